@@ -1,0 +1,67 @@
+import type { Diagnostic } from "../../diagnostics.js";
+import type { Engine } from "../../engine.js";
+import { SKILL_SOURCES } from "../../skill/skill.js";
+import type { CliIo } from "../io.js";
+
+/** Diagnostics grouped by the file they are about, files in first-seen order. Pure. */
+export function groupByPath(diagnostics: readonly Diagnostic[]): Map<string, Diagnostic[]> {
+  const groups = new Map<string, Diagnostic[]>();
+  for (const d of diagnostics) {
+    const key = d.path ?? "(general)";
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [d]);
+    else group.push(d);
+  }
+  return groups;
+}
+
+/**
+ * `skillwright doctor`: every root scanned and whether it exists, counts per source, every diagnostic grouped
+ * by file, and the files that look like skills but were ignored (and why). Exit code 0.
+ */
+export async function doctorCommand(engine: Engine, io: CliIo, json: boolean): Promise<number> {
+  const discovery = await engine.discover();
+  const { gitRoot, projectDir } = await engine.roots();
+  const counts = Object.fromEntries(
+    SKILL_SOURCES.map((source) => [source, discovery.skills.filter((s) => s.source === source).length]),
+  );
+  const ignored = discovery.diagnostics.filter((d) => d.code === "ignored-file");
+  const problems = discovery.diagnostics.filter((d) => d.code !== "ignored-file");
+  if (json) {
+    const report = {
+      cwd: engine.cwd,
+      projectDir,
+      gitRoot,
+      roots: discovery.roots,
+      counts,
+      diagnostics: problems,
+      ignored,
+    };
+    io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+    return 0;
+  }
+  const out: string[] = [
+    `cwd: ${engine.cwd}`,
+    `project dir: ${projectDir}${gitRoot ? " (git root)" : ""}`,
+    "",
+  ];
+  out.push("Roots (precedence order):");
+  for (const root of discovery.roots) {
+    const state = root.exists ? `${root.count} loaded` : "missing";
+    out.push(`  ${root.exists ? "✓" : "·"} ${root.label.padEnd(20)} ${root.dir}  (${state})`);
+  }
+  out.push("", "Skills per source:");
+  for (const source of SKILL_SOURCES) out.push(`  ${source.padEnd(8)} ${counts[source]}`);
+  out.push(`  total    ${discovery.skills.length}`);
+  out.push("", problems.length === 0 ? "Diagnostics: none" : `Diagnostics (${problems.length}):`);
+  for (const [path, group] of groupByPath(problems)) {
+    out.push(`  ${path}`);
+    for (const d of group) out.push(`    ${d.severity.padEnd(7)} ${d.code}: ${d.message}`);
+  }
+  if (ignored.length > 0) {
+    out.push("", `Ignored (${ignored.length}): files that look like skills but are not loaded`);
+    for (const d of ignored) out.push(`  ${d.path ?? ""}`, `    ${d.message}`);
+  }
+  io.stdout(`${out.join("\n")}\n`);
+  return 0;
+}

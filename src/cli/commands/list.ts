@@ -1,0 +1,36 @@
+import type { Engine } from "../../engine.js";
+import { displayName } from "../../skill/skill.js";
+import type { CliIo } from "../io.js";
+import { skillFlags, skillToJson } from "../skill-json.js";
+
+/** Longest description shown per line in human output. */
+export const LIST_DESCRIPTION_WIDTH = 80;
+
+/** `skillwright list [--json]`: every skill with its source, path, description and flags. Exit code 0. */
+export async function listCommand(engine: Engine, io: CliIo, json: boolean): Promise<number> {
+  const { skills } = await engine.discover();
+  if (json) {
+    io.stdout(`${JSON.stringify(skills.map(skillToJson), null, 2)}\n`);
+    return 0;
+  }
+  if (skills.length === 0) {
+    io.stdout("No skills found. Run `skillwright doctor` to see where skillwright looked.\n");
+    return 0;
+  }
+  const lines: string[] = [];
+  for (const skill of skills) {
+    const flags = skillFlags(skill);
+    const description =
+      skill.description.length > LIST_DESCRIPTION_WIDTH
+        ? `${skill.description.slice(0, LIST_DESCRIPTION_WIDTH - 1)}…`
+        : skill.description;
+    lines.push(
+      `${displayName(skill)}  [${skill.source}]${flags.length > 0 ? `  {${flags.join(", ")}}` : ""}`,
+    );
+    lines.push(`    ${description}`);
+    lines.push(`    ${skill.filePath === "" ? skill.baseDir : skill.filePath}`);
+  }
+  lines.push("", `${skills.length} skill${skills.length === 1 ? "" : "s"}`);
+  io.stdout(`${lines.join("\n")}\n`);
+  return 0;
+}

@@ -1,0 +1,66 @@
+/** Every problem the engine reports about user content, with a stable code. Tests assert on `code`. */
+export const DIAGNOSTIC_CODES = [
+  "yaml-invalid",
+  "frontmatter-not-object",
+  "frontmatter-unclosed",
+  "field-invalid",
+  "field-unknown",
+  "name-invalid",
+  "alias-invalid",
+  "description-fallback",
+  "description-too-long",
+  "file-too-large",
+  "file-binary",
+  "file-empty",
+  "file-unreadable",
+  "dir-unreadable",
+  "not-a-directory",
+  "symlink-loop",
+  "symlink-broken",
+  "shadowed",
+  "duplicate-realpath",
+  "ignored-file",
+  "root-missing",
+  "spec-name-missing",
+  "spec-name-mismatch",
+  "spec-description-length",
+  "spec-unknown-key",
+  "bundled-path-escape",
+  "settings-invalid",
+  "hooks-invalid",
+  "agent-invalid",
+  "plugin-invalid",
+  "mcp-failed",
+] as const;
+
+export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
+
+export type Severity = "error" | "warning" | "info";
+
+/** One problem found in user content. `path` is the file or dir it is about, when there is one. */
+export interface Diagnostic {
+  severity: Severity;
+  code: DiagnosticCode;
+  message: string;
+  path?: string;
+}
+
+/** Builds a diagnostic; `path` is left out when undefined so JSON output stays tidy. */
+export function diagnostic(
+  severity: Severity,
+  code: DiagnosticCode,
+  message: string,
+  path?: string,
+): Diagnostic {
+  return path === undefined ? { severity, code, message } : { severity, code, message, path };
+}
+
+/** True when any diagnostic is an error. */
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+  return diagnostics.some((d) => d.severity === "error");
+}
+
+/** Exhaustiveness guard for discriminated unions. Throws: reaching it is a programmer error. */
+export function assertNever(value: never): never {
+  throw new Error(`Unexpected variant: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,104 @@
+import { join } from "node:path";
+import type { SkillKind, SkillSource } from "../skill/skill.js";
+
+/** One place skills or commands are looked for. */
+export interface SkillRoot {
+  dir: string;
+  source: SkillSource;
+  /** `skills`: direct child dirs with SKILL.md; `commands`: `*.md` files, subdirs become `ns:` prefixes. */
+  layout: "skills" | "commands";
+  /** Human label for doctor output, e.g. `project (.claude/skills)`. */
+  label: string;
+}
+
+export interface RootInputs {
+  home: string;
+  /** `$SKILLWRIGHT_MANAGED_DIR` when set. */
+  managedDir?: string;
+  /** Project dirs from the cwd up to the project root, nearest first. */
+  projectDirs: string[];
+  /** `--add-dir` dirs. */
+  addDirs: string[];
+  /** The package's own `bundled-skills/` dir. */
+  bundledDir?: string;
+}
+
+/** The default managed dir when `$SKILLWRIGHT_MANAGED_DIR` is not set. */
+export const DEFAULT_MANAGED_DIR = "/etc/skillwright";
+/** Claude Code's managed dir, read too so managed policies carry over. */
+export const CLAUDE_MANAGED_DIR = "/etc/claude-code/.claude";
+
+/** The kind of skill a root layout yields. */
+export function kindOf(root: SkillRoot): SkillKind {
+  return root.layout === "skills" ? "skill" : "command";
+}
+
+/**
+ * THE ordered list of file roots (SPEC §2): precedence lives here and nowhere else. Earlier roots win name
+ * clashes. Plugin and MCP skills are namespaced and come from their own loaders.
+ */
+export function skillRoots(inputs: RootInputs): SkillRoot[] {
+  const roots: SkillRoot[] = [];
+  for (const base of [inputs.managedDir ?? DEFAULT_MANAGED_DIR, CLAUDE_MANAGED_DIR]) {
+    roots.push({ dir: join(base, "skills"), source: "managed", layout: "skills", label: "managed" });
+    roots.push({
+      dir: join(base, "commands"),
+      source: "managed",
+      layout: "commands",
+      label: "managed commands",
+    });
+  }
+  roots.push(
+    { dir: join(inputs.home, ".claude", "skills"), source: "user", layout: "skills", label: "user" },
+    {
+      dir: join(inputs.home, ".agents", "skills"),
+      source: "user",
+      layout: "skills",
+      label: "user (.agents)",
+    },
+    {
+      dir: join(inputs.home, ".claude", "commands"),
+      source: "user",
+      layout: "commands",
+      label: "user commands",
+    },
+  );
+  for (const dir of inputs.projectDirs) {
+    roots.push(
+      { dir: join(dir, ".claude", "skills"), source: "project", layout: "skills", label: "project" },
+      {
+        dir: join(dir, ".agents", "skills"),
+        source: "project",
+        layout: "skills",
+        label: "project (.agents)",
+      },
+      {
+        dir: join(dir, ".claude", "commands"),
+        source: "project",
+        layout: "commands",
+        label: "project commands",
+      },
+    );
+  }
+  for (const dir of inputs.addDirs) {
+    roots.push(
+      { dir: join(dir, ".claude", "skills"), source: "project", layout: "skills", label: "--add-dir" },
+      {
+        dir: join(dir, ".agents", "skills"),
+        source: "project",
+        layout: "skills",
+        label: "--add-dir (.agents)",
+      },
+      {
+        dir: join(dir, ".claude", "commands"),
+        source: "project",
+        layout: "commands",
+        label: "--add-dir commands",
+      },
+    );
+  }
+  if (inputs.bundledDir !== undefined) {
+    roots.push({ dir: inputs.bundledDir, source: "bundled", layout: "skills", label: "bundled" });
+  }
+  return roots;
+}

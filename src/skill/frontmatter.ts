@@ -1,0 +1,152 @@
+import YAML from "yaml";
+
+/** A file split at its frontmatter fences. */
+export interface SplitFile {
+  /** The text between the fences; undefined when there is no (closed) frontmatter. */
+  frontmatter: string | undefined;
+  body: string;
+  /** True when the file opened a `---` fence that never closed (the whole file is then the body). */
+  unclosed: boolean;
+}
+
+const BOM = "\uFEFF";
+const OPEN_FENCE = /^---[ \t]*\r?\n/;
+const CLOSE_FENCE = /^---[ \t]*\r?$/m;
+
+/** Splits a skill file: BOM stripped, CRLF accepted, an unclosed `---` means no frontmatter. Pure. */
+export function splitFrontmatter(text: string): SplitFile {
+  const source = text.startsWith(BOM) ? text.slice(1) : text;
+  const open = OPEN_FENCE.exec(source);
+  if (open === null) return { frontmatter: undefined, body: source, unclosed: false };
+  const rest = source.slice(open[0].length);
+  const close = CLOSE_FENCE.exec(rest);
+  // `^` in multiline mode also matches after a lone `\r`; only a real line start closes the block.
+  if (close === null || (close.index > 0 && rest[close.index - 1] !== "\n")) {
+    return { frontmatter: undefined, body: source, unclosed: true };
+  }
+  const frontmatter = rest.slice(0, close.index);
+  let bodyStart = close.index + close[0].length;
+  if (rest[bodyStart] === "\n") bodyStart += 1;
+  return { frontmatter, body: rest.slice(bodyStart), unclosed: false };
+}
+
+/** How the frontmatter was parsed. */
+export type ParseMode = "fast" | "yaml" | "lenient";
+
+export interface ParsedFrontmatter {
+  data: Record<string, unknown>;
+  mode: ParseMode;
+  /** Why `yaml` failed when the lenient parser was used. */
+  yamlError?: string;
+}
+
+const SIMPLE_KEY = /^([A-Za-z_][\w-]*):(?:[ \t]+(.*))?$/;
+const UNSAFE_START = /^[[\]{}&*!|>'"%@`#,?:-]/;
+
+/**
+ * The fast path for the common case: every line `key: plain value`, a comment or blank. Returns undefined as
+ * soon as a line needs real YAML (lists, blocks, quotes, flow collections, anchors, `: ` or ` #` in a value).
+ */
+function parseSimple(text: string): Record<string, unknown> | undefined {
+  const data: Record<string, unknown> = {};
+  for (const rawLine of text.split("\n")) {
+    const line = rawLine.endsWith("\r") ? rawLine.slice(0, -1) : rawLine;
+    if (line.trim() === "" || line.startsWith("#")) continue;
+    const match = SIMPLE_KEY.exec(line);
+    if (match === null) return undefined;
+    const key = match[1] as string;
+    const value = (match[2] ?? "").trimEnd();
+    if (value === "" || UNSAFE_START.test(value) || value.includes(": ") || value.includes(" #")) {
+      return undefined;
+    }
+    if (value.endsWith(":") || key in data) return undefined;
+    data[key] = scalar(value);
+  }
+  return data;
+}
+
+/** YAML 1.2 core-schema scalars the fast path must agree with `yaml` on. */
+function scalar(value: string): unknown {
+  switch (value) {
+    case "true":
+    case "True":
+    case "TRUE":
+      return true;
+    case "false":
+    case "False":
+    case "FALSE":
+      return false;
+    case "null":
+    case "Null":
+    case "NULL":
+    case "~":
+      return null;
+  }
+  if (/^[-+]?\d+$/.test(value)) {
+    const n = Number(value);
+    return Number.isSafeInteger(n) ? n : value;
+  }
+  if (/^[-+]?(\d+\.\d*|\.\d+)([eE][-+]?\d+)?$/.test(value)) return Number(value);
+  return value;
+}
+
+/**
+ * The fallback when `yaml` fails: `key: value` where the value is everything after the first `: `, plus
+ * indented `- item` lines after an empty value as a list. Never fails.
+ */
+export function parseLenient(text: string): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  let listKey: string | undefined;
+  for (const rawLine of text.split("\n")) {
+    const line = rawLine.endsWith("\r") ? rawLine.slice(0, -1) : rawLine;
+    if (line.trim() === "" || line.trimStart().startsWith("#")) continue;
+    const item = /^\s+-\s+(.*)$/.exec(line) ?? /^-\s+(.*)$/.exec(line);
+    if (item !== null && listKey !== undefined) {
+      const list = data[listKey];
+      const value = unquote((item[1] as string).trim());
+      if (Array.isArray(list)) list.push(value);
+      else data[listKey] = [value];
+      continue;
+    }
+    const match = /^([A-Za-z_][\w-]*):(?:\s+(.*))?$/.exec(line);
+    if (match === null) continue;
+    const key = match[1] as string;
+    const value = (match[2] ?? "").trim();
+    listKey = value === "" ? key : undefined;
+    data[key] = value === "" ? "" : unquote(value);
+  }
+  return data;
+}
+
+function unquote(value: string): string {
+  if (value.length >= 2) {
+    const first = value[0];
+    if ((first === '"' || first === "'") && value.endsWith(first)) return value.slice(1, -1);
+  }
+  return value;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Parses frontmatter text: the fast path for simple `key: value` lines, `yaml` for anything else, the
+ * lenient line parser when `yaml` fails or yields a non-object. Never throws.
+ */
+export function parseFrontmatter(text: string): ParsedFrontmatter {
+  const simple = parseSimple(text);
+  if (simple !== undefined) return { data: simple, mode: "fast" };
+  let parsed: unknown;
+  try {
+    parsed = YAML.parse(text, { uniqueKeys: false, prettyErrors: false });
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    return { data: parseLenient(text), mode: "lenient", yamlError: message };
+  }
+  if (parsed === null || parsed === undefined) return { data: {}, mode: "yaml" };
+  if (!isPlainObject(parsed)) {
+    return { data: parseLenient(text), mode: "lenient", yamlError: "frontmatter is not a mapping of keys" };
+  }
+  return { data: parsed, mode: "yaml" };
+}

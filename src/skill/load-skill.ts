@@ -1,0 +1,130 @@
+import { type Diagnostic, diagnostic } from "../diagnostics.js";
+import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
+import { parseFrontmatter, splitFrontmatter } from "./frontmatter.js";
+import { firstBodyLine, normalizeMeta } from "./schema.js";
+import type { PluginRef, Skill, SkillKind, SkillSource } from "./skill.js";
+
+/** Files larger than this are skipped with a diagnostic (SPEC §1). */
+export const MAX_SKILL_FILE_BYTES = 1_000_000;
+/** Discovery reads this much of each file first; more only when the frontmatter runs past it. */
+export const HEAD_BYTES = 4_096;
+
+export interface SkillFileRef {
+  /** The file as found (not its realpath). */
+  path: string;
+  /** The name the skill answers to before any namespace: the dir name, or `ns:sub` for commands. */
+  name: string;
+  kind: SkillKind;
+  source: SkillSource;
+  root: string;
+  /** `Base directory for this skill:`; the dir holding SKILL.md, or the commands dir. */
+  baseDir: string;
+  plugin?: PluginRef;
+}
+
+export interface LoadResult {
+  skill?: Skill;
+  diagnostics: Diagnostic[];
+  /** True when the file does not exist (the caller may explain why a dir holds no SKILL.md). */
+  missing?: boolean;
+}
+
+/**
+ * Loads one skill file, reading only its head (the frontmatter and the first body line); the body is read
+ * again by `loadBody` when the skill is expanded. Never throws: every problem is a diagnostic, and only an
+ * unreadable or oversized file yields no skill.
+ */
+export async function loadSkillFile(fs: FsOps, ref: SkillFileRef): Promise<LoadResult> {
+  const diagnostics: Diagnostic[] = [];
+  let head: Awaited<ReturnType<FsOps["readHead"]>>;
+  try {
+    head = await fs.readHead(ref.path, HEAD_BYTES);
+    if (head.size > MAX_SKILL_FILE_BYTES) {
+      return {
+        diagnostics: [
+          diagnostic(
+            "error",
+            "file-too-large",
+            `${head.size} bytes is over the ${MAX_SKILL_FILE_BYTES}-byte limit; skipped`,
+            ref.path,
+          ),
+        ],
+      };
+    }
+  } catch (error) {
+    if (errorCode(error) === "ENOENT") return { diagnostics: [], missing: true };
+    return { diagnostics: [unreadable(ref.path, error)] };
+  }
+
+  let split = splitFrontmatter(head.text);
+  let binary = head.binary;
+  const needsMore = !head.complete && (split.unclosed || firstBodyLine(split.body) === undefined);
+  if (needsMore) {
+    try {
+      const whole = await fs.readBytes(ref.path);
+      binary = whole.includes(0);
+      split = splitFrontmatter(Buffer.from(whole).toString("utf8"));
+    } catch (error) {
+      return { diagnostics: [unreadable(ref.path, error)] };
+    }
+  }
+  if (binary)
+    diagnostics.push(diagnostic("warning", "file-binary", "file contains NUL bytes (binary?)", ref.path));
+  if (head.size === 0) diagnostics.push(diagnostic("info", "file-empty", "file is empty", ref.path));
+  if (split.unclosed) {
+    diagnostics.push(
+      diagnostic(
+        "warning",
+        "frontmatter-unclosed",
+        "frontmatter opens with --- but never closes; the whole file is the body",
+        ref.path,
+      ),
+    );
+  }
+
+  let data: Record<string, unknown> = {};
+  if (split.frontmatter !== undefined) {
+    const parsed = parseFrontmatter(split.frontmatter);
+    data = parsed.data;
+    if (parsed.yamlError !== undefined) {
+      diagnostics.push(
+        diagnostic(
+          "warning",
+          "yaml-invalid",
+          `frontmatter is not valid YAML (${parsed.yamlError}); read it line by line instead`,
+          ref.path,
+        ),
+      );
+    }
+  }
+  const { meta, diagnostics: fieldDiagnostics } = normalizeMeta({
+    data,
+    kind: ref.kind,
+    dirName: ref.name,
+    firstBodyLine: firstBodyLine(split.body),
+    path: ref.path,
+  });
+  diagnostics.push(...fieldDiagnostics);
+
+  const path = ref.path;
+  const skill: Skill = {
+    ...meta,
+    name: ref.plugin === undefined ? ref.name : `${ref.plugin.name}:${ref.name}`,
+    source: ref.source,
+    kind: ref.kind,
+    filePath: path,
+    baseDir: ref.baseDir,
+    root: ref.root,
+    loadBody: async () => splitFrontmatter(await fs.readFile(path)).body,
+  };
+  if (ref.plugin !== undefined) skill.plugin = ref.plugin;
+  return { skill, diagnostics };
+}
+
+function unreadable(path: string, error: unknown): Diagnostic {
+  const code = errorCode(error);
+  if (code === "ELOOP") return diagnostic("error", "symlink-loop", "symlink loop; skipped", path);
+  if (code === "ENOENT")
+    return diagnostic("error", "symlink-broken", "file vanished or is a broken link", path);
+  return diagnostic("error", "file-unreadable", `cannot read: ${errorMessage(error)}`, path);
+}

@@ -1,0 +1,81 @@
+/** Where a skill came from, in precedence order (SPEC §2). */
+export const SKILL_SOURCES = ["managed", "user", "project", "plugin", "mcp", "bundled"] as const;
+export type SkillSource = (typeof SKILL_SOURCES)[number];
+
+/** A `SKILL.md` directory skill, or a legacy `commands/*.md` command. */
+export type SkillKind = "skill" | "command";
+
+export const EFFORTS = ["low", "medium", "high", "xhigh", "max"] as const;
+export type Effort = (typeof EFFORTS)[number];
+
+export type ExecutionContext = "inline" | "fork";
+
+/** The plugin a skill belongs to (SPEC §11). */
+export interface PluginRef {
+  name: string;
+  root: string;
+  dataDir: string;
+}
+
+/** The frontmatter fields the engine acts on, normalised (SPEC §1). */
+export interface SkillMeta {
+  /** The `name:` alias when it differs from the dir name and is valid. */
+  alias?: string;
+  description: string;
+  /** True when the description came from the body or the default, not from the frontmatter. */
+  descriptionFromBody: boolean;
+  whenToUse?: string;
+  argumentHint?: string;
+  argumentNames: string[];
+  allowedTools: string[];
+  disallowedTools: string[];
+  model?: string;
+  effort?: Effort;
+  context: ExecutionContext;
+  agent?: string;
+  userInvocable: boolean;
+  disableModelInvocation: boolean;
+  /** Globs from `paths:`; undefined when the skill is not conditional. */
+  paths?: string[];
+  /** The raw `hooks:` value; validated when the skill is invoked (SPEC §10). */
+  hooks?: unknown;
+  shell: "bash" | "sh";
+  license?: string;
+  compatibility?: string;
+  version?: string;
+  metadata?: unknown;
+  /** Unknown top-level keys, kept as written. */
+  extra: Record<string, unknown>;
+}
+
+/**
+ * A discovered skill: plain data plus `loadBody`, which reads the text after the frontmatter on demand
+ * (discovery reads only the head of each file). Sources differ only in where the body comes from.
+ */
+export interface Skill extends SkillMeta {
+  /** The name the skill answers to: dir name, `ns:sub` for commands, `plugin:name`, `mcp__server__name`. */
+  name: string;
+  source: SkillSource;
+  kind: SkillKind;
+  /** The file the skill was found at (not its realpath). Empty for in-memory skills. */
+  filePath: string;
+  /** `Base directory for this skill:` — the dir the skill was found in (not its realpath). */
+  baseDir: string;
+  /** The root dir the skill was found under, e.g. `/repo/.claude/skills`. */
+  root: string;
+  plugin?: PluginRef;
+  /** Present for MCP skills: the server name. Inline shell never runs for these. */
+  mcpServer?: string;
+  /** Reads the body (the text after the frontmatter). Rejects when the file has gone. */
+  loadBody(signal?: AbortSignal): Promise<string>;
+}
+
+/** The name as listed: `{dir} ({alias})` when there is an alias. */
+export function displayName(skill: Pick<Skill, "name" | "alias">): string {
+  return skill.alias === undefined ? skill.name : `${skill.name} (${skill.alias})`;
+}
+
+/** True when `name` is one of the names the skill answers to. Case-sensitive. */
+export function answersTo(skill: Pick<Skill, "name" | "alias">, name: string): boolean {
+  return skill.name === name || skill.alias === name;
+}
