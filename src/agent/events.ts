@@ -1,0 +1,54 @@
+import type { ToolResult } from "../tools/define-tool.js";
+import type { AssistantMessage, ModelMessage, ModelUsage } from "./model-client.js";
+
+/** Why a run of the loop ended. */
+export type StopCause = "end_turn" | "max_turns" | "aborted" | "error" | "blocked";
+
+/** Everything the loop tells its host, as a discriminated union (DESIGN key contracts). */
+export type AgentEvent =
+  | { type: "request_start"; agentId?: string; turn: number; model: string }
+  | { type: "text_delta"; agentId?: string; text: string }
+  | { type: "assistant_message"; agentId?: string; message: AssistantMessage }
+  | { type: "tool_start"; agentId?: string; id: string; name: string; input: unknown }
+  | { type: "tool_update"; agentId?: string; id: string; text: string }
+  | { type: "tool_end"; agentId?: string; id: string; name: string; result: ToolResult }
+  | { type: "message"; agentId?: string; message: ModelMessage }
+  | { type: "skill_invoked"; agentId?: string; name: string; args: string; mode: "inline" | "fork" }
+  | {
+      type: "fork_progress";
+      agentId: string;
+      skill: string;
+      turn: number;
+      toolCalls: number;
+      lastTool?: string;
+    }
+  | { type: "turn_end"; agentId?: string; turn: number; stopReason: string; usage: ModelUsage }
+  | { type: "warning"; agentId?: string; message: string }
+  | { type: "error"; agentId?: string; kind: string; message: string }
+  | { type: "done"; agentId?: string; result: AgentResult };
+
+/** The outcome of one run of the loop (one user turn). */
+export interface AgentResult {
+  /** The text of the last assistant message. */
+  text: string;
+  cause: StopCause;
+  /** Model requests made. */
+  turns: number;
+  usage: ModelUsage;
+  /** Names of the tools called, in first-use order. */
+  toolsUsed: string[];
+  error?: { kind: string; message: string };
+}
+
+/** Usage with every count at zero. */
+export function emptyUsage(): ModelUsage {
+  return { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+}
+
+/** Adds `b` into `a` (mutates `a`). */
+export function addUsage(a: ModelUsage, b: ModelUsage): void {
+  a.input_tokens += b.input_tokens;
+  a.output_tokens += b.output_tokens;
+  a.cache_read_input_tokens += b.cache_read_input_tokens;
+  a.cache_creation_input_tokens += b.cache_creation_input_tokens;
+}

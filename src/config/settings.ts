@@ -1,0 +1,238 @@
+import { join } from "node:path";
+import { z } from "zod";
+import { type Diagnostic, diagnostic } from "../diagnostics.js";
+import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
+import type { PermissionRules } from "../permissions/decision.js";
+import { parseRule } from "../permissions/rules.js";
+
+/** The `permissions` block: rule lists plus any other keys, kept. */
+export const PermissionSettings = z.looseObject({
+  allow: z.array(z.string()).optional(),
+  deny: z.array(z.string()).optional(),
+  ask: z.array(z.string()).optional(),
+  defaultMode: z.string().optional(),
+  additionalDirectories: z.array(z.string()).optional(),
+});
+export type PermissionSettings = z.infer<typeof PermissionSettings>;
+
+/** One settings file, or the merge of all of them. Unknown keys are kept; `hooks` is validated later (§10). */
+export const Settings = z.looseObject({
+  permissions: PermissionSettings.optional(),
+  hooks: z.record(z.string(), z.unknown()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  enabledPlugins: z.record(z.string(), z.boolean()).optional(),
+  skillListingBudget: z.number().int().nonnegative().optional(),
+  model: z.string().optional(),
+});
+export type Settings = z.infer<typeof Settings>;
+
+/** Invalid values are removed and the file parsed again at most this many times before it is given up. */
+export const MAX_SETTINGS_REPAIR_PASSES = 5;
+
+/**
+ * The settings files, lowest precedence first (later files override scalars; arrays are concatenated):
+ * `~/.claude/settings.json`, `~/.skillwright/settings.json`, then in the project `.claude/settings.json`,
+ * `.claude/settings.local.json`, `.skillwright/settings.json`, `.skillwright/settings.local.json`. Pure.
+ */
+export function settingsFiles(options: { home: string; projectDir: string }): string[] {
+  const { home, projectDir } = options;
+  return [
+    join(home, ".claude", "settings.json"),
+    join(home, ".skillwright", "settings.json"),
+    join(projectDir, ".claude", "settings.json"),
+    join(projectDir, ".claude", "settings.local.json"),
+    join(projectDir, ".skillwright", "settings.json"),
+    join(projectDir, ".skillwright", "settings.local.json"),
+  ];
+}
+
+type Json = unknown;
+
+function isPlainObject(value: Json): value is Record<string, Json> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Removes the value at each path (array elements are spliced out, highest index first). */
+function removePaths(root: Record<string, Json>, paths: readonly (readonly PropertyKey[])[]): void {
+  const arrayRemovals = new Map<Json[], Set<number>>();
+  for (const path of paths) {
+    let parent: Json = root;
+    for (const key of path.slice(0, -1)) {
+      if (Array.isArray(parent) && typeof key === "number") parent = parent[key];
+      else if (isPlainObject(parent) && typeof key === "string") parent = parent[key];
+      else parent = undefined;
+    }
+    const last = path[path.length - 1];
+    if (Array.isArray(parent) && typeof last === "number") {
+      const set = arrayRemovals.get(parent) ?? new Set<number>();
+      set.add(last);
+      arrayRemovals.set(parent, set);
+    } else if (isPlainObject(parent) && typeof last === "string") {
+      delete parent[last];
+    }
+  }
+  for (const [array, indexes] of arrayRemovals) {
+    for (const index of [...indexes].sort((a, b) => b - a)) array.splice(index, 1);
+  }
+}
+
+function describePath(path: readonly PropertyKey[]): string {
+  return path
+    .map((k) => (typeof k === "number" ? `[${k}]` : `.${String(k)}`))
+    .join("")
+    .replace(/^\./, "");
+}
+
+/**
+ * Validates one parsed settings file. Values that do not fit the schema are dropped, each with a
+ * `settings-invalid` warning naming the key, and so are permission rules that do not parse; the rest is kept.
+ * A file that is not a JSON object yields `undefined` and an error. Pure.
+ */
+export function parseSettings(json: Json, path: string): { settings?: Settings; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  if (!isPlainObject(json)) {
+    diagnostics.push(
+      diagnostic("error", "settings-invalid", "Settings file is not a JSON object; ignored", path),
+    );
+    return { diagnostics };
+  }
+  const working = structuredClone(json);
+  for (let pass = 0; pass < MAX_SETTINGS_REPAIR_PASSES; pass++) {
+    const result = Settings.safeParse(working);
+    if (result.success) {
+      const settings = result.data;
+      const permissions = settings.permissions;
+      if (permissions !== undefined) {
+        for (const list of ["allow", "deny", "ask"] as const) {
+          const rules = permissions[list];
+          if (rules === undefined) continue;
+          permissions[list] = rules.filter((raw) => {
+            const parsed = parseRule(raw);
+            if (!parsed.ok) {
+              diagnostics.push(
+                diagnostic(
+                  "warning",
+                  "settings-invalid",
+                  `permissions.${list}: ${parsed.message}; ignored`,
+                  path,
+                ),
+              );
+            }
+            return parsed.ok;
+          });
+        }
+      }
+      return { settings, diagnostics };
+    }
+    const paths = result.error.issues.map((issue) => issue.path);
+    if (paths.some((p) => p.length === 0)) break;
+    for (const issue of result.error.issues) {
+      diagnostics.push(
+        diagnostic(
+          "warning",
+          "settings-invalid",
+          `${describePath(issue.path)}: ${issue.message}; ignored`,
+          path,
+        ),
+      );
+    }
+    removePaths(working, paths);
+  }
+  diagnostics.push(
+    diagnostic("error", "settings-invalid", "Settings file could not be validated; ignored", path),
+  );
+  return { diagnostics };
+}
+
+const UNSAFE_KEYS = new Set(["__proto__"]);
+
+/**
+ * Merges settings objects, later ones winning: plain objects merge key by key, arrays are concatenated with
+ * duplicates (by JSON value) left out, anything else is replaced. Inputs are not modified. Pure.
+ */
+export function mergeSettings(layers: readonly Settings[]): Settings {
+  const merge = (a: Json, b: Json): Json => {
+    if (Array.isArray(a) && Array.isArray(b)) {
+      const seen = new Set<string>();
+      return [...a, ...b].filter((item) => {
+        const key = JSON.stringify(item);
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+    }
+    if (isPlainObject(a) && isPlainObject(b)) {
+      const out: Record<string, Json> = { ...a };
+      for (const [key, value] of Object.entries(b)) {
+        if (UNSAFE_KEYS.has(key)) continue;
+        out[key] = key in out ? merge(out[key], value) : value;
+      }
+      return out;
+    }
+    return b;
+  };
+  let merged: Json = {};
+  for (const layer of layers) merged = merge(merged, layer);
+  // Merging valid layers gives valid settings; the parse keeps the type honest without a cast.
+  const result = Settings.safeParse(merged);
+  return result.success ? result.data : {};
+}
+
+/** The merged result of all settings files. `files` lists the ones that were read and used, in order. */
+export interface LoadedSettings {
+  settings: Settings;
+  diagnostics: Diagnostic[];
+  files: string[];
+}
+
+/**
+ * Reads every settings file of `settingsFiles` that exists (missing ones are skipped quietly), validates each
+ * with `parseSettings` and merges them with `mergeSettings`. Never throws: invalid JSON is a
+ * `settings-invalid` error and the file is ignored; an unreadable file is a `file-unreadable` warning. An empty
+ * file counts as `{}`.
+ */
+export async function loadSettings(options: {
+  fs: FsOps;
+  home: string;
+  projectDir: string;
+}): Promise<LoadedSettings> {
+  const paths = settingsFiles(options);
+  const read = await Promise.all(
+    paths.map(async (path): Promise<{ path: string; text?: string; diagnostic?: Diagnostic }> => {
+      try {
+        return { path, text: await options.fs.readFile(path) };
+      } catch (error) {
+        const code = errorCode(error);
+        if (code === "ENOENT" || code === "ENOTDIR") return { path };
+        return { path, diagnostic: diagnostic("warning", "file-unreadable", errorMessage(error), path) };
+      }
+    }),
+  );
+  const diagnostics: Diagnostic[] = [];
+  const layers: Settings[] = [];
+  const files: string[] = [];
+  for (const { path, text, diagnostic: problem } of read) {
+    if (problem !== undefined) diagnostics.push(problem);
+    if (text === undefined) continue;
+    let json: Json;
+    try {
+      json = text.trim() === "" ? {} : JSON.parse(text.replace(/^\uFEFF/, ""));
+    } catch (error) {
+      diagnostics.push(diagnostic("error", "settings-invalid", `Invalid JSON: ${errorMessage(error)}`, path));
+      continue;
+    }
+    const parsed = parseSettings(json, path);
+    diagnostics.push(...parsed.diagnostics);
+    if (parsed.settings !== undefined) {
+      layers.push(parsed.settings);
+      files.push(path);
+    }
+  }
+  return { settings: mergeSettings(layers), diagnostics, files };
+}
+
+/** The permission rules of merged settings (missing lists are empty). Pure. */
+export function permissionRules(settings: Settings): PermissionRules {
+  const p = settings.permissions;
+  return { allow: p?.allow ?? [], deny: p?.deny ?? [], ask: p?.ask ?? [] };
+}

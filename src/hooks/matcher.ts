@@ -1,0 +1,77 @@
+/** The name of the tool whose invocations `Skill(name)` matchers look into. */
+export const SKILL_TOOL_NAME = "Skill";
+
+/**
+ * What a matcher is tested against: the tool name for tool events (or the event's match field, e.g. the
+ * `source` of `SessionStart`), plus the skill being invoked when the tool is `Skill`.
+ */
+export interface MatchTarget {
+  toolName: string;
+  skillName?: string;
+}
+
+const SKILL_FORM = /^Skill\((.*)\)$/s;
+
+/**
+ * True when a hook matcher selects the target. Pure; never throws.
+ * - empty, undefined or `*`: everything;
+ * - a name, `A|B`, or a regex: the whole tool name must match (the pattern is anchored), case-sensitive;
+ * - `Skill(name)`: the Skill tool invoking exactly that skill (a leading `/` on the invoked name is ignored);
+ *   `Skill(prefix:*)`: any skill whose name starts with `prefix`; `Skill(*)`: any skill. These may be combined
+ *   with other alternatives: `Skill(deploy)|Bash`.
+ * - an invalid regex matches nothing.
+ */
+export function matchesHook(matcher: string | undefined, target: MatchTarget): boolean {
+  const pattern = matcher?.trim() ?? "";
+  if (pattern === "" || pattern === "*") return true;
+  if (!pattern.includes("Skill(")) return matchesRegex(pattern, target.toolName);
+  return splitAlternatives(pattern).some((alternative) => matchesAlternative(alternative.trim(), target));
+}
+
+function matchesAlternative(alternative: string, target: MatchTarget): boolean {
+  const skillForm = SKILL_FORM.exec(alternative);
+  if (skillForm === null) return matchesRegex(alternative, target.toolName);
+  if (target.toolName !== SKILL_TOOL_NAME || target.skillName === undefined) return false;
+  return matchesSkillRule((skillForm[1] ?? "").trim(), target.skillName.replace(/^\//, ""));
+}
+
+function matchesSkillRule(rule: string, skillName: string): boolean {
+  if (rule === "" || rule === "*") return true;
+  if (rule.endsWith(":*")) return skillName.startsWith(rule.slice(0, -2));
+  return skillName === rule;
+}
+
+function matchesRegex(pattern: string, name: string): boolean {
+  try {
+    return new RegExp(`^(?:${pattern})$`).test(name);
+  } catch {
+    return false;
+  }
+}
+
+/** Splits on `|` outside parentheses and brackets, honouring backslash escapes. */
+function splitAlternatives(pattern: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let inClass = false;
+  let start = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const ch = pattern[i];
+    if (ch === "\\") {
+      i++;
+    } else if (inClass) {
+      if (ch === "]") inClass = false;
+    } else if (ch === "[") {
+      inClass = true;
+    } else if (ch === "(") {
+      depth++;
+    } else if (ch === ")") {
+      depth = Math.max(0, depth - 1);
+    } else if (ch === "|" && depth === 0) {
+      parts.push(pattern.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(pattern.slice(start));
+  return parts;
+}

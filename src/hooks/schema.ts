@@ -1,0 +1,188 @@
+import { z } from "zod";
+import { type Diagnostic, diagnostic } from "../diagnostics.js";
+import { errorMessage } from "../io/fs.js";
+
+/** The hook events skillwright fires (SPEC §10), in lifecycle order. */
+export const HOOK_EVENTS = [
+  "PreToolUse",
+  "PostToolUse",
+  "UserPromptSubmit",
+  "Stop",
+  "SubagentStart",
+  "SubagentStop",
+  "PreCompact",
+  "SessionStart",
+  "SessionEnd",
+] as const;
+
+export const HookEvent = z.enum(HOOK_EVENTS);
+export type HookEvent = z.infer<typeof HookEvent>;
+
+/** One command hook, as written in settings, plugin `hooks.json` or a skill's `hooks:` (seconds for `timeout`). */
+export const HookCommand = z.object({
+  type: z.literal("command"),
+  command: z.string().refine((s) => s.trim() !== "", "command is empty"),
+  timeout: z.number().positive().optional(),
+  once: z.boolean().optional(),
+});
+export type HookCommand = z.infer<typeof HookCommand>;
+
+/** A matcher (tool name, `A|B`, regex, `*`, `Skill(name)`) and the hooks it triggers. */
+export const HookMatcherGroup = z.object({
+  matcher: z.string().optional(),
+  hooks: z.array(HookCommand),
+});
+export type HookMatcherGroup = z.infer<typeof HookMatcherGroup>;
+
+/** The settings-shaped hooks object: event name → matcher groups. */
+export const HooksConfig = z.partialRecord(HookEvent, z.array(HookMatcherGroup));
+export type HooksConfig = z.infer<typeof HooksConfig>;
+
+export const HOOK_PERMISSION_DECISIONS = ["allow", "deny", "ask"] as const;
+export type HookPermissionDecision = (typeof HOOK_PERMISSION_DECISIONS)[number];
+
+/** `hookSpecificOutput` of a hook's stdout JSON (Claude Code shape). Unknown keys are kept. */
+export const HookSpecificOutput = z.looseObject({
+  hookEventName: z.string().optional(),
+  permissionDecision: z.enum(HOOK_PERMISSION_DECISIONS).optional(),
+  permissionDecisionReason: z.string().optional(),
+  additionalContext: z.string().optional(),
+  updatedInput: z.record(z.string(), z.unknown()).optional(),
+});
+export type HookSpecificOutput = z.infer<typeof HookSpecificOutput>;
+
+/** The JSON a hook may print on stdout with exit 0 (Claude Code shape). Unknown keys are kept. */
+export const HookOutput = z.looseObject({
+  continue: z.boolean().optional(),
+  stopReason: z.string().optional(),
+  suppressOutput: z.boolean().optional(),
+  systemMessage: z.string().optional(),
+  decision: z.enum(["block", "approve"]).optional(),
+  reason: z.string().optional(),
+  hookSpecificOutput: HookSpecificOutput.optional(),
+});
+export type HookOutput = z.infer<typeof HookOutput>;
+
+/** How a hook's stdout reads: JSON output, plain text, or something that starts like JSON but is not valid. */
+export type ParsedHookStdout =
+  | { kind: "json"; output: HookOutput }
+  | { kind: "text"; text: string }
+  | { kind: "invalid"; message: string };
+
+/**
+ * Reads a hook's stdout. Only stdout whose trimmed text starts with `{` is taken as JSON (as Claude Code does);
+ * anything else is plain text. Never throws.
+ */
+export function parseHookStdout(stdout: string): ParsedHookStdout {
+  const text = stdout.trim();
+  if (!text.startsWith("{")) return { kind: "text", text };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { kind: "invalid", message: `hook output is not valid JSON: ${errorMessage(error)}` };
+  }
+  const parsed = HookOutput.safeParse(json);
+  if (!parsed.success)
+    return { kind: "invalid", message: `hook output JSON is invalid: ${issues(parsed.error)}` };
+  return { kind: "json", output: parsed.data };
+}
+
+/** The result of reading a hooks object: what is usable, and why the rest was skipped. */
+export interface ParsedHooksConfig {
+  config: HooksConfig;
+  diagnostics: Diagnostic[];
+}
+
+const KNOWN_EVENTS: ReadonlySet<string> = new Set(HOOK_EVENTS);
+
+/** True when `name` is one of {@link HOOK_EVENTS}. */
+export function isHookEvent(name: string): name is HookEvent {
+  return KNOWN_EVENTS.has(name);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function issues(error: z.ZodError): string {
+  return error.issues
+    .map((i) => (i.path.length > 0 ? `${i.path.join(".")}: ${i.message}` : i.message))
+    .join("; ");
+}
+
+/**
+ * Validates a settings-shaped hooks object (`{ PreToolUse: [{ matcher, hooks: [...] }], … }`) entry by entry, so
+ * one bad hook never costs the others. Never throws: `undefined`/`null` give an empty config; an unknown event
+ * is a `hooks-invalid` warning and skipped; a hook of another `type` (`prompt`, `agent`, …) is a warning and
+ * skipped; any other malformed event, group or hook is a `hooks-invalid` error and skipped. Groups left with
+ * no hooks and events left with no groups are dropped. `path` is the file the object came from.
+ */
+export function parseHooksConfig(raw: unknown, path?: string): ParsedHooksConfig {
+  const diagnostics: Diagnostic[] = [];
+  const config: HooksConfig = {};
+  const report = (severity: "error" | "warning", where: string, message: string) =>
+    diagnostics.push(diagnostic(severity, "hooks-invalid", `${where}: ${message}`, path));
+  if (raw === undefined || raw === null) return { config, diagnostics };
+  if (!isRecord(raw)) {
+    report("error", "hooks", "must be an object mapping event names to lists of matcher groups");
+    return { config, diagnostics };
+  }
+  for (const [event, groups] of Object.entries(raw)) {
+    const where = `hooks.${event}`;
+    if (!isHookEvent(event)) {
+      report("warning", where, `unknown hook event (known: ${HOOK_EVENTS.join(", ")}); skipped`);
+      continue;
+    }
+    if (!Array.isArray(groups)) {
+      report("error", where, "must be a list of matcher groups; skipped");
+      continue;
+    }
+    const valid = groups.flatMap((group, index) => parseGroup(group, `${where}[${index}]`, report));
+    if (valid.length > 0) config[event] = valid;
+  }
+  return { config, diagnostics };
+}
+
+type Report = (severity: "error" | "warning", where: string, message: string) => void;
+
+function parseGroup(group: unknown, where: string, report: Report): HookMatcherGroup[] {
+  if (!isRecord(group)) {
+    report("error", where, "must be an object with `hooks` (and an optional `matcher`); skipped");
+    return [];
+  }
+  const matcher = group.matcher ?? undefined;
+  if (matcher !== undefined && typeof matcher !== "string") {
+    report("error", `${where}.matcher`, "must be a string; group skipped");
+    return [];
+  }
+  if (!Array.isArray(group.hooks)) {
+    report("error", `${where}.hooks`, "must be a list of hooks; group skipped");
+    return [];
+  }
+  const hooks = group.hooks.flatMap((hook, index) => parseHook(hook, `${where}.hooks[${index}]`, report));
+  if (hooks.length === 0) return [];
+  return [matcher === undefined ? { hooks } : { matcher, hooks }];
+}
+
+function parseHook(hook: unknown, where: string, report: Report): HookCommand[] {
+  if (isRecord(hook) && typeof hook.type === "string" && hook.type !== "command") {
+    report("warning", where, `hook type "${hook.type}" is not supported (only "command"); skipped`);
+    return [];
+  }
+  const parsed = HookCommand.safeParse(hook);
+  if (!parsed.success) {
+    report("error", where, `${issues(parsed.error)}; skipped`);
+    return [];
+  }
+  return [parsed.data];
+}
+
+/**
+ * Reads a plugin `hooks/hooks.json` document: `{ description?, hooks: {…} }`. A document without a `hooks`
+ * key is read as the hooks object itself. Same diagnostics as {@link parseHooksConfig}; never throws.
+ */
+export function parseHooksFile(raw: unknown, path?: string): ParsedHooksConfig {
+  if (isRecord(raw) && "hooks" in raw) return parseHooksConfig(raw.hooks, path);
+  return parseHooksConfig(raw, path);
+}

@@ -1,0 +1,89 @@
+import { z } from "zod";
+import type { Skill } from "../skill/skill.js";
+import { closestName } from "./did-you-mean.js";
+
+/** The Skill tool's input: `{ skill, args? }` and nothing else (SPEC §4). */
+export const SkillToolInput = z
+  .object({
+    skill: z.string().describe('The skill name exactly as listed, e.g. "commit" or "my-plugin:review"'),
+    args: z.string().optional().describe("Optional arguments for the skill, as one string"),
+  })
+  .strict();
+export type SkillToolInput = z.infer<typeof SkillToolInput>;
+
+/** The outcome of validating a Skill tool call. `name` is the name as called, after normalisation. */
+export type SkillCallValidation = { ok: true; skill: Skill; name: string } | { ok: false; message: string };
+
+/** Wraps a validation message the way the Skill tool returns it: `<tool_use_error>{message}</tool_use_error>`. */
+export function toolUseError(message: string): string {
+  return `<tool_use_error>${message}</tool_use_error>`;
+}
+
+/** `/deploy` and ` deploy ` → `deploy`. One leading slash is stripped; case is kept. */
+export function normalizeSkillName(raw: string): string {
+  const trimmed = raw.trim();
+  return trimmed.startsWith("/") ? trimmed.slice(1).trim() : trimmed;
+}
+
+/** The skill answering to `name`: a name match beats an alias match. Case-sensitive. */
+export function findSkill(skills: readonly Skill[], name: string): Skill | undefined {
+  return skills.find((s) => s.name === name) ?? skills.find((s) => s.alias === name);
+}
+
+function unknownSkillMessage(
+  name: string,
+  skills: readonly Skill[],
+  pluginSkillNames: readonly string[],
+): string {
+  const base = `Unknown skill: ${name}`;
+  if (!name.includes(":")) {
+    const suffix = `:${name}`;
+    const namespaced = new Set<string>();
+    for (const s of skills) if (!s.disableModelInvocation && s.name.endsWith(suffix)) namespaced.add(s.name);
+    for (const n of pluginSkillNames) if (n.endsWith(suffix)) namespaced.add(n);
+    const [only] = namespaced;
+    if (namespaced.size === 1 && only !== undefined && only.length > suffix.length) {
+      return `${base}. Did you mean ${only}? Invoke it by that full name.`;
+    }
+  }
+  const candidates: string[] = [];
+  for (const s of skills) {
+    if (s.disableModelInvocation) continue;
+    candidates.push(s.name);
+    if (s.alias !== undefined) candidates.push(s.alias);
+  }
+  const suggestion = closestName(name, candidates);
+  return suggestion === undefined ? base : `${base}. Did you mean ${suggestion}?`;
+}
+
+/**
+ * Validates a Skill tool call against the skills the model may call now (SPEC §4), in order: empty name →
+ * `Skill name is empty`; a leading `/` is stripped (an input of just `/` is empty too); an unknown name (names
+ * are case-sensitive, aliases count) → `Unknown skill: {n}` plus either the bare-name hint when exactly one
+ * `{x}:{n}` exists among `skills` and `pluginSkillNames`, or `. Did you mean {m}?` for the closest callable name;
+ * `disable-model-invocation` → the refusal that asks the user to type `/{n}`. `skills` must already exclude
+ * un-activated conditional skills. Messages are returned bare; wrap them with `toolUseError`. Pure.
+ */
+export function validateSkillCall(
+  input: SkillToolInput,
+  options: {
+    /** The skills the model may call now. */
+    skills: readonly Skill[];
+    /** Extra namespaced names for the bare-name hint only (e.g. plugin skills not offered right now). */
+    pluginSkillNames?: readonly string[];
+  },
+): SkillCallValidation {
+  const name = normalizeSkillName(input.skill);
+  if (name === "") return { ok: false, message: "Skill name is empty" };
+  const skill = findSkill(options.skills, name);
+  if (skill === undefined) {
+    return { ok: false, message: unknownSkillMessage(name, options.skills, options.pluginSkillNames ?? []) };
+  }
+  if (skill.disableModelInvocation) {
+    return {
+      ok: false,
+      message: `Skill ${name} cannot be used with Skill tool due to disable-model-invocation. Ask the user to run /${name} themselves.`,
+    };
+  }
+  return { ok: true, skill, name };
+}

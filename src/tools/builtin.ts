@@ -1,0 +1,41 @@
+import type { FsOps } from "../io/fs.js";
+import type { ShellOps } from "../io/shell.js";
+import type { FileModeOps } from "./atomic-write.js";
+import { createBashTool } from "./bash.js";
+import type { Tool } from "./define-tool.js";
+import { createEditTool } from "./edit.js";
+import { createFindTool } from "./find.js";
+import { createGrepTool } from "./grep.js";
+import { createLsTool } from "./ls.js";
+import { createReadTool } from "./read.js";
+import { createWriteTool } from "./write.js";
+
+/** The names of the built-in tools, in the order `createBuiltinTools` returns them (Claude Code's names). */
+export const BUILTIN_TOOL_NAMES = ["Read", "Write", "Edit", "Bash", "Grep", "Glob", "LS"] as const;
+export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
+
+export interface BuiltinToolsOptions {
+  fs: FsOps;
+  shell: ShellOps;
+  /** Lets Write and Edit keep a replaced file's mode bits (`createNodeFileModes()`). Optional. */
+  modes?: FileModeOps;
+  /** For `~` paths. Default: the OS home dir. */
+  homeDir?: string;
+}
+
+/**
+ * The built-in tools, in the order Read, Write, Edit, Bash, Grep, Glob, LS. Read, Grep, Glob and LS are
+ * read-only. Each call's cwd comes from its `ToolContext`, so one set serves every agent and fork.
+ */
+export function createBuiltinTools(options: BuiltinToolsOptions): Tool[] {
+  const { fs, shell, modes, homeDir } = options;
+  return [
+    createReadTool({ fs, homeDir }),
+    createWriteTool({ fs, modes, homeDir }),
+    createEditTool({ fs, modes, homeDir }),
+    createBashTool({ shell }),
+    createGrepTool({ fs, homeDir }),
+    createFindTool({ fs, homeDir }),
+    createLsTool({ fs, homeDir }),
+  ];
+}

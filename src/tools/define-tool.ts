@@ -1,0 +1,234 @@
+import { z } from "zod";
+import { errorMessage } from "../io/fs.js";
+import {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_LINES,
+  formatBytes,
+  type TruncationLimits,
+  truncateHead,
+  truncateTail,
+} from "./truncate.js";
+
+/** A text block of a tool result. */
+export interface TextContent {
+  type: "text";
+  text: string;
+}
+
+export const IMAGE_MEDIA_TYPES = ["image/png", "image/jpeg", "image/gif", "image/webp"] as const;
+export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
+
+/** An image block of a tool result, in the Messages API shape. */
+export interface ImageContent {
+  type: "image";
+  source: { type: "base64"; media_type: ImageMediaType; data: string };
+}
+
+export type ToolContent = TextContent | ImageContent;
+
+/** What a tool call runs with. `signal` aborts it; `onUpdate` receives progress text (e.g. command output). */
+export interface ToolContext {
+  cwd: string;
+  signal: AbortSignal;
+  toolUseId: string;
+  onUpdate?: (text: string) => void;
+}
+
+/** What a tool's `execute` returns: a string is one text block. */
+export interface ToolOutput {
+  content: string | ToolContent[];
+  isError?: boolean;
+  /** For hosts and UIs (e.g. a diff); never sent to the model. */
+  details?: unknown;
+  /** Absolute paths the call read, wrote, edited or found. */
+  touchedPaths?: readonly string[];
+}
+
+/** The outcome of `Tool.run`, ready to become a `tool_result`. */
+export interface ToolResult {
+  content: ToolContent[];
+  isError: boolean;
+  details?: unknown;
+  /** Absolute paths the call read, wrote, edited or found, deduplicated, in first-seen order. */
+  touchedPaths: string[];
+}
+
+/** A JSON schema for a tool's input, as the Messages API takes it (`input_schema`). */
+export interface ToolInputSchema {
+  type: "object";
+  properties?: Record<string, unknown>;
+  required?: string[];
+  [key: string]: unknown;
+}
+
+/** A tool as the agent loop sees it: plain data plus `run`. */
+export interface Tool {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: ToolInputSchema;
+  /** True when the tool never changes anything (used for read-only agent types). */
+  readonly readOnly: boolean;
+  /**
+   * What permission rules and hook matchers match against (`Bash(git add:*)` → the command, `Read(./src/**)`
+   * → the path as the model wrote it). Undefined when the input is invalid or the tool has no subject.
+   */
+  subject(rawInput: unknown): string | undefined;
+  /**
+   * Parses the input and runs the tool. Never rejects: bad input, thrown errors, abort and timeout all become
+   * `isError: true` results. Permissions and hooks are the caller's business, checked before this.
+   */
+  run(rawInput: unknown, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** What `defineTool` needs. `input` must be an object schema; its parsed value is what `execute` gets. */
+export interface ToolSpec<S extends z.ZodType> {
+  name: string;
+  description: string;
+  input: S;
+  readOnly: boolean;
+  subject?: (input: z.output<S>) => string | undefined;
+  execute: (input: z.output<S>, ctx: ToolContext) => Promise<ToolOutput>;
+  /** Stops the call after this many milliseconds. Default: none. */
+  timeoutMs?: number;
+  /** Which end of an over-long text result is kept: `head` (default) or `tail` (command output). */
+  truncate?: "head" | "tail";
+}
+
+/** Tool names the Messages API accepts. */
+export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * Room above the default limits for the note a tool adds after truncating its own output, so that the
+ * safety net below does not cut a result a tool has already cut to `DEFAULT_MAX_*`.
+ */
+export const TRUNCATION_NOTE_ALLOWANCE_LINES = 20;
+export const TRUNCATION_NOTE_ALLOWANCE_BYTES = 2 * 1024;
+
+/** The safety net: no text block of any tool result is longer than this. */
+export const RESULT_LIMITS: Readonly<TruncationLimits> = Object.freeze({
+  maxLines: DEFAULT_MAX_LINES + TRUNCATION_NOTE_ALLOWANCE_LINES,
+  maxBytes: DEFAULT_MAX_BYTES + TRUNCATION_NOTE_ALLOWANCE_BYTES,
+});
+
+/** The text of a result for an aborted call. */
+export const ABORTED_TEXT = "Aborted";
+
+/** A result with one text block and `isError: true`. */
+export function errorResult(text: string, details?: unknown): ToolResult {
+  const result: ToolResult = { content: [{ type: "text", text }], isError: true, touchedPaths: [] };
+  if (details !== undefined) result.details = details;
+  return result;
+}
+
+/** The model-readable message for input that failed `schema`: `Invalid input for {tool}: {path}: {issue}`. */
+export function formatInputError(tool: string, error: z.ZodError): string {
+  const issues = error.issues.map((issue) => {
+    const path = issue.path.length === 0 ? "(input)" : issue.path.map(String).join(".");
+    return `${path}: ${issue.message}`;
+  });
+  return `Invalid input for ${tool}: ${issues.join("; ")}`;
+}
+
+/** Drops the safe-integer bounds zod adds to every `.int()`: noise in the prompt, not a real limit. */
+function dropSafeIntegerBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(dropSafeIntegerBounds);
+  if (typeof node !== "object" || node === null) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "maximum" && value === Number.MAX_SAFE_INTEGER) continue;
+    if (key === "minimum" && value === Number.MIN_SAFE_INTEGER) continue;
+    out[key] = dropSafeIntegerBounds(value);
+  }
+  return out;
+}
+
+function toSchema(name: string, input: z.ZodType): ToolInputSchema {
+  const generated = dropSafeIntegerBounds(z.toJSONSchema(input, { io: "input" })) as Record<string, unknown>;
+  const { $schema: _ignored, ...schema } = generated;
+  if (schema.type !== "object") throw new Error(`Tool ${name}: the input schema must be an object schema`);
+  return schema as ToolInputSchema;
+}
+
+function capText(text: string, from: "head" | "tail"): string {
+  const cut = from === "head" ? truncateHead(text, RESULT_LIMITS) : truncateTail(text, RESULT_LIMITS);
+  if (!cut.truncated) return text;
+  const note =
+    `[Output truncated: kept the ${from === "head" ? "first" : "last"} ${cut.keptLines} of ${cut.totalLines} ` +
+    `lines (${formatBytes(cut.keptBytes)} of ${formatBytes(cut.totalBytes)}).]`;
+  return from === "head" ? `${cut.text}\n\n${note}` : `${note}\n\n${cut.text}`;
+}
+
+function finish(output: ToolOutput, from: "head" | "tail"): ToolResult {
+  const blocks: ToolContent[] =
+    typeof output.content === "string" ? [{ type: "text", text: output.content }] : output.content;
+  const content = blocks.map(
+    (b): ToolContent => (b.type === "text" ? { type: "text", text: capText(b.text, from) } : b),
+  );
+  const result: ToolResult = {
+    content,
+    isError: output.isError ?? false,
+    touchedPaths: [...new Set(output.touchedPaths ?? [])],
+  };
+  if (output.details !== undefined) result.details = output.details;
+  return result;
+}
+
+/**
+ * Builds a `Tool` from a spec. `defineTool` alone owns: JSON-schema generation (no `$schema` key), input
+ * parsing with a model-readable error, abort (`Aborted` when the signal is aborted before or during the call),
+ * the optional timeout, the safety-net truncation of text blocks (`RESULT_LIMITS`), and turning thrown errors
+ * into `{tool} failed: {message}` results. Throws (a programmer error) for a bad name or a non-object schema.
+ */
+export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
+  if (!TOOL_NAME_PATTERN.test(spec.name)) throw new Error(`Invalid tool name: ${spec.name}`);
+  const inputSchema = toSchema(spec.name, spec.input);
+  const from = spec.truncate ?? "head";
+  const timedOutText = `${spec.name} timed out after ${(spec.timeoutMs ?? 0) / 1000} seconds`;
+
+  return {
+    name: spec.name,
+    description: spec.description,
+    inputSchema,
+    readOnly: spec.readOnly,
+    subject(rawInput) {
+      const parsed = spec.input.safeParse(rawInput);
+      return parsed.success ? spec.subject?.(parsed.data) : undefined;
+    },
+    async run(rawInput, ctx) {
+      if (ctx.signal.aborted) return errorResult(ABORTED_TEXT);
+      const parsed = spec.input.safeParse(rawInput);
+      if (!parsed.success) return errorResult(formatInputError(spec.name, parsed.error));
+
+      const timeout = new AbortController();
+      const signal = AbortSignal.any([ctx.signal, timeout.signal]);
+      const stoppedText = () => (ctx.signal.aborted ? ABORTED_TEXT : timedOutText);
+      let onStop = () => {};
+      const stopped = new Promise<ToolResult>((resolve) => {
+        onStop = () => resolve(errorResult(stoppedText()));
+        signal.addEventListener("abort", onStop, { once: true });
+      });
+      const timer =
+        spec.timeoutMs === undefined ? undefined : setTimeout(() => timeout.abort(), spec.timeoutMs);
+      const work = (async (): Promise<ToolResult> => {
+        try {
+          const output = await spec.execute(parsed.data, { ...ctx, signal });
+          return signal.aborted ? errorResult(stoppedText()) : finish(output, from);
+        } catch (error) {
+          if (signal.aborted) return errorResult(stoppedText());
+          return errorResult(`${spec.name} failed: ${errorMessage(error)}`);
+        }
+      })();
+      try {
+        return await Promise.race([work, stopped]);
+      } finally {
+        if (timer !== undefined) clearTimeout(timer);
+        signal.removeEventListener("abort", onStop);
+      }
+    },
+  };
+}
+
+/** A `ToolOutput` with one text block and `isError: true`: for failures a tool expects and explains. */
+export function toolError(text: string, details?: unknown): ToolOutput {
+  return details === undefined ? { content: text, isError: true } : { content: text, isError: true, details };
+}

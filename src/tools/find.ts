@@ -1,0 +1,78 @@
+import * as os from "node:os";
+import picomatch from "picomatch";
+import { z } from "zod";
+import { errorCode, type FsOps } from "../io/fs.js";
+import { defineTool, type Tool, type ToolOutput, toolError } from "./define-tool.js";
+import { displayPath, resolveToolPath } from "./resolve-path.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "./truncate.js";
+import { walkFiles } from "./walk.js";
+
+/** Default number of paths returned. */
+export const FIND_DEFAULT_LIMIT = 1_000;
+
+export const FIND_DESCRIPTION = `Find files by glob pattern.
+
+- pattern: a glob. Without a "/" it matches file names at any depth ("*.ts", "README*"); with one it matches the path under path ("src/**/*.test.ts"). Braces and ** work.
+- path: the directory to search (default: the working directory).
+- .gitignore files are honoured; .git and node_modules are always skipped. Only files are returned, not directories.
+- Paths are relative to the working directory and sorted. At most limit paths (default ${FIND_DEFAULT_LIMIT}) and ${DEFAULT_MAX_LINES} lines / ${DEFAULT_MAX_BYTES / 1024} KB of output are returned.`;
+
+export const FindInput = z.strictObject({
+  pattern: z.string().min(1).describe('Glob to match, e.g. "*.ts" or "src/**/*.test.ts"'),
+  path: z.string().min(1).optional().describe("Directory to search (default: working directory)"),
+  limit: z.number().int().min(1).optional().describe(`Most paths returned (default ${FIND_DEFAULT_LIMIT})`),
+});
+export type FindInput = z.infer<typeof FindInput>;
+
+export interface FindToolOptions {
+  fs: FsOps;
+  /** For `~` paths. Default: the OS home dir. */
+  homeDir?: string;
+}
+
+/** The `Glob` tool: picomatch over the shared `.gitignore`-aware walker; sorted, relative, limited. */
+export function createFindTool(options: FindToolOptions): Tool {
+  const { fs } = options;
+  const homeDir = options.homeDir ?? os.homedir();
+  return defineTool({
+    name: "Glob",
+    description: FIND_DESCRIPTION,
+    input: FindInput,
+    readOnly: true,
+    subject: (input) => input.path ?? ".",
+    async execute(input, ctx): Promise<ToolOutput> {
+      const root = resolveToolPath(input.path ?? ".", ctx.cwd, homeDir);
+      const shownRoot = displayPath(root, ctx.cwd);
+      try {
+        if ((await fs.stat(root)).kind !== "dir") return toolError(`${shownRoot} is not a directory.`);
+      } catch (error) {
+        if (errorCode(error) === "ENOENT") return toolError(`Path not found: ${shownRoot}`);
+        throw error;
+      }
+      const isMatch = picomatch(input.pattern, { dot: true, basename: !input.pattern.includes("/") });
+      const found: string[] = [];
+      for await (const file of walkFiles({ fs, root, cwd: ctx.cwd, signal: ctx.signal })) {
+        if (isMatch(file.rel)) found.push(file.path);
+      }
+      if (found.length === 0) return { content: `No files match ${input.pattern} (searched ${shownRoot}).` };
+      const shown = found.map((p) => ({ abs: p, rel: displayPath(p, ctx.cwd) }));
+      shown.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+      const limit = input.limit ?? FIND_DEFAULT_LIMIT;
+      const kept = shown.slice(0, limit);
+      const cut = truncateHead(kept.map((p) => p.rel).join("\n"));
+      const returned = kept.slice(0, cut.keptLines);
+      const notes: string[] = [];
+      if (shown.length > limit) {
+        notes.push(
+          `[Showing ${limit} of ${shown.length} files (limit). Refine pattern or path, or raise limit.]`,
+        );
+      }
+      if (cut.truncated) notes.push(`[Output cut to ${cut.keptLines} of ${cut.totalLines} paths.]`);
+      return {
+        content: notes.length === 0 ? cut.text : `${cut.text}\n\n${notes.join("\n")}`,
+        touchedPaths: returned.map((p) => p.abs),
+        details: { total: shown.length },
+      };
+    },
+  });
+}

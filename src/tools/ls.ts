@@ -1,0 +1,76 @@
+import * as os from "node:os";
+import * as path from "node:path";
+import { z } from "zod";
+import { errorCode, type FsOps } from "../io/fs.js";
+import { defineTool, type Tool, type ToolOutput, toolError } from "./define-tool.js";
+import { displayPath, resolveToolPath } from "./resolve-path.js";
+import { truncateHead } from "./truncate.js";
+
+/** Default number of entries returned. */
+export const LS_DEFAULT_LIMIT = 500;
+
+export const LS_DESCRIPTION = `List a directory's entries, sorted, directories marked with a trailing "/", dotfiles included.
+
+- path: the directory (default: the working directory); absolute, relative, or starting with ~.
+- At most limit entries (default ${LS_DEFAULT_LIMIT}). Use Glob to find files deeper down.`;
+
+export const LsInput = z.strictObject({
+  path: z.string().min(1).optional().describe("Directory to list (default: working directory)"),
+  limit: z.number().int().min(1).optional().describe(`Most entries returned (default ${LS_DEFAULT_LIMIT})`),
+});
+export type LsInput = z.infer<typeof LsInput>;
+
+export interface LsToolOptions {
+  fs: FsOps;
+  /** For `~` paths. Default: the OS home dir. */
+  homeDir?: string;
+}
+
+/** The `LS` tool: one directory, sorted by name (code point), `/` after directories (and links to them). */
+export function createLsTool(options: LsToolOptions): Tool {
+  const { fs } = options;
+  const homeDir = options.homeDir ?? os.homedir();
+  return defineTool({
+    name: "LS",
+    description: LS_DESCRIPTION,
+    input: LsInput,
+    readOnly: true,
+    subject: (input) => input.path ?? ".",
+    async execute(input, ctx): Promise<ToolOutput> {
+      const dir = resolveToolPath(input.path ?? ".", ctx.cwd, homeDir);
+      const shown = displayPath(dir, ctx.cwd);
+      let entries: Awaited<ReturnType<FsOps["readdir"]>>;
+      try {
+        entries = await fs.readdir(dir);
+      } catch (error) {
+        const code = errorCode(error);
+        if (code === "ENOENT") return toolError(`Path not found: ${shown}`);
+        if (code === "ENOTDIR") return toolError(`${shown} is not a directory. Use Read for files.`);
+        throw error;
+      }
+      if (entries.length === 0) return { content: `(${shown} is empty)` };
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const limit = input.limit ?? LS_DEFAULT_LIMIT;
+      const kept = entries.slice(0, limit);
+      const names = await Promise.all(
+        kept.map(async (entry) => {
+          if (entry.kind === "dir") return `${entry.name}/`;
+          if (entry.kind !== "symlink") return entry.name;
+          const target = await fs.stat(path.join(dir, entry.name)).catch(() => undefined);
+          return target?.kind === "dir" ? `${entry.name}/` : entry.name;
+        }),
+      );
+      const cut = truncateHead(names.join("\n"));
+      const notes: string[] = [];
+      if (entries.length > limit) {
+        notes.push(`[Showing ${limit} of ${entries.length} entries (limit). Raise limit to see more.]`);
+      }
+      if (cut.truncated) notes.push(`[Output cut to ${cut.keptLines} of ${cut.totalLines} entries.]`);
+      return {
+        content: notes.length === 0 ? cut.text : `${cut.text}\n\n${notes.join("\n")}`,
+        touchedPaths: kept.slice(0, cut.keptLines).map((entry) => path.join(dir, entry.name)),
+        details: { total: entries.length },
+      };
+    },
+  });
+}

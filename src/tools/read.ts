@@ -1,0 +1,158 @@
+import * as os from "node:os";
+import * as path from "node:path";
+import { z } from "zod";
+import { errorCode, type FsOps } from "../io/fs.js";
+import { defineTool, type ImageMediaType, type Tool, type ToolOutput, toolError } from "./define-tool.js";
+import { displayPath, resolveToolPath } from "./resolve-path.js";
+import {
+  DEFAULT_MAX_BYTES,
+  DEFAULT_MAX_LINES,
+  formatBytes,
+  splitLines,
+  truncateHead,
+  truncateLine,
+} from "./truncate.js";
+
+/** Longest line shown; longer lines are cut with a note. */
+export const READ_MAX_LINE_CHARS = 2_000;
+/** Largest image returned as an image block. */
+export const READ_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** Largest text file read (it is read whole, then sliced). */
+export const READ_MAX_FILE_BYTES = 64 * 1024 * 1024;
+/** Bytes sniffed for a NUL byte to tell binary files from text. */
+export const BINARY_SNIFF_BYTES = 8 * 1024;
+
+const IMAGE_EXTENSIONS: Readonly<Record<string, ImageMediaType>> = {
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+};
+
+const ascii = (text: string): number[] => [...text].map((c) => c.charCodeAt(0));
+
+function startsWith(bytes: Uint8Array, prefix: readonly number[], at = 0): boolean {
+  return prefix.every((b, i) => bytes[at + i] === b);
+}
+
+/** True when the bytes carry the magic number of `type`. Pure. */
+export function hasImageMagic(bytes: Uint8Array, type: ImageMediaType): boolean {
+  switch (type) {
+    case "image/png":
+      return startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    case "image/jpeg":
+      return startsWith(bytes, [0xff, 0xd8, 0xff]);
+    case "image/gif":
+      return startsWith(bytes, ascii("GIF87a")) || startsWith(bytes, ascii("GIF89a"));
+    case "image/webp":
+      return startsWith(bytes, ascii("RIFF")) && startsWith(bytes, ascii("WEBP"), 8);
+  }
+}
+
+export const READ_DESCRIPTION = `Read a file from the local file system.
+
+- path: absolute, relative to the working directory, or starting with ~.
+- Returns the text as it is (no line numbers). At most ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024} KB are returned per call; the result then ends with "[Showing lines X-Y of Z. Use offset=N to continue.]", so call again with that offset.
+- offset is the 1-based line to start at; limit is the number of lines to read. Use them for large files.
+- Lines longer than ${READ_MAX_LINE_CHARS} characters are cut.
+- PNG, JPEG, GIF and WebP images (up to ${READ_MAX_IMAGE_BYTES / (1024 * 1024)} MB) are returned as images you can see.
+- Binary files are refused; use Bash with a suitable tool to inspect them.
+- Reading a directory fails: use LS.`;
+
+export const ReadInput = z.strictObject({
+  path: z.string().min(1).describe("The file to read"),
+  offset: z.number().int().min(1).optional().describe("1-based line number to start reading at"),
+  limit: z.number().int().min(1).optional().describe("Maximum number of lines to read"),
+});
+export type ReadInput = z.infer<typeof ReadInput>;
+
+export interface ReadToolOptions {
+  fs: FsOps;
+  /** For `~` paths. Default: the OS home dir. */
+  homeDir?: string;
+}
+
+/** The `Read` tool: text (sliced and truncated), images (base64 blocks); binary files refused. */
+export function createReadTool(options: ReadToolOptions): Tool {
+  const { fs } = options;
+  const homeDir = options.homeDir ?? os.homedir();
+
+  async function readImage(abs: string, shown: string, type: ImageMediaType, size: number) {
+    if (size > READ_MAX_IMAGE_BYTES) {
+      return toolError(
+        `Image ${shown} is ${formatBytes(size)}, over the ${formatBytes(READ_MAX_IMAGE_BYTES)} limit for images.`,
+      );
+    }
+    const bytes = await fs.readBytes(abs);
+    if (!hasImageMagic(bytes, type)) return undefined;
+    const output: ToolOutput = {
+      content: [
+        { type: "text", text: `Read image ${shown} [${type}, ${formatBytes(size)}]` },
+        {
+          type: "image",
+          source: { type: "base64", media_type: type, data: Buffer.from(bytes).toString("base64") },
+        },
+      ],
+      touchedPaths: [abs],
+    };
+    return output;
+  }
+
+  return defineTool({
+    name: "Read",
+    description: READ_DESCRIPTION,
+    input: ReadInput,
+    readOnly: true,
+    subject: (input) => input.path,
+    async execute(input, ctx): Promise<ToolOutput> {
+      const abs = resolveToolPath(input.path, ctx.cwd, homeDir);
+      const shown = displayPath(abs, ctx.cwd);
+      let stat: Awaited<ReturnType<FsOps["stat"]>>;
+      try {
+        stat = await fs.stat(abs);
+      } catch (error) {
+        if (errorCode(error) === "ENOENT") return toolError(`File not found: ${shown}`);
+        throw error;
+      }
+      if (stat.kind === "dir") return toolError(`${shown} is a directory, not a file. Use LS to list it.`);
+
+      const imageType = IMAGE_EXTENSIONS[path.extname(abs).toLowerCase()];
+      if (imageType !== undefined) {
+        const image = await readImage(abs, shown, imageType, stat.size);
+        if (image !== undefined) return image;
+      }
+      if (stat.size > READ_MAX_FILE_BYTES) {
+        return toolError(
+          `${shown} is ${formatBytes(stat.size)}, over the ${formatBytes(READ_MAX_FILE_BYTES)} read limit. ` +
+            "Use Grep to find the part you need, or Bash (head, tail, sed -n) to read a slice.",
+        );
+      }
+      if ((await fs.readHead(abs, BINARY_SNIFF_BYTES)).binary) {
+        return toolError(
+          `Cannot read ${shown}: it is a binary file (${formatBytes(stat.size)}). ` +
+            "Use Bash with a suitable tool (file, xxd, strings, …) to inspect it.",
+        );
+      }
+
+      const raw = await fs.readFile(abs);
+      const lines = splitLines(raw.startsWith("\uFEFF") ? raw.slice(1) : raw).map((l) =>
+        l.endsWith("\r") ? l.slice(0, -1) : l,
+      );
+      if (lines.length === 0) return { content: `(${shown} is empty)`, touchedPaths: [abs] };
+      const offset = input.offset ?? 1;
+      if (offset > lines.length) {
+        return toolError(`offset ${offset} is past the end of ${shown}, which has ${lines.length} lines.`);
+      }
+      const end = input.limit === undefined ? lines.length : Math.min(lines.length, offset - 1 + input.limit);
+      const selected = lines.slice(offset - 1, end).map((l) => truncateLine(l, READ_MAX_LINE_CHARS).text);
+      const cut = truncateHead(selected.join("\n"));
+      const last = offset - 1 + cut.keptLines;
+      const hint =
+        last < lines.length
+          ? `\n\n[Showing lines ${offset}-${last} of ${lines.length}. Use offset=${last + 1} to continue.]`
+          : "";
+      return { content: cut.text + hint, touchedPaths: [abs] };
+    },
+  });
+}

@@ -1,0 +1,55 @@
+import * as os from "node:os";
+import * as path from "node:path";
+import { z } from "zod";
+import type { FsOps } from "../io/fs.js";
+import { type FileModeOps, writeFileAtomic } from "./atomic-write.js";
+import { defineTool, type Tool, toolError } from "./define-tool.js";
+import { displayPath, resolveToolPath } from "./resolve-path.js";
+import { byteLength } from "./truncate.js";
+
+export const WRITE_DESCRIPTION = `Write a file to the local file system, replacing it if it exists.
+
+- path: absolute, relative to the working directory, or starting with ~. Missing parent directories are created.
+- content: the whole new content of the file.
+- Prefer Edit for changing part of an existing file; Read a file before overwriting it.`;
+
+export const WriteInput = z.strictObject({
+  path: z.string().min(1).describe("The file to write"),
+  content: z.string().describe("The full content to write"),
+});
+export type WriteInput = z.infer<typeof WriteInput>;
+
+export interface WriteToolOptions {
+  fs: FsOps;
+  /** Keeps the mode bits of a replaced file. Optional. */
+  modes?: FileModeOps;
+  /** For `~` paths. Default: the OS home dir. */
+  homeDir?: string;
+}
+
+/** The `Write` tool: creates parent dirs, writes atomically, reports the bytes written. */
+export function createWriteTool(options: WriteToolOptions): Tool {
+  const { fs, modes } = options;
+  const homeDir = options.homeDir ?? os.homedir();
+  return defineTool({
+    name: "Write",
+    description: WRITE_DESCRIPTION,
+    input: WriteInput,
+    readOnly: false,
+    subject: (input) => input.path,
+    async execute(input, ctx) {
+      const abs = resolveToolPath(input.path, ctx.cwd, homeDir);
+      const shown = displayPath(abs, ctx.cwd);
+      const existing = await fs.stat(abs).catch(() => undefined);
+      if (existing?.kind === "dir") return toolError(`${shown} is a directory; give a file path.`);
+      await fs.mkdir(path.dirname(abs));
+      await writeFileAtomic(fs, abs, input.content, modes);
+      const bytes = byteLength(input.content);
+      return {
+        content: `${existing === undefined ? "Created" : "Wrote"} ${shown} (${bytes} bytes).`,
+        details: { path: abs, bytes, created: existing === undefined },
+        touchedPaths: [abs],
+      };
+    },
+  });
+}

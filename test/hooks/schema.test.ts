@@ -1,0 +1,147 @@
+import { describe, expect, it } from "vitest";
+import { HOOK_EVENTS, parseHookStdout, parseHooksConfig, parseHooksFile } from "../../src/hooks/schema.js";
+
+const hook = (command: string, extra: Record<string, unknown> = {}) => ({
+  type: "command",
+  command,
+  ...extra,
+});
+
+describe("parseHooksConfig", () => {
+  it("accepts every event and keeps matcher, timeout and once", () => {
+    const raw = Object.fromEntries(
+      HOOK_EVENTS.map((event) => [
+        event,
+        [{ matcher: "*", hooks: [hook(`echo ${event}`, { timeout: 5, once: true })] }],
+      ]),
+    );
+    const { config, diagnostics } = parseHooksConfig(raw);
+    expect(diagnostics).toEqual([]);
+    expect(Object.keys(config)).toEqual([...HOOK_EVENTS]);
+    expect(config.Stop).toEqual([
+      { matcher: "*", hooks: [{ type: "command", command: "echo Stop", timeout: 5, once: true }] },
+    ]);
+  });
+
+  it.each([undefined, null])("gives an empty config for %j", (raw) => {
+    expect(parseHooksConfig(raw)).toEqual({ config: {}, diagnostics: [] });
+  });
+
+  it.each([["a string"], [[1, 2]], [42]])("reports a non-object (%j) as an error", (raw) => {
+    const { config, diagnostics } = parseHooksConfig(raw, "/p/settings.json");
+    expect(config).toEqual({});
+    expect(diagnostics).toMatchObject([
+      { severity: "error", code: "hooks-invalid", path: "/p/settings.json" },
+    ]);
+  });
+
+  it("warns about and skips unknown events, keeping the rest", () => {
+    const { config, diagnostics } = parseHooksConfig({
+      Notification: [{ hooks: [hook("notify")] }],
+      PreToolUse: [{ matcher: "Bash", hooks: [hook("check")] }],
+    });
+    expect(config).toEqual({
+      PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "check" }] }],
+    });
+    expect(diagnostics).toMatchObject([{ severity: "warning", code: "hooks-invalid" }]);
+    expect(diagnostics[0]?.message).toContain("Notification");
+  });
+
+  it("skips only the malformed entries, each with an error", () => {
+    const { config, diagnostics } = parseHooksConfig({
+      Stop: "not a list",
+      PreToolUse: [
+        "not a group",
+        { matcher: 3, hooks: [hook("a")] },
+        { matcher: "Bash", hooks: "nope" },
+        {
+          matcher: "Read",
+          hooks: [
+            hook("good"),
+            hook(""),
+            hook("   "),
+            { type: "command" },
+            hook("neg", { timeout: -1 }),
+            hook("o", { once: "yes" }),
+          ],
+        },
+      ],
+    });
+    expect(config).toEqual({
+      PreToolUse: [{ matcher: "Read", hooks: [{ type: "command", command: "good" }] }],
+    });
+    expect(diagnostics).toHaveLength(9);
+    expect(diagnostics.every((d) => d.code === "hooks-invalid" && d.severity === "error")).toBe(true);
+  });
+
+  it("warns about unsupported hook types instead of failing", () => {
+    const { config, diagnostics } = parseHooksConfig({
+      Stop: [{ hooks: [{ type: "prompt", prompt: "is it done?" }, hook("echo ok")] }],
+    });
+    expect(config).toEqual({ Stop: [{ hooks: [{ type: "command", command: "echo ok" }] }] });
+    expect(diagnostics).toMatchObject([{ severity: "warning", code: "hooks-invalid" }]);
+  });
+
+  it("drops groups and events left empty, and reads a null matcher as none", () => {
+    const { config } = parseHooksConfig({
+      Stop: [{ hooks: [] }],
+      PostToolUse: [{ matcher: null, hooks: [hook("fmt")] }],
+    });
+    expect(config).toEqual({ PostToolUse: [{ hooks: [{ type: "command", command: "fmt" }] }] });
+  });
+
+  it("never throws on hostile input", () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(() => parseHooksConfig({ PreToolUse: [cyclic, { hooks: [cyclic] }] })).not.toThrow();
+  });
+});
+
+describe("parseHooksFile", () => {
+  it("unwraps a plugin hooks.json document", () => {
+    const { config, diagnostics } = parseHooksFile({
+      description: "formatting",
+      hooks: { PostToolUse: [{ matcher: "Write", hooks: [hook("fmt")] }] },
+    });
+    expect(diagnostics).toEqual([]);
+    expect(config.PostToolUse?.[0]?.matcher).toBe("Write");
+  });
+
+  it("reads a document without `hooks` as the hooks object", () => {
+    expect(parseHooksFile({ Stop: [{ hooks: [hook("x")] }] }).config.Stop).toHaveLength(1);
+  });
+});
+
+describe("parseHookStdout", () => {
+  it.each([
+    ["", "text"],
+    ["hello\n", "text"],
+    ["[1,2]", "text"],
+    ['{"decision":"block","reason":"no"}', "json"],
+    ['  {"continue":false}\n', "json"],
+    ['{"decision":', "invalid"],
+    ['{"decision":"maybe"}', "invalid"],
+    ['{"continue":"no"}', "invalid"],
+    ['{"hookSpecificOutput":{"permissionDecision":"sure"}}', "invalid"],
+  ])("%j reads as %s", (stdout, kind) => {
+    expect(parseHookStdout(stdout).kind).toBe(kind);
+  });
+
+  it("keeps unknown keys and the hook-specific fields", () => {
+    const parsed = parseHookStdout(
+      JSON.stringify({
+        suppressOutput: true,
+        custom: 1,
+        hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", extra: "x" },
+      }),
+    );
+    expect(parsed).toEqual({
+      kind: "json",
+      output: {
+        suppressOutput: true,
+        custom: 1,
+        hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", extra: "x" },
+      },
+    });
+  });
+});

@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import type { PermissionRules } from "../../src/permissions/decision.js";
+import { decideSkill, isSafeSkill, unsafeSkillProperties } from "../../src/skill-tool/permissions.js";
+import { makeSkill } from "../support/make-skill.js";
+
+const NO_RULES: PermissionRules = { allow: [], deny: [], ask: [] };
+
+describe("unsafeSkillProperties / isSafeSkill", () => {
+  it.each([
+    { case: "plain skill", skill: makeSkill({ name: "a" }), shell: false, want: [] },
+    {
+      case: "allowed-tools",
+      skill: makeSkill({ name: "a", allowedTools: ["Bash(git:*)"] }),
+      shell: false,
+      want: ["allowed-tools"],
+    },
+    { case: "hooks", skill: makeSkill({ name: "a", hooks: { Stop: [] } }), shell: false, want: ["hooks"] },
+    { case: "fork", skill: makeSkill({ name: "a", context: "fork" }), shell: false, want: ["fork"] },
+    { case: "inline shell", skill: makeSkill({ name: "a" }), shell: true, want: ["inline-shell"] },
+    {
+      case: "MCP skills never run inline shell",
+      skill: makeSkill({ name: "mcp__s__a", mcpServer: "s" }),
+      shell: true,
+      want: [],
+    },
+    {
+      case: "model, effort and disallowed-tools are safe",
+      skill: makeSkill({ name: "a", model: "opus", effort: "high", disallowedTools: ["Bash"] }),
+      shell: false,
+      want: [],
+    },
+    {
+      case: "everything",
+      skill: makeSkill({ name: "a", allowedTools: ["Read"], hooks: {}, context: "fork" }),
+      shell: true,
+      want: ["allowed-tools", "hooks", "fork", "inline-shell"],
+    },
+  ])("$case", ({ skill, shell, want }) => {
+    expect(unsafeSkillProperties(skill, { bodyHasInlineShell: shell })).toEqual(want);
+    expect(isSafeSkill(skill, { bodyHasInlineShell: shell })).toBe(want.length === 0);
+  });
+});
+
+describe("decideSkill (SPEC §4 permissions)", () => {
+  const safe = makeSkill({ name: "notes" });
+  const forked = makeSkill({ name: "acme:deploy", context: "fork", allowedTools: ["Bash"] });
+  const aliased = makeSkill({ name: "pdf-tools", alias: "pdf" });
+
+  it.each([
+    { case: "safe skill is auto-allowed", rules: NO_RULES, skill: safe, want: "allow" },
+    {
+      case: "deny exact beats safe",
+      rules: { ...NO_RULES, deny: ["Skill(notes)"] },
+      skill: safe,
+      want: "deny",
+    },
+    { case: "deny by alias", rules: { ...NO_RULES, deny: ["Skill(pdf)"] }, skill: aliased, want: "deny" },
+    { case: "deny prefix", rules: { ...NO_RULES, deny: ["Skill(acme:*)"] }, skill: forked, want: "deny" },
+    {
+      case: "deny beats allow",
+      rules: { ...NO_RULES, deny: ["Skill(acme:*)"], allow: ["Skill"] },
+      skill: forked,
+      want: "deny",
+    },
+    {
+      case: "allow rule for an unsafe skill",
+      rules: { ...NO_RULES, allow: ["Skill(acme:deploy)"] },
+      skill: forked,
+      want: "allow",
+    },
+    {
+      case: "allow --allowedTools Skill",
+      rules: { ...NO_RULES, allow: ["Skill"] },
+      skill: forked,
+      want: "allow",
+    },
+    { case: "unsafe skill asks", rules: NO_RULES, skill: forked, want: "ask" },
+    {
+      case: "other skill's rule does not apply",
+      rules: { ...NO_RULES, allow: ["Skill(other)"] },
+      skill: forked,
+      want: "ask",
+    },
+  ])("$case", ({ rules, skill, want }) => {
+    expect(decideSkill({ rules, skill, cwd: "/repo", bodyHasInlineShell: false }).behavior).toBe(want);
+  });
+
+  it("says why it asks", () => {
+    expect(decideSkill({ rules: NO_RULES, skill: forked, cwd: "/repo", bodyHasInlineShell: true })).toEqual({
+      behavior: "ask",
+      prompt:
+        "Allow Skill(acme:deploy)? The skill grants tools without asking, runs as a forked sub-agent, runs shell commands while loading.",
+    });
+  });
+
+  it("inline shell alone makes a skill ask", () => {
+    expect(
+      decideSkill({ rules: NO_RULES, skill: safe, cwd: "/repo", bodyHasInlineShell: true }).behavior,
+    ).toBe("ask");
+  });
+
+  it("takes turn grants", () => {
+    const got = decideSkill({
+      rules: NO_RULES,
+      skill: forked,
+      cwd: "/repo",
+      bodyHasInlineShell: false,
+      grants: ["Skill(acme:*)"],
+    });
+    expect(got.behavior).toBe("allow");
+  });
+});

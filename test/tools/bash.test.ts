@@ -1,0 +1,123 @@
+import { readFile, realpath } from "node:fs/promises";
+import * as path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createNodeShell, type ShellOps } from "../../src/io/shell.js";
+import { BASH_DESCRIPTION, type BashDetails, createBashTool } from "../../src/tools/bash.js";
+import { ctxFor, isAlive, makeTmp, removeTmp, textOf, waitFor } from "./helpers.js";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await realpath(await makeTmp());
+});
+afterEach(() => removeTmp(dir));
+
+const bash = () => createBashTool({ shell: createNodeShell() });
+
+async function pidFrom(file: string): Promise<number> {
+  await waitFor(async () => (await readFile(file, "utf8").catch(() => "")).trim() !== "");
+  return Number((await readFile(file, "utf8")).trim());
+}
+
+describe("Bash", () => {
+  it("runs in ctx.cwd and returns stdout and stderr in order", async () => {
+    const result = await bash().run({ command: "pwd; echo err >&2; sleep 0.05; echo out" }, ctxFor(dir));
+    expect(result.isError).toBe(false);
+    expect(textOf(result)).toBe(`${dir}\nerr\nout`);
+    expect(result.details).toEqual({ exitCode: 0, timedOut: false, truncated: false });
+  });
+
+  it("says when there is no output", async () => {
+    expect(textOf(await bash().run({ command: "true" }, ctxFor(dir)))).toBe("(no output)");
+  });
+
+  it("reports a non-zero exit code as an error", async () => {
+    const result = await bash().run({ command: "echo nope; exit 3" }, ctxFor(dir));
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe("nope\n\nExit code 3");
+  });
+
+  it("streams chunks to onUpdate", async () => {
+    const chunks: string[] = [];
+    await bash().run(
+      { command: "echo one; sleep 0.1; echo two" },
+      ctxFor(dir, { onUpdate: (t) => chunks.push(t) }),
+    );
+    expect(chunks.join("")).toBe("one\ntwo\n");
+    expect(chunks.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("keeps the last 2,000 lines and says what was cut", async () => {
+    const result = await bash().run({ command: "seq 1 3000" }, ctxFor(dir));
+    const text = textOf(result);
+    expect(text.startsWith("[Earlier output cut: showing the last 2000 of 3000 lines")).toBe(true);
+    expect(text.split("\n")[1]).toBe("1001");
+    expect(text.endsWith("\n3000")).toBe(true);
+    expect((result.details as BashDetails).truncated).toBe(true);
+  });
+
+  it("keeps at most 50 KB of output", async () => {
+    const result = await bash().run(
+      { command: "for i in $(seq 1 600); do printf '%0100d\\n' $i; done" },
+      ctxFor(dir),
+    );
+    const text = textOf(result);
+    expect(Buffer.byteLength(text)).toBeLessThan(51200 + 200);
+    expect(text).toMatch(
+      /^\[Earlier output cut: showing the last 506 of 600 lines \(49.9 KB of 59.2 KB\)\.\]\n0{98}95\n/,
+    );
+  });
+
+  it("times out and kills the whole process tree", async () => {
+    const pidFile = path.join(dir, "pid");
+    const started = Date.now();
+    const result = await bash().run(
+      { command: `sleep 30 & echo $! > ${pidFile}; echo started; wait`, timeout: 0.5 },
+      ctxFor(dir),
+    );
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe("started\n\nCommand timed out after 0.5 seconds.");
+    const grandchild = await pidFrom(pidFile);
+    expect(await waitFor(async () => !(await isAlive(grandchild)))).toBe(true);
+  });
+
+  it("aborts and kills the whole process tree", async () => {
+    const pidFile = path.join(dir, "pid");
+    const controller = new AbortController();
+    const pending = bash().run(
+      { command: `sleep 30 & echo $! > ${pidFile}; wait` },
+      ctxFor(dir, { signal: controller.signal }),
+    );
+    const grandchild = await pidFrom(pidFile);
+    expect(await isAlive(grandchild)).toBe(true);
+    controller.abort();
+    const result = await pending;
+    expect(result).toEqual({ content: [{ type: "text", text: "Aborted" }], isError: true, touchedPaths: [] });
+    expect(await waitFor(async () => !(await isAlive(grandchild)))).toBe(true);
+  });
+
+  it("uses stdout and stderr when the ShellOps does not stream", async () => {
+    const scripted: ShellOps = {
+      run: async (command, options) => {
+        expect(options.cwd).toBe(dir);
+        expect(options.timeoutMs).toBe(120_000);
+        return { stdout: `ran ${command}\n`, stderr: "warn\n", exitCode: 0, timedOut: false, aborted: false };
+      },
+    };
+    const result = await createBashTool({ shell: scripted }).run({ command: "x" }, ctxFor(dir));
+    expect(textOf(result)).toBe("ran x\nwarn");
+  });
+
+  it("rejects a timeout over the maximum", async () => {
+    expect(textOf(await bash().run({ command: "true", timeout: 601 }, ctxFor(dir)))).toBe(
+      "Invalid input for Bash: timeout: Too big: expected number to be <=600",
+    );
+  });
+
+  it("has the command as its subject and quotes its limits", () => {
+    expect(bash().subject({ command: "git add ." })).toBe("git add .");
+    expect(bash().readOnly).toBe(false);
+    expect(BASH_DESCRIPTION).toContain("default 120, at most 600");
+    expect(BASH_DESCRIPTION).toContain("last 2000 lines or 50 KB");
+  });
+});
