@@ -66,8 +66,13 @@ export interface Skill extends SkillMeta {
   plugin?: PluginRef;
   /** Present for MCP skills: the server name. Inline shell never runs for these. */
   mcpServer?: string;
-  /** Reads the body (the text after the frontmatter). Rejects when the file has gone. */
-  loadBody(signal?: AbortSignal): Promise<string>;
+  /**
+   * Reads the body (the text after the frontmatter). Rejects when the file has gone. `args` is used only by
+   * sources whose text depends on them (MCP prompts, which take their arguments server-side).
+   */
+  loadBody(signal?: AbortSignal, args?: string): Promise<string>;
+  /** True when the body is final text: no substitution, no inline shell (MCP prompts). */
+  literalBody?: boolean;
 }
 
 /** The name as listed: `{dir} ({alias})` when there is an alias. */
