@@ -92,7 +92,11 @@ export function createBundledRegistry(options: { fs: FsOps; extractRoot: string 
         baseDir,
         root: extractRoot,
         loadBody: async () => {
-          extracted ??= extract();
+          // A failed extraction is retried on the next use rather than cached.
+          extracted ??= extract().catch((error: unknown) => {
+            extracted = undefined;
+            throw error;
+          });
           await extracted;
           return definition.body;
         },

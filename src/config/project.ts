@@ -3,7 +3,8 @@ import type { FsOps } from "../io/fs.js";
 
 /**
  * The project dirs whose skills load at start: the cwd and each ancestor up to the git root (nearest first).
- * Without a repo: up to (not including) the home dir when the cwd is under it, else the cwd alone.
+ * Without a repo: up to (not including) the home dir when the cwd is under it, else the cwd alone. The home
+ * dir itself is never a project dir (its roots are the user roots).
  */
 export async function projectDirs(
   fs: FsOps,
@@ -13,14 +14,15 @@ export async function projectDirs(
   const chain: string[] = [];
   let dir = cwd;
   for (;;) {
-    chain.push(dir);
+    // The home dir's roots are the user roots; as a project dir it would only load them twice.
+    if (dir !== home) chain.push(dir);
     if (await isGitRoot(fs, dir)) return { dirs: chain, gitRoot: dir };
     const parent = dirname(dir);
     if (parent === dir) break;
     dir = parent;
   }
-  const underHome = isInside(cwd, home) && cwd !== home;
-  if (!underHome) return { dirs: [cwd] };
+  if (cwd === home) return { dirs: [] };
+  if (!isInside(cwd, home)) return { dirs: [cwd] };
   return { dirs: chain.filter((d) => d !== home && isInside(d, home)) };
 }
 

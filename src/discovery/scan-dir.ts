@@ -114,7 +114,17 @@ async function scanCommandsDir(
         baseDir: dir,
       });
     } else if (kind === "dir") {
-      if (namespace.length + 1 > MAX_COMMAND_DEPTH) continue;
+      if (namespace.length + 1 > MAX_COMMAND_DEPTH) {
+        scan.diagnostics.push(
+          diagnostic(
+            "warning",
+            "ignored-file",
+            `not read: commands nested more than ${MAX_COMMAND_DEPTH} dirs deep`,
+            path,
+          ),
+        );
+        continue;
+      }
       try {
         const children = await fs.readdir(path);
         children.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

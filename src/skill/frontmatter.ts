@@ -38,6 +38,8 @@ export interface ParsedFrontmatter {
   mode: ParseMode;
   /** Why `yaml` failed when the lenient parser was used. */
   yamlError?: string;
+  /** `yaml`'s messages for keys written twice (the last value is used). */
+  duplicateKeys?: string[];
 }
 
 const SIMPLE_KEY = /^([A-Za-z_][\w-]*):(?:[ \t]+(.*))?$/;
@@ -56,16 +58,26 @@ function parseSimple(text: string): Record<string, unknown> | undefined {
     if (match === null) return undefined;
     const key = match[1] as string;
     const value = (match[2] ?? "").trimEnd();
-    if (value === "" || UNSAFE_START.test(value) || value.includes(": ") || value.includes(" #")) {
+    // `:` or `#` after any whitespace (a tab too) is YAML syntax, not text.
+    if (value === "" || UNSAFE_START.test(value) || /:\s/.test(value) || /\s#/.test(value)) {
       return undefined;
     }
-    if (value.endsWith(":") || key in data) return undefined;
-    data[key] = scalar(value);
+    if (value.endsWith(":") || Object.hasOwn(data, key) || key === "__proto__") return undefined;
+    const parsed = scalar(value);
+    if (parsed === NEEDS_YAML) return undefined;
+    data[key] = parsed;
   }
   return data;
 }
 
-/** YAML 1.2 core-schema scalars the fast path must agree with `yaml` on. */
+const NEEDS_YAML = Symbol("needs-yaml");
+/** Anything that might be a YAML number (`1e3`, `0x1F`, `.inf`, a huge int): left to `yaml` unless simple. */
+const NUMBER_LIKE = /^[-+]?(\.?\d[\w.+-]*|\.(inf|nan))$/i;
+
+/**
+ * YAML 1.2 core-schema scalars the fast path must agree with `yaml` on; `NEEDS_YAML` for number-like text it
+ * does not handle itself.
+ */
 function scalar(value: string): unknown {
   switch (value) {
     case "true":
@@ -84,10 +96,10 @@ function scalar(value: string): unknown {
   }
   if (/^[-+]?\d+$/.test(value)) {
     const n = Number(value);
-    return Number.isSafeInteger(n) ? n : value;
+    return Number.isSafeInteger(n) ? n : NEEDS_YAML;
   }
   if (/^[-+]?(\d+\.\d*|\.\d+)([eE][-+]?\d+)?$/.test(value)) return Number(value);
-  return value;
+  return NUMBER_LIKE.test(value) ? NEEDS_YAML : value;
 }
 
 /**
@@ -132,21 +144,36 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * Parses frontmatter text: the fast path for simple `key: value` lines, `yaml` for anything else, the
- * lenient line parser when `yaml` fails or yields a non-object. Never throws.
+ * lenient line parser when `yaml` fails or yields a non-object. A key written twice keeps its last value and
+ * is reported in `duplicateKeys`. Never throws.
  */
 export function parseFrontmatter(text: string): ParsedFrontmatter {
   const simple = parseSimple(text);
   if (simple !== undefined) return { data: simple, mode: "fast" };
   let parsed: unknown;
+  let duplicates: string[] = [];
   try {
-    parsed = YAML.parse(text, { uniqueKeys: false, prettyErrors: false });
+    // `logLevel: "error"`: YAML warnings about user content (unknown tags) must not reach the process's stderr.
+    const doc = YAML.parseDocument(text, { uniqueKeys: true, prettyErrors: false, logLevel: "error" });
+    const error = doc.errors.find((e) => e.code !== "DUPLICATE_KEY");
+    if (error !== undefined) {
+      return { data: parseLenient(text), mode: "lenient", yamlError: firstLine(error.message) };
+    }
+    duplicates = doc.errors.map((e) => firstLine(e.message));
+    parsed = doc.toJS();
   } catch (error) {
-    const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    const message = error instanceof Error ? firstLine(error.message) : String(error);
     return { data: parseLenient(text), mode: "lenient", yamlError: message };
   }
   if (parsed === null || parsed === undefined) return { data: {}, mode: "yaml" };
   if (!isPlainObject(parsed)) {
     return { data: parseLenient(text), mode: "lenient", yamlError: "frontmatter is not a mapping of keys" };
   }
-  return { data: parsed, mode: "yaml" };
+  return duplicates.length === 0
+    ? { data: parsed, mode: "yaml" }
+    : { data: parsed, mode: "yaml", duplicateKeys: duplicates };
+}
+
+function firstLine(text: string): string {
+  return text.split("\n")[0] ?? text;
 }

@@ -56,7 +56,10 @@ export async function loadSkillFile(fs: FsOps, ref: SkillFileRef): Promise<LoadR
     return { diagnostics: [unreadable(ref.path, error)] };
   }
 
-  let split = splitFrontmatter(head.text);
+  // A partial head is cut to whole lines: a fence or first body line cut at the boundary is not trusted.
+  let split = splitFrontmatter(
+    head.complete ? head.text : head.text.slice(0, head.text.lastIndexOf("\n") + 1),
+  );
   let binary = head.binary;
   const needsMore = !head.complete && (split.unclosed || firstBodyLine(split.body) === undefined);
   if (needsMore) {
@@ -86,6 +89,9 @@ export async function loadSkillFile(fs: FsOps, ref: SkillFileRef): Promise<LoadR
   if (split.frontmatter !== undefined) {
     const parsed = parseFrontmatter(split.frontmatter);
     data = parsed.data;
+    for (const message of parsed.duplicateKeys ?? []) {
+      diagnostics.push(diagnostic("warning", "yaml-invalid", `${message}; the last value is used`, ref.path));
+    }
     if (parsed.yamlError !== undefined) {
       diagnostics.push(
         diagnostic(

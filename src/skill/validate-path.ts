@@ -44,9 +44,12 @@ export async function validatePath(fs: FsOps, path: string, spec: boolean): Prom
 }
 
 async function validateFile(fs: FsOps, path: string, spec: boolean): Promise<ValidatedFile> {
-  const isSkill = basename(path) === "SKILL.md";
+  const file = basename(path);
+  // `skill.md` in any other case is validated as the skill it was meant to be, with an error: discovery skips it.
+  const nearMiss = file !== "SKILL.md" && file.toLowerCase() === "skill.md";
+  const isSkill = file === "SKILL.md" || nearMiss;
   const dir = dirname(path);
-  const name = isSkill ? basename(dir) : basename(path).replace(/\.md$/, "");
+  const name = isSkill ? basename(dir) : file.replace(/\.md$/, "");
   const result = await loadSkillFile(fs, {
     path,
     name,
@@ -56,11 +59,19 @@ async function validateFile(fs: FsOps, path: string, spec: boolean): Promise<Val
     baseDir: dir,
   });
   const diagnostics = [...result.diagnostics];
+  if (nearMiss) {
+    diagnostics.unshift(
+      diagnostic("error", "ignored-file", `discovery ignores ${file}: the file must be named SKILL.md`, path),
+    );
+  }
   if (spec && result.skill !== undefined) {
-    const text = await fs.readFile(path);
-    const split = splitFrontmatter(text);
-    const data = split.frontmatter === undefined ? {} : parseFrontmatter(split.frontmatter).data;
-    diagnostics.push(...checkSpecProfile(data, name, path));
+    try {
+      const split = splitFrontmatter(await fs.readFile(path));
+      const data = split.frontmatter === undefined ? {} : parseFrontmatter(split.frontmatter).data;
+      diagnostics.push(...checkSpecProfile(data, name, path));
+    } catch (error) {
+      diagnostics.push(diagnostic("error", "file-unreadable", errorMessage(error), path));
+    }
   }
   return result.skill === undefined ? { path, diagnostics } : { path, skill: result.skill, diagnostics };
 }
