@@ -4,32 +4,44 @@ import { projectDirs } from "./config/project.js";
 import { createSkillCatalog, type SkillCatalog } from "./discovery/catalog.js";
 import { type Discovery, discoverSkills } from "./discovery/discover.js";
 import { type SkillRoot, skillRoots } from "./discovery/sources.js";
+import { type Extensions, extensionSkills, loadExtensions } from "./engine-extensions.js";
 import { createNodeFs, type FsOps } from "./io/fs.js";
 
 export interface EngineOptions {
   cwd: string;
   home: string;
-  /** The environment (for `SKILLWRIGHT_*` settings); never read from `process.env` here. */
+  /** The environment (for `SKILLWRIGHT_*` settings and MCP servers); never read from `process.env` here. */
   env?: Record<string, string | undefined>;
   fs?: FsOps;
   addDirs?: string[];
+  /** `--plugin-dir` dirs. */
+  pluginDirs?: string[];
+  /** `--mcp-config` file paths or inline JSON. */
+  mcpConfigs?: string[];
   /** The package's `bundled-skills/` dir; undefined ships none. */
   bundledDir?: string;
   /** Where code-registered bundled skills extract their files. Default `~/.skillwright/bundled`. */
   bundledExtractRoot?: string;
+  /** Reported to MCP servers. */
+  version?: string;
 }
 
 export interface Engine {
   readonly cwd: string;
   readonly home: string;
+  readonly env: Record<string, string | undefined>;
   readonly fs: FsOps;
   readonly bundled: BundledRegistry;
   /** The file roots in precedence order, and the git root when there is one. */
   roots(): Promise<{ roots: SkillRoot[]; gitRoot?: string; projectDir: string }>;
-  /** Memoised discovery (SPEC §2). */
+  /** Settings, plugins and MCP servers (loaded once; MCP servers start on first use). */
+  extensions(): Promise<Extensions>;
+  /** Memoised discovery (SPEC §2), plugin and MCP skills included. */
   readonly catalog: SkillCatalog;
   discover(): Promise<Discovery>;
   reload(): Promise<Discovery>;
+  /** Stops MCP servers. Idempotent. */
+  close(): Promise<void>;
 }
 
 /** The composition root: config → discovery. Wiring only; the decisions live in the modules it joins. */
@@ -59,17 +71,49 @@ export function createEngine(options: EngineOptions): Engine {
     })();
     return rootsMemo;
   };
-  const catalog = createSkillCatalog(async () =>
-    discoverSkills({ fs, roots: (await roots()).roots, extraSkills: bundled.skills() }),
-  );
+  let extensionsMemo: Promise<Extensions> | undefined;
+  const extensions = () => {
+    extensionsMemo ??= roots().then(({ projectDir }) =>
+      loadExtensions({
+        fs,
+        cwd: options.cwd,
+        home: options.home,
+        projectDir,
+        env,
+        pluginDirs: options.pluginDirs ?? [],
+        mcpConfigs: options.mcpConfigs ?? [],
+        clientVersion: options.version ?? "0.0.0",
+      }),
+    );
+    return extensionsMemo;
+  };
+  const catalog = createSkillCatalog(async () => {
+    const [{ roots: list }, loaded] = await Promise.all([roots(), extensions()]);
+    const extra = await extensionSkills(loaded);
+    const discovery = await discoverSkills({
+      fs,
+      roots: list,
+      extraSkills: [...extra.skills, ...bundled.skills()],
+    });
+    return {
+      ...discovery,
+      diagnostics: [...discovery.diagnostics, ...loaded.diagnostics, ...extra.diagnostics],
+    };
+  });
   return {
     cwd: options.cwd,
     home: options.home,
+    env,
     fs,
     bundled,
     roots,
+    extensions,
     catalog,
     discover: () => catalog.get(),
     reload: () => catalog.reload(),
+    async close() {
+      if (extensionsMemo === undefined) return;
+      await (await extensionsMemo).mcp?.close();
+    },
   };
 }

@@ -1,5 +1,5 @@
 import pLimit from "p-limit";
-import type { Tool, ToolContent, ToolResult } from "../tools/define-tool.js";
+import { ABORTED_TEXT, type Tool, type ToolContent, type ToolResult } from "../tools/define-tool.js";
 import { createChannel } from "./channel.js";
 import { type AgentEvent, type AgentResult, addUsage, emptyUsage } from "./events.js";
 import {
@@ -24,9 +24,12 @@ export type AgentToolResult = ToolResult & {
   followUp?: ModelContentBlock[];
 };
 
+/** What the loop passes to a tool: the tool context plus the turn's current state. */
+export type AgentToolContext = Parameters<Tool["run"]>[1] & { turn: TurnState };
+
 /** A tool as the loop runs it: every `Tool` is one; engine-level tools (Skill) may return more. */
 export type AgentTool = Omit<Tool, "run"> & {
-  run(rawInput: unknown, ctx: Parameters<Tool["run"]>[1]): Promise<AgentToolResult>;
+  run(rawInput: unknown, ctx: AgentToolContext): Promise<AgentToolResult>;
 };
 
 export interface ToolCall {
@@ -68,11 +71,18 @@ export interface AgentRunOptions {
   onTouchedPaths?: (paths: string[]) => Promise<void>;
 }
 
-/** Runs one user turn and streams its events; the last event is always `done`. */
+/** Runs one user turn and streams its events; the last event is always `done` (which `executeAgent` leaves out). */
 export function runAgent(options: AgentRunOptions): AsyncIterable<AgentEvent> {
   const channel = createChannel<AgentEvent>();
   executeAgent(options, (event) => channel.push(event)).then(
-    () => channel.close(),
+    (result) => {
+      channel.push({
+        type: "done",
+        ...(options.agentId === undefined ? {} : { agentId: options.agentId }),
+        result,
+      });
+      channel.close();
+    },
     (error: unknown) => channel.close(error),
   );
   return channel;
@@ -115,7 +125,6 @@ export async function executeAgent(
   const finish = (cause: AgentResult["cause"], error?: { kind: string; message: string }): AgentResult => {
     const result: AgentResult = { text: lastText, cause, turns, usage, toolsUsed };
     if (error !== undefined) result.error = error;
-    emit({ type: "done", ...stamp, result });
     return result;
   };
   const addMessage = async (message: ModelMessage) => {
@@ -214,17 +223,24 @@ async function runCall(
     return done(errorOf(`No such tool available: ${call.name}. Available tools: ${names}`));
   }
   const toolCall: ToolCall = { id: call.id, tool, input: call.input, turn, signal: options.signal };
-  const verdict =
-    options.gate === undefined ? { behavior: "allow" as const } : await options.gate.before(toolCall);
-  if (verdict.behavior === "deny") return done(errorOf(verdict.message));
-  const result = await tool.run(call.input, {
-    cwd: options.cwd,
-    signal: options.signal,
-    toolUseId: call.id,
-    onUpdate: (text) => emit({ type: "tool_update", ...stamp, id: call.id, text }),
-  });
-  const context = (await options.gate?.after?.(toolCall, result)) ?? [];
-  return done(result, context);
+  // Tools not built with defineTool (and gates) may throw: that is a failed call, never a failed turn.
+  try {
+    const verdict =
+      options.gate === undefined ? { behavior: "allow" as const } : await options.gate.before(toolCall);
+    if (verdict.behavior === "deny") return done(errorOf(verdict.message));
+    const result = await tool.run(call.input, {
+      cwd: options.cwd,
+      signal: options.signal,
+      toolUseId: call.id,
+      turn,
+      onUpdate: (text) => emit({ type: "tool_update", ...stamp, id: call.id, text }),
+    });
+    const context = (await options.gate?.after?.(toolCall, result)) ?? [];
+    return done(result, context);
+  } catch (error) {
+    if (options.signal.aborted) return done(errorOf(ABORTED_TEXT));
+    return done(errorOf(`${call.name} failed: ${error instanceof Error ? error.message : String(error)}`));
+  }
 }
 
 function errorOf(text: string): AgentToolResult {

@@ -61,12 +61,13 @@ export function createFileSessionStore(dir: string): SessionStore {
 
 /**
  * The conversation a transcript holds, as it should be sent on resume: the main agent's messages since the
- * last compaction, the summary first when there was one. Pure.
+ * last compaction (whose compacted message, with summary, skills and listing, is stored right after it). Pure.
  */
 export function replayMessages(entries: readonly TranscriptEntry[]): ModelMessage[] {
   let messages: ModelMessage[] = [];
   for (const entry of entries) {
-    if (entry.type === "compaction") messages = [{ role: "user", content: entry.summary }];
+    // The compacted message that follows the entry is stored as an ordinary message.
+    if (entry.type === "compaction") messages = [];
     else if (entry.type === "message" && entry.agentId === undefined) messages.push(entry.message);
   }
   // A turn cut off after tool calls: drop the dangling assistant tool_use so the API accepts the history.

@@ -1,52 +1,142 @@
 import { parseArgs } from "node:util";
 
-/** Options shared by every subcommand. */
-export const COMMON_OPTIONS = {
+/** Every option the CLI knows; names follow Claude Code's headless mode where they overlap. */
+export const CLI_OPTIONS = {
+  print: { type: "boolean", short: "p" },
+  "output-format": { type: "string" },
+  model: { type: "string" },
+  effort: { type: "string" },
+  allowedTools: { type: "string", multiple: true },
+  "allowed-tools": { type: "string", multiple: true },
+  disallowedTools: { type: "string", multiple: true },
+  "disallowed-tools": { type: "string", multiple: true },
+  "add-dir": { type: "string", multiple: true },
+  "plugin-dir": { type: "string", multiple: true },
+  "mcp-config": { type: "string", multiple: true },
+  resume: { type: "string", short: "r" },
+  "max-turns": { type: "string" },
+  "debug-file": { type: "string" },
+  "append-system-prompt": { type: "string" },
+  "run-shell": { type: "boolean" },
   cwd: { type: "string" },
   home: { type: "string" },
-  "add-dir": { type: "string", multiple: true },
   json: { type: "boolean" },
   spec: { type: "boolean" },
-  model: { type: "string" },
+  script: { type: "string" },
+  port: { type: "string" },
   help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
 } as const;
 
-export interface CommonArgs {
+/** The offline and dev subcommands; anything else is a prompt. */
+export const SUBCOMMANDS = ["list", "doctor", "show", "validate", "plugin", "dev", "help"] as const;
+
+export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export interface CliArgs {
+  /** A subcommand, or undefined for a run (headless with `print`, else interactive). */
   command: string | undefined;
   positionals: string[];
+  print: boolean;
+  outputFormat: OutputFormat;
+  model: string | undefined;
+  effort: string | undefined;
+  allowedTools: string[];
+  disallowedTools: string[];
+  addDirs: string[];
+  pluginDirs: string[];
+  mcpConfigs: string[];
+  resume: string | undefined;
+  maxTurns: number | undefined;
+  debugFile: string | undefined;
+  appendSystemPrompt: string | undefined;
+  runShell: boolean;
   cwd: string | undefined;
   home: string | undefined;
-  addDirs: string[];
   json: boolean;
   spec: boolean;
-  model: string | undefined;
+  script: string | undefined;
+  port: number | undefined;
   help: boolean;
+  version: boolean;
 }
 
-export type ParsedArgs = { ok: true; args: CommonArgs } | { ok: false; message: string };
+export type ParsedArgs = { ok: true; args: CliArgs } | { ok: false; message: string };
 
-/** Parses the offline subcommands' arguments. Pure; errors are values with a message for the user. */
+/** `--allowedTools "Read,Bash(git add:*)" Edit` → each rule; commas and spaces outside parentheses split. */
+export function splitToolList(values: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const value of values) {
+    let depth = 0;
+    let current = "";
+    for (const char of value) {
+      if (char === "(") depth += 1;
+      if (char === ")" && depth > 0) depth -= 1;
+      if (depth === 0 && (char === "," || char === " ")) {
+        if (current.trim() !== "") out.push(current.trim());
+        current = "";
+      } else current += char;
+    }
+    if (current.trim() !== "") out.push(current.trim());
+  }
+  return out;
+}
+
+function positiveInt(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new Error(`--${name} takes a positive whole number, got "${value}"`);
+  return n;
+}
+
+/** Parses the command line. Pure; errors are values with a message for the user. */
 export function parseCliArgs(argv: readonly string[]): ParsedArgs {
   try {
     const { values, positionals } = parseArgs({
       args: [...argv],
-      options: COMMON_OPTIONS,
+      options: CLI_OPTIONS,
       allowPositionals: true,
       strict: true,
     });
-    const [command, ...rest] = positionals;
+    const first = positionals[0];
+    const isCommand =
+      !values.print && first !== undefined && (SUBCOMMANDS as readonly string[]).includes(first);
+    const format = values["output-format"] ?? "text";
+    if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
+      throw new Error(`--output-format must be one of ${OUTPUT_FORMATS.join(", ")}, got "${format}"`);
+    }
     return {
       ok: true,
       args: {
-        command,
-        positionals: rest,
+        command: isCommand ? first : undefined,
+        positionals: isCommand ? positionals.slice(1) : positionals,
+        print: values.print ?? false,
+        outputFormat: format as OutputFormat,
+        model: values.model,
+        effort: values.effort,
+        allowedTools: splitToolList([...(values.allowedTools ?? []), ...(values["allowed-tools"] ?? [])]),
+        disallowedTools: splitToolList([
+          ...(values.disallowedTools ?? []),
+          ...(values["disallowed-tools"] ?? []),
+        ]),
+        addDirs: values["add-dir"] ?? [],
+        pluginDirs: values["plugin-dir"] ?? [],
+        mcpConfigs: values["mcp-config"] ?? [],
+        resume: values.resume,
+        maxTurns: positiveInt(values["max-turns"], "max-turns"),
+        debugFile: values["debug-file"],
+        appendSystemPrompt: values["append-system-prompt"],
+        runShell: values["run-shell"] ?? false,
         cwd: values.cwd,
         home: values.home,
-        addDirs: values["add-dir"] ?? [],
         json: values.json ?? false,
         spec: values.spec ?? false,
-        model: values.model,
+        script: values.script,
+        port: positiveInt(values.port, "port"),
         help: values.help ?? false,
+        version: values.version ?? false,
       },
     };
   } catch (error) {

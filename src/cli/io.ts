@@ -1,3 +1,6 @@
+import type { Engine } from "../engine.js";
+import type { CliArgs } from "./args.js";
+
 /** What a CLI command may touch of the process: injected so tests run commands in-process. */
 export interface CliIo {
   stdout: (text: string) => void;
@@ -7,4 +10,12 @@ export interface CliIo {
   home: string;
   /** The package's `bundled-skills/` dir. */
   bundledDir: string;
+  /** The package version, for `--version`. */
+  version?: string;
+  /** Reads all of stdin (for `-p` without a prompt argument). */
+  readStdin?: () => Promise<string>;
+  /** Runs the interactive mode; absent when there is no terminal. */
+  interactive?: (engine: Engine, io: CliIo, args: CliArgs) => Promise<number>;
+  /** Resolves when the process is asked to stop (SIGINT/SIGTERM), for long-running commands. */
+  waitForStop?: () => Promise<void>;
 }

@@ -1,10 +1,36 @@
 #!/usr/bin/env node
+import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { runCli } from "./run.js";
 
 /** The only module that reads process.argv, process.env and process.cwd(), and sets the exit code. */
-const bundledDir = fileURLToPath(new URL("../../bundled-skills", import.meta.url));
+const packageRoot = new URL("../../", import.meta.url);
+const bundledDir = fileURLToPath(new URL("bundled-skills", packageRoot));
+
+function packageVersion(): string {
+  try {
+    const pkg: unknown = JSON.parse(readFileSync(new URL("package.json", packageRoot), "utf8"));
+    return typeof pkg === "object" && pkg !== null && "version" in pkg ? String(pkg.version) : "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return "";
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Resolves at SIGINT/SIGTERM; installs its handlers only when a long-running command asks. */
+const waitForStop = () =>
+  new Promise<void>((resolve) => {
+    process.once("SIGINT", () => resolve());
+    process.once("SIGTERM", () => resolve());
+  });
+
 runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
@@ -12,14 +38,27 @@ runCli(process.argv.slice(2), {
   cwd: process.cwd(),
   home: process.env.SKILLWRIGHT_HOME ?? homedir(),
   bundledDir,
+  version: packageVersion(),
+  readStdin,
+  waitForStop,
+  ...(process.stdin.isTTY && process.stdout.isTTY
+    ? {
+        interactive: async (engine, io, args) => {
+          const { interactiveCommand } = await import("./interactive.js");
+          return interactiveCommand(engine, io, args, { input: process.stdin, output: process.stdout });
+        },
+      }
+    : {}),
 }).then(
   (code) => {
     process.exitCode = code;
+    // Open handles (a model server, MCP children) must not keep a finished command alive.
+    setImmediate(() => process.exit(code));
   },
   (error: unknown) => {
     process.stderr.write(
       `skillwright: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
     );
-    process.exitCode = 1;
+    process.exit(1);
   },
 );

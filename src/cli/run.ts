@@ -1,26 +1,17 @@
 import { resolve } from "node:path";
-import { createEngine } from "../engine.js";
-import { parseCliArgs } from "./args.js";
+import { createEngine, type Engine } from "../engine.js";
+import { type CliArgs, parseCliArgs } from "./args.js";
+import { devCommand } from "./commands/dev.js";
 import { doctorCommand } from "./commands/doctor.js";
+import { headlessCommand } from "./commands/headless.js";
 import { listCommand } from "./commands/list.js";
+import { pluginValidateCommand } from "./commands/plugin-validate.js";
 import { showCommand } from "./commands/show.js";
 import { validateCommand } from "./commands/validate.js";
 import type { CliIo } from "./io.js";
+import { USAGE } from "./usage.js";
 
-export const USAGE = `Usage: skillwright <command> [options]
-
-Commands:
-  list [--json]                 every skill found, with source, path, description and flags
-  doctor [--json]               roots scanned, counts per source, diagnostics, ignored files
-  show <name> [args...]         a skill's frontmatter as parsed and its body
-  validate <path> [--spec]      check a skill file or dir (exit 1 on errors); --spec adds the Agent Skills profile
-
-Options:
-  --cwd <dir>       work as if started in <dir>
-  --home <dir>      use <dir> as the home dir (user skills, settings)
-  --add-dir <dir>   also load skills from <dir>/.claude/skills (repeatable)
-  --json            machine-readable output
-`;
+export { USAGE } from "./usage.js";
 
 /** Runs one CLI invocation and returns the exit code. All process access comes through `io`. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -30,8 +21,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return 2;
   }
   const args = parsed.args;
-  if (args.help || args.command === undefined || args.command === "help") {
+  if (args.help || args.command === "help") {
     io.stdout(USAGE);
+    return 0;
+  }
+  if (args.version) {
+    io.stdout(`${io.version ?? "unknown"}\n`);
     return 0;
   }
   const cwd = resolve(io.cwd, args.cwd ?? ".");
@@ -41,21 +36,48 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     cwd,
     home,
     env: io.env,
-    addDirs: args.addDirs.map((d) => resolve(cwd, d)),
+    addDirs: args.addDirs.map((d) => resolve(io.cwd, d)),
+    pluginDirs: args.pluginDirs.map((d) => resolve(io.cwd, d)),
+    mcpConfigs: args.mcpConfigs.map((c) => (c.trimStart().startsWith("{") ? c : resolve(io.cwd, c))),
     bundledDir: io.bundledDir,
+    ...(io.version === undefined ? {} : { version: io.version }),
   });
+  try {
+    return await dispatch(engine, scoped, args, io);
+  } finally {
+    await engine.close();
+  }
+}
+
+async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo): Promise<number> {
   switch (args.command) {
+    case undefined: {
+      if (args.print) {
+        const prompt =
+          args.positionals.length > 0 ? args.positionals.join(" ") : ((await io.readStdin?.()) ?? "");
+        if (prompt.trim() === "") {
+          io.stderr("skillwright -p needs a prompt (as an argument or on stdin)\n");
+          return 2;
+        }
+        return headlessCommand(engine, scoped, args, prompt);
+      }
+      if (io.interactive === undefined) {
+        io.stderr(`Interactive mode needs a terminal; use -p "prompt" for one headless turn.\n\n${USAGE}`);
+        return 2;
+      }
+      return io.interactive(engine, scoped, args);
+    }
     case "list":
       return listCommand(engine, scoped, args.json);
     case "doctor":
-      return doctorCommand(engine, scoped, args.json);
+      return doctorCommand(engine, scoped, args.json, args.model);
     case "show": {
       const [name, ...rest] = args.positionals;
       if (name === undefined) {
         io.stderr(`show needs a skill name\n\n${USAGE}`);
         return 2;
       }
-      return showCommand(engine, scoped, name, rest, args.json);
+      return showCommand(engine, scoped, name, rest, { json: args.json, runShell: args.runShell });
     }
     case "validate": {
       const [target] = args.positionals;
@@ -64,6 +86,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return 2;
       }
       return validateCommand(engine.fs, scoped, target, args.spec, args.json);
+    }
+    case "dev":
+      return devCommand(scoped, args);
+    case "plugin": {
+      const [sub, dir] = args.positionals;
+      if (sub !== "validate" || dir === undefined) {
+        io.stderr(`usage: skillwright plugin validate <dir> [--json]\n`);
+        return 2;
+      }
+      return pluginValidateCommand(engine.fs, scoped, resolve(scoped.cwd, dir), args.json);
     }
     default:
       io.stderr(`Unknown command: ${args.command}\n\n${USAGE}`);

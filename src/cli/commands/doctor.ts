@@ -2,6 +2,7 @@ import type { Diagnostic } from "../../diagnostics.js";
 import type { Engine } from "../../engine.js";
 import { SKILL_SOURCES } from "../../skill/skill.js";
 import type { CliIo } from "../io.js";
+import { listingReport } from "../listing-report.js";
 
 /** Diagnostics grouped by the file they are about, files in first-seen order. Pure. */
 export function groupByPath(diagnostics: readonly Diagnostic[]): Map<string, Diagnostic[]> {
@@ -19,8 +20,25 @@ export function groupByPath(diagnostics: readonly Diagnostic[]): Map<string, Dia
  * `skillwright doctor`: every root scanned and whether it exists, counts per source, every diagnostic grouped
  * by file, and the files that look like skills but were ignored (and why). Exit code 0.
  */
-export async function doctorCommand(engine: Engine, io: CliIo, json: boolean): Promise<number> {
+export async function doctorCommand(
+  engine: Engine,
+  io: CliIo,
+  json: boolean,
+  model?: string,
+): Promise<number> {
   const discovery = await engine.discover();
+  const report = await listingReport(engine, model, Date.now());
+  const listingJson = {
+    model: report.model,
+    contextWindow: report.contextWindow,
+    budget: report.budget,
+    chars: report.listing.chars,
+    text: report.listing.text,
+    nameOnly: report.listing.entries
+      .filter((e) => e.nameOnly)
+      .map((e) => ({ name: e.name, reason: e.reason })),
+    cut: report.listing.cut,
+  };
   const { gitRoot, projectDir } = await engine.roots();
   const counts = Object.fromEntries(
     SKILL_SOURCES.map((source) => [source, discovery.skills.filter((s) => s.source === source).length]),
@@ -28,7 +46,7 @@ export async function doctorCommand(engine: Engine, io: CliIo, json: boolean): P
   const ignored = discovery.diagnostics.filter((d) => d.code === "ignored-file");
   const problems = discovery.diagnostics.filter((d) => d.code !== "ignored-file");
   if (json) {
-    const report = {
+    const out = {
       cwd: engine.cwd,
       projectDir,
       gitRoot,
@@ -36,8 +54,9 @@ export async function doctorCommand(engine: Engine, io: CliIo, json: boolean): P
       counts,
       diagnostics: problems,
       ignored,
+      listing: listingJson,
     };
-    io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+    io.stdout(`${JSON.stringify(out, null, 2)}\n`);
     return 0;
   }
   const out: string[] = [
@@ -62,6 +81,14 @@ export async function doctorCommand(engine: Engine, io: CliIo, json: boolean): P
     out.push("", `Ignored (${ignored.length}): files that look like skills but are not loaded`);
     for (const d of ignored) out.push(`  ${d.path ?? ""}`, `    ${d.message}`);
   }
+  const nameOnly = listingJson.nameOnly;
+  out.push(
+    "",
+    `Listing for ${report.model} (context window ${report.contextWindow ?? "unknown"} tokens): ${report.listing.chars} of ${report.budget} chars budget${nameOnly.length > 0 ? `, ${nameOnly.length} name-only` : ""}`,
+  );
+  for (const cut of report.listing.cut)
+    out.push(`  cut: ${cut.name}: ${cut.reason} (${cut.droppedChars} chars dropped)`);
+  out.push(report.listing.text === "" ? "  (no listable skills)" : report.listing.text);
   io.stdout(`${out.join("\n")}\n`);
   return 0;
 }

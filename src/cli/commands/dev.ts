@@ -1,0 +1,33 @@
+import { resolve } from "node:path";
+import { loadScript } from "../../dev/model-script.js";
+import { startModelServer } from "../../dev/model-server.js";
+import { createNodeFs } from "../../io/fs.js";
+import type { CliArgs } from "../args.js";
+import type { CliIo } from "../io.js";
+
+/**
+ * `skillwright dev model-server --script turns.json [--port N]`: serves the scripted Messages API until the
+ * process is stopped, printing the URL to point `ANTHROPIC_BASE_URL` at. Exit 2 on bad usage or script.
+ */
+export async function devCommand(io: CliIo, args: CliArgs): Promise<number> {
+  const [sub] = args.positionals;
+  if (sub !== "model-server" || args.script === undefined) {
+    io.stderr("usage: skillwright dev model-server --script <turns.json> [--port N]\n");
+    return 2;
+  }
+  let script: Awaited<ReturnType<typeof loadScript>>;
+  try {
+    script = await loadScript(resolve(io.cwd, args.script), createNodeFs());
+  } catch (error) {
+    io.stderr(`${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+  const server = await startModelServer({ script, ...(args.port === undefined ? {} : { port: args.port }) });
+  io.stdout(
+    `model server listening on ${server.url}\nexport ANTHROPIC_BASE_URL=${server.url} ANTHROPIC_API_KEY=test\n`,
+  );
+  await (io.waitForStop?.() ?? new Promise<void>(() => {}));
+  await server.close();
+  io.stdout(`served ${server.requests.length} request(s)\n`);
+  return 0;
+}

@@ -1,0 +1,153 @@
+import { appendFile } from "node:fs/promises";
+import type { AgentEvent, AgentResult } from "../../agent/events.js";
+import { MODEL_EFFORTS, type ModelEffort } from "../../agent/models.js";
+import type { Engine } from "../../engine.js";
+import { openSession } from "../../session/open.js";
+import type { CliArgs } from "../args.js";
+import type { CliIo } from "../io.js";
+import { modelClientFromEnv, NO_KEY_MESSAGE } from "../model-setup.js";
+
+/** The `result` line of `--output-format json|stream-json`, shaped like Claude Code's headless output. */
+export function resultRecord(
+  result: AgentResult,
+  sessionId: string,
+  durationMs: number,
+): Record<string, unknown> {
+  const subtype =
+    result.cause === "end_turn"
+      ? "success"
+      : result.cause === "max_turns"
+        ? "error_max_turns"
+        : "error_during_execution";
+  return {
+    type: "result",
+    subtype,
+    is_error: result.cause !== "end_turn",
+    duration_ms: durationMs,
+    num_turns: result.turns,
+    result: result.text,
+    session_id: sessionId,
+    usage: result.usage,
+    ...(result.error === undefined ? {} : { error: result.error }),
+  };
+}
+
+/** Parses `--effort`; undefined when absent, an error message when invalid. */
+export function parseEffort(value: string | undefined): { effort?: ModelEffort } | { error: string } {
+  if (value === undefined) return {};
+  const lower = value.toLowerCase();
+  return (MODEL_EFFORTS as readonly string[]).includes(lower)
+    ? { effort: lower as ModelEffort }
+    : { error: `--effort must be one of ${MODEL_EFFORTS.join(", ")}` };
+}
+
+/**
+ * `skillwright -p "prompt"`: one user turn, no questions asked (an `ask` is a denial unless `--allowedTools`
+ * or a settings rule allows it). Output as text, JSON or stream-JSON. Exit 0 on success, 1 on failure.
+ */
+export async function headlessCommand(
+  engine: Engine,
+  io: CliIo,
+  args: CliArgs,
+  prompt: string,
+): Promise<number> {
+  const client = await modelClientFromEnv(io.env);
+  if (client === undefined) {
+    io.stderr(NO_KEY_MESSAGE);
+    return 1;
+  }
+  const effort = parseEffort(args.effort);
+  if ("error" in effort) {
+    io.stderr(`${effort.error}\n`);
+    return 2;
+  }
+  const started = Date.now();
+  const debug = args.debugFile;
+  const log = async (record: Record<string, unknown>) => {
+    if (debug !== undefined)
+      await appendFile(debug, `${JSON.stringify({ at: new Date().toISOString(), ...record })}\n`);
+  };
+  let opened: Awaited<ReturnType<typeof openSession>>;
+  try {
+    opened = await openSession(engine, {
+      client,
+      ...(args.model === undefined ? {} : { model: args.model }),
+      ...effort,
+      allowedTools: args.allowedTools,
+      disallowedTools: args.disallowedTools,
+      ...(args.resume === undefined ? {} : { resume: args.resume }),
+      ...(args.maxTurns === undefined ? {} : { maxTurns: args.maxTurns }),
+      ...(args.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: args.appendSystemPrompt }),
+    });
+  } catch (error) {
+    io.stderr(
+      `skillwright: could not open the session: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return 1;
+  }
+  const { session } = opened;
+  const discovery = await engine.discover();
+  await log({
+    kind: "discovery",
+    skills: discovery.skills.map((s) => s.name),
+    diagnostics: [...discovery.diagnostics, ...opened.diagnostics],
+  });
+  const stream = args.outputFormat === "stream-json";
+  const line = (record: Record<string, unknown>) => io.stdout(`${JSON.stringify(record)}\n`);
+  if (stream) {
+    line({
+      type: "system",
+      subtype: "init",
+      session_id: session.id,
+      cwd: engine.cwd,
+      model: opened.model,
+      tools: opened.tools,
+      skills: discovery.skills.map((s) => s.name),
+    });
+  }
+  let result: AgentResult | undefined;
+  for await (const event of session.send(prompt)) {
+    await log({ kind: "event", event: debugView(event) });
+    if (event.type === "done" && event.agentId === undefined) result = event.result;
+    if (!stream) continue;
+    if (event.type === "message") {
+      line({
+        type: event.message.role,
+        message: event.message,
+        session_id: session.id,
+        ...(event.agentId ? { agent_id: event.agentId } : {}),
+      });
+    } else if (
+      event.type === "warning" ||
+      event.type === "error" ||
+      event.type === "skill_invoked" ||
+      event.type === "fork_progress"
+    ) {
+      line({ type: "event", event, session_id: session.id });
+    }
+  }
+  await session.close();
+  const final: AgentResult = result ?? {
+    text: "",
+    cause: "error",
+    turns: 0,
+    usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+    toolsUsed: [],
+    error: { kind: "internal", message: "the turn ended without a result" },
+  };
+  const record = resultRecord(final, session.id, Date.now() - started);
+  if (args.outputFormat === "text") {
+    if (final.cause === "end_turn" || final.cause === "blocked") io.stdout(`${final.text}\n`);
+    else
+      io.stderr(
+        `skillwright: ${final.error?.message ?? final.cause} (session ${session.id}; continue with --resume ${session.id})\n`,
+      );
+  } else line(record);
+  return final.cause === "end_turn" ? 0 : 1;
+}
+
+function debugView(event: AgentEvent): unknown {
+  if (event.type === "text_delta")
+    return { type: event.type, agentId: event.agentId, chars: event.text.length };
+  return event;
+}

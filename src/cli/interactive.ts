@@ -1,0 +1,125 @@
+import { createInterface, type Interface } from "node:readline";
+import type { AgentEvent } from "../agent/events.js";
+import type { Engine } from "../engine.js";
+import { openSession } from "../session/open.js";
+import type { CliArgs } from "./args.js";
+import { parseEffort } from "./commands/headless.js";
+import type { CliIo } from "./io.js";
+import { modelClientFromEnv, NO_KEY_MESSAGE } from "./model-setup.js";
+
+/** Spinner frames shown while a fork runs. */
+export const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] as const;
+
+/** `/` completion: the skill names (and `/compact`) that start with what was typed. Pure. */
+export function completeSlash(line: string, names: readonly string[]): [string[], string] {
+  if (!line.startsWith("/") || line.includes(" ")) return [[], line];
+  const hits = names.map((n) => `/${n}`).filter((n) => n.startsWith(line));
+  return [hits, line];
+}
+
+/** One line describing an event for the terminal, or undefined for events shown otherwise. Pure. */
+export function eventLine(event: AgentEvent, frame: number): string | undefined {
+  const who = event.agentId === undefined ? "" : `[${event.agentId}] `;
+  switch (event.type) {
+    case "tool_start":
+      return event.agentId === undefined ? `\n⏺ ${event.name}(${preview(event.input)})` : undefined;
+    case "tool_end":
+      return event.agentId === undefined && event.result.isError
+        ? `  ⎿ error: ${firstLine(event.result.content)}`
+        : undefined;
+    case "skill_invoked":
+      return `${who}⚡ skill ${event.name} (${event.mode})${event.args ? ` ${event.args}` : ""}`;
+    case "fork_progress":
+      return `${SPINNER[frame % SPINNER.length]} ${event.skill}: turn ${event.turn}, ${event.toolCalls} tool call(s)${event.lastTool ? `, last ${event.lastTool}` : ""}`;
+    case "warning":
+      return `${who}warning: ${event.message}`;
+    case "error":
+      return `${who}error: ${event.message}`;
+    default:
+      return undefined;
+  }
+}
+
+function preview(input: unknown): string {
+  const text = JSON.stringify(input) ?? "";
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
+function firstLine(content: readonly { type: string; text?: string }[]): string {
+  const text = content.find((b) => b.type === "text")?.text ?? "";
+  return text.split("\n")[0] ?? "";
+}
+
+function question(rl: Interface, prompt: string): Promise<string> {
+  return new Promise((resolve) => rl.question(prompt, resolve));
+}
+
+/**
+ * The interactive mode: a readline loop with streaming text, tool-call lines, fork progress, `/` completion of
+ * skill names, permission questions on the terminal, Ctrl-C to abort the running turn and Ctrl-D to exit.
+ */
+export async function interactiveCommand(
+  engine: Engine,
+  io: CliIo,
+  args: CliArgs,
+  streams: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream },
+): Promise<number> {
+  const client = await modelClientFromEnv(io.env);
+  if (client === undefined) {
+    io.stderr(NO_KEY_MESSAGE);
+    return 1;
+  }
+  const effort = parseEffort(args.effort);
+  if ("error" in effort) {
+    io.stderr(`${effort.error}\n`);
+    return 2;
+  }
+  const names = (await engine.discover()).skills.filter((s) => s.userInvocable).map((s) => s.name);
+  const rl = createInterface({
+    input: streams.input,
+    output: streams.output,
+    completer: (line: string) => completeSlash(line, [...names, "compact"]),
+  });
+  const { session, diagnostics, model } = await openSession(engine, {
+    client,
+    ...(args.model === undefined ? {} : { model: args.model }),
+    ...effort,
+    allowedTools: args.allowedTools,
+    disallowedTools: args.disallowedTools,
+    ...(args.resume === undefined ? {} : { resume: args.resume }),
+    askPermission: async ({ prompt }) => /^y(es)?$/i.test((await question(rl, `\n${prompt} [y/N] `)).trim()),
+  });
+  for (const d of diagnostics)
+    io.stderr(`${d.severity} ${d.code}: ${d.message}${d.path ? ` (${d.path})` : ""}\n`);
+  io.stdout(
+    `skillwright · ${model} · session ${session.id}\nType a message, /skill to run a skill, Ctrl-C to stop a turn, Ctrl-D to exit.\n`,
+  );
+  let running: AbortController | undefined;
+  rl.on("SIGINT", () => {
+    if (running !== undefined) {
+      running.abort();
+      io.stdout("\n(aborted)\n");
+    } else rl.close();
+  });
+  let frame = 0;
+  let answer: ((line: string | undefined) => void) | undefined;
+  rl.on("close", () => answer?.(undefined));
+  for (;;) {
+    const line = await new Promise<string | undefined>((resolve) => {
+      answer = resolve;
+      rl.question("\n> ", resolve);
+    });
+    if (line === undefined) break;
+    if (line.trim() === "") continue;
+    running = new AbortController();
+    for await (const event of session.send(line, { signal: running.signal })) {
+      if (event.type === "text_delta" && event.agentId === undefined) io.stdout(event.text);
+      const text = eventLine(event, frame++);
+      if (text !== undefined) io.stdout(`${text}\n`);
+    }
+    running = undefined;
+    io.stdout("\n");
+  }
+  await session.close();
+  return 0;
+}

@@ -1,0 +1,28 @@
+/** The CLI's help text. */
+export const USAGE = `Usage:
+  skillwright                        interactive session (needs ANTHROPIC_API_KEY)
+  skillwright -p "prompt" [options]  one headless turn; a prompt starting with /name runs that skill
+  skillwright <command> [options]
+
+Commands (offline):
+  list [--json]                      every skill found, with source, path, description and flags
+  doctor [--json] [--model M]        roots, counts, diagnostics, ignored files, the listing the model sees
+  show <name> [args...] [--run-shell]  a skill's frontmatter and its exact expansion for args
+  validate <path> [--spec]           check a skill file or dir (exit 1 on errors); --spec adds the Agent Skills profile
+  plugin validate <dir> [--json]     check a plugin: manifest, skills, commands, agents, hooks, MCP config
+  dev model-server --script F [--port N]  a scripted Messages API server for testing skills offline
+
+Run options:
+  --output-format text|json|stream-json   headless output (default text)
+  --model <id|alias>  --effort <low|medium|high|xhigh|max>
+  --allowedTools <rules>     allow without asking, e.g. "Bash(git add:*),Read"
+  --disallowedTools <rules>  remove tools (bare names) or deny calls (scoped rules)
+  --resume <session-id>  --max-turns <n>  --debug-file <path>  --append-system-prompt <text>
+  --plugin-dir <dir>  --mcp-config <file|json>
+
+Common options:
+  --cwd <dir>       work as if started in <dir>
+  --home <dir>      use <dir> as the home dir (user skills, settings, sessions)
+  --add-dir <dir>   also load skills from <dir>/.claude/skills (repeatable)
+  --json            machine-readable output
+`;

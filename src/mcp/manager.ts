@@ -1,0 +1,265 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import pLimit from "p-limit";
+import { type Diagnostic, diagnostic } from "../diagnostics.js";
+import { errorMessage } from "../io/fs.js";
+import type { Skill } from "../skill/skill.js";
+import type { Tool } from "../tools/define-tool.js";
+import { byName, callTool, listAllPrompts, listAllTools, skillSourceOps } from "./client-ops.js";
+import type { McpServerConfig } from "./config.js";
+import { type ConnectedServer, connectServer, type McpClientInfo } from "./connect.js";
+import type { EnvVars } from "./expand-env.js";
+import { withUniqueNames } from "./names.js";
+import { promptToSkill } from "./prompts.js";
+import { discoverSkillRefs, type McpSkillRef, readSkillText } from "./skill-refs.js";
+import { refToSkill, skillItemNames } from "./skills.js";
+import { mcpToolToTool } from "./tools.js";
+
+/** How long one server may take to start and answer `initialize`. */
+export const MCP_CONNECT_TIMEOUT_MS = 30_000;
+/** How long a listing, `prompts/get` or `resources/read` may take. */
+export const MCP_REQUEST_TIMEOUT_MS = 60_000;
+/** How long a `tools/call` may take (progress notifications restart the clock). */
+export const MCP_TOOL_TIMEOUT_MS = 30 * 60_000;
+/** How many servers start at once. */
+export const MCP_CONNECT_CONCURRENCY = 8;
+
+/** Where one server stands. `failed` covers servers that never started and ones that stopped later. */
+export type McpServerStatus =
+  | { name: string; state: "idle" | "connecting" | "closed" }
+  | { name: string; state: "connected"; pid: number | undefined }
+  | { name: string; state: "failed"; reason: string };
+
+export interface McpManagerOptions {
+  servers: Readonly<Record<string, McpServerConfig>>;
+  /** The host's environment: stdio servers get it plus their own `env`. */
+  env: EnvVars;
+  /** Where stdio servers run (their `cwd` resolves against it). */
+  cwd: string;
+  clientInfo: McpClientInfo;
+  /** Per-server start timeout. Default `MCP_CONNECT_TIMEOUT_MS`. */
+  timeoutMs?: number;
+  requestTimeoutMs?: number;
+  toolTimeoutMs?: number;
+}
+
+/** The MCP servers of one engine: started lazily, listed once, closed together. */
+export interface McpManager {
+  /**
+   * Starts every server in parallel (at most `MCP_CONNECT_CONCURRENCY` at once), each with its timeout. Runs
+   * once; later calls wait for the same run. Resolves with all diagnostics so far; never rejects.
+   */
+  connectAll(): Promise<Diagnostic[]>;
+  /** Prompts as user commands `mcp__{server}__{prompt}` (not model-invocable). Listed once. */
+  prompts(): Promise<Skill[]>;
+  /** SEP-2640 skills as model-invocable skills `mcp__{server}__{name}`. Listed once. */
+  skills(): Promise<Skill[]>;
+  /** Tools as `mcp__{server}__{tool}`. Listed once. */
+  tools(): Promise<Tool[]>;
+  /** Each configured server's state, in config order. */
+  status(): McpServerStatus[];
+  /** `mcp-failed` and skill diagnostics so far, in config order of their server. */
+  diagnostics(): Diagnostic[];
+  /** Closes every client and stops every stdio server's process group. Idempotent; never rejects. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the manager for `servers`. Nothing starts until `connectAll()` or the first listing. A server that
+ * cannot start, exits, or does not answer within the timeout becomes an `mcp-failed` error and the others go
+ * on; one that stops later makes its tools return `is_error` results and adds a diagnostic.
+ */
+export function createMcpManager(options: McpManagerOptions): McpManager {
+  const timeoutMs = options.timeoutMs ?? MCP_CONNECT_TIMEOUT_MS;
+  const requestTimeout = options.requestTimeoutMs ?? MCP_REQUEST_TIMEOUT_MS;
+  const toolTimeout = options.toolTimeoutMs ?? MCP_TOOL_TIMEOUT_MS;
+  const names = Object.keys(options.servers);
+  const states = new Map<string, McpServerStatus>(names.map((name) => [name, { name, state: "idle" }]));
+  const connected = new Map<string, ConnectedServer>();
+  const found = new Map<string, Diagnostic[]>(names.map((name) => [name, []]));
+  const shutdown = new AbortController();
+  let connecting: Promise<Diagnostic[]> | undefined;
+  let closing: Promise<void> | undefined;
+  let promptList: Promise<Skill[]> | undefined;
+  let skillList: Promise<Skill[]> | undefined;
+  let toolList: Promise<Tool[]> | undefined;
+
+  const report = (name: string, d: Diagnostic) => found.get(name)?.push(d);
+  const fail = (name: string, message: string) => report(name, diagnostic("warning", "mcp-failed", message));
+  const allDiagnostics = () => names.flatMap((name) => found.get(name) ?? []);
+
+  const use = (name: string): Client => {
+    const server = connected.get(name);
+    const state = states.get(name);
+    if (server === undefined || server.lostReason() !== undefined) {
+      const reason = state?.state === "failed" ? `: ${state.reason}` : "";
+      throw new Error(`MCP server "${name}" is not connected${reason}`);
+    }
+    return server.client;
+  };
+
+  async function connectOne(name: string, config: McpServerConfig): Promise<void> {
+    if (shutdown.signal.aborted) return;
+    states.set(name, { name, state: "connecting" });
+    const outcome = await connectServer({
+      name,
+      config,
+      env: options.env,
+      cwd: options.cwd,
+      timeoutMs,
+      clientInfo: options.clientInfo,
+      signal: shutdown.signal,
+      onLost: (reason) => {
+        states.set(name, { name, state: "failed", reason });
+        report(name, diagnostic("error", "mcp-failed", `MCP server "${name}" stopped: ${reason}`));
+      },
+    });
+    if (!outcome.ok) {
+      if (shutdown.signal.aborted) return void states.set(name, { name, state: "closed" });
+      states.set(name, { name, state: "failed", reason: outcome.reason });
+      report(
+        name,
+        diagnostic("error", "mcp-failed", `MCP server "${name}" failed to start: ${outcome.reason}`),
+      );
+      return;
+    }
+    if (shutdown.signal.aborted) {
+      await outcome.server.close();
+      return void states.set(name, { name, state: "closed" });
+    }
+    connected.set(name, outcome.server);
+    states.set(name, { name, state: "connected", pid: outcome.server.pid });
+  }
+
+  function connectAll(): Promise<Diagnostic[]> {
+    connecting ??= (async () => {
+      const limit = pLimit(MCP_CONNECT_CONCURRENCY);
+      await Promise.all(
+        Object.entries(options.servers).map(([name, config]) => limit(() => connectOne(name, config))),
+      );
+      return allDiagnostics();
+    })();
+    return connecting.then(allDiagnostics);
+  }
+
+  /** Runs `list` for every connected server that has `capability`, in config order; failures are reported. */
+  async function perServer<T>(
+    what: string,
+    has: (client: Client) => boolean,
+    list: (name: string, client: Client) => Promise<T[]>,
+  ) {
+    await connectAll();
+    const lists = await Promise.all(
+      names.map(async (name) => {
+        const server = connected.get(name);
+        if (server === undefined || server.lostReason() !== undefined || !has(server.client)) return [];
+        try {
+          return await list(name, server.client);
+        } catch (error) {
+          fail(name, `MCP server "${name}": listing ${what} failed: ${errorMessage(error)}`);
+          return [];
+        }
+      }),
+    );
+    return lists;
+  }
+
+  return {
+    connectAll,
+
+    prompts() {
+      promptList ??= (async () => {
+        const lists = await perServer(
+          "prompts",
+          (c) => c.getServerCapabilities()?.prompts !== undefined,
+          async (name, client) =>
+            (await listAllPrompts(client, requestTimeout)).map((prompt) => ({ server: name, prompt })),
+        );
+        const named = withUniqueNames(lists.flat(), (f) => ({ server: f.server, item: f.prompt.name }));
+        return named.map(({ item: f, name }) =>
+          promptToSkill({
+            name,
+            server: f.server,
+            prompt: f.prompt,
+            getPrompt: (prompt, args, signal) =>
+              use(f.server).getPrompt({ name: prompt, arguments: args }, { timeout: requestTimeout, signal }),
+          }),
+        );
+      })();
+      return promptList;
+    },
+
+    skills() {
+      skillList ??= (async () => {
+        const lists = await perServer(
+          "skills",
+          () => true,
+          async (name, client) => {
+            const { refs, diagnostics } = await discoverSkillRefs(
+              skillSourceOps(name, () => client, requestTimeout),
+            );
+            for (const d of diagnostics) report(name, d);
+            const sorted = refs.sort(
+              byName(
+                (r: McpSkillRef) =>
+                  `${r.skillPath.slice(r.skillPath.lastIndexOf("/") + 1)}\u0000${r.skillPath}`,
+              ),
+            );
+            const items = skillItemNames(sorted);
+            return sorted.map((ref, i) => ({ ref, item: items[i] ?? ref.skillPath }));
+          },
+        );
+        const named = withUniqueNames(lists.flat(), (f) => ({ server: f.ref.server, item: f.item }));
+        return named.map(({ item: { ref }, name }) => {
+          const read = (uri: string, signal?: AbortSignal) =>
+            readSkillText(
+              skillSourceOps(ref.server, () => use(ref.server), requestTimeout),
+              uri,
+              signal,
+            );
+          const built = refToSkill({ ref, name, read });
+          for (const d of built.diagnostics) report(ref.server, d);
+          return built.skill;
+        });
+      })();
+      return skillList;
+    },
+
+    tools() {
+      toolList ??= (async () => {
+        const lists = await perServer(
+          "tools",
+          (c) => c.getServerCapabilities()?.tools !== undefined,
+          async (name, client) =>
+            (await listAllTools(client, requestTimeout)).map((tool) => ({ server: name, tool })),
+        );
+        const named = withUniqueNames(lists.flat(), (f) => ({ server: f.server, item: f.tool.name }));
+        return named.map(({ item: f, name }) =>
+          mcpToolToTool({
+            name,
+            server: f.server,
+            tool: f.tool,
+            call: (tool, args, signal) =>
+              callTool(use(f.server), { tool, args, signal, timeout: toolTimeout }),
+          }),
+        );
+      })();
+      return toolList;
+    },
+
+    status: () => names.map((name) => states.get(name) ?? { name, state: "idle" }),
+    diagnostics: allDiagnostics,
+
+    close() {
+      closing ??= (async () => {
+        shutdown.abort();
+        if (connecting !== undefined) await connecting;
+        await Promise.all([...connected.values()].map((server) => server.close()));
+        connected.clear();
+        for (const name of names) {
+          if (states.get(name)?.state !== "failed") states.set(name, { name, state: "closed" });
+        }
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,246 @@
+import { basename, join } from "node:path";
+import { type Diagnostic, diagnostic } from "../diagnostics.js";
+import type { AgentType } from "../fork/agents.js";
+import type { HooksConfig } from "../hooks/schema.js";
+import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
+import type { PluginRef, Skill } from "../skill/skill.js";
+import { readJsonFile } from "./json-file.js";
+import { loadPluginAgents } from "./load-agents.js";
+import { type ConfigSource, loadPluginHooks, loadPluginMcpServers } from "./load-configs.js";
+import { type ComponentTarget, loadPluginSkills } from "./load-skills.js";
+import {
+  COMPONENT_FIELDS,
+  type ConfigRef,
+  componentPaths,
+  type PluginManifest,
+  parseManifest,
+  resolvePluginPath,
+} from "./manifest.js";
+
+/** The manifest, relative to the plugin root. */
+export const MANIFEST_FILE = join(".claude-plugin", "plugin.json");
+/** The default component locations, relative to the plugin root (SPEC §11). */
+export const DEFAULT_COMPONENT_PATHS = {
+  skills: "skills",
+  commands: "commands",
+  agents: "agents",
+  hooks: join("hooks", "hooks.json"),
+  mcpServers: ".mcp.json",
+} as const;
+
+/** A plugin ready to register: namespaced skills and agents, hooks and raw MCP server configs. */
+export interface LoadedPlugin {
+  name: string;
+  /** The plugin dir, as given (`${CLAUDE_PLUGIN_ROOT}`). */
+  root: string;
+  /** `{dataRoot}/{name}` (`${CLAUDE_PLUGIN_DATA}`); not created until used (see `ensurePluginDataDir`). */
+  dataDir: string;
+  manifest: PluginManifest;
+  /** Skills then commands, named `{plugin}:{name}`; commands have `kind: "command"`. */
+  skills: Skill[];
+  /** Agent types named `{plugin}:{agent}`, `source: "plugin"`. */
+  agents: AgentType[];
+  /** From `hooks/hooks.json` and the manifest, plugin placeholders substituted. */
+  hooks: HooksConfig;
+  /** Raw server configs from `.mcp.json` and the manifest, plugin placeholders substituted in every string. */
+  mcpServers: Record<string, unknown>;
+}
+
+/** Input of {@link loadPlugin}. */
+export interface LoadPluginOptions {
+  fs: FsOps;
+  root: string;
+  /** Parent of every plugin's data dir, e.g. `~/.skillwright/plugins/data`. */
+  dataRoot: string;
+  /**
+   * Manifest fields from a marketplace entry: when there is a `plugin.json` they fill in the fields it lacks
+   * and their component paths are added to its own; without one they are the whole manifest.
+   */
+  overlay?: Record<string, unknown>;
+  signal?: AbortSignal;
+}
+
+/** The plugin when its manifest was usable, and every problem found. */
+export interface LoadPluginResult {
+  plugin?: LoadedPlugin;
+  diagnostics: Diagnostic[];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function asList(value: unknown): unknown[] {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}
+
+/**
+ * Loads one plugin dir (SPEC §11): the manifest (optional: without one the plugin is named after its dir),
+ * then skills, commands, agents, hooks and MCP servers from the default locations plus the manifest's paths
+ * (which add to the defaults). Never throws for bad content: a plugin whose manifest is unusable yields only
+ * diagnostics; a bad component is a diagnostic and the rest still loads. Rejects only when `signal` aborts.
+ */
+export async function loadPlugin(options: LoadPluginOptions): Promise<LoadPluginResult> {
+  try {
+    return await load(options);
+  } catch (error) {
+    if (options.signal?.aborted === true) throw error;
+    return {
+      diagnostics: [
+        diagnostic("error", "plugin-invalid", `plugin failed to load: ${errorMessage(error)}`, options.root),
+      ],
+    };
+  }
+}
+
+async function load(options: LoadPluginOptions): Promise<LoadPluginResult> {
+  const { fs, root, signal } = options;
+  const diagnostics: Diagnostic[] = [];
+  try {
+    if ((await fs.stat(root)).kind !== "dir") {
+      return { diagnostics: [diagnostic("error", "plugin-invalid", "plugin path is not a directory", root)] };
+    }
+  } catch (error) {
+    const code = errorCode(error);
+    const message =
+      code === "ENOENT" ? "plugin directory does not exist" : `cannot read: ${errorMessage(error)}`;
+    return { diagnostics: [diagnostic("error", "plugin-invalid", message, root)] };
+  }
+
+  const manifestPath = join(root, MANIFEST_FILE);
+  const read = await readJsonFile(fs, manifestPath, "plugin-invalid");
+  if (read.kind === "invalid") return { diagnostics: [read.diagnostic] };
+  const own = read.kind === "ok" ? read.value : undefined;
+  const json = mergeOverlay(own, options.overlay, root, manifestPath, diagnostics);
+  const parsed = parseManifest(json, read.kind === "ok" ? manifestPath : root);
+  diagnostics.push(...parsed.diagnostics);
+  const manifest = parsed.manifest;
+  if (manifest === undefined) return { diagnostics };
+  signal?.throwIfAborted();
+
+  const name = manifest.name;
+  const dataDir = join(options.dataRoot, name);
+  const plugin: PluginRef = { name, root, dataDir };
+  const vars = { root, dataDir };
+  const where = read.kind === "ok" ? manifestPath : root;
+  const targets = (field: "skills" | "commands" | "agents"): ComponentTarget[] => [
+    { path: join(root, DEFAULT_COMPONENT_PATHS[field]), required: false },
+    ...resolvePaths(root, componentPaths(manifest[field]), field, where, diagnostics).map((path) => ({
+      path,
+      required: true,
+    })),
+  ];
+  const configs = (field: "hooks" | "mcpServers"): ConfigSource[] => [
+    { kind: "file", path: join(root, DEFAULT_COMPONENT_PATHS[field]), required: false },
+    ...configSources(root, manifest[field], field, where, diagnostics),
+  ];
+  const skillTargets = targets("skills");
+  const commandTargets = targets("commands");
+  const agentTargets = targets("agents");
+  const hookSources = configs("hooks");
+  const mcpSources = configs("mcpServers");
+
+  const [skills, agents, hooks, mcp] = await Promise.all([
+    loadPluginSkills({ fs, plugin, skills: skillTargets, commands: commandTargets, signal }),
+    loadPluginAgents({ fs, pluginName: name, targets: agentTargets, signal }),
+    loadPluginHooks(fs, hookSources, vars),
+    loadPluginMcpServers(fs, mcpSources, vars),
+  ]);
+  diagnostics.push(...skills.diagnostics, ...agents.diagnostics, ...hooks.diagnostics, ...mcp.diagnostics);
+  return {
+    plugin: {
+      name,
+      root,
+      dataDir,
+      manifest,
+      skills: skills.skills,
+      agents: agents.agents,
+      hooks: hooks.hooks,
+      mcpServers: mcp.mcpServers,
+    },
+    diagnostics,
+  };
+}
+
+/** The manifest JSON to parse: `plugin.json`, the marketplace overlay, or a name from the dir. */
+function mergeOverlay(
+  own: unknown,
+  overlay: Record<string, unknown> | undefined,
+  root: string,
+  manifestPath: string,
+  diagnostics: Diagnostic[],
+): unknown {
+  if (own === undefined) {
+    if (overlay !== undefined) return { ...overlay };
+    diagnostics.push(
+      diagnostic(
+        "info",
+        "plugin-invalid",
+        `no ${MANIFEST_FILE}; the plugin is named after its directory`,
+        root,
+      ),
+    );
+    return { name: basename(root) };
+  }
+  if (overlay === undefined || !isRecord(own)) return own;
+  const merged: Record<string, unknown> = { ...own };
+  if (typeof overlay.name === "string" && typeof own.name === "string" && overlay.name !== own.name) {
+    diagnostics.push(
+      diagnostic(
+        "warning",
+        "plugin-invalid",
+        `marketplace entry "${overlay.name}" names a plugin whose manifest says "${own.name}"; using "${own.name}"`,
+        manifestPath,
+      ),
+    );
+  }
+  for (const [key, value] of Object.entries(overlay)) {
+    if (key === "name" || key === "__proto__") continue;
+    if (!(key in own)) merged[key] = value;
+    else if ((COMPONENT_FIELDS as readonly string[]).includes(key))
+      merged[key] = [...asList(own[key]), ...asList(value)];
+  }
+  return merged;
+}
+
+function resolvePaths(
+  root: string,
+  raws: readonly string[],
+  field: string,
+  where: string,
+  diagnostics: Diagnostic[],
+): string[] {
+  const out: string[] = [];
+  for (const raw of raws) {
+    const resolved = resolvePluginPath(root, raw);
+    if (!resolved.ok) {
+      diagnostics.push(diagnostic("error", "plugin-invalid", `${field}: ${resolved.reason}`, where));
+      continue;
+    }
+    if (resolved.warning !== undefined) {
+      diagnostics.push(diagnostic("warning", "plugin-invalid", `${field}: ${resolved.warning}`, where));
+    }
+    out.push(resolved.path);
+  }
+  return out;
+}
+
+function configSources(
+  root: string,
+  value: ConfigRef | undefined,
+  field: string,
+  where: string,
+  diagnostics: Diagnostic[],
+): ConfigSource[] {
+  const out: ConfigSource[] = [];
+  for (const item of asList(value)) {
+    if (typeof item === "string") {
+      for (const path of resolvePaths(root, [item], field, where, diagnostics)) {
+        out.push({ kind: "file", path, required: true });
+      }
+    } else {
+      out.push({ kind: "inline", value: item, where });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,71 @@
+import { HOOK_EVENTS, type HooksConfig } from "../hooks/schema.js";
+import type { FsOps } from "../io/fs.js";
+
+/** The two values a plugin's config may reference (SPEC §11). */
+export interface PluginVars {
+  /** `${CLAUDE_PLUGIN_ROOT}`: the plugin dir. */
+  root: string;
+  /** `${CLAUDE_PLUGIN_DATA}`: the plugin's private data dir (not created until used). */
+  dataDir: string;
+}
+
+/** `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` (braced form only), replaced in one pass. */
+export const PLUGIN_PLACEHOLDER = /\$\{CLAUDE_PLUGIN_(ROOT|DATA)\}/g;
+
+/** Replaces `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` in one string; other text is untouched. Pure. */
+export function substitutePluginString(text: string, vars: PluginVars): string {
+  return text.replace(PLUGIN_PLACEHOLDER, (_match, which: string) =>
+    which === "ROOT" ? vars.root : vars.dataDir,
+  );
+}
+
+/**
+ * Returns a deep copy of a JSON value with both placeholders replaced in every string value (object keys
+ * are left alone). Pure.
+ */
+export function substitutePluginValue(value: unknown, vars: PluginVars): unknown {
+  if (typeof value === "string") return substitutePluginString(value, vars);
+  if (Array.isArray(value)) return value.map((item) => substitutePluginValue(item, vars));
+  if (typeof value === "object" && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (key === "__proto__") continue;
+      out[key] = substitutePluginValue(item, vars);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** A copy of a hooks config with both placeholders replaced in every hook command. Pure. */
+export function substitutePluginHooks(config: HooksConfig, vars: PluginVars): HooksConfig {
+  const out: HooksConfig = {};
+  for (const event of HOOK_EVENTS) {
+    const groups = config[event];
+    if (groups === undefined) continue;
+    out[event] = groups.map((group) => ({
+      ...group,
+      hooks: group.hooks.map((hook) => ({ ...hook, command: substitutePluginString(hook.command, vars) })),
+    }));
+  }
+  return out;
+}
+
+/**
+ * True when a plugin's hooks or MCP servers reference its data dir, so the host should create it (with
+ * {@link ensurePluginDataDir}) before running them. Pure.
+ */
+export function usesPluginDataDir(plugin: {
+  dataDir: string;
+  hooks: HooksConfig;
+  mcpServers: Record<string, unknown>;
+}): boolean {
+  return JSON.stringify([plugin.hooks, plugin.mcpServers]).includes(
+    JSON.stringify(plugin.dataDir).slice(1, -1),
+  );
+}
+
+/** Creates the plugin's data dir (and its parents) when it does not exist yet. Rejects on fs errors. */
+export async function ensurePluginDataDir(fs: FsOps, plugin: { dataDir: string }): Promise<void> {
+  await fs.mkdir(plugin.dataDir);
+}

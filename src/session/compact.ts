@@ -1,0 +1,65 @@
+import type { InvokedSkill } from "../agent/compaction/reattach.js";
+import {
+  SUMMARY_MAX_OUTPUT_TOKENS,
+  summaryFromResponse,
+  summaryRequest,
+} from "../agent/compaction/summary-request.js";
+import { buildCompactedMessages } from "../agent/compaction.js";
+import type { ModelClient, ModelMessage } from "../agent/model-client.js";
+import type { RunHooks } from "./hooks-runner.js";
+
+export interface CompactInput {
+  client: ModelClient;
+  model: string;
+  messages: readonly ModelMessage[];
+  invocations: readonly InvokedSkill[];
+  /** Builds the full listing (the caller resets the agent's sent names first). */
+  fullListing: () => Promise<string>;
+  runHooks: RunHooks;
+  trigger: "manual" | "auto";
+  signal: AbortSignal;
+}
+
+export type CompactOutcome =
+  | { ok: true; summary: string; messages: ModelMessage[] }
+  | { ok: false; message: string };
+
+/**
+ * Compaction (SPEC §8): PreCompact hooks, a separate model request for the summary, then one user message with
+ * the summary, the invoked skills re-attached within their caps and the full listing. A failed summary keeps
+ * the old messages (`ok: false`). Never rejects.
+ */
+export async function compactConversation(input: CompactInput): Promise<CompactOutcome> {
+  if (input.messages.length === 0) return { ok: false, message: "Nothing to compact yet." };
+  const hooks = await input.runHooks("PreCompact", { trigger: input.trigger }, input.signal);
+  if (hooks.blocked !== undefined)
+    return { ok: false, message: `PreCompact hook blocked compaction: ${hooks.blocked.reason}` };
+  const request = summaryRequest(input.messages);
+  let summary: string;
+  try {
+    const answer = await input.client.stream(
+      {
+        model: input.model,
+        system: request.system,
+        messages: request.messages,
+        tools: [],
+        maxTokens: SUMMARY_MAX_OUTPUT_TOKENS,
+      },
+      { signal: input.signal },
+    );
+    const outcome = summaryFromResponse(answer);
+    if (!outcome.ok) return { ok: false, message: outcome.message };
+    summary = outcome.summary;
+  } catch (error) {
+    return {
+      ok: false,
+      message: `Compaction failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+  const listingText = await input.fullListing();
+  return {
+    ok: true,
+    summary,
+    messages: buildCompactedMessages({ summary, invocations: input.invocations, listingText }),
+  };
+}

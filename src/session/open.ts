@@ -1,0 +1,159 @@
+import { join } from "node:path";
+import { createNestedDiscovery } from "../activation/nested.js";
+import type { AgentTool } from "../agent/loop.js";
+import type { ModelClient, ModelMessage } from "../agent/model-client.js";
+import { DEFAULT_MODEL, type ModelEffort } from "../agent/models.js";
+import {
+  createFileSessionStore,
+  newSessionId,
+  replayMessages,
+  type SessionStore,
+} from "../agent/session-store.js";
+import { buildSystemPrompt } from "../agent/system-prompt.js";
+import { ruleToolName } from "../agent/turn.js";
+import { permissionRules } from "../config/settings.js";
+import type { Diagnostic } from "../diagnostics.js";
+import type { Engine } from "../engine.js";
+import { loadAgentTypes } from "../fork/agents.js";
+import { createHookRegistry } from "../hooks/registry.js";
+import { parseHooksConfig } from "../hooks/schema.js";
+import { createNodeShell, type ShellOps } from "../io/shell.js";
+import type { AskPermission } from "../permissions/decision.js";
+import { createNodeFileModes } from "../tools/atomic-write.js";
+import { createBuiltinTools } from "../tools/builtin.js";
+import { createFileUsageStore, defaultUsagePath, type UsageStore } from "../usage.js";
+import { createSession, type Session } from "./session.js";
+import { createSkillView } from "./view.js";
+
+/** What a host chooses for a session; everything else comes from the engine's config and settings. */
+export interface OpenSessionOptions {
+  client: ModelClient;
+  /** Model id or alias; default: settings `model`, else {@link DEFAULT_MODEL}. */
+  model?: string;
+  effort?: ModelEffort;
+  /** Extra allow rules (`--allowedTools`). */
+  allowedTools?: string[];
+  /** Tools removed (bare names) or denied (scoped rules) (`--disallowedTools`). */
+  disallowedTools?: string[];
+  /** Asked when a permission decision is `ask`. Absent: headless, and `ask` means no. */
+  askPermission?: AskPermission;
+  /** A session id to continue (`--resume`). */
+  resume?: string;
+  maxTurns?: number;
+  shell?: ShellOps;
+  store?: SessionStore;
+  usage?: UsageStore;
+  appendSystemPrompt?: string;
+  /** Extra tools (e.g. MCP tools) offered beside the built-ins. */
+  extraTools?: AgentTool[];
+  now?: () => number;
+}
+
+/** A session plus what was found wrong while opening it (settings, hooks, agents). */
+export interface OpenedSession {
+  session: Session;
+  diagnostics: Diagnostic[];
+  model: string;
+  tools: string[];
+}
+
+/**
+ * Opens a session on an engine: settings and permission rules, settings hooks, agent types, built-in tools
+ * (minus `disallowedTools` bare names), the skill view and the transcript store; with `resume`, the stored
+ * conversation. Rejects only when `resume` names a session that does not exist.
+ */
+export async function openSession(engine: Engine, options: OpenSessionOptions): Promise<OpenedSession> {
+  const { fs } = engine;
+  const { projectDir, roots, gitRoot } = await engine.roots();
+  const [extensions, discovery] = await Promise.all([engine.extensions(), engine.discover()]);
+  const { settings } = extensions;
+  const diagnostics: Diagnostic[] = [];
+  const rules = permissionRules(settings.settings);
+  const disallowed = options.disallowedTools ?? [];
+  rules.allow = [...rules.allow, ...(options.allowedTools ?? [])];
+  rules.deny = [...rules.deny, ...disallowed.filter((r) => r.includes("("))];
+  const removed = new Set(disallowed.filter((r) => !r.includes("(")).map(ruleToolName));
+
+  const hooks = createHookRegistry();
+  const parsedHooks = parseHooksConfig(settings.settings.hooks, "settings");
+  diagnostics.push(...parsedHooks.diagnostics);
+  hooks.register({ kind: "settings", name: "settings" }, parsedHooks.config);
+  for (const plugin of extensions.plugins) {
+    hooks.register({ kind: "plugin", name: plugin.name, pluginRoot: plugin.root }, plugin.hooks);
+  }
+
+  const agentDirs = [
+    { dir: join(engine.home, ".claude", "agents"), source: "user" as const },
+    ...roots
+      .filter(
+        (r) => r.source === "project" && r.layout === "skills" && r.dir.endsWith(join(".claude", "skills")),
+      )
+      .map((r) => ({ dir: join(r.dir, "..", "agents"), source: "project" as const })),
+  ];
+  const loadedAgents = await loadAgentTypes(fs, agentDirs);
+  diagnostics.push(...loadedAgents.diagnostics);
+  const agents = [...loadedAgents.agents, ...extensions.plugins.flatMap((p) => p.agents)];
+  const mcpTools = extensions.mcp === undefined ? [] : await extensions.mcp.tools();
+
+  const shell = options.shell ?? createNodeShell();
+  const builtins = createBuiltinTools({ fs, shell, modes: createNodeFileModes(), homeDir: engine.home });
+  const tools: AgentTool[] = [...builtins, ...mcpTools, ...(options.extraTools ?? [])].filter(
+    (t) => !removed.has(t.name),
+  );
+  const store = options.store ?? createFileSessionStore(join(engine.home, ".skillwright", "sessions"));
+  let history: ModelMessage[] | undefined;
+  let id = newSessionId();
+  if (options.resume !== undefined) {
+    history = replayMessages(await store.read(options.resume));
+    id = options.resume;
+  }
+  const model = options.model ?? settings.settings.model ?? DEFAULT_MODEL;
+  const now = options.now ?? Date.now;
+  const session = createSession({
+    id,
+    cwd: engine.cwd,
+    projectDir,
+    home: engine.home,
+    env: engine.env,
+    fs,
+    shell,
+    client: options.client,
+    model,
+    ...(options.effort === undefined ? {} : { effort: options.effort }),
+    system: buildSystemPrompt({
+      cwd: engine.cwd,
+      platform: process.platform,
+      date: new Date(now()).toISOString().slice(0, 10),
+      ...(options.appendSystemPrompt === undefined ? {} : { append: options.appendSystemPrompt }),
+    }),
+    tools,
+    skills: createSkillView({
+      cwd: engine.cwd,
+      skills: discovery.skills,
+      nested: createNestedDiscovery({
+        fs,
+        cwd: engine.cwd,
+        ...(gitRoot === undefined ? {} : { gitRoot }),
+        loadedRoots: roots.filter((r) => r.source === "project").map((r) => r.dir),
+      }),
+    }),
+    agents: () => agents,
+    rules,
+    ...(options.askPermission === undefined ? {} : { askPermission: options.askPermission }),
+    hooks,
+    usage: options.usage ?? createFileUsageStore({ fs, path: defaultUsagePath(engine.home) }),
+    store,
+    ...(settings.settings.skillListingBudget === undefined
+      ? {}
+      : { listingBudgetSetting: settings.settings.skillListingBudget }),
+    ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
+    now,
+    ...(history === undefined ? {} : { history }),
+  });
+  if (history === undefined) {
+    await store.append(id, [
+      { type: "session", id, cwd: engine.cwd, createdAt: new Date(now()).toISOString(), model },
+    ]);
+  }
+  return { session, diagnostics, model, tools: [...tools.map((t) => t.name), "Skill"] };
+}

@@ -1,0 +1,55 @@
+import type { InvokedSkill } from "../agent/compaction/reattach.js";
+import type { AgentEvent } from "../agent/events.js";
+import type { AgentTool } from "../agent/loop.js";
+import type { ModelClient, ModelMessage } from "../agent/model-client.js";
+import type { ModelEffort } from "../agent/models.js";
+import type { SessionStore } from "../agent/session-store.js";
+import type { AgentType } from "../fork/agents.js";
+import type { HookRegistry } from "../hooks/registry.js";
+import type { FsOps } from "../io/fs.js";
+import type { ShellOps } from "../io/shell.js";
+import type { AskPermission, PermissionRules } from "../permissions/decision.js";
+import type { UsageStore } from "../usage.js";
+import type { SkillView } from "./skill-view.js";
+
+/** Everything a session is built from; the engine assembles it. */
+export interface SessionDeps {
+  id: string;
+  cwd: string;
+  projectDir: string;
+  home: string;
+  env: Record<string, string | undefined>;
+  fs: FsOps;
+  shell: ShellOps;
+  client: ModelClient;
+  model: string;
+  effort?: ModelEffort;
+  system: string;
+  /** Built-in and MCP tools (the Skill tool is added here). */
+  tools: readonly AgentTool[];
+  skills: SkillView;
+  agents: () => readonly AgentType[];
+  rules: PermissionRules;
+  askPermission?: AskPermission;
+  hooks: HookRegistry;
+  usage: UsageStore;
+  store: SessionStore;
+  listingBudgetSetting?: number;
+  maxTurns?: number;
+  maxTokens?: number;
+  forkConcurrency?: number;
+  now?: () => number;
+  /** Messages to start from (a resumed session). */
+  history?: ModelMessage[];
+}
+
+/** A conversation with the agent. `send` runs one user turn and streams its events. */
+export interface Session {
+  readonly id: string;
+  send(prompt: string, options?: { signal?: AbortSignal }): AsyncIterable<AgentEvent>;
+  messages(): readonly ModelMessage[];
+  invoked(): readonly InvokedSkill[];
+  /** Compacts now (as `/compact` does). */
+  compact(signal?: AbortSignal): Promise<{ ok: true } | { ok: false; message: string }>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,280 @@
+import { mentionedPaths } from "../activation/mentions.js";
+import { createChannel } from "../agent/channel.js";
+import { promptTokens, shouldAutoCompact } from "../agent/compaction/tokens.js";
+import type { AgentEvent, AgentResult } from "../agent/events.js";
+import { type AgentTool, executeAgent } from "../agent/loop.js";
+import type { ModelContentBlock, ModelMessage, ModelUsage } from "../agent/model-client.js";
+import { contextWindowFor, resolveModel } from "../agent/models.js";
+import type { TurnState } from "../agent/turn.js";
+import { MAX_STOP_CONTINUATIONS } from "../fork/fork.js";
+import { listingBudget } from "../listing.js";
+import type { InvokedSkill } from "../skill-tool/invoke.js";
+import { compactConversation } from "./compact.js";
+import { createHooksRunner, type RunHooks } from "./hooks-runner.js";
+import { createListingState, MAIN_AGENT } from "./listing-state.js";
+import type { Session, SessionDeps } from "./session-types.js";
+import { createSkillRuntime, DEFAULT_MAX_TOKENS } from "./skill-runtime.js";
+import { handleSlash } from "./slash.js";
+import { createToolGate } from "./tool-gate.js";
+
+export type { Session, SessionDeps } from "./session-types.js";
+
+/** What a user types to compact the conversation (SPEC §8). */
+export const COMPACT_COMMAND = "/compact";
+
+/** Builds a session: tools, gate, Skill tool, forks, listing deltas, hooks and persistence wired together. */
+export function createSession(deps: SessionDeps): Session {
+  const now = deps.now ?? Date.now;
+  const messages: ModelMessage[] = [...(deps.history ?? [])];
+  const invocations: InvokedSkill[] = [];
+  const listing = createListingState();
+  let emit: (event: AgentEvent) => void = () => {};
+  let started = false;
+  const policy = {
+    rules: deps.rules,
+    cwd: deps.cwd,
+    home: deps.home,
+    ...(deps.askPermission === undefined ? {} : { askPermission: deps.askPermission }),
+  };
+  const runHooks: RunHooks = createHooksRunner(deps.hooks, {
+    shell: deps.shell,
+    sessionId: deps.id,
+    cwd: deps.cwd,
+    projectDir: deps.projectDir,
+    transcriptPath: deps.store.location(deps.id),
+  });
+  const gate = createToolGate(policy, runHooks);
+  const persist = async (message: ModelMessage, agentId?: string) => {
+    await deps.store.append(deps.id, [
+      {
+        type: "message",
+        message,
+        ...(agentId === undefined ? {} : { agentId }),
+        at: new Date(now()).toISOString(),
+      },
+    ]);
+  };
+  const budget = (model: string) => {
+    const window = contextWindowFor(model);
+    return listingBudget({
+      env: deps.env,
+      ...(deps.listingBudgetSetting === undefined ? {} : { configured: deps.listingBudgetSetting }),
+      ...(window === undefined ? {} : { contextWindowTokens: window }),
+    });
+  };
+  const listingFor = async (agent: string, model: string) =>
+    listing.next(agent, deps.skills.visible(), budget(model), await deps.usage.load(), now()).text;
+
+  const runtime = createSkillRuntime({
+    session: deps,
+    policy,
+    runHooks,
+    gate,
+    now,
+    emit: (event) => emit(event),
+    listing: (agentId) => listingFor(agentId, currentModel),
+    persist,
+    record: async (invocation) => {
+      invocations.push(invocation);
+      await deps.store.append(deps.id, [
+        {
+          type: "skill",
+          name: invocation.name,
+          args: invocation.args,
+          text: invocation.text,
+          at: new Date(invocation.at).toISOString(),
+          ...(invocation.agentId ? { agentId: invocation.agentId } : {}),
+        },
+      ]);
+    },
+  });
+  const currentModel = resolveModel(deps.model);
+  const tools: AgentTool[] = [...deps.tools, runtime.skillTool(0)];
+  const pendingAnnouncements: string[] = [];
+  const messagesUsage: ModelUsage[] = [];
+  const touch = async (paths: readonly string[]) => {
+    const found = await deps.skills.touch(paths);
+    pendingAnnouncements.push(...found.announcements);
+    listing.markSent(MAIN_AGENT, found.announced);
+  };
+
+  const runTurn = async (first: ModelMessage, turn: TurnState, signal: AbortSignal): Promise<AgentResult> => {
+    messages.push(first);
+    await persist(first);
+    let result: AgentResult | undefined;
+    for (let round = 0; round <= MAX_STOP_CONTINUATIONS; round += 1) {
+      result = await executeAgent(
+        {
+          client: deps.client,
+          system: deps.system,
+          tools,
+          messages,
+          turn,
+          maxTokens: deps.maxTokens ?? DEFAULT_MAX_TOKENS,
+          cwd: deps.cwd,
+          signal,
+          gate,
+          ...(deps.maxTurns === undefined ? {} : { maxTurns: deps.maxTurns }),
+          reminders: async () => {
+            const delta = await listingFor(MAIN_AGENT, currentModel);
+            const out = pendingAnnouncements.splice(0);
+            return delta === "" ? out : [...out, delta];
+          },
+          onMessage: async (message) => {
+            messages.push(message);
+            await persist(message);
+          },
+          onTouchedPaths: touch,
+        },
+        (event) => emit(event),
+      );
+      if (result.cause !== "end_turn") break;
+      const stop = await runHooks("Stop", { stop_hook_active: round > 0 }, signal);
+      if (stop.blocked === undefined || round === MAX_STOP_CONTINUATIONS) break;
+      const next: ModelMessage = { role: "user", content: [{ type: "text", text: stop.blocked.reason }] };
+      messages.push(next);
+      await persist(next);
+    }
+    return result as AgentResult;
+  };
+
+  const finish = (text: string, cause: AgentResult["cause"]) =>
+    emit({ type: "done", result: { text, cause, turns: 0, usage: zeroUsage(), toolsUsed: [] } });
+  const record = async (...entries: ModelMessage[]) => {
+    for (const m of entries) {
+      messages.push(m);
+      await persist(m);
+    }
+  };
+  const compact = async (trigger: "manual" | "auto", signal: AbortSignal) => {
+    const outcome = await compactConversation({
+      client: deps.client,
+      model: currentModel,
+      messages,
+      invocations,
+      fullListing: async () => {
+        listing.reset(MAIN_AGENT);
+        return listingFor(MAIN_AGENT, currentModel);
+      },
+      runHooks,
+      trigger,
+      signal,
+    });
+    if (!outcome.ok) return outcome;
+    messages.splice(0, messages.length);
+    await deps.store.append(deps.id, [
+      { type: "compaction", summary: outcome.summary, at: new Date(now()).toISOString() },
+    ]);
+    await record(...outcome.messages);
+    return outcome;
+  };
+  /** The reminders that open a user message: nested-discovery announcements, then the listing (delta). */
+  const openingBlocks = async (): Promise<ModelContentBlock[]> => {
+    const blocks: ModelContentBlock[] = pendingAnnouncements
+      .splice(0)
+      .map((text) => ({ type: "text", text }));
+    const reminder = await listingFor(MAIN_AGENT, currentModel);
+    if (reminder !== "") blocks.push({ type: "text", text: reminder });
+    return blocks;
+  };
+
+  const handle = async (prompt: string, signal: AbortSignal): Promise<void> => {
+    const context: ModelContentBlock[] = [];
+    if (!started) {
+      started = true;
+      const start = await runHooks("SessionStart", { source: deps.history ? "resume" : "startup" }, signal);
+      context.push(...start.additionalContext.map((text) => ({ type: "text" as const, text })));
+    }
+    if (prompt.trim() === COMPACT_COMMAND) {
+      const outcome = await compact("manual", signal);
+      return finish(
+        outcome.ok ? "Conversation compacted." : outcome.message,
+        outcome.ok ? "end_turn" : "error",
+      );
+    }
+    const submit = await runHooks("UserPromptSubmit", { prompt }, signal);
+    for (const warning of submit.warnings) emit({ type: "warning", message: warning });
+    if (submit.blocked !== undefined) {
+      const message = `UserPromptSubmit hook blocked the prompt: ${submit.blocked.reason}`;
+      emit({ type: "error", kind: "blocked", message });
+      return finish(message, "blocked");
+    }
+    context.push(...submit.additionalContext.map((text) => ({ type: "text" as const, text })));
+    await touch(mentionedPaths(prompt, deps.cwd));
+    const turn: TurnState = {
+      model: currentModel,
+      ...(deps.effort === undefined ? {} : { effort: deps.effort }),
+      grants: [],
+      removedTools: [],
+    };
+    const slash = await handleSlash(prompt, {
+      skills: deps.skills.visible(),
+      turn,
+      signal,
+      invoke: runtime.invoke,
+    });
+    if (slash.kind === "reply") {
+      if (slash.record) {
+        const user: ModelMessage = {
+          role: "user",
+          content: [...(await openingBlocks()), ...context, ...slash.userBlocks],
+        };
+        await record(user, { role: "assistant", content: [{ type: "text", text: slash.text }] });
+      }
+      emit({ type: "text_delta", text: slash.text });
+      return finish(slash.text, slash.ok ? "end_turn" : "blocked");
+    }
+    const first: ModelMessage = {
+      role: "user",
+      content: [...(await openingBlocks()), ...context, ...slash.userBlocks],
+    };
+    const result = await runTurn(first, slash.kind === "expand" ? slash.turn : turn, signal);
+    emit({ type: "done", result });
+    const window = contextWindowFor(currentModel);
+    const last = messagesUsage.at(-1);
+    if (
+      window !== undefined &&
+      last !== undefined &&
+      shouldAutoCompact({ inputTokens: promptTokens(last), contextWindow: window })
+    ) {
+      const outcome = await compact("auto", signal);
+      if (!outcome.ok) emit({ type: "warning", message: outcome.message });
+    }
+  };
+
+  return {
+    id: deps.id,
+    messages: () => messages,
+    invoked: () => invocations,
+    send(prompt, options = {}) {
+      const channel = createChannel<AgentEvent>();
+      emit = (event) => {
+        if (event.type === "turn_end" && event.agentId === undefined) messagesUsage.push(event.usage);
+        channel.push(event);
+      };
+      handle(prompt, options.signal ?? new AbortController().signal).then(
+        () => channel.close(),
+        (error: unknown) => {
+          emit({
+            type: "error",
+            kind: "internal",
+            message: error instanceof Error ? error.message : String(error),
+          });
+          channel.close();
+        },
+      );
+      return channel;
+    },
+    compact: async (signal) => {
+      const outcome = await compact("manual", signal ?? new AbortController().signal);
+      return outcome.ok ? { ok: true } : { ok: false, message: outcome.message };
+    },
+    async close() {
+      await runHooks("SessionEnd", { reason: "exit" });
+    },
+  };
+}
+
+function zeroUsage() {
+  return { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+}

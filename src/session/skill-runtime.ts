@@ -1,0 +1,99 @@
+import { randomUUID } from "node:crypto";
+import pLimit from "p-limit";
+import type { InvokedSkill } from "../agent/compaction/reattach.js";
+import type { AgentEvent } from "../agent/events.js";
+import type { AgentTool, ToolGate } from "../agent/loop.js";
+import type { ModelMessage } from "../agent/model-client.js";
+import { runFork } from "../fork/fork.js";
+import {
+  type ForkRequest,
+  type InvocationOutcome,
+  type InvocationRequest,
+  invokeSkill,
+} from "../skill-tool/invoke.js";
+import { createSkillTool } from "../skill-tool/skill-tool.js";
+import type { RunHooks } from "./hooks-runner.js";
+import type { SessionDeps } from "./session-types.js";
+import type { PermissionPolicy } from "./tool-gate.js";
+
+/** Forks one agent runs at once (SPEC §7). */
+export const DEFAULT_FORK_CONCURRENCY = 4;
+/** Default max output tokens per request. */
+export const DEFAULT_MAX_TOKENS = 16_384;
+
+export interface SkillRuntimeDeps {
+  session: SessionDeps;
+  policy: PermissionPolicy;
+  runHooks: RunHooks;
+  gate: ToolGate;
+  now: () => number;
+  emit: (event: AgentEvent) => void;
+  /** The listing block for an agent (a delta after the first). */
+  listing: (agentId: string) => Promise<string>;
+  persist: (message: ModelMessage, agentId?: string) => Promise<void>;
+  record: (invocation: InvokedSkill) => Promise<void>;
+}
+
+/** The Skill tool of each agent and the invocation pipeline, with forks bounded per parent depth. */
+export interface SkillRuntime {
+  skillTool(depth: number, agentId?: string): AgentTool;
+  invoke(request: InvocationRequest): Promise<InvocationOutcome>;
+}
+
+/**
+ * Wires the one invocation pipeline to forks: every agent's Skill tool and a user's `/name` call `invoke`; a
+ * forked skill runs as a sub-agent with its own Skill tool one level deeper. Forks started by agents at one depth
+ * share a p-limit (default 4), so a parent waiting on children never holds the slots they need.
+ */
+export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
+  const s = deps.session;
+  let forkCounter = 0;
+  const limits = new Map<number, ReturnType<typeof pLimit>>();
+  const limitFor = (depth: number) => {
+    let limit = limits.get(depth);
+    if (limit === undefined) {
+      limit = pLimit(s.forkConcurrency ?? DEFAULT_FORK_CONCURRENCY);
+      limits.set(depth, limit);
+    }
+    return limit;
+  };
+  const fork = (request: ForkRequest) =>
+    runFork(request, {
+      client: s.client,
+      cwd: s.cwd,
+      agents: s.agents,
+      tools: s.tools,
+      skillTool: (depth, agentId) => skillTool(depth, agentId),
+      gate: deps.gate,
+      runHooks: deps.runHooks,
+      emit: deps.emit,
+      listing: deps.listing,
+      maxTokens: s.maxTokens ?? DEFAULT_MAX_TOKENS,
+      newAgentId: () => `fork-${++forkCounter}-${randomUUID().slice(0, 8)}`,
+      onMessage: (agentId, message) => deps.persist(message, agentId),
+    });
+  const invoke = (request: InvocationRequest) =>
+    invokeSkill(request, {
+      sessionId: s.id,
+      projectDir: s.projectDir,
+      fs: s.fs,
+      shell: s.shell,
+      policy: deps.policy,
+      runHooks: deps.runHooks,
+      hooks: s.hooks,
+      usage: s.usage,
+      now: deps.now,
+      emit: deps.emit,
+      record: deps.record,
+      runFork: (forkRequest) => limitFor(forkRequest.depth)(() => fork(forkRequest)),
+    });
+  const skillTool = (depth: number, agentId?: string): AgentTool =>
+    createSkillTool({
+      skills: () => s.skills.visible(),
+      pluginSkillNames: () => s.skills.pluginSkillNames(),
+      invoke,
+      depth,
+      ...(agentId === undefined ? {} : { agentId }),
+    });
+  return { skillTool, invoke };
+}

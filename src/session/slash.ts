@@ -1,0 +1,77 @@
+import type { ModelContentBlock } from "../agent/model-client.js";
+import { applyPatch, type TurnState } from "../agent/turn.js";
+import {
+  commandMetadataText,
+  parseSlashCommand,
+  renderUnknownCommand,
+  userInvocableRefusal,
+} from "../inline/render.js";
+import type { Skill } from "../skill/skill.js";
+import { similarNames } from "../skill-tool/did-you-mean.js";
+import type { InvocationOutcome, InvocationRequest } from "../skill-tool/invoke.js";
+import { findSkill } from "../skill-tool/validate.js";
+
+/** What a typed line becomes (SPEC §6). */
+export type SlashOutcome =
+  /** Send these blocks to the model (plain text, an expanded command, or an unknown `/x` with its reminder). */
+  | { kind: "send"; userBlocks: ModelContentBlock[] }
+  /** An inline skill: send the blocks with the skill's turn overrides applied. */
+  | { kind: "expand"; userBlocks: ModelContentBlock[]; turn: TurnState }
+  /** Answer without a model request; `record` says whether the exchange joins the transcript. */
+  | { kind: "reply"; text: string; ok: boolean; userBlocks: ModelContentBlock[]; record: boolean };
+
+export interface SlashDeps {
+  skills: readonly Skill[];
+  turn: TurnState;
+  signal: AbortSignal;
+  invoke: (request: InvocationRequest) => Promise<InvocationOutcome>;
+}
+
+/**
+ * The user's side of the one invocation pipeline: a typed `/name args` (or `/skill:name args`) naming a
+ * user-invocable skill goes through `invoke` exactly like a Skill tool call; `user-invocable: false` is refused
+ * without a model request; an unknown `/x` is sent as typed after a reminder naming similar commands.
+ */
+export async function handleSlash(prompt: string, deps: SlashDeps): Promise<SlashOutcome> {
+  const text: ModelContentBlock = { type: "text", text: prompt };
+  const command = parseSlashCommand(prompt.trim());
+  if (command === undefined) return { kind: "send", userBlocks: [text] };
+  const skill = findSkill(deps.skills, command.typedName) ?? findSkill(deps.skills, command.name);
+  if (skill === undefined) {
+    const names = deps.skills.filter((s) => s.userInvocable).map((s) => s.name);
+    const similar = similarNames(command.name, names);
+    return { kind: "send", userBlocks: renderUnknownCommand(prompt, command.name, similar) };
+  }
+  if (!skill.userInvocable) {
+    return {
+      kind: "reply",
+      text: userInvocableRefusal(skill.name),
+      ok: false,
+      userBlocks: [text],
+      record: false,
+    };
+  }
+  const meta: ModelContentBlock = { type: "text", text: commandMetadataText(skill.name, command.args) };
+  const outcome = await deps.invoke({
+    skill,
+    args: command.args,
+    origin: "user",
+    turn: deps.turn,
+    signal: deps.signal,
+    depth: 0,
+  });
+  switch (outcome.kind) {
+    case "refused":
+      return { kind: "reply", text: outcome.message, ok: false, userBlocks: [meta], record: false };
+    case "fork":
+      return outcome.outcome.ok
+        ? { kind: "reply", text: outcome.outcome.answer, ok: true, userBlocks: [meta], record: true }
+        : { kind: "reply", text: outcome.outcome.text, ok: false, userBlocks: [meta], record: true };
+    case "inline":
+      return {
+        kind: "expand",
+        userBlocks: [meta, { type: "text", text: outcome.text }],
+        turn: applyPatch(deps.turn, outcome.patch),
+      };
+  }
+}

@@ -1,0 +1,132 @@
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+import type { AgentTool, ToolGate } from "../agent/loop.js";
+import { decide } from "../permissions/decide.js";
+import type { AskPermission, PermissionDecision, PermissionRules } from "../permissions/decision.js";
+import type { PermissionSubject } from "../permissions/rules.js";
+import type { RunHooks } from "./hooks-runner.js";
+
+/** Tools whose subject is a file path (permission rules match it as a gitignore-style glob). */
+export const PATH_TOOLS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "Grep", "Glob", "LS"]);
+/** Tools whose subject is a shell command. */
+export const COMMAND_TOOLS: ReadonlySet<string> = new Set(["Bash"]);
+/** The Skill tool runs its own permission and hook checks (one pipeline for both invocation paths). */
+export const SELF_GATED_TOOLS: ReadonlySet<string> = new Set(["Skill"]);
+
+/** What a call acts on, for permission rules: the command for Bash, the absolute path for file tools. Pure. */
+export function permissionSubject(
+  tool: Pick<AgentTool, "name" | "subject">,
+  input: unknown,
+  cwd: string,
+  home?: string,
+) {
+  const raw = tool.subject(input);
+  if (raw === undefined) return { kind: "none" } as const satisfies PermissionSubject;
+  if (COMMAND_TOOLS.has(tool.name))
+    return { kind: "command", command: raw } as const satisfies PermissionSubject;
+  if (PATH_TOOLS.has(tool.name)) {
+    const expanded = raw === "~" || raw.startsWith("~/") ? join(home ?? homedir(), raw.slice(1)) : raw;
+    const path = isAbsolute(expanded) ? expanded : resolve(cwd, expanded);
+    return { kind: "path", path } as const satisfies PermissionSubject;
+  }
+  return { kind: "text", text: raw } as const satisfies PermissionSubject;
+}
+
+export interface PermissionPolicy {
+  rules: PermissionRules;
+  cwd: string;
+  home: string;
+  /** Asked when a decision is `ask`. Absent (headless): `ask` becomes a denial. */
+  askPermission?: AskPermission;
+}
+
+/**
+ * Rules with a skill's content-scoped `disallowed-tools` (e.g. `Bash(rm:*)`) added as deny rules for the turn;
+ * bare names remove the whole tool instead (see `isToolRemoved`). Pure.
+ */
+export function withTurnDenials(rules: PermissionRules, removed: readonly string[]): PermissionRules {
+  const scoped = removed.filter((rule) => rule.includes("("));
+  return scoped.length === 0 ? rules : { ...rules, deny: [...rules.deny, ...scoped] };
+}
+
+/** The text the model gets when a call was not allowed. */
+export function denialText(decision: PermissionDecision): string {
+  if (decision.behavior === "deny") return decision.reason;
+  if (decision.behavior === "ask") {
+    return `${decision.prompt} Permission was not granted (no one to ask: allow it with --allowedTools or a permissions.allow rule).`;
+  }
+  return "";
+}
+
+/** Settles an `ask` through the host's callback; headless (no callback) means no. */
+export async function settle(
+  decision: PermissionDecision,
+  tool: string,
+  policy: PermissionPolicy,
+  signal?: AbortSignal,
+): Promise<PermissionDecision> {
+  if (decision.behavior !== "ask") return decision;
+  if (policy.askPermission === undefined) return decision;
+  const granted = await policy.askPermission({
+    tool,
+    prompt: decision.prompt,
+    ...(signal ? { signal } : {}),
+  });
+  return granted
+    ? { behavior: "allow", reason: "allowed by the user" }
+    : { behavior: "deny", reason: "The user denied permission." };
+}
+
+/**
+ * The gate around every tool call except the Skill tool: PreToolUse hooks first (a block or a hook `deny`
+ * stops the call; a hook `allow` answers an `ask`), then `decide()` with the turn's grants (deny rules always
+ * win), then the host's `askPermission`. After the call, PostToolUse hooks may add context for the model.
+ */
+export function createToolGate(policy: PermissionPolicy, runHooks: RunHooks): ToolGate {
+  return {
+    async before(call) {
+      if (SELF_GATED_TOOLS.has(call.tool.name)) return { behavior: "allow" };
+      const hook = await runHooks(
+        "PreToolUse",
+        { tool_name: call.tool.name, tool_input: call.input, tool_use_id: call.id },
+        call.signal,
+      );
+      if (hook.blocked !== undefined) {
+        return {
+          behavior: "deny",
+          message: `PreToolUse hook blocked ${call.tool.name}: ${hook.blocked.reason}`,
+        };
+      }
+      const subject = permissionSubject(call.tool, call.input, policy.cwd, policy.home);
+      let decision = decide({
+        rules: withTurnDenials(policy.rules, call.turn.removedTools),
+        grants: call.turn.grants,
+        tool: call.tool.name,
+        subject,
+        cwd: policy.cwd,
+        home: policy.home,
+        readOnly: call.tool.readOnly,
+      });
+      if (decision.behavior === "ask" && hook.permission?.decision === "allow")
+        decision = { behavior: "allow" };
+      if (decision.behavior === "allow" && hook.permission?.decision === "ask") {
+        decision = { behavior: "ask", prompt: hook.permission.reason ?? `Allow ${call.tool.name}?` };
+      }
+      decision = await settle(decision, call.tool.name, policy, call.signal);
+      return decision.behavior === "allow"
+        ? { behavior: "allow" }
+        : { behavior: "deny", message: denialText(decision) };
+    },
+    async after(call, result) {
+      const text = result.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+      const hook = await runHooks(
+        "PostToolUse",
+        { tool_name: call.tool.name, tool_input: call.input, tool_use_id: call.id, tool_response: text },
+        call.signal,
+      );
+      const extra = [...hook.additionalContext];
+      if (hook.blocked !== undefined) extra.push(`PostToolUse hook feedback: ${hook.blocked.reason}`);
+      return extra;
+    },
+  };
+}

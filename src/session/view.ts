@@ -1,0 +1,47 @@
+import { createActivationState } from "../activation/activation-state.js";
+import type { Skill } from "../skill/skill.js";
+import type { SkillView } from "./skill-view.js";
+
+/** Finds skills in nested `.claude/skills` dirs below the cwd (SPEC §9). */
+export interface NestedFinder {
+  discover(
+    touched: readonly string[],
+    existingNames: ReadonlySet<string>,
+  ): Promise<{ skills: Skill[]; announcements: string[] }>;
+}
+
+export interface SkillViewOptions {
+  cwd: string;
+  /** Discovered skills, in listing order. */
+  skills: readonly Skill[];
+  nested?: NestedFinder;
+}
+
+/**
+ * A session's live view of its skills: discovery's skills plus nested finds, with conditional skills hidden
+ * until a touched path activates them.
+ */
+export function createSkillView(options: SkillViewOptions): SkillView {
+  let skills: Skill[] = [...options.skills];
+  const activation = createActivationState(skills);
+  return {
+    visible: () => activation.visible(skills),
+    pluginSkillNames: () => skills.filter((s) => s.source === "plugin").map((s) => s.name),
+    async touch(paths) {
+      const announcements: string[] = [];
+      const announced: string[] = [];
+      if (paths.length === 0) return { announcements, announced };
+      if (options.nested !== undefined) {
+        const found = await options.nested.discover(paths, new Set(skills.map((s) => s.name)));
+        if (found.skills.length > 0) {
+          skills = [...skills, ...found.skills];
+          activation.add(found.skills);
+        }
+        announcements.push(...found.announcements);
+        announced.push(...found.skills.filter((s) => s.paths === undefined).map((s) => s.name));
+      }
+      activation.touch(paths, options.cwd);
+      return { announcements, announced };
+    },
+  };
+}

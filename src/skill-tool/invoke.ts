@@ -1,0 +1,222 @@
+import type { InvokedSkill } from "../agent/compaction/reattach.js";
+import type { AgentEvent } from "../agent/events.js";
+import type { TurnPatch, TurnState } from "../agent/turn.js";
+import type { HookRegistry } from "../hooks/registry.js";
+import { parseHooksConfig } from "../hooks/schema.js";
+import { expandSkill } from "../inline/expand-skill.js";
+import { hasInlineShell } from "../inline/inline-shell.js";
+import { skillExpansionText } from "../inline/render.js";
+import type { FsOps } from "../io/fs.js";
+import type { ShellOps } from "../io/shell.js";
+import { decide } from "../permissions/decide.js";
+import type { PermissionRules } from "../permissions/decision.js";
+import type { RunHooks } from "../session/hooks-runner.js";
+import { denialText, type PermissionPolicy, settle, withTurnDenials } from "../session/tool-gate.js";
+import type { Skill } from "../skill/skill.js";
+import type { UsageStore } from "../usage.js";
+import { decideSkill } from "./permissions.js";
+
+/** Who invoked a skill: the model through the Skill tool, or a person typing `/name`. */
+export type InvocationOrigin = "model" | "user";
+
+export type { InvokedSkill } from "../agent/compaction/reattach.js";
+
+/** What a forked skill returns to its caller. */
+export type ForkOutcome = { ok: true; text: string; answer: string } | { ok: false; text: string };
+
+export interface ForkRequest {
+  skill: Skill;
+  args: string;
+  /** The task: `Base directory…⏎⏎{body}`, expanded. */
+  task: string;
+  signal: AbortSignal;
+  /** The depth of the agent that asked (0 = main). */
+  depth: number;
+  /** The asking agent's model for this turn, for `model: inherit` and skills that name none. */
+  parentModel: string;
+}
+
+/** Everything the one invocation pipeline needs from its session. */
+export interface InvocationDeps {
+  sessionId: string;
+  projectDir: string;
+  fs: FsOps;
+  shell: ShellOps;
+  policy: PermissionPolicy;
+  runHooks: RunHooks;
+  hooks: HookRegistry;
+  usage: UsageStore;
+  now: () => number;
+  emit: (event: AgentEvent) => void;
+  /** Logs the invocation (invoked-skill log and transcript). */
+  record: (invocation: InvokedSkill) => Promise<void>;
+  runFork: (request: ForkRequest) => Promise<ForkOutcome>;
+}
+
+export interface InvocationRequest {
+  skill: Skill;
+  args: string;
+  origin: InvocationOrigin;
+  turn: TurnState;
+  signal: AbortSignal;
+  agentId?: string;
+  depth: number;
+}
+
+/** The outcome of the pipeline: refused (with the reason), expanded inline, or run as a fork. */
+export type InvocationOutcome =
+  | { kind: "refused"; message: string }
+  | { kind: "inline"; text: string; patch: TurnPatch }
+  | { kind: "fork"; outcome: ForkOutcome };
+
+/** The turn patch an inline skill applies (SPEC §5 turn-scoped overrides). Pure. */
+export function skillPatch(skill: Skill): TurnPatch {
+  const patch: TurnPatch = {};
+  if (skill.model !== undefined && skill.model !== "inherit") patch.model = skill.model;
+  if (skill.effort !== undefined) patch.effort = skill.effort;
+  if (skill.allowedTools.length > 0) patch.grants = [...skill.allowedTools];
+  if (skill.disallowedTools.length > 0) patch.removeTools = [...skill.disallowedTools];
+  return patch;
+}
+
+async function bodyForPermission(skill: Skill, signal: AbortSignal): Promise<string> {
+  if (skill.literalBody === true) return "";
+  try {
+    return await skill.loadBody(signal);
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * THE invocation pipeline (SPEC §4), the same for the model's Skill tool and a user's `/name`: permissions
+ * (`Skill(name)` rules, safe-property auto-allow, the host's ask; a person typing `/name` has already said yes
+ * to an `ask`, never to a `deny`), PreToolUse hooks for `Skill`, the skill's own hooks registered, expansion
+ * (substitution, inline shell through the Bash permission check with the skill's `allowed-tools` granted),
+ * then inline or fork, usage recording and the invocation log. Validation is the caller's (it differs by path).
+ * Never rejects for user content.
+ */
+export async function invokeSkill(
+  request: InvocationRequest,
+  deps: InvocationDeps,
+): Promise<InvocationOutcome> {
+  const { skill, args, signal } = request;
+  const body = await bodyForPermission(skill, signal);
+  // Scoped `disallowed-tools` of earlier skills this turn (`Skill(x)`, `Bash(rm:*)`) are deny rules here too.
+  const rules = withTurnDenials(deps.policy.rules, request.turn.removedTools);
+  const decision = decideSkill({
+    rules,
+    skill,
+    cwd: deps.policy.cwd,
+    bodyHasInlineShell: hasInlineShell(body),
+    grants: request.turn.grants,
+  });
+  const settled =
+    request.origin === "user" && decision.behavior === "ask"
+      ? ({ behavior: "allow" } as const)
+      : await settle(decision, "Skill", deps.policy, signal);
+  if (settled.behavior !== "allow") return { kind: "refused", message: denialText(settled) };
+
+  const hook = await deps.runHooks(
+    "PreToolUse",
+    { tool_name: "Skill", tool_input: { skill: skill.name, args }, invocation: request.origin },
+    signal,
+  );
+  if (hook.blocked !== undefined) {
+    return {
+      kind: "refused",
+      message: `PreToolUse hook blocked skill ${skill.name}: ${hook.blocked.reason}`,
+    };
+  }
+  for (const warning of hook.warnings) deps.emit({ type: "warning", message: warning });
+
+  if (skill.hooks !== undefined) {
+    const parsed = parseHooksConfig(skill.hooks, skill.filePath || skill.name);
+    for (const d of parsed.diagnostics) deps.emit({ type: "warning", message: `${d.code}: ${d.message}` });
+    deps.hooks.register(
+      {
+        kind: "skill",
+        name: skill.name,
+        skillDir: skill.baseDir,
+        ...(skill.plugin === undefined ? {} : { pluginRoot: skill.plugin.root }),
+      },
+      parsed.config,
+    );
+  }
+  if (skill.plugin !== undefined) await deps.fs.mkdir(skill.plugin.dataDir).catch(() => undefined);
+
+  const expanded = await expandBody(skill, request, rules, deps);
+  if (!expanded.ok) return { kind: "refused", message: expanded.message };
+  const text =
+    skill.literalBody === true ? expanded.text : skillExpansionText(skill.kind, skill.baseDir, expanded.text);
+
+  await deps.usage.record(skill.name, deps.now()).catch(() => undefined);
+  await deps.record({
+    name: skill.name,
+    args,
+    text,
+    at: deps.now(),
+    ...(request.agentId ? { agentId: request.agentId } : {}),
+  });
+  const mode = skill.context === "fork" ? "fork" : "inline";
+  deps.emit({
+    type: "skill_invoked",
+    ...(request.agentId ? { agentId: request.agentId } : {}),
+    name: skill.name,
+    args,
+    mode,
+  });
+  if (mode === "fork") {
+    const outcome = await deps.runFork({
+      skill,
+      args,
+      task: text,
+      signal,
+      depth: request.depth,
+      parentModel: request.turn.model,
+    });
+    return { kind: "fork", outcome };
+  }
+  return { kind: "inline", text, patch: skillPatch(skill) };
+}
+
+async function expandBody(
+  skill: Skill,
+  request: InvocationRequest,
+  rules: PermissionRules,
+  deps: InvocationDeps,
+): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
+  if (skill.literalBody === true) {
+    try {
+      return { ok: true, text: await skill.loadBody(request.signal, request.args) };
+    } catch (error) {
+      return {
+        ok: false,
+        message: `Could not get ${skill.name}: ${error instanceof Error ? error.message : String(error)}`,
+      };
+    }
+  }
+  // The Bash tool's own check, with the skill's `allowed-tools` granted.
+  const grants = [...request.turn.grants, ...skill.allowedTools];
+  return expandSkill(skill, {
+    args: request.args,
+    sessionId: deps.sessionId,
+    projectDir: deps.projectDir,
+    shellOps: deps.shell,
+    signal: request.signal,
+    checkCommand: (command, signal) =>
+      settle(
+        decide({
+          rules,
+          grants,
+          tool: "Bash",
+          subject: { kind: "command", command },
+          cwd: deps.policy.cwd,
+          home: deps.policy.home,
+        }),
+        "Bash",
+        deps.policy,
+        signal,
+      ),
+  });
+}

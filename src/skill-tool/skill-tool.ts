@@ -1,0 +1,96 @@
+import { z } from "zod";
+import type { AgentTool, AgentToolResult } from "../agent/loop.js";
+import type { Skill } from "../skill/skill.js";
+import type { InvocationOutcome, InvocationRequest } from "./invoke.js";
+import { SKILL_TOOL_DESCRIPTION, SKILL_TOOL_NAME } from "./prompt.js";
+import { SkillToolInput, toolUseError, validateSkillCall } from "./validate.js";
+
+/** Forks nest at most this deep (SPEC §7): the main agent is depth 0. */
+export const MAX_FORK_DEPTH = 3;
+
+export interface SkillToolOptions {
+  /** The skills the model may call now (activated conditional skills included, others not). */
+  skills: () => readonly Skill[];
+  /** Plugin skill names, for the bare-name hint. */
+  pluginSkillNames: () => readonly string[];
+  invoke: (request: InvocationRequest) => Promise<InvocationOutcome>;
+  /** The depth of the agent this tool belongs to. */
+  depth: number;
+  agentId?: string;
+}
+
+function errorText(message: string): AgentToolResult {
+  return { content: [{ type: "text", text: toolUseError(message) }], isError: true, touchedPaths: [] };
+}
+
+const { $schema: _schema, ...INPUT_SCHEMA } = z.toJSONSchema(SkillToolInput, { io: "input" }) as Record<
+  string,
+  unknown
+>;
+
+/**
+ * The `Skill` tool (SPEC §4): validates the call, then hands it to the one invocation pipeline. Inline skills
+ * answer `Launching skill: {name}` with the expansion as a follow-up text block and a turn patch; forked
+ * skills answer with the fork's result (SPEC §7). Failures are `<tool_use_error>` results, never throws.
+ */
+export function createSkillTool(options: SkillToolOptions): AgentTool {
+  return {
+    name: SKILL_TOOL_NAME,
+    description: SKILL_TOOL_DESCRIPTION,
+    inputSchema: { ...INPUT_SCHEMA, type: "object" },
+    readOnly: false,
+    subject: (raw) => {
+      const parsed = SkillToolInput.safeParse(raw);
+      return parsed.success ? parsed.data.skill : undefined;
+    },
+    async run(raw, ctx) {
+      const parsed = SkillToolInput.safeParse(raw);
+      if (!parsed.success) {
+        const issues = parsed.error.issues
+          .map((i) => `${i.path.join(".") || "(input)"}: ${i.message}`)
+          .join("; ");
+        return errorText(
+          `Invalid input for Skill: ${issues}. Call it as {"skill": "<name>", "args": "<optional>"}.`,
+        );
+      }
+      const valid = validateSkillCall(parsed.data, {
+        skills: options.skills(),
+        pluginSkillNames: options.pluginSkillNames(),
+      });
+      if (!valid.ok) return errorText(valid.message);
+      const { skill } = valid;
+      if (skill.context === "fork" && options.depth >= MAX_FORK_DEPTH) {
+        return errorText(
+          `Skill ${skill.name} runs as a fork, and forks nest at most ${MAX_FORK_DEPTH} deep.`,
+        );
+      }
+      const outcome = await options.invoke({
+        skill,
+        args: parsed.data.args ?? "",
+        origin: "model",
+        turn: ctx.turn,
+        signal: ctx.signal,
+        depth: options.depth,
+        ...(options.agentId === undefined ? {} : { agentId: options.agentId }),
+      });
+      switch (outcome.kind) {
+        case "refused":
+          return errorText(outcome.message);
+        case "inline":
+          return {
+            content: [{ type: "text", text: `Launching skill: ${skill.name}` }],
+            isError: false,
+            touchedPaths: [],
+            followUp: [{ type: "text", text: outcome.text }],
+            patch: outcome.patch,
+          };
+        case "fork":
+          return {
+            content: [{ type: "text", text: outcome.outcome.text }],
+            isError: !outcome.outcome.ok,
+            touchedPaths: [],
+          };
+      }
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { nestedAnnouncement, nestedEntry } from "../../src/activation/announce.js";
+
+const label = { root: "packages/api/.claude/skills", base: "packages/api" };
+
+describe("nested announcements", () => {
+  it("formats the block byte for byte", () => {
+    const text = nestedAnnouncement(label, [
+      { name: "deploy", description: "Deploys the API", whenToUse: "when shipping" },
+      { name: "packages/api:lint", alias: "api-lint", description: "Lints\nthe API" },
+    ]);
+    expect(text).toBe(
+      "<system-reminder>\n" +
+        "New skills discovered in packages/api/.claude/skills, now available via the Skill tool:\n" +
+        "\n" +
+        "- deploy: Deploys the API - when shipping (from packages/api/.claude/skills — applies when working on files under packages/api/)\n" +
+        "- packages/api:lint (api-lint): Lints the API (from packages/api/.claude/skills — applies when working on files under packages/api/)\n" +
+        "</system-reminder>",
+    );
+  });
+
+  it("caps the description like the listing and omits an empty one", () => {
+    const long = nestedEntry({ name: "x", description: "d".repeat(2_000) }, label);
+    expect(long).toBe(
+      `- x: ${"d".repeat(1_535)}… (from packages/api/.claude/skills — applies when working on files under packages/api/)`,
+    );
+    expect(nestedEntry({ name: "y", description: "" }, label)).toBe(
+      "- y (from packages/api/.claude/skills — applies when working on files under packages/api/)",
+    );
+  });
+
+  it("is empty without skills", () => {
+    expect(nestedAnnouncement(label, [])).toBe("");
+  });
+});

@@ -1,0 +1,44 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
+
+/** The built CLI; CI runs `npm run build` before the tests. */
+const BIN = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+
+let tree: TmpTree;
+beforeAll(async () => {
+  tree = await tmpTree({
+    "home/.claude/skills/from-home/SKILL.md": "---\ndescription: user skill\n---\n",
+    "proj/.git": { dir: true },
+    "proj/.claude/skills/from-proj/SKILL.md": "---\ndescription: project skill\n---\n",
+  });
+});
+afterAll(() => tree.cleanup());
+
+describe("the built bin", () => {
+  it("node dist/cli/main.js list --json --cwd … --home …", async () => {
+    expect(existsSync(BIN), `${BIN} is missing: run \`npm run build\` before the tests`).toBe(true);
+    const result = await execa(
+      process.execPath,
+      [BIN, "list", "--json", "--cwd", tree.path("proj"), "--home", tree.path("home")],
+      { env: { SKILLWRIGHT_MANAGED_DIR: tree.path("managed") }, reject: false, timeout: 20_000 },
+    );
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    const skills = JSON.parse(result.stdout) as { name: string; source: string; path: string }[];
+    expect(skills.filter((s) => s.path.startsWith(tree.root)).map((s) => [s.name, s.source])).toEqual([
+      ["from-home", "user"],
+      ["from-proj", "project"],
+    ]);
+  });
+
+  it("exits 1 for an unknown skill", async () => {
+    expect(existsSync(BIN)).toBe(true);
+    const args = ["--cwd", tree.path("proj"), "--home", tree.path("home")];
+    const show = await execa(process.execPath, [BIN, "show", "nope", ...args], { reject: false });
+    expect(show.exitCode).toBe(1);
+    expect(show.stderr).toContain("Unknown skill: nope");
+  });
+});

@@ -1,0 +1,101 @@
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
+import { cli, json } from "./run-cli.js";
+
+const CORPUS = fileURLToPath(new URL("../../../shared/corpus/anthropics-skills", import.meta.url));
+
+interface ValidateReport {
+  ok: boolean;
+  profile: string;
+  files: { path: string; name?: string; ok: boolean; diagnostics: { severity: string; code: string }[] }[];
+}
+
+let tree: TmpTree;
+beforeAll(async () => {
+  tree = await tmpTree({
+    "skills/good/SKILL.md": "---\nname: good\ndescription: A good skill\nlicense: MIT\n---\nBody\n",
+    "skills/warned/SKILL.md":
+      "---\nname: warned\ndescription: Use when: yaml is wrong\neffort: extreme\n---\n",
+    "skills/engine-only/SKILL.md": "---\nname: engine-only\ndescription: d\ncontext: fork\n---\n",
+    "big/SKILL.md": `---\ndescription: big\n---\n${"x".repeat(1_000_001)}`,
+  });
+});
+afterAll(() => tree.cleanup());
+
+describe("skillwright validate", () => {
+  it("warnings never block: exit 0 (engine profile)", async () => {
+    const result = await cli(tree, ["validate", "skills"], ".");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      `✓ ${tree.path("skills/warned/SKILL.md")} (warned): 0 error(s), 2 warning(s)`,
+    );
+    expect(result.stdout).toMatch(/warning yaml-invalid: /);
+    expect(result.stdout).toMatch(/valid \(engine profile\)\n$/);
+  });
+
+  it("an error exits 1", async () => {
+    const result = await cli(tree, ["validate", "big"], ".");
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/error +file-too-large/);
+    expect(result.stdout).toMatch(/validation failed\n$/);
+  });
+
+  it("a missing path exits 1", async () => {
+    expect((await cli(tree, ["validate", "nope"], ".")).code).toBe(1);
+  });
+
+  it("--spec: engine-only keys are errors; exit 1", async () => {
+    const result = await cli(tree, ["validate", "skills/engine-only", "--spec"], ".");
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("error   spec-unknown-key");
+  });
+
+  it("--spec on a spec-clean skill: exit 0", async () => {
+    const result = await cli(tree, ["validate", "skills/good/SKILL.md", "--spec"], ".");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("valid (engine + Agent Skills spec profile)");
+  });
+
+  it("--json: profile, ok and per-file diagnostics", async () => {
+    const result = await cli(tree, ["validate", "skills", "--json"], ".");
+    expect(result.code).toBe(0);
+    const report = json<ValidateReport>(result);
+    expect(report.ok).toBe(true);
+    expect(report.profile).toBe("engine");
+    expect(report.files.map((f) => [f.name, f.ok, f.diagnostics.map((d) => d.code)])).toEqual([
+      ["engine-only", true, []],
+      ["good", true, []],
+      ["warned", true, ["yaml-invalid", "field-invalid"]],
+    ]);
+  });
+
+  it("--spec --json on a failing dir: ok false, exit 1", async () => {
+    const result = await cli(tree, ["validate", "skills", "--spec", "--json"], ".");
+    expect(result.code).toBe(1);
+    const report = json<ValidateReport>(result);
+    expect(report).toMatchObject({ ok: false, profile: "spec" });
+    expect(report.files.find((f) => f.name === "good")?.ok).toBe(true);
+    expect(report.files.find((f) => f.name === "engine-only")?.ok).toBe(false);
+  });
+});
+
+describe("validate on the anthropics/skills corpus", () => {
+  it("claude-api --spec: a spec-description-length warning, not an error; exit 0", async () => {
+    const result = await cli(tree, ["validate", `${CORPUS}/claude-api`, "--spec", "--json"], ".");
+    expect(result.code).toBe(0);
+    const report = json<ValidateReport>(result);
+    expect(report.files).toHaveLength(1);
+    expect(report.files[0]?.diagnostics.map((d) => [d.severity, d.code])).toEqual([
+      ["warning", "spec-description-length"],
+    ]);
+  });
+
+  it("the whole corpus passes --spec", async () => {
+    const result = await cli(tree, ["validate", CORPUS, "--spec", "--json"], ".");
+    expect(result.code).toBe(0);
+    const report = json<ValidateReport>(result);
+    expect(report.files.length).toBeGreaterThanOrEqual(10);
+    expect(report.files.every((f) => f.ok)).toBe(true);
+  });
+});

@@ -1,0 +1,238 @@
+#!/usr/bin/env node
+// A real stdio MCP server for the MCP tests, written with the SDK's server side.
+//
+//   node test/support/mcp-server.mjs [flags]
+//
+// Offers a prompt `review` (arguments `file`, required, and `focus`), tools `add`, `fail`, `slow`, `crash`,
+// `picture` and `odd.name/tool`, and skill resources (SEP-2640) `skill://greet/SKILL.md` and
+// `skill://acme/lint-rules/SKILL.md`.
+//
+// Flags:
+//   --crash                      write to stderr and exit 1 at once
+//   --hang                       read stdin and never answer (not even initialize)
+//   --skills-list                declare the skills extension and serve `skills/list` / `skills/get`
+//   --bad-digest                 with --skills-list: publish a wrong digest for greet's SKILL.md
+//   --no-index                   do not serve `skill://index.json` (skills only via resources/list)
+//   --unlisted                   keep the SKILL.md resources out of resources/list (only the index names them)
+//   --grandchild-pid-file FILE   start `sleep 300` as a child and write its pid to FILE
+//   --pid-file FILE              write this server's pid to FILE
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import {
+  ErrorCode,
+  ListResourcesRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(name);
+const option = (name) => {
+  const at = argv.indexOf(name);
+  return at === -1 ? undefined : argv[at + 1];
+};
+
+if (flag("--crash")) {
+  process.stderr.write("mcp-server: crashing on purpose\n");
+  process.exit(1);
+}
+
+if (flag("--hang")) {
+  process.stdin.resume();
+  setInterval(() => {}, 60_000);
+} else {
+  const pidFile = option("--pid-file");
+  if (pidFile !== undefined) writeFileSync(pidFile, String(process.pid));
+  const grandchildFile = option("--grandchild-pid-file");
+  if (grandchildFile !== undefined) {
+    const child = spawn("sleep", ["300"], { stdio: "ignore" });
+    writeFileSync(grandchildFile, String(child.pid));
+  }
+  await serve();
+}
+
+/** The SKILL.md files this server publishes, by URI. */
+function skillFiles() {
+  return new Map([
+    [
+      "skill://greet/SKILL.md",
+      [
+        "---",
+        "name: greet",
+        "description: Greets someone warmly",
+        "argument-hint: <who>",
+        "hooks:",
+        "  PreToolUse:",
+        "    - hooks:",
+        "        - type: command",
+        "          command: touch HOOK_SHOULD_NOT_RUN",
+        "---",
+        "Say hello to $ARGUMENTS.",
+        "",
+        "!`touch SHOULD_NOT_EXIST`",
+        "",
+      ].join("\n"),
+    ],
+    [
+      "skill://acme/lint-rules/SKILL.md",
+      [
+        "---",
+        "name: lint-rules",
+        "description: The ACME lint rules",
+        "disable-model-invocation: true",
+        "---",
+        "# Lint rules",
+        "Use tabs.",
+        "",
+      ].join("\n"),
+    ],
+  ]);
+}
+
+function digest(text) {
+  return `sha256:${createHash("sha256").update(Buffer.from(text, "utf8")).digest("hex")}`;
+}
+
+function frontmatterOf(text) {
+  const name = /^name: (.*)$/m.exec(text)?.[1] ?? "";
+  const description = /^description: (.*)$/m.exec(text)?.[1] ?? "";
+  const entry = { name, description };
+  if (text.includes("argument-hint: <who>")) entry["argument-hint"] = "<who>";
+  if (text.includes("hooks:")) {
+    entry.hooks = {
+      PreToolUse: [{ hooks: [{ type: "command", command: "touch HOOK_SHOULD_NOT_RUN" }] }],
+    };
+  }
+  if (text.includes("disable-model-invocation: true")) entry["disable-model-invocation"] = true;
+  return entry;
+}
+
+function skillEntry(uri, text) {
+  const bad = flag("--bad-digest") && uri === "skill://greet/SKILL.md";
+  return {
+    uri,
+    frontmatter: frontmatterOf(text),
+    resources: [{ uri, digest: bad ? digest("tampered") : digest(text), size: Buffer.byteLength(text) }],
+  };
+}
+
+async function serve() {
+  const files = skillFiles();
+  const capabilities = flag("--skills-list")
+    ? { extensions: { "io.modelcontextprotocol/skills": {} }, resources: {} }
+    : { resources: {} };
+  const mcp = new McpServer(
+    { name: "skillwright-test-server", version: "1.0.0" },
+    { capabilities, instructions: "A test server." },
+  );
+
+  mcp.registerPrompt(
+    "review",
+    {
+      description: "Review a file",
+      argsSchema: { file: z.string().describe("The file to review"), focus: z.string().optional() },
+    },
+    ({ file, focus }) => ({
+      messages: [
+        { role: "user", content: { type: "text", text: `Review ${file}.` } },
+        { role: "user", content: { type: "text", text: `Focus: ${focus ?? "everything"}` } },
+      ],
+    }),
+  );
+
+  mcp.registerTool(
+    "add",
+    {
+      description: "Adds two numbers",
+      inputSchema: { a: z.number(), b: z.number() },
+      annotations: { readOnlyHint: true },
+    },
+    ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }),
+  );
+  mcp.registerTool("fail", { description: "Always fails" }, () => ({
+    content: [{ type: "text", text: "it failed on purpose" }],
+    isError: true,
+  }));
+  mcp.registerTool(
+    "slow",
+    { description: "Waits", inputSchema: { ms: z.number() } },
+    async ({ ms }, extra) => {
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        extra.signal.addEventListener("abort", () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      return { content: [{ type: "text", text: "done" }] };
+    },
+  );
+  mcp.registerTool("crash", { description: "Exits the server" }, () => {
+    setTimeout(() => process.exit(3), 10);
+    return new Promise(() => {});
+  });
+  mcp.registerTool("picture", { description: "Returns an image" }, () => ({
+    content: [
+      { type: "text", text: "a pixel:" },
+      { type: "image", mimeType: "image/png", data: "iVBORw0KGgo=" },
+      { type: "audio", mimeType: "audio/wav", data: "UklGRg==" },
+    ],
+  }));
+  mcp.registerTool("odd.name/tool", { description: "" }, () => ({ content: [] }));
+
+  const index = {
+    skills: [...files.entries()].map(([uri, text]) => ({
+      name: frontmatterOf(text).name,
+      description: frontmatterOf(text).description,
+      uri,
+    })),
+  };
+  const listed = [];
+  if (!flag("--unlisted")) {
+    for (const [uri, text] of files) {
+      const fm = frontmatterOf(text);
+      listed.push({ uri, name: fm.name, description: fm.description, mimeType: "text/markdown" });
+    }
+  }
+  if (!flag("--no-index")) {
+    listed.push({ uri: "skill://index.json", name: "skill index", mimeType: "application/json" });
+  }
+  listed.push({ uri: "file:///readme.txt", name: "readme", mimeType: "text/plain" });
+
+  mcp.server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: listed }));
+  mcp.server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    const { uri } = request.params;
+    if (uri === "skill://index.json" && !flag("--no-index")) {
+      return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(index) }] };
+    }
+    const text = files.get(uri);
+    if (text === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${uri}`);
+    return { contents: [{ uri, mimeType: "text/markdown", text }] };
+  });
+
+  if (flag("--skills-list")) {
+    mcp.server.setRequestHandler(
+      z.object({ method: z.literal("skills/list"), params: z.optional(z.object({}).loose()) }),
+      () => ({
+        resultType: "complete",
+        skills: [...files.entries()].map(([uri, text]) => skillEntry(uri, text)),
+        ttlMs: 0,
+        cacheScope: "public",
+      }),
+    );
+    mcp.server.setRequestHandler(
+      z.object({ method: z.literal("skills/get"), params: z.object({ uri: z.string() }).loose() }),
+      (request) => {
+        const text = files.get(request.params.uri);
+        if (text === undefined) throw new McpError(ErrorCode.InvalidParams, "Unknown skill");
+        return { resultType: "complete", skill: skillEntry(request.params.uri, text), ttlMs: 0 };
+      },
+    );
+  }
+
+  await mcp.connect(new StdioServerTransport());
+}
