@@ -3,9 +3,8 @@ import type { AgentEvent } from "../agent/events.js";
 import type { Engine } from "../engine.js";
 import { openSession } from "../session/open.js";
 import type { CliArgs } from "./args.js";
-import { parseEffort } from "./commands/headless.js";
 import type { CliIo } from "./io.js";
-import { modelClientFromEnv, NO_KEY_MESSAGE } from "./model-setup.js";
+import { prepareRun } from "./model-setup.js";
 
 /** Spinner frames shown while a fork runs. */
 export const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] as const;
@@ -64,16 +63,10 @@ export async function interactiveCommand(
   args: CliArgs,
   streams: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream },
 ): Promise<number> {
-  const client = await modelClientFromEnv(io.env);
-  if (client === undefined) {
-    io.stderr(NO_KEY_MESSAGE);
-    return 1;
-  }
-  const effort = parseEffort(args.effort);
-  if ("error" in effort) {
-    io.stderr(`${effort.error}\n`);
-    return 2;
-  }
+  const prepared = await prepareRun(io, args);
+  if (!prepared.ok) return prepared.code;
+  const { client, effort: chosenEffort } = prepared;
+  const effort = chosenEffort === undefined ? {} : { effort: chosenEffort };
   const names = (await engine.discover()).skills.filter((s) => s.userInvocable).map((s) => s.name);
   const rl = createInterface({
     input: streams.input,

@@ -1,4 +1,7 @@
 import type { ModelClient } from "../agent/model-client.js";
+import { MODEL_EFFORTS, type ModelEffort } from "../agent/models.js";
+import type { CliArgs } from "./args.js";
+import type { CliIo } from "./io.js";
 
 /** The message for commands that need a model when no credentials are set. */
 export const NO_KEY_MESSAGE =
@@ -19,4 +22,34 @@ export async function modelClientFromEnv(
     ...(authToken ? { authToken } : {}),
     ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}),
   });
+}
+
+/** Parses `--effort`; undefined when absent, an error message when invalid. Pure. */
+export function parseEffort(value: string | undefined): { effort?: ModelEffort } | { error: string } {
+  if (value === undefined) return {};
+  const lower = value.toLowerCase();
+  return (MODEL_EFFORTS as readonly string[]).includes(lower)
+    ? { effort: lower as ModelEffort }
+    : { error: `--effort must be one of ${MODEL_EFFORTS.join(", ")}` };
+}
+
+/**
+ * What both run modes need before a session: a model client (exit 1 with a clear message without a key) and
+ * a valid `--effort` (exit 2 otherwise). Messages go to stderr.
+ */
+export async function prepareRun(
+  io: CliIo,
+  args: CliArgs,
+): Promise<{ ok: true; client: ModelClient; effort?: ModelEffort } | { ok: false; code: number }> {
+  const client = await modelClientFromEnv(io.env);
+  if (client === undefined) {
+    io.stderr(NO_KEY_MESSAGE);
+    return { ok: false, code: 1 };
+  }
+  const effort = parseEffort(args.effort);
+  if ("error" in effort) {
+    io.stderr(`${effort.error}\n`);
+    return { ok: false, code: 2 };
+  }
+  return { ok: true, client, ...effort };
 }

@@ -1,11 +1,10 @@
 import { appendFile } from "node:fs/promises";
 import type { AgentEvent, AgentResult } from "../../agent/events.js";
-import { MODEL_EFFORTS, type ModelEffort } from "../../agent/models.js";
 import type { Engine } from "../../engine.js";
 import { openSession } from "../../session/open.js";
 import type { CliArgs } from "../args.js";
 import type { CliIo } from "../io.js";
-import { modelClientFromEnv, NO_KEY_MESSAGE } from "../model-setup.js";
+import { prepareRun } from "../model-setup.js";
 
 /** The `result` line of `--output-format json|stream-json`, shaped like Claude Code's headless output. */
 export function resultRecord(
@@ -32,18 +31,10 @@ export function resultRecord(
   };
 }
 
-/** Parses `--effort`; undefined when absent, an error message when invalid. */
-export function parseEffort(value: string | undefined): { effort?: ModelEffort } | { error: string } {
-  if (value === undefined) return {};
-  const lower = value.toLowerCase();
-  return (MODEL_EFFORTS as readonly string[]).includes(lower)
-    ? { effort: lower as ModelEffort }
-    : { error: `--effort must be one of ${MODEL_EFFORTS.join(", ")}` };
-}
-
 /**
  * `skillwright -p "prompt"`: one user turn, no questions asked (an `ask` is a denial unless `--allowedTools`
- * or a settings rule allows it). Output as text, JSON or stream-JSON. Exit 0 on success, 1 on failure.
+ * or a settings rule allows it). Output as text, JSON or stream-JSON. `io.waitForStop` (SIGINT/SIGTERM) aborts
+ * the turn and every process it started. Exit 0 on success, 1 on failure or abort.
  */
 export async function headlessCommand(
   engine: Engine,
@@ -51,16 +42,10 @@ export async function headlessCommand(
   args: CliArgs,
   prompt: string,
 ): Promise<number> {
-  const client = await modelClientFromEnv(io.env);
-  if (client === undefined) {
-    io.stderr(NO_KEY_MESSAGE);
-    return 1;
-  }
-  const effort = parseEffort(args.effort);
-  if ("error" in effort) {
-    io.stderr(`${effort.error}\n`);
-    return 2;
-  }
+  const prepared = await prepareRun(io, args);
+  if (!prepared.ok) return prepared.code;
+  const { client, effort: chosenEffort } = prepared;
+  const effort = chosenEffort === undefined ? {} : { effort: chosenEffort };
   const started = Date.now();
   const debug = args.debugFile;
   const log = async (record: Record<string, unknown>) => {
@@ -106,7 +91,10 @@ export async function headlessCommand(
     });
   }
   let result: AgentResult | undefined;
-  for await (const event of session.send(prompt)) {
+  // SIGINT/SIGTERM abort the turn, so the shell commands it started (own process groups) are killed too.
+  const stop = new AbortController();
+  void io.waitForStop?.().then(() => stop.abort());
+  for await (const event of session.send(prompt, { signal: stop.signal })) {
     await log({ kind: "event", event: debugView(event) });
     if (event.type === "done" && event.agentId === undefined) result = event.result;
     if (!stream) continue;
