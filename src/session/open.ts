@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { createNestedDiscovery } from "../activation/nested.js";
+import { type InvokedSkill, invocationsFromTranscript } from "../agent/compaction/reattach.js";
 import type { AgentTool } from "../agent/loop.js";
 import type { ModelClient, ModelMessage } from "../agent/model-client.js";
 import { DEFAULT_MODEL, type ModelEffort } from "../agent/models.js";
@@ -102,9 +103,12 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
   );
   const store = options.store ?? createFileSessionStore(join(engine.home, ".skillwright", "sessions"));
   let history: ModelMessage[] | undefined;
+  let priorInvocations: InvokedSkill[] = [];
   let id = newSessionId();
   if (options.resume !== undefined) {
-    history = replayMessages(await store.read(options.resume));
+    const entries = await store.read(options.resume);
+    history = replayMessages(entries);
+    priorInvocations = invocationsFromTranscript(entries);
     id = options.resume;
   }
   const model = options.model ?? settings.settings.model ?? DEFAULT_MODEL;
@@ -148,7 +152,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
       : { listingBudgetSetting: settings.settings.skillListingBudget }),
     ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
     now,
-    ...(history === undefined ? {} : { history }),
+    ...(history === undefined ? {} : { history, priorInvocations }),
   });
   if (history === undefined) {
     await store.append(id, [

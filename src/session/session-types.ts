@@ -41,6 +41,8 @@ export interface SessionDeps {
   now?: () => number;
   /** Messages to start from (a resumed session). */
   history?: ModelMessage[];
+  /** The invoked-skill log of a resumed session (for compaction's re-attachment). */
+  priorInvocations?: InvokedSkill[];
 }
 
 /** A conversation with the agent. `send` runs one user turn and streams its events. */

@@ -26,7 +26,7 @@ export const COMPACT_COMMAND = "/compact";
 export function createSession(deps: SessionDeps): Session {
   const now = deps.now ?? Date.now;
   const messages: ModelMessage[] = [...(deps.history ?? [])];
-  const invocations: InvokedSkill[] = [];
+  const invocations: InvokedSkill[] = [...(deps.priorInvocations ?? [])];
   const listing = createListingState();
   let emit: (event: AgentEvent) => void = () => {};
   let started = false;
