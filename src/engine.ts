@@ -1,6 +1,11 @@
 import { join } from "node:path";
-import { type BundledRegistry, createBundledRegistry } from "./bundled/register.js";
+import {
+  type BundledRegistry,
+  type BundledSkillDefinition,
+  createBundledRegistry,
+} from "./bundled/register.js";
 import { projectDirs } from "./config/project.js";
+import type { Diagnostic } from "./diagnostics.js";
 import { createSkillCatalog, type SkillCatalog } from "./discovery/catalog.js";
 import { type Discovery, discoverSkills } from "./discovery/discover.js";
 import { type SkillRoot, skillRoots } from "./discovery/sources.js";
@@ -32,6 +37,11 @@ export interface Engine {
   readonly env: Record<string, string | undefined>;
   readonly fs: FsOps;
   readonly bundled: BundledRegistry;
+  /**
+   * Adds a skill defined in code (SPEC §2 bundled); its `files` are extracted to a private dir on first use and
+   * paths that escape it refuse the skill. The next `discover()` includes it. Returns the diagnostics.
+   */
+  registerBundledSkill(definition: BundledSkillDefinition): Diagnostic[];
   /** The file roots in precedence order, and the git root when there is one. */
   roots(): Promise<{ roots: SkillRoot[]; gitRoot?: string; projectDir: string }>;
   /** Settings, plugins and MCP servers (loaded once; MCP servers start on first use). */
@@ -72,6 +82,7 @@ export function createEngine(options: EngineOptions): Engine {
     return rootsMemo;
   };
   let extensionsMemo: Promise<Extensions> | undefined;
+  let stale = false;
   const extensions = () => {
     extensionsMemo ??= roots().then(({ projectDir }) =>
       loadExtensions({
@@ -109,7 +120,16 @@ export function createEngine(options: EngineOptions): Engine {
     roots,
     extensions,
     catalog,
-    discover: () => catalog.get(),
+    registerBundledSkill(definition) {
+      const diagnostics = bundled.register(definition);
+      stale = true;
+      return diagnostics;
+    },
+    discover: () => {
+      if (!stale) return catalog.get();
+      stale = false;
+      return catalog.reload();
+    },
     reload: () => catalog.reload(),
     async close() {
       if (extensionsMemo === undefined) return;

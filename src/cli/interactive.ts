@@ -1,4 +1,5 @@
-import { createInterface, type Interface } from "node:readline";
+import { createInterface } from "node:readline";
+import { createChannel } from "../agent/channel.js";
 import type { AgentEvent } from "../agent/events.js";
 import type { Engine } from "../engine.js";
 import { openSession } from "../session/open.js";
@@ -49,10 +50,6 @@ function firstLine(content: readonly { type: string; text?: string }[]): string 
   return text.split("\n")[0] ?? "";
 }
 
-function question(rl: Interface, prompt: string): Promise<string> {
-  return new Promise((resolve) => rl.question(prompt, resolve));
-}
-
 /**
  * The interactive mode: a readline loop with streaming text, tool-call lines, fork progress, `/` completion of
  * skill names, permission questions on the terminal, Ctrl-C to abort the running turn and Ctrl-D to exit.
@@ -73,6 +70,16 @@ export async function interactiveCommand(
     output: streams.output,
     completer: (line: string) => completeSlash(line, [...names, "compact"]),
   });
+  // One queue of typed lines serves both prompts and permission questions; nothing typed early is lost.
+  const lines = createChannel<string>();
+  rl.on("line", (line) => lines.push(line));
+  rl.on("close", () => lines.close());
+  const pending = lines[Symbol.asyncIterator]();
+  const nextLine = async (prompt: string) => {
+    io.stdout(prompt);
+    const next = await pending.next();
+    return next.done ? undefined : next.value;
+  };
   const { session, diagnostics, model } = await openSession(engine, {
     client,
     ...(args.model === undefined ? {} : { model: args.model }),
@@ -80,7 +87,8 @@ export async function interactiveCommand(
     allowedTools: args.allowedTools,
     disallowedTools: args.disallowedTools,
     ...(args.resume === undefined ? {} : { resume: args.resume }),
-    askPermission: async ({ prompt }) => /^y(es)?$/i.test((await question(rl, `\n${prompt} [y/N] `)).trim()),
+    askPermission: async ({ prompt }) =>
+      /^y(es)?$/i.test((await nextLine(`\n${prompt} [y/N] `))?.trim() ?? ""),
   });
   for (const d of diagnostics)
     io.stderr(`${d.severity} ${d.code}: ${d.message}${d.path ? ` (${d.path})` : ""}\n`);
@@ -95,13 +103,8 @@ export async function interactiveCommand(
     } else rl.close();
   });
   let frame = 0;
-  let answer: ((line: string | undefined) => void) | undefined;
-  rl.on("close", () => answer?.(undefined));
   for (;;) {
-    const line = await new Promise<string | undefined>((resolve) => {
-      answer = resolve;
-      rl.question("\n> ", resolve);
-    });
+    const line = await nextLine("\n> ");
     if (line === undefined) break;
     if (line.trim() === "") continue;
     running = new AbortController();
@@ -113,6 +116,7 @@ export async function interactiveCommand(
     running = undefined;
     io.stdout("\n");
   }
+  rl.close();
   await session.close();
   return 0;
 }

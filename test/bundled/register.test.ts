@@ -182,3 +182,42 @@ describe("engine.bundled", () => {
     expect(treeSkills(tree, await engine.discover())).toEqual([]);
   });
 });
+
+describe("engine.registerBundledSkill", () => {
+  it("adds a code-defined skill to the next discover(), extracting its files on first use", async () => {
+    const { mkdtemp, readFile, rm } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { createEngine } = await import("../../src/engine.js");
+    const root = await mkdtemp(join(tmpdir(), "skillwright-register-"));
+    try {
+      const engine = createEngine({
+        cwd: root,
+        home: root,
+        env: { SKILLWRIGHT_MANAGED_DIR: join(root, "managed") },
+      });
+      expect((await engine.discover()).skills.map((s) => s.name)).not.toContain("from-code");
+      const diagnostics = engine.registerBundledSkill({
+        name: "from-code",
+        description: "Made in code",
+        body: "Read reference/notes.md",
+        files: { "reference/notes.md": "NOTES" },
+      });
+      expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+      const skill = (await engine.discover()).skills.find((s) => s.name === "from-code");
+      expect(skill?.source).toBe("bundled");
+      expect(await skill?.loadBody()).toBe("Read reference/notes.md");
+      expect(await readFile(join(skill?.baseDir ?? "", "reference", "notes.md"), "utf8")).toBe("NOTES");
+      const refused = engine.registerBundledSkill({
+        name: "bad",
+        description: "x",
+        body: "",
+        files: { "../out.md": "x" },
+      });
+      expect(refused.map((d) => d.code)).toEqual(["bundled-path-escape"]);
+      expect((await engine.discover()).skills.map((s) => s.name)).not.toContain("bad");
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
