@@ -1,7 +1,10 @@
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createBundledRegistry, safeJoin } from "../../src/bundled/register.js";
+import { createEngine } from "../../src/engine.js";
 import { createNodeFs } from "../../src/io/fs.js";
 import { engineFor, treeSkills } from "../discovery/engine-for.js";
 import { spyFs } from "../discovery/spy-fs.js";
@@ -185,10 +188,6 @@ describe("engine.bundled", () => {
 
 describe("engine.registerBundledSkill", () => {
   it("adds a code-defined skill to the next discover(), extracting its files on first use", async () => {
-    const { mkdtemp, readFile, rm } = await import("node:fs/promises");
-    const { tmpdir } = await import("node:os");
-    const { join } = await import("node:path");
-    const { createEngine } = await import("../../src/engine.js");
     const root = await mkdtemp(join(tmpdir(), "skillwright-register-"));
     try {
       const engine = createEngine({
