@@ -1,8 +1,16 @@
-import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { AGENT_ID_HEADER } from "../agent/model-client.js";
+import {
+  headerRecord,
+  MAX_BODY_BYTES,
+  readBody,
+  sendError,
+  sendHttpFault,
+  sendJson,
+  writeFlushed,
+} from "./http-reply.js";
 import {
   ModelScript,
   type ModelScriptInput,
@@ -10,25 +18,31 @@ import {
   type RequestView,
   requestView,
   type ScriptFault,
-  type ScriptResponse,
   ScriptTurn,
   type ScriptTurnInput,
 } from "./model-script.js";
+import {
+  buildMessage,
+  estimateTokens,
+  messageEvents,
+  newId,
+  sseText,
+  type WireMessage,
+} from "./wire-message.js";
 
-/** Text is streamed in this many `text_delta` chunks (fewer for very short text)… */
-export const TEXT_DELTA_PARTS = 3;
-/** …each at most this many characters, so long text makes many deltas. Tool input JSON is split the same way. */
-export const MAX_DELTA_CHARS = 64;
-/** The token estimate used for usage and count_tokens: characters divided by this. */
-export const CHARS_PER_TOKEN = 4;
-/** Request bodies above this size get a 413. */
-export const MAX_BODY_BYTES = 32 * 1024 * 1024;
+export { MAX_BODY_BYTES } from "./http-reply.js";
+export {
+  buildMessage,
+  CHARS_PER_TOKEN,
+  errorTypeForStatus,
+  MAX_DELTA_CHARS,
+  messageEvents,
+  splitChunks,
+  TEXT_DELTA_PARTS,
+} from "./wire-message.js";
 
 /** The server listens here unless told otherwise. */
 export const DEFAULT_HOST = "127.0.0.1";
-
-const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-const ID_LENGTH = 22;
 
 /** One request as the server saw it. `turn` is the index of the script turn that answered, if any. */
 export interface RecordedRequest {
@@ -67,205 +81,6 @@ export interface ModelServer {
   remainingTurns(): ScriptTurn[];
   /** Stops listening and drops open connections. */
   close(): Promise<void>;
-}
-
-interface SseEvent {
-  event: string;
-  data: Record<string, unknown>;
-}
-
-type WireBlock =
-  | { type: "text"; text: string }
-  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
-
-interface WireMessage {
-  id: string;
-  type: "message";
-  role: "assistant";
-  model: string;
-  content: WireBlock[];
-  stop_reason: string;
-  stop_sequence: null;
-  usage: Record<string, number>;
-}
-
-function newId(prefix: string): string {
-  const bytes = randomBytes(ID_LENGTH);
-  return `${prefix}01${Array.from(bytes, (b) => ID_ALPHABET[b % ID_ALPHABET.length]).join("")}`;
-}
-
-function estimateTokens(text: string): number {
-  return Math.max(1, Math.ceil(text.length / CHARS_PER_TOKEN));
-}
-
-/** Splits text into about {@link TEXT_DELTA_PARTS} chunks of at most {@link MAX_DELTA_CHARS} code points. */
-export function splitChunks(text: string): string[] {
-  const chars = Array.from(text);
-  const size = Math.max(1, Math.min(MAX_DELTA_CHARS, Math.ceil(chars.length / TEXT_DELTA_PARTS)));
-  const chunks: string[] = [];
-  for (let i = 0; i < chars.length; i += size) chunks.push(chars.slice(i, i + size).join(""));
-  return chunks;
-}
-
-/** The assistant message for a scripted response; ids are made for tool calls that have none. */
-export function buildMessage(
-  response: ScriptResponse,
-  requestModel: string,
-  inputTokens: number,
-): WireMessage {
-  const content = response.content.map(
-    (b): WireBlock =>
-      b.type === "text"
-        ? { type: "text", text: b.text }
-        : { type: "tool_use", id: b.id ?? newId("toolu_"), name: b.name, input: b.input },
-  );
-  const hasToolUse = content.some((b) => b.type === "tool_use");
-  const outputText = content.map((b) => (b.type === "text" ? b.text : JSON.stringify(b.input))).join("");
-  return {
-    id: newId("msg_"),
-    type: "message",
-    role: "assistant",
-    model: response.model ?? requestModel,
-    content,
-    stop_reason: response.stop_reason ?? (hasToolUse ? "tool_use" : "end_turn"),
-    stop_sequence: null,
-    usage: {
-      input_tokens: response.usage?.input_tokens ?? inputTokens,
-      output_tokens: response.usage?.output_tokens ?? estimateTokens(outputText),
-      cache_creation_input_tokens: response.usage?.cache_creation_input_tokens ?? 0,
-      cache_read_input_tokens: response.usage?.cache_read_input_tokens ?? 0,
-    },
-  };
-}
-
-/**
- * The SSE events the real API sends for a message, in order: `message_start`, `ping`, then per block
- * `content_block_start`, its deltas (`text_delta` / `input_json_delta`, the first JSON delta empty as the API
- * sends it) and `content_block_stop`, then `message_delta` and `message_stop`.
- */
-export function messageEvents(message: WireMessage): SseEvent[] {
-  const start = { ...message, content: [], stop_reason: null, usage: { ...message.usage, output_tokens: 1 } };
-  const events: SseEvent[] = [
-    { event: "message_start", data: { type: "message_start", message: start } },
-    { event: "ping", data: { type: "ping" } },
-  ];
-  message.content.forEach((block, index) => {
-    const head = block.type === "text" ? { type: "text", text: "" } : { ...block, input: {} };
-    events.push({
-      event: "content_block_start",
-      data: { type: "content_block_start", index, content_block: head },
-    });
-    const deltas =
-      block.type === "text"
-        ? splitChunks(block.text).map((text) => ({ type: "text_delta", text }))
-        : ["", ...splitChunks(JSON.stringify(block.input))].map((partial_json) => ({
-            type: "input_json_delta",
-            partial_json,
-          }));
-    for (const delta of deltas) {
-      events.push({ event: "content_block_delta", data: { type: "content_block_delta", index, delta } });
-    }
-    events.push({ event: "content_block_stop", data: { type: "content_block_stop", index } });
-  });
-  events.push({
-    event: "message_delta",
-    data: {
-      type: "message_delta",
-      delta: { stop_reason: message.stop_reason, stop_sequence: null },
-      usage: { output_tokens: message.usage.output_tokens },
-    },
-  });
-  events.push({ event: "message_stop", data: { type: "message_stop" } });
-  return events;
-}
-
-const ERROR_TYPE_BY_STATUS: Readonly<Record<number, string>> = {
-  400: "invalid_request_error",
-  401: "authentication_error",
-  402: "billing_error",
-  403: "permission_error",
-  404: "not_found_error",
-  413: "request_too_large",
-  429: "rate_limit_error",
-  500: "api_error",
-  529: "overloaded_error",
-};
-
-/** The Anthropic error type for an HTTP status (`api_error` for other 5xx, `invalid_request_error` for 4xx). */
-export function errorTypeForStatus(status: number): string {
-  return ERROR_TYPE_BY_STATUS[status] ?? (status >= 500 ? "api_error" : "invalid_request_error");
-}
-
-function sseText(e: SseEvent): string {
-  return `event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`;
-}
-
-function sendJson(
-  res: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-    "request-id": newId("req_"),
-    ...headers,
-  });
-  res.end(text);
-}
-
-function sendError(
-  res: ServerResponse,
-  status: number,
-  message: string,
-  headers?: Record<string, string>,
-): void {
-  sendJson(res, status, { type: "error", error: { type: errorTypeForStatus(status), message } }, headers);
-}
-
-function sendHttpFault(res: ServerResponse, fault: Extract<ScriptFault, { kind: "http" }>): void {
-  const headers: Record<string, string> = {};
-  if (fault.retryAfterSeconds !== undefined) headers["retry-after"] = String(fault.retryAfterSeconds);
-  if (fault.retryAfterMs !== undefined) headers["retry-after-ms"] = String(fault.retryAfterMs);
-  if (fault.shouldRetry !== undefined) headers["x-should-retry"] = String(fault.shouldRetry);
-  const type = fault.errorType ?? errorTypeForStatus(fault.status);
-  const body = fault.body ?? { type: "error", error: { type, message: fault.message ?? `Scripted ${type}` } };
-  sendJson(res, fault.status, body, headers);
-}
-
-/** Writes and waits until the chunk reached the socket, or until the request is gone. */
-function writeFlushed(res: ServerResponse, text: string, signal: AbortSignal): Promise<void> {
-  if (signal.aborted || res.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    signal.addEventListener("abort", done, { once: true });
-    res.write(text, done);
-  });
-}
-
-async function readBody(req: IncomingMessage): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) return undefined;
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-function headerRecord(req: IncomingMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
-  }
-  return headers;
 }
 
 const MessagesBody = z.looseObject({

@@ -1,0 +1,52 @@
+import type {
+  ContentBlockParam,
+  MessageCreateParamsStreaming,
+  MessageParam,
+  TextBlockParam,
+  Tool,
+} from "@anthropic-ai/sdk/resources/messages";
+import type { ModelContentBlock, ModelRequest } from "./model-types.js";
+import { resolveModel } from "./models.js";
+
+const EPHEMERAL = { type: "ephemeral" } as const;
+
+function withBreakpoint(block: ModelContentBlock): ContentBlockParam {
+  return { ...block, cache_control: EPHEMERAL };
+}
+
+/**
+ * The Messages API body for a request (pure; the inputs are not mutated). Resolves the model alias, sends
+ * `effort` as `output_config.effort`, and puts prompt-cache breakpoints on the system prompt, the last tool
+ * and the last content block of the newest message. Empty `system`/`tools` are left out.
+ */
+export function buildRequestBody(request: ModelRequest): MessageCreateParamsStreaming {
+  const messages: MessageParam[] = request.messages.map((message, index): MessageParam => {
+    if (index !== request.messages.length - 1) return { role: message.role, content: message.content };
+    if (typeof message.content === "string") {
+      if (message.content === "") return { role: message.role, content: message.content };
+      const block: TextBlockParam = { type: "text", text: message.content, cache_control: EPHEMERAL };
+      return { role: message.role, content: [block] };
+    }
+    const blocks: ContentBlockParam[] = message.content.map((b, i, all) =>
+      i === all.length - 1 ? withBreakpoint(b) : b,
+    );
+    return { role: message.role, content: blocks };
+  });
+  const tools: Tool[] = request.tools.map((tool, index, all) => ({
+    name: tool.name,
+    description: tool.description,
+    input_schema: { ...tool.input_schema, type: "object" },
+    ...(index === all.length - 1 ? { cache_control: EPHEMERAL } : {}),
+  }));
+  return {
+    model: resolveModel(request.model),
+    max_tokens: request.maxTokens,
+    messages,
+    stream: true,
+    ...(request.system === ""
+      ? {}
+      : { system: [{ type: "text", text: request.system, cache_control: EPHEMERAL }] }),
+    ...(tools.length === 0 ? {} : { tools }),
+    ...(request.effort === undefined ? {} : { output_config: { effort: request.effort } }),
+  };
+}
