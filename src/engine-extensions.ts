@@ -3,7 +3,7 @@ import { type LoadedSettings, loadSettings } from "./config/settings.js";
 import type { Diagnostic } from "./diagnostics.js";
 import type { FsOps } from "./io/fs.js";
 import { loadMcpConfigs, parseMcpConfig } from "./mcp/config.js";
-import { createMcpManager, type McpManager } from "./mcp/manager.js";
+import type { McpManager } from "./mcp/manager.js";
 import { loadPlugins, type SourcedPlugin } from "./plugins/load-plugins.js";
 import { ensurePluginDataDir, usesPluginDataDir } from "./plugins/plugin-vars.js";
 import type { Skill } from "./skill/skill.js";
@@ -64,10 +64,11 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
     diagnostics.push(...parsed.diagnostics);
     for (const [name, config] of Object.entries(parsed.servers)) servers[name] ??= config;
   }
+  // The MCP SDK costs ~400 ms to load: only when a server is configured.
   const mcp =
     Object.keys(servers).length === 0
       ? undefined
-      : createMcpManager({
+      : (await import("./mcp/manager.js")).createMcpManager({
           servers,
           env,
           cwd: inputs.cwd,

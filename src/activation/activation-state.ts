@@ -32,6 +32,11 @@ export interface ActivationState {
    * activated name stays activated. Rebuilds the matcher once.
    */
   add(skills: readonly ConditionalSkill[]): void;
+  /**
+   * Activates known conditional skills by name, as a resumed session does for those its stored conversation
+   * announced. Unknown and unconditional names are ignored. Returns the names this call activated.
+   */
+  activate(names: readonly string[]): string[];
   /** Activated names, in activation order. */
   activated(): string[];
   /** `field-invalid` warnings from the per-skill pattern bound, for the conditional skills held. */
@@ -74,6 +79,12 @@ export function createActivationState(skills: readonly ConditionalSkill[]): Acti
     isActive: (name) => !conditional.has(name) || active.has(name),
     visible: (list) => list.filter((s) => s.paths === undefined || active.has(s.name)),
     add: register,
+    activate(names) {
+      const added = names.filter((name) => conditional.has(name) && !active.has(name));
+      for (const name of added) active.add(name);
+      session.exclude(added);
+      return added;
+    },
     activated: () => [...active],
     diagnostics: () => matcher.diagnostics,
   };

@@ -14,6 +14,19 @@ export function nestedHeader(label: NestedRootLabel): string {
   return `New skills discovered in ${label.root}, now available via the Skill tool:`;
 }
 
+const HEADER_PATTERN = /^New skills discovered in (.+), now available via the Skill tool:$/;
+
+/**
+ * The nested skills dir an announcement block (see `nestedAnnouncement`) names, relative to the cwd
+ * (`packages/api/.claude/skills`), or undefined for any other text. A resumed session uses it to find again
+ * the skills its stored conversation announced. Pure.
+ */
+export function announcedNestedRoot(text: string): string | undefined {
+  const [opening, header] = text.split("\n", 2);
+  if (opening !== "<system-reminder>" || header === undefined) return undefined;
+  return HEADER_PATTERN.exec(header)?.[1];
+}
+
 /**
  * One announcement entry: the listing entry of SPEC §3 (`- {name}: {desc}`, `{name}` with its alias, the
  * description capped by `listingDescription`) followed by ` (from {root} — applies when working on files

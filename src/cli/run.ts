@@ -1,13 +1,6 @@
 import { resolve } from "node:path";
-import { createEngine, type Engine } from "../engine.js";
+import type { Engine } from "../engine.js";
 import { type CliArgs, parseCliArgs } from "./args.js";
-import { devCommand } from "./commands/dev.js";
-import { doctorCommand } from "./commands/doctor.js";
-import { headlessCommand } from "./commands/headless.js";
-import { listCommand } from "./commands/list.js";
-import { pluginValidateCommand } from "./commands/plugin-validate.js";
-import { showCommand } from "./commands/show.js";
-import { validateCommand } from "./commands/validate.js";
 import type { CliIo } from "./io.js";
 import { USAGE } from "./usage.js";
 
@@ -32,6 +25,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const cwd = resolve(io.cwd, args.cwd ?? ".");
   const home = resolve(io.cwd, args.home ?? io.home);
   const scoped: CliIo = { ...io, cwd, home };
+  // Each command loads only what it needs: start-up time is most of a short command's cost.
+  const { createEngine } = await import("../engine.js");
   const engine = createEngine({
     cwd,
     home,
@@ -59,7 +54,7 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
           io.stderr("skillwright -p needs a prompt (as an argument or on stdin)\n");
           return 2;
         }
-        return headlessCommand(engine, scoped, args, prompt);
+        return (await import("./commands/headless.js")).headlessCommand(engine, scoped, args, prompt);
       }
       if (io.interactive === undefined) {
         io.stderr(`Interactive mode needs a terminal; use -p "prompt" for one headless turn.\n\n${USAGE}`);
@@ -68,16 +63,19 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
       return io.interactive(engine, scoped, args);
     }
     case "list":
-      return listCommand(engine, scoped, args.json);
+      return (await import("./commands/list.js")).listCommand(engine, scoped, args.json);
     case "doctor":
-      return doctorCommand(engine, scoped, args.json, args.model);
+      return (await import("./commands/doctor.js")).doctorCommand(engine, scoped, args.json, args.model);
     case "show": {
       const [name, ...rest] = args.positionals;
       if (name === undefined) {
         io.stderr(`show needs a skill name\n\n${USAGE}`);
         return 2;
       }
-      return showCommand(engine, scoped, name, rest, { json: args.json, runShell: args.runShell });
+      return (await import("./commands/show.js")).showCommand(engine, scoped, name, rest, {
+        json: args.json,
+        runShell: args.runShell,
+      });
     }
     case "validate": {
       const [target] = args.positionals;
@@ -85,17 +83,28 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
         io.stderr(`validate needs a path\n\n${USAGE}`);
         return 2;
       }
-      return validateCommand(engine.fs, scoped, target, args.spec, args.json);
+      return (await import("./commands/validate.js")).validateCommand(
+        engine.fs,
+        scoped,
+        target,
+        args.spec,
+        args.json,
+      );
     }
     case "dev":
-      return devCommand(scoped, args);
+      return (await import("./commands/dev.js")).devCommand(scoped, args);
     case "plugin": {
       const [sub, dir] = args.positionals;
       if (sub !== "validate" || dir === undefined) {
         io.stderr(`usage: skillwright plugin validate <dir> [--json]\n`);
         return 2;
       }
-      return pluginValidateCommand(engine.fs, scoped, resolve(scoped.cwd, dir), args.json);
+      return (await import("./commands/plugin-validate.js")).pluginValidateCommand(
+        engine.fs,
+        scoped,
+        resolve(scoped.cwd, dir),
+        args.json,
+      );
     }
     default:
       io.stderr(`Unknown command: ${args.command}\n\n${USAGE}`);

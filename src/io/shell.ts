@@ -1,5 +1,3 @@
-import { execa } from "execa";
-
 export interface ShellRunOptions {
   cwd: string;
   /** Added to the parent's environment. */
@@ -47,6 +45,8 @@ function killTree(pid: number | undefined, signal: NodeJS.Signals): void {
 export function createNodeShell(): ShellOps {
   return {
     async run(command, options) {
+      // Loaded on first use: execa costs ~90 ms of start-up that commands without a shell should not pay.
+      const { execa } = await import("execa");
       const shell = options.shell ?? "bash";
       const child = execa(shell, ["-c", command], {
         cwd: options.cwd,

@@ -1,5 +1,6 @@
+import type { ModelMessage } from "../agent/model-client.js";
 import { buildListing, type Listing } from "../listing.js";
-import type { Skill } from "../skill/skill.js";
+import { displayName, type Skill } from "../skill/skill.js";
 import type { UsageScores } from "../usage.js";
 
 /** The main agent's key in the sent-names map. */
@@ -45,4 +46,42 @@ export function createListingState(): ListingState {
     },
     sent: (agent) => sentFor(agent),
   };
+}
+
+/** How the second line of a listing block or a nested-skills announcement ends (SPEC §3, §9). */
+const LISTING_HEADER_END = "the Skill tool:";
+const REMINDER_OPENING = "<system-reminder>\n";
+
+/** The user-role text blocks of `messages` that are `<system-reminder>` blocks, in order. Pure. */
+export function reminderTexts(messages: readonly ModelMessage[]): string[] {
+  const texts: string[] = [];
+  for (const message of messages) {
+    if (message.role !== "user" || typeof message.content === "string") continue;
+    for (const block of message.content) {
+      if (block.type === "text" && block.text.startsWith(REMINDER_OPENING)) texts.push(block.text);
+    }
+  }
+  return texts;
+}
+
+/**
+ * The names among `skills` that a conversation already listed to the model: those with an entry line
+ * (`- {display}` or `- {display}: …`) in a listing or an announcement (a user `<system-reminder>` block whose
+ * header line ends with "the Skill tool:"). A resumed session marks them sent and keeps them invocable. Pure.
+ */
+export function namesListedIn(messages: readonly ModelMessage[], skills: readonly Skill[]): string[] {
+  const lines = new Set<string>();
+  for (const text of reminderTexts(messages)) {
+    const [, header, ...rest] = text.split("\n");
+    if (header === undefined || !header.endsWith(LISTING_HEADER_END)) continue;
+    for (const line of rest) if (line.startsWith("- ")) lines.add(line);
+  }
+  if (lines.size === 0) return [];
+  const listed = [...lines];
+  return skills
+    .filter((skill) => {
+      const entry = `- ${displayName(skill)}`;
+      return lines.has(entry) || listed.some((line) => line.startsWith(`${entry}: `));
+    })
+    .map((skill) => skill.name);
 }

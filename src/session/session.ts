@@ -12,6 +12,7 @@ import type { InvokedSkill } from "../skill-tool/invoke.js";
 import { compactConversation } from "./compact.js";
 import { createHooksRunner, type RunHooks } from "./hooks-runner.js";
 import { createListingState, MAIN_AGENT } from "./listing-state.js";
+import { restoreResumed } from "./restore.js";
 import type { Session, SessionDeps } from "./session-types.js";
 import { createSkillRuntime, DEFAULT_MAX_TOKENS } from "./skill-runtime.js";
 import { handleSlash } from "./slash.js";
@@ -28,6 +29,22 @@ export function createSession(deps: SessionDeps): Session {
   const messages: ModelMessage[] = [...(deps.history ?? [])];
   const invocations: InvokedSkill[] = [...(deps.priorInvocations ?? [])];
   const listing = createListingState();
+  // A resumed conversation already holds a listing and announcements: keep those skills, send them once.
+  let restored: Promise<void> | undefined;
+  const restore = () => {
+    restored ??= (async () => {
+      if (deps.history === undefined) return;
+      const { listed, warnings } = await restoreResumed({
+        history: deps.history,
+        invocations,
+        skills: deps.skills,
+        hooks: deps.hooks,
+      });
+      listing.markSent(MAIN_AGENT, listed);
+      for (const message of warnings) emit({ type: "warning", message });
+    })();
+    return restored;
+  };
   let emit: (event: AgentEvent) => void = () => {};
   let started = false;
   const policy = {
@@ -147,6 +164,7 @@ export function createSession(deps: SessionDeps): Session {
     }
   };
   const compact = async (trigger: "manual" | "auto", signal: AbortSignal) => {
+    await restore();
     const outcome = await compactConversation({
       client: deps.client,
       model: currentModel,
@@ -162,6 +180,8 @@ export function createSession(deps: SessionDeps): Session {
     });
     if (!outcome.ok) return outcome;
     messages.splice(0, messages.length);
+    // The usage seen so far measured the old conversation; the next auto-compaction waits for a new one.
+    messagesUsage.splice(0, messagesUsage.length);
     await deps.store.append(deps.id, [
       { type: "compaction", summary: outcome.summary, at: new Date(now()).toISOString() },
     ]);
@@ -179,6 +199,7 @@ export function createSession(deps: SessionDeps): Session {
   };
 
   const handle = async (prompt: string, signal: AbortSignal): Promise<void> => {
+    await restore();
     const context: ModelContentBlock[] = [];
     if (!started) {
       started = true;

@@ -1,3 +1,4 @@
+import type { ModelMessage } from "../agent/model-client.js";
 import type { Skill } from "../skill/skill.js";
 
 /** The skills of a session as they stand now: discovered, activated by touched paths, found nested. */
@@ -13,4 +14,10 @@ export interface SkillView {
    * the listing delta.
    */
   touch(absolutePaths: readonly string[]): Promise<{ announcements: string[]; announced: string[] }>;
+  /**
+   * Restores a resumed session from its stored conversation: loads again the nested skills dirs it announced,
+   * then activates the conditional skills it listed, announcing nothing. Returns every name the conversation
+   * already listed (for the listing state to mark sent). Never rejects for bad content.
+   */
+  restore(messages: readonly ModelMessage[]): Promise<string[]>;
 }

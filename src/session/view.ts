@@ -1,6 +1,12 @@
+import { dirname, join } from "node:path";
 import { createActivationState } from "../activation/activation-state.js";
+import { announcedNestedRoot } from "../activation/announce.js";
 import type { Skill } from "../skill/skill.js";
+import { namesListedIn, reminderTexts } from "./listing-state.js";
 import type { SkillView } from "./skill-view.js";
+
+/** A file name inside a nested dir, touched on resume so that nested discovery examines that dir again. */
+const RESTORE_PROBE = "SKILL.md";
 
 /** Finds skills in nested `.claude/skills` dirs below the cwd (SPEC §9). */
 export interface NestedFinder {
@@ -24,6 +30,15 @@ export interface SkillViewOptions {
 export function createSkillView(options: SkillViewOptions): SkillView {
   let skills: Skill[] = [...options.skills];
   const activation = createActivationState(skills);
+  const addNested = async (paths: readonly string[]) => {
+    if (options.nested === undefined) return { skills: [], announcements: [] };
+    const found = await options.nested.discover(paths, new Set(skills.map((s) => s.name)));
+    if (found.skills.length > 0) {
+      skills = [...skills, ...found.skills];
+      activation.add(found.skills);
+    }
+    return found;
+  };
   return {
     visible: () => activation.visible(skills),
     pluginSkillNames: () => skills.filter((s) => s.source === "plugin").map((s) => s.name),
@@ -31,17 +46,19 @@ export function createSkillView(options: SkillViewOptions): SkillView {
       const announcements: string[] = [];
       const announced: string[] = [];
       if (paths.length === 0) return { announcements, announced };
-      if (options.nested !== undefined) {
-        const found = await options.nested.discover(paths, new Set(skills.map((s) => s.name)));
-        if (found.skills.length > 0) {
-          skills = [...skills, ...found.skills];
-          activation.add(found.skills);
-        }
-        announcements.push(...found.announcements);
-        announced.push(...found.skills.filter((s) => s.paths === undefined).map((s) => s.name));
-      }
+      const found = await addNested(paths);
+      announcements.push(...found.announcements);
+      announced.push(...found.skills.filter((s) => s.paths === undefined).map((s) => s.name));
       activation.touch(paths, options.cwd);
       return { announcements, announced };
+    },
+    async restore(messages) {
+      const roots = reminderTexts(messages).flatMap((text) => announcedNestedRoot(text) ?? []);
+      // `{base}/.claude/skills` → a path in `{base}`, the dir the announcement was made for.
+      await addNested(roots.map((root) => join(options.cwd, dirname(dirname(root)), RESTORE_PROBE)));
+      const listed = namesListedIn(messages, skills);
+      activation.activate(listed);
+      return listed;
     },
   };
 }

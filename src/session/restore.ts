@@ -1,0 +1,43 @@
+import type { InvokedSkill } from "../agent/compaction/reattach.js";
+import type { ModelMessage } from "../agent/model-client.js";
+import type { HookRegistry } from "../hooks/registry.js";
+import { parseHooksConfig } from "../hooks/schema.js";
+import { findSkill } from "../skill-tool/validate.js";
+import type { SkillView } from "./skill-view.js";
+
+/** What a resumed session is restored from: its stored conversation and invoked-skill log. */
+export interface ResumeState {
+  history: readonly ModelMessage[];
+  invocations: readonly InvokedSkill[];
+  skills: SkillView;
+  hooks: HookRegistry;
+}
+
+/**
+ * Restores a resumed session (SPEC §8–§10: a resume continues the same session): the skills its conversation
+ * was told about stay listed and invocable (`SkillView.restore`), and the hooks of every skill invoked before
+ * are registered again, as the invocation did (so a `once` hook that fired before the resume may fire once
+ * more). Returns the names already listed (to mark sent) and warnings for hooks that no longer parse. Never
+ * rejects for bad content.
+ */
+export async function restoreResumed(state: ResumeState): Promise<{ listed: string[]; warnings: string[] }> {
+  const listed = await state.skills.restore(state.history);
+  const warnings: string[] = [];
+  const visible = state.skills.visible();
+  for (const name of new Set(state.invocations.map((i) => i.name))) {
+    const skill = findSkill(visible, name);
+    if (skill?.hooks === undefined) continue;
+    const parsed = parseHooksConfig(skill.hooks, skill.filePath || skill.name);
+    warnings.push(...parsed.diagnostics.map((d) => `${d.code}: ${d.message}`));
+    state.hooks.register(
+      {
+        kind: "skill",
+        name: skill.name,
+        skillDir: skill.baseDir,
+        ...(skill.plugin === undefined ? {} : { pluginRoot: skill.plugin.root }),
+      },
+      parsed.config,
+    );
+  }
+  return { listed, warnings };
+}

@@ -1,0 +1,136 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { isAlive, SERVER_SCRIPT, waitFor } from "../mcp/support.js";
+import { textTurn, toolTurn } from "../support/model-server.js";
+import {
+  type E2E,
+  type E2EOptions,
+  lastUser,
+  listingBlock,
+  plainBlocks,
+  resultText,
+  startE2E,
+  textBlocks,
+  toolResults,
+} from "./harness.js";
+
+/** An inline `--mcp-config` with the test server as `tst` (pid written to `{tree}/tst.pid`), plus `extra`. */
+function mcpConfig(extra: Record<string, unknown> = {}): string {
+  const tst = { command: process.execPath, args: [SERVER_SCRIPT, "--pid-file", "{tree}/tst.pid"] };
+  return JSON.stringify({ mcpServers: { tst, ...extra } });
+}
+
+let e: E2E | undefined;
+afterEach(async () => {
+  await e?.close();
+  e = undefined;
+});
+
+async function start(options: Omit<E2EOptions, "engine"> & { config?: string }): Promise<E2E> {
+  e = await startE2E({ ...options, engine: { mcpConfigs: [options.config ?? mcpConfig()] } });
+  return e;
+}
+
+describe("MCP in a session (SPEC §12)", () => {
+  it("offers mcp__tst__add as a tool and returns the sum to the model; closing stops the server", async () => {
+    const s = await start({ turns: [toolTurn("mcp__tst__add", { a: 2, b: 40 }), textTurn("42")] });
+    expect(s.opened.tools).toContain("mcp__tst__add");
+    await s.send("add 2 and 40");
+    expect(s.body(0).tools?.map((t) => t.name)).toEqual(
+      expect.arrayContaining(["mcp__tst__add", "mcp__tst__fail"]),
+    );
+    const [result] = toolResults(s.body(1));
+    expect(result?.is_error).toBeFalsy();
+    expect(result && resultText(result)).toBe("42");
+    const pid = Number(readFileSync(s.tree.path("tst.pid"), "utf8"));
+    expect(isAlive(pid)).toBe(true);
+    await s.close();
+    expect(await waitFor(() => !isAlive(pid))).toBe(true);
+  });
+
+  it("a deny rule mcp__tst__add blocks the call", async () => {
+    const settings = { permissions: { deny: ["mcp__tst__add"] } };
+    const s = await start({
+      files: { "project/.claude/settings.json": JSON.stringify(settings) },
+      turns: [toolTurn("mcp__tst__add", { a: 2, b: 40 }), textTurn("denied")],
+    });
+    await s.send("add 2 and 40");
+    const [result] = toolResults(s.body(1));
+    expect(result?.is_error).toBe(true);
+    expect(result && resultText(result)).toContain(
+      "Permission to use mcp__tst__add was denied by the rule mcp__tst__add.",
+    );
+  });
+
+  it("a typed /mcp__tst__review a.ts security sends the prompt's text with the args mapped", async () => {
+    const s = await start({ turns: [textTurn("reviewed")] });
+    await s.send("/mcp__tst__review a.ts security");
+    const blocks = plainBlocks(lastUser(s.body(0)).content);
+    expect(blocks.slice(-2)).toEqual([
+      {
+        type: "text",
+        text: "<command-message>mcp__tst__review</command-message>\n<command-name>/mcp__tst__review</command-name>\n<command-args>a.ts security</command-args>",
+      },
+      { type: "text", text: "Review a.ts.\n\nFocus: security" },
+    ]);
+  });
+
+  it("the prompt is a user command only: the model's Skill call is refused; missing args are explained", async () => {
+    const s = await start({ turns: [toolTurn("Skill", { skill: "mcp__tst__review" }), textTurn("ok")] });
+    await s.send("review something");
+    const [refused] = toolResults(s.body(1));
+    expect(refused?.is_error).toBe(true);
+    expect(refused && resultText(refused)).toContain(
+      "Skill mcp__tst__review cannot be used with Skill tool due to disable-model-invocation.",
+    );
+    const before = s.bodies().length;
+    const events = await s.send("/mcp__tst__review");
+    const done = events.findLast((ev) => ev.type === "done");
+    expect(done?.type === "done" && done.result.text).toBe(
+      "Could not get mcp__tst__review: Missing required argument file for /mcp__tst__review. Usage: /mcp__tst__review <file> [focus]",
+    );
+    expect(s.bodies()).toHaveLength(before);
+  });
+
+  it("the MCP skill mcp__tst__greet is listed and invocable; its inline shell and hooks never run", async () => {
+    const s = await start({
+      turns: [
+        toolTurn("Skill", { skill: "mcp__tst__greet", args: "Ada" }),
+        toolTurn("Bash", { command: "echo after" }),
+        textTurn("greeted"),
+      ],
+      session: { allowedTools: ["Bash(echo:*)"] },
+    });
+    await s.send("greet Ada");
+    // Listed (the prompt and the disable-model-invocation skill are not).
+    expect(textBlocks(lastUser(s.body(0)).content)[0]).toBe(
+      listingBlock("- mcp__tst__greet: Greets someone warmly"),
+    );
+    const [launch] = toolResults(s.body(1));
+    expect(launch && resultText(launch)).toBe("Launching skill: mcp__tst__greet");
+    const expansion = textBlocks(lastUser(s.body(1)).content).join("\n");
+    expect(expansion).toContain("Say hello to Ada.");
+    expect(expansion).toContain("!`touch SHOULD_NOT_EXIST`");
+    const [after] = toolResults(s.body(2));
+    expect(after && resultText(after)).toContain("after");
+    expect(existsSync(join(s.cwd, "SHOULD_NOT_EXIST"))).toBe(false);
+    expect(existsSync(join(s.cwd, "HOOK_SHOULD_NOT_RUN"))).toBe(false);
+  });
+
+  it("a server that fails to start is a diagnostic and the session still works with the others", async () => {
+    const broken = { command: process.execPath, args: [SERVER_SCRIPT, "--crash"] };
+    const s = await start({
+      config: mcpConfig({ broken }),
+      turns: [toolTurn("mcp__tst__add", { a: 1, b: 1 }), textTurn("still here")],
+    });
+    const { diagnostics } = await s.engine.discover();
+    const failed = diagnostics.filter((d) => d.code === "mcp-failed");
+    expect(failed).toHaveLength(1);
+    expect(failed[0]?.message).toContain("broken");
+    expect(s.opened.tools.some((t) => t.startsWith("mcp__broken__"))).toBe(false);
+    await s.send("add 1 and 1");
+    const [result] = toolResults(s.body(1));
+    expect(result && resultText(result)).toBe("2");
+  });
+});
