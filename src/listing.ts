@@ -162,7 +162,7 @@ interface Candidate {
  * is upgraded to its full line by descending usage score (ties in listing order); an upgrade that does not fit
  * is skipped and the next one tried. The budget is packed over every listable skill, then entries whose name
  * is in `sentNames` are dropped, so a delta shows each new skill the way the full listing would. Pure; linear
- * apart from one sort of the non-bundled skills.
+ * apart from one sort of the skills with a usage score.
  */
 export function buildListing(skills: readonly Skill[], options: BuildListingOptions): Listing {
   const candidates: Candidate[] = [];
@@ -190,7 +190,9 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
 
   if (fullTotal + separators > options.budget) {
     let used = separators;
-    const upgradable: Candidate[] = [];
+    // Only used skills need sorting: the unused (score 0) follow them in listing order, as a full sort would.
+    const scored: Candidate[] = [];
+    const unscored: Candidate[] = [];
     for (const c of candidates) {
       if (c.skill.source === "bundled") {
         used += c.full.length;
@@ -198,14 +200,15 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
         c.fullText = false;
         used += c.short.length;
         if (c.extra > 0) {
-          c.score = usageScore(options.usage.get(c.skill.name), options.now);
-          upgradable.push(c);
+          const entry = options.usage.get(c.skill.name);
+          c.score = entry === undefined ? 0 : usageScore(entry, options.now);
+          (c.score > 0 ? scored : unscored).push(c);
         }
       }
     }
-    upgradable.sort((a, b) => b.score - a.score || a.index - b.index);
+    scored.sort((a, b) => b.score - a.score || a.index - b.index);
     let remaining = options.budget - used;
-    for (const c of upgradable) {
+    for (const c of [...scored, ...unscored]) {
       if (c.extra <= remaining) {
         c.fullText = true;
         remaining -= c.extra;
