@@ -52,8 +52,9 @@ runCli(process.argv.slice(2), {
 }).then(
   (code) => {
     process.exitCode = code;
-    // Open handles (a model server, MCP children) must not keep a finished command alive.
-    setImmediate(() => process.exit(code));
+    // Open handles (keep-alive sockets, a finished server) must not keep a finished command alive, but a piped
+    // stdout may still hold queued output: exit once both streams have flushed everything written so far.
+    process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
   },
   (error: unknown) => {
     process.stderr.write(

@@ -34,6 +34,27 @@ describe("the built bin", () => {
     ]);
   });
 
+  it("writes all of a large --json output to a pipe before exiting", async () => {
+    const files: Record<string, string> = { "many/.git/HEAD": "" };
+    for (let i = 0; i < 1_200; i += 1) {
+      files[`many/.claude/skills/skill-${i}/SKILL.md`] =
+        `---\ndescription: skill ${i}, with a description long enough that the JSON fills a pipe many times\n---\n`;
+    }
+    const many = await tmpTree(files);
+    try {
+      const result = await execa(
+        process.execPath,
+        [BIN, "list", "--json", "--cwd", many.path("many"), "--home", many.path("home")],
+        { env: { SKILLWRIGHT_MANAGED_DIR: many.path("managed") }, reject: false, timeout: 30_000 },
+      );
+      expect(result.stdout.length).toBeGreaterThan(200_000);
+      const skills = JSON.parse(result.stdout) as { name: string }[];
+      expect(skills.filter((s) => /^skill-\d+$/.test(s.name))).toHaveLength(1_200);
+    } finally {
+      await many.cleanup();
+    }
+  });
+
   it("exits 1 for an unknown skill", async () => {
     expect(existsSync(BIN)).toBe(true);
     const args = ["--cwd", tree.path("proj"), "--home", tree.path("home")];
