@@ -1,7 +1,7 @@
 import pLimit from "p-limit";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
-import { errorCode, type FsOps } from "../io/fs.js";
-import { loadSkillFile, type SkillFileRef } from "../skill/load-skill.js";
+import type { FsOps } from "../io/fs.js";
+import { type LoadResult, loadSkillFile, type SkillFileRef } from "../skill/load-skill.js";
 import type { Skill } from "../skill/skill.js";
 import { explainMissingSkill } from "./explain.js";
 import { listingOrder } from "./order.js";
@@ -36,10 +36,11 @@ export interface Discovery {
   roots: RootReport[];
 }
 
-type Found = { ref: SkillFileRef; rank: number; real?: string; missing?: boolean; problem?: Diagnostic };
+type Found = { ref: SkillFileRef; rank: number };
 
 /**
- * Finds every skill under the roots (SPEC §2): realpath dedup (first path wins), name clashes resolved by
+ * Finds every skill under the roots (SPEC §2): the same file reached through links loads once, at its first
+ * path (deduplicated by device and inode, which is what realpath dedup means and one syscall cheaper), name clashes resolved by
  * precedence with a skill dir beating a legacy command, losers reported as `shadowed`. Never throws for bad
  * content; deterministic for a given tree.
  */
@@ -50,26 +51,32 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
   const diagnostics: Diagnostic[] = scans.flatMap((s) => s.diagnostics);
 
   const found: Found[] = scans.flatMap((scan, rank) => scan.files.map((ref) => ({ ref, rank })));
-  await Promise.all(
-    found.map((f) =>
-      limit(async () => {
-        options.signal?.throwIfAborted();
-        try {
-          f.real = await fs.realpath(f.ref.path);
-        } catch (error) {
-          if (errorCode(error) === "ENOENT") f.missing = true;
-          else f.problem = dirProblem(f.ref.kind === "skill" ? f.ref.baseDir : f.ref.path, error);
-        }
-      }),
-    ),
-  );
+  // One pass per file (open, fstat, read the head, parse) by a fixed pool of workers: no per-file promise
+  // fan-out to hold in memory, and the file identity from fstat replaces a separate realpath phase.
+  const results: LoadResult[] = new Array(found.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < found.length) {
+      const index = next;
+      next += 1;
+      options.signal?.throwIfAborted();
+      const f = found[index] as Found;
+      results[index] = await loadSkillFile(fs, f.ref);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(DISCOVERY_CONCURRENCY, found.length) }, worker));
 
-  const unique: Found[] = [];
-  const seenReal = new Map<string, string>();
-  for (const f of found) {
-    if (f.problem !== undefined) diagnostics.push(f.problem);
-    if (f.real === undefined) continue;
-    const first = seenReal.get(f.real);
+  const candidates: { skill: Skill; rank: number }[] = [];
+  const firstPathOf = new Map<string, string>();
+  const missing: Found[] = [];
+  const unreachable: { f: Found; diagnostics: Diagnostic[] }[] = [];
+  for (const [index, f] of found.entries()) {
+    const result = results[index] as LoadResult;
+    if (result.missing === true) {
+      if (f.ref.kind === "skill") missing.push(f);
+      continue;
+    }
+    const first = result.fileId === undefined ? undefined : firstPathOf.get(result.fileId);
     if (first !== undefined) {
       diagnostics.push(
         diagnostic(
@@ -81,23 +88,25 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
       );
       continue;
     }
-    seenReal.set(f.real, f.ref.path);
-    unique.push(f);
-  }
-
-  const missing = found.filter((f) => f.missing === true && f.ref.kind === "skill");
-  const [loaded, explanations] = await Promise.all([
-    Promise.all(unique.map((f) => limit(() => loadSkillFile(fs, f.ref)))),
-    Promise.all(missing.map((f) => limit(() => explainMissingSkill(fs, f.ref.baseDir)))),
-  ]);
-  diagnostics.push(...explanations);
-
-  const candidates: { skill: Skill; rank: number }[] = [];
-  loaded.forEach((result, i) => {
+    if (result.fileId !== undefined) firstPathOf.set(result.fileId, f.ref.path);
+    if (result.skill === undefined && f.ref.kind === "skill") {
+      unreachable.push({ f, diagnostics: result.diagnostics });
+      continue;
+    }
     diagnostics.push(...result.diagnostics);
-    const f = unique[i];
-    if (result.skill !== undefined && f !== undefined) candidates.push({ skill: result.skill, rank: f.rank });
-  });
+    if (result.skill !== undefined) candidates.push({ skill: result.skill, rank: f.rank });
+  }
+  diagnostics.push(
+    ...(await Promise.all(missing.map((f) => limit(() => explainMissingSkill(fs, f.ref.baseDir))))),
+  );
+  // A SKILL.md that could not be opened: name the dir when the dir itself is the problem (locked, a loop).
+  for (const { f, diagnostics: own } of unreachable) {
+    const dirError = await fs.readdir(f.ref.baseDir).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    diagnostics.push(...(dirError === undefined ? own : [dirProblem(f.ref.baseDir, dirError)]));
+  }
   const extra = options.extraSkills ?? [];
   for (const [i, skill] of extra.entries()) candidates.push({ skill, rank: roots.length + i });
 

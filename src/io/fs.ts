@@ -1,4 +1,6 @@
+import * as callbackFs from "node:fs";
 import * as nodeFs from "node:fs/promises";
+import { promisify } from "node:util";
 
 /** The kind of a directory entry, as seen without following symlinks. */
 export type EntryKind = "file" | "dir" | "symlink" | "other";
@@ -22,6 +24,8 @@ export interface FileHead {
   complete: boolean;
   /** True when the bytes read contain a NUL byte (a binary file). */
   binary: boolean;
+  /** `{dev}:{ino}`: the same for every path that reaches this file (symlinks, hard links). */
+  fileId: string;
 }
 
 /**
@@ -51,7 +55,17 @@ function kindOf(d: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink()
   return "other";
 }
 
-/** The real file system through `node:fs/promises`. */
+const open = promisify(callbackFs.open);
+const fstat = promisify(callbackFs.fstat);
+const close = promisify(callbackFs.close);
+const read = (fd: number, buffer: Buffer, offset: number, length: number, position: number) =>
+  new Promise<number>((resolve, reject) =>
+    callbackFs.read(fd, buffer, offset, length, position, (error, bytesRead) =>
+      error ? reject(error) : resolve(bytesRead),
+    ),
+  );
+
+/** The real file system through `node:fs`. */
 export function createNodeFs(): FsOps {
   return {
     async readdir(path) {
@@ -66,20 +80,23 @@ export function createNodeFs(): FsOps {
     readFile: (path) => nodeFs.readFile(path, "utf8"),
     readBytes: async (path) => new Uint8Array(await nodeFs.readFile(path)),
     async readHead(path, maxBytes) {
-      const handle = await nodeFs.open(path, "r");
+      // Callback fs, not FileHandle: discovery reads thousands of heads and FileHandle's per-call
+      // overhead made it ~15% slower than a plain readFile floor.
+      const fd = await open(path, "r");
       try {
-        const buffer = Buffer.allocUnsafe(maxBytes);
-        const { bytesRead } = await handle.read(buffer, 0, maxBytes, 0);
-        const size = bytesRead < maxBytes ? bytesRead : (await handle.stat()).size;
+        const stat = await fstat(fd);
+        const buffer = Buffer.allocUnsafe(Math.min(maxBytes, stat.size));
+        const bytesRead = buffer.length === 0 ? 0 : await read(fd, buffer, 0, buffer.length, 0);
         const bytes = buffer.subarray(0, bytesRead);
         return {
           text: bytes.toString("utf8"),
-          size,
-          complete: bytesRead === size,
+          size: stat.size,
+          complete: bytesRead >= stat.size,
           binary: bytes.includes(0),
+          fileId: `${stat.dev}:${stat.ino}`,
         };
       } finally {
-        await handle.close();
+        await close(fd);
       }
     },
     writeFile: (path, data) => nodeFs.writeFile(path, data),

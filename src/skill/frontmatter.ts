@@ -73,6 +73,7 @@ function parseSimple(text: string): Record<string, unknown> | undefined {
 const NEEDS_YAML = Symbol("needs-yaml");
 /** Anything that might be a YAML number (`1e3`, `0x1F`, `.inf`, a huge int): left to `yaml` unless simple. */
 const NUMBER_LIKE = /^[-+]?(\.?\d[\w.+-]*|\.(inf|nan))$/i;
+const DOTTED_VERSION = /^\d+(\.\d+){2,}([-+][\w.-]*)?$/;
 
 /**
  * YAML 1.2 core-schema scalars the fast path must agree with `yaml` on; `NEEDS_YAML` for number-like text it
@@ -99,6 +100,8 @@ function scalar(value: string): unknown {
     return Number.isSafeInteger(n) ? n : NEEDS_YAML;
   }
   if (/^[-+]?(\d+\.\d*|\.\d+)([eE][-+]?\d+)?$/.test(value)) return Number(value);
+  // Dotted versions (`1.2.3`, `0.1.0-beta`) are strings in YAML 1.2, and common enough to keep off the slow path.
+  if (DOTTED_VERSION.test(value)) return value;
   return NUMBER_LIKE.test(value) ? NEEDS_YAML : value;
 }
 

@@ -27,6 +27,8 @@ export interface LoadResult {
   diagnostics: Diagnostic[];
   /** True when the file does not exist (the caller may explain why a dir holds no SKILL.md). */
   missing?: boolean;
+  /** The file's identity (`{dev}:{ino}`), for dedup of the same file reached through links. */
+  fileId?: string;
 }
 
 /**
@@ -124,7 +126,7 @@ export async function loadSkillFile(fs: FsOps, ref: SkillFileRef): Promise<LoadR
     loadBody: async () => splitFrontmatter(await fs.readFile(path)).body,
   };
   if (ref.plugin !== undefined) skill.plugin = ref.plugin;
-  return { skill, diagnostics };
+  return { skill, diagnostics, fileId: head.fileId };
 }
 
 function unreadable(path: string, error: unknown): Diagnostic {

@@ -183,9 +183,14 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
 
 /** The first non-empty line of a body with leading `#`s and spaces removed, or undefined. */
 export function firstBodyLine(body: string): string | undefined {
-  for (const line of body.split("\n")) {
+  let start = 0;
+  while (start < body.length) {
+    const end = body.indexOf("\n", start);
+    const line = body.slice(start, end === -1 ? body.length : end);
     const cleaned = line.replace(/^[#\s]+/, "").trim();
     if (cleaned !== "") return detach(cleaned);
+    if (end === -1) break;
+    start = end + 1;
   }
   return undefined;
 }

@@ -340,7 +340,9 @@ describe("failures stay local", () => {
     const fail = (method: string, path: string) => {
       if (method === "readHead" && path === t.path("home/repo/.claude/skills/file-locked/SKILL.md"))
         return "EACCES";
-      if (method === "realpath" && path.startsWith(t.path("home/repo/.claude/skills/dir-locked")))
+      // A locked dir refuses everything below it: listing it, resolving it and opening files in it.
+      const inLockedDir = path.startsWith(t.path("home/repo/.claude/skills/dir-locked"));
+      if (inLockedDir && (method === "realpath" || method === "readdir" || method === "readHead"))
         return "EACCES";
       if (method === "readdir" && path === t.path("home/repo/.claude/commands/sub")) return "EACCES";
       return undefined;

@@ -103,7 +103,9 @@ beforeAll(async () => {
   const locked = (path: string) => path.startsWith(`${generatedRoot()}/unreadable-dir`);
   const { fs } = spyFs((method, path) => {
     if (method === "readHead" && path === `${generatedRoot()}/unreadable-file/SKILL.md`) return "EACCES";
-    if ((method === "realpath" || method === "readdir") && locked(path)) return "EACCES";
+    // A locked dir refuses everything below it: listing it, resolving it and opening files in it.
+    if ((method === "realpath" || method === "readdir" || method === "readHead") && locked(path))
+      return "EACCES";
     return undefined;
   });
   discovery = await engineFor(tree, { cwd: "home/repo/sub", fs }).discover();
