@@ -1,0 +1,148 @@
+// Self-tests for the bench helpers: `node --test bench/` (no build needed; nothing here imports dist/).
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, it } from "node:test";
+import { generateCorpus } from "./corpus.js";
+import { fsFloor } from "./fs-floor.js";
+import { compare, createRng, formatTable, median, runChild, withTempDir } from "./lib.js";
+import { categoryOf } from "./profile.js";
+
+describe("createRng", () => {
+  it("repeats a sequence for a seed and differs across seeds", () => {
+    const draw = (/** @type {number} */ seed) => {
+      const rng = createRng(seed);
+      return Array.from({ length: 5 }, () => rng.next());
+    };
+    assert.deepEqual(draw(7), draw(7));
+    assert.notDeepEqual(draw(7), draw(8));
+  });
+  it("keeps int() inside its bounds and reaches both ends", () => {
+    const rng = createRng(1);
+    const seen = new Set(Array.from({ length: 500 }, () => rng.int(2, 4)));
+    assert.deepEqual([...seen].sort(), [2, 3, 4]);
+  });
+  it("refuses to pick from an empty list", () => {
+    assert.throws(() => createRng(1).pick([]));
+  });
+});
+
+describe("median", () => {
+  for (const [values, expected] of /** @type {[number[], number][]} */ ([
+    [[5], 5],
+    [[3, 1, 2], 2],
+    [[4, 1, 3, 2], 2.5],
+    [[10, 10, 1, 1000, 11], 10],
+  ])) {
+    it(`of ${JSON.stringify(values)} is ${expected}`, () => assert.equal(median(values), expected));
+  }
+  it("throws on an empty list", () => assert.throws(() => median([])));
+});
+
+describe("formatTable", () => {
+  it("left-aligns the first column, right-aligns the others, rules the header", () => {
+    assert.equal(
+      formatTable(
+        ["a", "n"],
+        [
+          ["long label", "1"],
+          ["x", "100"],
+        ],
+      ),
+      ["a             n", "----------  ---", "long label    1", "x           100"].join("\n"),
+    );
+  });
+});
+
+describe("compare", () => {
+  it("times every task once per round after the warm-up, rotating who goes first", async () => {
+    /** @type {string[]} */
+    const order = [];
+    const task = (/** @type {string} */ name) => async () => {
+      order.push(name);
+    };
+    const result = await compare({ a: task("a"), b: task("b") }, { runs: 3, warmup: 1 });
+    assert.equal(result.a.samples.length, 3);
+    assert.equal(result.b.samples.length, 3);
+    assert.deepEqual(order, ["a", "b", "b", "a", "a", "b", "b", "a"]);
+    assert.equal(typeof result.a.cpuMedian, "number");
+  });
+});
+
+describe("runChild", () => {
+  it("keeps all of a child's output in a file even when the child calls process.exit()", async () => {
+    const script = 'process.stdout.write("x".repeat(2_000_000)); process.exit(0);';
+    const viaFile = await runChild(process.execPath, ["-e", script], { capture: "file" });
+    assert.equal(viaFile.code, 0);
+    assert.equal(viaFile.stdout.length, 2_000_000);
+  });
+});
+
+describe("categoryOf", () => {
+  for (const [frame, expected] of /** @type {[{ functionName: string, url: string }, string][]} */ ([
+    [{ functionName: "(garbage collector)", url: "" }, "GC"],
+    [{ functionName: "openFileHandle", url: "" }, "fs calls (main thread)"],
+    [{ functionName: "x", url: "file:///r/node_modules/yaml/dist/parse/lexer.js" }, "yaml"],
+    [{ functionName: "x", url: "file:///r/node_modules/@scope/pkg/a.js" }, "@scope/pkg"],
+    [{ functionName: "x", url: "file:///r/node_modules/yocto-queue/index.js" }, "p-limit"],
+    [{ functionName: "x", url: "file:///r/dist/skill/schema.js" }, "dist/skill"],
+    [{ functionName: "x", url: "file:///r/dist/engine.js" }, "dist (top level)"],
+    [{ functionName: "x", url: "node:internal/fs/promises" }, "node internals"],
+  ])) {
+    it(`puts ${frame.functionName} ${frame.url || "(native)"} in ${expected}`, () =>
+      assert.equal(categoryOf(frame), expected));
+  }
+});
+
+describe("generateCorpus", () => {
+  /** @param {string} dir */
+  const fingerprint = (dir) => {
+    const hash = createHash("sha256");
+    /** @param {string} d */
+    const walk = (d) => {
+      for (const name of readdirSync(d).sort()) {
+        const path = join(d, name);
+        hash.update(relative(dir, path));
+        const stat = lstatSync(path);
+        if (stat.isSymbolicLink()) hash.update(`-> ${relative(dir, readlinkSync(path))}`);
+        else if (stat.isFile()) hash.update(readFileSync(path));
+        else if (stat.isDirectory()) walk(path);
+      }
+    };
+    walk(dir);
+    return hash.digest("hex");
+  };
+
+  it("writes byte-identical trees for the same size and seed", async () => {
+    const [a, b] = await Promise.all(
+      [0, 1].map((_) =>
+        withTempDir("bench-corpus-", async (dir) => {
+          generateCorpus({ dir, n: 300 });
+          return fingerprint(dir);
+        }),
+      ),
+    );
+    assert.equal(a, b);
+  });
+
+  it("holds the advertised mix, and the floor sees every entry and dedups the symlinks", async () => {
+    await withTempDir("bench-corpus-", async (dir) => {
+      const n = 2_000;
+      const { stats, roots } = generateCorpus({ dir, n });
+      assert.equal(stats.entries, n);
+      assert.equal(stats.files + stats.symlinks, n);
+      assert.equal(stats.symlinks, n * 0.02);
+      const share = (/** @type {number} */ count) => count / stats.files;
+      assert.ok(share(stats.paths) > 0.03 && share(stats.paths) < 0.07, `paths ${stats.paths}`);
+      assert.ok(share(stats.complex) > 0.07 && share(stats.complex) < 0.13, `complex ${stats.complex}`);
+      const malformed = stats.malformed.badYaml + stats.malformed.unclosed + stats.malformed.binary;
+      assert.ok(share(malformed) > 0.003 && share(malformed) < 0.02, `malformed ${malformed}`);
+      assert.ok(stats.clashes > 0 && stats.expectedSkills === stats.files - stats.clashes);
+      assert.ok(stats.bytes / stats.files > 5_000 && stats.bytes / stats.files < 16_000);
+      const floor = await fsFloor(roots);
+      assert.equal(floor.found, n);
+      assert.equal(floor.unique, stats.files);
+    });
+  });
+});
