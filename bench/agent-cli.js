@@ -79,7 +79,7 @@ export function runCliPart(ctx) {
         ANTHROPIC_API_KEY: API_KEY,
         SKILLWRIGHT_MANAGED_DIR: managed,
       };
-      const bin = join(ctx.repoRoot, "dist", "cli", "main.js");
+      const bin = join(ctx.repoRoot, "dist", "bin", "main.js"); // the shipped bin (package.json "bin")
       /** @param {string} cwd */
       const cliArgs = (cwd) => [bin, "-p", PROMPT, "--output-format", "json", "--cwd", cwd, "--home", home];
       let failed = 0;

@@ -112,7 +112,7 @@ function measureSize(ctx, n, largest) {
       { runs: ctx.runs, warmup: ctx.warmup },
     );
 
-    const cli = join(ctx.repoRoot, "dist", "cli", "main.js");
+    const cli = join(ctx.repoRoot, "dist", "bin", "main.js"); // the shipped bin (package.json "bin")
     const cliArgs = [cli, "list", "--json", "--cwd", cwd, "--home", home];
     const childEnv = { ...process.env, ...env };
     const listed = await succeed(runChild(process.execPath, cliArgs, { env: childEnv, capture: "file" }));

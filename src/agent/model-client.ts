@@ -57,6 +57,11 @@ export interface ModelClientOptions {
   /** Per-attempt timeout in ms (SDK default: 10 minutes). */
   timeoutMs?: number;
   defaultHeaders?: Record<string, string>;
+  /**
+   * Start loading the SDK now, in the background, instead of at the first call: for hosts that will call the
+   * model soon and have other start-up work (discovery) to overlap it with. Errors surface at the first call.
+   */
+  preload?: boolean;
 }
 
 /** Where requests go when no `baseURL` is given. */
@@ -85,6 +90,7 @@ export function createModelClient(options: ModelClientOptions = {}): ModelClient
     }));
     return loaded;
   };
+  if (options.preload === true) load().catch(() => undefined);
 
   return {
     async stream(request, { signal, agentId, onEvent }) {

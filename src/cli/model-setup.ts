@@ -18,6 +18,7 @@ export async function modelClientFromEnv(
   if (!apiKey && !authToken) return undefined;
   const { createModelClient } = await import("../agent/model-client.js");
   return createModelClient({
+    preload: true,
     ...(apiKey ? { apiKey } : {}),
     ...(authToken ? { authToken } : {}),
     ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}),

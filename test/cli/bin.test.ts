@@ -6,6 +6,8 @@ import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
 /** The built CLI; CI runs `npm run build` before the tests. */
 const BIN = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+/** The shipped bin (package.json "bin"): the same CLI bundled by scripts/bundle.mjs. */
+const BUNDLED_BIN = fileURLToPath(new URL("../../dist/bin/main.js", import.meta.url));
 
 let tree: TmpTree;
 beforeAll(async () => {
@@ -53,6 +55,29 @@ describe("the built bin", () => {
     } finally {
       await many.cleanup();
     }
+  });
+
+  it("the bundled bin lists, shows and validates like the unbundled build", async () => {
+    expect(existsSync(BUNDLED_BIN), `${BUNDLED_BIN} is missing: run \`npm run build\``).toBe(true);
+    const dirs = ["--cwd", tree.path("proj"), "--home", tree.path("home")];
+    const env = { SKILLWRIGHT_MANAGED_DIR: tree.path("managed") };
+    const run = (bin: string, args: string[]) =>
+      execa(process.execPath, [bin, ...args], { env, reject: false });
+    for (const args of [
+      ["list", "--json", ...dirs],
+      ["show", "from-proj", ...dirs],
+      ["validate", tree.path("proj")],
+    ]) {
+      const [bundled, plain] = await Promise.all([run(BUNDLED_BIN, args), run(BIN, args)]);
+      expect(bundled.stderr).toBe(plain.stderr);
+      expect(bundled.exitCode).toBe(plain.exitCode);
+      expect(bundled.stdout).toBe(plain.stdout);
+    }
+    // The bundle resolves the package's own bundled-skills/ dir, as the unbundled build does.
+    const listed = JSON.parse((await run(BUNDLED_BIN, ["list", "--json", ...dirs])).stdout) as {
+      source: string;
+    }[];
+    expect(listed.some((s) => s.source === "bundled")).toBe(true);
   });
 
   it("exits 1 for an unknown skill", async () => {

@@ -1,0 +1,19 @@
+// Bundles the built CLI (dist/cli/main.js) into dist/bin/: one ESM entry plus lazily loaded chunks for the
+// parts a command may not need (MCP, the model SDK, subcommands). Node spends most of a short command's time
+// resolving and loading modules; the bundle cuts a headless run's start-up by about a third.
+// dist/bin/ sits at the same depth as dist/cli/, so the CLI's package-relative paths (bundled-skills/) hold.
+import { build } from "esbuild";
+
+await build({
+  entryPoints: ["dist/cli/main.js"],
+  outdir: "dist/bin",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  sourcemap: true,
+  logLevel: "warning",
+  // CommonJS dependencies bundled into ESM still call require().
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+});
