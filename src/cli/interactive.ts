@@ -2,6 +2,7 @@ import { createInterface } from "node:readline";
 import { createChannel } from "../agent/channel.js";
 import type { AgentEvent } from "../agent/events.js";
 import type { Engine } from "../engine.js";
+import { createNodeFs } from "../io/fs.js";
 import { openSession } from "../session/open.js";
 import type { CliArgs } from "./args.js";
 import type { CliIo } from "./io.js";
@@ -84,6 +85,7 @@ export async function interactiveCommand(
     client,
     ...(args.model === undefined ? {} : { model: args.model }),
     ...effort,
+    toolsFs: createNodeFs(),
     allowedTools: args.allowedTools,
     disallowedTools: args.disallowedTools,
     ...(args.resume === undefined ? {} : { resume: args.resume }),

@@ -26,8 +26,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const home = resolve(io.cwd, args.home ?? io.home);
   const scoped: CliIo = { ...io, cwd, home };
   // Each command loads only what it needs: start-up time is most of a short command's cost.
-  const { createEngine } = await import("../engine.js");
+  const [{ createEngine }, { createNodeFs }] = await Promise.all([
+    import("../engine.js"),
+    import("../io/fs.js"),
+  ]);
   const engine = createEngine({
+    // A one-shot command scans with synchronous reads (much faster cold); tools get asynchronous ones.
+    fs: createNodeFs({ syncReads: true }),
     cwd,
     home,
     env: io.env,

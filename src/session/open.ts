@@ -18,6 +18,7 @@ import type { Engine } from "../engine.js";
 import { loadAgentTypes } from "../fork/agents.js";
 import { createHookRegistry } from "../hooks/registry.js";
 import { parseHooksConfig } from "../hooks/schema.js";
+import type { FsOps } from "../io/fs.js";
 import { createNodeShell, type ShellOps } from "../io/shell.js";
 import type { AskPermission } from "../permissions/decision.js";
 import { createNodeFileModes } from "../tools/atomic-write.js";
@@ -45,6 +46,8 @@ export interface OpenSessionOptions {
   store?: SessionStore;
   usage?: UsageStore;
   appendSystemPrompt?: string;
+  /** The file system the built-in tools use; default the engine's. */
+  toolsFs?: FsOps;
   /** Extra tools (e.g. MCP tools) offered beside the built-ins. */
   extraTools?: AgentTool[];
   now?: () => number;
@@ -97,7 +100,12 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
   const mcpTools = extensions.mcp === undefined ? [] : await extensions.mcp.tools();
 
   const shell = options.shell ?? createNodeShell();
-  const builtins = createBuiltinTools({ fs, shell, modes: createNodeFileModes(), homeDir: engine.home });
+  const builtins = createBuiltinTools({
+    fs: options.toolsFs ?? fs,
+    shell,
+    modes: createNodeFileModes(),
+    homeDir: engine.home,
+  });
   const tools: AgentTool[] = [...builtins, ...mcpTools, ...(options.extraTools ?? [])].filter(
     (t) => !removed.has(t.name),
   );

@@ -1,6 +1,7 @@
 import { appendFile } from "node:fs/promises";
 import type { AgentEvent, AgentResult } from "../../agent/events.js";
 import type { Engine } from "../../engine.js";
+import { createNodeFs } from "../../io/fs.js";
 import { openSession } from "../../session/open.js";
 import type { CliArgs } from "../args.js";
 import type { CliIo } from "../io.js";
@@ -58,6 +59,7 @@ export async function headlessCommand(
       client,
       ...(args.model === undefined ? {} : { model: args.model }),
       ...effort,
+      toolsFs: createNodeFs(),
       allowedTools: args.allowedTools,
       disallowedTools: args.disallowedTools,
       ...(args.resume === undefined ? {} : { resume: args.resume }),
