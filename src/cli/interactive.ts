@@ -2,7 +2,6 @@ import { createInterface } from "node:readline";
 import { createChannel } from "../agent/channel.js";
 import type { AgentEvent } from "../agent/events.js";
 import type { Engine } from "../engine.js";
-import { createNodeFs } from "../io/fs.js";
 import { openSession } from "../session/open.js";
 import type { CliArgs } from "./args.js";
 import type { CliIo } from "./io.js";
@@ -63,8 +62,6 @@ export async function interactiveCommand(
 ): Promise<number> {
   const prepared = await prepareRun(io, args);
   if (!prepared.ok) return prepared.code;
-  const { client, effort: chosenEffort } = prepared;
-  const effort = chosenEffort === undefined ? {} : { effort: chosenEffort };
   const names = (await engine.discover()).skills.filter((s) => s.userInvocable).map((s) => s.name);
   const rl = createInterface({
     input: streams.input,
@@ -82,13 +79,7 @@ export async function interactiveCommand(
     return next.done ? undefined : next.value;
   };
   const { session, diagnostics, model } = await openSession(engine, {
-    client,
-    ...(args.model === undefined ? {} : { model: args.model }),
-    ...effort,
-    toolsFs: createNodeFs(),
-    allowedTools: args.allowedTools,
-    disallowedTools: args.disallowedTools,
-    ...(args.resume === undefined ? {} : { resume: args.resume }),
+    ...prepared.options,
     askPermission: async ({ prompt }) =>
       /^y(es)?$/i.test((await nextLine(`\n${prompt} [y/N] `))?.trim() ?? ""),
   });

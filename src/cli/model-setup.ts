@@ -1,5 +1,7 @@
 import type { ModelClient } from "../agent/model-client.js";
 import { MODEL_EFFORTS, type ModelEffort } from "../agent/models.js";
+import { createNodeFs } from "../io/fs.js";
+import type { OpenSessionOptions } from "../session/open.js";
 import type { CliArgs } from "./args.js";
 import type { CliIo } from "./io.js";
 
@@ -35,13 +37,13 @@ export function parseEffort(value: string | undefined): { effort?: ModelEffort }
 }
 
 /**
- * What both run modes need before a session: a model client (exit 1 with a clear message without a key) and
- * a valid `--effort` (exit 2 otherwise). Messages go to stderr.
+ * What both run modes need before a session: a model client (exit 1 with a clear message without a key), a
+ * valid `--effort` (exit 2 otherwise), and the session options the run flags set. Messages go to stderr.
  */
 export async function prepareRun(
   io: CliIo,
   args: CliArgs,
-): Promise<{ ok: true; client: ModelClient; effort?: ModelEffort } | { ok: false; code: number }> {
+): Promise<{ ok: true; options: OpenSessionOptions } | { ok: false; code: number }> {
   const client = await modelClientFromEnv(io.env);
   if (client === undefined) {
     io.stderr(NO_KEY_MESSAGE);
@@ -52,5 +54,19 @@ export async function prepareRun(
     io.stderr(`${effort.error}\n`);
     return { ok: false, code: 2 };
   }
-  return { ok: true, client, ...effort };
+  return {
+    ok: true,
+    options: {
+      client,
+      ...effort,
+      ...(args.model === undefined ? {} : { model: args.model }),
+      // Discovery reads synchronously in the CLI; the tools keep asynchronous reads.
+      toolsFs: createNodeFs(),
+      allowedTools: args.allowedTools,
+      disallowedTools: args.disallowedTools,
+      ...(args.resume === undefined ? {} : { resume: args.resume }),
+      ...(args.maxTurns === undefined ? {} : { maxTurns: args.maxTurns }),
+      ...(args.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: args.appendSystemPrompt }),
+    },
+  };
 }

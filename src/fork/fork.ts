@@ -2,13 +2,11 @@ import type { AgentEvent, AgentResult } from "../agent/events.js";
 import { type AgentTool, executeAgent, type ToolGate } from "../agent/loop.js";
 import type { ModelClient, ModelMessage } from "../agent/model-client.js";
 import { type ModelEffort, resolveModel } from "../agent/models.js";
+import { runWithStopChecks } from "../agent/stop-continuation.js";
 import { ruleToolName } from "../agent/turn.js";
 import type { RunHooks } from "../session/hooks-runner.js";
 import type { ForkOutcome, ForkRequest } from "../skill-tool/invoke.js";
 import { type AgentType, DEFAULT_AGENT_TYPE } from "./agents.js";
-
-/** How many times a Stop-type hook may send an agent back to work in one run. */
-export const MAX_STOP_CONTINUATIONS = 3;
 
 export interface ForkDeps {
   client: ModelClient;
@@ -144,41 +142,44 @@ async function runForkUnguarded(request: ForkRequest, deps: ForkDeps): Promise<F
     }
     if (event.type === "message" && event.agentId === agentId) messages = [...messages, event.message];
   };
-  let result: AgentResult | undefined;
-  for (let round = 0; round <= MAX_STOP_CONTINUATIONS; round += 1) {
-    result = await executeAgent(
-      {
-        client: deps.client,
-        system: agent.systemPrompt,
-        tools,
-        messages,
-        turn: {
-          model,
-          ...(effort === undefined ? {} : { effort }),
-          grants: [...skill.allowedTools],
-          removedTools: [...skill.disallowedTools],
+  const result = await runWithStopChecks({
+    run: () =>
+      executeAgent(
+        {
+          client: deps.client,
+          system: agent.systemPrompt,
+          tools,
+          messages,
+          turn: {
+            model,
+            ...(effort === undefined ? {} : { effort }),
+            grants: [...skill.allowedTools],
+            removedTools: [...skill.disallowedTools],
+          },
+          maxTokens: deps.maxTokens,
+          cwd: deps.cwd,
+          signal: request.signal,
+          agentId,
+          gate: deps.gate,
+          ...(deps.onMessage === undefined
+            ? {}
+            : { onMessage: (m: ModelMessage) => deps.onMessage?.(agentId, m) ?? Promise.resolve() }),
         },
-        maxTokens: deps.maxTokens,
-        cwd: deps.cwd,
-        signal: request.signal,
-        agentId,
-        gate: deps.gate,
-        ...(deps.onMessage === undefined
-          ? {}
-          : { onMessage: (m: ModelMessage) => deps.onMessage?.(agentId, m) ?? Promise.resolve() }),
-      },
-      emit,
-    );
-    if (result.cause !== "end_turn") break;
-    const stop = await deps.runHooks(
-      "SubagentStop",
-      { agent_type: agent.name, agent_id: agentId, stop_hook_active: round > 0 },
-      request.signal,
-    );
-    if (stop.blocked === undefined || round === MAX_STOP_CONTINUATIONS) break;
-    const next: ModelMessage = { role: "user", content: stop.blocked.reason };
-    messages = [...messages, next];
-    await deps.onMessage?.(agentId, next);
-  }
-  return forkResultText(skill.name, result as AgentResult);
+        emit,
+      ),
+    stopCheck: async (round) => {
+      const stop = await deps.runHooks(
+        "SubagentStop",
+        { agent_type: agent.name, agent_id: agentId, stop_hook_active: round > 0 },
+        request.signal,
+      );
+      return stop.blocked?.reason;
+    },
+    continueWith: async (reason) => {
+      const next: ModelMessage = { role: "user", content: reason };
+      messages = [...messages, next];
+      await deps.onMessage?.(agentId, next);
+    },
+  });
+  return forkResultText(skill.name, result);
 }

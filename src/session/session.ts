@@ -5,8 +5,8 @@ import type { AgentEvent, AgentResult } from "../agent/events.js";
 import { type AgentTool, executeAgent } from "../agent/loop.js";
 import type { ModelContentBlock, ModelMessage, ModelUsage } from "../agent/model-client.js";
 import { contextWindowFor, resolveModel } from "../agent/models.js";
+import { runWithStopChecks } from "../agent/stop-continuation.js";
 import type { TurnState } from "../agent/turn.js";
-import { MAX_STOP_CONTINUATIONS } from "../fork/fork.js";
 import { listingBudget } from "../listing.js";
 import type { InvokedSkill } from "../skill-tool/invoke.js";
 import { compactConversation } from "./compact.js";
@@ -118,41 +118,37 @@ export function createSession(deps: SessionDeps): Session {
   const runTurn = async (first: ModelMessage, turn: TurnState, signal: AbortSignal): Promise<AgentResult> => {
     messages.push(first);
     await persist(first);
-    let result: AgentResult | undefined;
-    for (let round = 0; round <= MAX_STOP_CONTINUATIONS; round += 1) {
-      result = await executeAgent(
-        {
-          client: deps.client,
-          system: deps.system,
-          tools,
-          messages,
-          turn,
-          maxTokens: deps.maxTokens ?? DEFAULT_MAX_TOKENS,
-          cwd: deps.cwd,
-          signal,
-          gate,
-          ...(deps.maxTurns === undefined ? {} : { maxTurns: deps.maxTurns }),
-          reminders: async () => {
-            const delta = await listingFor(MAIN_AGENT, currentModel);
-            const out = pendingAnnouncements.splice(0);
-            return delta === "" ? out : [...out, delta];
+    return runWithStopChecks({
+      run: () =>
+        executeAgent(
+          {
+            client: deps.client,
+            system: deps.system,
+            tools,
+            messages,
+            turn,
+            maxTokens: deps.maxTokens ?? DEFAULT_MAX_TOKENS,
+            cwd: deps.cwd,
+            signal,
+            gate,
+            ...(deps.maxTurns === undefined ? {} : { maxTurns: deps.maxTurns }),
+            reminders: async () => {
+              const delta = await listingFor(MAIN_AGENT, currentModel);
+              const out = pendingAnnouncements.splice(0);
+              return delta === "" ? out : [...out, delta];
+            },
+            onMessage: async (message) => {
+              messages.push(message);
+              await persist(message);
+            },
+            onTouchedPaths: touch,
           },
-          onMessage: async (message) => {
-            messages.push(message);
-            await persist(message);
-          },
-          onTouchedPaths: touch,
-        },
-        (event) => emit(event),
-      );
-      if (result.cause !== "end_turn") break;
-      const stop = await runHooks("Stop", { stop_hook_active: round > 0 }, signal);
-      if (stop.blocked === undefined || round === MAX_STOP_CONTINUATIONS) break;
-      const next: ModelMessage = { role: "user", content: [{ type: "text", text: stop.blocked.reason }] };
-      messages.push(next);
-      await persist(next);
-    }
-    return result as AgentResult;
+          (event) => emit(event),
+        ),
+      stopCheck: async (round) =>
+        (await runHooks("Stop", { stop_hook_active: round > 0 }, signal)).blocked?.reason,
+      continueWith: (reason) => record({ role: "user", content: [{ type: "text", text: reason }] }),
+    });
   };
 
   const finish = (text: string, cause: AgentResult["cause"]) =>

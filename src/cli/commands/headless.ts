@@ -1,7 +1,6 @@
 import { appendFile } from "node:fs/promises";
 import type { AgentEvent, AgentResult } from "../../agent/events.js";
 import type { Engine } from "../../engine.js";
-import { createNodeFs } from "../../io/fs.js";
 import { openSession } from "../../session/open.js";
 import type { CliArgs } from "../args.js";
 import type { CliIo } from "../io.js";
@@ -45,8 +44,6 @@ export async function headlessCommand(
 ): Promise<number> {
   const prepared = await prepareRun(io, args);
   if (!prepared.ok) return prepared.code;
-  const { client, effort: chosenEffort } = prepared;
-  const effort = chosenEffort === undefined ? {} : { effort: chosenEffort };
   const started = Date.now();
   const debug = args.debugFile;
   const log = async (record: Record<string, unknown>) => {
@@ -55,17 +52,7 @@ export async function headlessCommand(
   };
   let opened: Awaited<ReturnType<typeof openSession>>;
   try {
-    opened = await openSession(engine, {
-      client,
-      ...(args.model === undefined ? {} : { model: args.model }),
-      ...effort,
-      toolsFs: createNodeFs(),
-      allowedTools: args.allowedTools,
-      disallowedTools: args.disallowedTools,
-      ...(args.resume === undefined ? {} : { resume: args.resume }),
-      ...(args.maxTurns === undefined ? {} : { maxTurns: args.maxTurns }),
-      ...(args.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: args.appendSystemPrompt }),
-    });
+    opened = await openSession(engine, prepared.options);
   } catch (error) {
     io.stderr(
       `skillwright: could not open the session: ${error instanceof Error ? error.message : String(error)}\n`,
