@@ -24,6 +24,8 @@ export interface ForkDeps {
   maxTokens: number;
   newAgentId: () => string;
   onMessage?: (agentId: string, message: ModelMessage) => Promise<void>;
+  /** Paths the sub-agent's tools touched: they activate conditional and nested skills for the session. */
+  onTouchedPaths?: (paths: string[]) => Promise<void>;
 }
 
 /** The tools an agent type gets from its parent's: read-only types only read-only tools; a `tools` list filters. */
@@ -161,6 +163,7 @@ async function runForkUnguarded(request: ForkRequest, deps: ForkDeps): Promise<F
           signal: request.signal,
           agentId,
           gate: deps.gate,
+          ...(deps.onTouchedPaths === undefined ? {} : { onTouchedPaths: deps.onTouchedPaths }),
           ...(deps.onMessage === undefined
             ? {}
             : { onMessage: (m: ModelMessage) => deps.onMessage?.(agentId, m) ?? Promise.resolve() }),

@@ -65,6 +65,18 @@ const read = (fd: number, buffer: Buffer, offset: number, length: number, positi
     ),
   );
 
+/**
+ * Heads are opened non-blocking, then checked to be regular files: opening a FIFO for reading would otherwise
+ * wait for a writer forever, and a device like /dev/zero never ends.
+ */
+const HEAD_OPEN_FLAGS = callbackFs.constants.O_RDONLY | callbackFs.constants.O_NONBLOCK;
+
+function notRegularFile(path: string): Error {
+  return Object.assign(new Error(`not a regular file (a FIFO, device or socket): ${path}`), {
+    code: "ENOTREG",
+  });
+}
+
 function headOf(bytes: Buffer, stat: { size: number; dev: number; ino: number }): FileHead {
   return {
     text: bytes.toString("utf8"),
@@ -92,9 +104,10 @@ function syncReads(): Pick<FsOps, "readdir" | "stat" | "realpath" | "readFile" |
     readFile: async (path) => callbackFs.readFileSync(path, "utf8"),
     readBytes: async (path) => new Uint8Array(callbackFs.readFileSync(path)),
     async readHead(path, maxBytes) {
-      const fd = callbackFs.openSync(path, "r");
+      const fd = callbackFs.openSync(path, HEAD_OPEN_FLAGS);
       try {
         const stat = callbackFs.fstatSync(fd);
+        if (!stat.isFile()) throw notRegularFile(path);
         const buffer = Buffer.allocUnsafe(Math.min(maxBytes, stat.size));
         const bytesRead = buffer.length === 0 ? 0 : callbackFs.readSync(fd, buffer, 0, buffer.length, 0);
         return headOf(buffer.subarray(0, bytesRead), stat);
@@ -122,9 +135,10 @@ export function createNodeFs(options: { syncReads?: boolean } = {}): FsOps {
     async readHead(path, maxBytes) {
       // Callback fs, not FileHandle: discovery reads thousands of heads and FileHandle's per-call
       // overhead made it ~15% slower than a plain readFile floor.
-      const fd = await open(path, "r");
+      const fd = await open(path, HEAD_OPEN_FLAGS);
       try {
         const stat = await fstat(fd);
+        if (!stat.isFile()) throw notRegularFile(path);
         const buffer = Buffer.allocUnsafe(Math.min(maxBytes, stat.size));
         const bytesRead = buffer.length === 0 ? 0 : await read(fd, buffer, 0, buffer.length, 0);
         return headOf(buffer.subarray(0, bytesRead), stat);

@@ -33,10 +33,15 @@ export async function readJsonFile(fs: FsOps, path: string, code: DiagnosticCode
   } catch (error) {
     const c = errorCode(error);
     if (c === "ENOENT" || c === "ENOTDIR") return { kind: "missing" };
-    if (c === "EISDIR") {
+    if (c === "EISDIR" || c === "ENOTREG") {
       return {
         kind: "invalid",
-        diagnostic: diagnostic("error", code, "expected a JSON file, found a directory", path),
+        diagnostic: diagnostic(
+          "error",
+          code,
+          "expected a JSON file, found a directory or other non-file",
+          path,
+        ),
       };
     }
     return {

@@ -14,8 +14,25 @@ export type RunHooks = (
   signal?: AbortSignal,
 ) => Promise<HookDispatchResult>;
 
-/** Binds a session's hook registry and dispatch dependencies into one `RunHooks` function. */
-export function createHooksRunner(registry: HookRegistry, deps: Omit<DispatchDeps, "signal">): RunHooks {
-  return (event, payload, signal) =>
-    dispatchHooks(registry, event, payload, signal === undefined ? deps : { ...deps, signal });
+/**
+ * Binds a session's hook registry and dispatch dependencies into one `RunHooks` function. Every warning of
+ * every event (a hook exiting with a code other than 0 or 2, a timeout, bad JSON) and every `systemMessage`
+ * goes to `onWarning`, so the host sees them whichever event fired (SPEC §10).
+ */
+export function createHooksRunner(
+  registry: HookRegistry,
+  deps: Omit<DispatchDeps, "signal">,
+  onWarning: (message: string) => void,
+): RunHooks {
+  return async (event, payload, signal) => {
+    const result = await dispatchHooks(
+      registry,
+      event,
+      payload,
+      signal === undefined ? deps : { ...deps, signal },
+    );
+    for (const warning of result.warnings) onWarning(`${event} hook: ${warning}`);
+    for (const message of result.systemMessages) onWarning(message);
+    return result;
+  };
 }

@@ -53,13 +53,17 @@ export function createSession(deps: SessionDeps): Session {
     home: deps.home,
     ...(deps.askPermission === undefined ? {} : { askPermission: deps.askPermission }),
   };
-  const runHooks: RunHooks = createHooksRunner(deps.hooks, {
-    shell: deps.shell,
-    sessionId: deps.id,
-    cwd: deps.cwd,
-    projectDir: deps.projectDir,
-    transcriptPath: deps.store.location(deps.id),
-  });
+  const runHooks: RunHooks = createHooksRunner(
+    deps.hooks,
+    {
+      shell: deps.shell,
+      sessionId: deps.id,
+      cwd: deps.cwd,
+      projectDir: deps.projectDir,
+      transcriptPath: deps.store.location(deps.id),
+    },
+    (message) => emit({ type: "warning", message }),
+  );
   const gate = createToolGate(policy, runHooks);
   const persist = async (message: ModelMessage, agentId?: string) => {
     await deps.store.append(deps.id, [
@@ -84,6 +88,7 @@ export function createSession(deps: SessionDeps): Session {
 
   const runtime = createSkillRuntime({
     session: deps,
+    touch: (paths) => touch(paths),
     policy,
     runHooks,
     gate,
@@ -210,7 +215,6 @@ export function createSession(deps: SessionDeps): Session {
       );
     }
     const submit = await runHooks("UserPromptSubmit", { prompt }, signal);
-    for (const warning of submit.warnings) emit({ type: "warning", message: warning });
     if (submit.blocked !== undefined) {
       const message = `UserPromptSubmit hook blocked the prompt: ${submit.blocked.reason}`;
       emit({ type: "error", kind: "blocked", message });

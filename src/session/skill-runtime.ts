@@ -32,6 +32,8 @@ export interface SkillRuntimeDeps {
   listing: (agentId: string) => Promise<string>;
   persist: (message: ModelMessage, agentId?: string) => Promise<void>;
   record: (invocation: InvokedSkill) => Promise<void>;
+  /** Paths any agent's tools touched (conditional activation, nested discovery). */
+  touch: (paths: readonly string[]) => Promise<void>;
 }
 
 /** The Skill tool of each agent and the invocation pipeline, with forks bounded per parent depth. */
@@ -71,6 +73,7 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       maxTokens: s.maxTokens ?? DEFAULT_MAX_TOKENS,
       newAgentId: () => `fork-${++forkCounter}-${randomUUID().slice(0, 8)}`,
       onMessage: (agentId, message) => deps.persist(message, agentId),
+      onTouchedPaths: deps.touch,
     });
   const invoke = (request: InvocationRequest) =>
     invokeSkill(request, {

@@ -128,7 +128,6 @@ export async function invokeSkill(
       message: `PreToolUse hook blocked skill ${skill.name}: ${hook.blocked.reason}`,
     };
   }
-  for (const warning of hook.warnings) deps.emit({ type: "warning", message: warning });
 
   if (skill.hooks !== undefined) {
     const parsed = parseHooksConfig(skill.hooks, skill.filePath || skill.name);

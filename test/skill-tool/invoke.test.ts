@@ -75,7 +75,9 @@ function fixture(
       home: dir,
       ...(options.ask === undefined ? {} : { askPermission }),
     },
-    runHooks: createHooksRunner(hooks, { shell, sessionId: "session-1", cwd: dir }),
+    runHooks: createHooksRunner(hooks, { shell, sessionId: "session-1", cwd: dir }, (message) =>
+      f.events.push({ type: "warning", message }),
+    ),
     hooks,
     usage: {
       load: async (): Promise<UsageScores> => new Map(),
