@@ -107,13 +107,25 @@ function scalar(value: string): unknown {
 
 /**
  * The fallback when `yaml` fails: `key: value` where the value is everything after the first `: `, plus
- * indented `- item` lines after an empty value as a list. Never fails.
+ * indented `- item` lines after an empty value as a list, and the indented lines of a `|` / `>` block scalar
+ * as its text (joined with newlines, or spaces when folded). Never fails.
  */
 export function parseLenient(text: string): Record<string, unknown> {
   const data: Record<string, unknown> = {};
   let listKey: string | undefined;
+  let block: { key: string; folded: boolean; lines: string[] } | undefined;
+  const closeBlock = () => {
+    if (block !== undefined) data[block.key] = block.lines.join(block.folded ? " " : "\n").trim();
+    block = undefined;
+  };
   for (const rawLine of text.split("\n")) {
     const line = rawLine.endsWith("\r") ? rawLine.slice(0, -1) : rawLine;
+    // The indented lines of a `|` or `>` block scalar belong to it (blank lines too).
+    if (block !== undefined && (line.trim() === "" || /^\s/.test(line))) {
+      block.lines.push(line.trim());
+      continue;
+    }
+    closeBlock();
     if (line.trim() === "" || line.trimStart().startsWith("#")) continue;
     const item = /^\s+-\s+(.*)$/.exec(line) ?? /^-\s+(.*)$/.exec(line);
     if (item !== null && listKey !== undefined) {
@@ -128,10 +140,19 @@ export function parseLenient(text: string): Record<string, unknown> {
     const key = match[1] as string;
     const value = (match[2] ?? "").trim();
     listKey = value === "" ? key : undefined;
+    const indicator = BLOCK_SCALAR.exec(value);
+    if (indicator !== null) {
+      block = { key, folded: indicator[1] === ">", lines: [] };
+      continue;
+    }
     data[key] = value === "" ? "" : unquote(value);
   }
+  closeBlock();
   return data;
 }
+
+/** A block scalar indicator: `|` or `>`, optional chomping (`-`, `+`) and indentation digit, optional comment. */
+const BLOCK_SCALAR = /^([|>])[-+]?\d?[-+]?(\s+#.*)?$/;
 
 function unquote(value: string): string {
   if (value.length >= 2) {

@@ -41,7 +41,7 @@ describe("lenient parse of a block-scalar description beside `argument-hint: [a]
   // scalar it takes the indicator itself as the value (src/skill/frontmatter.ts:126-131), so the description
   // becomes "|" or ">" and the listing shows `- literal: |`. An author moving from Claude Code expects the
   // block's text. Observed: { literal: "|", folded: ">" }.
-  it.fails("keeps the block's text as the description (newlines collapsed)", async () => {
+  it("keeps the block's text as the description (newlines collapsed)", async () => {
     const d = await descriptions();
     expect(d.literal).toBe("Reviews a file line by line");
     expect(d.folded).toBe("Reviews a file line by line");

@@ -272,3 +272,28 @@ describe("parseLenient", () => {
     expect(parseLenient(text)).toEqual(expected);
   });
 });
+
+describe("parseLenient block scalars", () => {
+  it.each([
+    [
+      "literal",
+      "description: |\n  line one\n  line two\nname: x",
+      { description: "line one\nline two", name: "x" },
+    ],
+    ["folded", "description: >\n  line one\n  line two\n", { description: "line one line two" }],
+    [
+      "chomping and comment",
+      "description: |- # note\n  kept\nmodel: opus",
+      { description: "kept", model: "opus" },
+    ],
+    ["blank line inside", "description: |\n  a\n\n  b\nx: y", { description: "a\n\nb", x: "y" }],
+    ["empty block", "description: >\nname: n", { description: "", name: "n" }],
+    [
+      "a list after it",
+      "description: |\n  d\npaths:\n  - src/**\n  - '*.md'",
+      { description: "d", paths: ["src/**", "*.md"] },
+    ],
+  ])("%s", (_case, text, expected) => {
+    expect(parseLenient(text)).toEqual(expected);
+  });
+});
