@@ -121,6 +121,16 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
   }
   const model = options.model ?? settings.settings.model ?? DEFAULT_MODEL;
   const now = options.now ?? Date.now;
+  const view = createSkillView({
+    cwd: engine.cwd,
+    skills: discovery.skills,
+    nested: createNestedDiscovery({
+      fs,
+      cwd: engine.cwd,
+      ...(gitRoot === undefined ? {} : { gitRoot }),
+      loadedRoots: roots.filter((r) => r.source === "project").map((r) => r.dir),
+    }),
+  });
   const session = createSession({
     id,
     cwd: engine.cwd,
@@ -139,16 +149,8 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
       ...(options.appendSystemPrompt === undefined ? {} : { append: options.appendSystemPrompt }),
     }),
     tools,
-    skills: createSkillView({
-      cwd: engine.cwd,
-      skills: discovery.skills,
-      nested: createNestedDiscovery({
-        fs,
-        cwd: engine.cwd,
-        ...(gitRoot === undefined ? {} : { gitRoot }),
-        loadedRoots: roots.filter((r) => r.source === "project").map((r) => r.dir),
-      }),
-    }),
+    skills: view,
+    onClose: engine.catalog.onChange((rediscovered) => view.rediscovered(rediscovered.skills)),
     agents: () => agents,
     rules,
     ...(options.askPermission === undefined ? {} : { askPermission: options.askPermission }),

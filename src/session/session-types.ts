@@ -41,6 +41,8 @@ export interface SessionDeps {
   now?: () => number;
   /** Messages to start from (a resumed session). */
   history?: ModelMessage[];
+  /** Called once when the session closes (e.g. to stop following engine reloads). */
+  onClose?: () => void;
   /** The invoked-skill log of a resumed session (for compaction's re-attachment). */
   priorInvocations?: InvokedSkill[];
 }

@@ -291,6 +291,7 @@ export function createSession(deps: SessionDeps): Session {
       return outcome.ok ? { ok: true } : { ok: false, message: outcome.message };
     },
     async close() {
+      deps.onClose?.();
       await runHooks("SessionEnd", { reason: "exit" });
     },
   };

@@ -20,4 +20,9 @@ export interface SkillView {
    * already listed (for the listing state to mark sent). Never rejects for bad content.
    */
   restore(messages: readonly ModelMessage[]): Promise<string[]>;
+  /**
+   * Takes a new discovery (after `engine.reload()`): its skills replace the discovered ones, nested finds stay,
+   * activated conditional skills stay active. New names reach the model as a listing delta (SPEC §3).
+   */
+  rediscovered(skills: readonly Skill[]): void;
 }

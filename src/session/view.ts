@@ -29,11 +29,13 @@ export interface SkillViewOptions {
  */
 export function createSkillView(options: SkillViewOptions): SkillView {
   let skills: Skill[] = [...options.skills];
+  let nested: Skill[] = [];
   const activation = createActivationState(skills);
   const addNested = async (paths: readonly string[]) => {
     if (options.nested === undefined) return { skills: [], announcements: [] };
     const found = await options.nested.discover(paths, new Set(skills.map((s) => s.name)));
     if (found.skills.length > 0) {
+      nested = [...nested, ...found.skills];
       skills = [...skills, ...found.skills];
       activation.add(found.skills);
     }
@@ -59,6 +61,11 @@ export function createSkillView(options: SkillViewOptions): SkillView {
       const listed = namesListedIn(messages, skills);
       activation.activate(listed);
       return listed;
+    },
+    rediscovered(discovered) {
+      const names = new Set(discovered.map((s) => s.name));
+      skills = [...discovered, ...nested.filter((s) => !names.has(s.name))];
+      activation.add(discovered);
     },
   };
 }

@@ -133,11 +133,9 @@ describe("the listing budget follows the session model's context window (SPEC §
 });
 
 describe("listing deltas after reload() (SPEC §2 reload, §3 deltas)", () => {
-  // BUG (SPEC §3 "Skills that appear later (… reload) are announced in the next request"): a session takes
-  // `discovery.skills` once at open (src/session/open.ts:144, `skills: discovery.skills`) and never subscribes
-  // to `engine.catalog.onChange`; observed: after `engine.reload()` the new skill is neither announced nor
-  // invocable (`Unknown skill: fresh`).
-  it.fails("a skill added on disk and picked up by engine.reload() is announced in the next request", async () => {
+  // SPEC §3 "Skills that appear later (… reload) are announced in the next request": a session follows
+  // engine.catalog.onChange.
+  it("a skill added on disk and picked up by engine.reload() is announced in the next request", async () => {
     e = await startE2E({
       files: { "project/.claude/skills/old/SKILL.md": skillMd("description: Old one", "OLD") },
       turns: [textTurn("first"), textTurn("second")],
