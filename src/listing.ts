@@ -165,6 +165,15 @@ interface Candidate {
  * apart from one sort of the skills with a usage score.
  */
 export function buildListing(skills: readonly Skill[], options: BuildListingOptions): Listing {
+  const sent = options.sentNames;
+  // A delta once every listable skill was sent (each turn of a conversation): nothing to pack or format.
+  if (
+    sent !== undefined &&
+    sent.size > 0 &&
+    skills.every((s) => s.disableModelInvocation || sent.has(s.name))
+  ) {
+    return { text: "", entries: [], cut: [], chars: 0 };
+  }
   const candidates: Candidate[] = [];
   let fullTotal = 0;
   for (const skill of skills) {
@@ -221,7 +230,6 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
   const lines: string[] = [];
   let chars = 0;
   let nameOnlyCount = 0;
-  const sent = options.sentNames;
   for (const c of candidates) {
     const name = c.skill.name;
     if (sent?.has(name)) continue;

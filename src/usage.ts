@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { dirname, join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { errorCode, type FsOps } from "./io/fs.js";
 
 /** How often a skill was invoked and when last (ms since the epoch). */

@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
 import { runCli } from "./run.js";
 
 /** The only module that reads process.argv, process.env and process.cwd(), and sets the exit code. */
@@ -30,6 +31,16 @@ const waitForStop = () =>
     process.once("SIGINT", () => resolve());
     process.once("SIGTERM", () => resolve());
   });
+
+/**
+ * How much WebAssembly a function runs before V8 recompiles it with its optimizing compiler: the largest
+ * value V8 accepts, so it never does here. The only WebAssembly the CLI runs is the HTTP parser inside
+ * Node's `fetch` (the model client), which would otherwise be recompiled after the first responses; that
+ * compile (~50 ms on a worker thread) is still running when a short command exits, and exit waits for it.
+ * Parsing a few responses with the baseline code costs nothing measurable.
+ */
+const WASM_TIERING_BUDGET = 2_147_483_647;
+setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
 
 runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
 import type { PermissionRules } from "../permissions/decision.js";
@@ -151,6 +151,8 @@ const UNSAFE_KEYS = new Set(["__proto__"]);
  * duplicates (by JSON value) left out, anything else is replaced. Inputs are not modified. Pure.
  */
 export function mergeSettings(layers: readonly Settings[]): Settings {
+  // No settings files (the common case): the parse below would give `{}`, after compiling its validator.
+  if (layers.length === 0) return {};
   const merge = (a: Json, b: Json): Json => {
     if (Array.isArray(a) && Array.isArray(b)) {
       const seen = new Set<string>();

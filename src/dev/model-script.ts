@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { AGENT_ID_HEADER, STOP_REASONS } from "../agent/model-client.js";
 import type { FsOps } from "../io/fs.js";
 

@@ -23,15 +23,24 @@ function group(skill: Skill): number {
  * `rootRank` gives each root dir its position in precedence order. Pure; returns a new array.
  */
 export function listingOrder(skills: readonly Skill[], rootRank: ReadonlyMap<string, number>): Skill[] {
-  return [...skills].sort((a, b) => {
-    const ga = group(a);
-    const gb = group(b);
-    if (ga !== gb) return ga - gb;
-    if (ga === 2) {
-      const ra = rootRank.get(a.root) ?? Number.MAX_SAFE_INTEGER;
-      const rb = rootRank.get(b.root) ?? Number.MAX_SAFE_INTEGER;
-      if (ra !== rb) return ra - rb;
-    }
-    return compareNames(a.name, b.name);
+  // Each skill's group, root rank and lower-cased name once, not once per comparison.
+  const keyed = skills.map((skill) => {
+    const g = group(skill);
+    return {
+      skill,
+      group: g,
+      rank: g === 2 ? (rootRank.get(skill.root) ?? Number.MAX_SAFE_INTEGER) : 0,
+      lower: skill.name.toLowerCase(),
+    };
   });
+  keyed.sort((a, b) => {
+    if (a.group !== b.group) return a.group - b.group;
+    if (a.rank !== b.rank) return a.rank - b.rank;
+    // As compareNames: case-insensitive first, then case-sensitive.
+    if (a.lower !== b.lower) return a.lower < b.lower ? -1 : 1;
+    const x = a.skill.name;
+    const y = b.skill.name;
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+  return keyed.map((k) => k.skill);
 }

@@ -1,59 +1,15 @@
-import { basename, join } from "node:path";
-import { type Diagnostic, diagnostic } from "../diagnostics.js";
-import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
-import { collapseNewlines, toText, toToolRules } from "../skill/fields.js";
+import type { Diagnostic } from "../diagnostics.js";
 import { parseFrontmatter, splitFrontmatter } from "../skill/frontmatter.js";
-import { EFFORTS, type Effort } from "../skill/skill.js";
+import { type AgentType, agentFromFile } from "./agent-types.js";
 
-/** A sub-agent type a forked skill can run as (SPEC §7). */
-export interface AgentType {
-  name: string;
-  description: string;
-  /** Tool names (or rules naming tools) the agent gets; undefined = every tool of the parent. */
-  tools?: string[];
-  /** True: only read-only tools. */
-  readOnly: boolean;
-  model?: string;
-  effort?: Effort;
-  systemPrompt: string;
-  source: "builtin" | "user" | "project" | "plugin";
-  path?: string;
-}
+export {
+  type AgentType,
+  BUILTIN_AGENTS,
+  DEFAULT_AGENT_TYPE,
+  loadAgentTypes,
+} from "./agent-types.js";
 
-/** The agent type a `context: fork` skill runs as when it names none. */
-export const DEFAULT_AGENT_TYPE = "general-purpose";
-
-const FORK_PROMPT =
-  "You are a sub-agent started to carry out one task for a parent agent. Work autonomously with the tools " +
-  "you have; do not ask questions, nobody will answer them. When you are done, reply with your final result " +
-  "as plain text: it is returned to the parent verbatim, so make it complete and self-contained.";
-
-/** The built-in agent types: `general-purpose` (all tools), `Explore` and `Plan` (read-only). */
-export const BUILTIN_AGENTS: readonly AgentType[] = [
-  {
-    name: "general-purpose",
-    description: "General-purpose agent for multi-step tasks with every tool.",
-    readOnly: false,
-    systemPrompt: FORK_PROMPT,
-    source: "builtin",
-  },
-  {
-    name: "Explore",
-    description: "Read-only agent for searching and reading code to answer a question.",
-    readOnly: true,
-    systemPrompt: `${FORK_PROMPT}\n\nYou are read-only: search and read, never change files.`,
-    source: "builtin",
-  },
-  {
-    name: "Plan",
-    description: "Read-only agent that studies the code and returns a step-by-step plan.",
-    readOnly: true,
-    systemPrompt: `${FORK_PROMPT}\n\nYou are read-only: study the code and return a concrete, ordered plan.`,
-    source: "builtin",
-  },
-];
-
-/** Parses one `.claude/agents/*.md` file. Never throws. */
+/** Parses one `.claude/agents/*.md` file. Never throws. Synchronous: this module loads `yaml` up front. */
 export function parseAgentFile(
   text: string,
   path: string,
@@ -61,69 +17,5 @@ export function parseAgentFile(
 ): { agent?: AgentType; diagnostics: Diagnostic[] } {
   const split = splitFrontmatter(text);
   const data = split.frontmatter === undefined ? {} : parseFrontmatter(split.frontmatter).data;
-  const diagnostics: Diagnostic[] = [];
-  const name = toText(data.name)?.trim() || basename(path).replace(/\.md$/, "");
-  const description = collapseNewlines(toText(data.description) ?? "");
-  if (description === "") {
-    diagnostics.push(diagnostic("warning", "agent-invalid", "agent has no description", path));
-  }
-  const agent: AgentType = {
-    name,
-    description,
-    readOnly: false,
-    systemPrompt: split.body.trim(),
-    source,
-    path,
-  };
-  if (data.tools !== undefined && data.tools !== null) {
-    const tools = toToolRules(data.tools);
-    if (tools === undefined)
-      diagnostics.push(diagnostic("warning", "agent-invalid", "tools: expected a list", path));
-    else agent.tools = tools;
-  }
-  const model = toText(data.model)?.trim();
-  if (model) agent.model = model;
-  const effort = toText(data.effort)?.trim().toLowerCase();
-  if (effort !== undefined && effort !== "") {
-    if ((EFFORTS as readonly string[]).includes(effort)) agent.effort = effort as Effort;
-    else diagnostics.push(diagnostic("warning", "agent-invalid", `effort: unknown level "${effort}"`, path));
-  }
-  return { agent, diagnostics };
-}
-
-/**
- * Loads custom agents from `{dir}/*.md` for each dir (user first, then project dirs nearest first); a later
- * definition of the same name does not replace an earlier one. Built-ins come first and cannot be replaced.
- */
-export async function loadAgentTypes(
-  fs: FsOps,
-  dirs: readonly { dir: string; source: AgentType["source"] }[],
-): Promise<{ agents: AgentType[]; diagnostics: Diagnostic[] }> {
-  const agents: AgentType[] = [...BUILTIN_AGENTS];
-  const diagnostics: Diagnostic[] = [];
-  for (const { dir, source } of dirs) {
-    let entries: Awaited<ReturnType<FsOps["readdir"]>>;
-    try {
-      entries = await fs.readdir(dir);
-    } catch (error) {
-      if (errorCode(error) !== "ENOENT") {
-        diagnostics.push(diagnostic("warning", "dir-unreadable", errorMessage(error), dir));
-      }
-      continue;
-    }
-    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (!entry.name.endsWith(".md") || entry.kind === "dir") continue;
-      const path = join(dir, entry.name);
-      try {
-        const parsed = parseAgentFile(await fs.readFile(path), path, source);
-        diagnostics.push(...parsed.diagnostics);
-        if (parsed.agent !== undefined && !agents.some((a) => a.name === parsed.agent?.name)) {
-          agents.push(parsed.agent);
-        }
-      } catch (error) {
-        diagnostics.push(diagnostic("warning", "file-unreadable", errorMessage(error), path));
-      }
-    }
-  }
-  return { agents, diagnostics };
+  return agentFromFile(split, data, path, source);
 }

@@ -6,7 +6,7 @@ import { runWithStopChecks } from "../agent/stop-continuation.js";
 import { ruleToolName } from "../agent/turn.js";
 import type { RunHooks } from "../session/hooks-runner.js";
 import type { ForkOutcome, ForkRequest } from "../skill-tool/invoke.js";
-import { type AgentType, DEFAULT_AGENT_TYPE } from "./agents.js";
+import { type AgentType, DEFAULT_AGENT_TYPE } from "./agent-types.js";
 
 export interface ForkDeps {
   client: ModelClient;

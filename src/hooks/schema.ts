@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorMessage } from "../io/fs.js";
 

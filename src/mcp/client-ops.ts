@@ -5,7 +5,7 @@ import {
   type Tool as McpTool,
   type Prompt,
 } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import * as z from "zod";
 import { SKILLS_EXTENSION, type SkillSourceOps } from "./skill-refs.js";
 
 /** Most pages read from one paginated listing. */

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
 import { type EnvVars, expandEnv } from "./expand-env.js";

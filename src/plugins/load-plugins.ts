@@ -1,7 +1,7 @@
 import pLimit from "p-limit";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import type { FsOps } from "../io/fs.js";
-import { type LoadedPlugin, loadPlugin } from "./load-plugin.js";
+import type { LoadedPlugin } from "./load-plugin.js";
 import {
   type FindPluginsOptions,
   findPlugins,
@@ -36,6 +36,9 @@ export async function loadPluginCandidates(options: {
   signal?: AbortSignal;
 }): Promise<{ plugins: SourcedPlugin[]; diagnostics: Diagnostic[] }> {
   const { fs, dataRoot, signal } = options;
+  if (options.candidates.length === 0) return { plugins: [], diagnostics: [] };
+  // The loader (manifests, hooks, agents, skills, and through them `yaml`) loads only when there is a plugin.
+  const { loadPlugin } = await import("./load-plugin.js");
   const limit = pLimit(PLUGIN_LOAD_CONCURRENCY);
   const results = await Promise.all(
     options.candidates.map((c) =>

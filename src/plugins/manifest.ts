@@ -1,5 +1,5 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { isValidSkillName, MAX_NAME_LENGTH } from "../skill/fields.js";
 

@@ -1,5 +1,5 @@
 import { basename, dirname, join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import type { FsOps } from "../io/fs.js";
 import { readJsonFile } from "./json-file.js";

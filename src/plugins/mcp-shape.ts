@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 
 /** A stdio server: a command to spawn (Claude Code's `.mcp.json` shape). */

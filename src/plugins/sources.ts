@@ -1,5 +1,5 @@
 import { isAbsolute, join, resolve } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { dirProblem } from "../discovery/scan-dir.js";
 import { errorCode, type FsOps } from "../io/fs.js";

@@ -15,7 +15,7 @@ import { ruleToolName } from "../agent/turn.js";
 import { permissionRules } from "../config/settings.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { Engine } from "../engine.js";
-import { loadAgentTypes } from "../fork/agents.js";
+import { loadAgentTypes } from "../fork/agent-types.js";
 import { createHookRegistry } from "../hooks/registry.js";
 import { parseHooksConfig } from "../hooks/schema.js";
 import type { FsOps } from "../io/fs.js";

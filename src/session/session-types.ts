@@ -4,7 +4,7 @@ import type { AgentTool } from "../agent/loop.js";
 import type { ModelClient, ModelMessage } from "../agent/model-client.js";
 import type { ModelEffort } from "../agent/models.js";
 import type { SessionStore } from "../agent/session-store.js";
-import type { AgentType } from "../fork/agents.js";
+import type { AgentType } from "../fork/agent-types.js";
 import type { HookRegistry } from "../hooks/registry.js";
 import type { FsOps } from "../io/fs.js";
 import type { ShellOps } from "../io/shell.js";

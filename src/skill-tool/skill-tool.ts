@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { AgentTool, AgentToolResult } from "../agent/loop.js";
 import type { Skill } from "../skill/skill.js";
 import type { InvocationOutcome, InvocationRequest } from "./invoke.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { Skill } from "../skill/skill.js";
 import { closestName } from "./did-you-mean.js";
 

@@ -28,24 +28,27 @@ export function toText(value: unknown): string | undefined {
 export function splitOutsideBrackets(text: string, isSeparator: (char: string) => boolean): string[] {
   const parts: string[] = [];
   let depth = 0;
-  let current = "";
+  let start = 0;
+  let end = 0;
   for (const char of text) {
     if (char === "(" || char === "[" || char === "{") depth += 1;
     else if ((char === ")" || char === "]" || char === "}") && depth > 0) depth -= 1;
     if (depth === 0 && isSeparator(char)) {
-      if (current.trim() !== "") parts.push(current.trim());
-      current = "";
-    } else {
-      current += char;
+      const part = text.slice(start, end).trim();
+      if (part !== "") parts.push(part);
+      start = end + char.length;
     }
+    end += char.length;
   }
-  if (current.trim() !== "") parts.push(current.trim());
+  const last = text.slice(start).trim();
+  if (last !== "") parts.push(last);
   return parts;
 }
 
-const isCommaOrSpace = (char: string): boolean => char === "," || /\s/.test(char);
+const WHITESPACE = /\s/;
+const isCommaOrSpace = (char: string): boolean => char === "," || WHITESPACE.test(char);
 const isComma = (char: string): boolean => char === ",";
-const isSpace = (char: string): boolean => /\s/.test(char);
+const isSpace = (char: string): boolean => WHITESPACE.test(char);
 
 /** A list of texts from a YAML list, or from a string split by `split`. */
 function toList(value: unknown, split: (text: string) => string[]): string[] | undefined {
@@ -84,7 +87,10 @@ export function toHint(value: unknown): string | undefined {
 
 /** Collapses newlines (and the spaces around them) into single spaces and trims. */
 export function collapseNewlines(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, " ").trim();
+  // Most texts are one line: skip the regex scan.
+  return text.includes("\n") || text.includes("\r")
+    ? text.replace(/\s*[\r\n]+\s*/g, " ").trim()
+    : text.trim();
 }
 
 const VALID_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;

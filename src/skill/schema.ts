@@ -95,8 +95,10 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
     return undefined;
   };
 
+  const extra: Record<string, unknown> = {};
   for (const key of Object.keys(data)) {
     if (!KNOWN.has(key)) {
+      extra[key] = data[key];
       diagnostics.push(
         diagnostic("info", "field-unknown", `unknown frontmatter key "${key}" kept as extra`, path),
       );
@@ -134,9 +136,6 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
     );
   }
 
-  const extra: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(data)) if (!KNOWN.has(key)) extra[key] = value;
-
   const hint = data["argument-hint"] === undefined ? undefined : toHint(data["argument-hint"]);
   if (data["argument-hint"] !== undefined && data["argument-hint"] !== null && hint === undefined) {
     invalid("argument-hint", "a string or a list of strings");
@@ -147,7 +146,8 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
   const whenToUse = text("when_to_use");
 
   const meta: SkillMeta = {
-    description: detach(description),
+    // A written description is detached already (`text` detaches what it returns).
+    description: descriptionFromBody ? detach(description) : description,
     descriptionFromBody,
     argumentNames: list("arguments", toWords) ?? [],
     allowedTools: list("allowed-tools", toToolRules) ?? [],
@@ -181,13 +181,15 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
   return { meta, diagnostics };
 }
 
+const LEADING_HASHES = /^[#\s]+/;
+
 /** The first non-empty line of a body with leading `#`s and spaces removed, or undefined. */
 export function firstBodyLine(body: string): string | undefined {
   let start = 0;
   while (start < body.length) {
     const end = body.indexOf("\n", start);
     const line = body.slice(start, end === -1 ? body.length : end);
-    const cleaned = line.replace(/^[#\s]+/, "").trim();
+    const cleaned = line.replace(LEADING_HASHES, "").trim();
     if (cleaned !== "") return detach(cleaned);
     if (end === -1) break;
     start = end + 1;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import type { ShellOps } from "../io/shell.js";
 import { defineTool, type Tool, type ToolOutput } from "./define-tool.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatBytes, truncateTail } from "./truncate.js";

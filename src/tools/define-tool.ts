@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { errorMessage } from "../io/fs.js";
 import {
   DEFAULT_MAX_BYTES,

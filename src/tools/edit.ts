@@ -1,5 +1,5 @@
 import * as os from "node:os";
-import { z } from "zod";
+import * as z from "zod";
 import { assertNever } from "../diagnostics.js";
 import { errorCode, type FsOps } from "../io/fs.js";
 import { type FileModeOps, writeFileAtomic } from "./atomic-write.js";

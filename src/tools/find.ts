@@ -1,6 +1,6 @@
 import * as os from "node:os";
 import picomatch from "picomatch";
-import { z } from "zod";
+import * as z from "zod";
 import { errorCode, type FsOps } from "../io/fs.js";
 import { defineTool, type Tool, type ToolOutput, toolError } from "./define-tool.js";
 import { displayPath, resolveToolPath } from "./resolve-path.js";

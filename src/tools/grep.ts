@@ -1,7 +1,7 @@
 import * as os from "node:os";
 import * as path from "node:path";
 import picomatch from "picomatch";
-import { z } from "zod";
+import * as z from "zod";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
 import { defineTool, type Tool, type ToolOutput, toolError } from "./define-tool.js";
 import { BINARY_SNIFF_BYTES } from "./read.js";

@@ -1,6 +1,6 @@
 import * as os from "node:os";
 import * as path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { errorCode, type FsOps } from "../io/fs.js";
 import { defineTool, type ImageMediaType, type Tool, type ToolOutput, toolError } from "./define-tool.js";
 import { displayPath, resolveToolPath } from "./resolve-path.js";

@@ -1,6 +1,6 @@
 import * as os from "node:os";
 import * as path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import type { FsOps } from "../io/fs.js";
 import { type FileModeOps, writeFileAtomic } from "./atomic-write.js";
 import { defineTool, type Tool, toolError } from "./define-tool.js";

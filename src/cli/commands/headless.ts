@@ -61,11 +61,13 @@ export async function headlessCommand(
   }
   const { session } = opened;
   const discovery = await engine.discover();
-  await log({
-    kind: "discovery",
-    skills: discovery.skills.map((s) => s.name),
-    diagnostics: [...discovery.diagnostics, ...opened.diagnostics],
-  });
+  if (debug !== undefined) {
+    await log({
+      kind: "discovery",
+      skills: discovery.skills.map((s) => s.name),
+      diagnostics: [...discovery.diagnostics, ...opened.diagnostics],
+    });
+  }
   const stream = args.outputFormat === "stream-json";
   const line = (record: Record<string, unknown>) => io.stdout(`${JSON.stringify(record)}\n`);
   if (stream) {

@@ -1,0 +1,244 @@
+import type YAML from "yaml";
+
+/*
+ * Frontmatter splitting and parsing without a static import of the `yaml` package: the fences, the fast path
+ * for `key: value` lines, the lenient fallback, and the YAML step with the parser passed in or loaded lazily.
+ * `frontmatter.ts` binds the parser eagerly for synchronous callers.
+ */
+
+/** A file split at its frontmatter fences. */
+export interface SplitFile {
+  /** The text between the fences; undefined when there is no (closed) frontmatter. */
+  frontmatter: string | undefined;
+  body: string;
+  /** True when the file opened a `---` fence that never closed (the whole file is then the body). */
+  unclosed: boolean;
+}
+
+const BOM = "\uFEFF";
+const OPEN_FENCE = /^---[ \t]*\r?\n/;
+const CLOSE_FENCE = /^---[ \t]*\r?$/m;
+
+/** Splits a skill file: BOM stripped, CRLF accepted, an unclosed `---` means no frontmatter. Pure. */
+export function splitFrontmatter(text: string): SplitFile {
+  const source = text.startsWith(BOM) ? text.slice(1) : text;
+  const open = OPEN_FENCE.exec(source);
+  if (open === null) return { frontmatter: undefined, body: source, unclosed: false };
+  const rest = source.slice(open[0].length);
+  const close = CLOSE_FENCE.exec(rest);
+  // `^` in multiline mode also matches after a lone `\r`; only a real line start closes the block.
+  if (close === null || (close.index > 0 && rest[close.index - 1] !== "\n")) {
+    return { frontmatter: undefined, body: source, unclosed: true };
+  }
+  const frontmatter = rest.slice(0, close.index);
+  let bodyStart = close.index + close[0].length;
+  if (rest[bodyStart] === "\n") bodyStart += 1;
+  return { frontmatter, body: rest.slice(bodyStart), unclosed: false };
+}
+
+/** How the frontmatter was parsed. */
+export type ParseMode = "fast" | "yaml" | "lenient";
+
+export interface ParsedFrontmatter {
+  data: Record<string, unknown>;
+  mode: ParseMode;
+  /** Why `yaml` failed when the lenient parser was used. */
+  yamlError?: string;
+  /** `yaml`'s messages for keys written twice (the last value is used). */
+  duplicateKeys?: string[];
+}
+
+const SIMPLE_KEY = /^([A-Za-z_][\w-]*):(?:[ \t]+(.*))?$/;
+const UNSAFE_START = /^[[\]{}&*!|>'"%@`#,?:-]/;
+/** `:` or `#` after any whitespace (a tab too) is YAML syntax, not text. */
+const YAML_SYNTAX_INSIDE = /:\s|\s#/;
+
+/**
+ * The fast path for the common case: every line `key: plain value`, a comment or blank. Returns undefined as
+ * soon as a line needs real YAML (lists, blocks, quotes, flow collections, anchors, `: ` or ` #` in a value).
+ */
+function parseSimple(text: string): Record<string, unknown> | undefined {
+  const data: Record<string, unknown> = {};
+  for (const rawLine of text.split("\n")) {
+    const line = rawLine.endsWith("\r") ? rawLine.slice(0, -1) : rawLine;
+    if (line.trim() === "" || line.startsWith("#")) continue;
+    const match = SIMPLE_KEY.exec(line);
+    if (match === null) return undefined;
+    const key = match[1] as string;
+    const value = (match[2] ?? "").trimEnd();
+    if (value === "" || UNSAFE_START.test(value) || YAML_SYNTAX_INSIDE.test(value)) {
+      return undefined;
+    }
+    if (value.endsWith(":") || Object.hasOwn(data, key) || key === "__proto__") return undefined;
+    const parsed = scalar(value);
+    if (parsed === NEEDS_YAML) return undefined;
+    data[key] = parsed;
+  }
+  return data;
+}
+
+const NEEDS_YAML = Symbol("needs-yaml");
+/** Anything that might be a YAML number (`1e3`, `0x1F`, `.inf`, a huge int): left to `yaml` unless simple. */
+const NUMBER_LIKE = /^[-+]?(\.?\d[\w.+-]*|\.(inf|nan))$/i;
+const DOTTED_VERSION = /^\d+(\.\d+){2,}([-+][\w.-]*)?$/;
+const INTEGER = /^[-+]?\d+$/;
+const DECIMAL = /^[-+]?(\d+\.\d*|\.\d+)([eE][-+]?\d+)?$/;
+
+/**
+ * YAML 1.2 core-schema scalars the fast path must agree with `yaml` on; `NEEDS_YAML` for number-like text it
+ * does not handle itself.
+ */
+function scalar(value: string): unknown {
+  switch (value) {
+    case "true":
+    case "True":
+    case "TRUE":
+      return true;
+    case "false":
+    case "False":
+    case "FALSE":
+      return false;
+    case "null":
+    case "Null":
+    case "NULL":
+    case "~":
+      return null;
+  }
+  // Every number-like form starts with a sign, a dot or a digit.
+  if (!startsLikeNumber(value)) return value;
+  if (INTEGER.test(value)) {
+    const n = Number(value);
+    return Number.isSafeInteger(n) ? n : NEEDS_YAML;
+  }
+  if (DECIMAL.test(value)) return Number(value);
+  // Dotted versions (`1.2.3`, `0.1.0-beta`) are strings in YAML 1.2, and common enough to keep off the slow path.
+  if (DOTTED_VERSION.test(value)) return value;
+  return NUMBER_LIKE.test(value) ? NEEDS_YAML : value;
+}
+
+function startsLikeNumber(value: string): boolean {
+  const c = value.charCodeAt(0);
+  return (c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46; // 0-9 + - .
+}
+
+/**
+ * The fallback when `yaml` fails: `key: value` where the value is everything after the first `: `, plus
+ * indented `- item` lines after an empty value as a list, and the indented lines of a `|` / `>` block scalar
+ * as its text (joined with newlines, or spaces when folded). Never fails.
+ */
+export function parseLenient(text: string): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  let listKey: string | undefined;
+  let block: { key: string; folded: boolean; lines: string[] } | undefined;
+  const closeBlock = () => {
+    if (block !== undefined) data[block.key] = block.lines.join(block.folded ? " " : "\n").trim();
+    block = undefined;
+  };
+  for (const rawLine of text.split("\n")) {
+    const line = rawLine.endsWith("\r") ? rawLine.slice(0, -1) : rawLine;
+    // The indented lines of a `|` or `>` block scalar belong to it (blank lines too).
+    if (block !== undefined && (line.trim() === "" || /^\s/.test(line))) {
+      block.lines.push(line.trim());
+      continue;
+    }
+    closeBlock();
+    if (line.trim() === "" || line.trimStart().startsWith("#")) continue;
+    const item = /^\s+-\s+(.*)$/.exec(line) ?? /^-\s+(.*)$/.exec(line);
+    if (item !== null && listKey !== undefined) {
+      const list = data[listKey];
+      const value = unquote((item[1] as string).trim());
+      if (Array.isArray(list)) list.push(value);
+      else data[listKey] = [value];
+      continue;
+    }
+    const match = /^([A-Za-z_][\w-]*):(?:\s+(.*))?$/.exec(line);
+    if (match === null) continue;
+    const key = match[1] as string;
+    const value = (match[2] ?? "").trim();
+    listKey = value === "" ? key : undefined;
+    const indicator = BLOCK_SCALAR.exec(value);
+    if (indicator !== null) {
+      block = { key, folded: indicator[1] === ">", lines: [] };
+      continue;
+    }
+    data[key] = value === "" ? "" : unquote(value);
+  }
+  closeBlock();
+  return data;
+}
+
+/** A block scalar indicator: `|` or `>`, optional chomping (`-`, `+`) and indentation digit, optional comment. */
+const BLOCK_SCALAR = /^([|>])[-+]?\d?[-+]?(\s+#.*)?$/;
+
+function unquote(value: string): string {
+  if (value.length >= 2) {
+    const first = value[0];
+    if ((first === '"' || first === "'") && value.endsWith(first)) return value.slice(1, -1);
+  }
+  return value;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The part of the `yaml` package the YAML step uses; {@link parseFrontmatterWith} takes it as an argument. */
+export type YamlParser = Pick<typeof YAML, "parseDocument">;
+
+/**
+ * Parses frontmatter text: the fast path for simple `key: value` lines, `yaml` (the given parser) for anything
+ * else, the lenient line parser when `yaml` fails or yields a non-object. A key written twice keeps its last
+ * value and is reported in `duplicateKeys`. Never throws.
+ */
+export function parseFrontmatterWith(text: string, yaml: YamlParser): ParsedFrontmatter {
+  const simple = parseSimple(text);
+  return simple === undefined ? parseYaml(text, yaml) : { data: simple, mode: "fast" };
+}
+
+/**
+ * The fast path alone: the parsed frontmatter when every line is a simple `key: value` (or a comment or blank),
+ * undefined when the text needs the `yaml` parser. Pure.
+ */
+export function parseSimpleFrontmatter(text: string): ParsedFrontmatter | undefined {
+  const simple = parseSimple(text);
+  return simple === undefined ? undefined : { data: simple, mode: "fast" };
+}
+
+/**
+ * {@link parseFrontmatterWith} that loads the `yaml` package only when a frontmatter block needs it (most are
+ * simple `key: value` lines, and loading `yaml` is a noticeable share of a short command's start-up).
+ * Same results; never rejects for bad content.
+ */
+export async function parseFrontmatterLazily(text: string): Promise<ParsedFrontmatter> {
+  const simple = parseSimple(text);
+  return simple === undefined ? parseYaml(text, await import("yaml")) : { data: simple, mode: "fast" };
+}
+
+function parseYaml(text: string, yaml: YamlParser): ParsedFrontmatter {
+  let parsed: unknown;
+  let duplicates: string[] = [];
+  try {
+    // `logLevel: "error"`: YAML warnings about user content (unknown tags) must not reach the process's stderr.
+    const doc = yaml.parseDocument(text, { uniqueKeys: true, prettyErrors: false, logLevel: "error" });
+    const error = doc.errors.find((e) => e.code !== "DUPLICATE_KEY");
+    if (error !== undefined) {
+      return { data: parseLenient(text), mode: "lenient", yamlError: firstLine(error.message) };
+    }
+    duplicates = doc.errors.map((e) => firstLine(e.message));
+    parsed = doc.toJS();
+  } catch (error) {
+    const message = error instanceof Error ? firstLine(error.message) : String(error);
+    return { data: parseLenient(text), mode: "lenient", yamlError: message };
+  }
+  if (parsed === null || parsed === undefined) return { data: {}, mode: "yaml" };
+  if (!isPlainObject(parsed)) {
+    return { data: parseLenient(text), mode: "lenient", yamlError: "frontmatter is not a mapping of keys" };
+  }
+  return duplicates.length === 0
+    ? { data: parsed, mode: "yaml" }
+    : { data: parsed, mode: "yaml", duplicateKeys: duplicates };
+}
+
+function firstLine(text: string): string {
+  return text.split("\n")[0] ?? text;
+}
