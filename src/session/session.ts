@@ -1,7 +1,7 @@
 import { mentionedPaths } from "../activation/mentions.js";
 import { createChannel } from "../agent/channel.js";
 import { promptTokens, shouldAutoCompact } from "../agent/compaction/tokens.js";
-import type { AgentEvent, AgentResult } from "../agent/events.js";
+import { type AgentEvent, type AgentResult, emptyUsage } from "../agent/events.js";
 import { type AgentTool, executeAgent } from "../agent/loop.js";
 import type { ModelContentBlock, ModelMessage, ModelUsage } from "../agent/model-client.js";
 import { contextWindowFor, resolveModel } from "../agent/models.js";
@@ -157,7 +157,7 @@ export function createSession(deps: SessionDeps): Session {
   };
 
   const finish = (text: string, cause: AgentResult["cause"]) =>
-    emit({ type: "done", result: { text, cause, turns: 0, usage: zeroUsage(), toolsUsed: [] } });
+    emit({ type: "done", result: { text, cause, turns: 0, usage: emptyUsage(), toolsUsed: [] } });
   const record = async (...entries: ModelMessage[]) => {
     for (const m of entries) {
       messages.push(m);
@@ -295,8 +295,4 @@ export function createSession(deps: SessionDeps): Session {
       await runHooks("SessionEnd", { reason: "exit" });
     },
   };
-}
-
-function zeroUsage() {
-  return { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
 }

@@ -1,5 +1,5 @@
 import { appendFile } from "node:fs/promises";
-import type { AgentEvent, AgentResult } from "../../agent/events.js";
+import { type AgentEvent, type AgentResult, emptyUsage } from "../../agent/events.js";
 import type { Engine } from "../../engine.js";
 import { openSession } from "../../session/open.js";
 import type { CliArgs } from "../args.js";
@@ -110,7 +110,7 @@ export async function headlessCommand(
     text: "",
     cause: "error",
     turns: 0,
-    usage: { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 },
+    usage: emptyUsage(),
     toolsUsed: [],
     error: { kind: "internal", message: "the turn ended without a result" },
   };
