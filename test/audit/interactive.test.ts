@@ -5,13 +5,13 @@
  */
 import { readFile } from "node:fs/promises";
 import { PassThrough } from "node:stream";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseCliArgs } from "../../src/cli/args.js";
 import { interactiveCommand } from "../../src/cli/interactive.js";
 import type { CliIo } from "../../src/cli/io.js";
 import { createEngine } from "../../src/engine.js";
 import { startTestModel, TEST_API_KEY, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
+import { isAlive, waitUntil as waitFor } from "../support/processes.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
 let tree: TmpTree | undefined;
@@ -22,24 +22,6 @@ afterEach(async () => {
   model = undefined;
   tree = undefined;
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(check: () => boolean | Promise<boolean>, ms = 5_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return true;
-    await sleep(25);
-  }
-  return check();
-}
 
 describe("interactive mode: Ctrl-C aborts the running turn (SPEC §13)", () => {
   it("stops the turn, kills the Bash child, and the next prompt still gets an answer", async () => {
@@ -82,10 +64,10 @@ describe("interactive mode: Ctrl-C aborts the running turn (SPEC §13)", () => {
         true,
       );
       const pid = Number((await readFile(pidFile, "utf8")).trim());
-      expect(alive(pid)).toBe(true);
+      expect(isAlive(pid)).toBe(true);
       input.write("\x03");
       expect(await waitFor(() => stdout.includes("(aborted)"))).toBe(true);
-      expect(await waitFor(() => !alive(pid))).toBe(true);
+      expect(await waitFor(() => !isAlive(pid))).toBe(true);
       input.write("again\r");
       expect(await waitFor(() => stdout.includes("second answer"))).toBe(true);
     } finally {

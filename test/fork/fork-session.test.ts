@@ -1,6 +1,3 @@
-import { readFile } from "node:fs/promises";
-import { setTimeout as sleep } from "node:timers/promises";
-import { execa } from "execa";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/agent/events.js";
 import { AGENT_ID_HEADER } from "../../src/agent/model-client.js";
@@ -17,6 +14,7 @@ import {
   transcript,
 } from "../session-cli/harness.js";
 import { startTestModel, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
+import { isAlive, waitForPid, waitUntil } from "../support/processes.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
 const fork = (name: string, extra: string, task: string) =>
@@ -260,7 +258,7 @@ describe("a context: fork skill run through a session", () => {
         if (event.type !== "tool_start" || event.name !== "Bash") return;
         expect(event.agentId).toBeDefined();
         pid = await waitForPid(pidFile);
-        expect(await alive(pid)).toBe(true);
+        expect(isAlive(pid)).toBe(true);
         controller.abort();
       },
     });
@@ -268,8 +266,8 @@ describe("a context: fork skill run through a session", () => {
     expect(result.cause).toBe("aborted");
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(pid).toBeGreaterThan(0);
-    await waitUntil(async () => !(await alive(pid)), 5_000);
-    expect(await alive(pid)).toBe(false);
+    await waitUntil(async () => !isAlive(pid), 5_000);
+    expect(isAlive(pid)).toBe(false);
     // Only the two requests before the abort were made.
     expect(m.server.requests).toHaveLength(2);
     // The parent's Skill call still gets its (error) result on disk.
@@ -381,35 +379,3 @@ describe("a context: fork skill run through a session", () => {
     expect(assistant).toEqual({ role: "assistant", content: [{ type: "text", text: "Typed fork answer." }] });
   });
 });
-
-async function waitUntil(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await sleep(25);
-  }
-}
-
-async function waitForPid(file: string): Promise<number> {
-  let pid = 0;
-  await waitUntil(async () => {
-    const text = await readFile(file, "utf8").catch(() => "");
-    pid = Number.parseInt(text.trim(), 10);
-    return Number.isInteger(pid) && pid > 0;
-  }, 5_000);
-  return pid;
-}
-
-/** True while the process exists and is not a zombie (an unreaped zombie has already died). */
-async function alive(pid: number): Promise<boolean> {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => undefined);
-  if (stat !== undefined) return stat.slice(stat.lastIndexOf(")") + 2).charAt(0) !== "Z";
-  const ps = await execa("ps", ["-o", "stat=", "-p", String(pid)], { reject: false });
-  if (ps.exitCode === undefined) return true; // No ps: trust kill(pid, 0).
-  return ps.exitCode === 0 && !ps.stdout.trim().startsWith("Z");
-}

@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
-import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { execa, type ResultPromise } from "execa";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +14,7 @@ import {
   textTurn,
   toolTurn,
 } from "../support/model-server.js";
+import { isAlive, waitForPid, waitUntil } from "../support/processes.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { bodyOf, firstMessageTexts, resultText, toolResultsOf, transcript } from "./harness.js";
 
@@ -266,15 +266,15 @@ describe("skillwright -p (headless)", () => {
     ]);
     const child = skillwright(["-p", "sleep", "--allowedTools", "Bash"], modelEnv(m));
     const pid = await waitForPid(pidFile);
-    expect(await alive(pid)).toBe(true);
+    expect(isAlive(pid)).toBe(true);
     child.kill("SIGTERM");
     const run = await child;
 
     expect(run.signal).toBeUndefined();
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toMatch(/aborted.*--resume [0-9a-f-]{36}/);
-    await waitUntil(async () => !(await alive(pid)), 5_000);
-    expect(await alive(pid)).toBe(false);
+    await waitUntil(async () => !isAlive(pid), 5_000);
+    expect(isAlive(pid)).toBe(false);
     expect(m.server.requests).toHaveLength(1);
   });
 
@@ -371,32 +371,4 @@ function listeningUrl(child: ResultPromise): Promise<string> {
       reject(new Error(`dev model-server exited (${code}) before listening:\n${out}`)),
     );
   });
-}
-
-async function waitUntil(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await sleep(25);
-  }
-}
-
-async function waitForPid(file: string): Promise<number> {
-  let pid = 0;
-  await waitUntil(async () => {
-    pid = Number.parseInt((await readFile(file, "utf8").catch(() => "")).trim(), 10);
-    return Number.isInteger(pid) && pid > 0;
-  }, 10_000);
-  return pid;
-}
-
-/** True while the process exists and is not a zombie. */
-async function alive(pid: number): Promise<boolean> {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => undefined);
-  return stat === undefined || stat.slice(stat.lastIndexOf(")") + 2).charAt(0) !== "Z";
 }

@@ -78,7 +78,7 @@ describe("Bash", () => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe("started\n\nCommand timed out after 0.5 seconds.");
     const grandchild = await pidFrom(pidFile);
-    expect(await waitFor(async () => !(await isAlive(grandchild)))).toBe(true);
+    expect(await waitFor(async () => !isAlive(grandchild))).toBe(true);
   });
 
   it("aborts and kills the whole process tree", async () => {
@@ -89,11 +89,11 @@ describe("Bash", () => {
       ctxFor(dir, { signal: controller.signal }),
     );
     const grandchild = await pidFrom(pidFile);
-    expect(await isAlive(grandchild)).toBe(true);
+    expect(isAlive(grandchild)).toBe(true);
     controller.abort();
     const result = await pending;
     expect(result).toEqual({ content: [{ type: "text", text: "Aborted" }], isError: true, touchedPaths: [] });
-    expect(await waitFor(async () => !(await isAlive(grandchild)))).toBe(true);
+    expect(await waitFor(async () => !isAlive(grandchild))).toBe(true);
   });
 
   it("uses stdout and stderr when the ShellOps does not stream", async () => {

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { ToolContext, ToolResult } from "../../src/tools/define-tool.js";
@@ -22,27 +22,6 @@ export function textOf(result: ToolResult): string {
   return result.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
 }
 
-/** True when `pid` is a live process (a zombie counts as dead). Linux only. */
-export async function isAlive(pid: number): Promise<boolean> {
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2).charAt(0);
-    return state !== "Z" && state !== "X";
-  } catch {
-    return false;
-  }
-}
-
-/** Polls `check` until it is true or `timeoutMs` passes. */
-export async function waitFor(check: () => Promise<boolean>, timeoutMs = 5_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return check();
-}
-
 /** Writes `files` (relative path → content) under `root`, creating dirs. */
 export async function writeTree(root: string, files: Record<string, string | Uint8Array>): Promise<void> {
   const { mkdir, writeFile } = await import("node:fs/promises");
@@ -52,3 +31,5 @@ export async function writeTree(root: string, files: Record<string, string | Uin
     await writeFile(abs, content);
   }
 }
+
+export { isAlive, waitUntil as waitFor } from "../support/processes.js";
