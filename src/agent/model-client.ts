@@ -9,6 +9,7 @@ import {
   type ModelStreamOptions,
 } from "./model-types.js";
 import { buildRequestBody } from "./request-body.js";
+import type { Fetch } from "./sdk.js";
 
 export { collectMessage } from "./collect-message.js";
 export { MODEL_ERROR_KINDS, ModelError, type ModelErrorKind, toModelError } from "./model-error.js";
@@ -58,6 +59,11 @@ export interface ModelClientOptions {
   timeoutMs?: number;
   defaultHeaders?: Record<string, string>;
   /**
+   * How requests go out. Default: a small fetch over node:http(s) (see `http-fetch.ts`), which starts ~35 ms
+   * faster than Node's built-in fetch; pass `globalThis.fetch` (or a proxying fetch) to use another.
+   */
+  fetch?: Fetch;
+  /**
    * Start loading the SDK now, in the background, instead of at the first call: for hosts that will call the
    * model soon and have other start-up work (discovery) to overlap it with. Errors surface at the first call.
    */
@@ -75,14 +81,15 @@ export const DEFAULT_BASE_URL = "https://api.anthropic.com";
  */
 export function createModelClient(options: ModelClientOptions = {}): ModelClient {
   const baseURL = options.baseURL ?? DEFAULT_BASE_URL;
-  let loaded: Promise<{ sdk: Sdk; client: InstanceType<Sdk["Anthropic"]> }> | undefined;
+  let loaded: Promise<{ sdk: Sdk; client: InstanceType<Sdk["MessagesClient"]> }> | undefined;
   const load = () => {
-    loaded ??= import("@anthropic-ai/sdk").then((sdk) => ({
+    loaded ??= import("./sdk.js").then((sdk) => ({
       sdk,
-      client: new sdk.Anthropic({
+      client: new sdk.MessagesClient({
         apiKey: options.apiKey ?? null,
         authToken: options.apiKey === undefined ? (options.authToken ?? null) : null,
         baseURL,
+        fetch: options.fetch ?? sdk.createHttpFetch(),
         maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
         ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
         ...(options.defaultHeaders === undefined ? {} : { defaultHeaders: options.defaultHeaders }),

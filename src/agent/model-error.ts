@@ -1,5 +1,5 @@
-/** The `@anthropic-ai/sdk` module's shape (type only: the SDK is loaded lazily by the client). */
-export type Sdk = typeof import("@anthropic-ai/sdk");
+/** The slim SDK module's shape (type only: the SDK is loaded lazily by the client). */
+export type Sdk = typeof import("./sdk.js");
 
 /** Every way a model call can fail; `ModelError.kind` is one of these. */
 export const MODEL_ERROR_KINDS = [
