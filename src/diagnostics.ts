@@ -31,6 +31,7 @@ export const DIAGNOSTIC_CODES = [
   "agent-invalid",
   "plugin-invalid",
   "mcp-failed",
+  "cache-unwritable",
 ] as const;
 
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];

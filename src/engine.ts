@@ -8,6 +8,7 @@ import { projectDirs } from "./config/project.js";
 import type { Diagnostic } from "./diagnostics.js";
 import { createSkillCatalog, type SkillCatalog } from "./discovery/catalog.js";
 import { type Discovery, discoverSkills } from "./discovery/discover.js";
+import { openHeadCache } from "./discovery/head-cache.js";
 import { type SkillRoot, skillRoots } from "./discovery/sources.js";
 import { type Extensions, extensionSkills, loadExtensions } from "./engine-extensions.js";
 import { createNodeFs, type FsOps } from "./io/fs.js";
@@ -29,6 +30,13 @@ export interface EngineOptions {
   bundledExtractRoot?: string;
   /** Reported to MCP servers. */
   version?: string;
+  /**
+   * Keep parsed skill heads between runs in `file` (see `discovery/head-cache.ts`); entries written under
+   * another `key` (version and build) are ignored. Off when absent: the CLI turns it on.
+   */
+  discoveryCache?: { file: string; key: string };
+  /** The clock, for the discovery cache. Default `Date.now`. */
+  now?: () => number;
 }
 
 export interface Engine {
@@ -101,14 +109,26 @@ export function createEngine(options: EngineOptions): Engine {
   const catalog = createSkillCatalog(async () => {
     const [{ roots: list }, loaded] = await Promise.all([roots(), extensions()]);
     const extra = await extensionSkills(loaded);
+    const cacheOptions = options.discoveryCache;
+    const cache =
+      cacheOptions === undefined
+        ? undefined
+        : await openHeadCache({ fs, ...cacheOptions, now: (options.now ?? Date.now)() });
     const discovery = await discoverSkills({
       fs,
       roots: list,
       extraSkills: [...extra.skills, ...bundled.skills()],
+      ...(cache === undefined ? {} : { cache }),
     });
+    const cacheProblem = await cache?.save();
     return {
       ...discovery,
-      diagnostics: [...discovery.diagnostics, ...loaded.diagnostics, ...extra.diagnostics],
+      diagnostics: [
+        ...discovery.diagnostics,
+        ...loaded.diagnostics,
+        ...extra.diagnostics,
+        ...(cacheProblem === undefined ? [] : [cacheProblem]),
+      ],
     };
   });
   return {

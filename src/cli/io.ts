@@ -12,6 +12,11 @@ export interface CliIo {
   bundledDir: string;
   /** The package version, for `--version`. */
   version?: string;
+  /**
+   * Identifies this build of the code (the bin's size and mtime). With `version`, it keys the discovery
+   * cache, so a rebuilt CLI never trusts heads parsed by older code. No cache without it.
+   */
+  buildId?: string;
   /** Reads all of stdin (for `-p` without a prompt argument). */
   readStdin?: () => Promise<string>;
   /** Runs the interactive mode; absent when there is no terminal. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
@@ -15,6 +15,16 @@ function packageVersion(): string {
     return typeof pkg === "object" && pkg !== null && "version" in pkg ? String(pkg.version) : "unknown";
   } catch {
     return "unknown";
+  }
+}
+
+/** This build's identity: the bin file's size and modification time (every build rewrites it). */
+function buildId(): string | undefined {
+  try {
+    const stat = statSync(new URL(import.meta.url));
+    return `${stat.size}-${stat.mtimeMs}`;
+  } catch {
+    return undefined;
   }
 }
 
@@ -34,10 +44,10 @@ const waitForStop = () =>
 
 /**
  * How much WebAssembly a function runs before V8 recompiles it with its optimizing compiler: the largest
- * value V8 accepts, so it never does here. The only WebAssembly the CLI runs is the HTTP parser inside
- * Node's `fetch` (the model client), which would otherwise be recompiled after the first responses; that
- * compile (~50 ms on a worker thread) is still running when a short command exits, and exit waits for it.
- * Parsing a few responses with the baseline code costs nothing measurable.
+ * value V8 accepts, so it never does here. The model client no longer uses Node's `fetch`, but MCP servers
+ * over HTTP do, and its HTTP parser is WebAssembly that would otherwise be recompiled after the first
+ * responses; that compile (~50 ms on a worker thread) is still running when a short command exits, and exit
+ * waits for it. Parsing a few responses with the baseline code costs nothing measurable.
  */
 const WASM_TIERING_BUDGET = 2_147_483_647;
 setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
@@ -50,6 +60,7 @@ runCli(process.argv.slice(2), {
   home: process.env.SKILLWRIGHT_HOME ?? homedir(),
   bundledDir,
   version: packageVersion(),
+  buildId: buildId(),
   readStdin,
   waitForStop,
   ...(process.stdin.isTTY && process.stdout.isTTY

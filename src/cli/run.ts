@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import type { Engine } from "../engine.js";
 import { type CliArgs, parseCliArgs } from "./args.js";
+import { discoveryCacheFor } from "./discovery-cache.js";
 import type { CliIo } from "./io.js";
 import { USAGE } from "./usage.js";
 
@@ -30,6 +31,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     import("../engine.js"),
     import("../io/fs.js"),
   ]);
+  const discoveryCache = discoveryCacheFor({
+    home,
+    cwd,
+    env: io.env,
+    version: io.version,
+    buildId: io.buildId,
+  });
   const engine = createEngine({
     // A one-shot command scans with synchronous reads (much faster cold); tools get asynchronous ones.
     fs: createNodeFs({ syncReads: true }),
@@ -41,6 +49,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     mcpConfigs: args.mcpConfigs.map((c) => (c.trimStart().startsWith("{") ? c : resolve(io.cwd, c))),
     bundledDir: io.bundledDir,
     ...(io.version === undefined ? {} : { version: io.version }),
+    ...(discoveryCache === undefined ? {} : { discoveryCache }),
   });
   try {
     return await dispatch(engine, scoped, args, io);

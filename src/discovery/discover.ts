@@ -1,9 +1,16 @@
 import pLimit from "p-limit";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import type { FsOps } from "../io/fs.js";
-import { type LoadResult, loadSkillFile, type SkillFileRef } from "../skill/load-skill.js";
+import {
+  type LoadResult,
+  loadSkillFile,
+  readSkillHead,
+  type SkillFileRef,
+  skillFromHead,
+} from "../skill/load-skill.js";
 import type { Skill } from "../skill/skill.js";
 import { explainMissingSkill } from "./explain.js";
+import type { HeadCache } from "./head-cache.js";
 import { listingOrder } from "./order.js";
 import { dirProblem, scanRoot } from "./scan-dir.js";
 import type { SkillRoot } from "./sources.js";
@@ -18,6 +25,8 @@ export interface DiscoverOptions {
   /** Skills from other loaders (plugins, MCP, registered bundled skills), already namespaced, in that order. */
   extraSkills?: Skill[];
   signal?: AbortSignal;
+  /** Heads kept from earlier runs (see `head-cache.ts`); the caller saves it afterwards. */
+  cache?: HeadCache;
 }
 
 export interface RootReport {
@@ -61,7 +70,7 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
       next += 1;
       options.signal?.throwIfAborted();
       const f = found[index] as Found;
-      results[index] = await loadSkillFile(fs, f.ref);
+      results[index] = await load(fs, f.ref, options.cache);
     }
   };
   await Promise.all(Array.from({ length: Math.min(DISCOVERY_CONCURRENCY, found.length) }, worker));
@@ -125,6 +134,19 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
       count: counts.get(s.root.dir) ?? 0,
     })),
   };
+}
+
+/** Loads a skill file, through the cache when there is one: a hit costs one stat. */
+async function load(fs: FsOps, ref: SkillFileRef, cache: HeadCache | undefined): Promise<LoadResult> {
+  if (cache === undefined) return loadSkillFile(fs, ref);
+  const stat = await fs.stat(ref.path).catch(() => undefined);
+  if (stat?.kind !== "file") return loadSkillFile(fs, ref);
+  const kept = cache.get(ref, stat);
+  if (kept !== undefined) return skillFromHead(fs, ref, kept);
+  // Read after the stat: a file that changes in between is stored under its old stamp, so it misses next time.
+  const head = await readSkillHead(fs, ref);
+  cache.put(ref, stat, head);
+  return skillFromHead(fs, ref, head);
 }
 
 /**

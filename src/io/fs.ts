@@ -14,6 +14,10 @@ export interface FileStat {
   kind: EntryKind;
   size: number;
   mtimeMs: number;
+  /** Status change time: moves on every write, rename or chmod, and cannot be set back by `touch`. */
+  ctimeMs: number;
+  /** `{dev}:{ino}`, as in {@link FileHead}. */
+  fileId: string;
 }
 
 /** The head of a file: the first bytes (as UTF-8 text) and the file's full size. */
@@ -77,6 +81,16 @@ function notRegularFile(path: string): Error {
   });
 }
 
+function statOf(s: callbackFs.Stats): FileStat {
+  return {
+    kind: kindOf(s),
+    size: s.size,
+    mtimeMs: s.mtimeMs,
+    ctimeMs: s.ctimeMs,
+    fileId: `${s.dev}:${s.ino}`,
+  };
+}
+
 function headOf(bytes: Buffer, stat: { size: number; dev: number; ino: number }): FileHead {
   return {
     text: bytes.toString("utf8"),
@@ -96,10 +110,7 @@ function syncReads(): Pick<FsOps, "readdir" | "stat" | "realpath" | "readFile" |
   return {
     readdir: async (path) =>
       callbackFs.readdirSync(path, { withFileTypes: true }).map((e) => ({ name: e.name, kind: kindOf(e) })),
-    async stat(path) {
-      const s = callbackFs.statSync(path);
-      return { kind: kindOf(s), size: s.size, mtimeMs: s.mtimeMs };
-    },
+    stat: async (path) => statOf(callbackFs.statSync(path)),
     realpath: async (path) => callbackFs.realpathSync(path),
     readFile: async (path) => callbackFs.readFileSync(path, "utf8"),
     readBytes: async (path) => new Uint8Array(callbackFs.readFileSync(path)),
@@ -125,10 +136,7 @@ export function createNodeFs(options: { syncReads?: boolean } = {}): FsOps {
       const entries = await nodeFs.readdir(path, { withFileTypes: true });
       return entries.map((e) => ({ name: e.name, kind: kindOf(e) }));
     },
-    async stat(path) {
-      const s = await nodeFs.stat(path);
-      return { kind: kindOf(s), size: s.size, mtimeMs: s.mtimeMs };
-    },
+    stat: async (path) => statOf(await nodeFs.stat(path)),
     realpath: (path) => nodeFs.realpath(path),
     readFile: (path) => nodeFs.readFile(path, "utf8"),
     readBytes: async (path) => new Uint8Array(await nodeFs.readFile(path)),

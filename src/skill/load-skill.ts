@@ -2,7 +2,7 @@ import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
 import { parseFrontmatterLazily, parseSimpleFrontmatter, splitFrontmatter } from "./frontmatter-core.js";
 import { firstBodyLine, normalizeMeta } from "./schema.js";
-import type { PluginRef, Skill, SkillKind, SkillSource } from "./skill.js";
+import type { PluginRef, Skill, SkillKind, SkillMeta, SkillSource } from "./skill.js";
 
 /** Files larger than this are skipped with a diagnostic (SPEC §1). */
 export const MAX_SKILL_FILE_BYTES = 1_000_000;
@@ -32,11 +32,33 @@ export interface LoadResult {
 }
 
 /**
+ * What reading a skill file's head gave, as plain data (no functions): what a discovery cache can keep. `meta`
+ * is absent when the file could not be read or was too large.
+ */
+export interface HeadResult {
+  meta?: SkillMeta;
+  diagnostics: Diagnostic[];
+  missing?: boolean;
+  fileId?: string;
+}
+
+/**
  * Loads one skill file, reading only its head (the frontmatter and the first body line); the body is read
  * again by `loadBody` when the skill is expanded. Never throws: every problem is a diagnostic, and only an
  * unreadable or oversized file yields no skill.
  */
 export async function loadSkillFile(fs: FsOps, ref: SkillFileRef): Promise<LoadResult> {
+  return skillFromHead(fs, ref, await readSkillHead(fs, ref));
+}
+
+/** The {@link LoadResult} for a head read now or kept from an earlier read of the same file. */
+export function skillFromHead(fs: FsOps, ref: SkillFileRef, head: HeadResult): LoadResult {
+  const { meta, ...rest } = head;
+  return meta === undefined ? rest : { ...rest, skill: skillFromMeta(fs, ref, meta) };
+}
+
+/** Reads and parses one skill file's head into plain data. Never throws. */
+export async function readSkillHead(fs: FsOps, ref: SkillFileRef): Promise<HeadResult> {
   const diagnostics: Diagnostic[] = [];
   let head: Awaited<ReturnType<FsOps["readHead"]>>;
   try {
@@ -115,7 +137,10 @@ export async function loadSkillFile(fs: FsOps, ref: SkillFileRef): Promise<LoadR
     path: ref.path,
   });
   diagnostics.push(...fieldDiagnostics);
+  return { meta, diagnostics, fileId: head.fileId };
+}
 
+function skillFromMeta(fs: FsOps, ref: SkillFileRef, meta: SkillMeta): Skill {
   const path = ref.path;
   // `Object.assign`, not `{ ...meta, name, … }`: V8 (11) gives each object built that way a hidden class of its
   // own, kilobytes per skill and a few ms per thousand. Same properties, same order.
@@ -129,7 +154,7 @@ export async function loadSkillFile(fs: FsOps, ref: SkillFileRef): Promise<LoadR
     loadBody: async () => splitFrontmatter(await fs.readFile(path)).body,
   });
   if (ref.plugin !== undefined) skill.plugin = ref.plugin;
-  return { skill, diagnostics, fileId: head.fileId };
+  return skill;
 }
 
 function unreadable(path: string, error: unknown): Diagnostic {
