@@ -3,7 +3,7 @@
 // Messages API needs none of that: a POST with a JSON body and a streamed response. Requests this fast path
 // does not cover (a `Request` object, a streamed or form body, another protocol) go to the platform fetch.
 import type { IncomingMessage } from "node:http";
-import { Readable } from "node:stream";
+import { pipeline, Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 
 /** The `fetch` signature the SDK takes. */
@@ -49,13 +49,14 @@ async function send(url: URL, init: RequestInit, body: PlainBody | null): Promis
   return new Promise<Response>((resolve, reject) => {
     const req = request(url, { method, headers, ...(signal === undefined ? {} : { signal }) }, (res) => {
       try {
-        resolve(toResponse(res, method));
+        resolve(toResponse(res, method, signal));
       } catch (error) {
         res.destroy();
         reject(error);
       }
     });
-    req.on("error", (error) => reject(error.name === "AbortError" ? error : fetchFailed(error)));
+    // After an abort, undici rejects with the signal's reason (an `AbortError` unless the caller gave another).
+    req.on("error", (error) => reject(signal?.aborted === true ? signal.reason : fetchFailed(error)));
     req.end(body ?? undefined);
   });
 }
@@ -65,7 +66,7 @@ function fetchFailed(cause: Error): TypeError {
   return new TypeError("fetch failed", { cause });
 }
 
-function toResponse(res: IncomingMessage, method: string): Response {
+function toResponse(res: IncomingMessage, method: string, signal: AbortSignal | undefined): Response {
   const status = res.statusCode ?? 0;
   const headers = new Headers();
   for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
@@ -76,16 +77,27 @@ function toResponse(res: IncomingMessage, method: string): Response {
     res.resume();
     return new Response(null, init);
   }
-  const body = Readable.toWeb(decoded(res, headers.get("content-encoding")));
-  return new Response(body as ReadableStream<Uint8Array>, init);
+  const body = decoded(res, headers.get("content-encoding"));
+  if (signal !== undefined) failOnAbort(body, signal);
+  return new Response(Readable.toWeb(body) as ReadableStream<Uint8Array>, init);
+}
+
+/**
+ * An abort mid-body errors the body with the signal's reason, as the platform fetch does: the SDK ends a
+ * stream quietly on an `AbortError`, but Node's own error for the cut response is a plain `Error: aborted`.
+ */
+function failOnAbort(body: Readable, signal: AbortSignal): void {
+  const onAbort = () => body.destroy(signal.reason);
+  signal.addEventListener("abort", onAbort, { once: true });
+  body.once("close", () => signal.removeEventListener("abort", onAbort));
 }
 
 /** The body, decompressed when the server compressed it (only if the caller sent `accept-encoding`). */
 function decoded(res: IncomingMessage, encoding: string | null): Readable {
   const decoder = decoderFor(encoding?.trim().toLowerCase());
   if (decoder === undefined) return res;
-  res.on("error", (error) => decoder.destroy(error));
-  return res.pipe(decoder);
+  // Errors go both ways: a cut response fails the body, and a cancelled body closes the response's socket.
+  return pipeline(res, decoder, () => {});
 }
 
 function decoderFor(encoding: string | undefined): (NodeJS.ReadWriteStream & Readable) | undefined {
