@@ -121,13 +121,14 @@ function compact(template: SkillMeta, meta: SkillMeta): Partial<SkillMeta> | und
   return out;
 }
 
-/** The full meta back: the template's fields (fresh arrays and objects) overlaid with the stored ones. */
+/** The full meta back: the template overlaid with the stored fields; arrays and objects never shared. */
 function expand(template: SkillMeta, stored: Partial<SkillMeta>): SkillMeta {
-  const meta: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(template)) {
-    meta[field] = Array.isArray(value) ? [...value] : isRecord(value) ? { ...value } : value;
-  }
-  return Object.assign(meta, stored) as SkillMeta;
+  const meta: SkillMeta = { ...template, ...stored };
+  if (stored.argumentNames === undefined) meta.argumentNames = [...template.argumentNames];
+  if (stored.allowedTools === undefined) meta.allowedTools = [...template.allowedTools];
+  if (stored.disallowedTools === undefined) meta.disallowedTools = [...template.disallowedTools];
+  if (stored.extra === undefined) meta.extra = { ...template.extra };
+  return meta;
 }
 
 /** Equal as JSON data; only called with plain data. */

@@ -11,8 +11,17 @@ export const MAIN_AGENT = "main";
  * compaction makes the next listing for that agent full again.
  */
 export interface ListingState {
-  /** The listing block for `agent`: everything not yet sent to it ("" when nothing is new). Marks it sent. */
-  next(agent: string, skills: readonly Skill[], budget: number, usage: UsageScores, now: number): Listing;
+  /**
+   * The listing block for `agent`: everything not yet sent to it ("" when nothing is new). Marks it sent.
+   * `usage` is loaded only when there is something new to pack (not on every model request of a turn).
+   */
+  next(
+    agent: string,
+    skills: readonly Skill[],
+    budget: number,
+    usage: () => Promise<UsageScores>,
+    now: number,
+  ): Promise<Listing>;
   reset(agent: string): void;
   /** Records names announced another way (nested discovery), so deltas do not repeat them. */
   markSent(agent: string, names: readonly string[]): void;
@@ -31,9 +40,11 @@ export function createListingState(): ListingState {
     return set;
   };
   return {
-    next(agent, skills, budget, usage, now) {
+    async next(agent, skills, budget, usage, now) {
       const sent = sentFor(agent);
-      const listing = buildListing(skills, { budget, usage, now, sentNames: sent });
+      const fresh = skills.some((s) => !s.disableModelInvocation && !sent.has(s.name));
+      if (!fresh) return { text: "", entries: [], cut: [], chars: 0 };
+      const listing = buildListing(skills, { budget, usage: await usage(), now, sentNames: sent });
       for (const entry of listing.entries) sent.add(entry.name);
       return listing;
     },

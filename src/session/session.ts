@@ -84,7 +84,7 @@ export function createSession(deps: SessionDeps): Session {
     });
   };
   const listingFor = async (agent: string, model: string) =>
-    listing.next(agent, deps.skills.visible(), budget(model), await deps.usage.load(), now()).text;
+    (await listing.next(agent, deps.skills.visible(), budget(model), () => deps.usage.load(), now())).text;
 
   const runtime = createSkillRuntime({
     session: deps,

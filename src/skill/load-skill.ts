@@ -53,8 +53,11 @@ export async function loadSkillFile(fs: FsOps, ref: SkillFileRef): Promise<LoadR
 
 /** The {@link LoadResult} for a head read now or kept from an earlier read of the same file. */
 export function skillFromHead(fs: FsOps, ref: SkillFileRef, head: HeadResult): LoadResult {
-  const { meta, ...rest } = head;
-  return meta === undefined ? rest : { ...rest, skill: skillFromMeta(fs, ref, meta) };
+  const result: LoadResult = { diagnostics: head.diagnostics };
+  if (head.missing === true) result.missing = true;
+  if (head.fileId !== undefined) result.fileId = head.fileId;
+  if (head.meta !== undefined) result.skill = skillFromMeta(fs, ref, head.meta);
+  return result;
 }
 
 /** Reads and parses one skill file's head into plain data. Never throws. */
