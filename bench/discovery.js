@@ -38,7 +38,7 @@ const TIME_BIN = "/usr/bin/time";
  * @property {number} generateMs
  * @property {Record<string, number>} diagnostics count per code from one discovery
  * @property {Record<"ours" | "engine" | "floor", import("./lib.js").Stats>} inProcess
- * @property {Record<"cli" | "node", import("./lib.js").Stats>} process
+ * @property {Record<"cli" | "cliUncached" | "node", import("./lib.js").Stats>} process
  * @property {Record<string, number | undefined>} rssMb peak RSS in MiB per rss-child mode, and `cli`
  * @property {import("./profile.js").ProfileSummary} [profile] the discovery child, PROFILE_REPEAT runs
  * @property {import("./profile.js").ProfileSummary} [floorProfile] the floor child, PROFILE_REPEAT runs
@@ -130,7 +130,11 @@ function measureSize(ctx, n, largest) {
     const processes = await compare(
       {
         cli: () => succeed(runChild(process.execPath, cliArgs, { env: childEnv })),
-        node: () => succeed(runChild(process.execPath, ["-e", "0"])),
+        cliUncached: () =>
+          succeed(
+            runChild(process.execPath, cliArgs, { env: { ...childEnv, SKILLWRIGHT_DISCOVERY_CACHE: "off" } }),
+          ),
+        node: () => succeed(runChild(process.execPath, ["-e", "0"], { env: childEnv })),
       },
       { runs: ctx.runs, warmup: 1 },
     );
@@ -210,7 +214,8 @@ function tableRows(figures) {
     ],
     ["ours / floor, CPU time (all threads)", (f) => cpuRatio(f.inProcess.ours, f.inProcess.floor), ""],
     ["engine / floor", (f) => fmtRatio(f.inProcess.engine.median / f.inProcess.floor.median), ""],
-    ["process: CLI list --json", (f) => fmtMs(f.process.cli.median), ""],
+    ["process: CLI list --json (discovery cache warm)", (f) => fmtMs(f.process.cli.median), ""],
+    ["process: CLI list --json, cache off", (f) => fmtMs(f.process.cliUncached.median), ""],
     ["process: node -e 0", (f) => fmtMs(f.process.node.median), ""],
     ["CLI / node -e 0", (f) => fmtRatio(f.process.cli.median / f.process.node.median), ""],
     ["CLI − node -e 0", (f) => fmtMs(f.process.cli.median - f.process.node.median), ""],

@@ -2,13 +2,16 @@ import { randomUUID } from "node:crypto";
 import { dirname, join } from "node:path";
 import * as z from "zod";
 import { errorCode, type FsOps } from "./io/fs.js";
+import { lazy } from "./lazy.js";
 
+const usageEntrySchema = lazy(() =>
+  z.object({
+    count: z.number().int().nonnegative(),
+    lastUsedAt: z.number().finite(),
+  }),
+);
 /** How often a skill was invoked and when last (ms since the epoch). */
-export const UsageEntry = z.object({
-  count: z.number().int().nonnegative(),
-  lastUsedAt: z.number().finite(),
-});
-export type UsageEntry = z.infer<typeof UsageEntry>;
+export type UsageEntry = z.infer<ReturnType<typeof usageEntrySchema>>;
 
 /** Usage per skill name. A Map, so that a skill named `__proto__` is just a name. */
 export type UsageScores = ReadonlyMap<string, UsageEntry>;
@@ -57,7 +60,7 @@ export function parseUsage(text: string): Map<string, UsageEntry> {
   // Not a zod record: that would drop a skill named `__proto__`.
   if (typeof json !== "object" || json === null || Array.isArray(json)) return scores;
   for (const [name, value] of Object.entries(json)) {
-    const entry = UsageEntry.safeParse(value);
+    const entry = usageEntrySchema().safeParse(value);
     if (entry.success) scores.set(name, entry.data);
   }
   return scores;

@@ -2,29 +2,34 @@ import { join } from "node:path";
 import * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
+import { lazy } from "../lazy.js";
 import type { PermissionRules } from "../permissions/decision.js";
 import { parseRule } from "../permissions/rules.js";
 
+const permissionSettingsSchema = lazy(() =>
+  z.looseObject({
+    allow: z.array(z.string()).optional(),
+    deny: z.array(z.string()).optional(),
+    ask: z.array(z.string()).optional(),
+    defaultMode: z.string().optional(),
+    additionalDirectories: z.array(z.string()).optional(),
+  }),
+);
 /** The `permissions` block: rule lists plus any other keys, kept. */
-export const PermissionSettings = z.looseObject({
-  allow: z.array(z.string()).optional(),
-  deny: z.array(z.string()).optional(),
-  ask: z.array(z.string()).optional(),
-  defaultMode: z.string().optional(),
-  additionalDirectories: z.array(z.string()).optional(),
-});
-export type PermissionSettings = z.infer<typeof PermissionSettings>;
+export type PermissionSettings = z.infer<ReturnType<typeof permissionSettingsSchema>>;
 
+const settingsSchema = lazy(() =>
+  z.looseObject({
+    permissions: permissionSettingsSchema().optional(),
+    hooks: z.record(z.string(), z.unknown()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    enabledPlugins: z.record(z.string(), z.boolean()).optional(),
+    skillListingBudget: z.number().int().nonnegative().optional(),
+    model: z.string().optional(),
+  }),
+);
 /** One settings file, or the merge of all of them. Unknown keys are kept; `hooks` is validated later (§10). */
-export const Settings = z.looseObject({
-  permissions: PermissionSettings.optional(),
-  hooks: z.record(z.string(), z.unknown()).optional(),
-  env: z.record(z.string(), z.string()).optional(),
-  enabledPlugins: z.record(z.string(), z.boolean()).optional(),
-  skillListingBudget: z.number().int().nonnegative().optional(),
-  model: z.string().optional(),
-});
-export type Settings = z.infer<typeof Settings>;
+export type Settings = z.infer<ReturnType<typeof settingsSchema>>;
 
 /** Invalid values are removed and the file parsed again at most this many times before it is given up. */
 export const MAX_SETTINGS_REPAIR_PASSES = 5;
@@ -98,7 +103,7 @@ export function parseSettings(json: Json, path: string): { settings?: Settings; 
   }
   const working = structuredClone(json);
   for (let pass = 0; pass < MAX_SETTINGS_REPAIR_PASSES; pass++) {
-    const result = Settings.safeParse(working);
+    const result = settingsSchema().safeParse(working);
     if (result.success) {
       const settings = result.data;
       const permissions = settings.permissions;
@@ -176,7 +181,7 @@ export function mergeSettings(layers: readonly Settings[]): Settings {
   let merged: Json = {};
   for (const layer of layers) merged = merge(merged, layer);
   // Merging valid layers gives valid settings; the parse keeps the type honest without a cast.
-  const result = Settings.safeParse(merged);
+  const result = settingsSchema().safeParse(merged);
   return result.success ? result.data : {};
 }
 

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorMessage } from "../io/fs.js";
+import { lazy } from "../lazy.js";
 
 /** The hook events skillwright fires (SPEC §10), in lifecycle order. */
 export const HOOK_EVENTS = [
@@ -15,53 +16,71 @@ export const HOOK_EVENTS = [
   "SessionEnd",
 ] as const;
 
-export const HookEvent = z.enum(HOOK_EVENTS);
-export type HookEvent = z.infer<typeof HookEvent>;
+const hookEventSchema = lazy(() => z.enum(HOOK_EVENTS));
+/** One of {@link HOOK_EVENTS}. */
+export type HookEvent = z.infer<ReturnType<typeof hookEventSchema>>;
 
+const hookCommandSchema = lazy(() =>
+  z.object({
+    type: z.literal("command"),
+    command: z.string().refine((s) => s.trim() !== "", "command is empty"),
+    timeout: z.number().positive().optional(),
+    once: z.boolean().optional(),
+  }),
+);
 /** One command hook, as written in settings, plugin `hooks.json` or a skill's `hooks:` (seconds for `timeout`). */
-export const HookCommand = z.object({
-  type: z.literal("command"),
-  command: z.string().refine((s) => s.trim() !== "", "command is empty"),
-  timeout: z.number().positive().optional(),
-  once: z.boolean().optional(),
-});
-export type HookCommand = z.infer<typeof HookCommand>;
+export type HookCommand = z.infer<ReturnType<typeof hookCommandSchema>>;
 
+const hookMatcherGroupSchema = lazy(() =>
+  z.object({
+    matcher: z.string().optional(),
+    hooks: z.array(hookCommandSchema()),
+  }),
+);
 /** A matcher (tool name, `A|B`, regex, `*`, `Skill(name)`) and the hooks it triggers. */
-export const HookMatcherGroup = z.object({
-  matcher: z.string().optional(),
-  hooks: z.array(HookCommand),
-});
-export type HookMatcherGroup = z.infer<typeof HookMatcherGroup>;
+export type HookMatcherGroup = z.infer<ReturnType<typeof hookMatcherGroupSchema>>;
 
+const hooksConfigSchema = lazy(() => z.partialRecord(hookEventSchema(), z.array(hookMatcherGroupSchema())));
+
+/**
+ * The settings-shaped hooks object (event name → matcher groups) as a zod schema, for users of the package
+ * barrel; this module validates entry by entry with {@link parseHooksConfig} instead. Marked pure so that a
+ * bundle which never reads it (the CLI's) drops it and start-up does not build it.
+ */
+export const HooksConfig = /* @__PURE__ */ hooksConfigSchema();
 /** The settings-shaped hooks object: event name → matcher groups. */
-export const HooksConfig = z.partialRecord(HookEvent, z.array(HookMatcherGroup));
-export type HooksConfig = z.infer<typeof HooksConfig>;
+export type HooksConfig = z.infer<ReturnType<typeof hooksConfigSchema>>;
 
+/** The `permissionDecision` values a PreToolUse hook may return. */
 export const HOOK_PERMISSION_DECISIONS = ["allow", "deny", "ask"] as const;
+/** One of {@link HOOK_PERMISSION_DECISIONS}. */
 export type HookPermissionDecision = (typeof HOOK_PERMISSION_DECISIONS)[number];
 
+const hookSpecificOutputSchema = lazy(() =>
+  z.looseObject({
+    hookEventName: z.string().optional(),
+    permissionDecision: z.enum(HOOK_PERMISSION_DECISIONS).optional(),
+    permissionDecisionReason: z.string().optional(),
+    additionalContext: z.string().optional(),
+    updatedInput: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
 /** `hookSpecificOutput` of a hook's stdout JSON (Claude Code shape). Unknown keys are kept. */
-export const HookSpecificOutput = z.looseObject({
-  hookEventName: z.string().optional(),
-  permissionDecision: z.enum(HOOK_PERMISSION_DECISIONS).optional(),
-  permissionDecisionReason: z.string().optional(),
-  additionalContext: z.string().optional(),
-  updatedInput: z.record(z.string(), z.unknown()).optional(),
-});
-export type HookSpecificOutput = z.infer<typeof HookSpecificOutput>;
+export type HookSpecificOutput = z.infer<ReturnType<typeof hookSpecificOutputSchema>>;
 
+const hookOutputSchema = lazy(() =>
+  z.looseObject({
+    continue: z.boolean().optional(),
+    stopReason: z.string().optional(),
+    suppressOutput: z.boolean().optional(),
+    systemMessage: z.string().optional(),
+    decision: z.enum(["block", "approve"]).optional(),
+    reason: z.string().optional(),
+    hookSpecificOutput: hookSpecificOutputSchema().optional(),
+  }),
+);
 /** The JSON a hook may print on stdout with exit 0 (Claude Code shape). Unknown keys are kept. */
-export const HookOutput = z.looseObject({
-  continue: z.boolean().optional(),
-  stopReason: z.string().optional(),
-  suppressOutput: z.boolean().optional(),
-  systemMessage: z.string().optional(),
-  decision: z.enum(["block", "approve"]).optional(),
-  reason: z.string().optional(),
-  hookSpecificOutput: HookSpecificOutput.optional(),
-});
-export type HookOutput = z.infer<typeof HookOutput>;
+export type HookOutput = z.infer<ReturnType<typeof hookOutputSchema>>;
 
 /** How a hook's stdout reads: JSON output, plain text, or something that starts like JSON but is not valid. */
 export type ParsedHookStdout =
@@ -82,7 +101,7 @@ export function parseHookStdout(stdout: string): ParsedHookStdout {
   } catch (error) {
     return { kind: "invalid", message: `hook output is not valid JSON: ${errorMessage(error)}` };
   }
-  const parsed = HookOutput.safeParse(json);
+  const parsed = hookOutputSchema().safeParse(json);
   if (!parsed.success)
     return { kind: "invalid", message: `hook output JSON is invalid: ${issues(parsed.error)}` };
   return { kind: "json", output: parsed.data };
@@ -170,7 +189,7 @@ function parseHook(hook: unknown, where: string, report: Report): HookCommand[] 
     report("warning", where, `hook type "${hook.type}" is not supported (only "command"); skipped`);
     return [];
   }
-  const parsed = HookCommand.safeParse(hook);
+  const parsed = hookCommandSchema().safeParse(hook);
   if (!parsed.success) {
     report("error", where, `${issues(parsed.error)}; skipped`);
     return [];

@@ -2,33 +2,40 @@ import { resolve } from "node:path";
 import * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
+import { lazy } from "../lazy.js";
 import { type EnvVars, expandEnv } from "./expand-env.js";
 
+const mcpStdioServerConfigSchema = lazy(() =>
+  z.object({
+    type: z.literal("stdio").optional(),
+    command: z.string().min(1, "command must not be empty"),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: z.string().optional(),
+  }),
+);
 /** A server started as a child process that speaks MCP on stdin/stdout. `type: "stdio"` is optional. */
-export const McpStdioServerConfig = z.object({
-  type: z.literal("stdio").optional(),
-  command: z.string().min(1, "command must not be empty"),
-  args: z.array(z.string()).optional(),
-  env: z.record(z.string(), z.string()).optional(),
-  cwd: z.string().optional(),
-});
-export type McpStdioServerConfig = z.infer<typeof McpStdioServerConfig>;
+export type McpStdioServerConfig = z.infer<ReturnType<typeof mcpStdioServerConfigSchema>>;
 
+const mcpHttpServerConfigSchema = lazy(() =>
+  z.object({
+    type: z.literal("http"),
+    url: z.string().min(1, "url must not be empty"),
+    headers: z.record(z.string(), z.string()).optional(),
+  }),
+);
 /** A server reached over streamable HTTP. */
-export const McpHttpServerConfig = z.object({
-  type: z.literal("http"),
-  url: z.string().min(1, "url must not be empty"),
-  headers: z.record(z.string(), z.string()).optional(),
-});
-export type McpHttpServerConfig = z.infer<typeof McpHttpServerConfig>;
+export type McpHttpServerConfig = z.infer<ReturnType<typeof mcpHttpServerConfigSchema>>;
 
+const mcpSseServerConfigSchema = lazy(() =>
+  z.object({
+    type: z.literal("sse"),
+    url: z.string().min(1, "url must not be empty"),
+    headers: z.record(z.string(), z.string()).optional(),
+  }),
+);
 /** A server reached over the older HTTP+SSE transport. */
-export const McpSseServerConfig = z.object({
-  type: z.literal("sse"),
-  url: z.string().min(1, "url must not be empty"),
-  headers: z.record(z.string(), z.string()).optional(),
-});
-export type McpSseServerConfig = z.infer<typeof McpSseServerConfig>;
+export type McpSseServerConfig = z.infer<ReturnType<typeof mcpSseServerConfigSchema>>;
 
 /** One entry of `mcpServers`. */
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig | McpSseServerConfig;
@@ -40,12 +47,14 @@ export const MCP_SERVER_TYPES = ["stdio", "http", "sse"] as const;
  * The shape of a `.mcp.json` file or an inline `--mcp-config` string. Entries are checked one by one, and the
  * object is kept as parsed (a record schema would silently drop a `__proto__` key).
  */
-export const McpConfigFile = z.object({
-  mcpServers: z.custom<Record<string, unknown>>(
-    (v) => typeof v === "object" && v !== null && !Array.isArray(v),
-    "mcpServers must be an object of servers by name",
-  ),
-});
+const mcpConfigFileSchema = lazy(() =>
+  z.object({
+    mcpServers: z.custom<Record<string, unknown>>(
+      (v) => typeof v === "object" && v !== null && !Array.isArray(v),
+      "mcpServers must be an object of servers by name",
+    ),
+  }),
+);
 
 /** Where configs come from: a file path, inline JSON (a string starting with `{`), or an optional file. */
 export type McpConfigInput = string | { path: string; optional?: boolean };
@@ -74,11 +83,11 @@ function parseEntry(value: unknown): { config: McpServerConfig } | { error: stri
   const type = "type" in value ? value.type : undefined;
   const schema =
     type === undefined || type === "stdio"
-      ? McpStdioServerConfig
+      ? mcpStdioServerConfigSchema()
       : type === "http"
-        ? McpHttpServerConfig
+        ? mcpHttpServerConfigSchema()
         : type === "sse"
-          ? McpSseServerConfig
+          ? mcpSseServerConfigSchema()
           : undefined;
   if (schema === undefined) {
     return { error: `unsupported type ${JSON.stringify(type)} (expected ${MCP_SERVER_TYPES.join(", ")})` };
@@ -156,7 +165,7 @@ export function parseMcpConfig(
     );
     return { servers, diagnostics };
   }
-  const file = McpConfigFile.safeParse(json);
+  const file = mcpConfigFileSchema().safeParse(json);
   if (!file.success) {
     diagnostics.push(
       diagnostic("error", "settings-invalid", `MCP config: ${issuesText(file.error)}`, source),

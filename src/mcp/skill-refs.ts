@@ -3,6 +3,7 @@ import pLimit from "p-limit";
 import * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorMessage } from "../io/fs.js";
+import { lazy } from "../lazy.js";
 import { parseFrontmatter, splitFrontmatter } from "../skill/frontmatter.js";
 import { MAX_SKILL_FILE_BYTES } from "../skill/load-skill.js";
 import { firstBodyLine } from "../skill/schema.js";
@@ -48,17 +49,21 @@ export interface SkillSourceOps {
   readResource(uri: string, signal?: AbortSignal): Promise<ReadResourceResult>;
 }
 
-const SkillEntry = z.looseObject({
-  uri: z.string(),
-  frontmatter: z.looseObject({ name: z.string(), description: z.string() }),
-  resources: z.union([
-    z.array(z.looseObject({ uri: z.string(), digest: z.string(), size: z.number() })),
-    z.literal("dynamic"),
-  ]),
-});
+const skillEntrySchema = lazy(() =>
+  z.looseObject({
+    uri: z.string(),
+    frontmatter: z.looseObject({ name: z.string(), description: z.string() }),
+    resources: z.union([
+      z.array(z.looseObject({ uri: z.string(), digest: z.string(), size: z.number() })),
+      z.literal("dynamic"),
+    ]),
+  }),
+);
 
-const IndexEntry = z.looseObject({ name: z.string().optional(), uri: z.string().optional() });
-const SkillIndex = z.union([z.array(IndexEntry), z.looseObject({ skills: z.array(IndexEntry) })]);
+const skillIndexSchema = lazy(() => {
+  const entry = z.looseObject({ name: z.string().optional(), uri: z.string().optional() });
+  return z.union([z.array(entry), z.looseObject({ skills: z.array(entry) })]);
+});
 
 const SKILL_URI = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/(.+)\/SKILL\.md$/;
 
@@ -92,7 +97,7 @@ export async function readSkillText(ops: SkillSourceOps, uri: string, signal?: A
 async function fromSkillsList(ops: SkillSourceOps, signal: AbortSignal | undefined, out: Diagnostic[]) {
   const refs: McpSkillRef[] = [];
   for (const raw of await ops.listSkillEntries(signal)) {
-    const entry = SkillEntry.safeParse(raw);
+    const entry = skillEntrySchema().safeParse(raw);
     const uri = typeof raw === "object" && raw !== null && "uri" in raw ? String(raw.uri) : "?";
     if (!entry.success) {
       out.push(warn(ops, `skills/list entry ${uri} is invalid (${entry.error.issues[0]?.message}); skipped`));
@@ -188,7 +193,7 @@ export async function discoverSkillRefs(
   }
   if (listed.some((r) => r.uri === SKILL_INDEX_URI)) {
     try {
-      const index = SkillIndex.safeParse(
+      const index = skillIndexSchema().safeParse(
         JSON.parse(resourceText(await ops.readResource(SKILL_INDEX_URI, signal), SKILL_INDEX_URI)),
       );
       if (!index.success) throw new Error(index.error.issues[0]?.message ?? "invalid index");

@@ -1,60 +1,67 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
+import { lazy } from "../lazy.js";
 import { isValidSkillName, MAX_NAME_LENGTH } from "../skill/fields.js";
 
+const pluginAuthorSchema = lazy(() =>
+  z.union([
+    z.string(),
+    z.looseObject({ name: z.string(), email: z.string().optional(), url: z.string().optional() }),
+  ]),
+);
 /** `author`: a string (`"Jane <jane@x.org> (https://x.org)"`) or `{ name, email?, url? }`. */
-export const PluginAuthor = z.union([
-  z.string(),
-  z.looseObject({ name: z.string(), email: z.string().optional(), url: z.string().optional() }),
-]);
-export type PluginAuthor = z.infer<typeof PluginAuthor>;
+export type PluginAuthor = z.infer<ReturnType<typeof pluginAuthorSchema>>;
 
+const pathListSchema = lazy(() => z.union([z.string(), z.array(z.string())]));
 /** `skills` / `commands` / `agents`: one relative path or a list of them. */
-export const PathList = z.union([z.string(), z.array(z.string())]);
-export type PathList = z.infer<typeof PathList>;
+export type PathList = z.infer<ReturnType<typeof pathListSchema>>;
 
-const InlineObject = z.record(z.string(), z.unknown());
-
+const configRefSchema = lazy(() => {
+  const inline = z.record(z.string(), z.unknown());
+  return z.union([z.string(), inline, z.array(z.union([z.string(), inline]))]);
+});
 /** `hooks` / `mcpServers`: a path to a JSON file, an inline object, or a list mixing both. */
-export const ConfigRef = z.union([z.string(), InlineObject, z.array(z.union([z.string(), InlineObject]))]);
-export type ConfigRef = z.infer<typeof ConfigRef>;
+export type ConfigRef = z.infer<ReturnType<typeof configRefSchema>>;
 
 /** The optional fields skillwright reads, each validated on its own so one bad value costs only itself. */
-const FIELDS = {
+const fieldSchemas = lazy(() => ({
   version: z.string(),
   description: z.string(),
-  author: PluginAuthor,
+  author: pluginAuthorSchema(),
   homepage: z.string(),
   repository: z.union([z.string(), z.looseObject({ url: z.string() })]),
   license: z.string(),
   keywords: z.array(z.string()),
-  skills: PathList,
-  commands: PathList,
-  agents: PathList,
-  hooks: ConfigRef,
-  mcpServers: ConfigRef,
-} as const;
+  skills: pathListSchema(),
+  commands: pathListSchema(),
+  agents: pathListSchema(),
+  hooks: configRefSchema(),
+  mcpServers: configRefSchema(),
+}));
 
 const PLUGIN_NAME_RULE = `[a-z0-9-], at most ${MAX_NAME_LENGTH} chars, no edge or double hyphen`;
 
-/** `.claude-plugin/plugin.json` (SPEC §11). Unknown keys are kept. */
-export const PluginManifest = z.looseObject({
-  name: z.string().refine(isValidSkillName, `must be a valid name (${PLUGIN_NAME_RULE})`),
-  version: FIELDS.version.optional(),
-  description: FIELDS.description.optional(),
-  author: FIELDS.author.optional(),
-  homepage: FIELDS.homepage.optional(),
-  repository: FIELDS.repository.optional(),
-  license: FIELDS.license.optional(),
-  keywords: FIELDS.keywords.optional(),
-  skills: FIELDS.skills.optional(),
-  commands: FIELDS.commands.optional(),
-  agents: FIELDS.agents.optional(),
-  hooks: FIELDS.hooks.optional(),
-  mcpServers: FIELDS.mcpServers.optional(),
+const pluginManifestSchema = lazy(() => {
+  const fields = fieldSchemas();
+  return z.looseObject({
+    name: z.string().refine(isValidSkillName, `must be a valid name (${PLUGIN_NAME_RULE})`),
+    version: fields.version.optional(),
+    description: fields.description.optional(),
+    author: fields.author.optional(),
+    homepage: fields.homepage.optional(),
+    repository: fields.repository.optional(),
+    license: fields.license.optional(),
+    keywords: fields.keywords.optional(),
+    skills: fields.skills.optional(),
+    commands: fields.commands.optional(),
+    agents: fields.agents.optional(),
+    hooks: fields.hooks.optional(),
+    mcpServers: fields.mcpServers.optional(),
+  });
 });
-export type PluginManifest = z.infer<typeof PluginManifest>;
+/** `.claude-plugin/plugin.json` (SPEC §11). Unknown keys are kept. */
+export type PluginManifest = z.infer<ReturnType<typeof pluginManifestSchema>>;
 
 /** Component fields whose values name files or dirs in the plugin (merged, not replaced, across sources). */
 export const COMPONENT_FIELDS = ["skills", "commands", "agents", "hooks", "mcpServers"] as const;
@@ -72,11 +79,11 @@ export const CLAUDE_CODE_ONLY_FIELDS = [
   "dependencies",
 ] as const;
 
-type FieldName = keyof typeof FIELDS;
-const FIELD_NAMES = Object.keys(FIELDS) as FieldName[];
+type FieldName = keyof ReturnType<typeof fieldSchemas>;
+const fieldNames = lazy(() => Object.keys(fieldSchemas()) as FieldName[]);
 
 function isFieldName(key: string): key is FieldName {
-  return (FIELD_NAMES as string[]).includes(key);
+  return (fieldNames() as string[]).includes(key);
 }
 const CLAUDE_CODE_ONLY = new Set<string>(CLAUDE_CODE_ONLY_FIELDS);
 const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
@@ -132,7 +139,7 @@ export function parseManifest(
       continue;
     }
     if (value === undefined || value === null) continue;
-    const parsed = FIELDS[key].safeParse(value);
+    const parsed = fieldSchemas()[key].safeParse(value);
     if (!parsed.success) {
       diagnostics.push(
         diagnostic("warning", "plugin-invalid", `${key}: ${firstIssue(parsed.error)}; ignored`, path),
@@ -151,7 +158,7 @@ export function parseManifest(
       ),
     );
   }
-  const result = PluginManifest.safeParse(clean);
+  const result = pluginManifestSchema().safeParse(clean);
   if (!result.success) {
     diagnostics.push(diagnostic("error", "plugin-invalid", firstIssue(result.error), path));
     return { diagnostics };

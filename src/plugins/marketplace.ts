@@ -2,6 +2,7 @@ import { basename, dirname, join } from "node:path";
 import * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import type { FsOps } from "../io/fs.js";
+import { lazy } from "../lazy.js";
 import { readJsonFile } from "./json-file.js";
 import { resolvePluginPath } from "./manifest.js";
 
@@ -11,19 +12,23 @@ export const MARKETPLACE_FILE = join(".claude-plugin", "marketplace.json");
 /** Entry fields about the listing itself, not the plugin: left out of the manifest overlay. */
 export const MARKETPLACE_ONLY_FIELDS = ["source", "category", "tags", "strict"] as const;
 
+const marketplaceEntrySchema = lazy(() =>
+  z.looseObject({
+    name: z.string().min(1),
+    source: z.union([z.string().min(1), z.looseObject({ source: z.string() })]),
+  }),
+);
 /** One `plugins[]` entry: a name and where the plugin lives (a relative path, or a remote source object). */
-export const MarketplaceEntry = z.looseObject({
-  name: z.string().min(1),
-  source: z.union([z.string().min(1), z.looseObject({ source: z.string() })]),
-});
-export type MarketplaceEntry = z.infer<typeof MarketplaceEntry>;
+export type MarketplaceEntry = z.infer<ReturnType<typeof marketplaceEntrySchema>>;
 
 /** `.claude-plugin/marketplace.json` (Claude Code's format). Entries are checked one by one. */
-export const Marketplace = z.looseObject({
-  name: z.string().min(1),
-  metadata: z.looseObject({ pluginRoot: z.string().optional() }).optional(),
-  plugins: z.array(z.unknown()),
-});
+const marketplaceSchema = lazy(() =>
+  z.looseObject({
+    name: z.string().min(1),
+    metadata: z.looseObject({ pluginRoot: z.string().optional() }).optional(),
+    plugins: z.array(z.unknown()),
+  }),
+);
 
 /** A plugin listed by a marketplace. */
 export interface MarketplacePlugin {
@@ -62,7 +67,7 @@ export function parseMarketplace(
   file: string,
 ): { marketplace?: LoadedMarketplace; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const parsed = Marketplace.safeParse(json);
+  const parsed = marketplaceSchema().safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue === undefined || issue.path.length === 0 ? "" : `${issue.path.join(".")}: `;
@@ -80,7 +85,7 @@ export function parseMarketplace(
   const pluginRoot = parsed.data.metadata?.pluginRoot;
   const plugins: MarketplacePlugin[] = [];
   parsed.data.plugins.forEach((raw, index) => {
-    const entry = MarketplaceEntry.safeParse(raw);
+    const entry = marketplaceEntrySchema().safeParse(raw);
     if (!entry.success) {
       diagnostics.push(
         diagnostic(

@@ -1,21 +1,26 @@
 import * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
+import { lazy } from "../lazy.js";
 
 /** A stdio server: a command to spawn (Claude Code's `.mcp.json` shape). */
-export const StdioServerShape = z.looseObject({
-  type: z.literal("stdio").optional(),
-  command: z.string().min(1, "command is empty"),
-  args: z.array(z.string()).optional(),
-  env: z.record(z.string(), z.string()).optional(),
-  cwd: z.string().optional(),
-});
+const stdioServerSchema = lazy(() =>
+  z.looseObject({
+    type: z.literal("stdio").optional(),
+    command: z.string().min(1, "command is empty"),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: z.string().optional(),
+  }),
+);
 
 /** A remote server: streamable HTTP or SSE at a URL. */
-export const RemoteServerShape = z.looseObject({
-  type: z.enum(["http", "sse"]),
-  url: z.string().min(1, "url is empty"),
-  headers: z.record(z.string(), z.string()).optional(),
-});
+const remoteServerSchema = lazy(() =>
+  z.looseObject({
+    type: z.enum(["http", "sse"]),
+    url: z.string().min(1, "url is empty"),
+    headers: z.record(z.string(), z.string()).optional(),
+  }),
+);
 
 /** The transport of a server config that passed {@link checkMcpServers}. */
 export type McpTransport = "stdio" | "http" | "sse";
@@ -53,7 +58,7 @@ export function checkMcpServers(servers: Record<string, unknown>, path?: string)
       );
       continue;
     }
-    const parsed = (transport === "stdio" ? StdioServerShape : RemoteServerShape).safeParse(config);
+    const parsed = (transport === "stdio" ? stdioServerSchema() : remoteServerSchema()).safeParse(config);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         report(name, `${issue.path.length > 0 ? `${issue.path.join(".")}: ` : ""}${issue.message}`);

@@ -3,6 +3,7 @@ import * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { dirProblem } from "../discovery/scan-dir.js";
 import { errorCode, type FsOps } from "../io/fs.js";
+import { lazy } from "../lazy.js";
 import { type LoadedMarketplace, MARKETPLACE_FILE, readMarketplace } from "./marketplace.js";
 
 /** Where a plugin root was found. */
@@ -50,11 +51,13 @@ export function pluginDataRoot(home: string): string {
   return join(home, ".skillwright", "plugins", "data");
 }
 
-const LocalMarketplaceSource = z.looseObject({
-  source: z.enum(["directory", "file"]),
-  path: z.string().min(1),
-});
-const KnownMarketplace = z.looseObject({ source: z.looseObject({ source: z.string() }) });
+const localMarketplaceSourceSchema = lazy(() =>
+  z.looseObject({
+    source: z.enum(["directory", "file"]),
+    path: z.string().min(1),
+  }),
+);
+const knownMarketplaceSchema = lazy(() => z.looseObject({ source: z.looseObject({ source: z.string() }) }));
 
 function expandPath(path: string, home: string, base: string): string {
   if (path === "~") return home;
@@ -146,7 +149,7 @@ async function localMarketplaces(
   const extra = options.settings.extraKnownMarketplaces;
   if (typeof extra === "object" && extra !== null && !Array.isArray(extra)) {
     for (const [key, value] of Object.entries(extra)) {
-      const known = KnownMarketplace.safeParse(value);
+      const known = knownMarketplaceSchema().safeParse(value);
       if (!known.success) {
         diagnostics.push(
           diagnostic(
@@ -157,7 +160,7 @@ async function localMarketplaces(
         );
         continue;
       }
-      const local = LocalMarketplaceSource.safeParse(known.data.source);
+      const local = localMarketplaceSourceSchema().safeParse(known.data.source);
       if (!local.success) {
         diagnostics.push(
           diagnostic(
