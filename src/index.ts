@@ -84,7 +84,13 @@ export {
 export { checkSpecProfile } from "./skill/spec-profile.js";
 export { type ValidatedFile, validatePath } from "./skill/validate-path.js";
 export { SKILL_TOOL_DESCRIPTION, SKILL_TOOL_NAME } from "./skill-tool/prompt.js";
-export { SkillToolInput, toolUseError, validateSkillCall } from "./skill-tool/validate.js";
+export {
+  parseSkillToolInput,
+  SKILL_TOOL_INPUT_SCHEMA,
+  SkillToolInput,
+  toolUseError,
+  validateSkillCall,
+} from "./skill-tool/validate.js";
 export { createBuiltinTools } from "./tools/builtin.js";
 export { defineTool, type Tool, type ToolContext, type ToolResult } from "./tools/define-tool.js";
 export { createFileUsageStore, type UsageStore, usageScore } from "./usage.js";

@@ -1,17 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { dirname, join } from "node:path";
-import * as z from "zod";
 import { errorCode, type FsOps } from "./io/fs.js";
-import { lazy } from "./lazy.js";
 
-const usageEntrySchema = lazy(() =>
-  z.object({
-    count: z.number().int().nonnegative(),
-    lastUsedAt: z.number().finite(),
-  }),
-);
 /** How often a skill was invoked and when last (ms since the epoch). */
-export type UsageEntry = z.infer<ReturnType<typeof usageEntrySchema>>;
+export interface UsageEntry {
+  count: number;
+  lastUsedAt: number;
+}
 
 /** Usage per skill name. A Map, so that a skill named `__proto__` is just a name. */
 export type UsageScores = ReadonlyMap<string, UsageEntry>;
@@ -48,6 +43,20 @@ export function defaultUsagePath(home: string): string {
   return join(home, ".skillwright", "usage.json");
 }
 
+/**
+ * One entry of the file, or `undefined` when it is not one: an object (not an array) whose `count` is a safe
+ * integer >= 0 and whose `lastUsedAt` is a finite number; other keys are dropped. By hand, not zod: this runs on
+ * every listing that has something new, and building a schema costs more than the file.
+ */
+function readUsageEntry(value: unknown): UsageEntry | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const count: unknown = "count" in value ? value.count : undefined;
+  const lastUsedAt: unknown = "lastUsedAt" in value ? value.lastUsedAt : undefined;
+  if (typeof count !== "number" || !Number.isSafeInteger(count) || count < 0) return undefined;
+  if (typeof lastUsedAt !== "number" || !Number.isFinite(lastUsedAt)) return undefined;
+  return { count, lastUsedAt };
+}
+
 /** Parses the file's text; anything unreadable is dropped (a corrupt file reads as empty). */
 export function parseUsage(text: string): Map<string, UsageEntry> {
   const scores = new Map<string, UsageEntry>();
@@ -57,11 +66,11 @@ export function parseUsage(text: string): Map<string, UsageEntry> {
   } catch {
     return scores;
   }
-  // Not a zod record: that would drop a skill named `__proto__`.
+  // Entries into a Map, not a keyed object: a skill named `__proto__` is just a name.
   if (typeof json !== "object" || json === null || Array.isArray(json)) return scores;
   for (const [name, value] of Object.entries(json)) {
-    const entry = usageEntrySchema().safeParse(value);
-    if (entry.success) scores.set(name, entry.data);
+    const entry = readUsageEntry(value);
+    if (entry !== undefined) scores.set(name, entry);
   }
   return scores;
 }

@@ -1,9 +1,8 @@
-import * as z from "zod";
 import type { AgentTool, AgentToolResult } from "../agent/loop.js";
 import type { Skill } from "../skill/skill.js";
 import type { InvocationOutcome, InvocationRequest } from "./invoke.js";
 import { SKILL_TOOL_DESCRIPTION, SKILL_TOOL_NAME } from "./prompt.js";
-import { SkillToolInput, toolUseError, validateSkillCall } from "./validate.js";
+import { parseSkillToolInput, SKILL_TOOL_INPUT_SCHEMA, toolUseError, validateSkillCall } from "./validate.js";
 
 /** Forks nest at most this deep (SPEC §7): the main agent is depth 0. */
 export const MAX_FORK_DEPTH = 3;
@@ -23,11 +22,6 @@ function errorText(message: string): AgentToolResult {
   return { content: [{ type: "text", text: toolUseError(message) }], isError: true, touchedPaths: [] };
 }
 
-const { $schema: _schema, ...INPUT_SCHEMA } = z.toJSONSchema(SkillToolInput, { io: "input" }) as Record<
-  string,
-  unknown
->;
-
 /**
  * The `Skill` tool (SPEC §4): validates the call, then hands it to the one invocation pipeline. Inline skills
  * answer `Launching skill: {name}` with the expansion as a follow-up text block and a turn patch; forked
@@ -37,23 +31,16 @@ export function createSkillTool(options: SkillToolOptions): AgentTool {
   return {
     name: SKILL_TOOL_NAME,
     description: SKILL_TOOL_DESCRIPTION,
-    inputSchema: { ...INPUT_SCHEMA, type: "object" },
+    inputSchema: SKILL_TOOL_INPUT_SCHEMA,
     readOnly: false,
     subject: (raw) => {
-      const parsed = SkillToolInput.safeParse(raw);
-      return parsed.success ? parsed.data.skill : undefined;
+      const parsed = parseSkillToolInput(raw);
+      return parsed.ok ? parsed.input.skill : undefined;
     },
     async run(raw, ctx) {
-      const parsed = SkillToolInput.safeParse(raw);
-      if (!parsed.success) {
-        const issues = parsed.error.issues
-          .map((i) => `${i.path.join(".") || "(input)"}: ${i.message}`)
-          .join("; ");
-        return errorText(
-          `Invalid input for Skill: ${issues}. Call it as {"skill": "<name>", "args": "<optional>"}.`,
-        );
-      }
-      const valid = validateSkillCall(parsed.data, {
+      const parsed = parseSkillToolInput(raw);
+      if (!parsed.ok) return errorText(parsed.message);
+      const valid = validateSkillCall(parsed.input, {
         skills: options.skills(),
         pluginSkillNames: options.pluginSkillNames(),
       });
@@ -66,7 +53,7 @@ export function createSkillTool(options: SkillToolOptions): AgentTool {
       }
       const outcome = await options.invoke({
         skill,
-        args: parsed.data.args ?? "",
+        args: parsed.input.args ?? "",
         origin: "model",
         turn: ctx.turn,
         signal: ctx.signal,

@@ -1,15 +1,73 @@
 import * as z from "zod";
+import { lazy } from "../lazy.js";
 import type { Skill } from "../skill/skill.js";
+import type { ToolInputSchema } from "../tools/define-tool.js";
 import { closestName } from "./did-you-mean.js";
 
-/** The Skill tool's input: `{ skill, args? }` and nothing else (SPEC §4). */
-export const SkillToolInput = z
-  .object({
-    skill: z.string().describe('The skill name exactly as listed, e.g. "commit" or "my-plugin:review"'),
-    args: z.string().optional().describe("Optional arguments for the skill, as one string"),
-  })
-  .strict();
-export type SkillToolInput = z.infer<typeof SkillToolInput>;
+/**
+ * The Skill tool's input schema, `{ skill, args? }` and nothing else (SPEC §4), built on first use: the happy
+ * path (`parseSkillToolInput`) never needs it, and zod is costly at start-up.
+ */
+export const SkillToolInput = lazy(() =>
+  z
+    .object({
+      skill: z.string().describe('The skill name exactly as listed, e.g. "commit" or "my-plugin:review"'),
+      args: z.string().optional().describe("Optional arguments for the skill, as one string"),
+    })
+    .strict(),
+);
+export type SkillToolInput = z.infer<ReturnType<typeof SkillToolInput>>;
+
+/** `SkillToolInput` as the API gets it (`input_schema`); test/tools/input-schemas.test.ts keeps the two equal. */
+export const SKILL_TOOL_INPUT_SCHEMA: ToolInputSchema = {
+  type: "object",
+  properties: {
+    skill: {
+      type: "string",
+      description: 'The skill name exactly as listed, e.g. "commit" or "my-plugin:review"',
+    },
+    args: { description: "Optional arguments for the skill, as one string", type: "string" },
+  },
+  required: ["skill"],
+  additionalProperties: false,
+};
+
+/**
+ * The Skill tool input read without zod, or `undefined` when this fast path cannot decide. It takes only what
+ * `SkillToolInput()` accepts, with the value zod would give: a non-null, non-array object whose keys (`for…in`,
+ * as zod's strict check walks them) are `skill` and optionally `args`, with a string `skill` and a string or
+ * `undefined` `args` (an `args` key holding `undefined` is kept, as zod keeps it). Anything else is `undefined`.
+ */
+export function readSkillToolInputFast(raw: unknown): SkillToolInput | undefined {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return undefined;
+  for (const key in raw) if (key !== "skill" && key !== "args") return undefined;
+  const skill: unknown = "skill" in raw ? raw.skill : undefined;
+  if (typeof skill !== "string") return undefined;
+  if (!("args" in raw)) return { skill };
+  const args: unknown = raw.args;
+  if (args !== undefined && typeof args !== "string") return undefined;
+  return { skill, args };
+}
+
+/**
+ * Parses a Skill tool call's raw input: `readSkillToolInputFast` first, then `SkillToolInput()` for whatever it
+ * left undecided, so that the schema is built only for odd input. Failure message (bare, wrap it with
+ * `toolUseError`): `Invalid input for Skill: {path or (input)}: {zod issue}; …. Call it as {"skill": "<name>",
+ * "args": "<optional>"}.` Pure.
+ */
+export function parseSkillToolInput(
+  raw: unknown,
+): { ok: true; input: SkillToolInput } | { ok: false; message: string } {
+  const fast = readSkillToolInputFast(raw);
+  if (fast !== undefined) return { ok: true, input: fast };
+  const parsed = SkillToolInput().safeParse(raw);
+  if (parsed.success) return { ok: true, input: parsed.data };
+  const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(input)"}: ${i.message}`).join("; ");
+  return {
+    ok: false,
+    message: `Invalid input for Skill: ${issues}. Call it as {"skill": "<name>", "args": "<optional>"}.`,
+  };
+}
 
 /** The outcome of validating a Skill tool call. `name` is the name as called, after normalisation. */
 export type SkillCallValidation = { ok: true; skill: Skill; name: string } | { ok: false; message: string };

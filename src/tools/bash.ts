@@ -1,6 +1,7 @@
 import * as z from "zod";
 import type { ShellOps } from "../io/shell.js";
-import { defineTool, type Tool, type ToolOutput } from "./define-tool.js";
+import { lazy } from "../lazy.js";
+import { defineTool, type Tool, type ToolInputSchema, type ToolOutput } from "./define-tool.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatBytes, truncateTail } from "./truncate.js";
 
 /** Default command timeout, in seconds. */
@@ -18,16 +19,35 @@ export const BASH_DESCRIPTION = `Run a bash command in the working directory and
 - A non-zero exit code is reported as an error with the output.
 - Prefer Read, Edit, Write, Grep, Glob and LS over cat, sed, echo >, grep, find and ls.`;
 
-export const BashInput = z.strictObject({
-  command: z.string().min(1).describe("The command to run"),
-  timeout: z
-    .number()
-    .positive()
-    .max(BASH_MAX_TIMEOUT_SECONDS)
-    .optional()
-    .describe(`Timeout in seconds (default ${BASH_DEFAULT_TIMEOUT_SECONDS})`),
-});
-export type BashInput = z.infer<typeof BashInput>;
+/** The `Bash` tool's input schema, built on the first call that parses an input (zod is costly at start-up). */
+export const bashInput = lazy(() =>
+  z.strictObject({
+    command: z.string().min(1).describe("The command to run"),
+    timeout: z
+      .number()
+      .positive()
+      .max(BASH_MAX_TIMEOUT_SECONDS)
+      .optional()
+      .describe(`Timeout in seconds (default ${BASH_DEFAULT_TIMEOUT_SECONDS})`),
+  }),
+);
+export type BashInput = z.infer<ReturnType<typeof bashInput>>;
+
+/** `bashInput` as the API gets it (`input_schema`); test/tools/input-schemas.test.ts keeps the two equal. */
+export const BASH_INPUT_SCHEMA: ToolInputSchema = {
+  type: "object",
+  properties: {
+    command: { type: "string", minLength: 1, description: "The command to run" },
+    timeout: {
+      description: `Timeout in seconds (default ${BASH_DEFAULT_TIMEOUT_SECONDS})`,
+      type: "number",
+      exclusiveMinimum: 0,
+      maximum: BASH_MAX_TIMEOUT_SECONDS,
+    },
+  },
+  required: ["command"],
+  additionalProperties: false,
+};
 
 export interface BashToolOptions {
   shell: ShellOps;
@@ -60,7 +80,8 @@ export function createBashTool(options: BashToolOptions): Tool {
   return defineTool({
     name: "Bash",
     description: BASH_DESCRIPTION,
-    input: BashInput,
+    input: bashInput,
+    inputSchema: BASH_INPUT_SCHEMA,
     readOnly: false,
     truncate: "tail",
     subject: (input) => input.command,

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { errorMessage } from "../io/fs.js";
+import { lazy } from "../lazy.js";
 import {
   DEFAULT_MAX_BYTES,
   DEFAULT_MAX_LINES,
@@ -80,11 +81,21 @@ export interface Tool {
   run(rawInput: unknown, ctx: ToolContext): Promise<ToolResult>;
 }
 
-/** What `defineTool` needs. `input` must be an object schema; its parsed value is what `execute` gets. */
+/**
+ * What `defineTool` needs. `input` is an object schema (its parsed value is what `execute` gets), given either
+ * eagerly, when `defineTool` generates its JSON schema at once (`toToolInputSchema`), or, to keep zod off
+ * start-up, as a function building it (e.g. `lazy(() => z.strictObject({…}))`) that the first `run` or
+ * `subject` calls; a function needs `inputSchema`.
+ */
 export interface ToolSpec<S extends z.ZodType> {
   name: string;
   description: string;
-  input: S;
+  input: S | (() => S);
+  /**
+   * The JSON schema the API gets, as a literal: required with a function `input`, and then it must equal
+   * `toToolInputSchema(name, input())` (pin it with a test). With an eager `input` it is ignored.
+   */
+  inputSchema?: ToolInputSchema;
   readOnly: boolean;
   subject?: (input: z.output<S>) => string | undefined;
   execute: (input: z.output<S>, ctx: ToolContext) => Promise<ToolOutput>;
@@ -142,7 +153,12 @@ function dropSafeIntegerBounds(node: unknown): unknown {
   return out;
 }
 
-function toSchema(name: string, input: z.ZodType): ToolInputSchema {
+/**
+ * The JSON schema (`input_schema`) for a tool's zod input schema: `z.toJSONSchema` of its input side, without
+ * `$schema` and without the safe-integer bounds of `.int()`. Throws (a programmer error) when the schema is not
+ * an object schema.
+ */
+export function toToolInputSchema(name: string, input: z.ZodType): ToolInputSchema {
   const generated = dropSafeIntegerBounds(z.toJSONSchema(input, { io: "input" })) as Record<string, unknown>;
   const { $schema: _ignored, ...schema } = generated;
   if (schema.type !== "object") throw new Error(`Tool ${name}: the input schema must be an object schema`);
@@ -174,14 +190,18 @@ function finish(output: ToolOutput, from: "head" | "tail"): ToolResult {
 }
 
 /**
- * Builds a `Tool` from a spec. `defineTool` alone owns: JSON-schema generation (no `$schema` key), input
- * parsing with a model-readable error, abort (`Aborted` when the signal is aborted before or during the call),
- * the optional timeout, the safety-net truncation of text blocks (`RESULT_LIMITS`), and turning thrown errors
- * into `{tool} failed: {message}` results. Throws (a programmer error) for a bad name or a non-object schema.
+ * Builds a `Tool` from a spec. `defineTool` alone owns: JSON-schema generation (no `$schema` key) for an eager
+ * input, building a lazy input on the first `run` or `subject` (once, for the tool's lifetime), input parsing
+ * with a model-readable error, abort (`Aborted` when the signal is aborted before or during the call), the
+ * optional timeout, the safety-net truncation of text blocks (`RESULT_LIMITS`), and turning thrown errors into
+ * `{tool} failed: {message}` results. Throws (a programmer error) for a bad name or a non-object eager schema.
  */
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
   if (!TOOL_NAME_PATTERN.test(spec.name)) throw new Error(`Invalid tool name: ${spec.name}`);
-  const inputSchema = toSchema(spec.name, spec.input);
+  const { input } = spec;
+  const inputSchema = typeof input === "function" ? spec.inputSchema : toToolInputSchema(spec.name, input);
+  if (inputSchema === undefined) throw new Error(`Tool ${spec.name}: a lazy input needs an inputSchema`);
+  const schema: () => S = typeof input === "function" ? lazy(input) : () => input;
   const from = spec.truncate ?? "head";
   const timedOutText = `${spec.name} timed out after ${(spec.timeoutMs ?? 0) / 1000} seconds`;
 
@@ -191,12 +211,12 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
     inputSchema,
     readOnly: spec.readOnly,
     subject(rawInput) {
-      const parsed = spec.input.safeParse(rawInput);
+      const parsed = schema().safeParse(rawInput);
       return parsed.success ? spec.subject?.(parsed.data) : undefined;
     },
     async run(rawInput, ctx) {
       if (ctx.signal.aborted) return errorResult(ABORTED_TEXT);
-      const parsed = spec.input.safeParse(rawInput);
+      const parsed = schema().safeParse(rawInput);
       if (!parsed.success) return errorResult(formatInputError(spec.name, parsed.error));
 
       const timeout = new AbortController();

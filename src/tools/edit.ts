@@ -2,8 +2,9 @@ import * as os from "node:os";
 import * as z from "zod";
 import { assertNever } from "../diagnostics.js";
 import { errorCode, type FsOps } from "../io/fs.js";
+import { lazy } from "../lazy.js";
 import { type FileModeOps, writeFileAtomic } from "./atomic-write.js";
-import { defineTool, type Tool, type ToolOutput, toolError } from "./define-tool.js";
+import { defineTool, type Tool, type ToolInputSchema, type ToolOutput, toolError } from "./define-tool.js";
 import { unifiedDiff } from "./diff.js";
 import { findMatches, replaceRanges } from "./edit-match.js";
 import { BINARY_SNIFF_BYTES } from "./read.js";
@@ -17,13 +18,29 @@ export const EDIT_DESCRIPTION = `Replace text in an existing file.
 - The file's line endings (LF or CRLF) and byte-order mark are kept; write old_string and new_string with plain newlines.
 - Use Write to create a file.`;
 
-export const EditInput = z.strictObject({
-  path: z.string().min(1).describe("The file to edit"),
-  old_string: z.string().describe("The exact text to replace"),
-  new_string: z.string().describe("The text to put in its place"),
-  replace_all: z.boolean().optional().describe("Replace every occurrence (default false)"),
-});
-export type EditInput = z.infer<typeof EditInput>;
+/** The `Edit` tool's input schema, built on the first call that parses an input (zod is costly at start-up). */
+export const editInput = lazy(() =>
+  z.strictObject({
+    path: z.string().min(1).describe("The file to edit"),
+    old_string: z.string().describe("The exact text to replace"),
+    new_string: z.string().describe("The text to put in its place"),
+    replace_all: z.boolean().optional().describe("Replace every occurrence (default false)"),
+  }),
+);
+export type EditInput = z.infer<ReturnType<typeof editInput>>;
+
+/** `editInput` as the API gets it (`input_schema`); test/tools/input-schemas.test.ts keeps the two equal. */
+export const EDIT_INPUT_SCHEMA: ToolInputSchema = {
+  type: "object",
+  properties: {
+    path: { type: "string", minLength: 1, description: "The file to edit" },
+    old_string: { type: "string", description: "The exact text to replace" },
+    new_string: { type: "string", description: "The text to put in its place" },
+    replace_all: { description: "Replace every occurrence (default false)", type: "boolean" },
+  },
+  required: ["path", "old_string", "new_string"],
+  additionalProperties: false,
+};
 
 /** What an edit reports in `details`. */
 export interface EditDetails {
@@ -55,7 +72,8 @@ export function createEditTool(options: EditToolOptions): Tool {
   return defineTool({
     name: "Edit",
     description: EDIT_DESCRIPTION,
-    input: EditInput,
+    input: editInput,
+    inputSchema: EDIT_INPUT_SCHEMA,
     readOnly: false,
     subject: (input) => input.path,
     async execute(input, ctx): Promise<ToolOutput> {

@@ -2,7 +2,8 @@ import * as os from "node:os";
 import picomatch from "picomatch";
 import * as z from "zod";
 import { errorCode, type FsOps } from "../io/fs.js";
-import { defineTool, type Tool, type ToolOutput, toolError } from "./define-tool.js";
+import { lazy } from "../lazy.js";
+import { defineTool, type Tool, type ToolInputSchema, type ToolOutput, toolError } from "./define-tool.js";
 import { displayPath, resolveToolPath } from "./resolve-path.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "./truncate.js";
 import { walkFiles } from "./walk.js";
@@ -17,12 +18,35 @@ export const FIND_DESCRIPTION = `Find files by glob pattern.
 - .gitignore files are honoured; .git and node_modules are always skipped. Only files are returned, not directories.
 - Paths are relative to the working directory and sorted. At most limit paths (default ${FIND_DEFAULT_LIMIT}) and ${DEFAULT_MAX_LINES} lines / ${DEFAULT_MAX_BYTES / 1024} KB of output are returned.`;
 
-export const FindInput = z.strictObject({
-  pattern: z.string().min(1).describe('Glob to match, e.g. "*.ts" or "src/**/*.test.ts"'),
-  path: z.string().min(1).optional().describe("Directory to search (default: working directory)"),
-  limit: z.number().int().min(1).optional().describe(`Most paths returned (default ${FIND_DEFAULT_LIMIT})`),
-});
-export type FindInput = z.infer<typeof FindInput>;
+/** The `Glob` tool's input schema, built on the first call that parses an input (zod is costly at start-up). */
+export const findInput = lazy(() =>
+  z.strictObject({
+    pattern: z.string().min(1).describe('Glob to match, e.g. "*.ts" or "src/**/*.test.ts"'),
+    path: z.string().min(1).optional().describe("Directory to search (default: working directory)"),
+    limit: z.number().int().min(1).optional().describe(`Most paths returned (default ${FIND_DEFAULT_LIMIT})`),
+  }),
+);
+export type FindInput = z.infer<ReturnType<typeof findInput>>;
+
+/** `findInput` as the API gets it (`input_schema`); test/tools/input-schemas.test.ts keeps the two equal. */
+export const FIND_INPUT_SCHEMA: ToolInputSchema = {
+  type: "object",
+  properties: {
+    pattern: {
+      type: "string",
+      minLength: 1,
+      description: 'Glob to match, e.g. "*.ts" or "src/**/*.test.ts"',
+    },
+    path: { description: "Directory to search (default: working directory)", type: "string", minLength: 1 },
+    limit: {
+      description: `Most paths returned (default ${FIND_DEFAULT_LIMIT})`,
+      type: "integer",
+      minimum: 1,
+    },
+  },
+  required: ["pattern"],
+  additionalProperties: false,
+};
 
 export interface FindToolOptions {
   fs: FsOps;
@@ -37,7 +61,8 @@ export function createFindTool(options: FindToolOptions): Tool {
   return defineTool({
     name: "Glob",
     description: FIND_DESCRIPTION,
-    input: FindInput,
+    input: findInput,
+    inputSchema: FIND_INPUT_SCHEMA,
     readOnly: true,
     subject: (input) => input.path ?? ".",
     async execute(input, ctx): Promise<ToolOutput> {

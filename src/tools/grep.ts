@@ -3,7 +3,8 @@ import * as path from "node:path";
 import picomatch from "picomatch";
 import * as z from "zod";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
-import { defineTool, type Tool, type ToolOutput, toolError } from "./define-tool.js";
+import { lazy } from "../lazy.js";
+import { defineTool, type Tool, type ToolInputSchema, type ToolOutput, toolError } from "./define-tool.js";
 import { BINARY_SNIFF_BYTES } from "./read.js";
 import { displayPath, resolveToolPath } from "./resolve-path.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, splitLines, truncateHead, truncateLine } from "./truncate.js";
@@ -27,16 +28,58 @@ export const GREP_DESCRIPTION = `Search file contents with a regular expression 
 - Output lines are "path:line: text" for matches and "path-line- text" for context, paths relative to the working directory. Lines longer than ${GREP_MAX_LINE_CHARS} characters are cut.
 - At most limit matching lines (default ${GREP_DEFAULT_LIMIT}) and ${DEFAULT_MAX_LINES} lines / ${DEFAULT_MAX_BYTES / 1024} KB of output are returned.`;
 
-export const GrepInput = z.strictObject({
-  pattern: z.string().min(1).describe("Regular expression (or text, with literal) to search for"),
-  path: z.string().min(1).optional().describe("File or directory to search (default: working directory)"),
-  glob: z.string().min(1).optional().describe('Only search files matching this glob, e.g. "*.ts"'),
-  ignore_case: z.boolean().optional().describe("Case-insensitive search"),
-  literal: z.boolean().optional().describe("Treat pattern as plain text"),
-  context: z.number().int().min(0).max(GREP_MAX_CONTEXT).optional().describe("Context lines around matches"),
-  limit: z.number().int().min(1).optional().describe(`Most matching lines (default ${GREP_DEFAULT_LIMIT})`),
-});
-export type GrepInput = z.infer<typeof GrepInput>;
+/** The `Grep` tool's input schema, built on the first call that parses an input (zod is costly at start-up). */
+export const grepInput = lazy(() =>
+  z.strictObject({
+    pattern: z.string().min(1).describe("Regular expression (or text, with literal) to search for"),
+    path: z.string().min(1).optional().describe("File or directory to search (default: working directory)"),
+    glob: z.string().min(1).optional().describe('Only search files matching this glob, e.g. "*.ts"'),
+    ignore_case: z.boolean().optional().describe("Case-insensitive search"),
+    literal: z.boolean().optional().describe("Treat pattern as plain text"),
+    context: z
+      .number()
+      .int()
+      .min(0)
+      .max(GREP_MAX_CONTEXT)
+      .optional()
+      .describe("Context lines around matches"),
+    limit: z.number().int().min(1).optional().describe(`Most matching lines (default ${GREP_DEFAULT_LIMIT})`),
+  }),
+);
+export type GrepInput = z.infer<ReturnType<typeof grepInput>>;
+
+/** `grepInput` as the API gets it (`input_schema`); test/tools/input-schemas.test.ts keeps the two equal. */
+export const GREP_INPUT_SCHEMA: ToolInputSchema = {
+  type: "object",
+  properties: {
+    pattern: {
+      type: "string",
+      minLength: 1,
+      description: "Regular expression (or text, with literal) to search for",
+    },
+    path: {
+      description: "File or directory to search (default: working directory)",
+      type: "string",
+      minLength: 1,
+    },
+    glob: { description: 'Only search files matching this glob, e.g. "*.ts"', type: "string", minLength: 1 },
+    ignore_case: { description: "Case-insensitive search", type: "boolean" },
+    literal: { description: "Treat pattern as plain text", type: "boolean" },
+    context: {
+      description: "Context lines around matches",
+      type: "integer",
+      minimum: 0,
+      maximum: GREP_MAX_CONTEXT,
+    },
+    limit: {
+      description: `Most matching lines (default ${GREP_DEFAULT_LIMIT})`,
+      type: "integer",
+      minimum: 1,
+    },
+  },
+  required: ["pattern"],
+  additionalProperties: false,
+};
 
 export interface GrepToolOptions {
   fs: FsOps;
@@ -79,7 +122,8 @@ export function createGrepTool(options: GrepToolOptions): Tool {
   return defineTool({
     name: "Grep",
     description: GREP_DESCRIPTION,
-    input: GrepInput,
+    input: grepInput,
+    inputSchema: GREP_INPUT_SCHEMA,
     readOnly: true,
     subject: (input) => input.path ?? ".",
     async execute(input, ctx): Promise<ToolOutput> {

@@ -2,7 +2,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as z from "zod";
 import { errorCode, type FsOps } from "../io/fs.js";
-import { defineTool, type Tool, type ToolOutput, toolError } from "./define-tool.js";
+import { lazy } from "../lazy.js";
+import { defineTool, type Tool, type ToolInputSchema, type ToolOutput, toolError } from "./define-tool.js";
 import { displayPath, resolveToolPath } from "./resolve-path.js";
 import { truncateHead } from "./truncate.js";
 
@@ -14,11 +15,28 @@ export const LS_DESCRIPTION = `List a directory's entries, sorted, directories m
 - path: the directory (default: the working directory); absolute, relative, or starting with ~.
 - At most limit entries (default ${LS_DEFAULT_LIMIT}). Use Glob to find files deeper down.`;
 
-export const LsInput = z.strictObject({
-  path: z.string().min(1).optional().describe("Directory to list (default: working directory)"),
-  limit: z.number().int().min(1).optional().describe(`Most entries returned (default ${LS_DEFAULT_LIMIT})`),
-});
-export type LsInput = z.infer<typeof LsInput>;
+/** The `LS` tool's input schema, built on the first call that parses an input (zod is costly at start-up). */
+export const lsInput = lazy(() =>
+  z.strictObject({
+    path: z.string().min(1).optional().describe("Directory to list (default: working directory)"),
+    limit: z.number().int().min(1).optional().describe(`Most entries returned (default ${LS_DEFAULT_LIMIT})`),
+  }),
+);
+export type LsInput = z.infer<ReturnType<typeof lsInput>>;
+
+/** `lsInput` as the API gets it (`input_schema`); test/tools/input-schemas.test.ts keeps the two equal. */
+export const LS_INPUT_SCHEMA: ToolInputSchema = {
+  type: "object",
+  properties: {
+    path: { description: "Directory to list (default: working directory)", type: "string", minLength: 1 },
+    limit: {
+      description: `Most entries returned (default ${LS_DEFAULT_LIMIT})`,
+      type: "integer",
+      minimum: 1,
+    },
+  },
+  additionalProperties: false,
+};
 
 export interface LsToolOptions {
   fs: FsOps;
@@ -33,7 +51,8 @@ export function createLsTool(options: LsToolOptions): Tool {
   return defineTool({
     name: "LS",
     description: LS_DESCRIPTION,
-    input: LsInput,
+    input: lsInput,
+    inputSchema: LS_INPUT_SCHEMA,
     readOnly: true,
     subject: (input) => input.path ?? ".",
     async execute(input, ctx): Promise<ToolOutput> {

@@ -2,7 +2,15 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as z from "zod";
 import { errorCode, type FsOps } from "../io/fs.js";
-import { defineTool, type ImageMediaType, type Tool, type ToolOutput, toolError } from "./define-tool.js";
+import { lazy } from "../lazy.js";
+import {
+  defineTool,
+  type ImageMediaType,
+  type Tool,
+  type ToolInputSchema,
+  type ToolOutput,
+  toolError,
+} from "./define-tool.js";
 import { displayPath, resolveToolPath } from "./resolve-path.js";
 import {
   DEFAULT_MAX_BYTES,
@@ -60,12 +68,27 @@ export const READ_DESCRIPTION = `Read a file from the local file system.
 - Binary files are refused; use Bash with a suitable tool to inspect them.
 - Reading a directory fails: use LS.`;
 
-export const ReadInput = z.strictObject({
-  path: z.string().min(1).describe("The file to read"),
-  offset: z.number().int().min(1).optional().describe("1-based line number to start reading at"),
-  limit: z.number().int().min(1).optional().describe("Maximum number of lines to read"),
-});
-export type ReadInput = z.infer<typeof ReadInput>;
+/** The `Read` tool's input schema, built on the first call that parses an input (zod is costly at start-up). */
+export const readInput = lazy(() =>
+  z.strictObject({
+    path: z.string().min(1).describe("The file to read"),
+    offset: z.number().int().min(1).optional().describe("1-based line number to start reading at"),
+    limit: z.number().int().min(1).optional().describe("Maximum number of lines to read"),
+  }),
+);
+export type ReadInput = z.infer<ReturnType<typeof readInput>>;
+
+/** `readInput` as the API gets it (`input_schema`); test/tools/input-schemas.test.ts keeps the two equal. */
+export const READ_INPUT_SCHEMA: ToolInputSchema = {
+  type: "object",
+  properties: {
+    path: { type: "string", minLength: 1, description: "The file to read" },
+    offset: { description: "1-based line number to start reading at", type: "integer", minimum: 1 },
+    limit: { description: "Maximum number of lines to read", type: "integer", minimum: 1 },
+  },
+  required: ["path"],
+  additionalProperties: false,
+};
 
 export interface ReadToolOptions {
   fs: FsOps;
@@ -102,7 +125,8 @@ export function createReadTool(options: ReadToolOptions): Tool {
   return defineTool({
     name: "Read",
     description: READ_DESCRIPTION,
-    input: ReadInput,
+    input: readInput,
+    inputSchema: READ_INPUT_SCHEMA,
     readOnly: true,
     subject: (input) => input.path,
     async execute(input, ctx): Promise<ToolOutput> {

@@ -2,8 +2,9 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as z from "zod";
 import type { FsOps } from "../io/fs.js";
+import { lazy } from "../lazy.js";
 import { type FileModeOps, writeFileAtomic } from "./atomic-write.js";
-import { defineTool, type Tool, toolError } from "./define-tool.js";
+import { defineTool, type Tool, type ToolInputSchema, toolError } from "./define-tool.js";
 import { displayPath, resolveToolPath } from "./resolve-path.js";
 import { byteLength } from "./truncate.js";
 
@@ -13,11 +14,25 @@ export const WRITE_DESCRIPTION = `Write a file to the local file system, replaci
 - content: the whole new content of the file.
 - Prefer Edit for changing part of an existing file; Read a file before overwriting it.`;
 
-export const WriteInput = z.strictObject({
-  path: z.string().min(1).describe("The file to write"),
-  content: z.string().describe("The full content to write"),
-});
-export type WriteInput = z.infer<typeof WriteInput>;
+/** The `Write` tool's input schema, built on the first call that parses an input (zod is costly at start-up). */
+export const writeInput = lazy(() =>
+  z.strictObject({
+    path: z.string().min(1).describe("The file to write"),
+    content: z.string().describe("The full content to write"),
+  }),
+);
+export type WriteInput = z.infer<ReturnType<typeof writeInput>>;
+
+/** `writeInput` as the API gets it (`input_schema`); test/tools/input-schemas.test.ts keeps the two equal. */
+export const WRITE_INPUT_SCHEMA: ToolInputSchema = {
+  type: "object",
+  properties: {
+    path: { type: "string", minLength: 1, description: "The file to write" },
+    content: { type: "string", description: "The full content to write" },
+  },
+  required: ["path", "content"],
+  additionalProperties: false,
+};
 
 export interface WriteToolOptions {
   fs: FsOps;
@@ -34,7 +49,8 @@ export function createWriteTool(options: WriteToolOptions): Tool {
   return defineTool({
     name: "Write",
     description: WRITE_DESCRIPTION,
-    input: WriteInput,
+    input: writeInput,
+    inputSchema: WRITE_INPUT_SCHEMA,
     readOnly: false,
     subject: (input) => input.path,
     async execute(input, ctx) {

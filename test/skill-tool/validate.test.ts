@@ -98,6 +98,6 @@ describe("SkillToolInput", () => {
     { input: { args: "a" }, ok: false },
     { input: { skill: 3 }, ok: false },
   ])("$input → $ok", ({ input, ok }) => {
-    expect(SkillToolInput.safeParse(input).success).toBe(ok);
+    expect(SkillToolInput().safeParse(input).success).toBe(ok);
   });
 });
