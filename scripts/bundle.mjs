@@ -2,7 +2,11 @@
 // parts a command may not need (MCP, the model SDK, subcommands). Node spends most of a short command's time
 // resolving and loading modules; the bundle cuts a headless run's start-up by about a third.
 // dist/bin/ sits at the same depth as dist/cli/, so the CLI's package-relative paths (bundled-skills/) hold.
+import { rmSync } from "node:fs";
 import { build } from "esbuild";
+
+// Chunk names carry content hashes: without a clean dir, every rebuild would leave the old chunks behind.
+rmSync("dist/bin", { recursive: true, force: true });
 
 await build({
   entryPoints: ["dist/cli/main.js"],
