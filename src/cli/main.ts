@@ -2,7 +2,6 @@
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { fileURLToPath } from "node:url";
-import { setFlagsFromString } from "node:v8";
 import { runCli } from "./run.js";
 
 /** The only module that reads process.argv, process.env and process.cwd(), and sets the exit code. */
@@ -41,16 +40,6 @@ const waitForStop = () =>
     process.once("SIGINT", () => resolve());
     process.once("SIGTERM", () => resolve());
   });
-
-/**
- * How much WebAssembly a function runs before V8 recompiles it with its optimizing compiler: the largest
- * value V8 accepts, so it never does here. The model client no longer uses Node's `fetch`, but MCP servers
- * over HTTP do, and its HTTP parser is WebAssembly that would otherwise be recompiled after the first
- * responses; that compile (~50 ms on a worker thread) is still running when a short command exits, and exit
- * waits for it. Parsing a few responses with the baseline code costs nothing measurable.
- */
-const WASM_TIERING_BUDGET = 2_147_483_647;
-setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
 
 runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),

@@ -8,6 +8,7 @@ import { errorMessage } from "../io/fs.js";
 import type { McpServerConfig } from "./config.js";
 import type { EnvVars } from "./expand-env.js";
 import { createStdioTransport, type ProcessExit, type StdioTransport } from "./stdio-transport.js";
+import { keepWasmAtBaseline } from "./wasm-tiering.js";
 
 /** What we tell servers about ourselves in `initialize`. */
 export interface McpClientInfo {
@@ -61,10 +62,12 @@ function createTransport(options: ConnectOptions): Transport | StdioTransport {
         cwd: resolve(options.cwd, config.cwd ?? "."),
       });
     case "http":
+      keepWasmAtBaseline();
       return new StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: config.headers ?? {} },
       });
     case "sse":
+      keepWasmAtBaseline();
       return new SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers ?? {} } });
     default:
       return assertNever(config);
