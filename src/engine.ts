@@ -6,6 +6,7 @@ import {
 } from "./bundled/register.js";
 import { projectDirs } from "./config/project.js";
 import type { Diagnostic } from "./diagnostics.js";
+import { cacheFileFor } from "./discovery/cache-file.js";
 import { createSkillCatalog, type SkillCatalog } from "./discovery/catalog.js";
 import { type Discovery, discoverSkills } from "./discovery/discover.js";
 import { openHeadCache } from "./discovery/head-cache.js";
@@ -31,10 +32,11 @@ export interface EngineOptions {
   /** Reported to MCP servers. */
   version?: string;
   /**
-   * Keep parsed skill heads between runs in `file` (see `discovery/head-cache.ts`); entries written under
-   * another `key` (version and build) are ignored. Off when absent: the CLI turns it on.
+   * Keep parsed skill heads between runs in `dir`, one file per project (see `discovery/head-cache.ts` and
+   * `discovery/cache-file.ts`); entries written under another `key` (version and build) are ignored. Off when
+   * absent: the CLI turns it on.
    */
-  discoveryCache?: { file: string; key: string };
+  discoveryCache?: { dir: string; key: string };
   /** The clock, for the discovery cache. Default `Date.now`. */
   now?: () => number;
 }
@@ -107,13 +109,18 @@ export function createEngine(options: EngineOptions): Engine {
     return extensionsMemo;
   };
   const catalog = createSkillCatalog(async () => {
-    const [{ roots: list }, loaded] = await Promise.all([roots(), extensions()]);
+    const [{ roots: list, projectDir }, loaded] = await Promise.all([roots(), extensions()]);
     const extra = await extensionSkills(loaded);
     const cacheOptions = options.discoveryCache;
     const cache =
       cacheOptions === undefined
         ? undefined
-        : await openHeadCache({ fs, ...cacheOptions, now: (options.now ?? Date.now)() });
+        : await openHeadCache({
+            fs,
+            file: cacheFileFor(cacheOptions.dir, projectDir),
+            key: cacheOptions.key,
+            now: (options.now ?? Date.now)(),
+          });
     const discovery = await discoverSkills({
       fs,
       roots: list,

@@ -31,13 +31,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     import("../engine.js"),
     import("../io/fs.js"),
   ]);
-  const discoveryCache = discoveryCacheFor({
-    home,
-    cwd,
-    env: io.env,
-    version: io.version,
-    buildId: io.buildId,
-  });
+  const discoveryCache = discoveryCacheFor({ home, env: io.env, version: io.version, buildId: io.buildId });
   const engine = createEngine({
     // A one-shot command scans with synchronous reads (much faster cold); tools get asynchronous ones.
     fs: createNodeFs({ syncReads: true }),

@@ -4,6 +4,7 @@ import type { FileStat, FsOps } from "../io/fs.js";
 import type { HeadResult, SkillFileRef } from "../skill/load-skill.js";
 import { normalizeMeta } from "../skill/schema.js";
 import type { SkillKind, SkillMeta } from "../skill/skill.js";
+import { pruneCacheDir } from "./cache-prune.js";
 
 /*
  * A discovery cache: the parsed head of every skill file, kept between runs and trusted only while the file
@@ -39,8 +40,9 @@ export interface HeadCache {
   /** Keeps a head just read, unless its stamp is too recent to trust or it is not plain JSON data. */
   put(ref: SkillFileRef, stat: FileStat, head: HeadResult): void;
   /**
-   * Writes the entries this discovery used when they differ from the file (a miss, or a file gone). A write
-   * that fails costs only speed: it comes back as an `info` diagnostic, never as an error.
+   * Writes the entries this discovery used when they differ from the file (a miss, or a file gone), then
+   * prunes old files from the cache dir (`cache-prune.ts`). A write that fails costs only speed: it comes back
+   * as an `info` diagnostic, never as an error.
    */
   save(): Promise<Diagnostic | undefined>;
 }
@@ -91,6 +93,7 @@ export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCach
         await fs.mkdir(dirname(file));
         await fs.writeFile(temp, JSON.stringify(content));
         await fs.rename(temp, file);
+        await pruneCacheDir(fs, dirname(file), file, now);
         return undefined;
       } catch (error) {
         await fs.rm(temp).catch(() => undefined);

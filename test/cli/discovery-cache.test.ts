@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DISCOVERY_CACHE_ENV, discoveryCacheFor } from "../../src/cli/discovery-cache.js";
+import { cacheFileFor } from "../../src/discovery/cache-file.js";
 import { RACY_WINDOW_MS } from "../../src/discovery/head-cache.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
@@ -12,15 +13,10 @@ import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 const BIN = fileURLToPath(new URL("../../dist/bin/main.js", import.meta.url));
 
 describe("discoveryCacheFor", () => {
-  const base = { home: "/h", cwd: "/work/my repo", env: {}, version: "1.2.3", buildId: "42-1000" };
+  const base = { home: "/h", env: {}, version: "1.2.3", buildId: "42-1000" };
 
-  it("keeps the cache under ~/.skillwright/cache/discovery, named after the dir and a hash of the cwd", () => {
-    const config = discoveryCacheFor(base);
-    expect(config?.file).toMatch(/^\/h\/\.skillwright\/cache\/discovery\/my_repo-[0-9a-f]{8}\.json$/);
-    expect(config?.key).toBe("1.2.3+42-1000");
-    expect(discoveryCacheFor(base)?.file).toBe(config?.file);
-    expect(discoveryCacheFor({ ...base, cwd: "/other/my repo" })?.file).not.toBe(config?.file);
-    expect(discoveryCacheFor({ ...base, cwd: "/" })?.file).toMatch(/\/root-[0-9a-f]{8}\.json$/);
+  it("keeps the cache under ~/.skillwright/cache/discovery, keyed to the version and the build", () => {
+    expect(discoveryCacheFor(base)).toEqual({ dir: "/h/.skillwright/cache/discovery", key: "1.2.3+42-1000" });
     expect(discoveryCacheFor({ ...base, version: undefined })?.key).toBe("unknown+42-1000");
   });
 
@@ -41,6 +37,16 @@ describe("discoveryCacheFor", () => {
   });
 });
 
+describe("cacheFileFor", () => {
+  it("names one file per project dir: its name (made file-safe) and a hash of its path", () => {
+    const file = cacheFileFor("/c", "/work/my repo");
+    expect(file).toMatch(/^\/c\/my_repo-[0-9a-f]{8}\.json$/);
+    expect(cacheFileFor("/c", "/work/my repo")).toBe(file);
+    expect(cacheFileFor("/c", "/other/my repo")).not.toBe(file);
+    expect(cacheFileFor("/c", "/")).toMatch(/^\/c\/root-[0-9a-f]{8}\.json$/);
+  });
+});
+
 describe("the CLI's discovery cache, through the shipped bin", () => {
   let tree: TmpTree;
   let written: number;
@@ -55,10 +61,10 @@ describe("the CLI's discovery cache, through the shipped bin", () => {
   afterAll(() => tree.cleanup());
 
   const cacheDir = () => join(tree.path("home"), ".skillwright", "cache", "discovery");
-  const list = async (env: Record<string, string> = {}) => {
+  const list = async (env: Record<string, string> = {}, cwd = "proj") => {
     const result = await execa(
       process.execPath,
-      [BIN, "list", "--json", "--cwd", tree.path("proj"), "--home", tree.path("home")],
+      [BIN, "list", "--json", "--cwd", tree.path(cwd), "--home", tree.path("home")],
       { env: { SKILLWRIGHT_MANAGED_DIR: tree.path("managed"), ...env }, reject: false, timeout: 20_000 },
     );
     expect(result.stderr).toBe("");
@@ -88,5 +94,9 @@ describe("the CLI's discovery cache, through the shipped bin", () => {
       ["beta", "beta in a block"],
       ["gamma", "new gamma"],
     ]);
+    // A subdirectory of the repository shares the project's file.
+    await mkdir(tree.path("proj/src/deep"), { recursive: true });
+    expect(await list({}, "proj/src/deep")).toHaveLength(3);
+    expect(readdirSync(cacheDir())).toHaveLength(1);
   }, 30_000);
 });

@@ -1,6 +1,8 @@
 import { mkdir, readdir, readFile, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
+import { basename } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
+import { cacheFileFor } from "../../src/discovery/cache-file.js";
 import type { Discovery } from "../../src/discovery/discover.js";
 import { createEngine } from "../../src/engine.js";
 import type { FsOps } from "../../src/io/fs.js";
@@ -41,8 +43,8 @@ interface RunOptions {
   /** Use the discovery cache (default true). */
   cache?: boolean;
   fs?: FsOps;
-  /** The cache file, tree-relative. */
-  cacheFile?: string;
+  /** The cache dir, tree-relative. */
+  cacheDir?: string;
 }
 
 /** A fresh engine over the tree (a new process, as far as the cache is concerned), discovered once. */
@@ -55,7 +57,7 @@ function run(t: TmpTree, options: RunOptions = {}): Promise<Discovery> {
     ...(options.fs === undefined ? {} : { fs: options.fs }),
     ...(options.cache === false
       ? {}
-      : { discoveryCache: { file: t.path(options.cacheFile ?? "cache/heads.json"), key: "test+1" } }),
+      : { discoveryCache: { dir: t.path(options.cacheDir ?? "cache"), key: "test+1" } }),
     // An hour ahead: nothing the test just wrote is racy, so every head is kept.
     now: () => Date.now() + 3_600_000,
   });
@@ -92,7 +94,10 @@ describe("discovery through the head cache", () => {
 
     const cold = await run(t);
     expect(observed(t, cold)).toEqual(observed(t, uncached));
-    expect(await readdir(t.path("cache"))).toEqual(["heads.json"]);
+    // One file for the project (the git root, home/repo), named after it.
+    expect(await readdir(t.path("cache"))).toEqual([
+      basename(cacheFileFor(t.path("cache"), t.path("home/repo"))),
+    ]);
 
     const spy = spyFs();
     const warm = await run(t, { fs: spy.fs });
@@ -120,7 +125,7 @@ describe("discovery through the head cache", () => {
         home: t.path("home"),
         env: { SKILLWRIGHT_MANAGED_DIR: t.path("managed") },
         ...(fs === undefined ? {} : { fs }),
-        discoveryCache: { file: t.path("cache/heads.json"), key: "test+1" },
+        discoveryCache: { dir: t.path("cache"), key: "test+1" },
         now: () => now,
       });
     await engine(Date.now()).discover();
@@ -202,10 +207,13 @@ describe("discovery through the head cache", () => {
     const t = await build();
     await writeFile(t.path("blocker"), "a file where the cache dir should be");
     const uncached = await run(t, { cache: false });
-    const discovery = await run(t, { cacheFile: "blocker/cache/heads.json" });
+    const discovery = await run(t, { cacheDir: "blocker/cache" });
     const problems = discovery.diagnostics.filter((d) => d.code === "cache-unwritable");
     expect(problems).toEqual([
-      expect.objectContaining({ severity: "info", path: t.path("blocker/cache/heads.json") }),
+      expect.objectContaining({
+        severity: "info",
+        path: cacheFileFor(t.path("blocker/cache"), t.path("home/repo")),
+      }),
     ]);
     const rest = {
       ...discovery,
