@@ -19,8 +19,8 @@ export interface ForkDeps {
   gate: ToolGate;
   runHooks: RunHooks;
   emit: (event: AgentEvent) => void;
-  /** The listing block for a new agent (it gets the same skills). */
-  listing: (agentId: string) => Promise<string>;
+  /** The listing block for a new agent (it gets the same skills), sized for the model it runs on. */
+  listing: (agentId: string, model: string) => Promise<string>;
   maxTokens: number;
   newAgentId: () => string;
   onMessage?: (agentId: string, message: ModelMessage) => Promise<void>;
@@ -115,7 +115,7 @@ async function runForkUnguarded(request: ForkRequest, deps: ForkDeps): Promise<F
     { agent_type: agent.name, agent_id: agentId },
     request.signal,
   );
-  const listing = await deps.listing(agentId);
+  const listing = await deps.listing(agentId, model);
   const first: ModelMessage = {
     role: "user",
     content: [

@@ -94,7 +94,7 @@ export function createSession(deps: SessionDeps): Session {
     gate,
     now,
     emit: (event) => emit(event),
-    listing: (agentId) => listingFor(agentId, currentModel),
+    listing: (agentId, model) => listingFor(agentId, model),
     persist,
     record: async (invocation) => {
       invocations.push(invocation);
