@@ -8,7 +8,9 @@ export type TranscriptEntry =
   | { type: "session"; id: string; cwd: string; createdAt: string; model: string }
   | { type: "message"; message: ModelMessage; agentId?: string; at: string }
   | { type: "compaction"; summary: string; at: string }
-  | { type: "skill"; name: string; args: string; text: string; agentId?: string; at: string };
+  | { type: "skill"; name: string; args: string; text: string; agentId?: string; at: string }
+  /** A `once` hook started (its registry key): a resumed session does not run it again. */
+  | { type: "hook_fired"; key: string; at: string };
 
 /** Where transcripts live. File by default; a database in a multi-instance deployment. */
 export interface SessionStore {

@@ -51,6 +51,8 @@ export interface HookRegistry {
   matching(event: HookEvent, query?: HookQuery): RegisteredHook[];
   /** Records that these hooks have started: `once` hooks among them will not be returned again. */
   markFired(hooks: readonly RegisteredHook[]): void;
+  /** Marks `once` hooks fired by key, as a transcript recorded them (a resumed session). */
+  restoreFired(keys: Iterable<string>): void;
   /** Every registered hook, in registration order. */
   all(): RegisteredHook[];
 }
@@ -118,6 +120,9 @@ export function createHookRegistry(): HookRegistry {
     },
     markFired(hooks) {
       for (const entry of hooks) if (entry.hook.once === true) fired.add(entry.key);
+    },
+    restoreFired(keys) {
+      for (const key of keys) fired.add(key);
     },
     all,
   };

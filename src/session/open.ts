@@ -112,11 +112,13 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
   const store = options.store ?? createFileSessionStore(join(engine.home, ".skillwright", "sessions"));
   let history: ModelMessage[] | undefined;
   let priorInvocations: InvokedSkill[] = [];
+  let priorFiredOnce: string[] = [];
   let id = newSessionId();
   if (options.resume !== undefined) {
     const entries = await store.read(options.resume);
     history = replayMessages(entries);
     priorInvocations = invocationsFromTranscript(entries);
+    priorFiredOnce = entries.flatMap((e) => (e.type === "hook_fired" ? [e.key] : []));
     id = options.resume;
   }
   const model = options.model ?? settings.settings.model ?? DEFAULT_MODEL;
@@ -162,7 +164,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
       : { listingBudgetSetting: settings.settings.skillListingBudget }),
     ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
     now,
-    ...(history === undefined ? {} : { history, priorInvocations }),
+    ...(history === undefined ? {} : { history, priorInvocations, priorFiredOnce }),
   });
   if (history === undefined) {
     await store.append(id, [

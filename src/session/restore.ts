@@ -11,13 +11,14 @@ export interface ResumeState {
   invocations: readonly InvokedSkill[];
   skills: SkillView;
   hooks: HookRegistry;
+  /** Keys of the `once` hooks the transcript records as fired. */
+  firedOnce: readonly string[];
 }
 
 /**
  * Restores a resumed session (SPEC §8–§10: a resume continues the same session): the skills its conversation
  * was told about stay listed and invocable (`SkillView.restore`), and the hooks of every skill invoked before
- * are registered again, as the invocation did (so a `once` hook that fired before the resume may fire once
- * more). Returns the names already listed (to mark sent) and warnings for hooks that no longer parse. Never
+ * are registered again, as the invocation did, with their `once` hooks that had fired still fired. Returns the names already listed (to mark sent) and warnings for hooks that no longer parse. Never
  * rejects for bad content.
  */
 export async function restoreResumed(state: ResumeState): Promise<{ listed: string[]; warnings: string[] }> {
@@ -39,5 +40,6 @@ export async function restoreResumed(state: ResumeState): Promise<{ listed: stri
       parsed.config,
     );
   }
+  state.hooks.restoreFired(state.firedOnce);
   return { listed, warnings };
 }

@@ -45,6 +45,8 @@ export interface SessionDeps {
   onClose?: () => void;
   /** The invoked-skill log of a resumed session (for compaction's re-attachment). */
   priorInvocations?: InvokedSkill[];
+  /** A resumed session's `once` hooks that had fired (transcript `hook_fired` keys). */
+  priorFiredOnce?: string[];
 }
 
 /** A conversation with the agent. `send` runs one user turn and streams its events. */

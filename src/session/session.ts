@@ -5,6 +5,7 @@ import { type AgentEvent, type AgentResult, emptyUsage } from "../agent/events.j
 import { type AgentTool, executeAgent } from "../agent/loop.js";
 import type { ModelContentBlock, ModelMessage, ModelUsage } from "../agent/model-client.js";
 import { contextWindowFor, resolveModel } from "../agent/models.js";
+import type { TranscriptEntry } from "../agent/session-store.js";
 import { runWithStopChecks } from "../agent/stop-continuation.js";
 import type { TurnState } from "../agent/turn.js";
 import { listingBudget } from "../listing.js";
@@ -26,6 +27,8 @@ export const COMPACT_COMMAND = "/compact";
 /** Builds a session: tools, gate, Skill tool, forks, listing deltas, hooks and persistence wired together. */
 export function createSession(deps: SessionDeps): Session {
   const now = deps.now ?? Date.now;
+  const stamp = () => new Date(now()).toISOString();
+  const append = (entries: TranscriptEntry[]) => deps.store.append(deps.id, entries);
   const messages: ModelMessage[] = [...(deps.history ?? [])];
   const invocations: InvokedSkill[] = [...(deps.priorInvocations ?? [])];
   const listing = createListingState();
@@ -39,6 +42,7 @@ export function createSession(deps: SessionDeps): Session {
         invocations,
         skills: deps.skills,
         hooks: deps.hooks,
+        firedOnce: deps.priorFiredOnce ?? [],
       });
       listing.markSent(MAIN_AGENT, listed);
       for (const message of warnings) emit({ type: "warning", message });
@@ -63,18 +67,11 @@ export function createSession(deps: SessionDeps): Session {
       transcriptPath: deps.store.location(deps.id),
     },
     (message) => emit({ type: "warning", message }),
+    (keys) => append(keys.map((key) => ({ type: "hook_fired", key, at: stamp() }))),
   );
   const gate = createToolGate(policy, runHooks);
-  const persist = async (message: ModelMessage, agentId?: string) => {
-    await deps.store.append(deps.id, [
-      {
-        type: "message",
-        message,
-        ...(agentId === undefined ? {} : { agentId }),
-        at: new Date(now()).toISOString(),
-      },
-    ]);
-  };
+  const persist = (message: ModelMessage, agentId?: string) =>
+    append([{ type: "message", message, ...(agentId === undefined ? {} : { agentId }), at: stamp() }]);
   const budget = (model: string) => {
     const window = contextWindowFor(model);
     return listingBudget({
@@ -98,7 +95,7 @@ export function createSession(deps: SessionDeps): Session {
     persist,
     record: async (invocation) => {
       invocations.push(invocation);
-      await deps.store.append(deps.id, [
+      await append([
         {
           type: "skill",
           name: invocation.name,
@@ -183,9 +180,7 @@ export function createSession(deps: SessionDeps): Session {
     messages.splice(0, messages.length);
     // The usage seen so far measured the old conversation; the next auto-compaction waits for a new one.
     messagesUsage.splice(0, messagesUsage.length);
-    await deps.store.append(deps.id, [
-      { type: "compaction", summary: outcome.summary, at: new Date(now()).toISOString() },
-    ]);
+    await append([{ type: "compaction", summary: outcome.summary, at: stamp() }]);
     await record(...outcome.messages);
     return outcome;
   };

@@ -1,10 +1,20 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { AgentEvent } from "../../src/agent/events.js";
 import type { ScriptTurnInput } from "../../src/dev/model-script.js";
+import { openSession } from "../../src/session/open.js";
 import { textTurn, toolTurn } from "../support/model-server.js";
 import type { TreeEntry } from "../support/tmp-tree.js";
-import { doneResult, type Harness, resultText, skillMd, startHarness, toolResults } from "./harness.js";
+import {
+  doneResult,
+  FIXED_NOW,
+  type Harness,
+  resultText,
+  skillMd,
+  startHarness,
+  toolResults,
+} from "./harness.js";
 
 /** Appends the hook's stdin JSON as one line to `hook.log` in the project dir. */
 const LOG_HOOK = `'{ cat; echo; } >> "$CLAUDE_PROJECT_DIR/hook.log"'`;
@@ -105,6 +115,28 @@ describe("skill hooks (SPEC §10), registered on invocation", () => {
     ]);
     await s.send("watch once");
     expect(await loggedCommands(s)).toEqual(["echo 1"]);
+  });
+
+  it("once: true stays fired when the session is resumed", async () => {
+    const s = await start([
+      toolTurn("Skill", { skill: "watch-once" }),
+      bash("echo 1"),
+      textTurn("done"),
+      bash("echo 2"),
+      textTurn("done after resume"),
+    ]);
+    await s.send("watch once");
+    const resumed = await openSession(s.engine, {
+      client: s.model.client,
+      now: () => FIXED_NOW,
+      resume: s.opened.session.id,
+    });
+    const events: AgentEvent[] = [];
+    for await (const event of resumed.session.send("go on")) events.push(event);
+    expect(doneResult(events)).toMatchObject({ text: "done after resume" });
+    // The skill's hooks are registered again on resume, but the once hook had fired: `echo 2` is not logged.
+    expect(await loggedCommands(s)).toEqual(["echo 1"]);
+    await resumed.session.close();
   });
 });
 
