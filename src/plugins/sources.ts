@@ -4,13 +4,15 @@ import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { dirProblem } from "../discovery/scan-dir.js";
 import { errorCode, type FsOps } from "../io/fs.js";
 import { lazy } from "../lazy.js";
+import { claudeInstalledFile, readClaudeInstalled } from "./claude-installed.js";
 import { type LoadedMarketplace, MARKETPLACE_FILE, readMarketplace } from "./marketplace.js";
 
 /** Where a plugin root was found. */
 export type PluginOrigin =
   | { kind: "plugin-dir" }
   | { kind: "marketplace"; marketplace: string; file: string }
-  | { kind: "installed" };
+  | { kind: "installed" }
+  | { kind: "claude-code"; file: string };
 
 /** A plugin dir to load, with the marketplace entry's manifest fields when it came from one. */
 export interface PluginCandidate {
@@ -69,7 +71,8 @@ function expandPath(path: string, home: string, base: string): string {
  * The plugin dirs to load, in precedence order (SPEC §11): `--plugin-dir` dirs; then plugins of local
  * marketplaces (the project's `.claude-plugin/marketplace.json`, then each `extraKnownMarketplaces` entry with a
  * `directory` or `file` source) that `enabledPlugins` enables as `"name@marketplace": true`, in marketplace
- * order; then `~/.skillwright/plugins/installed/*` sorted by name. A dir reached twice is kept once (first
+ * order; then enabled plugins Claude Code installed (`~/.claude/plugins/installed_plugins.json`, see
+ * `claude-installed.ts`), in `enabledPlugins` order; then `~/.skillwright/plugins/installed/*` sorted by name. A dir reached twice is kept once (first
  * wins). Never throws for bad content; remote marketplaces and remote plugin sources are reported, not fetched.
  */
 export async function findPlugins(
@@ -111,10 +114,19 @@ export async function findPlugins(
     }
   }
   const known = new Set(marketplaces.flatMap((m) => m.aliases));
-  for (const key of enabled) {
-    if (matched.has(key)) continue;
+  const unmatched = enabled.filter((key) => !matched.has(key));
+  const claude = unmatched.length === 0 ? undefined : await readClaudeInstalled(fs, home, projectDir);
+  diagnostics.push(...(claude?.diagnostics ?? []));
+  for (const key of unmatched) {
     const market = key.slice(key.lastIndexOf("@") + 1);
-    if (known.has(market)) {
+    const install = claude?.installs.get(key);
+    if (install !== undefined) {
+      // Installed by Claude Code from a marketplace we do not read: its copy on disk is the plugin.
+      candidates.push({
+        root: install.installPath,
+        origin: { kind: "claude-code", file: claudeInstalledFile(home) },
+      });
+    } else if (known.has(market)) {
       diagnostics.push(
         diagnostic(
           "warning",
@@ -127,7 +139,7 @@ export async function findPlugins(
         diagnostic(
           "info",
           "plugin-invalid",
-          `enabledPlugins: ${key}: "${market}" is not a local marketplace; ignored`,
+          `enabledPlugins: ${key}: "${market}" is not a local marketplace and Claude Code has not installed it; ignored`,
         ),
       );
     }
