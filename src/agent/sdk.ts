@@ -2,7 +2,7 @@
 // root's `Anthropic` class builds every API resource (beta, organisation admin, files, skills, tracing: about
 // 1 MB of JavaScript, ~20 ms to compile on each start); the base client plus the Messages resource is all a
 // session needs, and the SDK marks itself side-effect free, so the bundle drops the rest.
-import { BaseAnthropic, type ClientOptions } from "@anthropic-ai/sdk/client";
+import { BaseAnthropic } from "@anthropic-ai/sdk/client";
 import { Messages } from "@anthropic-ai/sdk/resources/messages/messages";
 
 export {
@@ -17,5 +17,3 @@ export { createHttpFetch, type Fetch } from "./http-fetch.js";
 export class MessagesClient extends BaseAnthropic {
   readonly messages: Messages = new Messages(this);
 }
-
-export type { ClientOptions };

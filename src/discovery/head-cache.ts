@@ -23,6 +23,7 @@ export const RACY_WINDOW_MS = 2_000;
 /** A cache file larger than this is ignored (and rewritten smaller). */
 export const MAX_HEAD_CACHE_BYTES = 64_000_000;
 
+/** What {@link openHeadCache} reads and writes. */
 export interface HeadCacheOptions {
   fs: FsOps;
   /** The cache file, e.g. `~/.skillwright/cache/discovery/{project hash}.json`. */
