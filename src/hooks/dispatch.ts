@@ -59,6 +59,8 @@ export interface DispatchDeps {
   /** Extra environment for every hook. */
   env?: Record<string, string>;
   signal?: AbortSignal;
+  /** The alias of a skill (by name), so that `Skill(alias)` matchers match its invocations. */
+  skillAlias?: (skillName: string) => string | undefined;
 }
 
 /**
@@ -128,7 +130,9 @@ export async function dispatchHooks(
   payload: HookPayload,
   deps: DispatchDeps,
 ): Promise<HookDispatchResult> {
-  const hooks = registry.matching(event, hookQueryFor(event, payload));
+  const query = hookQueryFor(event, payload);
+  const alias = query.skillName === undefined ? undefined : deps.skillAlias?.(query.skillName);
+  const hooks = registry.matching(event, alias === undefined ? query : { ...query, skillAlias: alias });
   registry.markFired(hooks);
   const input = buildHookInput(event, payload, deps);
   const limit = pLimit(MAX_PARALLEL_HOOKS);

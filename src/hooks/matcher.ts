@@ -8,6 +8,8 @@ export const SKILL_TOOL_NAME = "Skill";
 export interface MatchTarget {
   toolName: string;
   skillName?: string;
+  /** The invoked skill's alias (its `name:` when that differs from the dir name): `Skill(alias)` matches too. */
+  skillAlias?: string;
 }
 
 const SKILL_FORM = /^Skill\((.*)\)$/s;
@@ -16,7 +18,8 @@ const SKILL_FORM = /^Skill\((.*)\)$/s;
  * True when a hook matcher selects the target. Pure; never throws.
  * - empty, undefined or `*`: everything;
  * - a name, `A|B`, or a regex: the whole tool name must match (the pattern is anchored), case-sensitive;
- * - `Skill(name)`: the Skill tool invoking exactly that skill (a leading `/` on the invoked name is ignored);
+ * - `Skill(name)`: the Skill tool invoking exactly that skill, by its name or its alias (a leading `/` on the
+ *   invoked name is ignored);
  *   `Skill(prefix:*)`: any skill whose name starts with `prefix`; `Skill(*)`: any skill. These may be combined
  *   with other alternatives: `Skill(deploy)|Bash`.
  * - an invalid regex matches nothing.
@@ -32,7 +35,9 @@ function matchesAlternative(alternative: string, target: MatchTarget): boolean {
   const skillForm = SKILL_FORM.exec(alternative);
   if (skillForm === null) return matchesRegex(alternative, target.toolName);
   if (target.toolName !== SKILL_TOOL_NAME || target.skillName === undefined) return false;
-  return matchesSkillRule((skillForm[1] ?? "").trim(), target.skillName.replace(/^\//, ""));
+  const rule = (skillForm[1] ?? "").trim();
+  if (matchesSkillRule(rule, target.skillName.replace(/^\//, ""))) return true;
+  return target.skillAlias !== undefined && matchesSkillRule(rule, target.skillAlias);
 }
 
 function matchesSkillRule(rule: string, skillName: string): boolean {

@@ -31,6 +31,7 @@ export interface RegisteredHook {
 export interface HookQuery {
   toolName?: string;
   skillName?: string;
+  skillAlias?: string;
 }
 
 /** A session's hooks. One per session: it holds the `once` state. */
@@ -105,10 +106,9 @@ export function createHookRegistry(): HookRegistry {
         if (entry.event !== event) continue;
         if (entry.hook.once === true && fired.has(entry.key)) continue;
         if (query.toolName !== undefined) {
-          const target: MatchTarget =
-            query.skillName === undefined
-              ? { toolName: query.toolName }
-              : { toolName: query.toolName, skillName: query.skillName };
+          const target: MatchTarget = { toolName: query.toolName };
+          if (query.skillName !== undefined) target.skillName = query.skillName;
+          if (query.skillAlias !== undefined) target.skillAlias = query.skillAlias;
           if (!matchesHook(entry.matcher, target)) continue;
         }
         const envKey = environmentKey(entry);

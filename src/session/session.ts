@@ -65,6 +65,7 @@ export function createSession(deps: SessionDeps): Session {
       cwd: deps.cwd,
       projectDir: deps.projectDir,
       transcriptPath: deps.store.location(deps.id),
+      skillAlias: (name) => deps.skills.visible().find((s) => s.name === name)?.alias,
     },
     (message) => emit({ type: "warning", message }),
     (keys) => append(keys.map((key) => ({ type: "hook_fired", key, at: stamp() }))),

@@ -40,6 +40,7 @@ const TREE: Record<string, TreeEntry> = {
   "project/.claude/skills/watch-once/SKILL.md": watchSkill(true),
   "project/.claude/skills/deploy/SKILL.md": skillMd("description: Deploys", "Deploy."),
   "project/.claude/skills/greet/SKILL.md": skillMd("description: Greets", "Hello."),
+  "project/.claude/skills/release/SKILL.md": skillMd("name: ship\ndescription: Ships", "Ship it."),
 };
 
 const ALLOW = { allow: ["Skill(watch)", "Skill(watch-once)", "Bash(echo:*)"] };
@@ -172,6 +173,27 @@ describe("settings hooks on both invocation paths", () => {
     expect(resultText(toolResults(s.body(1))[0] ?? { type: "x" })).toBe("Launching skill: greet");
     const events = await s.send("/deploy");
     expect(doneResult(events).text).toBe("PreToolUse hook blocked skill deploy: not deploy");
+  });
+
+  it("a Skill(alias) matcher matches the skill whose `name:` is that alias, called either way", async () => {
+    const frozenShip = settingsFile({ hooks: blockingHook("PreToolUse", "Skill(ship)", "no shipping") });
+    const s = await start(
+      [
+        toolTurn("Skill", { skill: "ship" }),
+        textTurn("ok"),
+        toolTurn("Skill", { skill: "release" }),
+        textTurn("ok"),
+      ],
+      frozenShip,
+    );
+    await s.send("ship it");
+    expect(resultText(toolResults(s.body(1))[0] ?? { type: "x" })).toContain(
+      "PreToolUse hook blocked skill release",
+    );
+    await s.send("release it");
+    expect(resultText(toolResults(s.body(3))[0] ?? { type: "x" })).toContain(
+      "PreToolUse hook blocked skill release",
+    );
   });
 
   it.each(["plain prompt", "/greet Bob"])(
