@@ -165,6 +165,7 @@ export async function run(ctx) {
   const naivePaths = subset ? relPaths.slice(0, NAIVE_SUBSET) : relPaths;
   const naiveRuns = Math.max(3, Math.min(ctx.runs, Math.floor(20_000 / Math.max(1, naiveOnceMs))));
   /** CPU time of each timed `ours` run (wall time suffers when other processes share the CPUs). */
+  /** @type {number[]} */
   const cpuMs = [];
   let oursCalls = 0;
   const timed = await compare(

@@ -4,8 +4,8 @@ import { mkdtemp, open, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import v8 from "node:v8";
-import vm from "node:vm";
+import * as v8 from "node:v8";
+import * as vm from "node:vm";
 
 /** Default timed runs per measurement (the brief asks for at least 10). */
 export const DEFAULT_RUNS = 10;

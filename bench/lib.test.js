@@ -1,5 +1,5 @@
 // Self-tests for the bench helpers: `node --test bench/` (no build needed; nothing here imports dist/).
-import assert from "node:assert/strict";
+import * as assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join, relative } from "node:path";
