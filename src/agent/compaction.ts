@@ -4,6 +4,7 @@ import type { ModelMessage, ModelTextBlock } from "./model-client.js";
 export {
   droppedSkillsNote,
   type InvokedSkill,
+  invocationEntry,
   invocationsFromTranscript,
   planReattachment,
   REATTACH_INTRO,

@@ -9,6 +9,7 @@ import {
   ModelError,
   type ModelMessage,
   type ModelToolUseBlock,
+  type ModelUsage,
 } from "./model-client.js";
 import { applyPatch, isToolRemoved, type TurnPatch, type TurnState } from "./turn.js";
 
@@ -69,6 +70,16 @@ export interface AgentRunOptions {
   onMessage?: (message: ModelMessage) => Promise<void>;
   /** Called with the absolute paths each tool call touched. */
   onTouchedPaths?: (paths: string[]) => Promise<void>;
+  /**
+   * Called after each round of tool results, before the next request, with the last response's usage and
+   * model: may compact the conversation in the middle of a turn and return the messages to go on from
+   * (undefined: go on unchanged).
+   */
+  compact?: (
+    lastUsage: ModelUsage,
+    model: string,
+    signal: AbortSignal,
+  ) => Promise<ModelMessage[] | undefined>;
 }
 
 /** Runs one user turn and streams its events; the last event is always `done` (which `executeAgent` leaves out). */
@@ -201,6 +212,9 @@ export async function executeAgent(
     const reminders = options.signal.aborted ? [] : ((await options.reminders?.()) ?? []);
     for (const text of reminders) followUps.push({ type: "text", text });
     await addMessage({ role: "user", content: [...content, ...followUps] });
+    if (options.signal.aborted) continue;
+    const compacted = await options.compact?.(message.usage, turn.model, options.signal);
+    if (compacted !== undefined) messages.splice(0, messages.length, ...compacted);
   }
 }
 

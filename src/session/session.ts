@@ -1,5 +1,6 @@
 import { mentionedPaths } from "../activation/mentions.js";
 import { createChannel } from "../agent/channel.js";
+import { invocationEntry } from "../agent/compaction/reattach.js";
 import { promptTokens, shouldAutoCompact } from "../agent/compaction/tokens.js";
 import { type AgentEvent, type AgentResult, emptyUsage } from "../agent/events.js";
 import { type AgentTool, executeAgent } from "../agent/loop.js";
@@ -51,6 +52,7 @@ export function createSession(deps: SessionDeps): Session {
   };
   let emit: (event: AgentEvent) => void = () => {};
   let started = false;
+  let compactFailedThisTurn = false;
   const policy = {
     rules: deps.rules,
     cwd: deps.cwd,
@@ -96,16 +98,7 @@ export function createSession(deps: SessionDeps): Session {
     persist,
     record: async (invocation) => {
       invocations.push(invocation);
-      await append([
-        {
-          type: "skill",
-          name: invocation.name,
-          args: invocation.args,
-          text: invocation.text,
-          at: new Date(invocation.at).toISOString(),
-          ...(invocation.agentId ? { agentId: invocation.agentId } : {}),
-        },
-      ]);
+      await append([invocationEntry(invocation)]);
     },
   });
   const currentModel = resolveModel(deps.model);
@@ -145,6 +138,7 @@ export function createSession(deps: SessionDeps): Session {
               await persist(message);
             },
             onTouchedPaths: touch,
+            compact: autoCompact,
           },
           (event) => emit(event),
         ),
@@ -185,6 +179,21 @@ export function createSession(deps: SessionDeps): Session {
     await record(...outcome.messages);
     return outcome;
   };
+  /**
+   * Compacts when `usage` (the last response's) passed the auto-compaction share of `model`'s window (SPEC
+   * §8), after a turn or between two requests of one; resolves to the messages to go on from, else undefined.
+   */
+  const autoCompact = async (usage: ModelUsage | undefined, model: string, signal: AbortSignal) => {
+    const window = contextWindowFor(model);
+    if (window === undefined || usage === undefined || compactFailedThisTurn) return undefined;
+    if (!shouldAutoCompact({ inputTokens: promptTokens(usage), contextWindow: window })) return undefined;
+    const outcome = await compact("auto", signal);
+    if (outcome.ok) return [...messages];
+    // One failed attempt per user turn: not a summary request after every round of tool results.
+    compactFailedThisTurn = true;
+    emit({ type: "warning", message: outcome.message });
+    return undefined;
+  };
   /** The reminders that open a user message: nested-discovery announcements, then the listing (delta). */
   const openingBlocks = async (): Promise<ModelContentBlock[]> => {
     const blocks: ModelContentBlock[] = pendingAnnouncements
@@ -196,6 +205,7 @@ export function createSession(deps: SessionDeps): Session {
   };
 
   const handle = async (prompt: string, signal: AbortSignal): Promise<void> => {
+    compactFailedThisTurn = false;
     await restore();
     const context: ModelContentBlock[] = [];
     if (!started) {
@@ -247,16 +257,7 @@ export function createSession(deps: SessionDeps): Session {
     };
     const result = await runTurn(first, slash.kind === "expand" ? slash.turn : turn, signal);
     emit({ type: "done", result });
-    const window = contextWindowFor(currentModel);
-    const last = messagesUsage.at(-1);
-    if (
-      window !== undefined &&
-      last !== undefined &&
-      shouldAutoCompact({ inputTokens: promptTokens(last), contextWindow: window })
-    ) {
-      const outcome = await compact("auto", signal);
-      if (!outcome.ok) emit({ type: "warning", message: outcome.message });
-    }
+    await autoCompact(messagesUsage.at(-1), currentModel, signal);
   };
 
   return {

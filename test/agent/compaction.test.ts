@@ -7,6 +7,7 @@ import {
   EMPTY_MESSAGE,
   estimateTokens,
   type InvokedSkill,
+  invocationEntry,
   invocationsFromTranscript,
   messagesTokens,
   planReattachment,
@@ -314,6 +315,22 @@ describe("invocationsFromTranscript", () => {
       { name: "a", args: "1", text: "A", at: Date.UTC(2025, 0, 1, 0, 0, 1) },
       { name: "b", args: "", text: "B", agentId: "f1", at: 0 },
     ]);
+  });
+
+  it("reads back what invocationEntry writes", () => {
+    const invocations = [
+      { name: "a", args: "x y", text: "A", at: Date.UTC(2025, 0, 1, 0, 0, 1) },
+      { name: "b", args: "", text: "B", agentId: "fork-1", at: Date.UTC(2025, 0, 2) },
+    ];
+    const entries = invocations.map(invocationEntry);
+    expect(entries[0]).toEqual({
+      type: "skill",
+      name: "a",
+      args: "x y",
+      text: "A",
+      at: "2025-01-01T00:00:01.000Z",
+    });
+    expect(invocationsFromTranscript(entries)).toEqual(invocations);
   });
 });
 

@@ -189,7 +189,72 @@ describe("compaction in a session (SPEC §8)", () => {
   });
 });
 
+describe("auto-compaction in the middle of a turn", () => {
+  it("compacts between two requests of one turn when a response nears the window, then goes on", async () => {
+    e = await startE2E({
+      files: TREE,
+      turns: [
+        {
+          match: { lastUserTextIncludes: "long task" },
+          response: {
+            content: [
+              { type: "tool_use", id: "toolu_big", name: "Skill", input: { skill: "alpha", args: "a-1" } },
+            ],
+            usage: { input_tokens: 950_000 },
+          },
+        },
+        summaryTurn("SUMMARY-MID"),
+        textTurn("finished from the summary", { lastUserTextIncludes: "SUMMARY-MID" }),
+      ],
+    });
+    const events = await e.send("long task");
+    expect(events.at(-1)).toMatchObject({ type: "done", result: { text: "finished from the summary" } });
+    expect(e.bodies()).toHaveLength(3);
+    expect(isSummary(e.body(1))).toBe(true);
+    // The summary saw the tool result of the same turn.
+    expect(JSON.stringify(e.body(1).messages)).toContain("toolu_big");
+    // The turn went on from the compacted conversation: one user message (summary, alpha re-attached, listing).
+    const next = e.body(2);
+    expect(next.messages).toHaveLength(1);
+    const [summary, skills, listing] = textBlocks(next.messages[0]?.content ?? "");
+    expect(summary).toContain("<summary>\nSUMMARY-MID\n</summary>");
+    expect(skills).toContain('## Skill "alpha", previously invoked in this session');
+    expect(listing).toBe(FULL_LISTING);
+    const hook = JSON.parse(await readFile(join(e.cwd, "precompact.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    expect(hook).toMatchObject({ hook_event_name: "PreCompact", trigger: "auto" });
+    expect((await transcript(e)).filter((x) => x.type === "compaction")).toHaveLength(1);
+  });
+});
+
 describe("auto-compaction edge cases", () => {
+  it("a mid-turn compaction that fails is a warning, the turn goes on, and it is not retried in that turn", async () => {
+    const big = (id: string) => ({
+      response: {
+        content: [{ type: "tool_use" as const, id, name: "Skill", input: { skill: "alpha", args: id } }],
+        usage: { input_tokens: 950_000 },
+      },
+    });
+    e = await startE2E({
+      files: TREE,
+      turns: [
+        { match: { lastUserTextIncludes: "long task" }, ...big("toolu_1") },
+        { match: SUMMARY_MATCH, fault: { kind: "http", status: 400, message: "no summary today" } },
+        { match: { hasToolResultFor: "toolu_1" }, ...big("toolu_2") },
+        textTurn("done without compaction", { hasToolResultFor: "toolu_2" }),
+      ],
+    });
+    const events = await e.send("long task");
+    expect(events.at(-1)).toMatchObject({ type: "done", result: { text: "done without compaction" } });
+    expect(e.bodies().filter(isSummary)).toHaveLength(1);
+    expect(
+      events.filter((ev) => ev.type === "warning").map((ev) => ("message" in ev ? ev.message : "")),
+    ).toEqual([expect.stringContaining("no summary today")]);
+    expect((await transcript(e)).filter((x) => x.type === "compaction")).toEqual([]);
+  });
+
   it("a turn that fails after an auto-compaction does not compact again on the old usage", async () => {
     e = await startE2E({
       files: TREE,

@@ -164,3 +164,15 @@ export function invocationsFromTranscript(entries: readonly TranscriptEntry[]): 
   }
   return invocations;
 }
+
+/** The transcript entry that records an invocation: the inverse of {@link invocationsFromTranscript}. Pure. */
+export function invocationEntry(invocation: InvokedSkill): TranscriptEntry {
+  return {
+    type: "skill",
+    name: invocation.name,
+    args: invocation.args,
+    text: invocation.text,
+    at: new Date(invocation.at).toISOString(),
+    ...(invocation.agentId ? { agentId: invocation.agentId } : {}),
+  };
+}
