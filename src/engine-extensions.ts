@@ -18,6 +18,8 @@ export interface ExtensionInputs {
   /** `--mcp-config` values: file paths or inline JSON. */
   mcpConfigs: readonly string[];
   clientVersion: string;
+  /** A server's prompts or skills changed (`list_changed`): the engine rediscovers. */
+  onMcpListChanged?: () => void;
 }
 
 /** Settings, plugins and MCP servers of one engine, loaded once. */
@@ -73,6 +75,7 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
           env,
           cwd: inputs.cwd,
           clientInfo: { name: "skillwright", version: inputs.clientVersion },
+          ...(inputs.onMcpListChanged === undefined ? {} : { onListChanged: inputs.onMcpListChanged }),
         });
   return { settings, plugins: loaded.plugins, mcp, diagnostics };
 }

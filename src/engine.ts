@@ -104,6 +104,8 @@ export function createEngine(options: EngineOptions): Engine {
         pluginDirs: options.pluginDirs ?? [],
         mcpConfigs: options.mcpConfigs ?? [],
         clientVersion: options.version ?? "0.0.0",
+        // Sessions follow the catalog: skills a server publishes later reach the model as a listing delta.
+        onMcpListChanged: () => void catalog.reload().catch(() => undefined),
       }),
     );
     return extensionsMemo;

@@ -1,4 +1,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import {
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import pLimit from "p-limit";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorMessage } from "../io/fs.js";
@@ -40,6 +44,12 @@ export interface McpManagerOptions {
   timeoutMs?: number;
   requestTimeoutMs?: number;
   toolTimeoutMs?: number;
+  /**
+   * Called when a server says its prompts or resources (where its skills live) changed: the manager has
+   * dropped that list, and the next `prompts()` / `skills()` lists again. (Tools are listed once per session:
+   * the tools a session sends never change under it.)
+   */
+  onListChanged?: (what: "prompts" | "skills", server: string) => void;
 }
 
 /** The MCP servers of one engine: started lazily, listed once, closed together. */
@@ -128,6 +138,15 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
     }
     connected.set(name, outcome.server);
     states.set(name, { name, state: "connected", pid: outcome.server.pid });
+    const client = outcome.server.client;
+    client.setNotificationHandler(PromptListChangedNotificationSchema, async () => {
+      promptList = undefined;
+      options.onListChanged?.("prompts", name);
+    });
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => {
+      skillList = undefined;
+      options.onListChanged?.("skills", name);
+    });
   }
 
   function connectAll(): Promise<Diagnostic[]> {

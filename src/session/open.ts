@@ -153,6 +153,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     tools,
     skills: view,
     onClose: engine.catalog.onChange((rediscovered) => view.rediscovered(rediscovered.skills)),
+    settled: () => engine.catalog.get(),
     agents: () => agents,
     rules,
     ...(options.askPermission === undefined ? {} : { askPermission: options.askPermission }),

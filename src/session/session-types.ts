@@ -45,6 +45,11 @@ export interface SessionDeps {
   onClose?: () => void;
   /** The invoked-skill log of a resumed session (for compaction's re-attachment). */
   priorInvocations?: InvokedSkill[];
+  /**
+   * Resolves once a rediscovery in flight (an MCP server's `list_changed`, `engine.reload()`) has reached the
+   * skill view: a listing built after it shows what changed before the request. Absent: nothing to wait for.
+   */
+  settled?: () => Promise<unknown>;
   /** A resumed session's `once` hooks that had fired (transcript `hook_fired` keys). */
   priorFiredOnce?: string[];
 }

@@ -83,8 +83,11 @@ export function createSession(deps: SessionDeps): Session {
       ...(window === undefined ? {} : { contextWindowTokens: window }),
     });
   };
-  const listingFor = async (agent: string, model: string) =>
-    (await listing.next(agent, deps.skills.visible(), budget(model), () => deps.usage.load(), now())).text;
+  const listingFor = async (agent: string, model: string) => {
+    await deps.settled?.();
+    return (await listing.next(agent, deps.skills.visible(), budget(model), () => deps.usage.load(), now()))
+      .text;
+  };
 
   const runtime = createSkillRuntime({
     session: deps,

@@ -118,6 +118,37 @@ describe("MCP in a session (SPEC §12)", () => {
     expect(existsSync(join(s.cwd, "HOOK_SHOULD_NOT_RUN"))).toBe(false);
   });
 
+  it("a skill a server publishes mid-session (resources list_changed) reaches the model as a listing delta", async () => {
+    const s = await start({
+      turns: [
+        toolTurn("mcp__tst__publish_skill", {}),
+        toolTurn("Skill", { skill: "mcp__tst__fresh", args: "Bob" }),
+        textTurn("used the fresh skill"),
+      ],
+      session: { allowedTools: ["mcp__tst__publish_skill", "Skill(mcp__tst__fresh)"] },
+    });
+    await s.send("publish something");
+    expect(textBlocks(lastUser(s.body(0)).content)[0]).toBe(
+      listingBlock("- mcp__tst__greet: Greets someone warmly"),
+    );
+    // The request right after the tool call carries the new skill as a delta.
+    const after = textBlocks(lastUser(s.body(1)).content);
+    expect(after).toContain(listingBlock("- mcp__tst__fresh: Freshly published"));
+    const [launch] = toolResults(s.body(2));
+    expect(launch && resultText(launch)).toBe("Launching skill: mcp__tst__fresh");
+    expect(textBlocks(lastUser(s.body(2)).content).join("\n")).toContain("Fresh body for Bob.");
+  });
+
+  it("a prompt a server adds mid-session (prompts list_changed) is a /command in the next turn", async () => {
+    const s = await start({
+      turns: [toolTurn("mcp__tst__add_prompt", {}), textTurn("added"), textTurn("summarized")],
+      session: { allowedTools: ["mcp__tst__add_prompt"] },
+    });
+    await s.send("add a prompt");
+    await s.send("/mcp__tst__summarize");
+    expect(textBlocks(lastUser(s.body(2)).content)).toContain("Summarize everything so far.");
+  });
+
   it("a server that fails to start is a diagnostic and the session still works with the others", async () => {
     const broken = { command: process.execPath, args: [SERVER_SCRIPT, "--crash"] };
     const s = await start({

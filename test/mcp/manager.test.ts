@@ -135,10 +135,12 @@ describe("a good server beside a crashing and a hanging one", () => {
   it("offers tools with sanitized names, schemas and read-only hints", () => {
     expect(tools.map((t) => t.name)).toEqual([
       "mcp__good__add",
+      "mcp__good__add_prompt",
       "mcp__good__crash",
       "mcp__good__fail",
       "mcp__good__odd_name_tool",
       "mcp__good__picture",
+      "mcp__good__publish_skill",
       "mcp__good__slow",
     ]);
     const add = named(tools, "mcp__good__add");
@@ -259,5 +261,32 @@ describe("lifecycle", () => {
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(m.status()).toEqual([{ name: "stuck", state: "closed" }]);
     expect(m.diagnostics()).toEqual([]);
+  });
+});
+
+describe("list_changed notifications", () => {
+  it("drop the listed prompts or skills, tell the host, and the next listing has the new ones", async () => {
+    const changes: string[] = [];
+    const m = createMcpManager({
+      servers: { live: testServer() },
+      env: process.env,
+      cwd: dir,
+      clientInfo,
+      onListChanged: (what, server) => changes.push(`${server}:${what}`),
+    });
+    managers.push(m);
+    expect((await m.skills()).map((s) => s.name)).toEqual(["mcp__live__greet", "mcp__live__lint-rules"]);
+    expect((await m.prompts()).map((s) => s.name)).toEqual(["mcp__live__review"]);
+    const tools = await m.tools();
+
+    await named(tools, "mcp__live__publish_skill").run({}, ctx());
+    expect(await waitFor(() => changes.includes("live:skills"))).toBe(true);
+    expect((await m.skills()).map((s) => s.name)).toContain("mcp__live__fresh");
+
+    await named(tools, "mcp__live__add_prompt").run({}, ctx());
+    expect(await waitFor(() => changes.includes("live:prompts"))).toBe(true);
+    expect((await m.prompts()).map((s) => s.name)).toEqual(["mcp__live__review", "mcp__live__summarize"]);
+    // Tools are not re-listed: a session's tools never change under it.
+    expect(await m.tools()).toBe(tools);
   });
 });

@@ -5,7 +5,9 @@
 //
 // Offers a prompt `review` (arguments `file`, required, and `focus`), tools `add`, `fail`, `slow`, `crash`,
 // `picture` and `odd.name/tool`, and skill resources (SEP-2640) `skill://greet/SKILL.md` and
-// `skill://acme/lint-rules/SKILL.md`.
+// `skill://acme/lint-rules/SKILL.md`. Tools `publish_skill` (adds `skill://fresh/SKILL.md`, then sends
+// `notifications/resources/list_changed`) and `add_prompt` (registers a prompt `summarize`, which sends
+// `notifications/prompts/list_changed`) change the lists at run time.
 //
 // Flags:
 //   --crash                      write to stderr and exit 1 at once
@@ -183,6 +185,21 @@ async function serve() {
     ],
   }));
   mcp.registerTool("odd.name/tool", { description: "" }, () => ({ content: [] }));
+  mcp.registerTool("add_prompt", { description: "Adds the prompt summarize" }, () => {
+    mcp.registerPrompt("summarize", { description: "Summarize the work" }, () => ({
+      messages: [{ role: "user", content: { type: "text", text: "Summarize everything so far." } }],
+    }));
+    return { content: [{ type: "text", text: "prompt added" }] };
+  });
+  mcp.registerTool("publish_skill", { description: "Publishes the skill fresh" }, async () => {
+    const uri = "skill://fresh/SKILL.md";
+    const text = "---\nname: fresh\ndescription: Freshly published\n---\nFresh body for $ARGUMENTS.\n";
+    files.set(uri, text);
+    listed.unshift({ uri, name: "fresh", description: "Freshly published", mimeType: "text/markdown" });
+    index.skills.push({ name: "fresh", description: "Freshly published", uri });
+    await mcp.server.sendResourceListChanged();
+    return { content: [{ type: "text", text: "skill published" }] };
+  });
 
   const index = {
     skills: [...files.entries()].map(([uri, text]) => ({
