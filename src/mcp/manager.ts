@@ -14,6 +14,7 @@ import { type ConnectedServer, connectServer, type McpClientInfo } from "./conne
 import type { EnvVars } from "./expand-env.js";
 import { withUniqueNames } from "./names.js";
 import { promptToSkill } from "./prompts.js";
+import { createReadMcpResourceTool, type ReadMcpResource } from "./resource-tool.js";
 import { discoverSkillRefs, type McpSkillRef, readSkillText } from "./skill-refs.js";
 import { refToSkill, skillItemNames } from "./skills.js";
 import { mcpToolToTool } from "./tools.js";
@@ -63,7 +64,10 @@ export interface McpManager {
   prompts(): Promise<Skill[]>;
   /** SEP-2640 skills as model-invocable skills `mcp__{server}__{name}`. Listed once. */
   skills(): Promise<Skill[]>;
-  /** Tools as `mcp__{server}__{tool}`. Listed once. */
+  /**
+   * Tools as `mcp__{server}__{tool}`, plus `ReadMcpResourceTool` when a connected server offers resources.
+   * Listed once.
+   */
   tools(): Promise<Tool[]>;
   /** Each configured server's state, in config order. */
   status(): McpServerStatus[];
@@ -160,6 +164,12 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
     return connecting.then(allDiagnostics);
   }
 
+  /** `resources/read` on one configured server; rejects for a server that is unknown or not connected. */
+  const readResource: ReadMcpResource = async (server, uri, signal) => {
+    if (!names.includes(server)) throw new Error(`no MCP server "${server}" (servers: ${names.join(", ")})`);
+    return use(server).readResource({ uri }, { timeout: requestTimeout, signal });
+  };
+
   /** Runs `list` for every connected server that has `capability`, in config order; failures are reported. */
   async function perServer<T>(
     what: string,
@@ -252,7 +262,7 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
             (await listAllTools(client, requestTimeout)).map((tool) => ({ server: name, tool })),
         );
         const named = withUniqueNames(lists.flat(), (f) => ({ server: f.server, item: f.tool.name }));
-        return named.map(({ item: f, name }) =>
+        const tools = named.map(({ item: f, name }) =>
           mcpToolToTool({
             name,
             server: f.server,
@@ -261,6 +271,11 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
               callTool(use(f.server), { tool, args, signal, timeout: toolTimeout }),
           }),
         );
+        const withResources = names.filter(
+          (name) => connected.get(name)?.client.getServerCapabilities()?.resources !== undefined,
+        );
+        if (withResources.length > 0) tools.push(createReadMcpResourceTool(readResource, withResources));
+        return tools;
       })();
       return toolList;
     },

@@ -139,6 +139,20 @@ describe("MCP in a session (SPEC §12)", () => {
     expect(textBlocks(lastUser(s.body(2)).content).join("\n")).toContain("Fresh body for Bob.");
   });
 
+  it("the model reads an MCP skill's file with ReadMcpResourceTool (read-only: no permission needed)", async () => {
+    const s = await start({
+      turns: [
+        toolTurn("ReadMcpResourceTool", { server: "tst", uri: "skill://greet/SKILL.md" }),
+        textTurn("read it"),
+      ],
+    });
+    expect(s.opened.tools).toContain("ReadMcpResourceTool");
+    await s.send("read the greet skill's file");
+    const [result] = toolResults(s.body(1));
+    expect(result?.is_error).toBeFalsy();
+    expect(result && resultText(result)).toContain("Say hello to $ARGUMENTS.");
+  });
+
   it("a prompt a server adds mid-session (prompts list_changed) is a /command in the next turn", async () => {
     const s = await start({
       turns: [toolTurn("mcp__tst__add_prompt", {}), textTurn("added"), textTurn("summarized")],

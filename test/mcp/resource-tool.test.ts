@@ -1,0 +1,82 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMcpManager, type McpManager } from "../../src/mcp/manager.js";
+import {
+  READ_MCP_RESOURCE_INPUT_SCHEMA,
+  READ_MCP_RESOURCE_TOOL,
+  readResourceInput,
+  resourceBlocks,
+} from "../../src/mcp/resource-tool.js";
+import { type Tool, type ToolContext, toToolInputSchema } from "../../src/tools/define-tool.js";
+import { testServer } from "./support.js";
+
+const ctx = (): ToolContext => ({ cwd: "/", signal: new AbortController().signal, toolUseId: "t1" });
+const text = (result: Awaited<ReturnType<Tool["run"]>>) =>
+  result.content.map((c) => (c.type === "text" ? c.text : `<${c.source.media_type}>`)).join("|");
+
+describe("ReadMcpResourceTool's pieces", () => {
+  it("its input_schema literal is what its zod schema generates", () => {
+    expect(JSON.stringify(READ_MCP_RESOURCE_INPUT_SCHEMA)).toBe(
+      JSON.stringify(toToolInputSchema(READ_MCP_RESOURCE_TOOL, readResourceInput())),
+    );
+  });
+
+  it("maps resource contents: text as text, images as images, other blobs as a note", () => {
+    expect(
+      resourceBlocks({
+        contents: [
+          { uri: "a://t", text: "hello" },
+          { uri: "a://i", mimeType: "image/png", blob: "iVBORw0KGgo=" },
+          { uri: "a://b", mimeType: "application/zip", blob: "UEsDBA==" },
+        ],
+      }),
+    ).toEqual([
+      { type: "text", text: "hello" },
+      { type: "image", mimeType: "image/png", data: "iVBORw0KGgo=" },
+      { type: "resource", resource: { uri: "a://b", mimeType: "application/zip", blob: "" } },
+    ]);
+  });
+});
+
+describe("ReadMcpResourceTool against a real server", () => {
+  let dir: string;
+  let manager: McpManager;
+  let tool: Tool;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "skillwright-mcp-res-"));
+    manager = createMcpManager({
+      servers: { tst: testServer() },
+      env: process.env,
+      cwd: dir,
+      clientInfo: { name: "t", version: "0" },
+    });
+    const found = (await manager.tools()).find((t) => t.name === READ_MCP_RESOURCE_TOOL);
+    if (found === undefined) throw new Error("no ReadMcpResourceTool");
+    tool = found;
+  });
+  afterAll(async () => {
+    await manager.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("is read-only, names the servers, and reads a skill's file by URI", async () => {
+    expect(tool.readOnly).toBe(true);
+    expect(tool.description).toContain("servers: tst");
+    expect(tool.subject({ server: "tst", uri: "skill://greet/SKILL.md" })).toBe("tst skill://greet/SKILL.md");
+    const result = await tool.run({ server: "tst", uri: "skill://greet/SKILL.md" }, ctx());
+    expect(result.isError).toBe(false);
+    expect(text(result)).toContain("Say hello to $ARGUMENTS.");
+  });
+
+  it.each([
+    [{ server: "tst", uri: "skill://nope/SKILL.md" }, /Unknown resource: skill:\/\/nope\/SKILL\.md/],
+    [{ server: "other", uri: "skill://greet/SKILL.md" }, /no MCP server "other" \(servers: tst\)/],
+    [{ server: "tst" }, /Invalid input for ReadMcpResourceTool: uri/],
+  ])("%j is an is_error result saying why", async (input, message) => {
+    const result = await tool.run(input, ctx());
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(message);
+  });
+});
