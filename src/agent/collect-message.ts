@@ -1,4 +1,5 @@
 import type { RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages";
+import { isRecord } from "../is-record.js";
 import { ModelError } from "./model-error.js";
 import {
   type AssistantMessage,
@@ -14,10 +15,6 @@ type BlockBuilder =
 
 function isStopReason(value: unknown): value is StopReason {
   return typeof value === "string" && (STOP_REASONS as readonly string[]).includes(value);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function parseToolInput(

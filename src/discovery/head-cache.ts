@@ -1,6 +1,7 @@
 import { dirname } from "node:path";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import type { FileStat, FsOps } from "../io/fs.js";
+import { isRecord } from "../is-record.js";
 import type { HeadResult, SkillFileRef } from "../skill/load-skill.js";
 import { normalizeMeta } from "../skill/schema.js";
 import type { SkillKind, SkillMeta } from "../skill/skill.js";
@@ -221,8 +222,4 @@ function isEntry(value: unknown): value is Entry {
     listOk("disallowedTools") &&
     (meta.extra === undefined || isRecord(meta.extra))
   );
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorMessage } from "../io/fs.js";
+import { isRecord } from "../is-record.js";
 import { lazy } from "../lazy.js";
 
 /** The hook events skillwright fires (SPEC §10), in lifecycle order. */
@@ -118,10 +119,6 @@ const KNOWN_EVENTS: ReadonlySet<string> = new Set(HOOK_EVENTS);
 /** True when `name` is one of {@link HOOK_EVENTS}. */
 export function isHookEvent(name: string): name is HookEvent {
   return KNOWN_EVENTS.has(name);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function issues(error: z.ZodError): string {

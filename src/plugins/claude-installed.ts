@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorCode, type FsOps } from "../io/fs.js";
+import { isRecord } from "../is-record.js";
 
 /** Claude Code's record of the plugins it installed from marketplaces (formats v1 and v2). */
 export function claudeInstalledFile(home: string): string {
@@ -58,8 +59,4 @@ export async function readClaudeInstalled(
     if (applies !== undefined) installs.set(key, { key, installPath: String(applies.installPath) });
   }
   return { installs, diagnostics: [] };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

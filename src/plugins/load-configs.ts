@@ -1,6 +1,7 @@
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { HOOK_EVENTS, type HooksConfig, parseHooksFile } from "../hooks/schema.js";
 import type { FsOps } from "../io/fs.js";
+import { isRecord } from "../is-record.js";
 import { readJsonFile } from "./json-file.js";
 import { type PluginVars, substitutePluginHooks, substitutePluginValue } from "./plugin-vars.js";
 
@@ -8,10 +9,6 @@ import { type PluginVars, substitutePluginHooks, substitutePluginValue } from ".
 export type ConfigSource =
   | { kind: "file"; path: string; required: boolean }
   | { kind: "inline"; value: unknown; where: string };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Reads each source once (a file named twice is read once), in order. */
 async function readSources(

@@ -3,6 +3,7 @@ import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import type { AgentType } from "../fork/agents.js";
 import type { HooksConfig } from "../hooks/schema.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
+import { isRecord } from "../is-record.js";
 import type { PluginRef, Skill } from "../skill/skill.js";
 import { readJsonFile } from "./json-file.js";
 import { loadPluginAgents } from "./load-agents.js";
@@ -64,10 +65,6 @@ export interface LoadPluginOptions {
 export interface LoadPluginResult {
   plugin?: LoadedPlugin;
   diagnostics: Diagnostic[];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function asList(value: unknown): unknown[] {

@@ -1,6 +1,7 @@
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
+import { isRecord } from "../is-record.js";
 import { lazy } from "../lazy.js";
 import { isValidSkillName, MAX_NAME_LENGTH } from "../skill/fields.js";
 
@@ -87,10 +88,6 @@ function isFieldName(key: string): key is FieldName {
 }
 const CLAUDE_CODE_ONLY = new Set<string>(CLAUDE_CODE_ONLY_FIELDS);
 const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function firstIssue(error: z.ZodError): string {
   const issue = error.issues[0];
