@@ -1,7 +1,7 @@
 import type { InvokedSkill } from "../agent/compaction/reattach.js";
 import type { ModelMessage } from "../agent/model-client.js";
 import type { HookRegistry } from "../hooks/registry.js";
-import { parseHooksConfig } from "../hooks/schema.js";
+import { registerSkillHooks } from "../hooks/skill-hooks.js";
 import { findSkill } from "../skill-tool/validate.js";
 import type { SkillView } from "./skill-view.js";
 
@@ -18,8 +18,9 @@ export interface ResumeState {
 /**
  * Restores a resumed session (SPEC §8–§10: a resume continues the same session): the skills its conversation
  * was told about stay listed and invocable (`SkillView.restore`), and the hooks of every skill invoked before
- * are registered again, as the invocation did, with their `once` hooks that had fired still fired. Returns the names already listed (to mark sent) and warnings for hooks that no longer parse. Never
- * rejects for bad content.
+ * are registered again, as the invocation did (`registerSkillHooks`), with their `once` hooks that had fired
+ * still fired. Returns the names already listed (to mark sent) and warnings for hooks that no longer parse.
+ * Never rejects for bad content.
  */
 export async function restoreResumed(state: ResumeState): Promise<{ listed: string[]; warnings: string[] }> {
   const listed = await state.skills.restore(state.history);
@@ -27,18 +28,7 @@ export async function restoreResumed(state: ResumeState): Promise<{ listed: stri
   const visible = state.skills.visible();
   for (const name of new Set(state.invocations.map((i) => i.name))) {
     const skill = findSkill(visible, name);
-    if (skill?.hooks === undefined) continue;
-    const parsed = parseHooksConfig(skill.hooks, skill.filePath || skill.name);
-    warnings.push(...parsed.diagnostics.map((d) => `${d.code}: ${d.message}`));
-    state.hooks.register(
-      {
-        kind: "skill",
-        name: skill.name,
-        skillDir: skill.baseDir,
-        ...(skill.plugin === undefined ? {} : { pluginRoot: skill.plugin.root }),
-      },
-      parsed.config,
-    );
+    if (skill !== undefined) warnings.push(...registerSkillHooks(state.hooks, skill));
   }
   state.hooks.restoreFired(state.firedOnce);
   return { listed, warnings };

@@ -2,7 +2,7 @@ import type { InvokedSkill } from "../agent/compaction/reattach.js";
 import type { AgentEvent } from "../agent/events.js";
 import type { TurnPatch, TurnState } from "../agent/turn.js";
 import type { HookRegistry } from "../hooks/registry.js";
-import { parseHooksConfig } from "../hooks/schema.js";
+import { registerSkillHooks } from "../hooks/skill-hooks.js";
 import { expandSkill } from "../inline/expand-skill.js";
 import { hasInlineShell } from "../inline/inline-shell.js";
 import { skillExpansionText } from "../inline/render.js";
@@ -129,19 +129,7 @@ export async function invokeSkill(
     };
   }
 
-  if (skill.hooks !== undefined) {
-    const parsed = parseHooksConfig(skill.hooks, skill.filePath || skill.name);
-    for (const d of parsed.diagnostics) deps.emit({ type: "warning", message: `${d.code}: ${d.message}` });
-    deps.hooks.register(
-      {
-        kind: "skill",
-        name: skill.name,
-        skillDir: skill.baseDir,
-        ...(skill.plugin === undefined ? {} : { pluginRoot: skill.plugin.root }),
-      },
-      parsed.config,
-    );
-  }
+  for (const message of registerSkillHooks(deps.hooks, skill)) deps.emit({ type: "warning", message });
   if (skill.plugin !== undefined) await deps.fs.mkdir(skill.plugin.dataDir).catch(() => undefined);
 
   const expanded = await expandBody(skill, request, rules, deps);
