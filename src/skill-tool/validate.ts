@@ -1,7 +1,7 @@
 import * as z from "zod";
 import { lazy } from "../lazy.js";
 import type { Skill } from "../skill/skill.js";
-import type { ToolInputSchema } from "../tools/define-tool.js";
+import { formatInputError, type ToolInputSchema } from "../tools/define-tool.js";
 import { closestName } from "./did-you-mean.js";
 
 /**
@@ -62,10 +62,9 @@ export function parseSkillToolInput(
   if (fast !== undefined) return { ok: true, input: fast };
   const parsed = SkillToolInput().safeParse(raw);
   if (parsed.success) return { ok: true, input: parsed.data };
-  const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(input)"}: ${i.message}`).join("; ");
   return {
     ok: false,
-    message: `Invalid input for Skill: ${issues}. Call it as {"skill": "<name>", "args": "<optional>"}.`,
+    message: `${formatInputError("Skill", parsed.error)}. Call it as {"skill": "<name>", "args": "<optional>"}.`,
   };
 }
 
