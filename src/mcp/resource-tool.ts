@@ -7,7 +7,8 @@ import { toToolContent } from "./tools.js";
 /** Claude Code's name for the tool, so permission rules and hook matchers written for it apply unchanged. */
 export const READ_MCP_RESOURCE_TOOL = "ReadMcpResourceTool";
 
-const readResourceInput = lazy(() =>
+/** The zod input schema, built on first use (exported for the schema drift test). */
+export const readResourceInput = lazy(() =>
   z.strictObject({
     server: z.string().min(1).describe("The MCP server's name, as in mcp__{server}__…"),
     uri: z.string().min(1).describe("The resource URI, e.g. skill://greet/reference.md"),
@@ -68,6 +69,3 @@ export function createReadMcpResourceTool(read: ReadMcpResource, servers: readon
     },
   });
 }
-
-/** The zod input schema (built on first use), for the schema drift test. */
-export { readResourceInput };

@@ -46,64 +46,45 @@ afterAll(async () => {
   await tree.cleanup();
 });
 
+/** A headless run of the shipped bin against the TLS proxy; `extra` adds env variables (the CA to trust). */
+function runBin(extra: Record<string, string> = {}) {
+  return execa(
+    process.execPath,
+    [
+      BIN,
+      "-p",
+      "tls please",
+      "--output-format",
+      "json",
+      "--cwd",
+      tree.path("proj"),
+      "--home",
+      tree.path("home"),
+    ],
+    {
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        ANTHROPIC_BASE_URL: httpsUrl,
+        ANTHROPIC_API_KEY: TEST_API_KEY,
+        SKILLWRIGHT_MANAGED_DIR: tree.path("managed"),
+        ...extra,
+      },
+      extendEnv: false,
+      reject: false,
+      timeout: 60_000,
+    },
+  );
+}
+
 describe("the model client over https (the real API's scheme)", () => {
   it("a headless run through the shipped bin reaches an https endpoint that trusts the system CAs + NODE_EXTRA_CA_CERTS", async () => {
-    const result = await execa(
-      process.execPath,
-      [
-        BIN,
-        "-p",
-        "tls please",
-        "--output-format",
-        "json",
-        "--cwd",
-        tree.path("proj"),
-        "--home",
-        tree.path("home"),
-      ],
-      {
-        env: {
-          PATH: process.env.PATH ?? "/usr/bin:/bin",
-          ANTHROPIC_BASE_URL: httpsUrl,
-          ANTHROPIC_API_KEY: TEST_API_KEY,
-          SKILLWRIGHT_MANAGED_DIR: tree.path("managed"),
-          NODE_EXTRA_CA_CERTS: CERT,
-        },
-        extendEnv: false,
-        reject: false,
-        timeout: 30_000,
-      },
-    );
+    const result = await runBin({ NODE_EXTRA_CA_CERTS: CERT });
     expect(result.stderr).toBe("");
     expect(JSON.parse(result.stdout)).toMatchObject({ subtype: "success", result: "hello over TLS" });
   });
 
   it("an untrusted certificate is a clear connection error, not a hang", async () => {
-    const result = await execa(
-      process.execPath,
-      [
-        BIN,
-        "-p",
-        "tls please",
-        "--output-format",
-        "json",
-        "--cwd",
-        tree.path("proj"),
-        "--home",
-        tree.path("home"),
-      ],
-      {
-        env: {
-          PATH: process.env.PATH ?? "/usr/bin:/bin",
-          ANTHROPIC_BASE_URL: httpsUrl,
-          ANTHROPIC_API_KEY: TEST_API_KEY,
-          SKILLWRIGHT_MANAGED_DIR: tree.path("managed"),
-        },
-        extendEnv: false,
-        reject: false,
-        timeout: 60_000,
-      },
-    );
+    const result = await runBin();
     expect(result.exitCode).not.toBe(0);
     expect(`${result.stdout}${result.stderr}`).toMatch(/self[- ]signed certificate/i);
   }, 70_000);
