@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import { dirname, join } from "node:path";
+import { writeFileAtomic } from "./io/atomic-write.js";
 import { errorCode, type FsOps } from "./io/fs.js";
 
 /** How often a skill was invoked and when last (ms since the epoch). */
@@ -103,14 +103,7 @@ export function createFileUsageStore(options: { fs: FsOps; path: string }): Usag
 
   async function write(scores: UsageScores): Promise<void> {
     await fs.mkdir(dirname(path));
-    const temp = `${path}.${randomUUID()}.tmp`;
-    try {
-      await fs.writeFile(temp, serializeUsage(scores));
-      await fs.rename(temp, path);
-    } catch (error) {
-      await fs.rm(temp).catch(() => undefined);
-      throw error;
-    }
+    await writeFileAtomic(fs, path, serializeUsage(scores));
   }
 
   return {

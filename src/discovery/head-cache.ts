@@ -1,5 +1,6 @@
 import { dirname } from "node:path";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
+import { writeFileAtomic } from "../io/atomic-write.js";
 import type { FileStat, FsOps } from "../io/fs.js";
 import { isRecord } from "../is-record.js";
 import type { HeadResult, SkillFileRef } from "../skill/load-skill.js";
@@ -90,15 +91,12 @@ export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCach
     async save() {
       if (!changed && used.size === loadedCount) return undefined;
       const content: CacheFile = { format: HEAD_CACHE_FORMAT, key, entries: Object.fromEntries(used) };
-      const temp = `${file}.${now}-${Math.random().toString(36).slice(2)}.tmp`;
       try {
         await fs.mkdir(dirname(file));
-        await fs.writeFile(temp, JSON.stringify(content));
-        await fs.rename(temp, file);
+        await writeFileAtomic(fs, file, JSON.stringify(content));
         await pruneCacheDir(fs, dirname(file), file, now);
         return undefined;
       } catch (error) {
-        await fs.rm(temp).catch(() => undefined);
         return diagnostic(
           "info",
           "cache-unwritable",

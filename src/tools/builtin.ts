@@ -1,6 +1,6 @@
+import type { FileModeOps } from "../io/atomic-write.js";
 import type { FsOps } from "../io/fs.js";
 import type { ShellOps } from "../io/shell.js";
-import type { FileModeOps } from "./atomic-write.js";
 import { createBashTool } from "./bash.js";
 import type { Tool } from "./define-tool.js";
 import { createEditTool } from "./edit.js";

@@ -1,9 +1,9 @@
 import * as os from "node:os";
 import * as z from "zod";
 import { assertNever } from "../diagnostics.js";
+import { type FileModeOps, writeFileAtomic } from "../io/atomic-write.js";
 import { errorCode, type FsOps } from "../io/fs.js";
 import { lazy } from "../lazy.js";
-import { type FileModeOps, writeFileAtomic } from "./atomic-write.js";
 import { defineTool, type Tool, type ToolInputSchema, type ToolOutput, toolError } from "./define-tool.js";
 import { unifiedDiff } from "./diff.js";
 import { findMatches, replaceRanges } from "./edit-match.js";

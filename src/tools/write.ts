@@ -1,9 +1,9 @@
 import * as os from "node:os";
 import * as path from "node:path";
 import * as z from "zod";
+import { type FileModeOps, writeFileAtomic } from "../io/atomic-write.js";
 import type { FsOps } from "../io/fs.js";
 import { lazy } from "../lazy.js";
-import { type FileModeOps, writeFileAtomic } from "./atomic-write.js";
 import { defineTool, type Tool, type ToolInputSchema, toolError } from "./define-tool.js";
 import { displayPath, resolveToolPath } from "./resolve-path.js";
 import { byteLength } from "./truncate.js";

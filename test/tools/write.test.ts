@@ -1,8 +1,8 @@
 import { chmod, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createNodeFileModes } from "../../src/io/atomic-write.js";
 import { createNodeFs } from "../../src/io/fs.js";
-import { createNodeFileModes } from "../../src/tools/atomic-write.js";
 import { createWriteTool } from "../../src/tools/write.js";
 import { ctxFor, makeTmp, removeTmp, textOf } from "./helpers.js";
 

@@ -1,7 +1,6 @@
-import { randomUUID } from "node:crypto";
 import * as nodeFs from "node:fs/promises";
 import * as path from "node:path";
-import { errorCode, type FsOps } from "../io/fs.js";
+import { errorCode, type FsOps } from "./fs.js";
 
 /**
  * File permission bits, which `FsOps` does not cover. Optional: without it an atomic write gives a replaced
@@ -28,9 +27,12 @@ export function createNodeFileModes(): FileModeOps {
   };
 }
 
-/** The temp file name used for an atomic write of `target`: hidden, beside it, unique. */
+/**
+ * The temp file name used for an atomic write of `target`: hidden, beside it, unique. (The global Web Crypto,
+ * not a static `node:crypto` import: modules that only might write load nothing for it at start-up.)
+ */
 export function tempPathFor(target: string): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}.${randomUUID().slice(0, 8)}.tmp`);
+  return path.join(path.dirname(target), `.${path.basename(target)}.${crypto.randomUUID().slice(0, 8)}.tmp`);
 }
 
 /**
