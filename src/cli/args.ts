@@ -22,6 +22,7 @@ export const CLI_OPTIONS = {
   home: { type: "string" },
   json: { type: "boolean" },
   spec: { type: "boolean" },
+  strict: { type: "boolean" },
   script: { type: "string" },
   port: { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -56,6 +57,8 @@ export interface CliArgs {
   home: string | undefined;
   json: boolean;
   spec: boolean;
+  /** `doctor --strict`: exit 1 when any warning or error diagnostic is found. */
+  strict: boolean;
   script: string | undefined;
   port: number | undefined;
   help: boolean;
@@ -133,6 +136,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         home: values.home,
         json: values.json ?? false,
         spec: values.spec ?? false,
+        strict: values.strict ?? false,
         script: values.script,
         port: positiveInt(values.port, "port"),
         help: values.help ?? false,

@@ -73,7 +73,11 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
     case "list":
       return (await import("./commands/list.js")).listCommand(engine, scoped, args.json);
     case "doctor":
-      return (await import("./commands/doctor.js")).doctorCommand(engine, scoped, args.json, args.model);
+      return (await import("./commands/doctor.js")).doctorCommand(engine, scoped, {
+        json: args.json,
+        model: args.model,
+        strict: args.strict,
+      });
     case "show": {
       const [name, ...rest] = args.positionals;
       if (name === undefined) {

@@ -6,7 +6,7 @@ export const USAGE = `Usage:
 
 Commands (offline):
   list [--json]                      every skill found, with source, path, description and flags
-  doctor [--json] [--model M]        roots, counts, diagnostics, ignored files, the listing the model sees
+  doctor [--json] [--model M] [--strict]  roots, counts, diagnostics, ignored files, the listing the model sees
   show <name> [args...] [--run-shell]  a skill's frontmatter and its exact expansion for args
   validate <path> [--spec]           check a skill file or dir (exit 1 on errors); --spec adds the Agent Skills profile
   plugin validate <dir> [--json]     check a plugin: manifest, skills, commands, agents, hooks, MCP config

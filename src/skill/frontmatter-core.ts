@@ -211,7 +211,18 @@ export function parseSimpleFrontmatter(text: string): ParsedFrontmatter | undefi
  */
 export async function parseFrontmatterLazily(text: string): Promise<ParsedFrontmatter> {
   const simple = parseSimple(text);
-  return simple === undefined ? parseYaml(text, await import("yaml")) : { data: simple, mode: "fast" };
+  return simple === undefined ? parseYaml(text, await importYaml()) : { data: simple, mode: "fast" };
+}
+
+/**
+ * Loads `yaml` on demand. It is CommonJS under Node: Node's own loader gives it named exports, but a bundler's
+ * dynamic import of CommonJS (esbuild, which builds dist/bin) yields only `default`. Accept both.
+ */
+async function importYaml(): Promise<YamlParser> {
+  const loaded: { parseDocument?: YamlParser["parseDocument"]; default?: YamlParser } = await import("yaml");
+  if (loaded.parseDocument !== undefined) return { parseDocument: loaded.parseDocument };
+  if (loaded.default !== undefined) return loaded.default;
+  throw new Error("the yaml package has no parseDocument");
 }
 
 function parseYaml(text: string, yaml: YamlParser): ParsedFrontmatter {

@@ -88,3 +88,86 @@ describe("the built bin", () => {
     expect(show.stderr).toContain("Unknown skill: nope");
   });
 });
+
+describe("the bundled bin on heads that need the full YAML parser", () => {
+  const heads: Record<string, { head: string; description: string }> = {
+    "block-scalar": {
+      head: "description: |\n  Line one.\n  Line two.\n",
+      description: "Line one. Line two.",
+    },
+    "folded-scalar": { head: "description: >-\n  Folded\n  text\n", description: "Folded text" },
+    "nested-map": { head: "description: nested\nmetadata:\n  a:\n    b: c\n", description: "nested" },
+    "list-tools": {
+      head: "description: listed\nallowed-tools:\n  - Read\n  - Bash(git:*)\n",
+      description: "listed",
+    },
+    anchors: { head: "base: &d anchored text\ndescription: *d\n", description: "anchored text" },
+  };
+
+  it("parses every one with yaml: no yaml-invalid, the values as YAML reads them", async () => {
+    expect(existsSync(BUNDLED_BIN), `${BUNDLED_BIN} is missing: run \`npm run build\``).toBe(true);
+    const files: Record<string, string> = { "p/.git/HEAD": "" };
+    for (const [name, { head }] of Object.entries(heads))
+      files[`p/.claude/skills/${name}/SKILL.md`] = `---\n${head}---\nBody\n`;
+    const yamlTree = await tmpTree(files);
+    try {
+      const result = await execa(
+        process.execPath,
+        [BUNDLED_BIN, "doctor", "--json", "--cwd", yamlTree.path("p"), "--home", yamlTree.path("home")],
+        {
+          env: { SKILLWRIGHT_MANAGED_DIR: yamlTree.path("managed"), SKILLWRIGHT_DISCOVERY_CACHE: "off" },
+          reject: false,
+        },
+      );
+      expect(result.exitCode, result.stderr).toBe(0);
+      expect(result.stdout).not.toContain("yaml-invalid");
+      const listed = await execa(
+        process.execPath,
+        [BUNDLED_BIN, "list", "--json", "--cwd", yamlTree.path("p"), "--home", yamlTree.path("home")],
+        { env: { SKILLWRIGHT_MANAGED_DIR: yamlTree.path("managed"), SKILLWRIGHT_DISCOVERY_CACHE: "off" } },
+      );
+      const skills = JSON.parse(listed.stdout) as { name: string; description: string }[];
+      for (const [name, { description }] of Object.entries(heads)) {
+        expect(skills.find((s) => s.name === name)?.description, name).toBe(description);
+      }
+    } finally {
+      await yamlTree.cleanup();
+    }
+  });
+});
+
+describe("doctor --strict (npm run doctor, the CI gate)", () => {
+  const EXAMPLE = fileURLToPath(new URL("../../examples/project", import.meta.url));
+
+  it("the example project is clean: exit 0 and no diagnostics", async () => {
+    const result = await execa(process.execPath, [BUNDLED_BIN, "doctor", "--strict", "--cwd", EXAMPLE], {
+      env: { SKILLWRIGHT_MANAGED_DIR: tree.path("managed"), SKILLWRIGHT_DISCOVERY_CACHE: "off" },
+      reject: false,
+    });
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toContain("Diagnostics: none");
+    expect(result.exitCode).toBe(0);
+  });
+
+  it("exits 1 on a warning and still prints the report", async () => {
+    const warned = await tmpTree({
+      "p/.git/HEAD": "",
+      "p/.claude/skills/odd/SKILL.md": "---\ndescription: [unclosed\n---\nBody\n",
+    });
+    try {
+      const args = ["doctor", "--strict", "--cwd", warned.path("p"), "--home", warned.path("home")];
+      const env = { SKILLWRIGHT_MANAGED_DIR: warned.path("managed"), SKILLWRIGHT_DISCOVERY_CACHE: "off" };
+      const strict = await execa(process.execPath, [BUNDLED_BIN, ...args], { env, reject: false });
+      expect(strict.stdout).toContain("yaml-invalid");
+      expect(strict.stderr).toContain("doctor --strict");
+      expect(strict.exitCode).toBe(1);
+      const lenient = await execa(process.execPath, [BUNDLED_BIN, ...args.filter((a) => a !== "--strict")], {
+        env,
+        reject: false,
+      });
+      expect(lenient.exitCode).toBe(0);
+    } finally {
+      await warned.cleanup();
+    }
+  });
+});

@@ -16,16 +16,22 @@ export function groupByPath(diagnostics: readonly Diagnostic[]): Map<string, Dia
   return groups;
 }
 
+/** What `doctor` prints and when it fails. */
+export interface DoctorOptions {
+  json: boolean;
+  /** The model whose listing is shown (default: the default model). */
+  model?: string | undefined;
+  /** Exit 1 when any diagnostic is a warning or an error (a CI gate); info never fails. */
+  strict?: boolean;
+}
+
 /**
  * `skillwright doctor`: every root scanned and whether it exists, counts per source, every diagnostic grouped
- * by file, and the files that look like skills but were ignored (and why). Exit code 0.
+ * by file, and the files that look like skills but were ignored (and why). Exit code 0, or 1 with `strict`
+ * when a warning or error was found (the report is printed either way).
  */
-export async function doctorCommand(
-  engine: Engine,
-  io: CliIo,
-  json: boolean,
-  model?: string,
-): Promise<number> {
+export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOptions): Promise<number> {
+  const { json, model } = options;
   const discovery = await engine.discover();
   const report = await listingReport(engine, model, Date.now());
   const listingJson = {
@@ -45,6 +51,7 @@ export async function doctorCommand(
   );
   const ignored = discovery.diagnostics.filter((d) => d.code === "ignored-file");
   const problems = discovery.diagnostics.filter((d) => d.code !== "ignored-file");
+  const exitCode = options.strict === true && problems.some((d) => d.severity !== "info") ? 1 : 0;
   if (json) {
     const out = {
       cwd: engine.cwd,
@@ -57,7 +64,7 @@ export async function doctorCommand(
       listing: listingJson,
     };
     io.stdout(`${JSON.stringify(out, null, 2)}\n`);
-    return 0;
+    return exitCode;
   }
   const out: string[] = [
     `cwd: ${engine.cwd}`,
@@ -90,5 +97,6 @@ export async function doctorCommand(
     out.push(`  cut: ${cut.name}: ${cut.reason} (${cut.droppedChars} chars dropped)`);
   out.push(report.listing.text === "" ? "  (no listable skills)" : report.listing.text);
   io.stdout(`${out.join("\n")}\n`);
-  return 0;
+  if (exitCode !== 0) io.stderr("doctor --strict: warnings or errors found (listed above)\n");
+  return exitCode;
 }
