@@ -249,6 +249,45 @@ function nestedValue(lines: readonly string[], start: number): Maybe<Nested> {
 
 function blockList(lines: readonly string[], start: number, indent: number): Maybe<Nested> {
   const items: unknown[] = [];
+  const next = eachEntry(lines, start, indent, (body) => {
+    if (!body.startsWith("- ")) return indent === 0 && TOP_KEY.test(body) ? "end" : "decline";
+    const text = body.slice(2).trim();
+    if (text === "" || body.includes("\t")) return "decline";
+    const item = text.startsWith('"') || text.startsWith("'") ? quotedWhole(text) : plainScalar(text);
+    if (item === DECLINE) return "decline";
+    items.push(item);
+    return "taken";
+  });
+  return next === DECLINE ? DECLINE : { value: items, next };
+}
+
+function blockMap(lines: readonly string[], start: number, indent: number): Maybe<Nested> {
+  const map: Record<string, unknown> = {};
+  const next = eachEntry(lines, start, indent, (body) => {
+    const match = body.includes("\t") ? null : NESTED_KEY.exec(body);
+    if (match === null) return "decline";
+    const key = match[1] as string;
+    const text = (match[2] ?? "").trimEnd();
+    if (text === "" || Object.hasOwn(map, key) || !isPlainKey(key)) return "decline";
+    const value = text.startsWith("[") || BLOCK_HEADER.test(text) ? DECLINE : inlineValue(text);
+    if (value === DECLINE) return "decline";
+    map[key] = value;
+    return "taken";
+  });
+  return next === DECLINE ? DECLINE : { value: map, next };
+}
+
+/**
+ * Walks the entries of a block collection at `indent` from `start`, handing `take` each entry's text with the
+ * indent removed. Ends at a less indented line (which must be at column 0) or where `take` says "end"; the
+ * index of the first line after the collection, or DECLINE.
+ */
+function eachEntry(
+  lines: readonly string[],
+  start: number,
+  indent: number,
+  take: (body: string) => "taken" | "end" | "decline",
+): Maybe<number> {
   let i = start;
   while (i < lines.length) {
     const line = lines[i] as string;
@@ -259,44 +298,12 @@ function blockList(lines: readonly string[], start: number, indent: number): May
     const lineIndent = indentOf(line);
     if (lineIndent < indent) break;
     if (lineIndent > indent) return DECLINE;
-    const body = line.slice(indent);
-    if (!body.startsWith("- ")) {
-      if (indent === 0 && TOP_KEY.test(body)) break;
-      return DECLINE;
-    }
-    const text = body.slice(2).trim();
-    if (text === "" || line.includes("\t")) return DECLINE;
-    const item = text.startsWith('"') || text.startsWith("'") ? quotedWhole(text) : plainScalar(text);
-    if (item === DECLINE) return DECLINE;
-    items.push(item);
+    const verdict = take(line.slice(indent));
+    if (verdict === "decline") return DECLINE;
+    if (verdict === "end") break;
     i += 1;
   }
-  return endsAtColumnZero(lines, i) ? { value: items, next: i } : DECLINE;
-}
-
-function blockMap(lines: readonly string[], start: number, indent: number): Maybe<Nested> {
-  const map: Record<string, unknown> = {};
-  let i = start;
-  while (i < lines.length) {
-    const line = lines[i] as string;
-    if (isBlankOrComment(line)) {
-      i += 1;
-      continue;
-    }
-    const lineIndent = indentOf(line);
-    if (lineIndent < indent) break;
-    if (lineIndent > indent || line.includes("\t")) return DECLINE;
-    const match = NESTED_KEY.exec(line.slice(indent));
-    if (match === null) return DECLINE;
-    const key = match[1] as string;
-    const text = (match[2] ?? "").trimEnd();
-    if (text === "" || Object.hasOwn(map, key) || !isPlainKey(key)) return DECLINE;
-    const value = text.startsWith("[") || BLOCK_HEADER.test(text) ? DECLINE : inlineValue(text);
-    if (value === DECLINE) return DECLINE;
-    map[key] = value;
-    i += 1;
-  }
-  return endsAtColumnZero(lines, i) ? { value: map, next: i } : DECLINE;
+  return endsAtColumnZero(lines, i) ? i : DECLINE;
 }
 
 /** True when the collection ended cleanly: at the end, or at a line back at column 0. */

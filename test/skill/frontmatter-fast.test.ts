@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import YAML from "yaml";
 import { splitFrontmatter } from "../../src/skill/frontmatter-core.js";
 import { parseFastFrontmatter } from "../../src/skill/frontmatter-fast.js";
+import { seededRandom } from "../support/seeded-random.js";
 
 /** The real skills other people wrote (../shared/corpus), read in place. */
 const CORPUS = join(import.meta.dirname, "../../../shared/corpus");
@@ -48,18 +49,6 @@ function skillFiles(dir: string, out: string[] = []): string[] {
     else if (name.endsWith(".md")) out.push(path);
   }
   return out;
-}
-
-/** mulberry32: a small seeded generator, so a failure names the seed that reproduces it. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const WORDS = ["Review", "code", "when", "the", "user", "asks", "for", "PDF", "files", "ünï", "✓", "x"];
@@ -203,7 +192,7 @@ describe("the fast frontmatter path returns exactly what yaml returns, or declin
   });
 
   it(`on ${GENERATED_HEADS.toLocaleString("en")} generated heads (seeded)`, () => {
-    const next = random(Number(process.env.FAST_PATH_SEED ?? 20261124));
+    const next = seededRandom(Number(process.env.FAST_PATH_SEED ?? 20261124));
     let agreed = 0;
     for (let i = 0; i < GENERATED_HEADS; i += 1) {
       const head = generateHead(next);
