@@ -111,9 +111,8 @@ function run(command, args, options) {
 }
 
 async function git(cwd, ...args) {
-  const result = await run("git", ["-c", "user.name=demo", "-c", "user.email=demo@example.com", ...args], {
-    cwd,
-  });
+  const config = ["-c", "user.name=demo", "-c", "user.email=demo@example.com", "-c", "commit.gpgsign=false"];
+  const result = await run("git", [...config, ...args], { cwd });
   if (result.code !== 0) fail(`git ${args.join(" ")} failed: ${result.stderr}`);
 }
 
