@@ -81,88 +81,18 @@ export function toolMatches(ruleTool: string, tool: string): boolean {
 
 /** A command split at unquoted `;` `&&` `||` `|` `&` and newlines. */
 export interface SplitCommand {
-  /** The simple commands, trimmed, empty ones left out; heredoc bodies are data and belong to none. */
+  /** The simple commands, trimmed, empty ones left out. */
   parts: string[];
-  /**
-   * True when the command holds `$(…)`, backticks or process substitution outside single quotes (also in the
-   * body of a heredoc whose delimiter is unquoted, where the shell expands them).
-   */
+  /** True when the command holds `$(…)`, backticks or process substitution outside single quotes. */
   substitution: boolean;
 }
 
-/** A heredoc (`<<WORD`, `<<-WORD`) whose body starts after the next unquoted newline. */
-interface PendingHeredoc {
-  delimiter: string;
-  stripTabs: boolean;
-  /** The delimiter was quoted: the body is literal, nothing in it runs. */
-  quoted: boolean;
-}
-
-/** Reads the delimiter word of a heredoc whose `<<` is at `start`. */
-function readHeredoc(command: string, start: number): { heredoc: PendingHeredoc; end: number } {
-  let i = start + 2;
-  const stripTabs = command.charAt(i) === "-";
-  if (stripTabs) i++;
-  while (command.charAt(i) === " " || command.charAt(i) === "\t") i++;
-  let delimiter = "";
-  let quoted = false;
-  let quote = "";
-  for (; i < command.length; i++) {
-    const ch = command.charAt(i);
-    if (quote !== "") {
-      if (ch === quote) quote = "";
-      else delimiter += ch;
-    } else if (ch === "'" || ch === '"') {
-      quote = ch;
-      quoted = true;
-    } else if (ch === "\\") {
-      quoted = true;
-      delimiter += command.charAt(i + 1);
-      i++;
-    } else if (/[\s;&|()<>]/.test(ch)) {
-      break;
-    } else {
-      delimiter += ch;
-    }
-  }
-  return { heredoc: { delimiter, stripTabs, quoted }, end: i - 1 };
-}
-
-/**
- * Skips the bodies of `pending` heredocs starting at `start` (just after a newline); returns where the command
- * goes on and whether an unquoted body holds a command substitution. A body without its delimiter line runs to
- * the end.
- */
-function skipHeredocBodies(
-  command: string,
-  start: number,
-  pending: readonly PendingHeredoc[],
-): { next: number; substitution: boolean } {
-  let i = start;
-  let substitution = false;
-  for (const heredoc of pending) {
-    while (i < command.length) {
-      const newline = command.indexOf("\n", i);
-      const end = newline === -1 ? command.length : newline;
-      const line = command.slice(i, end).replace(/\r$/, "");
-      i = end + 1;
-      if ((heredoc.stripTabs ? line.replace(/^\t+/, "") : line) === heredoc.delimiter) break;
-      if (!heredoc.quoted && (line.includes("`") || line.includes("$("))) substitution = true;
-    }
-  }
-  return { next: Math.min(i, command.length), substitution };
-}
-
-/**
- * Splits a shell command into simple commands, honouring quotes, backslashes and heredocs (a body is skipped:
- * it is data, not commands). Pure, never throws.
- */
+/** Splits a shell command into simple commands, honouring quotes and backslashes. Pure, never throws. */
 export function splitCommand(command: string): SplitCommand {
   const parts: string[] = [];
   let substitution = false;
   let quote: "'" | '"' | undefined;
   let start = 0;
-  const pending: PendingHeredoc[] = [];
   const cut = (end: number, next: number) => {
     const part = command.slice(start, end).trim();
     if (part !== "") parts.push(part);
@@ -189,21 +119,8 @@ export function splitCommand(command: string): SplitCommand {
     }
     if (c === "'" || c === '"') {
       quote = c;
-    } else if (c === "<" && next === "<" && command[i + 2] !== "<") {
-      const read = readHeredoc(command, i);
-      pending.push(read.heredoc);
-      i = read.end;
-    } else if (c === "<" && next === "<") {
-      i += 2; // A here-string (`<<<`): its word follows as usual.
     } else if ((c === "<" || c === ">") && next === "(") {
       substitution = true;
-    } else if (c === "\n" && pending.length > 0) {
-      cut(i, i + 1);
-      const skipped = skipHeredocBodies(command, i + 1, pending);
-      substitution ||= skipped.substitution;
-      pending.length = 0;
-      start = skipped.next;
-      i = skipped.next - 1;
     } else if (c === ";" || c === "\n") {
       cut(i, i + 1);
     } else if ((c === "&" && next === "&") || (c === "|" && (next === "|" || next === "&"))) {

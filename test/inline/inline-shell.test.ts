@@ -263,11 +263,6 @@ describe("expandInline through the Bash permission check, headless (SPEC §14.1,
     ["a fenced block of reads", "```!\necho one\necho two && pwd\n```", "one\ntwo\n<dir>"],
     ["reads chained and piped", "!`echo a; echo b | cat`", "a\nb"],
     ["output thrown away", "!`echo gone > /dev/null 2>&1`", EMPTY_OUTPUT_TEXT],
-    [
-      "a heredoc, whose body is data",
-      "```!\ncat <<'EOF'\nkeep > /etc/x; rm -rf /\nEOF\n```",
-      "keep > /etc/x; rm -rf /",
-    ],
   ])("%s runs without a Bash grant", async (_name, body, want) => {
     expect(await expandOk(body, { checkCommand: headless({}) })).toBe(want.replaceAll("<dir>", dir));
   });
@@ -313,13 +308,6 @@ describe("expandInline through the Bash permission check, headless (SPEC §14.1,
     [
       "a nested command",
       "!`echo $(touch m)`",
-      {},
-      [],
-      "A nested command in this command can't be checked before it runs",
-    ],
-    [
-      "a substitution in the body of an unquoted heredoc",
-      "```!\ncat <<EOF\n$(touch m)\nEOF\n```",
       {},
       [],
       "A nested command in this command can't be checked before it runs",

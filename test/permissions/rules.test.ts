@@ -65,18 +65,16 @@ describe("splitCommand", () => {
     { command: "echo '$(safe)'", parts: ["echo '$(safe)'"], substitution: false },
     { command: "diff <(a) b", parts: ["diff <(a) b"], substitution: true },
     { command: "  ;; ", parts: [], substitution: false },
-    // Heredoc bodies are data, not commands; an unquoted delimiter expands substitutions in the body.
+    // Heredoc bodies stay commands (conservative): `<<` is not always a heredoc (`$[1<<2]`, `${x:-<<E}`), and
+    // skipping a "body" would hide the commands after it from deny and allow rules.
+    { command: "echo $[1<<2]\nrm -rf ~\n2]", parts: ["echo $[1<<2]", "rm -rf ~", "2]"], substitution: false },
     {
-      command: "cat <<EOF\nhello > /etc/x; rm -rf /\nEOF\necho done",
-      parts: ["cat <<EOF", "echo done"],
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template.
+      command: "echo ${x:-<<E}\nrm -rf ~\nE",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template.
+      parts: ["echo ${x:-<<E}", "rm -rf ~", "E"],
       substitution: false,
     },
-    { command: "cat <<-'EOF' > f\n\t$(id)\n\tEOF", parts: ["cat <<-'EOF' > f"], substitution: false },
-    { command: "cat <<EOF\n$(id)\nEOF", parts: ["cat <<EOF"], substitution: true },
-    { command: "cat <<A <<B\na\nA\nb\nB\nls", parts: ["cat <<A <<B", "ls"], substitution: false },
-    { command: "cat <<EOF\nnever closed", parts: ["cat <<EOF"], substitution: false },
-    { command: "cat <<< 'a; b'; ls", parts: ["cat <<< 'a; b'", "ls"], substitution: false },
-    { command: "echo a<<b", parts: ["echo a<<b"], substitution: false },
   ])("$command", ({ command, parts, substitution }) => {
     expect(splitCommand(command)).toEqual({ parts, substitution });
   });
