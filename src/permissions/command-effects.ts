@@ -63,7 +63,8 @@ export function isInsideAllowed(path: string, dirs: CommandDirs): boolean {
 /**
  * The files one simple command would write outside the allowed directories: output redirections (`>`, `>>`,
  * `>|`, `&>`, `2>`, …, but not fd duplications like `2>&1` or the targets in `HARMLESS_WRITE_TARGETS`) and the
- * file arguments of `tee`. A target that cannot be resolved statically counts as outside. Pure.
+ * file arguments of `tee`. A target that cannot be resolved statically (a variable, `~user`, braces) counts as
+ * outside. Pure.
  */
 export function outsideWrites(part: string, dirs: CommandDirs): OutsideWrite[] {
   const parsed = commandWords(part);
@@ -71,7 +72,8 @@ export function outsideWrites(part: string, dirs: CommandDirs): OutsideWrite[] {
   const out: OutsideWrite[] = [];
   const check = (command: string, target: string, isDynamic: boolean) => {
     if (HARMLESS_WRITE_TARGETS.has(target)) return;
-    const path = resolveWordPath(target, isDynamic, dirs);
+    // Brace expansion (`tee {a,/etc/x}`) names paths the lexical check cannot see: unresolvable.
+    const path = target.includes("{") ? undefined : resolveWordPath(target, isDynamic, dirs);
     if (path === undefined) out.push({ command, path: target });
     else if (!isInsideAllowed(path, dirs)) out.push({ command, path });
   };
@@ -92,7 +94,7 @@ export function outsideWrites(part: string, dirs: CommandDirs): OutsideWrite[] {
 
 /**
  * True when one simple command only reads (SPEC §14.8): `echo`, `printf`, `pwd`, `true` and `ls` with any
- * arguments; `cat` whose every file argument is inside the allowed directories; `git status|log|diff` (without
+ * arguments; `cat` whose every file argument is inside the allowed directories (no variables, no braces); `git status|log|diff` (without
  * `--output`). It must not start with a variable assignment (`GIT_EXTERNAL_DIFF=x git diff` runs x), name its
  * command through a variable, or redirect output anywhere but a harmless target (`2>&1`, `> /dev/null`); an
  * input redirection must read from inside the allowed directories. Pure.
@@ -114,6 +116,8 @@ export function isReadOnlyCommand(part: string, dirs: CommandDirs): boolean {
   if (name === "cat") {
     return args.every((arg, i) => {
       if (arg.startsWith("-") && arg !== "-") return true;
+      // Brace expansion (`{a,/etc/x}`) names paths the lexical check cannot see.
+      if (arg.includes("{")) return false;
       const path = resolveWordPath(arg, parsed.dynamic[i + 1] ?? false, dirs);
       return path !== undefined && isInsideAllowed(path, dirs);
     });
