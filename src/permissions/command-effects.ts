@@ -34,6 +34,36 @@ export interface OutsideWrite {
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
+/** Commands that run the command after them (`sudo tee /etc/x`, `env A=1 tee f`, `xargs tee f`). */
+export const COMMAND_WRAPPERS: ReadonlySet<string> = new Set([
+  "builtin",
+  "command",
+  "env",
+  "exec",
+  "nice",
+  "nohup",
+  "stdbuf",
+  "sudo",
+  "time",
+  "timeout",
+  "xargs",
+]);
+
+/**
+ * Where `tee` runs in a simple command's words: first, or after wrappers with their options, numbers and
+ * assignments. Undefined when it does not.
+ */
+function teeIndex(words: readonly string[]): number | undefined {
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] ?? "";
+    if (word === "tee") return i;
+    const wrapperPart =
+      ASSIGNMENT.test(word) || COMMAND_WRAPPERS.has(word) || (i > 0 && /^(?:-.*|\d+[smhd]?)$/.test(word));
+    if (!wrapperPart) return undefined;
+  }
+  return undefined;
+}
+
 /** The allowed directories, cwd first. */
 export function allowedDirs(dirs: CommandDirs): string[] {
   return [dirs.cwd, ...(dirs.additional ?? [])];
@@ -63,7 +93,7 @@ export function isInsideAllowed(path: string, dirs: CommandDirs): boolean {
 /**
  * The files one simple command would write outside the allowed directories: output redirections (`>`, `>>`,
  * `>|`, `&>`, `2>`, …, but not fd duplications like `2>&1` or the targets in `HARMLESS_WRITE_TARGETS`) and the
- * file arguments of `tee`. A target that cannot be resolved statically (a variable, `~user`, braces) counts as
+ * file arguments of `tee` (also behind `COMMAND_WRAPPERS`: `sudo tee /etc/x`). A target that cannot be resolved statically (a variable, `~user`, braces) counts as
  * outside. Pure.
  */
 export function outsideWrites(part: string, dirs: CommandDirs): OutsideWrite[] {
@@ -81,9 +111,9 @@ export function outsideWrites(part: string, dirs: CommandDirs): OutsideWrite[] {
     if (!redirect.output || redirect.fd) continue;
     check(name ?? redirect.op, redirect.target, /[$`]/.test(redirect.target));
   }
-  if (name === "tee") {
-    const start = parsed.words.indexOf(name) + 1;
-    for (let i = start; i < parsed.words.length; i++) {
+  const teeAt = teeIndex(parsed.words);
+  if (teeAt !== undefined) {
+    for (let i = teeAt + 1; i < parsed.words.length; i++) {
       const word = parsed.words[i] ?? "";
       if (word.startsWith("-") && word !== "-") continue;
       check("tee", word, parsed.dynamic[i] ?? false);
