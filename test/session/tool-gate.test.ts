@@ -4,7 +4,7 @@ import type { HookDispatchResult } from "../../src/hooks/dispatch.js";
 import { createNodeShell } from "../../src/io/shell.js";
 import type { AskPermission, PermissionRules } from "../../src/permissions/decision.js";
 import type { RunHooks } from "../../src/session/hooks-runner.js";
-import { createToolGate } from "../../src/session/tool-gate.js";
+import { createToolGate, permissionSubject } from "../../src/session/tool-gate.js";
 import { createBashTool } from "../../src/tools/bash.js";
 
 const NO_HOOKS: RunHooks = async (): Promise<HookDispatchResult> => ({
@@ -14,10 +14,13 @@ const NO_HOOKS: RunHooks = async (): Promise<HookDispatchResult> => ({
   runs: [],
 });
 
-const bashCall = (command: string): ToolCall => ({
+const bashCall = (
+  command: string,
+  input: Record<string, unknown> = { description: "write a file" },
+): ToolCall => ({
   id: "toolu_1",
   tool: createBashTool({ shell: createNodeShell() }),
-  input: { command, description: "write a file" },
+  input: { command, ...input },
   turn: { model: "m", grants: [], removedTools: [] },
   signal: new AbortController().signal,
 });
@@ -59,5 +62,27 @@ describe("the tool gate on a write out of the project (issue 16.6, SPEC §14.9)"
     };
     const gate = createToolGate({ rules: RULES, cwd: "/repo", home: "/home/u", askPermission }, NO_HOOKS);
     expect(await gate.before(bashCall("echo x > notes.txt"))).toEqual({ behavior: "allow" });
+  });
+});
+
+describe("scoped Bash rules match the call Claude's model sends (issue 11.6)", () => {
+  const CLAUDE_INPUTS = [
+    { description: "make a file" },
+    { description: "make a file", timeout: 120_000 },
+    { description: "make a file", run_in_background: false, unknown_future_key: 1 },
+  ];
+
+  it.each(CLAUDE_INPUTS)("the subject of %j is the command", (extra) => {
+    const tool = createBashTool({ shell: createNodeShell() });
+    expect(permissionSubject(tool, { command: "touch x", ...extra }, "/repo")).toEqual({
+      kind: "command",
+      command: "touch x",
+    });
+  });
+
+  it.each(CLAUDE_INPUTS)("Bash(touch:*) allows %j headless", async (extra) => {
+    const rules: PermissionRules = { allow: ["Bash(touch:*)"], deny: [], ask: [] };
+    const gate = createToolGate({ rules, cwd: "/repo", home: "/home/u" }, NO_HOOKS);
+    expect(await gate.before(bashCall("touch x", extra))).toEqual({ behavior: "allow" });
   });
 });
