@@ -56,7 +56,11 @@ export interface InlineExpansionOptions {
 }
 
 /** The expanded body, or why the whole expansion failed (a message for the tool result). */
-export type InlineExpansion = { ok: true; text: string } | { ok: false; message: string };
+/**
+ * An expansion, or why it failed; `shell` marks a failure of an inline shell command (denied or failed), which
+ * the Skill tool returns without the `<tool_use_error>` wrapper (SPEC §14.9).
+ */
+export type InlineExpansion = { ok: true; text: string } | { ok: false; message: string; shell?: true };
 
 /** Cuts text to `MAX_INLINE_OUTPUT_CHARS` and says how much was dropped. */
 export function capOutput(text: string): string {
@@ -135,11 +139,13 @@ async function runOne(
     return {
       ok: false,
       message: `Shell command permission check failed for pattern "${marker}": ${denied}`,
+      shell: true,
     };
   }
   const failed = (detail: string): InlineExpansion => ({
     ok: false,
     message: `Shell command failed for pattern "${marker}": ${detail}`,
+    shell: true,
   });
   if (options.signal?.aborted) return failed("Command was aborted");
   let result: ShellResult;

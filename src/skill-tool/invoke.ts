@@ -4,7 +4,7 @@ import type { TurnPatch, TurnState } from "../agent/turn.js";
 import type { HookRegistry } from "../hooks/registry.js";
 import { registerSkillHooks } from "../hooks/skill-hooks.js";
 import { expandSkill } from "../inline/expand-skill.js";
-import { hasInlineShell } from "../inline/inline-shell.js";
+import { hasInlineShell, type InlineExpansion } from "../inline/inline-shell.js";
 import { skillExpansionText } from "../inline/render.js";
 import type { FsOps } from "../io/fs.js";
 import type { ShellOps } from "../io/shell.js";
@@ -72,7 +72,11 @@ export interface InvocationRequest {
 
 /** The outcome of the pipeline: refused (with the reason), expanded inline, or run as a fork. */
 export type InvocationOutcome =
-  | { kind: "refused"; message: string }
+  | {
+      kind: "refused";
+      message: string /** An inline shell failure: sent without `<tool_use_error>` (§14.9). */;
+      shell?: true;
+    }
   | { kind: "inline"; text: string; patch: TurnPatch }
   | { kind: "fork"; outcome: ForkOutcome };
 
@@ -141,7 +145,11 @@ export async function invokeSkill(
   if (skill.plugin !== undefined) await deps.fs.mkdir(skill.plugin.dataDir).catch(() => undefined);
 
   const expanded = await expandBody(skill, request, rules, deps);
-  if (!expanded.ok) return { kind: "refused", message: expanded.message };
+  if (!expanded.ok) {
+    return expanded.shell === true
+      ? { kind: "refused", message: expanded.message, shell: true }
+      : { kind: "refused", message: expanded.message };
+  }
   const text =
     skill.literalBody === true ? expanded.text : skillExpansionText(skill.kind, skill.baseDir, expanded.text);
 
@@ -187,7 +195,7 @@ async function expandBody(
   request: InvocationRequest,
   rules: PermissionRules,
   deps: InvocationDeps,
-): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
+): Promise<InlineExpansion> {
   if (skill.literalBody === true) {
     try {
       return { ok: true, text: await skill.loadBody(request.signal, request.args) };

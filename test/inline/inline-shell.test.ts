@@ -97,6 +97,7 @@ describe("expandInline: failures", () => {
     expect(await expandInline(body, options())).toEqual({
       ok: false,
       message: 'Shell command failed for pattern "!`echo boom >&2; exit 3`": [stderr]\nboom',
+      shell: true,
     });
     expect(await readdir(dir)).toEqual([]);
   });
@@ -106,6 +107,7 @@ describe("expandInline: failures", () => {
     expect(await expandInline(body, options())).toEqual({
       ok: false,
       message: 'Shell command failed for pattern "```!\nexit 4\n```": [stderr]\nCommand exited with code 4',
+      shell: true,
     });
   });
 
@@ -114,6 +116,7 @@ describe("expandInline: failures", () => {
     expect(result).toEqual({
       ok: false,
       message: 'Shell command failed for pattern "!`false $0`": [stderr]\nCommand exited with code 1',
+      shell: true,
     });
   });
 
@@ -122,6 +125,7 @@ describe("expandInline: failures", () => {
     expect(result).toEqual({
       ok: false,
       message: 'Shell command failed for pattern "!`sleep 5`": Command timed out after 200 ms',
+      shell: true,
     });
   });
 
@@ -132,6 +136,7 @@ describe("expandInline: failures", () => {
     expect(result).toEqual({
       ok: false,
       message: 'Shell command failed for pattern "!`touch ran`": Command was aborted',
+      shell: true,
     });
     expect(await readdir(dir)).toEqual([]);
   });
@@ -143,7 +148,11 @@ describe("expandInline: failures", () => {
       },
     };
     const result = await expandInline("!`ls`", options({ shellOps: broken }));
-    expect(result).toEqual({ ok: false, message: 'Shell command failed for pattern "!`ls`": spawn failed' });
+    expect(result).toEqual({
+      ok: false,
+      message: 'Shell command failed for pattern "!`ls`": spawn failed',
+      shell: true,
+    });
   });
 
   it.each<[string, PermissionDecision | Error, string]>([
@@ -168,6 +177,7 @@ describe("expandInline: failures", () => {
     expect(result).toEqual({
       ok: false,
       message: `Shell command permission check failed for pattern "!\`touch a\`": ${reason}`,
+      shell: true,
     });
     expect(await readdir(dir)).toEqual([]);
   });
@@ -252,6 +262,7 @@ describe("expandInline through the Bash permission check, headless (SPEC §14.1,
   const failed = (marker: string, reason: string) => ({
     ok: false,
     message: `Shell command permission check failed for pattern "${marker}": ${reason}`,
+    shell: true,
   });
 
   it.each<[string, string, string]>([

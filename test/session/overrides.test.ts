@@ -173,8 +173,8 @@ describe("turn-scoped overrides of an inline skill (SPEC §5)", () => {
     const refused = onlyResult(h, 2);
     expect(refused.isError).toBe(true);
     expect(refused.text).toBe(
-      '<tool_use_error>Shell command permission check failed for pattern "!`rm -f junk.txt`": ' +
-        "Permission to use Bash(rm -f junk.txt) was denied by the rule Bash(rm:*).</tool_use_error>",
+      'Shell command permission check failed for pattern "!`rm -f junk.txt`": ' +
+        "Permission to use Bash(rm -f junk.txt) was denied by the rule Bash(rm:*).",
     );
     expect(await access(join(h.cwd, "junk.txt")).then(() => true)).toBe(true);
   });
