@@ -242,6 +242,7 @@ export function createSession(deps: SessionDeps): Session {
       turn,
       signal,
       invoke: runtime.invoke,
+      disabled: (name) => deps.skills.disabled(name),
     });
     if (slash.kind === "reply") {
       if (slash.record) {

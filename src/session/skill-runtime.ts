@@ -12,6 +12,7 @@ import {
   invokeSkill,
 } from "../skill-tool/invoke.js";
 import { createSkillTool } from "../skill-tool/skill-tool.js";
+import { guardDisabledSkills } from "./disabled-guard.js";
 import type { RunHooks } from "./hooks-runner.js";
 import type { SessionDeps } from "./session-types.js";
 import type { PermissionPolicy } from "./tool-gate.js";
@@ -91,12 +92,15 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       runFork: (forkRequest) => limitFor(forkRequest.depth)(() => fork(forkRequest)),
     });
   const skillTool = (depth: number, agentId?: string): AgentTool =>
-    createSkillTool({
-      skills: () => s.skills.visible(),
-      pluginSkillNames: () => s.skills.pluginSkillNames(),
-      invoke,
-      depth,
-      ...(agentId === undefined ? {} : { agentId }),
-    });
+    guardDisabledSkills(
+      createSkillTool({
+        skills: () => s.skills.visible(),
+        pluginSkillNames: () => s.skills.pluginSkillNames(),
+        invoke,
+        depth,
+        ...(agentId === undefined ? {} : { agentId }),
+      }),
+      s.skills,
+    );
   return { skillTool, invoke };
 }
