@@ -14,6 +14,7 @@ import type { InvokedSkill } from "../skill-tool/invoke.js";
 import { compactConversation } from "./compact.js";
 import { createHooksRunner, type RunHooks } from "./hooks-runner.js";
 import { createListingState, MAIN_AGENT } from "./listing-state.js";
+import { permissionRequestVerdict } from "./permission-request.js";
 import { restoreResumed } from "./restore.js";
 import type { Session, SessionDeps } from "./session-types.js";
 import { createSkillRuntime, DEFAULT_MAX_TOKENS } from "./skill-runtime.js";
@@ -58,6 +59,8 @@ export function createSession(deps: SessionDeps): Session {
     cwd: deps.cwd,
     home: deps.home,
     ...(deps.askPermission === undefined ? {} : { askPermission: deps.askPermission }),
+    permissionRequest: (tool: string, input: unknown, signal?: AbortSignal) =>
+      permissionRequestVerdict(runHooks, tool, input, signal),
   };
   const runHooks: RunHooks = createHooksRunner(
     deps.hooks,
