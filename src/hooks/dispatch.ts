@@ -102,17 +102,20 @@ function stringField(payload: HookPayload, field: string): string | undefined {
 
 /**
  * The registry query for an event: the tool name (plus the invoked skill for the Skill tool) or the event's
- * match field (see {@link MATCH_FIELDS}); an empty query for events whose matchers are ignored. Pure.
+ * match field (see {@link MATCH_FIELDS}), and the payload's `agent_id` (for agent-scoped hooks); no name for
+ * events whose matchers are ignored. Pure.
  */
 export function hookQueryFor(event: HookEvent, payload: HookPayload): HookQuery {
+  const agentId = stringField(payload, "agent_id");
+  const agent = agentId === undefined ? {} : { agentId };
   const field = MATCH_FIELDS[event];
-  if (field === undefined) return {};
+  if (field === undefined) return agent;
   const toolName = stringField(payload, field) ?? "";
-  if (field !== "tool_name" || toolName !== SKILL_TOOL_NAME) return { toolName };
+  if (field !== "tool_name" || toolName !== SKILL_TOOL_NAME) return { toolName, ...agent };
   const toolInput = payload.tool_input;
   const skill =
     typeof toolInput === "object" && toolInput !== null && "skill" in toolInput ? toolInput.skill : undefined;
-  return typeof skill === "string" ? { toolName, skillName: skill } : { toolName };
+  return typeof skill === "string" ? { toolName, skillName: skill, ...agent } : { toolName, ...agent };
 }
 
 /** The stdin JSON for a hook: the common fields, then the payload (which cannot override them). */

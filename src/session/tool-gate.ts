@@ -67,6 +67,11 @@ export function denialText(decision: PermissionDecision): string {
   return "";
 }
 
+/** `agent_id` for a sub-agent's call (Claude Code's field), nothing for the main agent's. */
+function agentField(call: { agentId?: string }): { agent_id?: string } {
+  return call.agentId === undefined ? {} : { agent_id: call.agentId };
+}
+
 /**
  * Settles an `ask`: the PermissionRequest hooks first (their `allow` / `deny` answers it), then the host's
  * callback; headless (no callback) means no. `input` is the call's input, for the hooks.
@@ -104,7 +109,7 @@ export function createToolGate(policy: PermissionPolicy, runHooks: RunHooks): To
       if (SELF_GATED_TOOLS.has(call.tool.name)) return { behavior: "allow" };
       const hook = await runHooks(
         "PreToolUse",
-        { tool_name: call.tool.name, tool_input: call.input, tool_use_id: call.id },
+        { tool_name: call.tool.name, tool_input: call.input, tool_use_id: call.id, ...agentField(call) },
         call.signal,
       );
       if (hook.blocked !== undefined) {
@@ -145,6 +150,7 @@ export function createToolGate(policy: PermissionPolicy, runHooks: RunHooks): To
             tool_use_id: call.id,
             error: text,
             is_interrupt: call.signal.aborted,
+            ...agentField(call),
           },
           call.signal,
         );
@@ -155,7 +161,13 @@ export function createToolGate(policy: PermissionPolicy, runHooks: RunHooks): To
       }
       const hook = await runHooks(
         "PostToolUse",
-        { tool_name: call.tool.name, tool_input: call.input, tool_use_id: call.id, tool_response: text },
+        {
+          tool_name: call.tool.name,
+          tool_input: call.input,
+          tool_use_id: call.id,
+          tool_response: text,
+          ...agentField(call),
+        },
         call.signal,
       );
       const extra = [...hook.additionalContext];
