@@ -213,6 +213,8 @@ export function createSession(deps: SessionDeps): Session {
   const handle = async (prompt: string, signal: AbortSignal): Promise<void> => {
     compactFailedThisTurn = false;
     await restore();
+    // A reload in flight (settings hooks, rules, skills) lands before this turn's first hook or request.
+    await deps.settled?.();
     const context: ModelContentBlock[] = [];
     if (!started) {
       started = true;
