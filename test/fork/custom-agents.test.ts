@@ -211,6 +211,10 @@ describe("a forked skill running as a custom agent", () => {
       files: {
         "project/notes.txt": "text\n",
         "project/.claude/skills/review/SKILL.md": reviewSkill,
+        "project/.claude/skills/nested/SKILL.md": skillMd(
+          "description: Nested\ncontext: fork",
+          "NESTED-TASK",
+        ),
         "project/.claude/agents/reviewer.md": agentFile(
           [
             "name: reviewer",
@@ -236,6 +240,15 @@ describe("a forked skill running as a custom agent", () => {
         ),
         launch,
         forkTurn("Read", { file_path: "notes.txt" }),
+        // The reviewer starts a nested fork: its Read and its stop happen while the reviewer's hooks are
+        // registered, and must not fire them.
+        forkTurn("Skill", { skill: "nested" }),
+        toolTurn(
+          "Read",
+          { file_path: "notes.txt" },
+          { match: { agentId: "*", lastUserTextIncludes: "NESTED-TASK" } },
+        ),
+        textTurn("Nested done.", { agentId: "*" }),
         forkDone,
         toolTurn("Read", { file_path: "notes.txt" }, { id: "toolu_main_read2", match: { agentId: null } }),
         mainDone,
@@ -252,7 +265,7 @@ describe("a forked skill running as a custom agent", () => {
           .map((l) => JSON.parse(l) as Record<string, unknown>),
       );
     const pre = await lines("agent-pre.jsonl");
-    // Only the fork's Read: not the main agent's, before or after the fork.
+    // Only the reviewer's own Read: not the main agent's (before or after it), not the nested fork's.
     expect(pre).toHaveLength(1);
     expect(pre[0]).toMatchObject({ hook_event_name: "PreToolUse", tool_name: "Read" });
     expect(String(pre[0]?.agent_id)).toMatch(/^fork-/);
