@@ -3,6 +3,7 @@ import { createActivationState } from "../activation/activation-state.js";
 import { announcedNestedRoot } from "../activation/announce.js";
 import type { Skill } from "../skill/skill.js";
 import { type DisabledSkill, NO_SKILL_FILTER, type SkillFilter, whyDisabled } from "../skill-filter.js";
+import { withBuiltinCommands } from "../skill-tool/builtin-commands.js";
 import { namesListedIn, reminderTexts } from "./listing-state.js";
 import type { SkillView } from "./skill-view.js";
 
@@ -26,17 +27,30 @@ export interface SkillViewOptions {
   /** The current filter (it may change on reload): nested finds it disables are kept out too. */
   filter?: () => SkillFilter;
   nested?: NestedFinder;
+  /** Adds the built-in prompt commands (`init`) after the discovered skills, unless a skill takes the name. */
+  builtinCommands?: boolean;
 }
 
 /**
- * A session's live view of its skills: discovery's skills plus nested finds, with conditional skills hidden
- * until a touched path activates them.
+ * A session's live view of its skills: discovery's skills plus nested finds (and, when asked, the built-in
+ * prompt commands), with conditional skills hidden until a touched path activates them.
  */
 export function createSkillView(options: SkillViewOptions): SkillView {
-  let skills: Skill[] = [...options.skills];
-  let nested: Skill[] = [];
   let disabled: DisabledSkill[] = [...(options.disabled ?? [])];
   const filter = options.filter ?? (() => NO_SKILL_FILTER);
+  /** The list plus the built-in prompt commands that no filter disables (those join `disabled`). */
+  const withBuiltins = (list: readonly Skill[]) => {
+    if (options.builtinCommands !== true) return [...list];
+    const current = filter();
+    return withBuiltinCommands(list).filter((s) => {
+      if (list.includes(s)) return true;
+      const by = whyDisabled(s.name, current);
+      if (by !== undefined && !disabled.some((d) => d.skill.name === s.name)) disabled.push({ skill: s, by });
+      return by === undefined;
+    });
+  };
+  let skills: Skill[] = withBuiltins(options.skills);
+  let nested: Skill[] = [];
   const activation = createActivationState(skills);
   const addNested = async (paths: readonly string[]) => {
     if (options.nested === undefined) return { skills: [], announcements: [] };
@@ -89,7 +103,7 @@ export function createSkillView(options: SkillViewOptions): SkillView {
         if (by !== undefined) disabled.push({ skill: s, by });
         return by === undefined;
       });
-      skills = [...discovered, ...enabledNested];
+      skills = withBuiltins([...discovered, ...enabledNested]);
       activation.add(discovered);
     },
   };
