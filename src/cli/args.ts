@@ -131,9 +131,11 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
     if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
       throw new Error(`--output-format must be one of ${OUTPUT_FORMATS.join(", ")}, got "${format}"`);
     }
-    const inputFormat = values["input-format"] ?? "text";
-    if (!(INPUT_FORMATS as readonly string[]).includes(inputFormat)) {
-      throw new Error(`--input-format must be one of ${INPUT_FORMATS.join(", ")}, got "${inputFormat}"`);
+    const inputFormat = INPUT_FORMATS.find((f) => f === (values["input-format"] ?? "text"));
+    if (inputFormat === undefined) {
+      throw new Error(
+        `--input-format must be one of ${INPUT_FORMATS.join(", ")}, got "${values["input-format"] ?? ""}"`,
+      );
     }
     if (inputFormat === "stream-json" && format !== "stream-json") {
       throw new Error("--input-format stream-json needs --output-format stream-json");
@@ -145,7 +147,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         positionals: isCommand ? positionals.slice(1) : positionals,
         print: values.print ?? false,
         outputFormat: format as OutputFormat,
-        inputFormat: inputFormat as InputFormat,
+        inputFormat,
         model: values.model,
         effort: values.effort,
         allowedTools: splitToolList([...(values.allowedTools ?? []), ...(values["allowed-tools"] ?? [])]),

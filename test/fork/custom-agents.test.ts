@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RecordedRequest } from "../../src/dev/model-server.js";
 import { parseAgentFile } from "../../src/fork/agents.js";
-import { type E2E, resultText, skillMd, startE2E } from "../e2e/harness.js";
+import { type BodyBlock, type E2E, resultText, skillMd, startE2E } from "../e2e/harness.js";
 import { textTurn, toolTurn } from "../support/model-server.js";
 
 let e: E2E | undefined;
@@ -19,7 +19,7 @@ afterEach(async () => {
 
 interface ForkBody {
   tools?: { name: string }[];
-  messages: { role: string; content: string | { type: string; text?: string; content?: unknown }[] }[];
+  messages: { role: string; content: string | BodyBlock[] }[];
 }
 
 const body = (r: RecordedRequest | undefined) => r?.body as ForkBody;
@@ -33,7 +33,7 @@ const lastResults = (r: RecordedRequest | undefined) => {
   const content = body(r).messages.at(-1)?.content ?? [];
   return typeof content === "string"
     ? []
-    : content.filter((b) => b.type === "tool_result").map((b) => resultText(b as never));
+    : content.filter((b) => b.type === "tool_result").map((b) => resultText(b));
 };
 
 function agentFile(frontmatter: string, prompt = "You are a careful reviewer."): string {
