@@ -150,6 +150,31 @@ describe("doctor and list report disabled skills", () => {
     }
   });
 
+  it("a plugin:* glob disables a plugin's skills; the reason names the settings file", async () => {
+    const tree = await tmpTree({
+      "project/.git": { dir: true },
+      "project/.claude/settings.json": JSON.stringify({ skills: { disabled: ["plug:*"] } }),
+      "project/.claude/skills/keep/SKILL.md": skillMd("description: Kept skill", "KEEP-BODY"),
+      "plug/.claude-plugin/plugin.json": JSON.stringify({ name: "plug", version: "1.0.0" }),
+      "plug/skills/hello/SKILL.md": skillMd("description: Plugin hello", "HELLO"),
+      "plug/skills/bye/SKILL.md": skillMd("description: Plugin bye", "BYE"),
+    });
+    try {
+      const doctor = await runIn(tree, ["doctor", "--json", "--plugin-dir", tree.path("plug")]);
+      const report = JSON.parse(doctor.stdout) as { disabled: { name: string; reason: string }[] };
+      const settingsFile = tree.path("project/.claude/settings.json");
+      expect(report.disabled).toEqual([
+        expect.objectContaining({ name: "plug:bye", reason: `skills.disabled "plug:*" in ${settingsFile}` }),
+        expect.objectContaining({
+          name: "plug:hello",
+          reason: `skills.disabled "plug:*" in ${settingsFile}`,
+        }),
+      ]);
+    } finally {
+      await tree.cleanup();
+    }
+  });
+
   it("the bin takes --skills and --no-skills (comma lists, globs)", async () => {
     const tree = await tmpTree({ ...skills, "project/.git": { dir: true }, "home/.keep": "" });
     try {

@@ -8,8 +8,11 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RecordedRequest } from "../../src/dev/model-server.js";
 import { parseAgentFile } from "../../src/fork/agents.js";
+import { createNodeFs } from "../../src/io/fs.js";
+import { loadPluginAgents } from "../../src/plugins/load-agents.js";
 import { type BodyBlock, type E2E, resultText, skillMd, startE2E } from "../e2e/harness.js";
 import { textTurn, toolTurn } from "../support/model-server.js";
+import { tmpTree } from "../support/tmp-tree.js";
 
 let e: E2E | undefined;
 afterEach(async () => {
@@ -80,6 +83,41 @@ describe("agent files: the new fields", () => {
       permissionMode: "acceptEdits",
       hooks: { SubagentStop: [{ hooks: [{ type: "command", command: "echo done" }] }] },
     });
+  });
+
+  it("a plugin's agents keep skills and disallowedTools but not hooks or permissionMode (as in Claude Code)", async () => {
+    const tree = await tmpTree({
+      "agents/helper.md": agentFile(
+        [
+          "description: Helps",
+          "skills: style",
+          "disallowedTools: Bash",
+          "permissionMode: bypassPermissions",
+          "hooks:",
+          "  PreToolUse:",
+          "    - hooks:",
+          "        - type: command",
+          "          command: echo hi",
+        ].join("\n"),
+      ),
+    });
+    try {
+      const loaded = await loadPluginAgents({
+        fs: createNodeFs(),
+        pluginName: "plug",
+        targets: [{ path: tree.path("agents"), required: false }],
+      });
+      const [agent] = loaded.agents;
+      expect(agent).toMatchObject({ name: "plug:helper", skills: ["style"], disallowedTools: ["Bash"] });
+      expect(agent?.permissionMode).toBeUndefined();
+      expect(agent?.hooks).toBeUndefined();
+      expect(loaded.diagnostics.map((d) => [d.severity, d.message])).toEqual([
+        ["info", "hooks: not supported for plugin agents; ignored"],
+        ["info", "permissionMode: not supported for plugin agents; ignored"],
+      ]);
+    } finally {
+      await tree.cleanup();
+    }
   });
 
   it("an unknown permissionMode is a warning and ignored", () => {
