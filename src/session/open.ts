@@ -94,6 +94,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     hooks.register({ kind: "plugin", name: plugin.name, pluginRoot: plugin.root }, plugin.hooks);
   }
 
+  let filter = await engine.skillFilter();
   const agentDirs = [
     { dir: join(engine.home, ".claude", "agents"), source: "user" as const },
     ...roots
@@ -104,7 +105,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
   ];
   const loadedAgents = await loadAgentTypes(fs, agentDirs);
   diagnostics.push(...loadedAgents.diagnostics);
-  const agents = [...loadedAgents.agents, ...extensions.plugins.flatMap((p) => p.agents)];
+  let agents = [...loadedAgents.agents, ...extensions.plugins.flatMap((p) => p.agents)];
   const mcpTools = extensions.mcp === undefined ? [] : await extensions.mcp.tools();
 
   const shell = options.shell ?? createNodeShell();
@@ -137,6 +138,8 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
   const view = createSkillView({
     cwd: engine.cwd,
     skills: discovery.skills,
+    disabled: discovery.disabled ?? [],
+    filter: () => filter,
     builtinCommands: true,
     nested: createNestedDiscovery({
       fs,
@@ -145,6 +148,34 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
       loadedRoots: roots.filter((r) => r.source === "project").map((r) => r.dir),
     }),
   });
+  /**
+   * After `engine.reload()`: the settings hooks, plugin hooks, permission rules, the skill filter and the agent
+   * types follow the files as they are now (the rules object is shared with the session, so it is updated in
+   * place). `--allowedTools`/`--disallowedTools` stay.
+   */
+  let reloading: Promise<void> = Promise.resolve();
+  let pluginNames = extensions.plugins.map((p) => p.name);
+  const reloadSettings = async () => {
+    const fresh = await engine.extensions();
+    filter = await engine.skillFilter();
+    const next = permissionRules(fresh.settings.settings);
+    rules.allow = [...next.allow, ...(options.allowedTools ?? [])];
+    rules.deny = [...next.deny, ...disallowed.filter((r) => r.includes("("))];
+    rules.ask = next.ask;
+    hooks.register(
+      { kind: "settings", name: "settings" },
+      parseHooksConfig(fresh.settings.settings.hooks, "settings").config,
+    );
+    for (const name of pluginNames) {
+      if (!fresh.plugins.some((p) => p.name === name)) hooks.unregister({ kind: "plugin", name });
+    }
+    pluginNames = fresh.plugins.map((p) => p.name);
+    for (const plugin of fresh.plugins) {
+      hooks.register({ kind: "plugin", name: plugin.name, pluginRoot: plugin.root }, plugin.hooks);
+    }
+    const reloadedAgents = await loadAgentTypes(fs, agentDirs);
+    agents = [...reloadedAgents.agents, ...fresh.plugins.flatMap((p) => p.agents)];
+  };
   const session = createSession({
     id,
     cwd: engine.cwd,
@@ -164,8 +195,14 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     }),
     tools,
     skills: view,
-    onClose: engine.catalog.onChange((rediscovered) => view.rediscovered(rediscovered.skills)),
-    settled: () => engine.catalog.get(),
+    onClose: engine.catalog.onChange((rediscovered) => {
+      view.rediscovered(rediscovered.skills, rediscovered.disabled ?? []);
+      reloading = reloadSettings();
+    }),
+    settled: async () => {
+      await engine.catalog.get();
+      await reloading;
+    },
     agents: () => agents,
     rules,
     ...(options.askPermission === undefined ? {} : { askPermission: options.askPermission }),

@@ -1,6 +1,7 @@
 import type { InvokedSkill } from "../agent/compaction/reattach.js";
 import type { AgentEvent } from "../agent/events.js";
 import type { TurnPatch, TurnState } from "../agent/turn.js";
+import { userPromptExpansionPayload } from "../hooks/prompt-expansion.js";
 import type { HookRegistry } from "../hooks/registry.js";
 import { registerSkillHooks } from "../hooks/skill-hooks.js";
 import { expandSkill } from "../inline/expand-skill.js";
@@ -126,7 +127,7 @@ export async function invokeSkill(
   const settled =
     request.origin === "user" && decision.behavior === "ask"
       ? ({ behavior: "allow" } as const)
-      : await settle(decision, "Skill", deps.policy, signal);
+      : await settle(decision, "Skill", deps.policy, signal, { skill: skill.name, args });
   if (settled.behavior !== "allow") return { kind: "refused", message: denialText(settled) };
 
   const hook = await deps.runHooks(
@@ -150,9 +151,24 @@ export async function invokeSkill(
       ? { kind: "refused", message: expanded.message, shell: true }
       : { kind: "refused", message: expanded.message };
   }
-  const text =
+  let text =
     skill.literalBody === true ? expanded.text : skillExpansionText(skill.kind, skill.baseDir, expanded.text);
 
+  if (request.origin === "user") {
+    // A typed `/name` expanded: UserPromptExpansion hooks see it before it reaches the model (exit 2 blocks).
+    const expansion = await deps.runHooks(
+      "UserPromptExpansion",
+      userPromptExpansionPayload(skill, args, text),
+      signal,
+    );
+    if (expansion.blocked !== undefined) {
+      return {
+        kind: "refused",
+        message: `UserPromptExpansion hook blocked /${skill.name}: ${expansion.blocked.reason}`,
+      };
+    }
+    if (expansion.additionalContext.length > 0) text = [text, ...expansion.additionalContext].join("\n\n");
+  }
   await deps.usage.record(skill.name, deps.now()).catch(() => undefined);
   await deps.record({
     name: skill.name,
@@ -227,6 +243,7 @@ async function expandBody(
         "Bash",
         deps.policy,
         signal,
+        { command },
       ),
   });
 }
