@@ -252,3 +252,23 @@ describe("reading only the head", () => {
     },
   );
 });
+
+describe("control characters in frontmatter (issue 16.3)", () => {
+  it.each([
+    ["a YAML \\0 escape", 'description: "x\\0y"\nwhen_to_use: fine\n'],
+    ["a raw NUL byte", "description: x\u0000y\nwhen_to_use: fine\n"],
+    ["a raw ESC in a list", 'description: [a, "b\u001b[31m"]\nwhen_to_use: fine\n'],
+  ])("%s: the field is dropped with frontmatter-control-char; the skill still loads", async (_, head) => {
+    const r = await load(`---\n${head}---\nBody line\n`);
+    expect(r.diagnostics.filter((d) => d.code === "frontmatter-control-char")).toEqual([
+      expect.objectContaining({ severity: "error", code: "frontmatter-control-char" }),
+    ]);
+    expect(r.skill?.description).toBe("Body line");
+    expect(r.skill?.whenToUse).toBe("fine");
+  });
+
+  it("control characters in the body's first line are stripped from the fallback description", async () => {
+    const r = await load("---\nname: demo\n---\nHello\u0007 \u001b[1mworld\n");
+    expect(r.skill?.description).toBe("Hello [1mworld");
+  });
+});
