@@ -1,6 +1,7 @@
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
 import { parseFrontmatterLazily, parseSimpleFrontmatter, splitFrontmatter } from "./frontmatter-core.js";
+import { isInside } from "./path-inside.js";
 import { firstBodyLine, normalizeMeta } from "./schema.js";
 import type { PluginRef, Skill, SkillKind, SkillMeta, SkillSource } from "./skill.js";
 
@@ -20,6 +21,11 @@ export interface SkillFileRef {
   /** `Base directory for this skill:`; the dir holding SKILL.md, or the commands dir. */
   baseDir: string;
   plugin?: PluginRef;
+  /**
+   * A real dir the file must stay inside (a plugin's root): the body is read only while the file's real path
+   * is still under it, so a link swapped after discovery cannot point the read elsewhere.
+   */
+  confine?: string;
 }
 
 export interface LoadResult {
@@ -154,10 +160,21 @@ function skillFromMeta(fs: FsOps, ref: SkillFileRef, meta: SkillMeta): Skill {
     filePath: path,
     baseDir: ref.baseDir,
     root: ref.root,
-    loadBody: async () => splitFrontmatter(await fs.readFile(path)).body,
+    loadBody: async () => {
+      if (ref.confine !== undefined) await assertConfined(fs, path, ref.confine);
+      return splitFrontmatter(await fs.readFile(path)).body;
+    },
   });
   if (ref.plugin !== undefined) skill.plugin = ref.plugin;
   return skill;
+}
+
+/** Rejects when `path`'s real path has left `root` (see {@link SkillFileRef.confine}). */
+async function assertConfined(fs: FsOps, path: string, root: string): Promise<void> {
+  const real = await fs.realpath(path);
+  if (!isInside(root, real)) {
+    throw new Error(`${path} now resolves to ${real}, outside ${root}; not read`);
+  }
 }
 
 function unreadable(path: string, error: unknown): Diagnostic {
