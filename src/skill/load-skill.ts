@@ -1,8 +1,10 @@
+import { basename } from "node:path";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
+import { isValidSkillName, MAX_NAME_LENGTH } from "./fields.js";
 import { parseFrontmatterLazily, parseSimpleFrontmatter, splitFrontmatter } from "./frontmatter-core.js";
 import { isInside } from "./path-inside.js";
-import { firstBodyLine, normalizeMeta } from "./schema.js";
+import { DEFAULT_DESCRIPTION, firstBodyLine, normalizeMeta } from "./schema.js";
 import type { PluginRef, Skill, SkillKind, SkillMeta, SkillSource } from "./skill.js";
 
 /** Files larger than this are skipped with a diagnostic (SPEC §1). */
@@ -86,6 +88,7 @@ export async function readSkillHead(fs: FsOps, ref: SkillFileRef): Promise<HeadR
     }
   } catch (error) {
     if (errorCode(error) === "ENOENT") return { diagnostics: [], missing: true };
+    if (await isDirectory(fs, ref.path)) return { diagnostics: [fileIsDirectory(ref)] };
     return { diagnostics: [unreadable(ref.path, error)] };
   }
 
@@ -106,13 +109,25 @@ export async function readSkillHead(fs: FsOps, ref: SkillFileRef): Promise<HeadR
   }
   if (binary)
     diagnostics.push(diagnostic("warning", "file-binary", "file contains NUL bytes (binary?)", ref.path));
-  if (head.size === 0) diagnostics.push(diagnostic("info", "file-empty", "file is empty", ref.path));
+  if (head.size === 0) {
+    diagnostics.push(
+      diagnostic(
+        "info",
+        "file-empty",
+        `${basename(ref.path)} is empty (0 bytes): the skill loads with no instructions and the description "${DEFAULT_DESCRIPTION}"`,
+        ref.path,
+      ),
+    );
+  }
   if (split.unclosed) {
+    diagnostics.push(diagnostic("warning", "frontmatter-unclosed", unclosedMessage(split.body), ref.path));
+  }
+  if (ref.kind === "skill" && !isValidSkillName(ref.name)) {
     diagnostics.push(
       diagnostic(
         "warning",
-        "frontmatter-unclosed",
-        "frontmatter opens with --- but never closes; the whole file is the body",
+        "name-invalid",
+        `skill directory name "${ref.name}" is not a valid Agent Skills name (lowercase letters, digits and single hyphens, at most ${MAX_NAME_LENGTH} chars); it loads as "${ref.name}", but other agents may refuse it`,
         ref.path,
       ),
     );
@@ -167,6 +182,40 @@ function skillFromMeta(fs: FsOps, ref: SkillFileRef, meta: SkillMeta): Skill {
   });
   if (ref.plugin !== undefined) skill.plugin = ref.plugin;
   return skill;
+}
+
+/**
+ * Why an unclosed frontmatter is unclosed, for the diagnostic: names a line that looks like a closing fence but
+ * is not exactly `---` (`----`, `--- x`, `...`) when there is one. Pure.
+ */
+export function unclosedMessage(body: string): string {
+  const lines = body.split("\n").map((line) => line.replace(/\r$/, ""));
+  const near = lines.findIndex(
+    (line, i) => i > 0 && /^(-{2,}|\.{3})/.test(line.trim()) && line.trim() !== "---",
+  );
+  const cause =
+    near === -1
+      ? "no later line is exactly ---"
+      : `line ${near + 1} "${lines[near]?.trim().slice(0, 40)}" is not a closing fence (it must be exactly ---)`;
+  return `frontmatter opens with --- on line 1 but never closes: ${cause}; the whole file, fields included, is read as the body`;
+}
+
+async function isDirectory(fs: FsOps, path: string): Promise<boolean> {
+  try {
+    return (await fs.stat(path)).kind === "dir";
+  } catch {
+    return false;
+  }
+}
+
+function fileIsDirectory(ref: SkillFileRef): Diagnostic {
+  const file = basename(ref.path);
+  return diagnostic(
+    "error",
+    "not-a-file",
+    `${file} is a directory, not a file: a skill is a directory holding a file named ${file}; skipped`,
+    ref.path,
+  );
 }
 
 /** Rejects when `path`'s real path has left `root` (see {@link SkillFileRef.confine}). */

@@ -23,14 +23,15 @@ export async function validatePath(fs: FsOps, path: string, spec: boolean): Prom
   } catch (error) {
     return [{ path, diagnostics: [diagnostic("error", "file-unreadable", errorMessage(error), path)] }];
   }
-  if (kind === "file") return [await validateFile(fs, path, spec)];
+  if (kind === "file" || basename(path) === "SKILL.md") return [await validateFile(fs, path, spec)];
   const own = join(path, "SKILL.md");
-  if (await exists(fs, own)) return [await validateFile(fs, own, spec)];
+  // A directory named SKILL.md is validated too, so the report names that as the cause.
+  if ((await kindAt(fs, own)) !== undefined) return [await validateFile(fs, own, spec)];
   const entries = await fs.readdir(path).catch(() => []);
   const files: string[] = [];
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const candidate = join(path, entry.name, "SKILL.md");
-    if (await exists(fs, candidate)) files.push(candidate);
+    if ((await kindAt(fs, candidate)) !== undefined) files.push(candidate);
   }
   if (files.length === 0) {
     return [
@@ -76,10 +77,11 @@ async function validateFile(fs: FsOps, path: string, spec: boolean): Promise<Val
   return result.skill === undefined ? { path, diagnostics } : { path, skill: result.skill, diagnostics };
 }
 
-async function exists(fs: FsOps, path: string): Promise<boolean> {
+async function kindAt(fs: FsOps, path: string): Promise<"file" | "dir" | undefined> {
   try {
-    return (await fs.stat(path)).kind === "file";
+    const kind = (await fs.stat(path)).kind;
+    return kind === "file" || kind === "dir" ? kind : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }

@@ -70,6 +70,18 @@ describe("validatePath", () => {
     expect(result?.diagnostics.map((d) => d.code)).toEqual(["file-unreadable"]);
   });
 
+  it("a directory named SKILL.md is reported as such, whichever path names it (issue 16.7)", async () => {
+    tree = await tmpTree({ "skills/bad/SKILL.md/notes.txt": "x", "skills/good/SKILL.md": GOOD });
+    const fs = createNodeFs();
+    const bad = { path: tree.path("skills/bad/SKILL.md"), name: undefined, codes: ["not-a-file"] };
+    expect(summary(await validatePath(fs, tree.path("skills/bad"), false))).toEqual([bad]);
+    expect(summary(await validatePath(fs, tree.path("skills/bad/SKILL.md"), false))).toEqual([bad]);
+    expect(summary(await validatePath(fs, tree.path("skills"), false))).toEqual([
+      bad,
+      { path: tree.path("skills/good/SKILL.md"), name: "good", codes: [] },
+    ]);
+  });
+
   it("a missing path is an error", async () => {
     tree = await tmpTree();
     const results = await validatePath(createNodeFs(), tree.path("nope"), false);
