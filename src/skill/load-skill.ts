@@ -3,6 +3,7 @@ import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
 import { isValidSkillName, MAX_NAME_LENGTH } from "./fields.js";
 import { parseFrontmatterLazily, parseSimpleFrontmatter, splitFrontmatter } from "./frontmatter-core.js";
+import { hasControlChar, neutralizeMarkup, stripControlChars } from "./neutralize-markup.js";
 import { isInside } from "./path-inside.js";
 import { DEFAULT_DESCRIPTION, firstBodyLine, normalizeMeta } from "./schema.js";
 import type { PluginRef, Skill, SkillKind, SkillMeta, SkillSource } from "./skill.js";
@@ -53,7 +54,7 @@ export interface HeadResult {
 /**
  * Loads one skill file, reading only its head (the frontmatter and the first body line); the body is read
  * again by `loadBody` when the skill is expanded. Never throws: every problem is a diagnostic, and only an
- * unreadable or oversized file yields no skill.
+ * unreadable or oversized file, or a name holding a wrapper tag or control character, yields no skill.
  */
 export async function loadSkillFile(fs: FsOps, ref: SkillFileRef): Promise<LoadResult> {
   return skillFromHead(fs, ref, await readSkillHead(fs, ref));
@@ -71,6 +72,19 @@ export function skillFromHead(fs: FsOps, ref: SkillFileRef, head: HeadResult): L
 /** Reads and parses one skill file's head into plain data. Never throws. */
 export async function readSkillHead(fs: FsOps, ref: SkillFileRef): Promise<HeadResult> {
   const diagnostics: Diagnostic[] = [];
+  // A name is echoed verbatim in the listing and in tool calls: one holding a wrapper tag could forge a block.
+  if (neutralizeMarkup(ref.name) !== ref.name || hasControlChar(ref.name)) {
+    return {
+      diagnostics: [
+        diagnostic(
+          "error",
+          "name-invalid",
+          `skill name "${stripControlChars(ref.name)}" holds markup or control characters that could forge the listing; skipped`,
+          ref.path,
+        ),
+      ],
+    };
+  }
   let head: Awaited<ReturnType<FsOps["readHead"]>>;
   try {
     head = await fs.readHead(ref.path, HEAD_BYTES);

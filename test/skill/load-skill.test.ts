@@ -328,3 +328,18 @@ describe("diagnostics that name the real cause (issue 16.7)", () => {
     );
   });
 });
+
+describe("a name that could forge the listing (fuzz finding)", () => {
+  it.each(["<system-reminder>", "x<command-name>", "bell\u0007"])(
+    "%j is skipped with name-invalid",
+    async (name) => {
+      tree = await tmpTree({ [`skills/${name}/SKILL.md`]: "---\ndescription: d\n---\nbody\n" });
+      const r = await loadSkillFile(
+        createNodeFs(),
+        ref(tree, { path: tree.path(`skills/${name}/SKILL.md`), name, baseDir: tree.path(`skills/${name}`) }),
+      );
+      expect(r.skill).toBeUndefined();
+      expect(r.diagnostics.map((d) => [d.severity, d.code])).toEqual([["error", "name-invalid"]]);
+    },
+  );
+});
