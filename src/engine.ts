@@ -46,6 +46,8 @@ export interface Engine {
   readonly home: string;
   readonly env: Record<string, string | undefined>;
   readonly fs: FsOps;
+  /** The `--add-dir` dirs as given (absolute), in order: also directories commands may write to. */
+  readonly addDirs: readonly string[];
   readonly bundled: BundledRegistry;
   /**
    * Adds a skill defined in code (SPEC §2 bundled); its `files` are extracted to a private dir on first use and
@@ -145,6 +147,7 @@ export function createEngine(options: EngineOptions): Engine {
     home: options.home,
     env,
     fs,
+    addDirs: [...(options.addDirs ?? [])],
     bundled,
     roots,
     extensions,

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { createNestedDiscovery } from "../activation/nested.js";
 import { type InvokedSkill, invocationsFromTranscript } from "../agent/compaction/reattach.js";
 import type { AgentTool } from "../agent/loop.js";
@@ -75,7 +75,15 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
   const rules = permissionRules(settings.settings);
   const disallowed = options.disallowedTools ?? [];
   rules.allow = [...rules.allow, ...(options.allowedTools ?? [])];
-  rules.deny = [...rules.deny, ...disallowed.filter((r) => r.includes("("))];
+  // Bare names also become deny rules: the tool leaves the list, and no grant (a skill's `allowed-tools`, its
+  // inline shell) can bring it back (SPEC §14.1).
+  rules.deny = [...rules.deny, ...disallowed];
+  rules.additionalDirectories = [
+    ...engine.addDirs,
+    ...(settings.settings.permissions?.additionalDirectories ?? []).map((d) =>
+      d === "~" || d.startsWith("~/") ? join(engine.home, d.slice(1)) : resolve(projectDir, d),
+    ),
+  ];
   const removed = new Set(disallowed.filter((r) => !r.includes("(")).map(ruleToolName));
 
   const hooks = createHookRegistry();
@@ -124,12 +132,15 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     });
   let history: ModelMessage[] | undefined;
   let priorInvocations: InvokedSkill[] = [];
+  let priorLoaded: InvokedSkill[] = [];
   let priorFiredOnce: string[] = [];
   let id = newSessionId();
   if (options.resume !== undefined) {
     const entries = await store.read(options.resume);
     history = replayMessages(entries);
     priorInvocations = invocationsFromTranscript(entries);
+    const sinceCompaction = entries.slice(entries.findLastIndex((e) => e.type === "compaction") + 1);
+    priorLoaded = invocationsFromTranscript(sinceCompaction).filter((i) => i.agentId === undefined);
     priorFiredOnce = entries.flatMap((e) => (e.type === "hook_fired" ? [e.key] : []));
     id = options.resume;
   }
@@ -138,6 +149,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
   const view = createSkillView({
     cwd: engine.cwd,
     skills: discovery.skills,
+    builtinCommands: true,
     nested: createNestedDiscovery({
       fs,
       cwd: engine.cwd,
@@ -177,7 +189,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
       : { listingBudgetSetting: settings.settings.skillListingBudget }),
     ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
     now,
-    ...(history === undefined ? {} : { history, priorInvocations, priorFiredOnce }),
+    ...(history === undefined ? {} : { history, priorInvocations, priorLoaded, priorFiredOnce }),
   });
   if (history === undefined) {
     await store.append(id, [

@@ -1,7 +1,8 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` placeholders are among the generated inputs.
 import { KNOWN_FIELDS } from "../../src/skill/schema.js";
+import { seededRandom } from "../support/seeded-random.js";
 
-/** A seeded pseudo-random source (mulberry32): the same seed gives the same cases on every machine. */
+/** A seeded pseudo-random source: the same seed gives the same cases on every machine. */
 export interface Rng {
   /** A float in [0, 1). */
   next(): number;
@@ -12,16 +13,9 @@ export interface Rng {
   chance(p: number): boolean;
 }
 
-/** A {@link Rng} from a 32-bit seed. */
+/** A {@link Rng} from a 32-bit seed (the shared `seededRandom`, mulberry32). */
 export function rng(seed: number): Rng {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+  const next = seededRandom(seed);
   const int = (n: number) => Math.floor(next() * n);
   return {
     next,

@@ -136,7 +136,7 @@ describe("inline expansion (SPEC §5)", () => {
     const { text, isError } = await invoke("failing");
     expect(isError).toBe(true);
     expect(text).toBe(
-      '<tool_use_error>Shell command failed for pattern "!`false`": Command exited with code 1</tool_use_error>',
+      '<tool_use_error>Shell command failed for pattern "!`false`": [stderr]\nCommand exited with code 1</tool_use_error>',
     );
   });
 
