@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Diagnostic } from "../../src/diagnostics.js";
 import { createNodeFs } from "../../src/io/fs.js";
 import { loadPlugin } from "../../src/plugins/load-plugin.js";
-import { lastUser, listingBlock, startE2E, textBlocks } from "../e2e/harness.js";
+import { INIT_ENTRY, lastUser, listingBlock, startE2E, textBlocks } from "../e2e/harness.js";
 import { textTurn } from "../support/model-server.js";
 import { type TmpTree, type TreeEntry, tmpTree } from "../support/tmp-tree.js";
 
@@ -137,7 +137,7 @@ describe("a plugin skill linked outside never reaches the listing", () => {
     try {
       await e.send("hi");
       const [listing] = textBlocks(lastUser(e.body(0)).content);
-      expect(listing).toBe(listingBlock("- p:ok: Honest skill"));
+      expect(listing).toBe(listingBlock("- p:ok: Honest skill", INIT_ENTRY));
     } finally {
       await e.close();
     }
