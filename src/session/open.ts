@@ -13,7 +13,7 @@ import {
 import { buildSystemPrompt } from "../agent/system-prompt.js";
 import { ruleToolName } from "../agent/turn.js";
 import { permissionRules } from "../config/settings.js";
-import type { Diagnostic } from "../diagnostics.js";
+import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import type { Engine } from "../engine.js";
 import { loadAgentTypes } from "../fork/agent-types.js";
 import { createHookRegistry } from "../hooks/registry.js";
@@ -118,7 +118,19 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
   const tools: AgentTool[] = [...builtins, ...mcpTools, ...(options.extraTools ?? [])].filter(
     (t) => !removed.has(t.name),
   );
-  const store = options.store ?? createFileSessionStore(join(engine.home, ".skillwright", "sessions"));
+  const store =
+    options.store ??
+    createFileSessionStore(join(engine.home, ".skillwright", "sessions"), {
+      onTornTail: (torn) =>
+        diagnostics.push(
+          diagnostic(
+            "warning",
+            "transcript-torn",
+            `the transcript's last line was cut off by a crash; its ${torn.bytes} bytes were moved to ${torn.tornPath}`,
+            torn.path,
+          ),
+        ),
+    });
   let history: ModelMessage[] | undefined;
   let priorInvocations: InvokedSkill[] = [];
   let priorLoaded: InvokedSkill[] = [];

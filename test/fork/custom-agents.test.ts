@@ -3,7 +3,7 @@
  * `hooks` fields: a forked skill runs as the agent against the scripted model server, and the fork's recorded
  * requests show what it got.
  */
-import { readFile } from "node:fs/promises";
+import { readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RecordedRequest } from "../../src/dev/model-server.js";
@@ -106,6 +106,7 @@ describe("agent files: the new fields", () => {
         fs: createNodeFs(),
         pluginName: "plug",
         targets: [{ path: tree.path("agents"), required: false }],
+        realRoot: await realpath(tree.root),
       });
       const [agent] = loaded.agents;
       expect(agent).toMatchObject({ name: "plug:helper", skills: ["style"], disallowedTools: ["Bash"] });
