@@ -1,11 +1,10 @@
 import { expandSkill } from "../inline/expand-skill.js";
 import { skillExpansionText } from "../inline/render.js";
 import type { ShellOps } from "../io/shell.js";
-import { decide } from "../permissions/decide.js";
 import { disabledSkillText } from "../skill-filter.js";
 import { findSkill } from "../skill-tool/validate.js";
 import type { SkillView } from "./skill-view.js";
-import { type PermissionPolicy, settle } from "./tool-gate.js";
+import { inlineShellCheck, type PermissionPolicy } from "./tool-gate.js";
 
 /** What preloading needs from the session. */
 export interface PreloadDeps {
@@ -58,21 +57,7 @@ export async function preloadSkills(
       projectDir: deps.projectDir,
       shellOps: deps.shell,
       signal: deps.signal,
-      checkCommand: (command, signal) =>
-        settle(
-          decide({
-            rules: deps.policy.rules,
-            grants: [...skill.allowedTools],
-            tool: "Bash",
-            subject: { kind: "command", command },
-            cwd: deps.policy.cwd,
-            home: deps.policy.home,
-          }),
-          "Bash",
-          deps.policy,
-          signal,
-          { command },
-        ),
+      checkCommand: inlineShellCheck(deps.policy, deps.policy.rules, skill.allowedTools),
     });
     if (!expanded.ok) {
       warnings.push(`agent preloads skill "${name}": ${expanded.message}`);

@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { AgentTool, ToolGate } from "../agent/loop.js";
+import type { CheckCommand } from "../inline/inline-shell.js";
 import { decide } from "../permissions/decide.js";
 import type { AskPermission, PermissionDecision, PermissionRules } from "../permissions/decision.js";
 import type { PermissionSubject } from "../permissions/rules.js";
@@ -176,4 +177,30 @@ export function createToolGate(policy: PermissionPolicy, runHooks: RunHooks): To
       return extra;
     },
   };
+}
+
+/**
+ * The permission check for a skill's inline shell commands: the Bash tool's own decision under `rules` with
+ * `grants` (the skill's `allowed-tools`, plus the turn's) granted, settled like any Bash call (SPEC §5, §14.1).
+ */
+export function inlineShellCheck(
+  policy: PermissionPolicy,
+  rules: PermissionRules,
+  grants: readonly string[],
+): CheckCommand {
+  return (command, signal) =>
+    settle(
+      decide({
+        rules,
+        grants: [...grants],
+        tool: "Bash",
+        subject: { kind: "command", command },
+        cwd: policy.cwd,
+        home: policy.home,
+      }),
+      "Bash",
+      policy,
+      signal,
+      { command },
+    );
 }

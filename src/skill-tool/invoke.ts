@@ -9,10 +9,15 @@ import { hasInlineShell, type InlineExpansion } from "../inline/inline-shell.js"
 import { skillExpansionText } from "../inline/render.js";
 import type { FsOps } from "../io/fs.js";
 import type { ShellOps } from "../io/shell.js";
-import { decide } from "../permissions/decide.js";
 import type { PermissionRules } from "../permissions/decision.js";
 import type { RunHooks } from "../session/hooks-runner.js";
-import { denialText, type PermissionPolicy, settle, withTurnDenials } from "../session/tool-gate.js";
+import {
+  denialText,
+  inlineShellCheck,
+  type PermissionPolicy,
+  settle,
+  withTurnDenials,
+} from "../session/tool-gate.js";
 import type { Skill } from "../skill/skill.js";
 import type { UsageStore } from "../usage.js";
 import { decideSkill } from "./permissions.js";
@@ -230,20 +235,6 @@ async function expandBody(
     projectDir: deps.projectDir,
     shellOps: deps.shell,
     signal: request.signal,
-    checkCommand: (command, signal) =>
-      settle(
-        decide({
-          rules,
-          grants,
-          tool: "Bash",
-          subject: { kind: "command", command },
-          cwd: deps.policy.cwd,
-          home: deps.policy.home,
-        }),
-        "Bash",
-        deps.policy,
-        signal,
-        { command },
-      ),
+    checkCommand: inlineShellCheck(deps.policy, rules, grants),
   });
 }
