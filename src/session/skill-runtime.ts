@@ -66,6 +66,7 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       agents: s.agents,
       tools: s.tools,
       skillTool: (depth, agentId) => skillTool(depth, agentId),
+      ...(s.skillSearch === undefined ? {} : { skillSearch: s.skillSearch }),
       gate: deps.gate,
       runHooks: deps.runHooks,
       emit: deps.emit,
