@@ -245,16 +245,10 @@ const OMITTED = 0;
 const NAME_ONLY = 1;
 const FULL = 2;
 
-interface Candidate {
-  skill: Skill;
-  index: number;
-  /** Length of the name-only line `- {display}`. */
-  shortLength: number;
-  bundled: boolean;
-  /** Computed on first need: most skills of a large catalog never need theirs. */
-  desc: Description | undefined;
-  score: number;
-  state: typeof OMITTED | typeof NAME_ONLY | typeof FULL;
+/** Length of the name-only line `- {display}`. */
+function shortLength(skill: Skill): number {
+  const alias = skill.alias;
+  return 2 + skill.name.length + (alias === undefined ? 0 : alias.length + 3);
 }
 
 /** Chars of the omitted-skills line and the blank line before it (none when it is the only text). */
@@ -288,91 +282,101 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
   ) {
     return empty;
   }
-  const { budget } = options;
+  const { budget, usage } = options;
   const cap = options.maxDescChars ?? LISTING_DESCRIPTION_CAP;
   const searchable = options.searchable ?? false;
-  const descOf = (c: Candidate): Description => {
-    c.desc ??= describe(c.skill, cap);
-    return c.desc;
-  };
-  /** Chars the full line adds over the name-only one (0 for an empty description). */
-  const extraOf = (c: Candidate): number => {
-    const text = descOf(c).text;
-    return text === "" ? 0 : text.length + 2;
-  };
 
-  const candidates: Candidate[] = [];
+  // Arrays indexed by position among the listable skills (no object per skill: catalogs reach 100k).
+  const listed: Skill[] = [];
   for (const skill of skills) {
     if (skill.disableModelInvocation) continue;
     if (options.isListable !== undefined && !options.isListable(skill)) continue;
-    const alias = skill.alias;
-    candidates.push({
-      skill,
-      index: candidates.length,
-      shortLength: 2 + skill.name.length + (alias === undefined ? 0 : alias.length + 3),
-      bundled: skill.source === "bundled",
-      desc: undefined,
-      score: 0,
-      state: FULL,
-    });
+    listed.push(skill);
   }
-  if (candidates.length === 0) return empty;
+  const count = listed.length;
+  if (count === 0) return empty;
+  /** Descriptions, computed on first need: most skills of a large catalog never need theirs. */
+  const descs: (Description | undefined)[] = new Array(count);
+  const descOf = (i: number): Description => {
+    let desc = descs[i];
+    if (desc === undefined) {
+      desc = describe(listed[i] as Skill, cap);
+      descs[i] = desc;
+    }
+    return desc;
+  };
+  /** Chars the full line adds over the name-only one (0 for an empty description). */
+  const extraOf = (i: number): number => {
+    const text = descOf(i).text;
+    return text === "" ? 0 : text.length + 2;
+  };
+  const state = new Uint8Array(count);
 
   // Do the full lines fit? Stop adding up at the first char over: a large catalog is decided in a few entries.
-  let total = candidates.length - 1;
-  for (const c of candidates) {
-    total += c.shortLength + extraOf(c);
-    if (total > budget) break;
-  }
+  let total = count - 1;
+  for (let i = 0; i < count && total <= budget; i++) total += shortLength(listed[i] as Skill) + extraOf(i);
 
-  if (total > budget) {
+  if (total <= budget) {
+    state.fill(FULL);
+  } else {
     let bundledChars = 0;
     let bundledCount = 0;
     let names = 0;
-    const scored: Candidate[] = [];
-    const unscored: Candidate[] = [];
-    for (const c of candidates) {
-      if (c.bundled) {
-        bundledChars += c.shortLength + extraOf(c);
+    const scores = new Float64Array(count);
+    const scored: number[] = [];
+    const isBundled = new Uint8Array(count);
+    for (let i = 0; i < count; i++) {
+      const skill = listed[i] as Skill;
+      if (skill.source === "bundled") {
+        isBundled[i] = 1;
+        state[i] = FULL;
+        bundledChars += shortLength(skill) + extraOf(i);
         bundledCount += 1;
         continue;
       }
-      c.state = NAME_ONLY;
-      names += c.shortLength;
-      const entry = options.usage.get(c.skill.name);
-      c.score = entry === undefined ? 0 : usageScore(entry, options.now);
-      (c.score > 0 ? scored : unscored).push(c);
+      names += shortLength(skill);
+      if (usage.size === 0) continue;
+      const entry = usage.get(skill.name);
+      const score = entry === undefined ? 0 : usageScore(entry, options.now);
+      if (score > 0) {
+        scores[i] = score;
+        scored.push(i);
+      }
     }
-    scored.sort((a, b) => b.score - a.score || a.index - b.index);
-    const priority = scored.length === 0 ? unscored : scored.concat(unscored);
-    let used = bundledChars + names + candidates.length - 1;
-    let upgradable: Candidate[] = priority;
-    if (used > budget) {
+    scored.sort((a, b) => (scores[b] as number) - (scores[a] as number) || a - b);
+    // Priority order: scored skills by score, then the others in listing order; `visit` stops when told to.
+    const visit = (take: (i: number) => boolean): void => {
+      for (const i of scored) if (!take(i)) return;
+      for (let i = 0; i < count; i++) {
+        if (isBundled[i] === 0 && scores[i] === 0 && !take(i)) return;
+      }
+    };
+    const nonBundled = count - bundledCount;
+    const kept: number[] = [];
+    let used = bundledChars + names + count - 1;
+    if (used <= budget) {
+      visit((i) => kept.push(i) > 0);
+    } else {
       // Keep the highest-priority names while they and the omitted-skills line fit; leave out the rest.
       let lines = bundledCount;
       used = bundledChars + Math.max(0, bundledCount - 1);
-      let kept = 0;
-      for (const c of priority) {
-        const add = c.shortLength + (lines > 0 ? 1 : 0);
-        const left = priority.length - kept - 1;
-        if (used + add + omittedCost(left, true, searchable) > budget) break;
+      visit((i) => {
+        const add = shortLength(listed[i] as Skill) + (lines > 0 ? 1 : 0);
+        if (used + add + omittedCost(nonBundled - kept.length - 1, true, searchable) > budget) return false;
         used += add;
         lines += 1;
-        kept += 1;
-      }
-      for (let i = kept; i < priority.length; i++) {
-        const c = priority[i];
-        if (c !== undefined) c.state = OMITTED;
-      }
-      used += omittedCost(priority.length - kept, lines > 0, searchable);
-      upgradable = priority.slice(0, kept);
+        kept.push(i);
+        return true;
+      });
+      used += omittedCost(nonBundled - kept.length, lines > 0, searchable);
     }
     let remaining = budget - used;
-    for (const c of upgradable) {
-      if (remaining < MIN_UPGRADE_COST) break;
-      const extra = extraOf(c);
+    for (const i of kept) {
+      state[i] = NAME_ONLY;
+      if (remaining < MIN_UPGRADE_COST) continue;
+      const extra = extraOf(i);
       if (extra > 0 && extra <= remaining) {
-        c.state = FULL;
+        state[i] = FULL;
         remaining -= extra;
       }
     }
@@ -384,16 +388,17 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
   const omitted: string[] = [];
   let chars = 0;
   let nameOnlyCount = 0;
-  for (const c of candidates) {
-    const name = c.skill.name;
+  for (let i = 0; i < count; i++) {
+    const skill = listed[i] as Skill;
+    const name = skill.name;
     if (sent?.has(name)) continue;
-    if (c.state === OMITTED) {
+    if (state[i] === OMITTED) {
       omitted.push(name);
       continue;
     }
-    const short = `- ${displayName(c.skill)}`;
-    const desc = descOf(c);
-    const full = c.state === FULL && desc.text !== "";
+    const short = `- ${displayName(skill)}`;
+    const desc = descOf(i);
+    const full = state[i] === FULL && desc.text !== "";
     const text = full ? `${short}: ${desc.text}` : short;
     const nameOnly = !full && desc.text !== "";
     const entry: ListingEntry = { name, text, nameOnly };
