@@ -57,6 +57,7 @@ export {
   type ListingEntry,
   listingBudget,
   listingDescription,
+  listingLimits,
 } from "./listing.js";
 export { loadMcpConfigs, parseMcpConfig } from "./mcp/config.js";
 export { createMcpManager, type McpManager } from "./mcp/manager.js";
@@ -83,6 +84,8 @@ export {
 } from "./skill/skill.js";
 export { checkSpecProfile } from "./skill/spec-profile.js";
 export { type ValidatedFile, validatePath } from "./skill/validate-path.js";
+export { searchSkills } from "./skill-search/search.js";
+export { createSkillSearchTool } from "./skill-search/tool.js";
 export { SKILL_TOOL_DESCRIPTION, SKILL_TOOL_NAME } from "./skill-tool/prompt.js";
 export {
   parseSkillToolInput,
