@@ -20,7 +20,8 @@ export const LISTING_BUDGET_ENV_VARS = [
 ] as const;
 
 const ELLIPSIS = "…";
-const LISTING_HEADER = "The following skills are available for use with the Skill tool:";
+/** The line that opens the listing (SPEC §3), after `<system-reminder>`. */
+export const LISTING_HEADER = "The following skills are available for use with the Skill tool:";
 /** The cheapest upgrade of a name-only entry: `: ` plus one char of description. */
 const MIN_UPGRADE_COST = 3;
 
