@@ -22,8 +22,6 @@ export const LISTING_BUDGET_ENV_VARS = [
 const ELLIPSIS = "…";
 /** The line that opens the listing (SPEC §3), after `<system-reminder>`. */
 export const LISTING_HEADER = "The following skills are available for use with the Skill tool:";
-/** The cheapest upgrade of a name-only entry: `: ` plus one char of description. */
-const MIN_UPGRADE_COST = 3;
 
 /** A non-negative integer written in decimal, or undefined. */
 function parseBudget(value: string | undefined): number | undefined {
@@ -245,6 +243,8 @@ export function formatListingBlock(
 const OMITTED = 0;
 const NAME_ONLY = 1;
 const FULL = 2;
+/** The cheapest upgrade of a name-only entry: `: ` plus one char of description. */
+const MIN_UPGRADE_COST = 3;
 
 /** Length of the name-only line `- {display}`. */
 function shortLength(skill: Skill): number {
