@@ -6,7 +6,9 @@ import { runCli } from "./run.js";
 
 /** The only module that reads process.argv, process.env and process.cwd(), and sets the exit code. */
 const packageRoot = new URL("../../", import.meta.url);
-const bundledDir = fileURLToPath(new URL("bundled-skills", packageRoot));
+/** `SKILLWRIGHT_BUNDLED_DIR` replaces the package's own bundled-skills/ (tests point it at a temp dir). */
+const bundledDir =
+  process.env.SKILLWRIGHT_BUNDLED_DIR ?? fileURLToPath(new URL("bundled-skills", packageRoot));
 
 function packageVersion(): string {
   try {

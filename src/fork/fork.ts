@@ -46,7 +46,19 @@ function mayUseSkills(agent: AgentType): boolean {
   return agent.tools === undefined || agent.tools.map(ruleToolName).some((n) => n === "Skill" || n === "*");
 }
 
-/** The parent's tool_result text for a fork (SPEC §7). Pure. */
+/**
+ * The line that opens a fork's result when it used tools (SPEC §14.11): the distinct tool names in first-use
+ * order, joined by `,`. Pure.
+ */
+export function toolsUsedLine(toolsUsed: readonly string[]): string {
+  return `<tools-used-before-summary>${toolsUsed.join(",")}</tools-used-before-summary>`;
+}
+
+/**
+ * The parent's tool_result text for a fork (SPEC §7, §14.11): `Skill "{name}" completed (forked execution).⏎⏎
+ * Result:⏎{text}`, after `toolsUsedLine` and a line break when the fork used tools; a failure, an abort, the turn
+ * limit or an empty final text is `ok: false` with a text that says so. `name` is the name as called. Pure.
+ */
 export function forkResultText(name: string, result: AgentResult): ForkOutcome {
   if (result.cause === "aborted")
     return { ok: false, text: `Skill "${name}" was aborted (forked execution).` };
@@ -65,10 +77,10 @@ export function forkResultText(name: string, result: AgentResult): ForkOutcome {
   if (result.text.trim() === "") {
     return { ok: false, text: `Skill "${name}" ended (forked execution) without a final answer.` };
   }
-  const tools = result.toolsUsed.length > 0 ? `Tools used: ${result.toolsUsed.join(", ")}\n` : "";
+  const tools = result.toolsUsed.length > 0 ? `${toolsUsedLine(result.toolsUsed)}\n` : "";
   return {
     ok: true,
-    text: `Skill "${name}" completed (forked execution).\n\n${tools}Result:\n${result.text}`,
+    text: `${tools}Skill "${name}" completed (forked execution).\n\nResult:\n${result.text}`,
     answer: result.text,
   };
 }
@@ -85,7 +97,7 @@ export async function runFork(request: ForkRequest, deps: ForkDeps): Promise<For
     return await runForkUnguarded(request, deps);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, text: `Skill "${request.skill.name}" failed (forked execution): ${reason}` };
+    return { ok: false, text: `Skill "${request.name}" failed (forked execution): ${reason}` };
   }
 }
 
@@ -100,7 +112,7 @@ async function runForkUnguarded(request: ForkRequest, deps: ForkDeps): Promise<F
       .join(", ");
     return {
       ok: false,
-      text: `Skill "${skill.name}" names agent type "${agentName}", which does not exist. Known: ${known}.`,
+      text: `Skill "${request.name}" names agent type "${agentName}", which does not exist. Known: ${known}.`,
     };
   }
   const agentId = deps.newAgentId();
@@ -189,5 +201,5 @@ async function runForkUnguarded(request: ForkRequest, deps: ForkDeps): Promise<F
       await deps.onMessage?.(agentId, next);
     },
   });
-  return forkResultText(skill.name, result);
+  return forkResultText(request.name, result);
 }

@@ -115,12 +115,15 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
   const store = options.store ?? createFileSessionStore(join(engine.home, ".skillwright", "sessions"));
   let history: ModelMessage[] | undefined;
   let priorInvocations: InvokedSkill[] = [];
+  let priorLoaded: InvokedSkill[] = [];
   let priorFiredOnce: string[] = [];
   let id = newSessionId();
   if (options.resume !== undefined) {
     const entries = await store.read(options.resume);
     history = replayMessages(entries);
     priorInvocations = invocationsFromTranscript(entries);
+    const sinceCompaction = entries.slice(entries.findLastIndex((e) => e.type === "compaction") + 1);
+    priorLoaded = invocationsFromTranscript(sinceCompaction).filter((i) => i.agentId === undefined);
     priorFiredOnce = entries.flatMap((e) => (e.type === "hook_fired" ? [e.key] : []));
     id = options.resume;
   }
@@ -129,6 +132,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
   const view = createSkillView({
     cwd: engine.cwd,
     skills: discovery.skills,
+    builtinCommands: true,
     nested: createNestedDiscovery({
       fs,
       cwd: engine.cwd,
@@ -178,7 +182,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     ...(skillSearch === undefined ? {} : { skillSearch }),
     ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
     now,
-    ...(history === undefined ? {} : { history, priorInvocations, priorFiredOnce }),
+    ...(history === undefined ? {} : { history, priorInvocations, priorLoaded, priorFiredOnce }),
   });
   if (history === undefined) {
     await store.append(id, [

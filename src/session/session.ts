@@ -11,6 +11,7 @@ import { runWithStopChecks } from "../agent/stop-continuation.js";
 import type { TurnState } from "../agent/turn.js";
 import { listingLimits } from "../listing.js";
 import type { InvokedSkill } from "../skill-tool/invoke.js";
+import { createLoadedSkills } from "../skill-tool/reinvocation.js";
 import { compactConversation } from "./compact.js";
 import { createHooksRunner, type RunHooks } from "./hooks-runner.js";
 import { createListingState, MAIN_AGENT } from "./listing-state.js";
@@ -32,6 +33,7 @@ export function createSession(deps: SessionDeps): Session {
   const append = (entries: TranscriptEntry[]) => deps.store.append(deps.id, entries);
   const messages: ModelMessage[] = [...(deps.history ?? [])];
   const invocations: InvokedSkill[] = [...(deps.priorInvocations ?? [])];
+  const loaded = createLoadedSkills(deps.priorLoaded ?? []);
   const listing = createListingState();
   // A resumed conversation already holds a listing and announcements: keep those skills, send them once.
   let restored: Promise<void> | undefined;
@@ -103,6 +105,7 @@ export function createSession(deps: SessionDeps): Session {
       invocations.push(invocation);
       await append([invocationEntry(invocation)]);
     },
+    loaded,
   });
   const currentModel = resolveModel(deps.model);
   const tools: AgentTool[] = [
@@ -180,6 +183,8 @@ export function createSession(deps: SessionDeps): Session {
     });
     if (!outcome.ok) return outcome;
     messages.splice(0, messages.length);
+    // The re-attached skills are history, not loaded instructions: the next call sends the full text again.
+    loaded.resetMain();
     // The usage seen so far measured the old conversation; the next auto-compaction waits for a new one.
     messagesUsage.splice(0, messagesUsage.length);
     await append([{ type: "compaction", summary: outcome.summary, at: stamp() }]);

@@ -11,6 +11,7 @@ import {
   type InvocationRequest,
   invokeSkill,
 } from "../skill-tool/invoke.js";
+import type { LoadedSkills } from "../skill-tool/reinvocation.js";
 import { createSkillTool } from "../skill-tool/skill-tool.js";
 import type { RunHooks } from "./hooks-runner.js";
 import type { SessionDeps } from "./session-types.js";
@@ -32,6 +33,8 @@ export interface SkillRuntimeDeps {
   listing: (agentId: string, model: string) => Promise<string>;
   persist: (message: ModelMessage, agentId?: string) => Promise<void>;
   record: (invocation: InvokedSkill) => Promise<void>;
+  /** The expansions each conversation already holds (re-invocations, SPEC §14.3). */
+  loaded: LoadedSkills;
   /** Paths any agent's tools touched (conditional activation, nested discovery). */
   touch: (paths: readonly string[]) => Promise<void>;
 }
@@ -89,6 +92,7 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       now: deps.now,
       emit: deps.emit,
       record: deps.record,
+      loaded: deps.loaded,
       runFork: (forkRequest) => limitFor(forkRequest.depth)(() => fork(forkRequest)),
     });
   const skillTool = (depth: number, agentId?: string): AgentTool =>

@@ -2,6 +2,7 @@ import { dirname, join } from "node:path";
 import { createActivationState } from "../activation/activation-state.js";
 import { announcedNestedRoot } from "../activation/announce.js";
 import type { Skill } from "../skill/skill.js";
+import { withBuiltinCommands } from "../skill-tool/builtin-commands.js";
 import { namesListedIn, reminderTexts } from "./listing-state.js";
 import type { SkillView } from "./skill-view.js";
 
@@ -21,14 +22,18 @@ export interface SkillViewOptions {
   /** Discovered skills, in listing order. */
   skills: readonly Skill[];
   nested?: NestedFinder;
+  /** Adds the built-in prompt commands (`init`) after the discovered skills, unless a skill takes the name. */
+  builtinCommands?: boolean;
 }
 
 /**
- * A session's live view of its skills: discovery's skills plus nested finds, with conditional skills hidden
- * until a touched path activates them.
+ * A session's live view of its skills: discovery's skills plus nested finds (and, when asked, the built-in
+ * prompt commands), with conditional skills hidden until a touched path activates them.
  */
 export function createSkillView(options: SkillViewOptions): SkillView {
-  let skills: Skill[] = [...options.skills];
+  const withBuiltins = (list: readonly Skill[]) =>
+    options.builtinCommands === true ? withBuiltinCommands(list) : [...list];
+  let skills: Skill[] = withBuiltins(options.skills);
   let nested: Skill[] = [];
   const activation = createActivationState(skills);
   const addNested = async (paths: readonly string[]) => {
@@ -64,7 +69,7 @@ export function createSkillView(options: SkillViewOptions): SkillView {
     },
     rediscovered(discovered) {
       const names = new Set(discovered.map((s) => s.name));
-      skills = [...discovered, ...nested.filter((s) => !names.has(s.name))];
+      skills = withBuiltins([...discovered, ...nested.filter((s) => !names.has(s.name))]);
       activation.add(discovered);
     },
   };

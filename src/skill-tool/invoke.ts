@@ -15,6 +15,7 @@ import { denialText, type PermissionPolicy, settle, withTurnDenials } from "../s
 import type { Skill } from "../skill/skill.js";
 import type { UsageStore } from "../usage.js";
 import { decideSkill } from "./permissions.js";
+import { invocationText, type LoadedSkills } from "./reinvocation.js";
 
 /** Who invoked a skill: the model through the Skill tool, or a person typing `/name`. */
 export type InvocationOrigin = "model" | "user";
@@ -26,6 +27,8 @@ export type ForkOutcome = { ok: true; text: string; answer: string } | { ok: fal
 
 export interface ForkRequest {
   skill: Skill;
+  /** The name as called (an alias stays the alias), for the result text. */
+  name: string;
   args: string;
   /** The task: `Base directory…⏎⏎{body}`, expanded. */
   task: string;
@@ -50,11 +53,15 @@ export interface InvocationDeps {
   emit: (event: AgentEvent) => void;
   /** Logs the invocation (invoked-skill log and transcript). */
   record: (invocation: InvokedSkill) => Promise<void>;
+  /** The expansions each conversation already holds, for re-invocations (SPEC §14.3). */
+  loaded: LoadedSkills;
   runFork: (request: ForkRequest) => Promise<ForkOutcome>;
 }
 
 export interface InvocationRequest {
   skill: Skill;
+  /** The name as called, leading `/` stripped (an alias stays the alias); default `skill.name`. */
+  name?: string;
   args: string;
   origin: InvocationOrigin;
   turn: TurnState;
@@ -93,8 +100,9 @@ async function bodyForPermission(skill: Skill, signal: AbortSignal): Promise<str
  * (`Skill(name)` rules, safe-property auto-allow, the host's ask; a person typing `/name` has already said yes
  * to an `ask`, never to a `deny`), PreToolUse hooks for `Skill`, the skill's own hooks registered, expansion
  * (substitution, inline shell through the Bash permission check with the skill's `allowed-tools` granted),
- * then inline or fork, usage recording and the invocation log. Validation is the caller's (it differs by path).
- * Never rejects for user content.
+ * then inline or fork, usage recording and the invocation log. An inline expansion already in the agent's
+ * conversation is sent as `invocationText` says (SPEC §14.3); the log keeps the full text. Validation is the
+ * caller's (it differs by path). Never rejects for user content.
  */
 export async function invokeSkill(
   request: InvocationRequest,
@@ -156,6 +164,7 @@ export async function invokeSkill(
   if (mode === "fork") {
     const outcome = await deps.runFork({
       skill,
+      name: request.name ?? skill.name,
       args,
       task: text,
       signal,
@@ -164,7 +173,13 @@ export async function invokeSkill(
     });
     return { kind: "fork", outcome };
   }
-  return { kind: "inline", text, patch: skillPatch(skill) };
+  const earlier = deps.loaded.earlier(request.agentId, skill.name);
+  deps.loaded.add(request.agentId, skill.name, text);
+  return {
+    kind: "inline",
+    text: invocationText(request.name ?? skill.name, text, earlier),
+    patch: skillPatch(skill),
+  };
 }
 
 async function expandBody(

@@ -6,6 +6,7 @@ import { textTurn, toolTurn } from "../support/model-server.js";
 import {
   type E2E,
   type E2EOptions,
+  INIT_ENTRY,
   lastUser,
   listingBlock,
   plainBlocks,
@@ -105,7 +106,7 @@ describe("MCP in a session (SPEC §12)", () => {
     await s.send("greet Ada");
     // Listed (the prompt and the disable-model-invocation skill are not).
     expect(textBlocks(lastUser(s.body(0)).content)[0]).toBe(
-      listingBlock("- mcp__tst__greet: Greets someone warmly"),
+      listingBlock("- mcp__tst__greet: Greets someone warmly", INIT_ENTRY),
     );
     const [launch] = toolResults(s.body(1));
     expect(launch && resultText(launch)).toBe("Launching skill: mcp__tst__greet");
@@ -129,7 +130,7 @@ describe("MCP in a session (SPEC §12)", () => {
     });
     await s.send("publish something");
     expect(textBlocks(lastUser(s.body(0)).content)[0]).toBe(
-      listingBlock("- mcp__tst__greet: Greets someone warmly"),
+      listingBlock("- mcp__tst__greet: Greets someone warmly", INIT_ENTRY),
     );
     // The request right after the tool call carries the new skill as a delta.
     const after = textBlocks(lastUser(s.body(1)).content);

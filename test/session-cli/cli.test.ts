@@ -18,8 +18,8 @@ import { isAlive, waitForPid, waitUntil } from "../support/processes.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { bodyOf, firstMessageTexts, resultText, toolResultsOf, transcript } from "./harness.js";
 
-/** The built CLI; CI runs `npm run build` before the tests. */
-const BIN = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+/** The shipped bin (package.json "bin"); CI runs `npm run build` before the tests. */
+const BIN = fileURLToPath(new URL("../../dist/bin/main.js", import.meta.url));
 const SPAWN_TIMEOUT_MS = 20_000;
 
 let tree: TmpTree;

@@ -69,9 +69,9 @@ describe("turn-scoped overrides of an inline skill (SPEC §5)", () => {
     await h.send("be quick");
     await h.send("and now?");
     const [first, second, third] = [h.body(0), h.body(1), h.body(2)];
-    expect([first.model, first.output_config]).toEqual([SESSION_MODEL, undefined]);
+    expect([first.model, first.output_config]).toEqual([SESSION_MODEL, { effort: "medium" }]);
     expect([second.model, second.output_config]).toEqual([HAIKU, { effort: "high" }]);
-    expect([third.model, third.output_config]).toEqual([SESSION_MODEL, undefined]);
+    expect([third.model, third.output_config]).toEqual([SESSION_MODEL, { effort: "medium" }]);
   });
 
   it("model: inherit keeps the session model", async () => {
