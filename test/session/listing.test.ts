@@ -99,10 +99,11 @@ describe("the listing (SPEC §3)", () => {
   });
 
   it.each(["SKILLWRIGHT_LISTING_BUDGET", "SLASH_COMMAND_TOOL_CHAR_BUDGET"])(
-    "%s=46 (the name-only lines exactly) lists every skill by name only and ends with the marker line",
+    "%s at exactly the name-only lines lists every skill by name only and ends with the marker line",
     async (variable) => {
-      // Name-only lines: 7 + 15 + 8 + 13 chars + 3 newlines = 46.
-      const s = await start({ turns: [textTurn("ok")], env: { [variable]: "46" } });
+      // Name-only lines: 7 + 15 + 8 + 13 chars + 3 newlines = 46; the built-in init keeps its full line.
+      const budget = String(46 + 1 + INIT_ENTRY.length);
+      const s = await start({ turns: [textTurn("ok")], env: { [variable]: budget } });
       await s.send("hi");
       const [block] = textBlocks(lastUser(s.body(0)).content);
       expect(block).toBe(
@@ -132,6 +133,8 @@ describe("the listing (SPEC §3)", () => {
         "<system-reminder>",
         HEADER,
         "",
+        INIT_ENTRY,
+        "",
         "(4 more skills are not listed to fit the listing budget: find them with the SkillSearch tool. The Skill tool accepts every skill, listed or not.)",
         "</system-reminder>",
       ].join("\n"),
@@ -141,7 +144,10 @@ describe("the listing (SPEC §3)", () => {
 
   it("the settings' skillListingBudget sets the budget too", async () => {
     const s = await start({
-      files: { ...TREE, "project/.claude/settings.json": JSON.stringify({ skillListingBudget: 46 }) },
+      files: {
+        ...TREE,
+        "project/.claude/settings.json": JSON.stringify({ skillListingBudget: 46 + 1 + INIT_ENTRY.length }),
+      },
       turns: [textTurn("ok")],
     });
     await s.send("hi");
