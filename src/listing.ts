@@ -288,11 +288,19 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
   const searchable = options.searchable ?? false;
 
   // Arrays indexed by position among the listable skills (no object per skill: catalogs reach 100k).
+  // One pass reads what packing needs from each skill, so later passes stay in these compact arrays.
   const listed: Skill[] = [];
+  const listedNames: string[] = [];
+  const shortLengths = new Int32Array(skills.length);
+  const isBundled = new Uint8Array(skills.length);
   for (const skill of skills) {
     if (skill.disableModelInvocation) continue;
     if (options.isListable !== undefined && !options.isListable(skill)) continue;
+    const i = listed.length;
+    shortLengths[i] = shortLength(skill);
+    if (skill.source === "bundled") isBundled[i] = 1;
     listed.push(skill);
+    listedNames.push(skill.name);
   }
   const count = listed.length;
   if (count === 0) return empty;
@@ -315,7 +323,7 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
 
   // Do the full lines fit? Stop adding up at the first char over: a large catalog is decided in a few entries.
   let total = count - 1;
-  for (let i = 0; i < count && total <= budget; i++) total += shortLength(listed[i] as Skill) + extraOf(i);
+  for (let i = 0; i < count && total <= budget; i++) total += (shortLengths[i] as number) + extraOf(i);
 
   if (total <= budget) {
     state.fill(FULL);
@@ -325,19 +333,18 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
     let names = 0;
     const scores = new Float64Array(count);
     const scored: number[] = [];
-    const isBundled = new Uint8Array(count);
+    const hasUsage = usage.size > 0;
     for (let i = 0; i < count; i++) {
-      const skill = listed[i] as Skill;
-      if (skill.source === "bundled") {
-        isBundled[i] = 1;
+      const short = shortLengths[i] as number;
+      if (isBundled[i] === 1) {
         state[i] = FULL;
-        bundledChars += shortLength(skill) + extraOf(i);
+        bundledChars += short + extraOf(i);
         bundledCount += 1;
         continue;
       }
-      names += shortLength(skill);
-      if (usage.size === 0) continue;
-      const entry = usage.get(skill.name);
+      names += short;
+      if (!hasUsage) continue;
+      const entry = usage.get(listedNames[i] as string);
       const score = entry === undefined ? 0 : usageScore(entry, options.now);
       if (score > 0) {
         scores[i] = score;
@@ -362,7 +369,7 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
       let lines = bundledCount;
       used = bundledChars + Math.max(0, bundledCount - 1);
       visit((i) => {
-        const add = shortLength(listed[i] as Skill) + (lines > 0 ? 1 : 0);
+        const add = (shortLengths[i] as number) + (lines > 0 ? 1 : 0);
         if (used + add + omittedCost(nonBundled - kept.length - 1, true, searchable) > budget) return false;
         used += add;
         lines += 1;
@@ -390,13 +397,13 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
   let chars = 0;
   let nameOnlyCount = 0;
   for (let i = 0; i < count; i++) {
-    const skill = listed[i] as Skill;
-    const name = skill.name;
+    const name = listedNames[i] as string;
     if (sent?.has(name)) continue;
     if (state[i] === OMITTED) {
       omitted.push(name);
       continue;
     }
+    const skill = listed[i] as Skill;
     const short = `- ${displayName(skill)}`;
     const desc = descOf(i);
     const full = state[i] === FULL && desc.text !== "";
