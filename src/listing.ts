@@ -252,6 +252,41 @@ function shortLength(skill: Skill): number {
   return 2 + skill.name.length + (alias === undefined ? 0 : alias.length + 3);
 }
 
+/**
+ * Orders `items` by `compare` (a strict total order) far enough that its first `k` are the `k` smallest, in
+ * order; the rest follow in no particular order. In place; a quickselect, then a sort of the first `k` only.
+ */
+function sortTop(items: number[], compare: (a: number, b: number) => number, k: number): void {
+  if (k >= items.length) {
+    items.sort(compare);
+    return;
+  }
+  const at = (i: number) => items[i] as number;
+  let lo = 0;
+  let hi = items.length - 1;
+  while (hi > lo) {
+    const pivot = at((lo + hi) >> 1);
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (compare(at(i), pivot) < 0) i++;
+      while (compare(at(j), pivot) > 0) j--;
+      if (i <= j) {
+        const swap = at(i);
+        items[i] = at(j);
+        items[j] = swap;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  const top = items.slice(0, k).sort(compare);
+  for (let i = 0; i < k; i++) items[i] = top[i] as number;
+}
+
 /** Chars of the omitted-skills line and the blank line before it (none when it is the only text). */
 function omittedCost(count: number, hasLines: boolean, searchable: boolean): number {
   return count === 0 ? 0 : omittedNote(count, searchable).length + (hasLines ? 2 : 0);
@@ -334,6 +369,7 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
     const scores = new Float64Array(count);
     const scored: number[] = [];
     const hasUsage = usage.size > 0;
+    let minShort = Number.POSITIVE_INFINITY;
     for (let i = 0; i < count; i++) {
       const short = shortLengths[i] as number;
       if (isBundled[i] === 1) {
@@ -343,6 +379,7 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
         continue;
       }
       names += short;
+      if (short < minShort) minShort = short;
       if (!hasUsage) continue;
       const entry = usage.get(listedNames[i] as string);
       const score = entry === undefined ? 0 : usageScore(entry, options.now);
@@ -351,7 +388,12 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
         scored.push(i);
       }
     }
-    scored.sort((a, b) => (scores[b] as number) - (scores[a] as number) || a - b);
+    const byPriority = (a: number, b: number) => (scores[b] as number) - (scores[a] as number) || a - b;
+    const namesFit = bundledChars + names + count - 1 <= budget;
+    // When names must be left out, at most this many are kept (each costs its line and a newline): only that
+    // many of the scored skills need to be in order.
+    const keepable = namesFit ? count : Math.floor(Math.max(0, budget - bundledChars) / (minShort + 1)) + 1;
+    sortTop(scored, byPriority, keepable);
     // Priority order: scored skills by score, then the others in listing order; `visit` stops when told to.
     const visit = (take: (i: number) => boolean): void => {
       for (const i of scored) if (!take(i)) return;
@@ -362,7 +404,7 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
     const nonBundled = count - bundledCount;
     const kept: number[] = [];
     let used = bundledChars + names + count - 1;
-    if (used <= budget) {
+    if (namesFit) {
       visit((i) => kept.push(i) > 0);
     } else {
       // Keep the highest-priority names while they and the omitted-skills line fit; leave out the rest.

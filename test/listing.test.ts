@@ -13,8 +13,9 @@ import {
   omittedNote,
 } from "../src/listing.js";
 import type { Skill } from "../src/skill/skill.js";
-import type { UsageEntry } from "../src/usage.js";
+import { type UsageEntry, usageScore } from "../src/usage.js";
 import { makeSkill } from "./support/make-skill.js";
+import { seededRandom } from "./support/seeded-random.js";
 
 const NOW = Date.UTC(2025, 0, 31);
 const DAY = 86_400_000;
@@ -458,6 +459,42 @@ describe("buildListing: never over budget because of names (SPEC §3 [beyond])",
     expect(got.text.endsWith(`${omittedNote(got.omitted.length, searchable)}\n</system-reminder>`)).toBe(
       true,
     );
+  });
+});
+
+describe("buildListing: which names stay, against a plain reference", () => {
+  // The reference: every non-bundled skill sorted by (usage score desc, listing order), the longest prefix whose
+  // name-only lines and the omitted-skills line fit.
+  function reference(skills: Skill[], usage: ReadonlyMap<string, UsageEntry>, budget: number): string[] {
+    const order = skills
+      .map((skill, index) => ({ skill, index, score: usageScore(usage.get(skill.name), NOW) }))
+      .sort((a, b) => b.score - a.score || a.index - b.index);
+    const kept: string[] = [];
+    let used = 0;
+    for (const { skill } of order) {
+      const add = `- ${skill.name}`.length + (kept.length > 0 ? 1 : 0);
+      const left = skills.length - kept.length - 1;
+      const note = left > 0 ? omittedNote(left, false).length + 2 : 0;
+      if (used + add + note > budget) break;
+      used += add;
+      kept.push(skill.name);
+    }
+    const names = new Set(kept);
+    return skills.filter((s) => names.has(s.name)).map((s) => s.name);
+  }
+
+  it.each([1, 2, 3, 4, 5])("seed %i: 3,000 skills, most with usage scores, many ties", (seed) => {
+    const random = seededRandom(seed);
+    const skills = Array.from({ length: 3_000 }, (_, i) =>
+      makeSkill({ name: `s${i}-${"n".repeat(Math.floor(random() * 20))}`, description: "d".repeat(50) }),
+    );
+    const usage = new Map<string, UsageEntry>();
+    for (const skill of skills) {
+      if (random() < 0.7) usage.set(skill.name, { count: 1 + Math.floor(random() * 4), lastUsedAt: NOW });
+    }
+    const budget = 1_000 + Math.floor(random() * 8_000);
+    const got = buildListing(skills, { budget, usage, now: NOW });
+    expect(got.entries.map((e) => e.name)).toEqual(reference(skills, usage, budget));
   });
 });
 
