@@ -32,6 +32,13 @@ export const DIAGNOSTIC_CODES = [
   "plugin-invalid",
   "mcp-failed",
   "cache-unwritable",
+  "frontmatter-control-char",
+  "plugin-path-escape",
+  "not-a-file",
+  "spec-yaml-invalid",
+  "spec-compatibility-length",
+  "spec-field-invalid",
+  "transcript-torn",
 ] as const;
 
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];

@@ -18,6 +18,10 @@ export interface ExtensionInputs {
   /** `--mcp-config` values: file paths or inline JSON. */
   mcpConfigs: readonly string[];
   clientVersion: string;
+  /** `--strict-mcp-config`: only `mcpConfigs`; the project's `.mcp.json` and plugin servers are not read. */
+  strictMcpConfig?: boolean;
+  /** A reload: keep this MCP manager (its servers keep running) instead of making one from the configs. */
+  keepMcp?: { mcp: McpManager | undefined };
   /** A server's prompts or skills changed (`list_changed`): the engine rediscovers. */
   onMcpListChanged?: () => void;
 }
@@ -48,15 +52,22 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
   });
   const diagnostics: Diagnostic[] = [...settings.diagnostics, ...loaded.diagnostics];
   const env = inputs.env;
+  if (inputs.keepMcp !== undefined) {
+    return { settings, plugins: loaded.plugins, mcp: inputs.keepMcp.mcp, diagnostics };
+  }
+  const strict = inputs.strictMcpConfig === true;
   const configs = await loadMcpConfigs({
     fs,
-    files: [...inputs.mcpConfigs, { path: join(inputs.projectDir, ".mcp.json"), optional: true }],
+    files: [
+      ...inputs.mcpConfigs,
+      ...(strict ? [] : [{ path: join(inputs.projectDir, ".mcp.json"), optional: true }]),
+    ],
     env,
     cwd: inputs.cwd,
   });
   diagnostics.push(...configs.diagnostics);
   const servers = { ...configs.servers };
-  for (const plugin of loaded.plugins) {
+  for (const plugin of strict ? [] : loaded.plugins) {
     if (Object.keys(plugin.mcpServers).length === 0) continue;
     if (usesPluginDataDir(plugin)) await ensurePluginDataDir(fs, plugin).catch(() => undefined);
     const parsed = parseMcpConfig(JSON.stringify({ mcpServers: plugin.mcpServers }), {

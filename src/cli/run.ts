@@ -41,6 +41,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     addDirs: args.addDirs.map((d) => resolve(io.cwd, d)),
     pluginDirs: args.pluginDirs.map((d) => resolve(io.cwd, d)),
     mcpConfigs: args.mcpConfigs.map((c) => (c.trimStart().startsWith("{") ? c : resolve(io.cwd, c))),
+    ...(args.strictMcpConfig ? { strictMcpConfig: true } : {}),
+    skillsDirs: args.skillsDirs.map((d) => resolve(io.cwd, d)),
+    skills: {
+      ...(args.onlySkills === undefined ? {} : { only: args.onlySkills }),
+      disabled: args.noSkills,
+    },
     bundledDir: io.bundledDir,
     ...(io.version === undefined ? {} : { version: io.version }),
     ...(discoveryCache === undefined ? {} : { discoveryCache }),
@@ -55,6 +61,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo): Promise<number> {
   switch (args.command) {
     case undefined: {
+      if (args.print && args.inputFormat === "stream-json") {
+        return (await import("./commands/headless.js")).headlessCommand(engine, scoped, args, undefined);
+      }
       if (args.print) {
         const prompt =
           args.positionals.length > 0 ? args.positionals.join(" ") : ((await io.readStdin?.()) ?? "");

@@ -18,6 +18,15 @@ const permissionSettingsSchema = lazy(() =>
 /** The `permissions` block: rule lists plus any other keys, kept. */
 export type PermissionSettings = z.infer<ReturnType<typeof permissionSettingsSchema>>;
 
+const skillSettingsSchema = lazy(() =>
+  z.looseObject({
+    /** Skill names or globs (`*`, `?`): `plugin:*`, `mcp__srv__*`. A matching skill is neither listed nor invocable. */
+    disabled: z.array(z.string()).optional(),
+  }),
+);
+/** The `skills` block: `{ disabled: [...] }` plus any other keys, kept. */
+export type SkillSettings = z.infer<ReturnType<typeof skillSettingsSchema>>;
+
 const settingsSchema = lazy(() =>
   z.looseObject({
     permissions: permissionSettingsSchema().optional(),
@@ -30,6 +39,7 @@ const settingsSchema = lazy(() =>
     /** The per-description cap of the skill listing in chars (SPEC §3; default 1,536). */
     skillListingMaxDescChars: z.number().int().min(1).optional(),
     model: z.string().optional(),
+    skills: skillSettingsSchema().optional(),
   }),
 );
 /** One settings file, or the merge of all of them. Unknown keys are kept; `hooks` is validated later (§10). */
@@ -189,11 +199,15 @@ export function mergeSettings(layers: readonly Settings[]): Settings {
   return result.success ? result.data : {};
 }
 
-/** The merged result of all settings files. `files` lists the ones that were read and used, in order. */
+/**
+ * The merged result of all settings files. `files` lists the ones that were read and used, in order; `layers`
+ * holds each of those files' own (validated) settings, so a setting can be traced to the file that set it.
+ */
 export interface LoadedSettings {
   settings: Settings;
   diagnostics: Diagnostic[];
   files: string[];
+  layers: { path: string; settings: Settings }[];
 }
 
 /**
@@ -220,8 +234,7 @@ export async function loadSettings(options: {
     }),
   );
   const diagnostics: Diagnostic[] = [];
-  const layers: Settings[] = [];
-  const files: string[] = [];
+  const layers: { path: string; settings: Settings }[] = [];
   for (const { path, text, diagnostic: problem } of read) {
     if (problem !== undefined) diagnostics.push(problem);
     if (text === undefined) continue;
@@ -235,11 +248,15 @@ export async function loadSettings(options: {
     const parsed = parseSettings(json, path);
     diagnostics.push(...parsed.diagnostics);
     if (parsed.settings !== undefined) {
-      layers.push(parsed.settings);
-      files.push(path);
+      layers.push({ path, settings: parsed.settings });
     }
   }
-  return { settings: mergeSettings(layers), diagnostics, files };
+  return {
+    settings: mergeSettings(layers.map((l) => l.settings)),
+    diagnostics,
+    files: layers.map((l) => l.path),
+    layers,
+  };
 }
 
 /** The permission rules of merged settings (missing lists are empty). Pure. */

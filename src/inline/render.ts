@@ -1,4 +1,5 @@
 import type { TextBlockParam, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
+import { neutralizeMarkup } from "../skill/neutralize-markup.js";
 import type { SkillKind } from "../skill/skill.js";
 
 /** The unknown-command reminder names at most this many available commands (SPEC §14.14). */
@@ -9,10 +10,13 @@ export const SKILL_ALIAS_PREFIX = "skill:";
 
 /**
  * The text the model gets for an expanded skill (SPEC §5, §7): `Base directory for this skill: {dir}⏎⏎{body}`,
- * or `{body}` alone for a legacy command or a skill with no base directory (e.g. from MCP).
+ * or `{body}` alone for a legacy command or a skill with no base directory (e.g. from MCP). Wrapper tags in
+ * the body (its own text, substituted args, shell output) are defused by `neutralizeMarkup`.
  */
 export function skillExpansionText(kind: SkillKind, baseDir: string, body: string): string {
-  return kind === "command" || baseDir === "" ? body : `Base directory for this skill: ${baseDir}\n\n${body}`;
+  const text =
+    kind === "command" || baseDir === "" ? body : `Base directory for this skill: ${baseDir}\n\n${body}`;
+  return neutralizeMarkup(text);
 }
 
 export interface SkillToolResultInput {
@@ -40,11 +44,12 @@ export function renderSkillToolResult(input: SkillToolResultInput): [ToolResultB
 /**
  * The metadata block of a user slash command (SPEC §6): `<command-message>{name}</command-message>⏎
  * <command-name>/{name}</command-name>⏎<command-args>{args}</command-args>`, the args line left out when args
- * are empty or blank.
+ * are empty or blank. Wrapper tags in the name or args are defused by `neutralizeMarkup`.
  */
 export function commandMetadataText(name: string, args: string): string {
-  const head = `<command-message>${name}</command-message>\n<command-name>/${name}</command-name>`;
-  return args.trim() === "" ? head : `${head}\n<command-args>${args}</command-args>`;
+  const safeName = neutralizeMarkup(name);
+  const head = `<command-message>${safeName}</command-message>\n<command-name>/${safeName}</command-name>`;
+  return args.trim() === "" ? head : `${head}\n<command-args>${neutralizeMarkup(args)}</command-args>`;
 }
 
 export interface SlashCommandInput {
@@ -85,8 +90,9 @@ export function unknownCommandReminder(name: string, available: readonly string[
   const more = available.length - names.length;
   const list = more > 0 ? `${names.join(", ")} and ${more} more` : names.join(", ");
   const hint = names.length === 0 ? "" : ` Available commands: ${list}.`;
+  const typed = neutralizeMarkup(name);
   return (
-    `<system-reminder>\nThe user typed /${name}, but no skill or command named "${name}" exists.${hint}` +
+    `<system-reminder>\nThe user typed /${typed}, but no skill or command named "${typed}" exists.${hint}` +
     " Treat the message as ordinary text.\n</system-reminder>"
   );
 }

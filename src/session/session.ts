@@ -15,6 +15,7 @@ import { createLoadedSkills } from "../skill-tool/reinvocation.js";
 import { compactConversation } from "./compact.js";
 import { createHooksRunner, type RunHooks } from "./hooks-runner.js";
 import { createListingState, MAIN_AGENT } from "./listing-state.js";
+import { permissionRequestVerdict } from "./permission-request.js";
 import { restoreResumed } from "./restore.js";
 import type { Session, SessionDeps } from "./session-types.js";
 import { createSkillRuntime, DEFAULT_MAX_TOKENS } from "./skill-runtime.js";
@@ -60,6 +61,8 @@ export function createSession(deps: SessionDeps): Session {
     cwd: deps.cwd,
     home: deps.home,
     ...(deps.askPermission === undefined ? {} : { askPermission: deps.askPermission }),
+    permissionRequest: (tool: string, input: unknown, signal?: AbortSignal) =>
+      permissionRequestVerdict(runHooks, tool, input, signal),
   };
   const runHooks: RunHooks = createHooksRunner(
     deps.hooks,
@@ -219,6 +222,8 @@ export function createSession(deps: SessionDeps): Session {
   const handle = async (prompt: string, signal: AbortSignal): Promise<void> => {
     compactFailedThisTurn = false;
     await restore();
+    // A reload in flight (settings hooks, rules, skills) lands before this turn's first hook or request.
+    await deps.settled?.();
     const context: ModelContentBlock[] = [];
     if (!started) {
       started = true;
@@ -251,6 +256,7 @@ export function createSession(deps: SessionDeps): Session {
       turn,
       signal,
       invoke: runtime.invoke,
+      disabled: (name) => deps.skills.disabled(name),
     });
     if (slash.kind === "reply") {
       if (slash.record) {

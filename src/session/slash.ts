@@ -7,6 +7,7 @@ import {
   userInvocableRefusal,
 } from "../inline/render.js";
 import type { Skill } from "../skill/skill.js";
+import { type DisabledSkill, disabledSkillText } from "../skill-filter.js";
 import type { InvocationOutcome, InvocationRequest } from "../skill-tool/invoke.js";
 import { findSkill } from "../skill-tool/validate.js";
 
@@ -24,6 +25,8 @@ export interface SlashDeps {
   turn: TurnState;
   signal: AbortSignal;
   invoke: (request: InvocationRequest) => Promise<InvocationOutcome>;
+  /** The disabled skill called `name`, if any (settings `skills.disabled`, `--skills`, `--no-skills`). */
+  disabled?: (name: string) => DisabledSkill | undefined;
 }
 
 /**
@@ -39,6 +42,11 @@ export async function handleSlash(prompt: string, deps: SlashDeps): Promise<Slas
   const byTypedName = findSkill(deps.skills, command.typedName);
   const skill = byTypedName ?? findSkill(deps.skills, command.name);
   if (skill === undefined) {
+    const off = deps.disabled?.(command.typedName) ?? deps.disabled?.(command.name);
+    if (off !== undefined) {
+      const reply = disabledSkillText(off.skill.name, off.by);
+      return { kind: "reply", text: reply, ok: false, userBlocks: [text], record: false };
+    }
     const available = deps.skills.filter((s) => s.userInvocable).map((s) => s.name);
     return { kind: "send", userBlocks: renderUnknownCommand(prompt, command.name, available) };
   }

@@ -1,10 +1,11 @@
 import type { InvokedSkill } from "../agent/compaction/reattach.js";
 import type { AgentEvent } from "../agent/events.js";
 import type { TurnPatch, TurnState } from "../agent/turn.js";
+import { userPromptExpansionPayload } from "../hooks/prompt-expansion.js";
 import type { HookRegistry } from "../hooks/registry.js";
 import { registerSkillHooks } from "../hooks/skill-hooks.js";
 import { expandSkill } from "../inline/expand-skill.js";
-import { hasInlineShell } from "../inline/inline-shell.js";
+import { hasInlineShell, type InlineExpansion } from "../inline/inline-shell.js";
 import { skillExpansionText } from "../inline/render.js";
 import type { FsOps } from "../io/fs.js";
 import type { ShellOps } from "../io/shell.js";
@@ -72,7 +73,11 @@ export interface InvocationRequest {
 
 /** The outcome of the pipeline: refused (with the reason), expanded inline, or run as a fork. */
 export type InvocationOutcome =
-  | { kind: "refused"; message: string }
+  | {
+      kind: "refused";
+      message: string /** An inline shell failure: sent without `<tool_use_error>` (§14.9). */;
+      shell?: true;
+    }
   | { kind: "inline"; text: string; patch: TurnPatch }
   | { kind: "fork"; outcome: ForkOutcome };
 
@@ -122,7 +127,7 @@ export async function invokeSkill(
   const settled =
     request.origin === "user" && decision.behavior === "ask"
       ? ({ behavior: "allow" } as const)
-      : await settle(decision, "Skill", deps.policy, signal);
+      : await settle(decision, "Skill", deps.policy, signal, { skill: skill.name, args });
   if (settled.behavior !== "allow") return { kind: "refused", message: denialText(settled) };
 
   const hook = await deps.runHooks(
@@ -141,10 +146,29 @@ export async function invokeSkill(
   if (skill.plugin !== undefined) await deps.fs.mkdir(skill.plugin.dataDir).catch(() => undefined);
 
   const expanded = await expandBody(skill, request, rules, deps);
-  if (!expanded.ok) return { kind: "refused", message: expanded.message };
-  const text =
+  if (!expanded.ok) {
+    return expanded.shell === true
+      ? { kind: "refused", message: expanded.message, shell: true }
+      : { kind: "refused", message: expanded.message };
+  }
+  let text =
     skill.literalBody === true ? expanded.text : skillExpansionText(skill.kind, skill.baseDir, expanded.text);
 
+  if (request.origin === "user") {
+    // A typed `/name` expanded: UserPromptExpansion hooks see it before it reaches the model (exit 2 blocks).
+    const expansion = await deps.runHooks(
+      "UserPromptExpansion",
+      userPromptExpansionPayload(skill, args, text),
+      signal,
+    );
+    if (expansion.blocked !== undefined) {
+      return {
+        kind: "refused",
+        message: `UserPromptExpansion hook blocked /${skill.name}: ${expansion.blocked.reason}`,
+      };
+    }
+    if (expansion.additionalContext.length > 0) text = [text, ...expansion.additionalContext].join("\n\n");
+  }
   await deps.usage.record(skill.name, deps.now()).catch(() => undefined);
   await deps.record({
     name: skill.name,
@@ -187,7 +211,7 @@ async function expandBody(
   request: InvocationRequest,
   rules: PermissionRules,
   deps: InvocationDeps,
-): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
+): Promise<InlineExpansion> {
   if (skill.literalBody === true) {
     try {
       return { ok: true, text: await skill.loadBody(request.signal, request.args) };
@@ -219,6 +243,7 @@ async function expandBody(
         "Bash",
         deps.policy,
         signal,
+        { command },
       ),
   });
 }

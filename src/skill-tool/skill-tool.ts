@@ -63,7 +63,9 @@ export function createSkillTool(options: SkillToolOptions): AgentTool {
       });
       switch (outcome.kind) {
         case "refused":
-          return errorText(outcome.message);
+          return outcome.shell === true
+            ? { content: [{ type: "text", text: outcome.message }], isError: true, touchedPaths: [] }
+            : errorText(outcome.message);
         case "inline":
           return {
             content: [{ type: "text", text: `Launching skill: ${name}` }],

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { lazy } from "../lazy.js";
+import { neutralizeMarkup } from "../skill/neutralize-markup.js";
 import type { Skill } from "../skill/skill.js";
 import { formatInputError, type ToolInputSchema } from "../tools/define-tool.js";
 import { isUiCommand } from "./builtin-commands.js";
@@ -79,9 +80,12 @@ export function parseSkillToolInput(
 /** The outcome of validating a Skill tool call. `name` is the name as called, after normalisation. */
 export type SkillCallValidation = { ok: true; skill: Skill; name: string } | { ok: false; message: string };
 
-/** Wraps a validation message the way the Skill tool returns it: `<tool_use_error>{message}</tool_use_error>`. */
+/**
+ * Wraps a validation message the way the Skill tool returns it: `<tool_use_error>{message}</tool_use_error>`,
+ * with wrapper tags in the message (a name or shell pattern as written) defused by `neutralizeMarkup`.
+ */
 export function toolUseError(message: string): string {
-  return `<tool_use_error>${message}</tool_use_error>`;
+  return `<tool_use_error>${neutralizeMarkup(message)}</tool_use_error>`;
 }
 
 /** `/deploy` and ` deploy ` → `deploy`. One leading slash is stripped; case is kept. */

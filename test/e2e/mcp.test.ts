@@ -59,9 +59,7 @@ describe("MCP in a session (SPEC §12)", () => {
     await s.send("add 2 and 40");
     const [result] = toolResults(s.body(1));
     expect(result?.is_error).toBe(true);
-    expect(result && resultText(result)).toContain(
-      "Permission to use mcp__tst__add was denied by the rule mcp__tst__add.",
-    );
+    expect(result && resultText(result)).toContain("Permission to use mcp__tst__add has been denied.");
   });
 
   it("a typed /mcp__tst__review a.ts security sends the prompt's text with the args mapped", async () => {

@@ -171,7 +171,8 @@ describe("user slash commands (SPEC §6)", () => {
     const s = await start([
       toolTurn("Bash", { command: "echo granted" }),
       textTurn("done"),
-      toolTurn("Bash", { command: "echo later" }),
+      // Writing a file needs the grant (`echo` alone only reads, SPEC §14.8).
+      toolTurn("Bash", { command: "echo later > later.txt" }),
       textTurn("done"),
     ]);
     await s.send("/echoer");

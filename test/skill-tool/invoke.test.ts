@@ -239,6 +239,7 @@ describe("invokeSkill: inline shell", () => {
       kind: "refused",
       message:
         'Shell command permission check failed for pattern "!`echo hi`": Permission to use Bash(echo hi) was denied by the rule Bash(echo:*).',
+      shell: true,
     });
     expect(f.usage).toEqual([]);
   });

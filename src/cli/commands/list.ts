@@ -1,5 +1,6 @@
 import type { Engine } from "../../engine.js";
 import { displayName } from "../../skill/skill.js";
+import { disabledSource } from "../../skill-filter.js";
 import type { CliIo } from "../io.js";
 import { skillFlags, skillToJson } from "../skill-json.js";
 
@@ -8,12 +9,16 @@ export const LIST_DESCRIPTION_WIDTH = 80;
 
 /** `skillwright list [--json]`: every skill with its source, path, description and flags. Exit code 0. */
 export async function listCommand(engine: Engine, io: CliIo, json: boolean): Promise<number> {
-  const { skills } = await engine.discover();
+  const { skills, disabled = [] } = await engine.discover();
   if (json) {
-    io.stdout(`${JSON.stringify(skills.map(skillToJson), null, 2)}\n`);
+    const off = disabled.map(({ skill, by }) => ({
+      ...skillToJson(skill),
+      disabled: { ...by, reason: disabledSource(by) },
+    }));
+    io.stdout(`${JSON.stringify([...skills.map(skillToJson), ...off], null, 2)}\n`);
     return 0;
   }
-  if (skills.length === 0) {
+  if (skills.length === 0 && disabled.length === 0) {
     io.stdout("No skills found. Run `skillwright doctor` to see where skillwright looked.\n");
     return 0;
   }
@@ -31,6 +36,11 @@ export async function listCommand(engine: Engine, io: CliIo, json: boolean): Pro
     lines.push(`    ${skill.filePath === "" ? skill.baseDir : skill.filePath}`);
   }
   lines.push("", `${skills.length} skill${skills.length === 1 ? "" : "s"}`);
+  if (disabled.length > 0) {
+    lines.push(
+      `${disabled.length} disabled (run \`skillwright doctor\` for why): ${disabled.map((d) => d.skill.name).join(", ")}`,
+    );
+  }
   io.stdout(`${lines.join("\n")}\n`);
   return 0;
 }
