@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { lazy } from "../lazy.js";
 import { LISTING_DESCRIPTION_CAP, listingDescription, SKILL_SEARCH_TOOL_NAME } from "../listing.js";
+import { neutralizeMarkup } from "../skill/neutralize-markup.js";
 import { displayName, type Skill } from "../skill/skill.js";
 import { defineTool, type Tool, type ToolInputSchema, toolError } from "../tools/define-tool.js";
 import { SKILL_SEARCH_LIMIT, searchSkills } from "./search.js";
@@ -40,12 +41,16 @@ export interface SkillSearchToolOptions {
   maxDescChars?: number;
 }
 
-/** The text of a search result: a header line and one listing entry per match. Pure. */
+/**
+ * The text of a search result: a header line quoting the query (wrapper tags in it defused) and one listing
+ * entry per match. Pure.
+ */
 export function formatSearchResult(
-  query: string,
+  rawQuery: string,
   skills: readonly Skill[],
   maxDescChars: number = LISTING_DESCRIPTION_CAP,
 ): string {
+  const query = neutralizeMarkup(rawQuery);
   if (skills.length === 0) {
     return `No skill matches "${query}". Try other words: what the task is about, a file type, a tool or service name.`;
   }
