@@ -58,6 +58,7 @@ export {
   type ListingEntry,
   listingBudget,
   listingDescription,
+  listingLimits,
 } from "./listing.js";
 export { loadMcpConfigs, parseMcpConfig } from "./mcp/config.js";
 export { createMcpManager, type McpManager } from "./mcp/manager.js";
@@ -91,6 +92,8 @@ export {
   type SkillFilter,
   type SkillSwitches,
 } from "./skill-filter.js";
+export { searchSkills } from "./skill-search/search.js";
+export { createSkillSearchTool } from "./skill-search/tool.js";
 export { SKILL_TOOL_DESCRIPTION, SKILL_TOOL_NAME } from "./skill-tool/prompt.js";
 export {
   parseSkillToolInput,

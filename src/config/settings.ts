@@ -34,6 +34,10 @@ const settingsSchema = lazy(() =>
     env: z.record(z.string(), z.string()).optional(),
     enabledPlugins: z.record(z.string(), z.boolean()).optional(),
     skillListingBudget: z.number().int().nonnegative().optional(),
+    /** The share of the context window the skill listing may take (SPEC §3; default 0.01). */
+    skillListingBudgetFraction: z.number().positive().max(1).optional(),
+    /** The per-description cap of the skill listing in chars (SPEC §3; default 1,536). */
+    skillListingMaxDescChars: z.number().int().min(1).optional(),
     model: z.string().optional(),
     skills: skillSettingsSchema().optional(),
   }),

@@ -17,6 +17,8 @@ export interface ForkDeps {
   tools: readonly AgentTool[];
   /** A Skill tool for an agent at `depth`. */
   skillTool: (depth: number, agentId: string) => AgentTool;
+  /** The session's `SkillSearch` tool, if any: it goes with the Skill tool (SPEC §14.15). */
+  skillSearch?: AgentTool;
   gate: ToolGate;
   /** The gate for a `permissionMode: dontAsk` agent: nobody is asked, what no rule allows is denied. */
   noAskGate?: ToolGate;
@@ -172,7 +174,10 @@ async function runAgentFork(
   const { skill } = request;
   const depth = request.depth + 1;
   const tools = toolsForAgent(agent, deps.tools);
-  if (mayUseSkills(agent)) tools.push(deps.skillTool(depth, agentId));
+  if (mayUseSkills(agent)) {
+    tools.push(deps.skillTool(depth, agentId));
+    if (deps.skillSearch !== undefined) tools.push(deps.skillSearch);
+  }
   const skillModel = skill.model !== undefined && skill.model !== "inherit" ? skill.model : undefined;
   const agentModel = agent.model !== undefined && agent.model !== "inherit" ? agent.model : undefined;
   const model = resolveModel(skillModel ?? agentModel ?? request.parentModel);

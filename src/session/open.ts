@@ -3,7 +3,7 @@ import { createNestedDiscovery } from "../activation/nested.js";
 import { type InvokedSkill, invocationsFromTranscript } from "../agent/compaction/reattach.js";
 import type { AgentTool } from "../agent/loop.js";
 import type { ModelClient, ModelMessage } from "../agent/model-client.js";
-import { DEFAULT_MODEL, type ModelEffort } from "../agent/models.js";
+import { contextWindowFor, DEFAULT_MODEL, type ModelEffort } from "../agent/models.js";
 import {
   createFileSessionStore,
   newSessionId,
@@ -21,7 +21,10 @@ import { parseHooksConfig } from "../hooks/schema.js";
 import { createNodeFileModes } from "../io/atomic-write.js";
 import type { FsOps } from "../io/fs.js";
 import { createNodeShell, type ShellOps } from "../io/shell.js";
+import { listingLimits, listingSettingsOf, SKILL_SEARCH_TOOL_NAME } from "../listing.js";
 import type { AskPermission } from "../permissions/decision.js";
+import { catalogCanOverflow } from "../skill-search/overflow.js";
+import { createSkillSearchTool } from "../skill-search/tool.js";
 import { createBuiltinTools } from "../tools/builtin.js";
 import { createFileUsageStore, defaultUsagePath, type UsageStore } from "../usage.js";
 import { createSession, type Session } from "./session.js";
@@ -160,6 +163,17 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
       loadedRoots: roots.filter((r) => r.source === "project").map((r) => r.dir),
     }),
   });
+  // Decided once, so the tools array never changes within the session (SPEC §14.15).
+  const listingSettings = listingSettingsOf(settings.settings);
+  const { budget, maxDescChars } = listingLimits({
+    env: engine.env,
+    settings: listingSettings,
+    contextWindowTokens: contextWindowFor(model),
+  });
+  const skillSearch =
+    catalogCanOverflow(discovery.skills, budget) && !removed.has(SKILL_SEARCH_TOOL_NAME)
+      ? createSkillSearchTool({ skills: () => view.visible(), maxDescChars })
+      : undefined;
   /**
    * After `engine.reload()`: the settings hooks, plugin hooks, permission rules, the skill filter and the agent
    * types follow the files as they are now (the rules object is shared with the session, so it is updated in
@@ -221,9 +235,8 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     hooks,
     usage: options.usage ?? createFileUsageStore({ fs, path: defaultUsagePath(engine.home) }),
     store,
-    ...(settings.settings.skillListingBudget === undefined
-      ? {}
-      : { listingBudgetSetting: settings.settings.skillListingBudget }),
+    listingSettings,
+    ...(skillSearch === undefined ? {} : { skillSearch }),
     ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
     now,
     ...(history === undefined ? {} : { history, priorInvocations, priorLoaded, priorFiredOnce }),
@@ -233,5 +246,10 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
       { type: "session", id, cwd: engine.cwd, createdAt: new Date(now()).toISOString(), model },
     ]);
   }
-  return { session, diagnostics, model, tools: [...tools.map((t) => t.name), "Skill"] };
+  const toolNames = [
+    ...tools.map((t) => t.name),
+    "Skill",
+    ...(skillSearch === undefined ? [] : [skillSearch.name]),
+  ];
+  return { session, diagnostics, model, tools: toolNames };
 }

@@ -9,7 +9,7 @@ import { contextWindowFor, resolveModel } from "../agent/models.js";
 import type { TranscriptEntry } from "../agent/session-store.js";
 import { runWithStopChecks } from "../agent/stop-continuation.js";
 import type { TurnState } from "../agent/turn.js";
-import { listingBudget } from "../listing.js";
+import { listingLimits } from "../listing.js";
 import type { InvokedSkill } from "../skill-tool/invoke.js";
 import { createLoadedSkills } from "../skill-tool/reinvocation.js";
 import { compactConversation } from "./compact.js";
@@ -80,17 +80,17 @@ export function createSession(deps: SessionDeps): Session {
   const gate = createToolGate(policy, runHooks);
   const persist = (message: ModelMessage, agentId?: string) =>
     append([{ type: "message", message, ...(agentId === undefined ? {} : { agentId }), at: stamp() }]);
-  const budget = (model: string) => {
-    const window = contextWindowFor(model);
-    return listingBudget({
+  const pack = (model: string) => ({
+    ...listingLimits({
       env: deps.env,
-      ...(deps.listingBudgetSetting === undefined ? {} : { configured: deps.listingBudgetSetting }),
-      ...(window === undefined ? {} : { contextWindowTokens: window }),
-    });
-  };
+      settings: deps.listingSettings,
+      contextWindowTokens: contextWindowFor(model),
+    }),
+    searchable: deps.skillSearch !== undefined,
+  });
   const listingFor = async (agent: string, model: string) => {
     await deps.settled?.();
-    return (await listing.next(agent, deps.skills.visible(), budget(model), () => deps.usage.load(), now()))
+    return (await listing.next(agent, deps.skills.visible(), pack(model), () => deps.usage.load(), now()))
       .text;
   };
 
@@ -111,7 +111,11 @@ export function createSession(deps: SessionDeps): Session {
     loaded,
   });
   const currentModel = resolveModel(deps.model);
-  const tools: AgentTool[] = [...deps.tools, runtime.skillTool(0)];
+  const tools: AgentTool[] = [
+    ...deps.tools,
+    runtime.skillTool(0),
+    ...(deps.skillSearch === undefined ? [] : [deps.skillSearch]),
+  ];
   const pendingAnnouncements: string[] = [];
   const messagesUsage: ModelUsage[] = [];
   const touch = async (paths: readonly string[]) => {

@@ -74,6 +74,7 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       agents: s.agents,
       tools: s.tools,
       skillTool: (depth, agentId) => skillTool(depth, agentId),
+      ...(s.skillSearch === undefined ? {} : { skillSearch: s.skillSearch }),
       gate: deps.gate,
       noAskGate,
       runHooks: deps.runHooks,

@@ -93,7 +93,7 @@ describe("inline shell cwd is the project dir (SPEC §5)", () => {
   });
 });
 
-/** 20 skills of ~500-char descriptions: over 8,000 chars, under 40,000. */
+/** 20 skills of ~500-char descriptions: over 8,000 chars, under 30,000. */
 function bigSkills(): Record<string, string> {
   const files: Record<string, string> = {};
   for (let i = 0; i < 20; i++) {

@@ -199,7 +199,7 @@ describe("lenient frontmatter reaches activation (SPEC §1 lenient parser, §9)"
 });
 
 describe("over budget, bundled skills keep their text (SPEC §3)", () => {
-  it("with a budget of 0 every file skill is name-only but the bundled one is in full", async () => {
+  it("with a budget of 0 every file skill is left out but the bundled one is in full", async () => {
     const bundled = await tmpTree({ "bund/SKILL.md": skillMd("description: Bundled skill", "B") });
     try {
       e = await startE2E({
@@ -213,10 +213,10 @@ describe("over budget, bundled skills keep their text (SPEC §3)", () => {
       await bundled.cleanup();
     }
     const lines = listingIn(e, 0).split("\n");
-    expect(lines).toContain("- proj");
+    expect(lines).not.toContain("- proj");
     expect(lines).toContain("- bund: Bundled skill");
     expect(lines.at(-2)).toBe(
-      "(1 skill above is listed by name only to fit the listing budget; the Skill tool still accepts it.)",
+      "(1 more skill is not listed to fit the listing budget: find it with the SkillSearch tool. The Skill tool accepts every skill, listed or not.)",
     );
   });
 });

@@ -99,9 +99,11 @@ describe("the listing (SPEC §3)", () => {
   });
 
   it.each(["SKILLWRIGHT_LISTING_BUDGET", "SLASH_COMMAND_TOOL_CHAR_BUDGET"])(
-    "%s=0 lists every skill by name only and ends with the marker line",
+    "%s at exactly the name-only lines lists every skill by name only and ends with the marker line",
     async (variable) => {
-      const s = await start({ turns: [textTurn("ok")], env: { [variable]: "0" } });
+      // Name-only lines: 7 + 15 + 8 + 13 chars + 3 newlines = 46; the built-in init keeps its full line.
+      const budget = String(46 + 1 + INIT_ENTRY.length);
+      const s = await start({ turns: [textTurn("ok")], env: { [variable]: budget } });
       await s.send("hi");
       const [block] = textBlocks(lastUser(s.body(0)).content);
       expect(block).toBe(
@@ -122,9 +124,30 @@ describe("the listing (SPEC §3)", () => {
     },
   );
 
+  it("a budget below the names leaves them out, says how many, and offers SkillSearch (SPEC §3, §14.15)", async () => {
+    const s = await start({ turns: [textTurn("ok")], env: { SKILLWRIGHT_LISTING_BUDGET: "0" } });
+    await s.send("hi");
+    const [block] = textBlocks(lastUser(s.body(0)).content);
+    expect(block).toBe(
+      [
+        "<system-reminder>",
+        HEADER,
+        "",
+        INIT_ENTRY,
+        "",
+        "(4 more skills are not listed to fit the listing budget: find them with the SkillSearch tool. The Skill tool accepts every skill, listed or not.)",
+        "</system-reminder>",
+      ].join("\n"),
+    );
+    expect(s.body(0).tools?.map((t) => t.name)).toContain("SkillSearch");
+  });
+
   it("the settings' skillListingBudget sets the budget too", async () => {
     const s = await start({
-      files: { ...TREE, "project/.claude/settings.json": JSON.stringify({ skillListingBudget: 0 }) },
+      files: {
+        ...TREE,
+        "project/.claude/settings.json": JSON.stringify({ skillListingBudget: 46 + 1 + INIT_ENTRY.length }),
+      },
       turns: [textTurn("ok")],
     });
     await s.send("hi");

@@ -3,7 +3,7 @@ import type { Engine } from "../../engine.js";
 import { SKILL_SOURCES } from "../../skill/skill.js";
 import { type DisabledSkill, disabledSource } from "../../skill-filter.js";
 import type { CliIo } from "../io.js";
-import { listingReport } from "../listing-report.js";
+import { type ListingReport, listingReport } from "../listing-report.js";
 
 /** Diagnostics grouped by the file they are about, files in first-seen order. Pure. */
 export function groupByPath(diagnostics: readonly Diagnostic[]): Map<string, Diagnostic[]> {
@@ -15,6 +15,30 @@ export function groupByPath(diagnostics: readonly Diagnostic[]): Map<string, Dia
     else group.push(d);
   }
   return groups;
+}
+
+/**
+ * The listing part of `doctor`'s text: the headline (model, window, chars against the budget, name-only and
+ * omitted counts, whether the skill search is offered), one `cut:` line per shortened entry and one
+ * `omitted:` line per skill left out of the listing (SPEC §3). Pure.
+ */
+export function listingSummary(report: ListingReport): string[] {
+  const { listing } = report;
+  const nameOnly = listing.entries.filter((e) => e.nameOnly).length;
+  const counts = [
+    ...(nameOnly > 0 ? [`${nameOnly} name-only`] : []),
+    ...(listing.omitted.length > 0 ? [`${listing.omitted.length} not listed`] : []),
+  ];
+  const lines = [
+    `Listing for ${report.model} (context window ${report.contextWindow ?? "unknown"} tokens): ${listing.chars} of ${report.budget} chars budget${counts.length > 0 ? `, ${counts.join(", ")}` : ""}`,
+  ];
+  if (report.skillSearch) lines.push("  SkillSearch tool offered: the catalog can overflow the listing");
+  for (const cut of listing.cut) {
+    lines.push(`  cut: ${cut.name}: ${cut.reason} (${cut.droppedChars} chars dropped)`);
+  }
+  const how = report.skillSearch ? "found by SkillSearch" : "callable by exact name";
+  for (const name of listing.omitted) lines.push(`  omitted: ${name} (not listed; ${how})`);
+  return lines;
 }
 
 /** What `doctor` prints and when it fails. */
@@ -39,12 +63,15 @@ export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOp
     model: report.model,
     contextWindow: report.contextWindow,
     budget: report.budget,
+    maxDescChars: report.maxDescChars,
+    skillSearch: report.skillSearch,
     chars: report.listing.chars,
     text: report.listing.text,
     nameOnly: report.listing.entries
       .filter((e) => e.nameOnly)
       .map((e) => ({ name: e.name, reason: e.reason })),
     cut: report.listing.cut,
+    omitted: report.listing.omitted,
   };
   const { gitRoot, projectDir } = await engine.roots();
   const counts = Object.fromEntries(
@@ -91,13 +118,7 @@ export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOp
     for (const d of ignored) out.push(`  ${d.path ?? ""}`, `    ${d.message}`);
   }
   out.push(...disabledLines(discovery.disabled ?? []));
-  const nameOnly = listingJson.nameOnly;
-  out.push(
-    "",
-    `Listing for ${report.model} (context window ${report.contextWindow ?? "unknown"} tokens): ${report.listing.chars} of ${report.budget} chars budget${nameOnly.length > 0 ? `, ${nameOnly.length} name-only` : ""}`,
-  );
-  for (const cut of report.listing.cut)
-    out.push(`  cut: ${cut.name}: ${cut.reason} (${cut.droppedChars} chars dropped)`);
+  out.push("", ...listingSummary(report));
   out.push(report.listing.text === "" ? "  (no listable skills)" : report.listing.text);
   io.stdout(`${out.join("\n")}\n`);
   if (exitCode !== 0) io.stderr("doctor --strict: warnings or errors found (listed above)\n");
