@@ -25,6 +25,11 @@ export interface EngineOptions {
   pluginDirs?: string[];
   /** `--mcp-config` file paths or inline JSON. */
   mcpConfigs?: string[];
+  /**
+   * Whether discovery starts the approved MCP servers to list their prompts and skills (default true). The
+   * offline CLI commands turn it off; sessions still start approved servers for their tools.
+   */
+  startMcp?: boolean;
   /** The package's `bundled-skills/` dir; undefined ships none. */
   bundledDir?: string;
   /** Where code-registered bundled skills extract their files. Default `~/.skillwright/bundled`. */
@@ -104,6 +109,7 @@ export function createEngine(options: EngineOptions): Engine {
         pluginDirs: options.pluginDirs ?? [],
         mcpConfigs: options.mcpConfigs ?? [],
         clientVersion: options.version ?? "0.0.0",
+        startMcp: options.startMcp ?? true,
         // Sessions follow the catalog: skills a server publishes later reach the model as a listing delta.
         onMcpListChanged: () => void catalog.reload().catch(() => undefined),
       }),

@@ -26,6 +26,10 @@ const settingsSchema = lazy(() =>
     enabledPlugins: z.record(z.string(), z.boolean()).optional(),
     skillListingBudget: z.number().int().nonnegative().optional(),
     model: z.string().optional(),
+    // MCP trust (Claude Code's keys): honoured only from user and local settings, see `mcp/approval.ts`.
+    enabledMcpjsonServers: z.array(z.string()).optional(),
+    disabledMcpjsonServers: z.array(z.string()).optional(),
+    enableAllProjectMcpServers: z.boolean().optional(),
   }),
 );
 /** One settings file, or the merge of all of them. Unknown keys are kept; `hooks` is validated later (§10). */
@@ -49,6 +53,15 @@ export function settingsFiles(options: { home: string; projectDir: string }): st
     join(projectDir, ".skillwright", "settings.json"),
     join(projectDir, ".skillwright", "settings.local.json"),
   ];
+}
+
+/**
+ * The settings files the user wrote for this machine (never committed to a repository): the two user files and
+ * the project's two `settings.local.json`. Approvals (MCP servers) count only from these. Pure.
+ */
+export function userAndLocalSettingsFiles(options: { home: string; projectDir: string }): string[] {
+  const [claudeUser, ownUser, , claudeLocal, , ownLocal] = settingsFiles(options);
+  return [claudeUser, ownUser, claudeLocal, ownLocal].filter((f): f is string => f !== undefined);
 }
 
 type Json = unknown;
@@ -190,6 +203,8 @@ export interface LoadedSettings {
   settings: Settings;
   diagnostics: Diagnostic[];
   files: string[];
+  /** Each used file's own settings, in `files` order (for keys that count only from some files). */
+  layers: Array<{ path: string; settings: Settings }>;
 }
 
 /**
@@ -218,6 +233,7 @@ export async function loadSettings(options: {
   const diagnostics: Diagnostic[] = [];
   const layers: Settings[] = [];
   const files: string[] = [];
+  const perFile: LoadedSettings["layers"] = [];
   for (const { path, text, diagnostic: problem } of read) {
     if (problem !== undefined) diagnostics.push(problem);
     if (text === undefined) continue;
@@ -233,9 +249,10 @@ export async function loadSettings(options: {
     if (parsed.settings !== undefined) {
       layers.push(parsed.settings);
       files.push(path);
+      perFile.push({ path, settings: parsed.settings });
     }
   }
-  return { settings: mergeSettings(layers), diagnostics, files };
+  return { settings: mergeSettings(layers), diagnostics, files, layers: perFile };
 }
 
 /** The permission rules of merged settings (missing lists are empty). Pure. */

@@ -27,6 +27,8 @@ export interface ConnectedServer {
   close(): Promise<void>;
   /** Why the connection ended, when it ended on its own (a crash); undefined while it is up. */
   lostReason(): string | undefined;
+  /** The protocol version `initialize` settled on. */
+  protocolVersion(): string | undefined;
 }
 
 export type ConnectOutcome = { ok: true; server: ConnectedServer } | { ok: false; reason: string };
@@ -115,6 +117,13 @@ export async function connectServer(options: ConnectOptions): Promise<ConnectOut
     { capabilities: {} },
   );
   const stdio = isStdio(transport) ? transport : undefined;
+  // The client tells the transport the negotiated version (HTTP sends it as a header): keep a copy.
+  let negotiated: string | undefined;
+  const setVersion = transport.setProtocolVersion?.bind(transport);
+  transport.setProtocolVersion = (version: string) => {
+    negotiated = version;
+    setVersion?.(version);
+  };
   const stop = () => (stdio === undefined ? quietly(() => client.close()) : quietly(() => stdio.terminate()));
 
   let timer: NodeJS.Timeout | undefined;
@@ -165,6 +174,7 @@ export async function connectServer(options: ConnectOptions): Promise<ConnectOut
       transport,
       pid: stdio?.pid,
       lostReason: () => lost,
+      protocolVersion: () => negotiated,
       async close() {
         closing = true;
         await quietly(() => client.close());

@@ -98,6 +98,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
   diagnostics.push(...loadedAgents.diagnostics);
   const agents = [...loadedAgents.agents, ...extensions.plugins.flatMap((p) => p.agents)];
   const mcpTools = extensions.mcp === undefined ? [] : await extensions.mcp.tools();
+  const mcpInstructions = extensions.mcp === undefined ? [] : await extensions.mcp.instructions();
 
   const shell = options.shell ?? createNodeShell();
   const builtins = createBuiltinTools({
@@ -148,6 +149,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
       cwd: engine.cwd,
       platform: process.platform,
       date: new Date(now()).toISOString().slice(0, 10),
+      mcpInstructions,
       ...(options.appendSystemPrompt === undefined ? {} : { append: options.appendSystemPrompt }),
     }),
     tools,

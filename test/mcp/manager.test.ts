@@ -142,6 +142,7 @@ describe("a good server beside a crashing and a hanging one", () => {
       "mcp__good__picture",
       "mcp__good__publish_skill",
       "mcp__good__slow",
+      "ListMcpResourcesTool",
       "ReadMcpResourceTool",
     ]);
     const add = named(tools, "mcp__good__add");
