@@ -22,9 +22,9 @@ export const LIST_MCP_RESOURCES_INPUT_SCHEMA: ToolInputSchema = {
   type: "object",
   properties: {
     server: {
+      description: "Only this MCP server's resources (default: every server)",
       type: "string",
       minLength: 1,
-      description: "Only this MCP server's resources (default: every server)",
     },
   },
   additionalProperties: false,

@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMcpManager, type McpManager } from "../../src/mcp/manager.js";
 import {
+  decodeTextBlob,
+  isTextMimeType,
   READ_MCP_RESOURCE_INPUT_SCHEMA,
   READ_MCP_RESOURCE_TOOL,
   readResourceInput,
@@ -23,6 +25,25 @@ describe("ReadMcpResourceTool's pieces", () => {
     );
   });
 
+  it.each([
+    ["text/x-python", true],
+    ["text/markdown; charset=utf-8", true],
+    ["application/json", true],
+    ["application/vnd.api+json", true],
+    ["application/x-sh", true],
+    ["application/octet-stream; charset=utf-8", true],
+    ["application/zip", false],
+    ["image/png", false],
+  ])("isTextMimeType(%s) is %s", (mime, expected) => {
+    expect(isTextMimeType(mime)).toBe(expected);
+  });
+
+  it("decodeTextBlob keeps UTF-8 text and refuses invalid UTF-8 and control bytes", () => {
+    expect(decodeTextBlob(Buffer.from("héllo\tworld\r\n").toString("base64"))).toBe("héllo\tworld\r\n");
+    expect(decodeTextBlob(Buffer.from([0xc3, 0x28]).toString("base64"))).toBeUndefined();
+    expect(decodeTextBlob(Buffer.from([0x61, 0x00, 0x62]).toString("base64"))).toBeUndefined();
+  });
+
   it("maps resource contents: text as text, images as images, other blobs as a note", () => {
     expect(
       resourceBlocks({
@@ -30,12 +51,14 @@ describe("ReadMcpResourceTool's pieces", () => {
           { uri: "a://t", text: "hello" },
           { uri: "a://i", mimeType: "image/png", blob: "iVBORw0KGgo=" },
           { uri: "a://b", mimeType: "application/zip", blob: "UEsDBA==" },
+          { uri: "a://p", mimeType: "text/x-python", blob: Buffer.from("x = 1\n").toString("base64") },
         ],
       }),
     ).toEqual([
       { type: "text", text: "hello" },
       { type: "image", mimeType: "image/png", data: "iVBORw0KGgo=" },
       { type: "resource", resource: { uri: "a://b", mimeType: "application/zip", blob: "" } },
+      { type: "text", text: "x = 1\n" },
     ]);
   });
 });
@@ -68,6 +91,16 @@ describe("ReadMcpResourceTool against a real server", () => {
     const result = await tool.run({ server: "tst", uri: "skill://greet/SKILL.md" }, ctx());
     expect(result.isError).toBe(false);
     expect(text(result)).toContain("Say hello to $ARGUMENTS.");
+  });
+
+  it.each([
+    ["skill://greet/scripts/hello.py", 'print("hello")\n'],
+    ["skill://greet/references/notes.md", "# Notes\nBe kind.\n"],
+    ["skill://greet/assets/logo.bin", "[resource skill://greet/assets/logo.bin (application/octet-stream)]"],
+  ])("a blob %s reaches the model as text when it is text", async (uri, expected) => {
+    const result = await tool.run({ server: "tst", uri }, ctx());
+    expect(result.isError).toBe(false);
+    expect(text(result)).toBe(expected);
   });
 
   it.each([

@@ -5,7 +5,8 @@
 //
 // Offers a prompt `review` (arguments `file`, required, and `focus`), tools `add`, `fail`, `slow`, `crash`,
 // `picture` and `odd.name/tool`, and skill resources (SEP-2640) `skill://greet/SKILL.md` and
-// `skill://acme/lint-rules/SKILL.md`. Tools `publish_skill` (adds `skill://fresh/SKILL.md`, then sends
+// `skill://acme/lint-rules/SKILL.md` (greet's `scripts/hello.py`, `references/notes.md` and `assets/logo.bin`
+// are readable as base64 blobs). Tools `publish_skill` (adds `skill://fresh/SKILL.md`, then sends
 // `notifications/resources/list_changed`) and `add_prompt` (registers a prompt `summarize`, which sends
 // `notifications/prompts/list_changed`) change the lists at run time.
 //
@@ -92,6 +93,19 @@ function skillFiles() {
         "",
       ].join("\n"),
     ],
+  ]);
+}
+
+/** Supporting files of greet that the server sends as base64 blobs (readable, not listed). */
+function blobFiles() {
+  const b64 = (data) => Buffer.from(data).toString("base64");
+  return new Map([
+    ["skill://greet/scripts/hello.py", { mimeType: "text/x-python", blob: b64('print("hello")\n') }],
+    [
+      "skill://greet/references/notes.md",
+      { mimeType: "application/octet-stream", blob: b64("# Notes\nBe kind.\n") },
+    ],
+    ["skill://greet/assets/logo.bin", { mimeType: "application/octet-stream", blob: b64([0, 1, 2, 255]) }],
   ]);
 }
 
@@ -226,6 +240,8 @@ async function serve() {
     if (uri === "skill://index.json" && !flag("--no-index")) {
       return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(index) }] };
     }
+    const blob = blobFiles().get(uri);
+    if (blob !== undefined) return { contents: [{ uri, ...blob }] };
     const text = files.get(uri);
     if (text === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${uri}`);
     return { contents: [{ uri, mimeType: "text/markdown", text }] };
