@@ -1,8 +1,10 @@
 import { resolve } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  Client,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from "@modelcontextprotocol/client";
 import { assertNever } from "../diagnostics.js";
 import { errorMessage } from "../io/fs.js";
 import type { McpServerConfig } from "./config.js";
@@ -112,18 +114,13 @@ export async function connectServer(options: ConnectOptions): Promise<ConnectOut
   } catch (error) {
     return { ok: false, reason: errorMessage(error) };
   }
+  // `auto`: offer the newest protocol (2026-07-28, `server/discover`) and fall back to `initialize` for older
+  // servers, so a server that declares the MCP Skills extension only on the newer protocol is seen with it.
   const client = new Client(
     { name: options.clientInfo.name, version: options.clientInfo.version },
-    { capabilities: {} },
+    { capabilities: {}, versionNegotiation: { mode: "auto" } },
   );
   const stdio = isStdio(transport) ? transport : undefined;
-  // The client tells the transport the negotiated version (HTTP sends it as a header): keep a copy.
-  let negotiated: string | undefined;
-  const setVersion = transport.setProtocolVersion?.bind(transport);
-  transport.setProtocolVersion = (version: string) => {
-    negotiated = version;
-    setVersion?.(version);
-  };
   const stop = () => (stdio === undefined ? quietly(() => client.close()) : quietly(() => stdio.terminate()));
 
   let timer: NodeJS.Timeout | undefined;
@@ -174,7 +171,7 @@ export async function connectServer(options: ConnectOptions): Promise<ConnectOut
       transport,
       pid: stdio?.pid,
       lostReason: () => lost,
-      protocolVersion: () => negotiated,
+      protocolVersion: () => client.getNegotiatedProtocolVersion(),
       async close() {
         closing = true;
         await quietly(() => client.close());

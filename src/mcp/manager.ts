@@ -1,8 +1,4 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import {
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/client";
 import pLimit from "p-limit";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorMessage } from "../io/fs.js";
@@ -15,6 +11,7 @@ import type { EnvVars } from "./expand-env.js";
 import { createListMcpResourcesTool } from "./list-resources-tool.js";
 import { withUniqueNames } from "./names.js";
 import { promptToSkill } from "./prompts.js";
+import { readListedSkill } from "./read-listed-skill.js";
 import { createReadMcpResourceTool, type ReadMcpResource } from "./resource-tool.js";
 import {
   discoverSkillRefs,
@@ -192,11 +189,11 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
     connected.set(name, outcome.server);
     states.set(name, { name, state: "connected", pid: outcome.server.pid });
     const client = outcome.server.client;
-    client.setNotificationHandler(PromptListChangedNotificationSchema, async () => {
+    client.setNotificationHandler("notifications/prompts/list_changed", async () => {
       promptList = undefined;
       options.onListChanged?.("prompts", name);
     });
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => {
+    client.setNotificationHandler("notifications/resources/list_changed", async () => {
       skillList = undefined;
       options.onListChanged?.("skills", name);
     });
@@ -308,6 +305,11 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
           ...(version === undefined ? {} : { protocolVersion: version }),
           skillsExtension: caps?.extensions?.[SKILLS_EXTENSION] !== undefined,
           instructions: (client.getInstructions() ?? "").trim() !== "",
+          tools: 0,
+          prompts: 0,
+          resources: 0,
+          skills: 0,
+          skillsVia: "none",
           ...counts.get(name),
         };
       });
@@ -367,7 +369,18 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
               uri,
               signal,
             );
-          const built = refToSkill({ ref, name, read });
+          const entry = ref.entry;
+          const built = refToSkill({
+            ref,
+            name,
+            read,
+            ...(entry === undefined
+              ? {}
+              : {
+                  readVerified: (signal?: AbortSignal) =>
+                    readListedSkill(use(ref.server), entry, { timeout: requestTimeout, signal }),
+                }),
+          });
           for (const d of built.diagnostics) report(ref.server, d);
           return built.skill;
         });

@@ -1,4 +1,4 @@
-import type { ContentBlock, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ContentBlock, ReadResourceResult } from "@modelcontextprotocol/client";
 import * as z from "zod";
 import { lazy } from "../lazy.js";
 import { defineTool, type Tool, type ToolInputSchema } from "../tools/define-tool.js";

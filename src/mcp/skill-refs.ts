@@ -1,4 +1,5 @@
-import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ReadResourceResult } from "@modelcontextprotocol/client";
+import type { Skill as SkillEntry } from "@modelcontextprotocol/client/ext/skills";
 import pLimit from "p-limit";
 import * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
@@ -32,6 +33,8 @@ export interface McpSkillRef {
   firstBodyLine?: string;
   /** The published size and digest of `SKILL.md` (`skills/list` only); the fetched text must match. */
   expected?: { digest: string; size: number };
+  /** The `skills/list` entry as the server sent it (its manifest), for verified reads. */
+  entry?: SkillEntry;
   via: "skills/list" | "index" | "resources";
 }
 
@@ -116,6 +119,7 @@ async function fromSkillsList(ops: SkillSourceOps, signal: AbortSignal | undefin
       uri: entry.data.uri,
       ...parts,
       frontmatter: entry.data.frontmatter,
+      entry: entry.data,
       via: "skills/list",
     };
     const resources = entry.data.resources;

@@ -15,6 +15,7 @@
 //   --hang                       read stdin and never answer (not even initialize)
 //   --skills-list                declare the skills extension and serve `skills/list` / `skills/get`
 //   --bad-digest                 with --skills-list: publish a wrong digest for greet's SKILL.md
+//   --stale-list                 with --skills-list: only skills/list publishes the wrong digest (skills/get is right)
 //   --no-index                   do not serve `skill://index.json` (skills only via resources/list)
 //   --unlisted                   keep the SKILL.md resources out of resources/list (only the index names them)
 //   --grandchild-pid-file FILE   start `sleep 300` as a child and write its pid to FILE
@@ -127,8 +128,9 @@ function frontmatterOf(text) {
   return entry;
 }
 
-function skillEntry(uri, text) {
-  const bad = flag("--bad-digest") && uri === "skill://greet/SKILL.md";
+function skillEntry(uri, text, from = "get") {
+  const stale = flag("--stale-list") && from === "list";
+  const bad = (flag("--bad-digest") || stale) && uri === "skill://greet/SKILL.md";
   return {
     uri,
     frontmatter: frontmatterOf(text),
@@ -252,7 +254,7 @@ async function serve() {
       z.object({ method: z.literal("skills/list"), params: z.optional(z.object({}).loose()) }),
       () => ({
         resultType: "complete",
-        skills: [...files.entries()].map(([uri, text]) => skillEntry(uri, text)),
+        skills: [...files.entries()].map(([uri, text]) => skillEntry(uri, text, "list")),
         ttlMs: 0,
         cacheScope: "public",
       }),
