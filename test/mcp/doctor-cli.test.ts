@@ -83,6 +83,27 @@ describe("MCP servers in doctor, list and show", () => {
     expect(servers[1]?.reason).toContain("exited with code 1");
   });
 
+  it("show of an MCP prompt maps the args to its arguments; missing ones are a clear error, not a crash", async () => {
+    const prompts = JSON.stringify({
+      mcpServers: { tst: { command: process.execPath, args: [SERVER_SCRIPT] } },
+    });
+    const show = (args: string[]) =>
+      execa(
+        process.execPath,
+        [BIN, "show", "mcp__tst__review", ...args, "--cwd", root, "--home", root, "--mcp-config", prompts],
+        { env: { SKILLWRIGHT_MANAGED_DIR: join(root, "managed") }, reject: false, timeout: 30_000 },
+      );
+    const good = await show(["a.ts", "security"]);
+    expect(good.exitCode).toBe(0);
+    expect(good.stdout).toContain("## Body\nReview a.ts.\n\nFocus: security");
+    const missing = await show([]);
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stderr).toContain(
+      "Could not get mcp__tst__review: Missing required argument file for /mcp__tst__review.",
+    );
+    expect(missing.stderr).not.toContain("    at ");
+  });
+
   it("show mcp__corpus__webapp-testing fetches the skill through the MCP client (no ENOENT)", async () => {
     const show = await run(["show", "mcp__corpus__webapp-testing", "--json"]);
     expect(show.stderr).not.toContain("ENOENT");

@@ -140,7 +140,13 @@ async function showFound(
   let body: string;
   const server = skill.mcpServer;
   if (skill.filePath === "") {
-    body = await skill.loadBody();
+    // A code-defined or MCP prompt command: its text needs the args (a prompt maps them to its arguments).
+    try {
+      body = await skill.loadBody(undefined, args.join(" "));
+    } catch (error) {
+      io.stderr(`Could not get ${skill.name}: ${errorMessage(error)}\n`);
+      return 1;
+    }
   } else if (skill.source === "mcp" && server !== undefined) {
     // An MCP skill's file is a resource of its server (`skill://…/SKILL.md`), not a local path.
     const manager = mcp ?? (await engine.extensions()).mcp;
@@ -164,7 +170,11 @@ async function showFound(
     body = split.body;
   }
   const joined = args.join(" ");
-  const expansion = await expansionFor(engine, skill, joined, options.runShell);
+  // A literal body (an MCP prompt's text) is sent as it is: no substitution, no inline shell.
+  const expansion =
+    skill.literalBody === true
+      ? { ok: true as const, text: body }
+      : await expansionFor(engine, skill, joined, options.runShell);
   const expansionText = expansion.ok ? expansion.text : expansion.message;
   if (options.json) {
     const record = {
