@@ -11,7 +11,7 @@ import type { EnvVars } from "./expand-env.js";
 import { createListMcpResourcesTool } from "./list-resources-tool.js";
 import { withUniqueNames } from "./names.js";
 import { promptToSkill } from "./prompts.js";
-import { readListedSkill } from "./read-listed-skill.js";
+import { manifestOwner, readListedSkill, readSkillFile } from "./read-listed-skill.js";
 import { createReadMcpResourceTool, type ReadMcpResource } from "./resource-tool.js";
 import {
   discoverSkillRefs,
@@ -211,10 +211,18 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
   }
 
   /** `resources/read` on one configured server; rejects for a server that is unknown or not connected. */
+  /** The skills each server listed with a `skills/list` manifest, for verified reads of their files. */
+  let manifests: McpSkillRef[] = [];
+
   const readResource: ReadMcpResource = async (server, uri, signal) => {
     if (!names.includes(server)) throw new Error(`no MCP server "${server}" (servers: ${names.join(", ")})`);
     await connectAll();
-    return use(server).readResource({ uri }, { timeout: requestTimeout, ...(signal ? { signal } : {}) });
+    const options = { timeout: requestTimeout, ...(signal ? { signal } : {}) };
+    // A file of a skill the server listed with a manifest is read verified (SEP-2640): it must be listed,
+    // and its size and digest must match; an unlisted file is refused.
+    const owner = manifestOwner(manifests, server, uri);
+    if (owner?.entry !== undefined) return readSkillFile(use(server), owner.entry, uri, options);
+    return use(server).readResource({ uri }, options);
   };
 
   /** Runs `list` for every connected server that has `capability`, in config order; failures are reported. */
@@ -362,6 +370,7 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
           },
         );
         const named = withUniqueNames(lists.flat(), (f) => ({ server: f.ref.server, item: f.item }));
+        manifests = named.map(({ item }) => item.ref).filter((ref) => ref.entry !== undefined);
         return named.map(({ item: { ref }, name }) => {
           const read = (uri: string, signal?: AbortSignal) =>
             readSkillText(

@@ -113,3 +113,53 @@ describe("ReadMcpResourceTool against a real server", () => {
     expect(text(result)).toMatch(message);
   });
 });
+
+describe("ReadMcpResourceTool on a server with skill manifests (skills/list, SEP-2640)", () => {
+  let dir: string;
+  let manager: McpManager;
+  let tool: Tool;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "skillwright-mcp-manifest-"));
+    manager = createMcpManager({
+      servers: { ext: testServer("--skills-list"), bad: testServer("--skills-list", "--bad-digest") },
+      env: process.env,
+      cwd: dir,
+      clientInfo: { name: "t", version: "0" },
+    });
+    await manager.skills();
+    const found = (await manager.tools()).find((t) => t.name === READ_MCP_RESOURCE_TOOL);
+    if (found === undefined) throw new Error("no ReadMcpResourceTool");
+    tool = found;
+  });
+  afterAll(async () => {
+    await manager.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("reads a listed file verified against its size and digest", async () => {
+    const result = await tool.run({ server: "ext", uri: "skill://greet/SKILL.md" }, ctx());
+    expect(result.isError).toBe(false);
+    expect(text(result)).toContain("Say hello to $ARGUMENTS.");
+  });
+
+  it("refuses a file of the skill that its manifest does not list", async () => {
+    const result = await tool.run({ server: "ext", uri: "skill://greet/scripts/hello.py" }, ctx());
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain(
+      "skill://greet/scripts/hello.py was refused: it is not listed in the skill's manifest (skills/list entry skill://greet/SKILL.md)",
+    );
+  });
+
+  it("refuses a listed file whose digest does not match", async () => {
+    const result = await tool.run({ server: "bad", uri: "skill://greet/SKILL.md" }, ctx());
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain(
+      "skill://greet/SKILL.md was refused: it does not match the skill's manifest (digest)",
+    );
+  });
+
+  it("reads resources outside every listed skill as before", async () => {
+    const result = await tool.run({ server: "ext", uri: "file:///readme.txt" }, ctx());
+    expect(text(result)).toContain("Unknown resource: file:///readme.txt");
+  });
+});
