@@ -24,6 +24,13 @@ export interface ExtensionInputs {
    * commands (`list`, `show`, `doctor` without `--start-mcp`): they never run a server's command.
    */
   startMcp: boolean;
+  /** `--strict-mcp-config`: only `mcpConfigs`; the project's `.mcp.json` and plugin servers are not read. */
+  strictMcpConfig?: boolean;
+  /**
+   * A reload: keep this MCP manager (its servers keep running) and the server list it was made from, instead of
+   * making them from the configs.
+   */
+  keepMcp?: Pick<Extensions, "mcp" | "mcpServers" | "mcpFor">;
   /** A server's prompts or skills changed (`list_changed`): the engine rediscovers. */
   onMcpListChanged?: () => void;
 }
@@ -63,10 +70,23 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
   });
   const diagnostics: Diagnostic[] = [...settings.diagnostics, ...loaded.diagnostics];
   const env = inputs.env;
+  if (inputs.keepMcp !== undefined) {
+    const { mcp, mcpServers, mcpFor } = inputs.keepMcp;
+    return {
+      settings,
+      plugins: loaded.plugins,
+      mcp,
+      mcpServers,
+      mcpFor,
+      startMcp: inputs.startMcp,
+      diagnostics,
+    };
+  }
+  const strict = inputs.strictMcpConfig === true;
   const projectMcpJson = join(inputs.projectDir, ".mcp.json");
   const configs = await loadMcpConfigs({
     fs,
-    files: [...inputs.mcpConfigs, { path: projectMcpJson, optional: true }],
+    files: [...inputs.mcpConfigs, ...(strict ? [] : [{ path: projectMcpJson, optional: true }])],
     env,
     cwd: inputs.cwd,
   });
@@ -78,7 +98,7 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
     const origin = source === projectMcpJson ? "project" : "cli";
     return { name, origin, source, approval: approveServer(name, origin, approvals) };
   });
-  for (const plugin of loaded.plugins) {
+  for (const plugin of strict ? [] : loaded.plugins) {
     if (Object.keys(plugin.mcpServers).length === 0) continue;
     if (usesPluginDataDir(plugin)) await ensurePluginDataDir(fs, plugin).catch(() => undefined);
     const parsed = parseMcpConfig(JSON.stringify({ mcpServers: plugin.mcpServers }), {

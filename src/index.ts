@@ -39,6 +39,7 @@ export {
 export { type RootInputs, type SkillRoot, skillRoots } from "./discovery/sources.js";
 // Engine and sessions
 export { createEngine, type Engine, type EngineOptions } from "./engine.js";
+export { AGENT_PERMISSION_MODES, type AgentPermissionMode } from "./fork/agent-types.js";
 export { type AgentType, BUILTIN_AGENTS, loadAgentTypes } from "./fork/agents.js";
 export { dispatchHooks } from "./hooks/dispatch.js";
 // Hooks, plugins, MCP
@@ -83,6 +84,13 @@ export {
 } from "./skill/skill.js";
 export { checkSpecProfile } from "./skill/spec-profile.js";
 export { type ValidatedFile, validatePath } from "./skill/validate-path.js";
+export {
+  type DisabledBy,
+  type DisabledSkill,
+  matchesSkillPattern,
+  type SkillFilter,
+  type SkillSwitches,
+} from "./skill-filter.js";
 export { SKILL_TOOL_DESCRIPTION, SKILL_TOOL_NAME } from "./skill-tool/prompt.js";
 export {
   parseSkillToolInput,

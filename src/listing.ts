@@ -16,7 +16,8 @@ export const LISTING_BUDGET_ENV_VARS = [
 ] as const;
 
 const ELLIPSIS = "…";
-const LISTING_HEADER = "The following skills are available for use with the Skill tool:";
+/** The line that opens the listing (SPEC §3), after `<system-reminder>`. */
+export const LISTING_HEADER = "The following skills are available for use with the Skill tool:";
 
 /** A non-negative integer written in decimal, or undefined. */
 function parseBudget(value: string | undefined): number | undefined {

@@ -6,7 +6,7 @@ import type {
   Tool,
 } from "@anthropic-ai/sdk/resources/messages";
 import type { ModelContentBlock, ModelRequest } from "./model-types.js";
-import { resolveModel } from "./models.js";
+import { requestEffort, resolveModel } from "./models.js";
 
 const EPHEMERAL = { type: "ephemeral" } as const;
 
@@ -16,7 +16,8 @@ function withBreakpoint(block: ModelContentBlock): ContentBlockParam {
 
 /**
  * The Messages API body for a request (pure; the inputs are not mutated). Resolves the model alias, sends
- * `effort` as `output_config.effort`, and puts prompt-cache breakpoints on the system prompt, the last tool
+ * `output_config.effort` as `requestEffort` says (the request's effort, else `medium`, on models that support
+ * effort; nothing on others), and puts prompt-cache breakpoints on the system prompt, the last tool
  * and the last content block of the newest message. Empty `system`/`tools` are left out.
  */
 export function buildRequestBody(request: ModelRequest): MessageCreateParamsStreaming {
@@ -38,6 +39,7 @@ export function buildRequestBody(request: ModelRequest): MessageCreateParamsStre
     input_schema: { ...tool.input_schema, type: "object" },
     ...(index === all.length - 1 ? { cache_control: EPHEMERAL } : {}),
   }));
+  const effort = requestEffort(request.model, request.effort);
   return {
     model: resolveModel(request.model),
     max_tokens: request.maxTokens,
@@ -47,6 +49,6 @@ export function buildRequestBody(request: ModelRequest): MessageCreateParamsStre
       ? {}
       : { system: [{ type: "text", text: request.system, cache_control: EPHEMERAL }] }),
     ...(tools.length === 0 ? {} : { tools }),
-    ...(request.effort === undefined ? {} : { output_config: { effort: request.effort } }),
+    ...(effort === undefined ? {} : { output_config: { effort } }),
   };
 }

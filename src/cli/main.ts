@@ -1,12 +1,15 @@
 #!/usr/bin/env node
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { runCli } from "./run.js";
 
 /** The only module that reads process.argv, process.env and process.cwd(), and sets the exit code. */
 const packageRoot = new URL("../../", import.meta.url);
-const bundledDir = fileURLToPath(new URL("bundled-skills", packageRoot));
+/** `SKILLWRIGHT_BUNDLED_DIR` replaces the package's own bundled-skills/ (tests point it at a temp dir). */
+const bundledDir =
+  process.env.SKILLWRIGHT_BUNDLED_DIR ?? fileURLToPath(new URL("bundled-skills", packageRoot));
 
 function packageVersion(): string {
   try {
@@ -51,6 +54,7 @@ runCli(process.argv.slice(2), {
   version: packageVersion(),
   buildId: buildId(),
   readStdin,
+  stdinLines: () => createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY }),
   waitForStop,
   ...(process.stdin.isTTY && process.stdout.isTTY
     ? {

@@ -12,6 +12,8 @@ export interface McpServerReport extends Partial<Omit<McpServerSummary, "name" |
   name: string;
   origin: McpServerEntry["origin"];
   source: string;
+  /** The same as `source`, so that code reading every entry's `path` (as skill entries have) keeps working. */
+  path: string;
   plugin?: string;
   state: "connected" | "failed" | "not-started" | "waiting-for-approval" | "disabled" | "closed";
   approvedBy?: string;
@@ -33,6 +35,7 @@ export function mcpServerReports(
       name: entry.name,
       origin: entry.origin,
       source: entry.source,
+      path: entry.source,
       ...(entry.plugin === undefined ? {} : { plugin: entry.plugin }),
     };
     const { approval } = entry;

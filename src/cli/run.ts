@@ -43,6 +43,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     mcpConfigs: args.mcpConfigs.map((c) => (c.trimStart().startsWith("{") ? c : resolve(io.cwd, c))),
     // The offline commands start no MCP server unless asked (`--start-mcp`); runs start the approved ones.
     startMcp: args.command === undefined || args.startMcp,
+    ...(args.strictMcpConfig ? { strictMcpConfig: true } : {}),
+    skillsDirs: args.skillsDirs.map((d) => resolve(io.cwd, d)),
+    skills: {
+      ...(args.onlySkills === undefined ? {} : { only: args.onlySkills }),
+      disabled: args.noSkills,
+    },
     bundledDir: io.bundledDir,
     ...(io.version === undefined ? {} : { version: io.version }),
     ...(discoveryCache === undefined ? {} : { discoveryCache }),
@@ -58,6 +64,9 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
   switch (args.command) {
     case undefined: {
       await (await import("./commands/mcp.js")).noticeUnapprovedMcp(engine, io);
+      if (args.print && args.inputFormat === "stream-json") {
+        return (await import("./commands/headless.js")).headlessCommand(engine, scoped, args, undefined);
+      }
       if (args.print) {
         const prompt =
           args.positionals.length > 0 ? args.positionals.join(" ") : ((await io.readStdin?.()) ?? "");

@@ -18,6 +18,15 @@ const permissionSettingsSchema = lazy(() =>
 /** The `permissions` block: rule lists plus any other keys, kept. */
 export type PermissionSettings = z.infer<ReturnType<typeof permissionSettingsSchema>>;
 
+const skillSettingsSchema = lazy(() =>
+  z.looseObject({
+    /** Skill names or globs (`*`, `?`): `plugin:*`, `mcp__srv__*`. A matching skill is neither listed nor invocable. */
+    disabled: z.array(z.string()).optional(),
+  }),
+);
+/** The `skills` block: `{ disabled: [...] }` plus any other keys, kept. */
+export type SkillSettings = z.infer<ReturnType<typeof skillSettingsSchema>>;
+
 const settingsSchema = lazy(() =>
   z.looseObject({
     permissions: permissionSettingsSchema().optional(),
@@ -30,6 +39,7 @@ const settingsSchema = lazy(() =>
     enabledMcpjsonServers: z.array(z.string()).optional(),
     disabledMcpjsonServers: z.array(z.string()).optional(),
     enableAllProjectMcpServers: z.boolean().optional(),
+    skills: skillSettingsSchema().optional(),
   }),
 );
 /** One settings file, or the merge of all of them. Unknown keys are kept; `hooks` is validated later (§10). */
@@ -198,13 +208,15 @@ export function mergeSettings(layers: readonly Settings[]): Settings {
   return result.success ? result.data : {};
 }
 
-/** The merged result of all settings files. `files` lists the ones that were read and used, in order. */
+/**
+ * The merged result of all settings files. `files` lists the ones that were read and used, in order; `layers`
+ * holds each of those files' own (validated) settings, so a setting can be traced to the file that set it.
+ */
 export interface LoadedSettings {
   settings: Settings;
   diagnostics: Diagnostic[];
   files: string[];
-  /** Each used file's own settings, in `files` order (for keys that count only from some files). */
-  layers: Array<{ path: string; settings: Settings }>;
+  layers: { path: string; settings: Settings }[];
 }
 
 /**
@@ -231,9 +243,7 @@ export async function loadSettings(options: {
     }),
   );
   const diagnostics: Diagnostic[] = [];
-  const layers: Settings[] = [];
-  const files: string[] = [];
-  const perFile: LoadedSettings["layers"] = [];
+  const layers: { path: string; settings: Settings }[] = [];
   for (const { path, text, diagnostic: problem } of read) {
     if (problem !== undefined) diagnostics.push(problem);
     if (text === undefined) continue;
@@ -247,12 +257,15 @@ export async function loadSettings(options: {
     const parsed = parseSettings(json, path);
     diagnostics.push(...parsed.diagnostics);
     if (parsed.settings !== undefined) {
-      layers.push(parsed.settings);
-      files.push(path);
-      perFile.push({ path, settings: parsed.settings });
+      layers.push({ path, settings: parsed.settings });
     }
   }
-  return { settings: mergeSettings(layers), diagnostics, files, layers: perFile };
+  return {
+    settings: mergeSettings(layers.map((l) => l.settings)),
+    diagnostics,
+    files: layers.map((l) => l.path),
+    layers,
+  };
 }
 
 /** The permission rules of merged settings (missing lists are empty). Pure. */

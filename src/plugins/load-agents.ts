@@ -20,7 +20,7 @@ export interface PluginAgentsInput {
 
 /**
  * Loads a plugin's agent types, each named `{plugin}:{name}` with `source: "plugin"`, in target order (files of
- * a dir sorted by name). The same file twice loads once; a taken name is `shadowed` (first wins). Never throws
+ * a dir sorted by name). `hooks` and `permissionMode` are ignored for plugin agents (an `info` note each). The same file twice loads once; a taken name is `shadowed` (first wins). Never throws
  * for bad content.
  */
 export async function loadPluginAgents(
@@ -42,7 +42,19 @@ export async function loadPluginAgents(
     diagnostics.push(...result.diagnostics);
     const agent = result.agent;
     if (agent === undefined) continue;
-    const named: AgentType = { ...agent, name: `${input.pluginName}:${agent.name}` };
+    // As in Claude Code, a plugin's agents cannot bring hooks or change the permission mode (a plugin must not
+    // widen what its agents may do without asking): those fields are ignored, with a note.
+    const { hooks, permissionMode, ...kept } = agent;
+    for (const [field, value] of [
+      ["hooks", hooks],
+      ["permissionMode", permissionMode],
+    ] as const) {
+      if (value === undefined) continue;
+      diagnostics.push(
+        diagnostic("info", "agent-invalid", `${field}: not supported for plugin agents; ignored`, agent.path),
+      );
+    }
+    const named: AgentType = { ...kept, name: `${input.pluginName}:${agent.name}` };
     const winner = agents.find((a) => a.name === named.name);
     if (winner !== undefined) {
       diagnostics.push(

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { createNestedDiscovery } from "../activation/nested.js";
 import { type InvokedSkill, invocationsFromTranscript } from "../agent/compaction/reattach.js";
 import type { AgentTool } from "../agent/loop.js";
@@ -75,7 +75,15 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
   const rules = permissionRules(settings.settings);
   const disallowed = options.disallowedTools ?? [];
   rules.allow = [...rules.allow, ...(options.allowedTools ?? [])];
-  rules.deny = [...rules.deny, ...disallowed.filter((r) => r.includes("("))];
+  // Bare names also become deny rules: the tool leaves the list, and no grant (a skill's `allowed-tools`, its
+  // inline shell) can bring it back (SPEC §14.1).
+  rules.deny = [...rules.deny, ...disallowed];
+  rules.additionalDirectories = [
+    ...engine.addDirs,
+    ...(settings.settings.permissions?.additionalDirectories ?? []).map((d) =>
+      d === "~" || d.startsWith("~/") ? join(engine.home, d.slice(1)) : resolve(projectDir, d),
+    ),
+  ];
   const removed = new Set(disallowed.filter((r) => !r.includes("(")).map(ruleToolName));
 
   const hooks = createHookRegistry();
@@ -86,6 +94,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     hooks.register({ kind: "plugin", name: plugin.name, pluginRoot: plugin.root }, plugin.hooks);
   }
 
+  let filter = await engine.skillFilter();
   const agentDirs = [
     { dir: join(engine.home, ".claude", "agents"), source: "user" as const },
     ...roots
@@ -96,7 +105,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
   ];
   const loadedAgents = await loadAgentTypes(fs, agentDirs);
   diagnostics.push(...loadedAgents.diagnostics);
-  const agents = [...loadedAgents.agents, ...extensions.plugins.flatMap((p) => p.agents)];
+  let agents = [...loadedAgents.agents, ...extensions.plugins.flatMap((p) => p.agents)];
   const mcpTools = extensions.mcp === undefined ? [] : await extensions.mcp.tools();
   const mcpInstructions = extensions.mcp === undefined ? [] : await extensions.mcp.instructions();
 
@@ -113,12 +122,15 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
   const store = options.store ?? createFileSessionStore(join(engine.home, ".skillwright", "sessions"));
   let history: ModelMessage[] | undefined;
   let priorInvocations: InvokedSkill[] = [];
+  let priorLoaded: InvokedSkill[] = [];
   let priorFiredOnce: string[] = [];
   let id = newSessionId();
   if (options.resume !== undefined) {
     const entries = await store.read(options.resume);
     history = replayMessages(entries);
     priorInvocations = invocationsFromTranscript(entries);
+    const sinceCompaction = entries.slice(entries.findLastIndex((e) => e.type === "compaction") + 1);
+    priorLoaded = invocationsFromTranscript(sinceCompaction).filter((i) => i.agentId === undefined);
     priorFiredOnce = entries.flatMap((e) => (e.type === "hook_fired" ? [e.key] : []));
     id = options.resume;
   }
@@ -127,6 +139,9 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
   const view = createSkillView({
     cwd: engine.cwd,
     skills: discovery.skills,
+    disabled: discovery.disabled ?? [],
+    filter: () => filter,
+    builtinCommands: true,
     nested: createNestedDiscovery({
       fs,
       cwd: engine.cwd,
@@ -134,6 +149,34 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
       loadedRoots: roots.filter((r) => r.source === "project").map((r) => r.dir),
     }),
   });
+  /**
+   * After `engine.reload()`: the settings hooks, plugin hooks, permission rules, the skill filter and the agent
+   * types follow the files as they are now (the rules object is shared with the session, so it is updated in
+   * place). `--allowedTools`/`--disallowedTools` stay.
+   */
+  let reloading: Promise<void> = Promise.resolve();
+  let pluginNames = extensions.plugins.map((p) => p.name);
+  const reloadSettings = async () => {
+    const fresh = await engine.extensions();
+    filter = await engine.skillFilter();
+    const next = permissionRules(fresh.settings.settings);
+    rules.allow = [...next.allow, ...(options.allowedTools ?? [])];
+    rules.deny = [...next.deny, ...disallowed.filter((r) => r.includes("("))];
+    rules.ask = next.ask;
+    hooks.register(
+      { kind: "settings", name: "settings" },
+      parseHooksConfig(fresh.settings.settings.hooks, "settings").config,
+    );
+    for (const name of pluginNames) {
+      if (!fresh.plugins.some((p) => p.name === name)) hooks.unregister({ kind: "plugin", name });
+    }
+    pluginNames = fresh.plugins.map((p) => p.name);
+    for (const plugin of fresh.plugins) {
+      hooks.register({ kind: "plugin", name: plugin.name, pluginRoot: plugin.root }, plugin.hooks);
+    }
+    const reloadedAgents = await loadAgentTypes(fs, agentDirs);
+    agents = [...reloadedAgents.agents, ...fresh.plugins.flatMap((p) => p.agents)];
+  };
   const session = createSession({
     id,
     cwd: engine.cwd,
@@ -154,8 +197,14 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     }),
     tools,
     skills: view,
-    onClose: engine.catalog.onChange((rediscovered) => view.rediscovered(rediscovered.skills)),
-    settled: () => engine.catalog.get(),
+    onClose: engine.catalog.onChange((rediscovered) => {
+      view.rediscovered(rediscovered.skills, rediscovered.disabled ?? []);
+      reloading = reloadSettings();
+    }),
+    settled: async () => {
+      await engine.catalog.get();
+      await reloading;
+    },
     agents: () => agents,
     rules,
     ...(options.askPermission === undefined ? {} : { askPermission: options.askPermission }),
@@ -167,7 +216,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
       : { listingBudgetSetting: settings.settings.skillListingBudget }),
     ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
     now,
-    ...(history === undefined ? {} : { history, priorInvocations, priorFiredOnce }),
+    ...(history === undefined ? {} : { history, priorInvocations, priorLoaded, priorFiredOnce }),
   });
   if (history === undefined) {
     await store.append(id, [

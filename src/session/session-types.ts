@@ -45,6 +45,8 @@ export interface SessionDeps {
   onClose?: () => void;
   /** The invoked-skill log of a resumed session (for compaction's re-attachment). */
   priorInvocations?: InvokedSkill[];
+  /** The main agent's invocations a resumed conversation still holds (those since its last compaction). */
+  priorLoaded?: InvokedSkill[];
   /**
    * Resolves once a rediscovery in flight (an MCP server's `list_changed`, `engine.reload()`) has reached the
    * skill view: a listing built after it shows what changed before the request. Absent: nothing to wait for.

@@ -11,9 +11,11 @@ import { runWithStopChecks } from "../agent/stop-continuation.js";
 import type { TurnState } from "../agent/turn.js";
 import { listingBudget } from "../listing.js";
 import type { InvokedSkill } from "../skill-tool/invoke.js";
+import { createLoadedSkills } from "../skill-tool/reinvocation.js";
 import { compactConversation } from "./compact.js";
 import { createHooksRunner, type RunHooks } from "./hooks-runner.js";
 import { createListingState, MAIN_AGENT } from "./listing-state.js";
+import { permissionRequestVerdict } from "./permission-request.js";
 import { restoreResumed } from "./restore.js";
 import type { Session, SessionDeps } from "./session-types.js";
 import { createSkillRuntime, DEFAULT_MAX_TOKENS } from "./skill-runtime.js";
@@ -32,6 +34,7 @@ export function createSession(deps: SessionDeps): Session {
   const append = (entries: TranscriptEntry[]) => deps.store.append(deps.id, entries);
   const messages: ModelMessage[] = [...(deps.history ?? [])];
   const invocations: InvokedSkill[] = [...(deps.priorInvocations ?? [])];
+  const loaded = createLoadedSkills(deps.priorLoaded ?? []);
   const listing = createListingState();
   // A resumed conversation already holds a listing and announcements: keep those skills, send them once.
   let restored: Promise<void> | undefined;
@@ -58,6 +61,8 @@ export function createSession(deps: SessionDeps): Session {
     cwd: deps.cwd,
     home: deps.home,
     ...(deps.askPermission === undefined ? {} : { askPermission: deps.askPermission }),
+    permissionRequest: (tool: string, input: unknown, signal?: AbortSignal) =>
+      permissionRequestVerdict(runHooks, tool, input, signal),
   };
   const runHooks: RunHooks = createHooksRunner(
     deps.hooks,
@@ -103,6 +108,7 @@ export function createSession(deps: SessionDeps): Session {
       invocations.push(invocation);
       await append([invocationEntry(invocation)]);
     },
+    loaded,
   });
   const currentModel = resolveModel(deps.model);
   const tools: AgentTool[] = [...deps.tools, runtime.skillTool(0)];
@@ -176,6 +182,8 @@ export function createSession(deps: SessionDeps): Session {
     });
     if (!outcome.ok) return outcome;
     messages.splice(0, messages.length);
+    // The re-attached skills are history, not loaded instructions: the next call sends the full text again.
+    loaded.resetMain();
     // The usage seen so far measured the old conversation; the next auto-compaction waits for a new one.
     messagesUsage.splice(0, messagesUsage.length);
     await append([{ type: "compaction", summary: outcome.summary, at: stamp() }]);
@@ -210,6 +218,8 @@ export function createSession(deps: SessionDeps): Session {
   const handle = async (prompt: string, signal: AbortSignal): Promise<void> => {
     compactFailedThisTurn = false;
     await restore();
+    // A reload in flight (settings hooks, rules, skills) lands before this turn's first hook or request.
+    await deps.settled?.();
     const context: ModelContentBlock[] = [];
     if (!started) {
       started = true;
@@ -242,6 +252,7 @@ export function createSession(deps: SessionDeps): Session {
       turn,
       signal,
       invoke: runtime.invoke,
+      disabled: (name) => deps.skills.disabled(name),
     });
     if (slash.kind === "reply") {
       if (slash.record) {

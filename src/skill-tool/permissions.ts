@@ -38,10 +38,17 @@ export function isSafeSkill(
 }
 
 /**
+ * Sources whose skills the user (or an admin, or this package) put in place: invoking one needs no question, as
+ * in Claude Code. Plugin and MCP skills come from someone else and still need a rule or a question.
+ */
+const PLACED_BY_USER: ReadonlySet<Skill["source"]> = new Set(["managed", "user", "project", "bundled"]);
+
+/**
  * The permission decision for invoking `skill` (SPEC §4), through the shared `decide`: `Skill(name)` /
  * `Skill(prefix:*)` deny rules first (matched against the name and the alias), then ask and allow rules, then
- * allow when the skill is safe, else ask with a prompt that says why. Headless policy (deny instead of ask) is
- * the caller's. Pure.
+ * allow when the skill is safe or comes from a source the user put there (managed, user, project incl.
+ * `--add-dir`, bundled), else ask with a prompt that says why. Allowing the skill grants nothing more: its
+ * inline shell still goes through the Bash check. Headless policy (deny instead of ask) is the caller's. Pure.
  */
 export function decideSkill(options: {
   rules: PermissionRules;
@@ -63,7 +70,7 @@ export function decideSkill(options: {
     subject,
     cwd: options.cwd,
     grants: options.grants ?? [],
-    safe: unsafe.length === 0,
+    safe: unsafe.length === 0 || PLACED_BY_USER.has(skill.source),
   });
   if (decision.behavior !== "ask" || unsafe.length === 0) return decision;
   const why = unsafe.map((p) => PROPERTY_TEXT[p]).join(", ");

@@ -1,8 +1,9 @@
 import type YAML from "yaml";
+import { parseFastFrontmatter } from "./frontmatter-fast.js";
 
 /*
  * Frontmatter splitting and parsing without a static import of the `yaml` package: the fences, the fast path
- * for `key: value` lines, the lenient fallback, and the YAML step with the parser passed in or loaded lazily.
+ * (frontmatter-fast.ts), the lenient fallback, and the YAML step with the parser passed in or loaded lazily.
  * `frontmatter.ts` binds the parser eagerly for synchronous callers.
  */
 
@@ -46,79 +47,6 @@ export interface ParsedFrontmatter {
   yamlError?: string;
   /** `yaml`'s messages for keys written twice (the last value is used). */
   duplicateKeys?: string[];
-}
-
-const SIMPLE_KEY = /^([A-Za-z_][\w-]*):(?:[ \t]+(.*))?$/;
-const UNSAFE_START = /^[[\]{}&*!|>'"%@`#,?:-]/;
-/** `:` or `#` after any whitespace (a tab too) is YAML syntax, not text. */
-const YAML_SYNTAX_INSIDE = /:\s|\s#/;
-
-/**
- * The fast path for the common case: every line `key: plain value`, a comment or blank. Returns undefined as
- * soon as a line needs real YAML (lists, blocks, quotes, flow collections, anchors, `: ` or ` #` in a value).
- */
-function parseSimple(text: string): Record<string, unknown> | undefined {
-  const data: Record<string, unknown> = {};
-  for (const rawLine of text.split("\n")) {
-    const line = rawLine.endsWith("\r") ? rawLine.slice(0, -1) : rawLine;
-    if (line.trim() === "" || line.startsWith("#")) continue;
-    const match = SIMPLE_KEY.exec(line);
-    if (match === null) return undefined;
-    const key = match[1] as string;
-    const value = (match[2] ?? "").trimEnd();
-    if (value === "" || UNSAFE_START.test(value) || YAML_SYNTAX_INSIDE.test(value)) {
-      return undefined;
-    }
-    if (value.endsWith(":") || Object.hasOwn(data, key) || key === "__proto__") return undefined;
-    const parsed = scalar(value);
-    if (parsed === NEEDS_YAML) return undefined;
-    data[key] = parsed;
-  }
-  return data;
-}
-
-const NEEDS_YAML = Symbol("needs-yaml");
-/** Anything that might be a YAML number (`1e3`, `0x1F`, `.inf`, a huge int): left to `yaml` unless simple. */
-const NUMBER_LIKE = /^[-+]?(\.?\d[\w.+-]*|\.(inf|nan))$/i;
-const DOTTED_VERSION = /^\d+(\.\d+){2,}([-+][\w.-]*)?$/;
-const INTEGER = /^[-+]?\d+$/;
-const DECIMAL = /^[-+]?(\d+\.\d*|\.\d+)([eE][-+]?\d+)?$/;
-
-/**
- * YAML 1.2 core-schema scalars the fast path must agree with `yaml` on; `NEEDS_YAML` for number-like text it
- * does not handle itself.
- */
-function scalar(value: string): unknown {
-  switch (value) {
-    case "true":
-    case "True":
-    case "TRUE":
-      return true;
-    case "false":
-    case "False":
-    case "FALSE":
-      return false;
-    case "null":
-    case "Null":
-    case "NULL":
-    case "~":
-      return null;
-  }
-  // Every number-like form starts with a sign, a dot or a digit.
-  if (!startsLikeNumber(value)) return value;
-  if (INTEGER.test(value)) {
-    const n = Number(value);
-    return Number.isSafeInteger(n) ? n : NEEDS_YAML;
-  }
-  if (DECIMAL.test(value)) return Number(value);
-  // Dotted versions (`1.2.3`, `0.1.0-beta`) are strings in YAML 1.2, and common enough to keep off the slow path.
-  if (DOTTED_VERSION.test(value)) return value;
-  return NUMBER_LIKE.test(value) ? NEEDS_YAML : value;
-}
-
-function startsLikeNumber(value: string): boolean {
-  const c = value.charCodeAt(0);
-  return (c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46; // 0-9 + - .
 }
 
 /**
@@ -186,21 +114,21 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 export type YamlParser = Pick<typeof YAML, "parseDocument">;
 
 /**
- * Parses frontmatter text: the fast path for simple `key: value` lines, `yaml` (the given parser) for anything
+ * Parses frontmatter text: the fast path for the subset real heads use, `yaml` (the given parser) for anything
  * else, the lenient line parser when `yaml` fails or yields a non-object. A key written twice keeps its last
  * value and is reported in `duplicateKeys`. Never throws.
  */
 export function parseFrontmatterWith(text: string, yaml: YamlParser): ParsedFrontmatter {
-  const simple = parseSimple(text);
+  const simple = parseFastFrontmatter(text);
   return simple === undefined ? parseYaml(text, yaml) : { data: simple, mode: "fast" };
 }
 
 /**
- * The fast path alone: the parsed frontmatter when every line is a simple `key: value` (or a comment or blank),
- * undefined when the text needs the `yaml` parser. Pure.
+ * The fast path alone (frontmatter-fast.ts): the parsed frontmatter when the text stays inside the subset it
+ * handles, undefined when the text needs the `yaml` parser. Pure.
  */
 export function parseSimpleFrontmatter(text: string): ParsedFrontmatter | undefined {
-  const simple = parseSimple(text);
+  const simple = parseFastFrontmatter(text);
   return simple === undefined ? undefined : { data: simple, mode: "fast" };
 }
 
@@ -210,7 +138,7 @@ export function parseSimpleFrontmatter(text: string): ParsedFrontmatter | undefi
  * Same results; never rejects for bad content.
  */
 export async function parseFrontmatterLazily(text: string): Promise<ParsedFrontmatter> {
-  const simple = parseSimple(text);
+  const simple = parseFastFrontmatter(text);
   return simple === undefined ? parseYaml(text, await importYaml()) : { data: simple, mode: "fast" };
 }
 

@@ -2,6 +2,7 @@ import ignore from "ignore";
 import { describe, expect, it } from "vitest";
 import { skillPatterns } from "../../src/activation/globs.js";
 import { type ConditionalSkill, createPathMatcher } from "../../src/activation/path-matcher.js";
+import { seededRandom } from "../support/seeded-random.js";
 
 const skill = (name: string, paths?: string[]): ConditionalSkill =>
   paths === undefined
@@ -110,18 +111,7 @@ describe("createPathMatcher", () => {
 });
 
 describe("createPathMatcher agrees with one ignore instance per skill", () => {
-  /** mulberry32: deterministic. */
-  function rng(seed: number): () => number {
-    let s = seed >>> 0;
-    return () => {
-      s = (s + 0x6d2b79f5) >>> 0;
-      let t = s;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-  const next = rng(42);
+  const next = seededRandom(42);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
   const GLOBS = [
     "*.ts",

@@ -29,6 +29,7 @@ import {
 import type { ModelContentBlock, ModelMessage } from "../../src/agent/model-client.js";
 import type { TranscriptEntry } from "../../src/agent/session-store.js";
 import { formatListingBlock } from "../../src/listing.js";
+import { seededRandom } from "../support/seeded-random.js";
 
 const REATTACH_PREFIX = `<system-reminder>\n${REATTACH_INTRO}`;
 const CAP_CHARS = REATTACH_SKILL_TOKEN_CAP * 4;
@@ -520,18 +521,6 @@ describe("summaryFromResponse", () => {
   });
 });
 
-/** mulberry32: a small seeded PRNG, so every failing sequence can be replayed from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 const POOL = ["deploy", "review", "ns:lint", "Plan", "tiny", "big-one", "x", "pdf", "commit"];
 const FILLERS = ["lorem ipsum dolor ", "a😀b", "line\n", "word ", "\n\n"];
 
@@ -652,7 +641,7 @@ describe("compaction properties (seeded random sequences)", () => {
     let drops = 0;
     let truncations = 0;
     for (let seed = 1; seed <= 300; seed += 1) {
-      const rand = prng(seed);
+      const rand = seededRandom(seed);
       const int = (n: number) => Math.floor(rand() * n);
       const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T;
       const entries = Array.from({ length: int(6) }, (_, i) => `- skill-${seed}-${i}: does ${i}`);

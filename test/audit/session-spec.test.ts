@@ -9,6 +9,7 @@ import { createEngine } from "../../src/engine.js";
 import { openSession } from "../../src/session/open.js";
 import {
   type E2E,
+  INIT_ENTRY,
   LISTING_HEADER,
   lastUser,
   listingBlock,
@@ -158,7 +159,7 @@ describe("listing deltas after reload() (SPEC §2 reload, §3 deltas)", () => {
       turns: [textTurn("first")],
     });
     await e.send("one");
-    expect(textBlocks(lastUser(e.body(0)).content)).toContain(listingBlock("- old: Old one"));
+    expect(textBlocks(lastUser(e.body(0)).content)).toContain(listingBlock("- old: Old one", INIT_ENTRY));
   });
 });
 

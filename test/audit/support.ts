@@ -1,4 +1,5 @@
-import { runCli } from "../../src/cli/run.js";
+import { execa } from "execa";
+import { assertBuilt, BIN } from "../cli/run-cli.js";
 import type { TmpTree } from "../support/tmp-tree.js";
 
 export interface CliRun {
@@ -8,29 +9,33 @@ export interface CliRun {
 }
 
 /**
- * Runs the CLI in-process on a temp tree with a chosen cwd, home and environment (the managed dir is always
- * pointed inside the tree, and there are no bundled skills unless `bundledDir` says so).
+ * Runs the shipped bin (`node dist/bin/main.js`) on a temp tree with a chosen cwd, home and environment (the
+ * managed dir is always pointed inside the tree, and there are no bundled skills unless `bundledDir` says so).
+ * Nothing is inherited from the test's environment but PATH.
  */
 export async function runIn(
   tree: TmpTree,
   argv: string[],
   options: { cwd?: string; home?: string; env?: Record<string, string>; bundledDir?: string } = {},
 ): Promise<CliRun> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: { SKILLWRIGHT_MANAGED_DIR: tree.path("managed"), ...options.env },
+  assertBuilt();
+  const result = await execa(process.execPath, [BIN, ...argv], {
     cwd: tree.path(options.cwd ?? "project"),
-    home: tree.path(options.home ?? "home"),
-    bundledDir: options.bundledDir ?? tree.path("no-bundled"),
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      SKILLWRIGHT_MANAGED_DIR: tree.path("managed"),
+      HOME: tree.path(options.home ?? "home"),
+      SKILLWRIGHT_HOME: tree.path(options.home ?? "home"),
+      SKILLWRIGHT_BUNDLED_DIR: options.bundledDir ?? tree.path("no-bundled"),
+      ...options.env,
+    },
+    extendEnv: false,
+    reject: false,
+    stripFinalNewline: false,
+    stdin: "ignore",
+    timeout: 30_000,
   });
-  return { code, stdout, stderr };
+  return { code: result.exitCode ?? 1, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
 
 /** Parses a CLI run's stdout as JSON, failing with the raw output when it is not JSON. */

@@ -4,8 +4,8 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
-/** The built CLI; CI runs `npm run build` before the tests. */
-const BIN = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+/** The unbundled build (tsc's output), compared with the bundle below; CI runs `npm run build` first. */
+const UNBUNDLED = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
 /** The shipped bin (package.json "bin"): the same CLI bundled by scripts/bundle.mjs. */
 const BUNDLED_BIN = fileURLToPath(new URL("../../dist/bin/main.js", import.meta.url));
 
@@ -20,11 +20,13 @@ beforeAll(async () => {
 afterAll(() => tree.cleanup());
 
 describe("the built bin", () => {
-  it("node dist/cli/main.js list --json --cwd … --home …", async () => {
-    expect(existsSync(BIN), `${BIN} is missing: run \`npm run build\` before the tests`).toBe(true);
+  it("node dist/bin/main.js list --json --cwd … --home …", async () => {
+    expect(existsSync(BUNDLED_BIN), `${BUNDLED_BIN} is missing: run \`npm run build\` before the tests`).toBe(
+      true,
+    );
     const result = await execa(
       process.execPath,
-      [BIN, "list", "--json", "--cwd", tree.path("proj"), "--home", tree.path("home")],
+      [BUNDLED_BIN, "list", "--json", "--cwd", tree.path("proj"), "--home", tree.path("home")],
       { env: { SKILLWRIGHT_MANAGED_DIR: tree.path("managed") }, reject: false, timeout: 20_000 },
     );
     expect(result.stderr).toBe("");
@@ -46,7 +48,7 @@ describe("the built bin", () => {
     try {
       const result = await execa(
         process.execPath,
-        [BIN, "list", "--json", "--cwd", many.path("many"), "--home", many.path("home")],
+        [BUNDLED_BIN, "list", "--json", "--cwd", many.path("many"), "--home", many.path("home")],
         { env: { SKILLWRIGHT_MANAGED_DIR: many.path("managed") }, reject: false, timeout: 30_000 },
       );
       expect(result.stdout.length).toBeGreaterThan(200_000);
@@ -68,7 +70,7 @@ describe("the built bin", () => {
       ["show", "from-proj", ...dirs],
       ["validate", tree.path("proj")],
     ]) {
-      const [bundled, plain] = await Promise.all([run(BUNDLED_BIN, args), run(BIN, args)]);
+      const [bundled, plain] = await Promise.all([run(BUNDLED_BIN, args), run(UNBUNDLED, args)]);
       expect(bundled.stderr).toBe(plain.stderr);
       expect(bundled.exitCode).toBe(plain.exitCode);
       expect(bundled.stdout).toBe(plain.stdout);
@@ -81,9 +83,9 @@ describe("the built bin", () => {
   });
 
   it("exits 1 for an unknown skill", async () => {
-    expect(existsSync(BIN)).toBe(true);
+    expect(existsSync(BUNDLED_BIN)).toBe(true);
     const args = ["--cwd", tree.path("proj"), "--home", tree.path("home")];
-    const show = await execa(process.execPath, [BIN, "show", "nope", ...args], { reject: false });
+    const show = await execa(process.execPath, [BUNDLED_BIN, "show", "nope", ...args], { reject: false });
     expect(show.exitCode).toBe(1);
     expect(show.stderr).toContain("Unknown skill: nope");
   });

@@ -1,5 +1,15 @@
-import { runCli } from "../../src/cli/run.js";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { execa } from "execa";
 import type { TmpTree } from "../support/tmp-tree.js";
+
+/** The shipped bin (package.json "bin"): what users run, so what the CLI tests run. */
+export const BIN = fileURLToPath(new URL("../../dist/bin/main.js", import.meta.url));
+
+/** Fails with a clear message when the bundle has not been built. */
+export function assertBuilt(): void {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` before the tests`);
+}
 
 export interface CliResult {
   code: number;
@@ -8,25 +18,35 @@ export interface CliResult {
 }
 
 /**
- * Runs the CLI in-process against a temp tree: cwd `home/repo` and home `home` unless `--cwd`/`--home` say
- * otherwise, managed dir `managed/`, bundled dir `bundled/`. Output is captured.
+ * Runs the shipped bin (`node dist/bin/main.js`) against a temp tree: cwd `home/repo` and home `home` unless
+ * `--cwd`/`--home` say otherwise, managed dir `managed/`, bundled dir `bundled/`. Nothing is inherited from the
+ * test's environment but PATH (no API key leaks in); `env` adds variables. Output is captured.
  */
-export async function cli(tree: TmpTree, argv: string[], cwd = "home/repo"): Promise<CliResult> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env: { SKILLWRIGHT_MANAGED_DIR: tree.path("managed") },
+export async function cli(
+  tree: TmpTree,
+  argv: string[],
+  cwd = "home/repo",
+  env: Record<string, string> = {},
+): Promise<CliResult> {
+  assertBuilt();
+  const result = await execa(process.execPath, [BIN, ...argv], {
     cwd: tree.path(cwd),
-    home: tree.path("home"),
-    bundledDir: tree.path("bundled"),
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      SKILLWRIGHT_MANAGED_DIR: tree.path("managed"),
+      HOME: tree.path("home"),
+      SKILLWRIGHT_HOME: tree.path("home"),
+      SKILLWRIGHT_BUNDLED_DIR: tree.path("bundled"),
+      ...env,
+    },
+    extendEnv: false,
+    reject: false,
+    stripFinalNewline: false,
+    stdin: "ignore",
+    timeout: 30_000,
   });
-  return { code, stdout, stderr };
+  const code = result.exitCode ?? 1;
+  return { code, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
 
 /** Parses JSON output, failing the test with the raw text when it is not JSON. */

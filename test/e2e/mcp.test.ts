@@ -7,6 +7,7 @@ import { textTurn, toolTurn } from "../support/model-server.js";
 import {
   type E2E,
   type E2EOptions,
+  INIT_ENTRY,
   lastUser,
   listingBlock,
   plainBlocks,
@@ -59,9 +60,7 @@ describe("MCP in a session (SPEC §12)", () => {
     await s.send("add 2 and 40");
     const [result] = toolResults(s.body(1));
     expect(result?.is_error).toBe(true);
-    expect(result && resultText(result)).toContain(
-      "Permission to use mcp__tst__add was denied by the rule mcp__tst__add.",
-    );
+    expect(result && resultText(result)).toContain("Permission to use mcp__tst__add has been denied.");
   });
 
   it("a typed /mcp__tst__review a.ts security sends the prompt's text with the args mapped", async () => {
@@ -106,7 +105,7 @@ describe("MCP in a session (SPEC §12)", () => {
     await s.send("greet Ada");
     // Listed (the prompt and the disable-model-invocation skill are not).
     expect(textBlocks(lastUser(s.body(0)).content)[0]).toBe(
-      listingBlock("- mcp__tst__greet: Greets someone warmly"),
+      listingBlock("- mcp__tst__greet: Greets someone warmly", INIT_ENTRY),
     );
     const [launch] = toolResults(s.body(1));
     expect(launch && resultText(launch)).toBe("Launching skill: mcp__tst__greet");
@@ -130,7 +129,7 @@ describe("MCP in a session (SPEC §12)", () => {
     });
     await s.send("publish something");
     expect(textBlocks(lastUser(s.body(0)).content)[0]).toBe(
-      listingBlock("- mcp__tst__greet: Greets someone warmly"),
+      listingBlock("- mcp__tst__greet: Greets someone warmly", INIT_ENTRY),
     );
     // The request right after the tool call carries the new skill as a delta.
     const after = textBlocks(lastUser(s.body(1)).content);

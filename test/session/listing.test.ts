@@ -8,6 +8,7 @@ import {
   FIXED_NOW,
   type Harness,
   type HarnessOptions,
+  INIT_ENTRY,
   lastUser,
   plainBlocks,
   resultText,
@@ -44,6 +45,7 @@ const FULL_LISTING = [
   "- greet (hello): Greets people",
   "- deploy: Deploys the app",
   "- ops:release: Cuts a release",
+  INIT_ENTRY,
   "</system-reminder>",
 ].join("\n");
 
@@ -111,6 +113,7 @@ describe("the listing (SPEC §3)", () => {
           "- greet (hello)",
           "- deploy",
           "- ops:release",
+          INIT_ENTRY,
           "",
           "(4 skills above are listed by name only to fit the listing budget; the Skill tool still accepts them.)",
           "</system-reminder>",
@@ -126,21 +129,24 @@ describe("the listing (SPEC §3)", () => {
     });
     await s.send("hi");
     const [block] = textBlocks(lastUser(s.body(0)).content);
-    expect(block).toContain("\n- alpha\n- greet (hello)\n- deploy\n- ops:release\n\n(4 skills");
+    expect(block).toContain(
+      `\n- alpha\n- greet (hello)\n- deploy\n- ops:release\n${INIT_ENTRY}\n\n(4 skills`,
+    );
   });
 
   it("over budget, the most used skill (from ~/.skillwright/usage.json) gets its description first", async () => {
-    // Name-only lines: 7 + 15 + 8 + 13 chars + 3 newlines = 46; deploy's description adds 17.
+    // Name-only lines: 7 + 15 + 8 + 13 chars + 3 newlines = 46; deploy's description adds 17. The built-in
+    // init keeps its full line (bundled) and its newline.
     const usage = JSON.stringify({ deploy: { count: 3, lastUsedAt: FIXED_NOW } });
     const s = await start({
       files: { ...TREE, "home/.skillwright/usage.json": usage },
       turns: [textTurn("ok")],
-      env: { SKILLWRIGHT_LISTING_BUDGET: "63" },
+      env: { SKILLWRIGHT_LISTING_BUDGET: String(63 + INIT_ENTRY.length + 1) },
     });
     await s.send("hi");
     const [block] = textBlocks(lastUser(s.body(0)).content);
     expect(block).toContain(
-      "\n- alpha\n- greet (hello)\n- deploy: Deploys the app\n- ops:release\n\n(3 skills",
+      `\n- alpha\n- greet (hello)\n- deploy: Deploys the app\n- ops:release\n${INIT_ENTRY}\n\n(3 skills`,
     );
   });
 

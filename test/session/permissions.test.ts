@@ -66,11 +66,16 @@ function recordingAsk(answer: boolean): {
 }
 
 describe("Skill permissions (SPEC §4)", () => {
-  it("headless: a skill with allowed-tools is denied, and the result says why and what to do", async () => {
+  it("a project skill with allowed-tools runs without a rule, as in Claude Code", async () => {
     const { text, isError } = await modelCalls("danger");
+    expect({ text, isError }).toEqual({ text: "Launching skill: danger", isError: false });
+  });
+
+  it("headless: an ask rule denies, and the result says why and what to do", async () => {
+    const { text, isError } = await modelCalls("danger", { files: settings({ ask: ["Skill(danger)"] }) });
     expect(isError).toBe(true);
     expect(text).toBe(
-      `<tool_use_error>Allow Skill(danger)? The skill grants tools without asking. ${NOT_GRANTED}</tool_use_error>`,
+      `<tool_use_error>Allow Skill(danger)? (the rule Skill(danger) asks to confirm) The skill grants tools without asking. ${NOT_GRANTED}</tool_use_error>`,
     );
   });
 
@@ -127,10 +132,17 @@ describe("Skill permissions (SPEC §4)", () => {
     "askPermission is asked once with a prompt, and its answer ($answer) is honoured",
     async ({ answer, want }) => {
       const asked = recordingAsk(answer);
-      const result = await modelCalls("danger", { askPermission: asked.ask });
+      const result = await modelCalls("danger", {
+        files: settings({ ask: ["Skill(danger)"] }),
+        askPermission: asked.ask,
+      });
       expect(result).toEqual(want);
       expect(asked.calls).toEqual([
-        { tool: "Skill", prompt: "Allow Skill(danger)? The skill grants tools without asking." },
+        {
+          tool: "Skill",
+          prompt:
+            "Allow Skill(danger)? (the rule Skill(danger) asks to confirm) The skill grants tools without asking.",
+        },
       ]);
     },
   );

@@ -21,6 +21,7 @@ import {
   invokeSkill,
   skillPatch,
 } from "../../src/skill-tool/invoke.js";
+import { createLoadedSkills } from "../../src/skill-tool/reinvocation.js";
 import type { UsageScores } from "../../src/usage.js";
 import { makeSkill } from "../support/make-skill.js";
 
@@ -91,6 +92,7 @@ function fixture(
     record: async (invocation) => {
       f.invocations.push(invocation);
     },
+    loaded: createLoadedSkills(),
     runFork: async (request) => {
       f.forks.push(request);
       return options.fork ?? { ok: true, text: "forked", answer: "answer" };
@@ -237,6 +239,7 @@ describe("invokeSkill: inline shell", () => {
       kind: "refused",
       message:
         'Shell command permission check failed for pattern "!`echo hi`": Permission to use Bash(echo hi) was denied by the rule Bash(echo:*).',
+      shell: true,
     });
     expect(f.usage).toEqual([]);
   });
@@ -248,11 +251,18 @@ describe("invokeSkill: inline shell", () => {
 });
 
 describe("invokeSkill: permissions", () => {
-  const danger = () => skill({ name: "danger", allowedTools: ["Bash"], body: "D." });
+  // Plugin skills: the sources the user put in place (project, user, …) are allowed without asking.
+  const danger = () => skill({ name: "danger", source: "plugin", allowedTools: ["Bash"], body: "D." });
 
   it("model origin, headless: an unsafe skill is refused and leaves no trace", async () => {
     const f = fixture();
-    const s = skill({ name: "danger", allowedTools: ["Bash"], hooks: { Stop: [] }, body: "D." });
+    const s = skill({
+      name: "danger",
+      source: "plugin",
+      allowedTools: ["Bash"],
+      hooks: { Stop: [] },
+      body: "D.",
+    });
     const outcome = await invokeSkill(request(s), f.deps);
     expect(outcome).toEqual({
       kind: "refused",
@@ -397,10 +407,10 @@ describe("invokeSkill: fork", () => {
     expect(f.events).toEqual([{ type: "skill_invoked", name: "research", args: "bugs", mode: "fork" }]);
   });
 
-  it("a fork skill is unsafe: headless without a rule it is refused and never forks", async () => {
+  it("a plugin fork skill is unsafe: headless without a rule it is refused and never forks", async () => {
     const f = fixture();
     const outcome = await invokeSkill(
-      request(skill({ name: "research", context: "fork", body: "x" })),
+      request(skill({ name: "research", source: "plugin", context: "fork", body: "x" })),
       f.deps,
     );
     expect(outcome.kind).toBe("refused");

@@ -43,8 +43,14 @@ describe("unsafeSkillProperties / isSafeSkill", () => {
 
 describe("decideSkill (SPEC §4 permissions)", () => {
   const safe = makeSkill({ name: "notes" });
-  const forked = makeSkill({ name: "acme:deploy", context: "fork", allowedTools: ["Bash"] });
+  const forked = makeSkill({
+    name: "acme:deploy",
+    source: "plugin",
+    context: "fork",
+    allowedTools: ["Bash"],
+  });
   const aliased = makeSkill({ name: "pdf-tools", alias: "pdf" });
+  const plainPlugin = makeSkill({ name: "acme:notes", source: "plugin" });
 
   it.each([
     { case: "safe skill is auto-allowed", rules: NO_RULES, skill: safe, want: "allow" },
@@ -95,7 +101,7 @@ describe("decideSkill (SPEC §4 permissions)", () => {
 
   it("inline shell alone makes a skill ask", () => {
     expect(
-      decideSkill({ rules: NO_RULES, skill: safe, cwd: "/repo", bodyHasInlineShell: true }).behavior,
+      decideSkill({ rules: NO_RULES, skill: plainPlugin, cwd: "/repo", bodyHasInlineShell: true }).behavior,
     ).toBe("ask");
   });
 
@@ -108,5 +114,31 @@ describe("decideSkill (SPEC §4 permissions)", () => {
       grants: ["Skill(acme:*)"],
     });
     expect(got.behavior).toBe("allow");
+  });
+});
+
+describe("decideSkill: skills the user put there are allowed by default (as in Claude Code)", () => {
+  const unsafe = { context: "fork" as const, allowedTools: ["Bash(touch:*)"], hooks: { Stop: [] } };
+  it.each(["managed", "user", "project", "bundled"] as const)("%s: allowed with no rule", (source) => {
+    const skill = makeSkill({ name: "deploy", source, ...unsafe });
+    expect(decideSkill({ rules: NO_RULES, skill, cwd: "/repo", bodyHasInlineShell: true }).behavior).toBe(
+      "allow",
+    );
+  });
+
+  it.each(["plugin", "mcp"] as const)("%s: an unsafe skill still asks", (source) => {
+    const skill = makeSkill({ name: "acme:deploy", source, ...unsafe });
+    expect(decideSkill({ rules: NO_RULES, skill, cwd: "/repo", bodyHasInlineShell: false }).behavior).toBe(
+      "ask",
+    );
+  });
+
+  it("a deny rule still wins, and an ask rule still asks", () => {
+    const skill = makeSkill({ name: "deploy", source: "project", ...unsafe });
+    const run = (rules: PermissionRules) =>
+      decideSkill({ rules, skill, cwd: "/repo", bodyHasInlineShell: true }).behavior;
+    expect(run({ ...NO_RULES, deny: ["Skill(deploy)"] })).toBe("deny");
+    expect(run({ ...NO_RULES, deny: ["Skill"] })).toBe("deny");
+    expect(run({ ...NO_RULES, ask: ["Skill(deploy)"] })).toBe("ask");
   });
 });

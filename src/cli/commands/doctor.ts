@@ -1,6 +1,7 @@
 import type { Diagnostic } from "../../diagnostics.js";
 import type { Engine } from "../../engine.js";
 import { SKILL_SOURCES } from "../../skill/skill.js";
+import { type DisabledSkill, disabledSource } from "../../skill-filter.js";
 import type { CliIo } from "../io.js";
 import { listingReport } from "../listing-report.js";
 import { mcpServerLines, mcpServerReports } from "../mcp-report.js";
@@ -66,6 +67,7 @@ export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOp
       counts,
       diagnostics: problems,
       ignored,
+      disabled: disabledJson(discovery.disabled ?? []),
       listing: listingJson,
       mcpServers,
     };
@@ -97,6 +99,7 @@ export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOp
     out.push("", `Ignored (${ignored.length}): files that look like skills but are not loaded`);
     for (const d of ignored) out.push(`  ${d.path ?? ""}`, `    ${d.message}`);
   }
+  out.push(...disabledLines(discovery.disabled ?? []));
   const nameOnly = listingJson.nameOnly;
   out.push(
     "",
@@ -108,4 +111,27 @@ export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOp
   io.stdout(`${out.join("\n")}\n`);
   if (exitCode !== 0) io.stderr("doctor --strict: warnings or errors found (listed above)\n");
   return exitCode;
+}
+
+/** The `disabled` section of `doctor --json`: each switched-off skill and what switched it off. Pure. */
+export function disabledJson(disabled: readonly DisabledSkill[]): Record<string, unknown>[] {
+  return disabled.map(({ skill, by }) => ({
+    name: skill.name,
+    source: skill.source,
+    path: skill.filePath,
+    by: by.kind === "setting" ? { setting: "skills.disabled", ...by } : by,
+    reason: disabledSource(by),
+  }));
+}
+
+/** The `Disabled (n):` section of doctor's text output; nothing when no skill is disabled. Pure. */
+export function disabledLines(disabled: readonly DisabledSkill[]): string[] {
+  if (disabled.length === 0) return [];
+  const lines = [
+    "",
+    `Disabled (${disabled.length}): skills found but switched off, neither listed nor invocable`,
+  ];
+  for (const { skill, by } of disabled)
+    lines.push(`  ${skill.name}  [${skill.source}]`, `    by ${disabledSource(by)}`);
+  return lines;
 }

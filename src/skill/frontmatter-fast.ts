@@ -1,0 +1,419 @@
+/*
+ * The fast path of frontmatter parsing: the subset of YAML that real skill heads use, parsed line by line
+ * without loading the `yaml` package. It either returns exactly what `yaml` would return or declines
+ * (undefined), never a different value; test/skill/frontmatter-fast.test.ts checks that against `yaml` on the
+ * real corpus and on generated heads.
+ *
+ * Handled: top-level `key: value` lines whose value is a plain scalar, a single- or double-quoted scalar on one
+ * line (YAML's escapes), a flow list of scalars on one line, a `|` / `>` block scalar (clip or strip chomping);
+ * and a `key:` followed by an indented block list of scalars or a one-level map of scalars. Comments and blank
+ * lines between entries. Anything else declines.
+ */
+
+/** A value the fast path cannot decide; the caller then uses `yaml`. */
+const DECLINE = Symbol("decline");
+type Maybe<T> = T | typeof DECLINE;
+
+const TOP_KEY = /^([A-Za-z_][\w-]*):(?:([ \t]+)(.*))?$/;
+const NESTED_KEY = /^([A-Za-z_][\w-]*):(?:[ \t]+(.*))?$/;
+/** A plain scalar may not start with an indicator character. */
+const UNSAFE_START = /^[[\]{}&*!|>'"%@`#,?:-]/;
+/** `:` or `#` after any whitespace (a tab too) is YAML syntax, not text. */
+const YAML_SYNTAX_INSIDE = /:\s|\s#/;
+/** Inside a flow list, these end or nest a plain scalar. */
+const FLOW_INDICATORS = /[[\]{},]/;
+const BLOCK_HEADER = /^([|>])(-?)$/;
+/** What may follow a closing quote: nothing, or whitespace and a comment. */
+const AFTER_QUOTE = /^(?:[ \t]*|[ \t]+#.*)$/;
+
+/**
+ * Parses `text` (the frontmatter between the fences, BOM already stripped) when it stays inside the handled
+ * subset; undefined otherwise. Pure; never throws.
+ */
+export function parseFastFrontmatter(text: string): Record<string, unknown> | undefined {
+  const lines = text.split("\n").map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
+  const data: Record<string, unknown> = {};
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i] as string;
+    if (isBlankOrComment(line)) {
+      i += 1;
+      continue;
+    }
+    const match = TOP_KEY.exec(line);
+    if (match === null) return undefined;
+    const key = match[1] as string;
+    if (Object.hasOwn(data, key) || !isPlainKey(key)) return undefined;
+    const rest = (match[3] ?? "").trimEnd();
+    i += 1;
+    let value: Maybe<unknown>;
+    if (rest === "") {
+      const nested = nestedValue(lines, i);
+      if (nested === DECLINE) return undefined;
+      value = nested.value;
+      i = nested.next;
+    } else {
+      const header = BLOCK_HEADER.exec(rest);
+      if (header !== null) {
+        const block = blockScalar(lines, i, header[1] === ">", header[2] === "-");
+        if (block === DECLINE) return undefined;
+        value = block.value;
+        i = block.next;
+      } else {
+        value = inlineValue(rest);
+      }
+    }
+    if (value === DECLINE) return undefined;
+    data[key] = value;
+  }
+  return data;
+}
+
+/** A key that YAML reads as the same string (`null`, `TRUE` and the like resolve to other values). */
+function isPlainKey(key: string): boolean {
+  return key !== "__proto__" && coreScalar(key) === key;
+}
+
+function isBlankOrComment(line: string): boolean {
+  const trimmed = line.trimStart();
+  return trimmed === "" || (trimmed.startsWith("#") && !line.startsWith("\t"));
+}
+
+function indentOf(line: string): number {
+  let n = 0;
+  while (line.charCodeAt(n) === 32) n += 1;
+  return n;
+}
+
+/** A value written on the key's own line: a quoted scalar, a flow list or a plain scalar. */
+function inlineValue(text: string): Maybe<unknown> {
+  if (text.startsWith('"') || text.startsWith("'")) return quotedWhole(text);
+  if (text.startsWith("[")) return flowList(text);
+  return plainScalar(text);
+}
+
+/** A quoted scalar that must be the whole value (a trailing comment allowed). */
+function quotedWhole(text: string): Maybe<string> {
+  const quoted = text.startsWith('"') ? doubleQuoted(text, 0) : singleQuoted(text, 0);
+  if (quoted === DECLINE || !AFTER_QUOTE.test(text.slice(quoted.end))) return DECLINE;
+  return quoted.value;
+}
+
+/** The plain-scalar rules of the fast path: no indicators, no `: ` or ` #`, YAML 1.2 core types. */
+function plainScalar(text: string): Maybe<unknown> {
+  if (UNSAFE_START.test(text) || YAML_SYNTAX_INSIDE.test(text) || text.endsWith(":")) return DECLINE;
+  if (text.includes("\t")) return DECLINE;
+  return coreScalar(text);
+}
+
+interface Quoted {
+  value: string;
+  /** Index just after the closing quote. */
+  end: number;
+}
+
+/** A single-quoted scalar starting at `start` and closing on the same line (`''` is a quote). */
+function singleQuoted(text: string, start: number): Maybe<Quoted> {
+  let value = "";
+  let i = start + 1;
+  while (i < text.length) {
+    const c = text[i] as string;
+    if (c === "'") {
+      if (text[i + 1] === "'") {
+        value += "'";
+        i += 2;
+        continue;
+      }
+      return { value, end: i + 1 };
+    }
+    value += c;
+    i += 1;
+  }
+  return DECLINE;
+}
+
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  "0": "\0",
+  a: "\x07",
+  b: "\b",
+  t: "\t",
+  "\t": "\t",
+  n: "\n",
+  v: "\v",
+  f: "\f",
+  r: "\r",
+  e: "\x1b",
+  " ": " ",
+  '"': '"',
+  "/": "/",
+  "\\": "\\",
+  N: "\u0085",
+  _: "\u00a0",
+  L: "\u2028",
+  P: "\u2029",
+};
+const HEX_ESCAPES: Readonly<Record<string, number>> = { x: 2, u: 4, U: 8 };
+const HEX = /^[0-9A-Fa-f]+$/;
+
+/** A double-quoted scalar starting at `start` and closing on the same line, with YAML's escapes. */
+function doubleQuoted(text: string, start: number): Maybe<Quoted> {
+  let value = "";
+  let i = start + 1;
+  while (i < text.length) {
+    const c = text[i] as string;
+    if (c === '"') return { value, end: i + 1 };
+    if (c !== "\\") {
+      value += c;
+      i += 1;
+      continue;
+    }
+    const e = text[i + 1];
+    if (e === undefined) return DECLINE;
+    const simple = SIMPLE_ESCAPES[e];
+    if (simple !== undefined) {
+      value += simple;
+      i += 2;
+      continue;
+    }
+    const width = HEX_ESCAPES[e];
+    if (width === undefined) return DECLINE;
+    const hex = text.slice(i + 2, i + 2 + width);
+    if (hex.length !== width || !HEX.test(hex)) return DECLINE;
+    const code = Number.parseInt(hex, 16);
+    if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return DECLINE;
+    value += String.fromCodePoint(code);
+    i += 2 + width;
+  }
+  return DECLINE;
+}
+
+/** `[a, "b", 'c']` on one line: scalars only, no nesting, no trailing text but a comment. */
+function flowList(text: string): Maybe<unknown[]> {
+  const items: unknown[] = [];
+  let i = 1;
+  const skipSpaces = () => {
+    while (text[i] === " ") i += 1;
+  };
+  skipSpaces();
+  if (text[i] === "]") return AFTER_QUOTE.test(text.slice(i + 1)) ? items : DECLINE;
+  for (;;) {
+    skipSpaces();
+    const c = text[i];
+    if (c === '"' || c === "'") {
+      const quoted = c === '"' ? doubleQuoted(text, i) : singleQuoted(text, i);
+      if (quoted === DECLINE) return DECLINE;
+      items.push(quoted.value);
+      i = quoted.end;
+    } else {
+      let end = i;
+      while (end < text.length && text[end] !== "," && text[end] !== "]") end += 1;
+      const raw = text.slice(i, end).trimEnd();
+      if (raw === "" || FLOW_INDICATORS.test(raw) || raw.includes(":") || raw.includes("#")) return DECLINE;
+      const item = plainScalar(raw);
+      if (item === DECLINE) return DECLINE;
+      items.push(item);
+      i = end;
+    }
+    skipSpaces();
+    if (text[i] === ",") {
+      i += 1;
+      skipSpaces();
+      if (text[i] === "]") return DECLINE;
+      continue;
+    }
+    if (text[i] === "]") return AFTER_QUOTE.test(text.slice(i + 1)) ? items : DECLINE;
+    return DECLINE;
+  }
+}
+
+interface Nested {
+  value: unknown;
+  next: number;
+}
+
+/**
+ * The value of a `key:` line with nothing after it: a block list of scalars (indented, or at column 0), a
+ * one-level map of scalars, or null when no such lines follow.
+ */
+function nestedValue(lines: readonly string[], start: number): Maybe<Nested> {
+  let first = start;
+  while (first < lines.length && isBlankOrComment(lines[first] as string)) first += 1;
+  const head = lines[first];
+  if (head === undefined) return { value: null, next: first };
+  const indent = indentOf(head);
+  const body = head.slice(indent);
+  if (body.startsWith("- ") || body === "-") return blockList(lines, first, indent);
+  if (indent === 0) return { value: null, next: first };
+  return blockMap(lines, first, indent);
+}
+
+function blockList(lines: readonly string[], start: number, indent: number): Maybe<Nested> {
+  const items: unknown[] = [];
+  const next = eachEntry(lines, start, indent, (body) => {
+    if (!body.startsWith("- ")) return indent === 0 && TOP_KEY.test(body) ? "end" : "decline";
+    const text = body.slice(2).trim();
+    if (text === "" || body.includes("\t")) return "decline";
+    const item = text.startsWith('"') || text.startsWith("'") ? quotedWhole(text) : plainScalar(text);
+    if (item === DECLINE) return "decline";
+    items.push(item);
+    return "taken";
+  });
+  return next === DECLINE ? DECLINE : { value: items, next };
+}
+
+function blockMap(lines: readonly string[], start: number, indent: number): Maybe<Nested> {
+  const map: Record<string, unknown> = {};
+  const next = eachEntry(lines, start, indent, (body) => {
+    const match = body.includes("\t") ? null : NESTED_KEY.exec(body);
+    if (match === null) return "decline";
+    const key = match[1] as string;
+    const text = (match[2] ?? "").trimEnd();
+    if (text === "" || Object.hasOwn(map, key) || !isPlainKey(key)) return "decline";
+    const value = text.startsWith("[") || BLOCK_HEADER.test(text) ? DECLINE : inlineValue(text);
+    if (value === DECLINE) return "decline";
+    map[key] = value;
+    return "taken";
+  });
+  return next === DECLINE ? DECLINE : { value: map, next };
+}
+
+/**
+ * Walks the entries of a block collection at `indent` from `start`, handing `take` each entry's text with the
+ * indent removed. Ends at a less indented line (which must be at column 0) or where `take` says "end"; the
+ * index of the first line after the collection, or DECLINE.
+ */
+function eachEntry(
+  lines: readonly string[],
+  start: number,
+  indent: number,
+  take: (body: string) => "taken" | "end" | "decline",
+): Maybe<number> {
+  let i = start;
+  while (i < lines.length) {
+    const line = lines[i] as string;
+    if (isBlankOrComment(line)) {
+      i += 1;
+      continue;
+    }
+    const lineIndent = indentOf(line);
+    if (lineIndent < indent) break;
+    if (lineIndent > indent) return DECLINE;
+    const verdict = take(line.slice(indent));
+    if (verdict === "decline") return DECLINE;
+    if (verdict === "end") break;
+    i += 1;
+  }
+  return endsAtColumnZero(lines, i) ? i : DECLINE;
+}
+
+/** True when the collection ended cleanly: at the end, or at a line back at column 0. */
+function endsAtColumnZero(lines: readonly string[], i: number): boolean {
+  const line = lines[i];
+  return line === undefined || indentOf(line) === 0;
+}
+
+/**
+ * A `|` (literal) or `>` (folded) block scalar with clip (default) or strip (`-`) chomping. Declines for an
+ * explicit indentation indicator, keep chomping, tabs, more-indented lines in a folded scalar, and blank lines
+ * that carry more spaces than the block's indentation.
+ */
+function blockScalar(
+  lines: readonly string[],
+  start: number,
+  folded: boolean,
+  strip: boolean,
+): Maybe<Nested> {
+  let i = start;
+  let indent = 0;
+  const content: string[] = [];
+  while (i < lines.length) {
+    const line = lines[i] as string;
+    if (line.includes("\t")) return DECLINE;
+    if (line.trim() === "") {
+      if (indent > 0 && line.length > indent) return DECLINE;
+      if (indent === 0 && line.length > 0) return DECLINE;
+      content.push("");
+      i += 1;
+      continue;
+    }
+    const lineIndent = indentOf(line);
+    if (indent === 0) {
+      if (lineIndent === 0) break;
+      indent = lineIndent;
+    }
+    if (lineIndent < indent) {
+      if (lineIndent === 0) break;
+      return DECLINE;
+    }
+    const text = line.slice(indent);
+    if (folded && text.startsWith(" ")) return DECLINE;
+    content.push(text);
+    i += 1;
+  }
+  // Trailing blank lines belong to the chomping, not the content; with clip or strip they vanish.
+  let last = content.length;
+  while (last > 0 && content[last - 1] === "") last -= 1;
+  const kept = content.slice(0, last);
+  if (kept.length === 0) return { value: "", next: i };
+  const joined = folded ? fold(kept) : kept.join("\n");
+  return { value: strip ? joined : `${joined}\n`, next: i };
+}
+
+/** YAML folding for lines that are not more-indented: a single break is a space, n blank lines are n breaks. */
+function fold(lines: readonly string[]): string {
+  let out = "";
+  let blanks = 0;
+  let started = false;
+  for (const line of lines) {
+    if (line === "") {
+      blanks += 1;
+      continue;
+    }
+    if (!started) out += "\n".repeat(blanks);
+    else out += blanks === 0 ? " " : "\n".repeat(blanks);
+    out += line;
+    blanks = 0;
+    started = true;
+  }
+  return out;
+}
+
+/** Anything that might be a YAML number (`1e3`, `0x1F`, `.inf`, a huge int): left to `yaml` unless simple. */
+const NUMBER_LIKE = /^[-+]?(\.?\d[\w.+-]*|\.(inf|nan))$/i;
+const DOTTED_VERSION = /^\d+(\.\d+){2,}([-+][\w.-]*)?$/;
+const INTEGER = /^[-+]?\d+$/;
+const DECIMAL = /^[-+]?(\d+\.\d*|\.\d+)([eE][-+]?\d+)?$/;
+
+/** YAML 1.2 core-schema resolution of a plain scalar; DECLINE for number-like text it does not handle. */
+function coreScalar(value: string): Maybe<unknown> {
+  switch (value) {
+    case "true":
+    case "True":
+    case "TRUE":
+      return true;
+    case "false":
+    case "False":
+    case "FALSE":
+      return false;
+    case "null":
+    case "Null":
+    case "NULL":
+    case "~":
+      return null;
+  }
+  // Every number-like form starts with a sign, a dot or a digit.
+  if (!startsLikeNumber(value)) return value;
+  if (INTEGER.test(value)) {
+    const n = Number(value);
+    return Number.isSafeInteger(n) ? n : DECLINE;
+  }
+  if (DECIMAL.test(value)) return Number(value);
+  // Dotted versions (`1.2.3`, `0.1.0-beta`) are strings in YAML 1.2, and common enough to keep off the slow path.
+  if (DOTTED_VERSION.test(value)) return value;
+  return NUMBER_LIKE.test(value) ? DECLINE : value;
+}
+
+function startsLikeNumber(value: string): boolean {
+  const c = value.charCodeAt(0);
+  return (c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46; // 0-9 + - .
+}

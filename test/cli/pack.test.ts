@@ -1,0 +1,64 @@
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
+import { assertBuilt } from "./run-cli.js";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+let tree: TmpTree;
+beforeAll(async () => {
+  assertBuilt();
+  tree = await tmpTree({
+    "pack/.keep": "",
+    "home/.keep": "",
+    "user-project/package.json": JSON.stringify({ name: "user-project", version: "1.0.0", private: true }),
+    "user-project/.git/HEAD": "",
+    "user-project/.claude/skills/folded/SKILL.md":
+      "---\ndescription: |\n  Needs the full\n  YAML parser.\nmetadata:\n  owner:\n    team: docs\n---\nBody\n",
+  });
+});
+afterAll(() => tree.cleanup());
+
+describe("the published package", () => {
+  it("npm pack, npm install the tarball in a fresh project, npx skillwright: the full YAML parser works", async () => {
+    // --ignore-scripts: `prepare` would rebuild dist/ while other tests run it; CI builds before the tests.
+    await execa("npm", ["pack", "--ignore-scripts", "--pack-destination", tree.path("pack")], { cwd: ROOT });
+    const [tarball] = (await readdir(tree.path("pack"))).filter((f) => f.endsWith(".tgz"));
+    expect(tarball).toBeDefined();
+    const project = tree.path("user-project");
+    await execa(
+      "npm",
+      ["install", join(tree.path("pack"), String(tarball)), "--prefer-offline", "--no-audit", "--no-fund"],
+      { cwd: project },
+    );
+    const env = {
+      SKILLWRIGHT_HOME: tree.path("home"),
+      SKILLWRIGHT_MANAGED_DIR: tree.path("managed"),
+      SKILLWRIGHT_DISCOVERY_CACHE: "off",
+    };
+    const list = await execa("npx", ["--no-install", "skillwright", "list", "--json"], {
+      cwd: project,
+      env,
+      reject: false,
+    });
+    expect(list.exitCode, list.stderr).toBe(0);
+    const skills = JSON.parse(list.stdout) as { name: string; source: string; description: string }[];
+    expect(skills.find((s) => s.name === "folded")).toMatchObject({
+      source: "project",
+      description: "Needs the full YAML parser.",
+    });
+    // The package's own bundled skills come along.
+    expect(skills.some((s) => s.source === "bundled")).toBe(true);
+    const doctor = await execa("npx", ["--no-install", "skillwright", "doctor", "--strict"], {
+      cwd: project,
+      env,
+      reject: false,
+    });
+    expect(doctor.stdout).not.toContain("yaml-invalid");
+    expect(doctor.stdout).toContain("Diagnostics: none");
+    expect(doctor.exitCode, doctor.stderr).toBe(0);
+  }, 180_000);
+});

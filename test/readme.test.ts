@@ -1,0 +1,187 @@
+// Every command in README.md and examples/project/README.md is run by a test. A ```sh block must be preceded by
+// one of:
+//   <!-- runnable -->              run here with bash from the repository root: exit 0 required
+//   <!-- runnable: ci (…) -->      the Quick start: .ci/run runs exactly these commands (checked here)
+//   <!-- runnable: background (…) -->  a server: started here, the next runnable block of the file runs while it
+//                                  serves (it must print "listening"), then it is stopped
+//   <!-- not runnable: reason -->  a reason is required
+// Runnable blocks get a temp HOME, no real API key, and ANTHROPIC_BASE_URL pointing at the scripted model
+// server playing examples/turns.json (the script the README shows), so `-p` runs offline.
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ModelScript } from "../src/dev/model-script.js";
+import { type ModelServer, startModelServer } from "../src/dev/model-server.js";
+import { type TmpTree, tmpTree } from "./support/tmp-tree.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const DOCS = ["README.md", "examples/project/README.md"];
+const TURNS_FILE = "examples/turns.json";
+
+interface ShBlock {
+  doc: string;
+  line: number;
+  marker: string;
+  code: string;
+}
+
+/** The ```sh / ```bash / ```shell blocks of a markdown file, each with the comment line before it. */
+function shBlocks(doc: string, text: string): ShBlock[] {
+  const lines = text.split("\n");
+  const blocks: ShBlock[] = [];
+  for (let i = 0; i < lines.length; i += 1) {
+    const open = /^```(sh|bash|shell)\s*$/.exec(lines[i] ?? "");
+    if (open === null) {
+      if ((lines[i] ?? "").startsWith("```")) {
+        // Skip other fenced blocks whole, so their contents are never read as fences.
+        for (i += 1; i < lines.length && !(lines[i] ?? "").startsWith("```"); i += 1);
+      }
+      continue;
+    }
+    const end = lines.indexOf("```", i + 1);
+    if (end === -1) throw new Error(`${doc}:${i + 1}: unclosed code block`);
+    blocks.push({
+      doc,
+      line: i + 1,
+      marker: (lines[i - 1] ?? "").trim(),
+      code: lines.slice(i + 1, end).join("\n"),
+    });
+    i = end;
+  }
+  return blocks;
+}
+
+/** The commands of a block: comments dropped, `a && b` split. */
+function commandsOf(code: string): string[] {
+  return code
+    .split("\n")
+    .map((line) => line.replace(/\s+#.*$/, "").trim())
+    .filter((line) => line !== "" && !line.startsWith("#"))
+    .flatMap((line) => line.split("&&").map((part) => part.trim()));
+}
+
+const blocks = DOCS.flatMap((doc) => shBlocks(doc, readFileSync(`${ROOT}${doc}`, "utf8")));
+/** Each runnable block, with the background server block just before it in the same file, if any. */
+const runnable = blocks.flatMap((b, i) => {
+  if (b.marker !== "<!-- runnable -->") return [];
+  const prev = blocks[i - 1];
+  const background =
+    prev?.doc === b.doc && prev.marker.startsWith("<!-- runnable: background") ? prev : undefined;
+  return [{ block: b, background }];
+});
+
+let tree: TmpTree;
+let server: ModelServer;
+beforeAll(async () => {
+  expect(existsSync(`${ROOT}dist/bin/main.js`), "run `npm run build` before the tests").toBe(true);
+  tree = await tmpTree({ "home/.keep": "" });
+  // No key check: the README's `export ANTHROPIC_API_KEY=sk-ant-...` line runs as printed.
+  server = await startModelServer({
+    script: ModelScript.parse(JSON.parse(readFileSync(`${ROOT}${TURNS_FILE}`, "utf8"))),
+  });
+});
+afterAll(async () => {
+  await server.close();
+  await tree.cleanup();
+});
+
+function env(): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: tree.path("home"),
+    // npm's cache stays where it is (with the temp HOME, npx would set up its cache afresh).
+    npm_config_cache: process.env.npm_config_cache ?? `${process.env.HOME ?? ""}/.npm`,
+    SKILLWRIGHT_MANAGED_DIR: tree.path("managed"),
+    ANTHROPIC_BASE_URL: server.url,
+    ANTHROPIC_API_KEY: "dummy",
+  };
+}
+
+/** Starts a background block in its own process group; resolves once it prints "listening". */
+async function startBackground(code: string): Promise<{ stop(): Promise<void> }> {
+  const child = execa("bash", ["-euo", "pipefail", "-c", code], {
+    cwd: ROOT,
+    env: env(),
+    extendEnv: false,
+    reject: false,
+    detached: true,
+  });
+  await new Promise<void>((resolve, reject) => {
+    let seen = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (seen.includes("listening")) resolve();
+    });
+    child.on("exit", () => reject(new Error(`background block exited: ${seen}`)));
+  });
+  return {
+    async stop() {
+      if (child.pid !== undefined) process.kill(-child.pid, "SIGTERM");
+      await child;
+    },
+  };
+}
+
+describe("the READMEs' commands", () => {
+  it("every sh block is marked runnable, or not runnable with a reason", () => {
+    expect(blocks.length).toBeGreaterThan(3);
+    for (const block of blocks) {
+      expect(
+        /^<!-- (runnable( ?: ?.+)?|not runnable: .+) -->$/.test(block.marker),
+        `${block.doc}:${block.line}: mark the block (got ${JSON.stringify(block.marker)})`,
+      ).toBe(true);
+    }
+    expect(runnable.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("the Quick start block is what .ci/run runs, in order", () => {
+    const quick = blocks.filter((b) => b.marker.startsWith("<!-- runnable: ci"));
+    expect(quick).toHaveLength(1);
+    const ci = readFileSync(`${ROOT}.ci/run`, "utf8")
+      .split("\n")
+      .filter((line) => line.startsWith("npm "));
+    expect(ci).toEqual(commandsOf(quick[0]?.code ?? ""));
+  });
+
+  it("the script the README shows is examples/turns.json, and it is a valid script", () => {
+    const readme = readFileSync(`${ROOT}README.md`, "utf8");
+    const shown = /`examples\/turns\.json`:\n\n```json\n([\s\S]*?)\n```/.exec(readme)?.[1];
+    expect(shown).toBeDefined();
+    const file = readFileSync(`${ROOT}${TURNS_FILE}`, "utf8");
+    expect(JSON.parse(shown ?? "")).toEqual(JSON.parse(file));
+    expect(ModelScript.safeParse(JSON.parse(file)).success).toBe(true);
+  });
+
+  it.each(
+    runnable.map(({ block, background }) => [`${block.doc}:${block.line}`, block, background] as const),
+  )(
+    "%s exits 0",
+    async (_, block, background) => {
+      const before = server.requests.length;
+      const started = background === undefined ? undefined : await startBackground(background.code);
+      let result: Awaited<ReturnType<typeof execa>>;
+      try {
+        result = await execa("bash", ["-euo", "pipefail", "-c", block.code], {
+          cwd: ROOT,
+          env: env(),
+          extendEnv: false,
+          reject: false,
+          timeout: 120_000,
+        });
+      } finally {
+        await started?.stop();
+      }
+      expect(result.exitCode, `${block.code}\n---\n${result.stdout}\n${result.stderr}`).toBe(0);
+      if (/skillwright -p /.test(block.code)) {
+        // The headline example, as printed: the model's Skill call loads commit-message (no --allowedTools).
+        expect(result.stdout).toContain("feat: scripted answer");
+        if (background === undefined) {
+          const bodies = server.requests.slice(before).map((r) => JSON.stringify(r.body));
+          expect(bodies.some((body) => body.includes("Launching skill: commit-message"))).toBe(true);
+        }
+      }
+    },
+    120_000,
+  );
+});
