@@ -31,6 +31,7 @@ export const DIAGNOSTIC_CODES = [
   "agent-invalid",
   "plugin-invalid",
   "mcp-failed",
+  "mcp-unapproved",
   "cache-unwritable",
   "frontmatter-control-char",
   "plugin-path-escape",

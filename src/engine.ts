@@ -35,6 +35,11 @@ export interface EngineOptions {
   pluginDirs?: string[];
   /** `--mcp-config` file paths or inline JSON. */
   mcpConfigs?: string[];
+  /**
+   * Whether discovery starts the approved MCP servers to list their prompts and skills (default true). The
+   * offline CLI commands turn it off; sessions still start approved servers for their tools.
+   */
+  startMcp?: boolean;
   /** The package's `bundled-skills/` dir; undefined ships none. */
   bundledDir?: string;
   /** Where code-registered bundled skills extract their files. Default `~/.skillwright/bundled`. */
@@ -117,7 +122,7 @@ export function createEngine(options: EngineOptions): Engine {
     return extensionsMemo;
   };
   /** Loads settings, plugins and MCP configs; `keep` carries a running MCP manager over a reload. */
-  const loadAll = (keep: { mcp: Extensions["mcp"] } | undefined) =>
+  const loadAll = (keep: Pick<Extensions, "mcp" | "mcpServers" | "mcpFor"> | undefined) =>
     roots().then(({ projectDir }) =>
       loadExtensions({
         fs,
@@ -130,6 +135,7 @@ export function createEngine(options: EngineOptions): Engine {
         ...(options.strictMcpConfig === true ? { strictMcpConfig: true } : {}),
         ...(keep === undefined ? {} : { keepMcp: keep }),
         clientVersion: options.version ?? "0.0.0",
+        startMcp: options.startMcp ?? true,
         // Sessions follow the catalog: skills a server publishes later reach the model as a listing delta.
         onMcpListChanged: () => void catalog.reload().catch(() => undefined),
       }),
@@ -194,7 +200,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
     async reload() {
       const previous = extensionsMemo === undefined ? undefined : await extensionsMemo;
-      if (previous !== undefined) extensionsMemo = loadAll({ mcp: previous.mcp });
+      if (previous !== undefined) extensionsMemo = loadAll(previous);
       stale = false;
       return catalog.reload();
     },

@@ -31,12 +31,13 @@ export const CLI_OPTIONS = {
   strict: { type: "boolean" },
   script: { type: "string" },
   port: { type: "string" },
+  "start-mcp": { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
 
 /** The offline and dev subcommands; anything else is a prompt. */
-export const SUBCOMMANDS = ["list", "doctor", "show", "validate", "plugin", "dev", "help"] as const;
+export const SUBCOMMANDS = ["list", "doctor", "show", "validate", "plugin", "dev", "help", "mcp"] as const;
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -82,6 +83,8 @@ export interface CliArgs {
   strict: boolean;
   script: string | undefined;
   port: number | undefined;
+  /** `list`/`doctor --start-mcp`: start the approved MCP servers (the offline commands never do otherwise). */
+  startMcp: boolean;
   help: boolean;
   version: boolean;
 }
@@ -175,6 +178,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         strict: values.strict ?? false,
         script: values.script,
         port: positiveInt(values.port, "port"),
+        startMcp: values["start-mcp"] ?? false,
         help: values.help ?? false,
         version: values.version ?? false,
       },

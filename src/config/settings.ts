@@ -39,6 +39,10 @@ const settingsSchema = lazy(() =>
     /** The per-description cap of the skill listing in chars (SPEC §3; default 1,536). */
     skillListingMaxDescChars: z.number().int().min(1).optional(),
     model: z.string().optional(),
+    // MCP trust (Claude Code's keys): honoured only from user and local settings, see `mcp/approval.ts`.
+    enabledMcpjsonServers: z.array(z.string()).optional(),
+    disabledMcpjsonServers: z.array(z.string()).optional(),
+    enableAllProjectMcpServers: z.boolean().optional(),
     skills: skillSettingsSchema().optional(),
   }),
 );
@@ -63,6 +67,15 @@ export function settingsFiles(options: { home: string; projectDir: string }): st
     join(projectDir, ".skillwright", "settings.json"),
     join(projectDir, ".skillwright", "settings.local.json"),
   ];
+}
+
+/**
+ * The settings files the user wrote for this machine (never committed to a repository): the two user files and
+ * the project's two `settings.local.json`. Approvals (MCP servers) count only from these. Pure.
+ */
+export function userAndLocalSettingsFiles(options: { home: string; projectDir: string }): string[] {
+  const [claudeUser, ownUser, , claudeLocal, , ownLocal] = settingsFiles(options);
+  return [claudeUser, ownUser, claudeLocal, ownLocal].filter((f): f is string => f !== undefined);
 }
 
 type Json = unknown;

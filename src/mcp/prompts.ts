@@ -1,4 +1,4 @@
-import type { GetPromptResult, Prompt, PromptArgument } from "@modelcontextprotocol/sdk/types.js";
+import type { GetPromptResult, Prompt, PromptArgument } from "@modelcontextprotocol/client";
 import { neutralizeMarkup } from "../skill/neutralize-markup.js";
 import type { Skill } from "../skill/skill.js";
 import { contentBlockText } from "./content.js";

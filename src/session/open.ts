@@ -110,6 +110,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
   diagnostics.push(...loadedAgents.diagnostics);
   let agents = [...loadedAgents.agents, ...extensions.plugins.flatMap((p) => p.agents)];
   const mcpTools = extensions.mcp === undefined ? [] : await extensions.mcp.tools();
+  const mcpInstructions = extensions.mcp === undefined ? [] : await extensions.mcp.instructions();
 
   const shell = options.shell ?? createNodeShell();
   const builtins = createBuiltinTools({
@@ -217,6 +218,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
       cwd: engine.cwd,
       platform: process.platform,
       date: new Date(now()).toISOString().slice(0, 10),
+      mcpInstructions,
       ...(options.appendSystemPrompt === undefined ? {} : { append: options.appendSystemPrompt }),
     }),
     tools,

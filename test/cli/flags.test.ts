@@ -19,7 +19,8 @@ let tree: TmpTree;
 beforeAll(async () => {
   const server = { command: process.execPath, args: [SERVER_SCRIPT] };
   tree = await tmpTree({
-    "home/.keep": "",
+    // The project's .mcp.json server is approved (issue 16.1: it would wait for approval otherwise).
+    "home/.claude/settings.json": JSON.stringify({ enabledMcpjsonServers: ["tst"] }),
     "project/.git": { dir: true },
     "project/.claude/skills/local/SKILL.md": "---\ndescription: Local skill\n---\nLOCAL\n",
     "project/.mcp.json": JSON.stringify({ mcpServers: { tst: server } }),
@@ -109,16 +110,18 @@ describe("--verbose and --strict-mcp-config", () => {
   });
 
   it("--strict-mcp-config keeps only the --mcp-config servers (no .mcp.json)", async () => {
-    const plain = await bin(["list", "--json"]);
+    // `list` starts MCP servers only with --start-mcp (it is offline otherwise).
+    const plain = await bin(["list", "--json", "--start-mcp"]);
     expect(plain.exitCode, plain.stderr).toBe(0);
     expect(names(plain.stdout).some((n) => n.startsWith("mcp__tst__"))).toBe(true);
-    const strict = await bin(["list", "--json", "--strict-mcp-config"]);
+    const strict = await bin(["list", "--json", "--strict-mcp-config", "--start-mcp"]);
     expect(strict.exitCode, strict.stderr).toBe(0);
     expect(names(strict.stdout).some((n) => n.startsWith("mcp__"))).toBe(false);
     const only = await bin([
       "list",
       "--json",
       "--strict-mcp-config",
+      "--start-mcp",
       "--mcp-config",
       tree.path("other.json"),
     ]);

@@ -4,6 +4,7 @@ import { SKILL_SOURCES } from "../../skill/skill.js";
 import { type DisabledSkill, disabledSource } from "../../skill-filter.js";
 import type { CliIo } from "../io.js";
 import { type ListingReport, listingReport } from "../listing-report.js";
+import { mcpServerLines, mcpServerReports } from "../mcp-report.js";
 
 /** Diagnostics grouped by the file they are about, files in first-seen order. Pure. */
 export function groupByPath(diagnostics: readonly Diagnostic[]): Map<string, Diagnostic[]> {
@@ -80,6 +81,10 @@ export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOp
   const ignored = discovery.diagnostics.filter((d) => d.code === "ignored-file");
   const problems = discovery.diagnostics.filter((d) => d.code !== "ignored-file");
   const exitCode = options.strict === true && problems.some((d) => d.severity !== "info") ? 1 : 0;
+  // Offline unless `--start-mcp`: then every approved server is started and listed.
+  const extensions = await engine.extensions();
+  const live = extensions.startMcp ? await extensions.mcp?.summary() : undefined;
+  const mcpServers = mcpServerReports(extensions.mcpServers, live);
   if (json) {
     const out = {
       cwd: engine.cwd,
@@ -91,6 +96,7 @@ export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOp
       ignored,
       disabled: disabledJson(discovery.disabled ?? []),
       listing: listingJson,
+      mcpServers,
     };
     io.stdout(`${JSON.stringify(out, null, 2)}\n`);
     return exitCode;
@@ -112,6 +118,9 @@ export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOp
   for (const [path, group] of groupByPath(problems)) {
     out.push(`  ${path}`);
     for (const d of group) out.push(`    ${d.severity.padEnd(7)} ${d.code}: ${d.message}`);
+  }
+  if (mcpServers.length > 0) {
+    out.push("", `MCP servers (${mcpServers.length}):`, ...mcpServerLines(mcpServers));
   }
   if (ignored.length > 0) {
     out.push("", `Ignored (${ignored.length}): files that look like skills but are not loaded`);

@@ -2,24 +2,35 @@ import type { Engine } from "../../engine.js";
 import { displayName } from "../../skill/skill.js";
 import { disabledSource } from "../../skill-filter.js";
 import type { CliIo } from "../io.js";
+import { mcpServerLines, mcpServerReports } from "../mcp-report.js";
 import { skillFlags, skillToJson } from "../skill-json.js";
 
 /** Longest description shown per line in human output. */
 export const LIST_DESCRIPTION_WIDTH = 80;
 
-/** `skillwright list [--json]`: every skill with its source, path, description and flags. Exit code 0. */
+/**
+ * `skillwright list [--json]`: every skill with its source, path, description and flags, then every configured
+ * MCP server (`--json`: after the skills and the disabled skills, one `{ kind: "mcp-server", … }` entry each,
+ * see `McpServerReport`), so
+ * a server that failed, waits for approval or was not started is visible. Exit code 0.
+ */
 export async function listCommand(engine: Engine, io: CliIo, json: boolean): Promise<number> {
   const { skills, disabled = [] } = await engine.discover();
+  const extensions = await engine.extensions();
+  const live = extensions.startMcp ? extensions.mcp?.status() : undefined;
+  const servers = mcpServerReports(extensions.mcpServers, live);
   if (json) {
     const off = disabled.map(({ skill, by }) => ({
       ...skillToJson(skill),
       disabled: { ...by, reason: disabledSource(by) },
     }));
-    io.stdout(`${JSON.stringify([...skills.map(skillToJson), ...off], null, 2)}\n`);
+    io.stdout(`${JSON.stringify([...skills.map(skillToJson), ...off, ...servers], null, 2)}\n`);
     return 0;
   }
+  const serverLines = servers.length === 0 ? [] : ["", "MCP servers:", ...mcpServerLines(servers)];
   if (skills.length === 0 && disabled.length === 0) {
-    io.stdout("No skills found. Run `skillwright doctor` to see where skillwright looked.\n");
+    const none = "No skills found. Run `skillwright doctor` to see where skillwright looked.";
+    io.stdout(`${[none, ...serverLines].join("\n")}\n`);
     return 0;
   }
   const lines: string[] = [];
@@ -35,6 +46,7 @@ export async function listCommand(engine: Engine, io: CliIo, json: boolean): Pro
     lines.push(`    ${description}`);
     lines.push(`    ${skill.filePath === "" ? skill.baseDir : skill.filePath}`);
   }
+  lines.push(...serverLines);
   lines.push("", `${skills.length} skill${skills.length === 1 ? "" : "s"}`);
   if (disabled.length > 0) {
     lines.push(
