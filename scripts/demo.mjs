@@ -20,6 +20,8 @@ const LIBRARY = join(ROOT, "dist/index.js");
 const EXAMPLE = join(ROOT, "examples/project");
 const PROMPT =
   "Review src/index.ts with the code-review skill, then write a commit message for the staged changes and commit them.";
+/** The user's approval of the two project skills the demo uses (a cloned repo's skills run only when approved). */
+const APPROVED = "Skill(code-review),Skill(commit-message)";
 const MAX_LINES = 14;
 
 /** The scripted model: what a model would do with PROMPT on examples/project. */
@@ -239,11 +241,11 @@ async function main() {
     process.stdout.write(
       `skillwright demo: a real session on examples/project (copied to ${project}, one staged change)\n` +
         `model: ${offline ? `the scripted model server at ${server.url} (offline; set ANTHROPIC_API_KEY for the real model)` : "the real model (ANTHROPIC_API_KEY is set)"}\n` +
-        `$ skillwright -p "${PROMPT}" --output-format stream-json\n\n`,
+        `$ skillwright -p "${PROMPT}" --allowedTools "${APPROVED}" --output-format stream-json\n\n`,
     );
     const result = await run(
       process.execPath,
-      [BIN, "-p", PROMPT, "--cwd", project, "--output-format", "stream-json"],
+      [BIN, "-p", PROMPT, "--cwd", project, "--allowedTools", APPROVED, "--output-format", "stream-json"],
       { env, cwd: project },
     );
     const lines = result.stdout

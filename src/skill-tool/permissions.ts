@@ -38,16 +38,17 @@ export function isSafeSkill(
 }
 
 /**
- * Sources whose skills the user (or an admin, or this package) put in place: invoking one needs no question, as
- * in Claude Code. Plugin and MCP skills come from someone else and still need a rule or a question.
+ * Sources whose skills the user (or an admin, or this package) put in place: invoking one needs no question.
+ * Project skills (and `--add-dir` ones) are not among them: a cloned repository names them, and their hooks,
+ * granted tools and inline shell must not run before the user approves (a rule, `--allowedTools`, or a
+ * question). Plugin and MCP skills come from someone else too.
  */
-const PLACED_BY_USER: ReadonlySet<Skill["source"]> = new Set(["managed", "user", "project", "bundled"]);
+const PLACED_BY_USER: ReadonlySet<Skill["source"]> = new Set(["managed", "user", "bundled"]);
 
 /**
  * The permission decision for invoking `skill` (SPEC §4), through the shared `decide`: `Skill(name)` /
  * `Skill(prefix:*)` deny rules first (matched against the name and the alias), then ask and allow rules, then
- * allow when the skill is safe or comes from a source the user put there (managed, user, project incl.
- * `--add-dir`, bundled), else ask with a prompt that says why. Allowing the skill grants nothing more: its
+ * allow when the skill is safe or comes from a source the user put there (managed, user, bundled), else ask with a prompt that says why. Allowing the skill grants nothing more: its
  * inline shell still goes through the Bash check. Headless policy (deny instead of ask) is the caller's. Pure.
  */
 export function decideSkill(options: {

@@ -135,10 +135,15 @@ describe("every lazily loaded path of dist/bin", () => {
         });
         server.on("exit", () => reject(new Error(`dev model-server exited: ${seen}`)));
       });
-      const result = await cli(tree, ["-p", "do the research", "--output-format", "json"], "home/repo", {
-        ANTHROPIC_BASE_URL: url,
-        ANTHROPIC_API_KEY: "test",
-      });
+      const result = await cli(
+        tree,
+        ["-p", "do the research", "--allowedTools", "Skill(research)", "--output-format", "json"],
+        "home/repo",
+        {
+          ANTHROPIC_BASE_URL: url,
+          ANTHROPIC_API_KEY: "test",
+        },
+      );
       expect(result.stderr).toBe("");
       expect(result.code).toBe(0);
       expect(json<{ result: string; num_turns: number }>(result)).toMatchObject({

@@ -66,9 +66,12 @@ function recordingAsk(answer: boolean): {
 }
 
 describe("Skill permissions (SPEC §4)", () => {
-  it("a project skill with allowed-tools runs without a rule, as in Claude Code", async () => {
+  it("headless: a project skill with allowed-tools is denied (a cloned repo names it), saying why and what to do", async () => {
     const { text, isError } = await modelCalls("danger");
-    expect({ text, isError }).toEqual({ text: "Launching skill: danger", isError: false });
+    expect(isError).toBe(true);
+    expect(text).toBe(
+      `<tool_use_error>Allow Skill(danger)? The skill grants tools without asking. ${NOT_GRANTED}</tool_use_error>`,
+    );
   });
 
   it("headless: an ask rule denies, and the result says why and what to do", async () => {

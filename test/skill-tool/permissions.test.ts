@@ -117,16 +117,17 @@ describe("decideSkill (SPEC §4 permissions)", () => {
   });
 });
 
-describe("decideSkill: skills the user put there are allowed by default (as in Claude Code)", () => {
+describe("decideSkill: skills the user put there are allowed by default", () => {
   const unsafe = { context: "fork" as const, allowedTools: ["Bash(touch:*)"], hooks: { Stop: [] } };
-  it.each(["managed", "user", "project", "bundled"] as const)("%s: allowed with no rule", (source) => {
+  it.each(["managed", "user", "bundled"] as const)("%s: allowed with no rule", (source) => {
     const skill = makeSkill({ name: "deploy", source, ...unsafe });
     expect(decideSkill({ rules: NO_RULES, skill, cwd: "/repo", bodyHasInlineShell: true }).behavior).toBe(
       "allow",
     );
   });
 
-  it.each(["plugin", "mcp"] as const)("%s: an unsafe skill still asks", (source) => {
+  // A cloned repository names project skills: their hooks, grants and inline shell wait for the user's approval.
+  it.each(["project", "plugin", "mcp"] as const)("%s: an unsafe skill still asks", (source) => {
     const skill = makeSkill({ name: "acme:deploy", source, ...unsafe });
     expect(decideSkill({ rules: NO_RULES, skill, cwd: "/repo", bodyHasInlineShell: false }).behavior).toBe(
       "ask",
