@@ -15,8 +15,14 @@ export type ReadSkillText = (uri: string, signal?: AbortSignal) => Promise<strin
  */
 export type ReadVerifiedSkill = (signal?: AbortSignal) => Promise<string>;
 
-/** Frontmatter keys never honoured for skills from MCP servers: `hooks` would run commands on this machine. */
-export const MCP_IGNORED_FIELDS = ["hooks"] as const;
+/**
+ * Frontmatter keys never honoured for skills from MCP servers, with why: `hooks` would run commands on this
+ * machine, and `allowed-tools` would let a server grant itself tools (SEP-2640 says to ignore it).
+ */
+export const MCP_IGNORED_FIELDS = {
+  hooks: "they would run commands on this machine",
+  "allowed-tools": "a server may not grant tools on this machine",
+} as const;
 
 function lastSegment(path: string): string {
   return path.slice(path.lastIndexOf("/") + 1);
@@ -86,14 +92,14 @@ export function refToSkill(options: {
   const data: Record<string, unknown> = { ...ref.frontmatter };
   delete data.name;
   const diagnostics: Diagnostic[] = [];
-  for (const field of MCP_IGNORED_FIELDS) {
+  for (const [field, why] of Object.entries(MCP_IGNORED_FIELDS)) {
     if (data[field] === undefined) continue;
     delete data[field];
     diagnostics.push(
       diagnostic(
         "warning",
         "field-invalid",
-        `${field}: ignored in skills from MCP servers (they would run commands on this machine)`,
+        `${field}: ignored in skills from MCP servers (${why})`,
         ref.uri,
       ),
     );

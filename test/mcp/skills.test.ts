@@ -170,12 +170,21 @@ describe("refToSkill", () => {
     via: "skills/list",
   };
 
-  it("never gives an alias, drops hooks and keeps the rest of the meta", () => {
+  it("never gives an alias, drops hooks and allowed-tools (SEP-2640) and keeps the rest of the meta", () => {
     const { skill, diagnostics } = refToSkill({ ref, name: "mcp__s__greet", read: async () => "" });
-    expect(skill).toMatchObject({ name: "mcp__s__greet", description: "Greets", allowedTools: ["Read"] });
+    expect(skill).toMatchObject({ name: "mcp__s__greet", description: "Greets", allowedTools: [] });
     expect(skill.alias).toBeUndefined();
     expect(skill.hooks).toBeUndefined();
-    expect(diagnostics.map((d) => d.code)).toEqual(["field-invalid"]);
+    expect(diagnostics.map((d) => [d.code, d.message])).toEqual([
+      [
+        "field-invalid",
+        "hooks: ignored in skills from MCP servers (they would run commands on this machine)",
+      ],
+      [
+        "field-invalid",
+        "allowed-tools: ignored in skills from MCP servers (a server may not grant tools on this machine)",
+      ],
+    ]);
   });
 
   it("refuses a fetched file whose frontmatter differs from the listing", async () => {
