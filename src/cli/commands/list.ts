@@ -1,6 +1,7 @@
 import type { Engine } from "../../engine.js";
 import { displayName } from "../../skill/skill.js";
 import type { CliIo } from "../io.js";
+import { writeJsonArray } from "../json-array-stream.js";
 import { skillFlags, skillToJson } from "../skill-json.js";
 
 /** Longest description shown per line in human output. */
@@ -10,7 +11,10 @@ export const LIST_DESCRIPTION_WIDTH = 80;
 export async function listCommand(engine: Engine, io: CliIo, json: boolean): Promise<number> {
   const { skills } = await engine.discover();
   if (json) {
-    io.stdout(`${JSON.stringify(skills.map(skillToJson), null, 2)}\n`);
+    // Streamed: at 50k skills the whole text (and the mapped copies) was most of the process's peak memory.
+    const write = io.writeStdout ?? io.stdout;
+    await writeJsonArray(skills, skillToJson, write);
+    await write("\n");
     return 0;
   }
   if (skills.length === 0) {
