@@ -5,7 +5,7 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, it } from "node:test";
 import { generateCorpus } from "./corpus.js";
-import { fsFloor } from "./fs-floor.js";
+import { fsFloor, fsFloorSync } from "./fs-floor.js";
 import { compare, createRng, formatTable, median, runChild, withTempDir } from "./lib.js";
 import { categoryOf } from "./profile.js";
 
@@ -135,7 +135,18 @@ describe("generateCorpus", () => {
       assert.equal(stats.symlinks, n * 0.02);
       const share = (/** @type {number} */ count) => count / stats.files;
       assert.ok(share(stats.paths) > 0.03 && share(stats.paths) < 0.07, `paths ${stats.paths}`);
-      assert.ok(share(stats.complex) > 0.07 && share(stats.complex) < 0.13, `complex ${stats.complex}`);
+      assert.ok(
+        share(stats.yamlHeavy) > 0.015 && share(stats.yamlHeavy) < 0.05,
+        `yamlHeavy ${stats.yamlHeavy}`,
+      );
+      assert.ok(share(stats.quoted) > 0.55 && share(stats.quoted) < 0.8, `quoted ${stats.quoted}`);
+      assert.ok(
+        share(stats.blockScalars) > 0.06 && share(stats.blockScalars) < 0.14,
+        `block ${stats.blockScalars}`,
+      );
+      assert.ok(share(stats.lists) > 0.2 && share(stats.lists) < 0.4, `lists ${stats.lists}`);
+      assert.ok(share(stats.maps) > 0.1 && share(stats.maps) < 0.2, `maps ${stats.maps}`);
+      assert.ok(stats.crlf > 0 && stats.bom > 0, `crlf ${stats.crlf}, bom ${stats.bom}`);
       const malformed = stats.malformed.badYaml + stats.malformed.unclosed + stats.malformed.binary;
       assert.ok(share(malformed) > 0.003 && share(malformed) < 0.02, `malformed ${malformed}`);
       assert.ok(stats.clashes > 0 && stats.expectedSkills === stats.files - stats.clashes);
@@ -143,6 +154,10 @@ describe("generateCorpus", () => {
       const floor = await fsFloor(roots);
       assert.equal(floor.found, n);
       assert.equal(floor.unique, stats.files);
+      const sync = fsFloorSync(roots);
+      assert.equal(sync.found, n);
+      assert.equal(sync.unique, stats.files);
+      assert.equal(sync.withFrontmatter, floor.withFrontmatter);
     });
   });
 });

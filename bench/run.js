@@ -7,7 +7,7 @@ import { parseArgs } from "node:util";
 import * as activation from "./activation.js";
 import * as agent from "./agent.js";
 import * as discovery from "./discovery.js";
-import { DEFAULT_RUNS, DEFAULT_WARMUP } from "./lib.js";
+import { childEnvNote, DEFAULT_RUNS, DEFAULT_WARMUP } from "./lib.js";
 import * as listing from "./listing.js";
 
 /** Every section, in run order. Each module exports `run(ctx: BenchContext) → Promise<figures>`. */
@@ -55,8 +55,9 @@ if (ctx.sizes.some((n) => !Number.isInteger(n) || n < 100) || !(ctx.runs >= 1) |
 }
 ctx.log(
   `skillwright bench: node ${process.version}, ${ctx.runs} timed runs after ${ctx.warmup} warm-up, ` +
-    "median shown, runs of the tasks compared interleaved\n",
+    "median shown, runs of the tasks compared interleaved",
 );
+ctx.log(`${childEnvNote()}\n`);
 
 /** @type {Record<string, unknown>} */
 const results = {};
