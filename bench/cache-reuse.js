@@ -28,12 +28,20 @@ const SKILLS = {
   "sql-helper": skillMd('description: SQL conventions\npaths: "**/*.sql"', "SQL rules"),
 };
 
-/** @param {string} text @param {Record<string, unknown>} [match] */
+/**
+ * @param {string} text
+ * @param {import("../dist/dev/model-script.js").ScriptTurnInput["match"]} [match]
+ * @returns {import("../dist/dev/model-script.js").ScriptTurnInput}
+ */
 const text = (text, match = { agentId: null }) => ({
   match,
   response: { content: [{ type: "text", text }] },
 });
-/** @param {string} name @param {Record<string, unknown>} input */
+/**
+ * @param {string} name
+ * @param {Record<string, unknown>} input
+ * @returns {import("../dist/dev/model-script.js").ScriptTurnInput}
+ */
 const tool = (name, input) => ({
   match: { agentId: null },
   response: { content: [{ type: "tool_use", name, input }] },
@@ -43,7 +51,7 @@ const FORK_ANSWER = text("Fork audit: all clear.", { agentId: "*" });
 /**
  * The prompts of the session, each with the script turns it consumes, in order.
  * @param {string} schema the .sql file the Read tool opens (activates sql-helper)
- * @returns {{ prompt: string, turns: unknown[] }[]}
+ * @returns {{ prompt: string, turns: import("../dist/dev/model-script.js").ScriptTurnInput[] }[]}
  */
 function session(schema) {
   return [

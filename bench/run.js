@@ -7,12 +7,13 @@ import { parseArgs } from "node:util";
 import * as activation from "./activation.js";
 import * as agent from "./agent.js";
 import * as cache from "./cache-reuse.js";
+import * as deps from "./deps.js";
 import * as discovery from "./discovery.js";
 import { childEnvNote, DEFAULT_RUNS, DEFAULT_WARMUP } from "./lib.js";
 import * as listing from "./listing.js";
 
 /** Every section, in run order. Each module exports `run(ctx: BenchContext) → Promise<figures>`. */
-const SECTIONS = { discovery, activation, listing, agent, cache };
+const SECTIONS = { discovery, activation, listing, agent, cache, deps };
 /** Corpus sizes when `--sizes` is not given. */
 const DEFAULT_SIZES = [1_000, 10_000];
 
