@@ -83,10 +83,41 @@ export function createSession(deps: SessionDeps): Session {
       ...(window === undefined ? {} : { contextWindowTokens: window }),
     });
   };
+  /**
+   * The main agent's first full listing and the budget it was cut to. Kept after compaction too: forks open with
+   * it as long as it lists only visible skills, so their opening stays byte-identical all session.
+   */
+  let mainFullListing: { text: string; names: string[]; budget: number } | undefined;
   const listingFor = async (agent: string, model: string) => {
     await deps.settled?.();
-    return (await listing.next(agent, deps.skills.visible(), budget(model), () => deps.usage.load(), now()))
-      .text;
+    const full = listing.sent(agent).size === 0;
+    const sent = await listing.next(
+      agent,
+      deps.skills.visible(),
+      budget(model),
+      () => deps.usage.load(),
+      now(),
+    );
+    if (agent === MAIN_AGENT && full && sent.text !== "" && mainFullListing === undefined) {
+      mainFullListing = { text: sent.text, names: sent.entries.map((e) => e.name), budget: budget(model) };
+    }
+    return sent.text;
+  };
+  /**
+   * A fork's listing blocks: the main agent's first full listing as it was sent, then one delta block with what
+   * became visible since (an activated conditional skill). Every fork so opens with the same bytes, which a prompt cache
+   * serves; a fork on a model with another budget gets a listing of its own.
+   */
+  const forkListing = async (agentId: string, model: string): Promise<string[]> => {
+    const base = mainFullListing;
+    const visible = new Set(deps.skills.visible().map((s) => s.name));
+    if (base === undefined || base.budget !== budget(model) || base.names.some((n) => !visible.has(n))) {
+      const own = await listingFor(agentId, model);
+      return own === "" ? [] : [own];
+    }
+    listing.markSent(agentId, base.names);
+    const delta = await listingFor(agentId, model);
+    return delta === "" ? [base.text] : [base.text, delta];
   };
 
   const runtime = createSkillRuntime({
@@ -97,7 +128,7 @@ export function createSession(deps: SessionDeps): Session {
     gate,
     now,
     emit: (event) => emit(event),
-    listing: (agentId, model) => listingFor(agentId, model),
+    listing: (agentId, model) => forkListing(agentId, model),
     persist,
     record: async (invocation) => {
       invocations.push(invocation);

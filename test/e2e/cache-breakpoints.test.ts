@@ -69,3 +69,49 @@ describe("prompt-cache breakpoints in recorded request bodies", () => {
     expect(breakpoints(later)).toContain("messages[0][0]");
   });
 });
+
+describe("a fork's opening listing", () => {
+  it("is the main agent's full listing as sent, then a delta of skills activated since", async () => {
+    e = await startE2E({
+      files: {
+        "project/.claude/skills/audit-a/SKILL.md": skillMd("description: Audit A\ncontext: fork", "TASK-A"),
+        "project/.claude/skills/audit-b/SKILL.md": skillMd("description: Audit B\ncontext: fork", "TASK-B"),
+        "project/.claude/skills/sql/SKILL.md": skillMd('description: SQL rules\npaths: "**/*.sql"', "SQL"),
+        "project/db/schema.sql": "create table t (id int);\n",
+      },
+      turns: [
+        toolTurn("Skill", { skill: "audit-a" }, { match: { agentId: null } }),
+        textTurn("A done", { agentId: "*" }),
+        toolTurn("Read", { path: "db/schema.sql" }, { match: { agentId: null } }),
+        toolTurn("Skill", { skill: "audit-b" }, { match: { agentId: null } }),
+        textTurn("B done", { agentId: "*" }),
+        textTurn("all done", { agentId: null }),
+      ],
+      session: { allowedTools: ["Skill", "Read"] },
+    });
+    await e.send("audit, read the schema, audit again");
+    const [first, second] = e.forkRequests().map((r) => r.body as Body);
+    const a = first?.messages[0]?.content as Block[];
+    const b = second?.messages[0]?.content as Block[];
+    expect(a.map((x) => x.text?.split("\n").find((l) => l.startsWith("- sql")))).toEqual([
+      undefined,
+      undefined,
+    ]);
+    // The second fork opens with the first fork's listing block, byte for byte, then a delta with the new skill.
+    expect(b).toHaveLength(3);
+    expect(b[0]?.text).toBe(a[0]?.text);
+    expect(b[1]?.text).toBe(
+      "<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n- sql: SQL rules\n</system-reminder>",
+    );
+    expect(b[2]?.text).toContain("TASK-B");
+    // The main agent got the same two listings: the full one first, the delta after the Read.
+    const mainTexts = e
+      .bodies()
+      .at(-1)
+      ?.messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content));
+    const listings = (mainTexts as Block[]).filter((x) =>
+      x.text?.includes("The following skills are available"),
+    );
+    expect(listings.map((x) => x.text)).toEqual([a[0]?.text, b[1]?.text]);
+  });
+});
