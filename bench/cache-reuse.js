@@ -240,3 +240,19 @@ export function figuresOf(requests) {
   const forks = rows.filter((r) => r.thread !== "main");
   return { rows, main: share(main.slice(1)), forks: share(forks.slice(1)) };
 }
+
+/**
+ * The closing note's lines: both shares with their verdicts.
+ * @param {CacheFigures} figures
+ * @returns {string[]}
+ */
+export function closing(figures) {
+  const line = (/** @type {string} */ label, /** @type {CacheFigures["main"]} */ s) =>
+    `${label} ${pct(s.share)} of input chars served from cache (target ≥ ${pct(TARGET_CACHE_SHARE)}): ${s.met ? "met" : "MISSED"}`;
+  const breakers = figures.rows.filter((r) => r.index > 1 && r.served / r.chars < 0.9);
+  return [
+    line("main thread", figures.main),
+    line("forks", figures.forks),
+    ...breakers.map((r) => `request #${r.index} (${r.thread}) ${pct(r.served / r.chars)}: ${r.why}`),
+  ];
+}

@@ -375,3 +375,27 @@ function categoryTable(ours, floor) {
     ],
   );
 }
+
+/**
+ * The closing note's lines: each size's discovery/sync-floor ratios and `list --json` peak RSS, with verdicts.
+ * @param {SizeFigures[]} figures
+ * @returns {string[]}
+ */
+export function closing(figures) {
+  const verdict = (/** @type {boolean} */ over) => (over ? "MISSED" : "met");
+  return figures.flatMap((f) => {
+    const inProcess = f.inProcess.ours.median / f.inProcess.floor.median;
+    const whole = f.process.discoverChild.median / f.process.floorChild.median;
+    const rss = listRssVerdict(f);
+    const target =
+      f.n <= LIST_RSS_ABSOLUTE_UP_TO
+        ? `≤ ${TARGET_RSS_MB} MB`
+        : `≤ ${fmtRatio(LIST_RSS_FLOOR_RATIO)} the async floor child`;
+    return [
+      `N=${fmtInt(f.n)} discovery / sync floor ${fmtRatio(inProcess)} in process, ${fmtRatio(whole)} whole process ` +
+        `(target ≤ ${fmtRatio(TARGET_FLOOR_RATIO)}): ${verdict(inProcess > TARGET_FLOOR_RATIO)}, ${verdict(whole > TARGET_FLOOR_RATIO)}`,
+      `N=${fmtInt(f.n)} list --json peak RSS ${f.rssMb.cli?.toFixed(1) ?? "n/a"} MB` +
+        `${rss.ratio === undefined ? "" : ` (${fmtRatio(rss.ratio)} the async floor child)`} (target ${target}): ${verdict(rss.over)}`,
+    ];
+  });
+}

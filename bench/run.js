@@ -69,4 +69,14 @@ for (const name of names) {
   results[name] = await section.run(ctx);
   ctx.log(`(${name}: ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
 }
+// The closing note: every figure with a target, and its verdict, from the sections that export `closing`.
+const closing = names.flatMap((name) => {
+  const section = /** @type {{ closing?: (figures: unknown) => string[] }} */ (
+    SECTIONS[/** @type {keyof typeof SECTIONS} */ (name)]
+  );
+  return section.closing === undefined
+    ? []
+    : section.closing(results[name]).map((line) => `- ${name}: ${line}`);
+});
+if (closing.length > 0) ctx.log(`## closing note: targets and verdicts\n\n${closing.join("\n")}\n`);
 if (values.json !== undefined) await writeFile(values.json, `${JSON.stringify(results, null, 2)}\n`);
