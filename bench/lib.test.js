@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, it } from "node:test";
+import { requestUnits, servedFromCache } from "./cache-prefix.js";
 import { generateCorpus } from "./corpus.js";
 import { fsFloor, fsFloorSync } from "./fs-floor.js";
 import { compare, createRng, formatTable, median, runChild, withTempDir } from "./lib.js";
@@ -159,5 +160,57 @@ describe("generateCorpus", () => {
       assert.equal(sync.unique, stats.files);
       assert.equal(sync.withFrontmatter, floor.withFrontmatter);
     });
+  });
+});
+
+describe("cache-prefix", () => {
+  const mark = { cache_control: { type: "ephemeral" } };
+  /** @param {string} model @param {unknown[]} blocks */
+  const body = (model, blocks) => ({
+    model,
+    tools: [{ name: "Read", input_schema: {}, ...mark }],
+    system: [{ type: "text", text: "sys", ...mark }],
+    messages: [{ role: "user", content: blocks }],
+  });
+  const a = { type: "text", text: "listing" };
+  const b = { type: "text", text: "task one" };
+  const c = { type: "text", text: "task two" };
+
+  it("cuts a body into units in API order, cache_control left out of their text", () => {
+    const units = requestUnits(body("m", [a, { ...b, ...mark }]));
+    assert.deepEqual(units.labels, [
+      "tools[0]",
+      "system[0]",
+      "messages[0][0] (user text)",
+      "messages[0][1] (user text)",
+    ]);
+    assert.deepEqual(units.breakpoints, [0, 1, 3]);
+    assert.ok(!units.texts.join("").includes("cache_control"));
+    assert.equal(units.chars, units.texts.join("").length);
+  });
+
+  it("serves the longest earlier same-model prefix that ends at one of that request's breakpoints", () => {
+    const first = requestUnits(body("m", [a, { ...b, ...mark }]));
+    const upToSystem = (first.texts[0]?.length ?? 0) + (first.texts[1]?.length ?? 0);
+    // `a` is identical but the first request has no breakpoint after it: only tools + system are served.
+    const second = servedFromCache(requestUnits(body("m", [a, { ...c, ...mark }])), [first]);
+    assert.equal(second.chars, upToSystem);
+    assert.match(second.why, /after its last breakpoint|differs/);
+    // With a breakpoint on `a` in the earlier request, `a` is served too.
+    const marked = requestUnits(
+      body("m", [
+        { ...a, ...mark },
+        { ...b, ...mark },
+      ]),
+    );
+    const third = servedFromCache(requestUnits(body("m", [a, { ...c, ...mark }])), [marked]);
+    assert.equal(third.chars, upToSystem + (marked.texts[2]?.length ?? 0));
+    // The whole request again: everything is served.
+    const same = requestUnits(body("m", [a, { ...b, ...mark }]));
+    assert.equal(servedFromCache(same, [first]).chars, same.chars);
+    // Another model: nothing, and the reason says so.
+    const other = servedFromCache(requestUnits(body("x", [a, { ...b, ...mark }])), [first]);
+    assert.equal(other.chars, 0);
+    assert.match(other.why, /per model/);
   });
 });
