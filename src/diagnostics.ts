@@ -31,7 +31,15 @@ export const DIAGNOSTIC_CODES = [
   "agent-invalid",
   "plugin-invalid",
   "mcp-failed",
+  "mcp-unapproved",
   "cache-unwritable",
+  "frontmatter-control-char",
+  "plugin-path-escape",
+  "not-a-file",
+  "spec-yaml-invalid",
+  "spec-compatibility-length",
+  "spec-field-invalid",
+  "transcript-torn",
 ] as const;
 
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];

@@ -1,8 +1,9 @@
 import { join } from "node:path";
-import { type LoadedSettings, loadSettings } from "./config/settings.js";
-import type { Diagnostic } from "./diagnostics.js";
+import { type LoadedSettings, loadSettings, userAndLocalSettingsFiles } from "./config/settings.js";
+import { type Diagnostic, diagnostic } from "./diagnostics.js";
 import type { FsOps } from "./io/fs.js";
-import { loadMcpConfigs, parseMcpConfig } from "./mcp/config.js";
+import { approvalHint, approveServer, type McpServerEntry, mcpApprovalSettings } from "./mcp/approval.js";
+import { loadMcpConfigs, type McpServerConfig, parseMcpConfig } from "./mcp/config.js";
 import type { McpManager } from "./mcp/manager.js";
 import { loadPlugins, type SourcedPlugin } from "./plugins/load-plugins.js";
 import { ensurePluginDataDir, usesPluginDataDir } from "./plugins/plugin-vars.js";
@@ -18,6 +19,18 @@ export interface ExtensionInputs {
   /** `--mcp-config` values: file paths or inline JSON. */
   mcpConfigs: readonly string[];
   clientVersion: string;
+  /**
+   * Whether discovery starts the approved MCP servers to list their prompts and skills. False for the offline
+   * commands (`list`, `show`, `doctor` without `--start-mcp`): they never run a server's command.
+   */
+  startMcp: boolean;
+  /** `--strict-mcp-config`: only `mcpConfigs`; the project's `.mcp.json` and plugin servers are not read. */
+  strictMcpConfig?: boolean;
+  /**
+   * A reload: keep this MCP manager (its servers keep running) and the server list it was made from, instead of
+   * making them from the configs.
+   */
+  keepMcp?: Pick<Extensions, "mcp" | "mcpServers" | "mcpFor">;
   /** A server's prompts or skills changed (`list_changed`): the engine rediscovers. */
   onMcpListChanged?: () => void;
 }
@@ -26,8 +39,17 @@ export interface ExtensionInputs {
 export interface Extensions {
   settings: LoadedSettings;
   plugins: SourcedPlugin[];
-  /** Undefined when no MCP server is configured anywhere. */
+  /** The approved MCP servers; undefined when none is. Nothing starts until it is used. */
   mcp: McpManager | undefined;
+  /** Every configured MCP server with its origin and approval, in config order (first name wins). */
+  mcpServers: McpServerEntry[];
+  /** Whether discovery lists MCP prompts and skills (starting the approved servers). */
+  startMcp: boolean;
+  /**
+   * A separate manager for some approved servers only (e.g. `show mcp__{server}__{name}`: the user asked for
+   * that server's skill); the caller closes it. Undefined when none of `names` is approved.
+   */
+  mcpFor(names: readonly string[]): Promise<McpManager | undefined>;
   diagnostics: Diagnostic[];
 }
 
@@ -48,15 +70,35 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
   });
   const diagnostics: Diagnostic[] = [...settings.diagnostics, ...loaded.diagnostics];
   const env = inputs.env;
+  if (inputs.keepMcp !== undefined) {
+    const { mcp, mcpServers, mcpFor } = inputs.keepMcp;
+    return {
+      settings,
+      plugins: loaded.plugins,
+      mcp,
+      mcpServers,
+      mcpFor,
+      startMcp: inputs.startMcp,
+      diagnostics,
+    };
+  }
+  const strict = inputs.strictMcpConfig === true;
+  const projectMcpJson = join(inputs.projectDir, ".mcp.json");
   const configs = await loadMcpConfigs({
     fs,
-    files: [...inputs.mcpConfigs, { path: join(inputs.projectDir, ".mcp.json"), optional: true }],
+    files: [...inputs.mcpConfigs, ...(strict ? [] : [{ path: projectMcpJson, optional: true }])],
     env,
     cwd: inputs.cwd,
   });
   diagnostics.push(...configs.diagnostics);
-  const servers = { ...configs.servers };
-  for (const plugin of loaded.plugins) {
+  const servers: Record<string, McpServerConfig> = { ...configs.servers };
+  const approvals = mcpApprovalSettings(settings.layers, userAndLocalSettingsFiles(inputs));
+  const entries: McpServerEntry[] = Object.keys(configs.servers).map((name) => {
+    const source = configs.sources[name] ?? projectMcpJson;
+    const origin = source === projectMcpJson ? "project" : "cli";
+    return { name, origin, source, approval: approveServer(name, origin, approvals) };
+  });
+  for (const plugin of strict ? [] : loaded.plugins) {
     if (Object.keys(plugin.mcpServers).length === 0) continue;
     if (usesPluginDataDir(plugin)) await ensurePluginDataDir(fs, plugin).catch(() => undefined);
     const parsed = parseMcpConfig(JSON.stringify({ mcpServers: plugin.mcpServers }), {
@@ -64,28 +106,64 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
       env: { ...env, CLAUDE_PLUGIN_ROOT: plugin.root, CLAUDE_PLUGIN_DATA: plugin.dataDir },
     });
     diagnostics.push(...parsed.diagnostics);
-    for (const [name, config] of Object.entries(parsed.servers)) servers[name] ??= config;
+    for (const [name, config] of Object.entries(parsed.servers)) {
+      if (servers[name] !== undefined) continue;
+      servers[name] = config;
+      const approval = approveServer(name, "plugin", approvals);
+      entries.push({ name, origin: "plugin", source: plugin.root, plugin: plugin.name, approval });
+    }
   }
-  // The MCP SDK costs ~400 ms to load: only when a server is configured.
-  const mcp =
-    Object.keys(servers).length === 0
-      ? undefined
-      : (await import("./mcp/manager.js")).createMcpManager({
-          servers,
-          env,
-          cwd: inputs.cwd,
-          clientInfo: { name: "skillwright", version: inputs.clientVersion },
-          ...(inputs.onMcpListChanged === undefined ? {} : { onListChanged: inputs.onMcpListChanged }),
-        });
-  return { settings, plugins: loaded.plugins, mcp, diagnostics };
+  const localSettings = join(inputs.projectDir, ".claude", "settings.local.json");
+  for (const entry of entries) {
+    if (entry.approval.state !== "pending") continue;
+    const from = entry.origin === "plugin" ? `plugin "${entry.plugin}"` : entry.source;
+    diagnostics.push(
+      diagnostic(
+        "info",
+        "mcp-unapproved",
+        `MCP server "${entry.name}" from ${from} is not started: it waits for approval; ${approvalHint(entry.name, localSettings)}`,
+        entry.source,
+      ),
+    );
+  }
+  const approved = entries.filter((e) => e.approval.state === "approved").map((e) => e.name);
+  const managerFor = async (names: readonly string[]) => {
+    const chosen: Record<string, McpServerConfig> = {};
+    for (const name of approved) {
+      const config = servers[name];
+      if (names.includes(name) && config !== undefined) chosen[name] = config;
+    }
+    if (Object.keys(chosen).length === 0) return undefined;
+    // The MCP SDK costs ~400 ms to load: only when a server may start.
+    return (await import("./mcp/manager.js")).createMcpManager({
+      servers: chosen,
+      env,
+      cwd: inputs.cwd,
+      clientInfo: { name: "skillwright", version: inputs.clientVersion },
+      ...(inputs.onMcpListChanged === undefined ? {} : { onListChanged: inputs.onMcpListChanged }),
+    });
+  };
+  const mcp = await managerFor(approved);
+  return {
+    settings,
+    plugins: loaded.plugins,
+    mcp,
+    mcpServers: entries,
+    startMcp: inputs.startMcp,
+    mcpFor: managerFor,
+    diagnostics,
+  };
 }
 
-/** Plugin skills, then MCP prompts and skills (starting the servers), in listing order. */
+/**
+ * Plugin skills, then MCP prompts and skills (starting the approved servers, unless `startMcp` is off), in
+ * listing order.
+ */
 export async function extensionSkills(
   extensions: Extensions,
 ): Promise<{ skills: Skill[]; diagnostics: Diagnostic[] }> {
   const skills = extensions.plugins.flatMap((p) => p.skills);
-  if (extensions.mcp === undefined) return { skills, diagnostics: [] };
+  if (extensions.mcp === undefined || !extensions.startMcp) return { skills, diagnostics: [] };
   const [prompts, mcpSkills] = await Promise.all([extensions.mcp.prompts(), extensions.mcp.skills()]);
   return { skills: [...skills, ...prompts, ...mcpSkills], diagnostics: extensions.mcp.diagnostics() };
 }

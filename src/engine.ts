@@ -13,6 +13,7 @@ import { openHeadCache } from "./discovery/head-cache.js";
 import { type SkillRoot, skillRoots } from "./discovery/sources.js";
 import { type Extensions, extensionSkills, loadExtensions } from "./engine-extensions.js";
 import { createNodeFs, type FsOps } from "./io/fs.js";
+import { partitionSkills, type SkillFilter, type SkillSwitches, skillFilterFrom } from "./skill-filter.js";
 
 export interface EngineOptions {
   cwd: string;
@@ -21,10 +22,24 @@ export interface EngineOptions {
   env?: Record<string, string | undefined>;
   fs?: FsOps;
   addDirs?: string[];
+  /** `--skills-dir` dirs: plain folders of skills (`{dir}/{name}/SKILL.md`), loaded as project skills. */
+  skillsDirs?: string[];
+  /**
+   * Skills switched on or off for this engine's sessions (`--skills`, `--no-skills`), on top of the settings
+   * files' `skills.disabled`. A disabled skill is neither listed nor invocable; `doctor` says why.
+   */
+  skills?: SkillSwitches;
+  /** `--strict-mcp-config`: only the `mcpConfigs` servers; the project's `.mcp.json` and plugin servers are ignored. */
+  strictMcpConfig?: boolean;
   /** `--plugin-dir` dirs. */
   pluginDirs?: string[];
   /** `--mcp-config` file paths or inline JSON. */
   mcpConfigs?: string[];
+  /**
+   * Whether discovery starts the approved MCP servers to list their prompts and skills (default true). The
+   * offline CLI commands turn it off; sessions still start approved servers for their tools.
+   */
+  startMcp?: boolean;
   /** The package's `bundled-skills/` dir; undefined ships none. */
   bundledDir?: string;
   /** Where code-registered bundled skills extract their files. Default `~/.skillwright/bundled`. */
@@ -46,6 +61,8 @@ export interface Engine {
   readonly home: string;
   readonly env: Record<string, string | undefined>;
   readonly fs: FsOps;
+  /** The `--add-dir` dirs as given (absolute), in order: also directories commands may write to. */
+  readonly addDirs: readonly string[];
   readonly bundled: BundledRegistry;
   /**
    * Adds a skill defined in code (SPEC §2 bundled); its `files` are extracted to a private dir on first use and
@@ -56,9 +73,15 @@ export interface Engine {
   roots(): Promise<{ roots: SkillRoot[]; gitRoot?: string; projectDir: string }>;
   /** Settings, plugins and MCP servers (loaded once; MCP servers start on first use). */
   extensions(): Promise<Extensions>;
-  /** Memoised discovery (SPEC §2), plugin and MCP skills included. */
+  /** Which skills are switched off: settings `skills.disabled` (each traced to its file) and the switches. */
+  skillFilter(): Promise<SkillFilter>;
+  /** Memoised discovery (SPEC §2), plugin and MCP skills included; disabled skills are in `disabled`. */
   readonly catalog: SkillCatalog;
   discover(): Promise<Discovery>;
+  /**
+   * Reads the settings files and plugins again and rescans every skill source (`/reload`); open sessions get the
+   * change (listing delta, settings hooks and permission rules). MCP servers keep running.
+   */
   reload(): Promise<Discovery>;
   /** Stops MCP servers. Idempotent. */
   close(): Promise<void>;
@@ -82,6 +105,7 @@ export function createEngine(options: EngineOptions): Engine {
         ...(managedDir ? { managedDir } : {}),
         projectDirs: project.dirs,
         addDirs: options.addDirs ?? [],
+        skillsDirs: options.skillsDirs ?? [],
         ...(options.bundledDir === undefined ? {} : { bundledDir: options.bundledDir }),
       });
       const projectDir = project.gitRoot ?? options.cwd;
@@ -94,7 +118,12 @@ export function createEngine(options: EngineOptions): Engine {
   let extensionsMemo: Promise<Extensions> | undefined;
   let stale = false;
   const extensions = () => {
-    extensionsMemo ??= roots().then(({ projectDir }) =>
+    extensionsMemo ??= loadAll(undefined);
+    return extensionsMemo;
+  };
+  /** Loads settings, plugins and MCP configs; `keep` carries a running MCP manager over a reload. */
+  const loadAll = (keep: Pick<Extensions, "mcp" | "mcpServers" | "mcpFor"> | undefined) =>
+    roots().then(({ projectDir }) =>
       loadExtensions({
         fs,
         cwd: options.cwd,
@@ -103,13 +132,15 @@ export function createEngine(options: EngineOptions): Engine {
         env,
         pluginDirs: options.pluginDirs ?? [],
         mcpConfigs: options.mcpConfigs ?? [],
+        ...(options.strictMcpConfig === true ? { strictMcpConfig: true } : {}),
+        ...(keep === undefined ? {} : { keepMcp: keep }),
         clientVersion: options.version ?? "0.0.0",
+        startMcp: options.startMcp ?? true,
         // Sessions follow the catalog: skills a server publishes later reach the model as a listing delta.
         onMcpListChanged: () => void catalog.reload().catch(() => undefined),
       }),
     );
-    return extensionsMemo;
-  };
+  const skillFilter = async () => skillFilterFrom((await extensions()).settings.layers, options.skills ?? {});
   const catalog = createSkillCatalog(async () => {
     const [{ roots: list, projectDir }, loaded] = await Promise.all([roots(), extensions()]);
     const extra = await extensionSkills(loaded);
@@ -130,8 +161,14 @@ export function createEngine(options: EngineOptions): Engine {
       ...(cache === undefined ? {} : { cache }),
     });
     const cacheProblem = await cache?.save();
+    const { enabled, disabled } = partitionSkills(
+      discovery.skills,
+      skillFilterFrom(loaded.settings.layers, options.skills ?? {}),
+    );
     return {
       ...discovery,
+      skills: enabled,
+      disabled,
       diagnostics: [
         ...discovery.diagnostics,
         ...loaded.diagnostics,
@@ -145,9 +182,11 @@ export function createEngine(options: EngineOptions): Engine {
     home: options.home,
     env,
     fs,
+    addDirs: [...(options.addDirs ?? [])],
     bundled,
     roots,
     extensions,
+    skillFilter,
     catalog,
     registerBundledSkill(definition) {
       const diagnostics = bundled.register(definition);
@@ -159,7 +198,12 @@ export function createEngine(options: EngineOptions): Engine {
       stale = false;
       return catalog.reload();
     },
-    reload: () => catalog.reload(),
+    async reload() {
+      const previous = extensionsMemo === undefined ? undefined : await extensionsMemo;
+      if (previous !== undefined) extensionsMemo = loadAll(previous);
+      stale = false;
+      return catalog.reload();
+    },
     async close() {
       if (extensionsMemo === undefined) return;
       await (await extensionsMemo).mcp?.close();

@@ -39,6 +39,7 @@ export {
 export { type RootInputs, type SkillRoot, skillRoots } from "./discovery/sources.js";
 // Engine and sessions
 export { createEngine, type Engine, type EngineOptions } from "./engine.js";
+export { AGENT_PERMISSION_MODES, type AgentPermissionMode } from "./fork/agent-types.js";
 export { type AgentType, BUILTIN_AGENTS, loadAgentTypes } from "./fork/agents.js";
 export { dispatchHooks } from "./hooks/dispatch.js";
 // Hooks, plugins, MCP
@@ -57,6 +58,7 @@ export {
   type ListingEntry,
   listingBudget,
   listingDescription,
+  listingLimits,
 } from "./listing.js";
 export { loadMcpConfigs, parseMcpConfig } from "./mcp/config.js";
 export { createMcpManager, type McpManager } from "./mcp/manager.js";
@@ -83,6 +85,15 @@ export {
 } from "./skill/skill.js";
 export { checkSpecProfile } from "./skill/spec-profile.js";
 export { type ValidatedFile, validatePath } from "./skill/validate-path.js";
+export {
+  type DisabledBy,
+  type DisabledSkill,
+  matchesSkillPattern,
+  type SkillFilter,
+  type SkillSwitches,
+} from "./skill-filter.js";
+export { searchSkills } from "./skill-search/search.js";
+export { createSkillSearchTool } from "./skill-search/tool.js";
 export { SKILL_TOOL_DESCRIPTION, SKILL_TOOL_NAME } from "./skill-tool/prompt.js";
 export {
   parseSkillToolInput,

@@ -3,12 +3,16 @@ import { type UsageScores, usageScore } from "./usage.js";
 
 /** Longest description (with ` - {when_to_use}`) kept in an entry; longer text is cut with `…` (SPEC §3). */
 export const LISTING_DESCRIPTION_CAP = 1_536;
-/** Listing budget in chars when the context window is unknown (200k tokens × 4 × 1%). */
+/** Listing budget in chars when the context window is unknown (SPEC §3). */
 export const DEFAULT_LISTING_BUDGET = 8_000;
-/** Share of the context window the listing may take by default. */
+/** Share of the context window the listing may take by default (settings `skillListingBudgetFraction`). */
 export const DEFAULT_LISTING_FRACTION = 0.01;
-/** Chars per token used to turn a window size into a char budget. */
+/** Chars per token for a model with a window of at least {@link LARGE_CONTEXT_WINDOW} tokens (SPEC §3). */
+export const CHARS_PER_TOKEN_LARGE_WINDOW = 3;
+/** Chars per token for a smaller window (200k-token models). */
 export const CHARS_PER_TOKEN = 4;
+/** Windows of this many tokens or more count as 1M-token windows for {@link charsPerToken}. */
+export const LARGE_CONTEXT_WINDOW = 1_000_000;
 /** Env vars that set the budget in chars, first valid one wins. */
 export const LISTING_BUDGET_ENV_VARS = [
   "SKILLWRIGHT_LISTING_BUDGET",
@@ -16,7 +20,8 @@ export const LISTING_BUDGET_ENV_VARS = [
 ] as const;
 
 const ELLIPSIS = "…";
-const LISTING_HEADER = "The following skills are available for use with the Skill tool:";
+/** The line that opens the listing (SPEC §3), after `<system-reminder>`. */
+export const LISTING_HEADER = "The following skills are available for use with the Skill tool:";
 
 /** A non-negative integer written in decimal, or undefined. */
 function parseBudget(value: string | undefined): number | undefined {
@@ -25,16 +30,22 @@ function parseBudget(value: string | undefined): number | undefined {
   return Number.isSafeInteger(n) ? n : undefined;
 }
 
+/** Chars per token for a context window: 3 for 1M-token windows (and larger), else 4 (SPEC §3). Pure. */
+export function charsPerToken(contextWindowTokens: number): number {
+  return contextWindowTokens >= LARGE_CONTEXT_WINDOW ? CHARS_PER_TOKEN_LARGE_WINDOW : CHARS_PER_TOKEN;
+}
+
 /**
- * The listing budget in chars: `$SKILLWRIGHT_LISTING_BUDGET`, else `$SLASH_COMMAND_TOOL_CHAR_BUDGET`, else
- * `configured` (the settings' `skillListingBudget`), else `floor(contextWindowTokens × 4 × fraction)`, else
- * 8,000. Env values that are not non-negative integers are ignored. Pure.
+ * The listing budget in chars (SPEC §3): `$SKILLWRIGHT_LISTING_BUDGET`, else `$SLASH_COMMAND_TOOL_CHAR_BUDGET`,
+ * else `configured` (the settings' `skillListingBudget`), else `floor(contextWindowTokens × charsPerToken ×
+ * fraction)` (fraction default 0.01: 30,000 for a 1M-token window, 8,000 for 200k), else 8,000. Env values
+ * that are not non-negative integers, and fractions outside (0, 1], are ignored. Pure.
  */
 export function listingBudget(options: {
   env: Readonly<Record<string, string | undefined>>;
-  configured?: number;
-  contextWindowTokens?: number;
-  fraction?: number;
+  configured?: number | undefined;
+  contextWindowTokens?: number | undefined;
+  fraction?: number | undefined;
 }): number {
   for (const name of LISTING_BUDGET_ENV_VARS) {
     const budget = parseBudget(options.env[name]);
@@ -45,9 +56,62 @@ export function listingBudget(options: {
   }
   const window = options.contextWindowTokens;
   if (window !== undefined && Number.isFinite(window) && window > 0) {
-    return Math.floor(window * CHARS_PER_TOKEN * (options.fraction ?? DEFAULT_LISTING_FRACTION));
+    const f = options.fraction;
+    const fraction = f !== undefined && Number.isFinite(f) && f > 0 && f <= 1 ? f : DEFAULT_LISTING_FRACTION;
+    return Math.floor(window * charsPerToken(window) * fraction);
   }
   return DEFAULT_LISTING_BUDGET;
+}
+
+/** The listing settings (user/project settings files), each optional. */
+export interface ListingSettings {
+  /** `skillListingBudget`: the budget in chars (beaten only by the env vars). */
+  budget?: number | undefined;
+  /** `skillListingBudgetFraction`: the share of the context window. */
+  fraction?: number | undefined;
+  /** `skillListingMaxDescChars`: the per-description cap. */
+  maxDescChars?: number | undefined;
+}
+
+/** The listing settings out of a settings object (`skillListingBudget`, `…BudgetFraction`, `…MaxDescChars`). Pure. */
+export function listingSettingsOf(settings: {
+  skillListingBudget?: number | undefined;
+  skillListingBudgetFraction?: number | undefined;
+  skillListingMaxDescChars?: number | undefined;
+}): ListingSettings {
+  return {
+    budget: settings.skillListingBudget,
+    fraction: settings.skillListingBudgetFraction,
+    maxDescChars: settings.skillListingMaxDescChars,
+  };
+}
+
+/** What a listing is packed with: its budget and per-description cap. */
+export interface ListingLimits {
+  budget: number;
+  maxDescChars: number;
+}
+
+/**
+ * The budget and description cap for a model with `contextWindowTokens` (undefined: unknown), from the env vars
+ * and settings as SPEC §3 orders them. The one place every listing (session, forks, `doctor`) gets them. Pure.
+ */
+export function listingLimits(options: {
+  env: Readonly<Record<string, string | undefined>>;
+  settings?: ListingSettings | undefined;
+  contextWindowTokens: number | undefined;
+}): ListingLimits {
+  const settings = options.settings ?? {};
+  const cap = settings.maxDescChars;
+  return {
+    budget: listingBudget({
+      env: options.env,
+      configured: settings.budget,
+      contextWindowTokens: options.contextWindowTokens,
+      fraction: settings.fraction,
+    }),
+    maxDescChars: cap !== undefined && Number.isSafeInteger(cap) && cap >= 1 ? cap : LISTING_DESCRIPTION_CAP,
+  };
 }
 
 interface Description {
@@ -56,25 +120,28 @@ interface Description {
   capped: number;
 }
 
-function describe(skill: Pick<Skill, "description" | "whenToUse">): Description {
+function describe(skill: Pick<Skill, "description" | "whenToUse">, cap: number): Description {
   const whenToUse = skill.whenToUse?.trim();
   const raw = whenToUse ? `${skill.description} - ${whenToUse}` : skill.description;
   const collapsed = raw.includes("\n") || raw.includes("\r") ? raw.replace(/\s*[\r\n]\s*/g, " ") : raw;
   const text = collapsed.trim();
-  if (text.length <= LISTING_DESCRIPTION_CAP) return { text, capped: 0 };
-  let end = LISTING_DESCRIPTION_CAP - 1;
+  if (text.length <= cap) return { text, capped: 0 };
+  let end = cap - 1;
   const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  if (end > 0 && last >= 0xd800 && last <= 0xdbff) end -= 1;
   return { text: text.slice(0, end) + ELLIPSIS, capped: text.length - end };
 }
 
 /**
  * The description shown for a skill: `description` plus ` - {when_to_use}`, each run of whitespace holding a
- * newline collapsed to one space, capped at 1,536 chars (first 1,535 + `…`; a surrogate pair is never split,
- * so the kept part may be one char shorter). Pure.
+ * newline collapsed to one space, capped at `cap` chars (default 1,536: the first 1,535 + `…`; a surrogate
+ * pair is never split, so the kept part may be one char shorter). Pure.
  */
-export function listingDescription(skill: Pick<Skill, "description" | "whenToUse">): string {
-  return describe(skill).text;
+export function listingDescription(
+  skill: Pick<Skill, "description" | "whenToUse">,
+  cap: number = LISTING_DESCRIPTION_CAP,
+): string {
+  return describe(skill, cap).text;
 }
 
 /** Why an entry shows less than the skill's whole description. */
@@ -103,7 +170,16 @@ export interface Listing {
   text: string;
   entries: ListingEntry[];
   cut: ListingCut[];
-  /** Chars of the sent entry lines joined with `⏎` (what the budget measures). */
+  /**
+   * Names left out of the listing altogether because even their name-only lines did not fit (listing order).
+   * In a delta, only those not sent before. The model finds them with the skill search (SPEC §14.15).
+   */
+  omitted: string[];
+  /**
+   * What the budget measures: chars of the sent entry lines joined with `⏎`, plus the omitted-skills line
+   * (with the blank line before it) when names were left out. The name-only note is not counted (SPEC §3's
+   * arithmetic is Claude Code's, which has no such line).
+   */
   chars: number;
 }
 
@@ -111,6 +187,8 @@ export interface Listing {
 export interface BuildListingOptions {
   /** Chars for the entry lines joined with `⏎` (see `listingBudget`). */
   budget: number;
+  /** The per-description cap (default {@link LISTING_DESCRIPTION_CAP}). */
+  maxDescChars?: number;
   usage: UsageScores;
   /** ms since the epoch, for usage decay. */
   now: number;
@@ -121,9 +199,14 @@ export interface BuildListingOptions {
    * must be left out by the caller, here or by not passing them.
    */
   isListable?: (skill: Skill) => boolean;
+  /** The agent has the `SkillSearch` tool: the omitted-skills line points to it. Default false. */
+  searchable?: boolean;
 }
 
-/** The `[beyond]` last line of a block with name-only entries. */
+/** The name of the skill search tool the omitted-skills line points to (SPEC §14.15). */
+export const SKILL_SEARCH_TOOL_NAME = "SkillSearch";
+
+/** The `[beyond]` last line of a block with name-only entries (and no omitted ones). */
 export function nameOnlyNote(count: number): string {
   return count === 1
     ? "(1 skill above is listed by name only to fit the listing budget; the Skill tool still accepts it.)"
@@ -131,96 +214,220 @@ export function nameOnlyNote(count: number): string {
 }
 
 /**
- * Wraps entry lines in the listing block: `<system-reminder>⏎{header}⏎⏎{lines}⏎</system-reminder>`, with
- * `nameOnlyNote` after a blank line when `nameOnlyCount > 0`. "" for no lines. Pure.
+ * The `[beyond]` last line of a block that leaves `count` skills out (SPEC §3): how many, and how to find them
+ * (the `SkillSearch` tool when the agent has it, else their exact names).
  */
-export function formatListingBlock(
-  lines: readonly string[],
-  options: { nameOnlyCount?: number; header?: string } = {},
-): string {
-  if (lines.length === 0) return "";
-  const count = options.nameOnlyCount ?? 0;
-  const note = count > 0 ? `\n\n${nameOnlyNote(count)}` : "";
-  return `<system-reminder>\n${options.header ?? LISTING_HEADER}\n\n${lines.join("\n")}${note}\n</system-reminder>`;
-}
-
-interface Candidate {
-  skill: Skill;
-  index: number;
-  desc: Description;
-  full: string;
-  short: string;
-  /** Chars the full line adds over the name-only line. */
-  extra: number;
-  score: number;
-  fullText: boolean;
+export function omittedNote(count: number, searchable: boolean): string {
+  const more = count === 1 ? "1 more skill is" : `${count} more skills are`;
+  const them = count === 1 ? "it" : "them";
+  return searchable
+    ? `(${more} not listed to fit the listing budget: find ${them} with the ${SKILL_SEARCH_TOOL_NAME} tool. The Skill tool accepts every skill, listed or not.)`
+    : `(${more} not listed to fit the listing budget. The Skill tool accepts every skill, listed or not, by its exact name.)`;
 }
 
 /**
- * Builds the skill listing (SPEC §3). Entries keep the input order (the listing order). When the full lines
- * joined with `⏎` exceed `budget`, bundled skills keep their full line, every other entry starts name-only and
- * is upgraded to its full line by descending usage score (ties in listing order); an upgrade that does not fit
- * is skipped and the next one tried. The budget is packed over every listable skill, then entries whose name
- * is in `sentNames` are dropped, so a delta shows each new skill the way the full listing would. Pure; linear
- * apart from one sort of the skills with a usage score.
+ * Wraps entry lines in the listing block: `<system-reminder>⏎{header}⏎⏎{lines}⏎</system-reminder>`, with
+ * `footer` after a blank line when given. "" when there are neither lines nor a footer. Pure.
+ */
+export function formatListingBlock(
+  lines: readonly string[],
+  options: { header?: string; footer?: string } = {},
+): string {
+  const footer = options.footer ?? "";
+  if (lines.length === 0 && footer === "") return "";
+  const body = lines.join("\n");
+  const tail = footer === "" ? body : body === "" ? footer : `${body}\n\n${footer}`;
+  return `<system-reminder>\n${options.header ?? LISTING_HEADER}\n\n${tail}\n</system-reminder>`;
+}
+
+const OMITTED = 0;
+const NAME_ONLY = 1;
+const FULL = 2;
+/** The cheapest upgrade of a name-only entry: `: ` plus one char of description. */
+const MIN_UPGRADE_COST = 3;
+
+/** Length of the name-only line `- {display}`. */
+function shortLength(skill: Skill): number {
+  const alias = skill.alias;
+  return 2 + skill.name.length + (alias === undefined ? 0 : alias.length + 3);
+}
+
+/**
+ * Orders `items` by `compare` (a strict total order) far enough that its first `k` are the `k` smallest, in
+ * order; the rest follow in no particular order. In place; a quickselect, then a sort of the first `k` only.
+ */
+function sortTop(items: number[], compare: (a: number, b: number) => number, k: number): void {
+  if (k >= items.length) {
+    items.sort(compare);
+    return;
+  }
+  const at = (i: number) => items[i] as number;
+  let lo = 0;
+  let hi = items.length - 1;
+  while (hi > lo) {
+    const pivot = at((lo + hi) >> 1);
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (compare(at(i), pivot) < 0) i++;
+      while (compare(at(j), pivot) > 0) j--;
+      if (i <= j) {
+        const swap = at(i);
+        items[i] = at(j);
+        items[j] = swap;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  const top = items.slice(0, k).sort(compare);
+  for (let i = 0; i < k; i++) items[i] = top[i] as number;
+}
+
+/** Chars of the omitted-skills line and the blank line before it (none when it is the only text). */
+function omittedCost(count: number, hasLines: boolean, searchable: boolean): number {
+  return count === 0 ? 0 : omittedNote(count, searchable).length + (hasLines ? 2 : 0);
+}
+
+/**
+ * Builds the skill listing (SPEC §3). Entries keep the input order (the listing order).
+ *
+ * When the full lines joined with `⏎` exceed `budget`: bundled skills keep their full line and every other
+ * entry starts name-only. When those lines still exceed the budget, the lowest-priority names (usage score,
+ * then listing order) are left out until the rest plus the omitted-skills line fit ([beyond]; bundled entries
+ * are never left out, and when they alone exceed the budget they are still sent whole). Then entries are
+ * upgraded to their full line by descending usage score (ties in listing order), each costing `len(desc) + 2`;
+ * an upgrade that does not fit is skipped and the next one tried.
+ *
+ * The budget is packed over every listable skill, then entries (and omitted names) in `sentNames` are dropped,
+ * so a delta shows each new skill the way the full listing would and is never larger than the budget. Pure.
+ * Work is linear in the skills plus one sort of those with a usage score; descriptions are only read for the
+ * entries that can be shown in full, so a catalog far over budget costs little more than one that fits.
  */
 export function buildListing(skills: readonly Skill[], options: BuildListingOptions): Listing {
   const sent = options.sentNames;
+  const empty: Listing = { text: "", entries: [], cut: [], omitted: [], chars: 0 };
   // A delta once every listable skill was sent (each turn of a conversation): nothing to pack or format.
   if (
     sent !== undefined &&
     sent.size > 0 &&
     skills.every((s) => s.disableModelInvocation || sent.has(s.name))
   ) {
-    return { text: "", entries: [], cut: [], chars: 0 };
+    return empty;
   }
-  const candidates: Candidate[] = [];
-  let fullTotal = 0;
+  const { budget, usage } = options;
+  const cap = options.maxDescChars ?? LISTING_DESCRIPTION_CAP;
+  const searchable = options.searchable ?? false;
+
+  // Arrays indexed by position among the listable skills (no object per skill: catalogs reach 100k).
+  // One pass reads what packing needs from each skill, so later passes stay in these compact arrays.
+  const listed: Skill[] = [];
+  const listedNames: string[] = [];
+  const shortLengths = new Int32Array(skills.length);
+  const isBundled = new Uint8Array(skills.length);
   for (const skill of skills) {
     if (skill.disableModelInvocation) continue;
     if (options.isListable !== undefined && !options.isListable(skill)) continue;
-    const desc = describe(skill);
-    const short = `- ${displayName(skill)}`;
-    const full = desc.text === "" ? short : `${short}: ${desc.text}`;
-    const index = candidates.length;
-    candidates.push({
-      skill,
-      index,
-      desc,
-      full,
-      short,
-      extra: full.length - short.length,
-      score: 0,
-      fullText: true,
-    });
-    fullTotal += full.length;
+    const i = listed.length;
+    shortLengths[i] = shortLength(skill);
+    if (skill.source === "bundled") isBundled[i] = 1;
+    listed.push(skill);
+    listedNames.push(skill.name);
   }
-  const separators = Math.max(0, candidates.length - 1);
+  const count = listed.length;
+  if (count === 0) return empty;
+  /** Descriptions, computed on first need: most skills of a large catalog never need theirs. */
+  const descs: (Description | undefined)[] = new Array(count);
+  const descOf = (i: number): Description => {
+    let desc = descs[i];
+    if (desc === undefined) {
+      desc = describe(listed[i] as Skill, cap);
+      descs[i] = desc;
+    }
+    return desc;
+  };
+  /** Chars the full line adds over the name-only one (0 for an empty description). */
+  const extraOf = (i: number): number => {
+    const text = descOf(i).text;
+    return text === "" ? 0 : text.length + 2;
+  };
+  const state = new Uint8Array(count);
 
-  if (fullTotal + separators > options.budget) {
-    let used = separators;
-    // Only used skills need sorting: the unused (score 0) follow them in listing order, as a full sort would.
-    const scored: Candidate[] = [];
-    const unscored: Candidate[] = [];
-    for (const c of candidates) {
-      if (c.skill.source === "bundled") {
-        used += c.full.length;
-      } else {
-        c.fullText = false;
-        used += c.short.length;
-        if (c.extra > 0) {
-          const entry = options.usage.get(c.skill.name);
-          c.score = entry === undefined ? 0 : usageScore(entry, options.now);
-          (c.score > 0 ? scored : unscored).push(c);
-        }
+  // Do the full lines fit? Stop adding up at the first char over: a large catalog is decided in a few entries.
+  let total = count - 1;
+  for (let i = 0; i < count && total <= budget; i++) total += (shortLengths[i] as number) + extraOf(i);
+
+  if (total <= budget) {
+    state.fill(FULL);
+  } else {
+    let bundledChars = 0;
+    let bundledCount = 0;
+    let names = 0;
+    const scores = new Float64Array(count);
+    const scored: number[] = [];
+    const hasUsage = usage.size > 0;
+    let minShort = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < count; i++) {
+      const short = shortLengths[i] as number;
+      if (isBundled[i] === 1) {
+        state[i] = FULL;
+        bundledChars += short + extraOf(i);
+        bundledCount += 1;
+        continue;
+      }
+      names += short;
+      if (short < minShort) minShort = short;
+      if (!hasUsage) continue;
+      const entry = usage.get(listedNames[i] as string);
+      const score = entry === undefined ? 0 : usageScore(entry, options.now);
+      if (score > 0) {
+        scores[i] = score;
+        scored.push(i);
       }
     }
-    scored.sort((a, b) => b.score - a.score || a.index - b.index);
-    let remaining = options.budget - used;
-    for (const c of [...scored, ...unscored]) {
-      if (c.extra <= remaining) {
-        c.fullText = true;
-        remaining -= c.extra;
+    const byPriority = (a: number, b: number) => (scores[b] as number) - (scores[a] as number) || a - b;
+    const namesFit = bundledChars + names + count - 1 <= budget;
+    // When names must be left out, at most this many are kept (each costs its line and a newline): only that
+    // many of the scored skills need to be in order.
+    const keepable = namesFit ? count : Math.floor(Math.max(0, budget - bundledChars) / (minShort + 1)) + 1;
+    sortTop(scored, byPriority, keepable);
+    // Priority order: scored skills by score, then the others in listing order; `visit` stops when told to.
+    const visit = (take: (i: number) => boolean): void => {
+      for (const i of scored) if (!take(i)) return;
+      for (let i = 0; i < count; i++) {
+        if (isBundled[i] === 0 && scores[i] === 0 && !take(i)) return;
+      }
+    };
+    const nonBundled = count - bundledCount;
+    const kept: number[] = [];
+    let used = bundledChars + names + count - 1;
+    if (namesFit) {
+      visit((i) => kept.push(i) > 0);
+    } else {
+      // Keep the highest-priority names while they and the omitted-skills line fit; leave out the rest.
+      let lines = bundledCount;
+      used = bundledChars + Math.max(0, bundledCount - 1);
+      visit((i) => {
+        const add = (shortLengths[i] as number) + (lines > 0 ? 1 : 0);
+        if (used + add + omittedCost(nonBundled - kept.length - 1, true, searchable) > budget) return false;
+        used += add;
+        lines += 1;
+        kept.push(i);
+        return true;
+      });
+      used += omittedCost(nonBundled - kept.length, lines > 0, searchable);
+    }
+    let remaining = budget - used;
+    for (const i of kept) {
+      state[i] = NAME_ONLY;
+      if (remaining < MIN_UPGRADE_COST) continue;
+      const extra = extraOf(i);
+      if (extra > 0 && extra <= remaining) {
+        state[i] = FULL;
+        remaining -= extra;
       }
     }
   }
@@ -228,25 +435,42 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
   const entries: ListingEntry[] = [];
   const cut: ListingCut[] = [];
   const lines: string[] = [];
+  const omitted: string[] = [];
   let chars = 0;
   let nameOnlyCount = 0;
-  for (const c of candidates) {
-    const name = c.skill.name;
+  for (let i = 0; i < count; i++) {
+    const name = listedNames[i] as string;
     if (sent?.has(name)) continue;
-    const text = c.fullText ? c.full : c.short;
-    const nameOnly = !c.fullText && c.extra > 0;
+    if (state[i] === OMITTED) {
+      omitted.push(name);
+      continue;
+    }
+    const skill = listed[i] as Skill;
+    const short = `- ${displayName(skill)}`;
+    const desc = descOf(i);
+    const full = state[i] === FULL && desc.text !== "";
+    const text = full ? `${short}: ${desc.text}` : short;
+    const nameOnly = !full && desc.text !== "";
     const entry: ListingEntry = { name, text, nameOnly };
     if (nameOnly) {
       entry.reason = "over-budget";
       nameOnlyCount += 1;
-      cut.push({ name, reason: "over-budget", droppedChars: c.desc.text.length });
-    } else if (c.desc.capped > 0) {
+      cut.push({ name, reason: "over-budget", droppedChars: desc.text.length });
+    } else if (desc.capped > 0) {
       entry.reason = "description-capped";
-      cut.push({ name, reason: "description-capped", droppedChars: c.desc.capped });
+      cut.push({ name, reason: "description-capped", droppedChars: desc.capped });
     }
     entries.push(entry);
     chars += text.length + (lines.length > 0 ? 1 : 0);
     lines.push(text);
   }
-  return { text: formatListingBlock(lines, { nameOnlyCount }), entries, cut, chars };
+  let footer: string | undefined;
+  if (omitted.length > 0) {
+    footer = omittedNote(omitted.length, searchable);
+    chars += omittedCost(omitted.length, lines.length > 0, searchable);
+  } else if (nameOnlyCount > 0) {
+    footer = nameOnlyNote(nameOnlyCount);
+  }
+  const text = formatListingBlock(lines, footer === undefined ? {} : { footer });
+  return { text, entries, cut, omitted, chars };
 }

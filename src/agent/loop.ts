@@ -39,6 +39,8 @@ export interface ToolCall {
   input: unknown;
   turn: TurnState;
   signal: AbortSignal;
+  /** The sub-agent making the call; undefined for the main agent. */
+  agentId?: string;
 }
 
 /** Permission checks and hooks around every tool call: the loop's only door to policy. */
@@ -236,7 +238,14 @@ async function runCall(
     const names = tools.map((t) => t.name).join(", ");
     return done(errorOf(`No such tool available: ${call.name}. Available tools: ${names}`));
   }
-  const toolCall: ToolCall = { id: call.id, tool, input: call.input, turn, signal: options.signal };
+  const toolCall: ToolCall = {
+    id: call.id,
+    tool,
+    input: call.input,
+    turn,
+    signal: options.signal,
+    ...(options.agentId === undefined ? {} : { agentId: options.agentId }),
+  };
   // Tools not built with defineTool (and gates) may throw: that is a failed call, never a failed turn.
   try {
     const verdict =

@@ -10,6 +10,33 @@
 export const MODEL_EFFORTS = ["low", "medium", "high", "xhigh", "max"] as const;
 export type ModelEffort = (typeof MODEL_EFFORTS)[number];
 
+/** The effort sent to a model that supports effort when nothing sets one (SPEC §14.2). */
+export const DEFAULT_EFFORT: ModelEffort = "medium";
+
+/**
+ * The models that accept `output_config.effort`, by id without a date suffix (the platform docs' list, plus the
+ * newest Fable and Mythos models of {@link MODEL_CONTEXT_WINDOWS}). Any other model gets no effort field.
+ */
+export const EFFORT_MODELS: ReadonlySet<string> = new Set([
+  "claude-fable-5-2",
+  "claude-mythos-5-2",
+  "claude-fable-5-1",
+  "claude-mythos-5-1",
+  "claude-fable-5",
+  "claude-mythos-5",
+  "claude-mythos-preview",
+  "claude-opus-5-5",
+  "claude-opus-5",
+  "claude-opus-4-8",
+  "claude-opus-4-7",
+  "claude-opus-4-6",
+  "claude-opus-4-5",
+  "claude-sonnet-5-5",
+  "claude-sonnet-5",
+  "claude-sonnet-4-6",
+  "claude-haiku-5-5",
+]);
+
 /** Short names a skill or the CLI may give instead of a model id, and the concrete id each stands for. */
 export const MODEL_ALIASES = {
   opus: "claude-opus-5-5",
@@ -67,6 +94,20 @@ export function isModelAlias(value: string): boolean {
 export function resolveModel(idOrAlias: string): string {
   const trimmed = idOrAlias.trim();
   return ALIAS_TO_ID.get(trimmed.toLowerCase()) ?? trimmed;
+}
+
+/** True when a model id or alias accepts `output_config.effort` ({@link EFFORT_MODELS}; date suffix ignored). */
+export function supportsEffort(model: string): boolean {
+  return EFFORT_MODELS.has(resolveModel(model).toLowerCase().replace(DATE_SUFFIX, ""));
+}
+
+/**
+ * The effort a request to `model` carries (SPEC §14.2): `effort` when set, else {@link DEFAULT_EFFORT}, for a
+ * model that supports effort; undefined (no field) for any other model, even when `effort` is set. Pure.
+ */
+export function requestEffort(model: string, effort: ModelEffort | undefined): ModelEffort | undefined {
+  if (!supportsEffort(model)) return undefined;
+  return effort ?? DEFAULT_EFFORT;
 }
 
 /**

@@ -6,7 +6,7 @@ import type {
   Tool,
 } from "@anthropic-ai/sdk/resources/messages";
 import type { ModelContentBlock, ModelRequest } from "./model-types.js";
-import { resolveModel } from "./models.js";
+import { requestEffort, resolveModel } from "./models.js";
 
 const EPHEMERAL = { type: "ephemeral" } as const;
 
@@ -28,9 +28,10 @@ export function openingBreakpoint(messages: ModelRequest["messages"]): number | 
 
 /**
  * The Messages API body for a request (pure; the inputs are not mutated). Resolves the model alias, sends
- * `effort` as `output_config.effort`, and puts prompt-cache breakpoints (at most 4, the API's limit) on the
- * system prompt, the last tool, the end of the first message's opening context ({@link openingBreakpoint}) and
- * the last content block of the newest message. Empty `system`/`tools` are left out.
+ * `output_config.effort` as `requestEffort` says (the request's effort, else `medium`, on models that support
+ * effort; nothing on others), and puts prompt-cache breakpoints (at most 4, the API's limit) on the system
+ * prompt, the last tool, the end of the first message's opening context ({@link openingBreakpoint}) and the last
+ * content block of the newest message. Empty `system`/`tools` are left out.
  */
 export function buildRequestBody(request: ModelRequest): MessageCreateParamsStreaming {
   const opening = openingBreakpoint(request.messages);
@@ -59,6 +60,7 @@ export function buildRequestBody(request: ModelRequest): MessageCreateParamsStre
     input_schema: { ...tool.input_schema, type: "object" },
     ...(index === all.length - 1 ? { cache_control: EPHEMERAL } : {}),
   }));
+  const effort = requestEffort(request.model, request.effort);
   return {
     model: resolveModel(request.model),
     max_tokens: request.maxTokens,
@@ -68,6 +70,6 @@ export function buildRequestBody(request: ModelRequest): MessageCreateParamsStre
       ? {}
       : { system: [{ type: "text", text: request.system, cache_control: EPHEMERAL }] }),
     ...(tools.length === 0 ? {} : { tools }),
-    ...(request.effort === undefined ? {} : { output_config: { effort: request.effort } }),
+    ...(effort === undefined ? {} : { output_config: { effort } }),
   };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { appendFile, mkdir, readFile } from "node:fs/promises";
+import { appendFile, chmod, mkdir, readFile, stat, truncate } from "node:fs/promises";
 import { join } from "node:path";
 import type { ModelMessage } from "./model-client.js";
 
@@ -29,36 +29,144 @@ export function newSessionId(): string {
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
+/** Mode of the sessions dir: only its owner may list or enter it (transcripts hold whole conversations). */
+export const SESSION_DIR_MODE = 0o700;
+/** Mode of each transcript file (and its `.torn` side file): read and written by its owner only. */
+export const SESSION_FILE_MODE = 0o600;
+/** The suffix of the side file that keeps a torn tail's bytes. */
+export const TORN_SUFFIX = ".torn";
+
+/** What a tail repair did, for a warning: the transcript, the side file and how many bytes moved there. */
+export interface TornTail {
+  path: string;
+  tornPath: string;
+  bytes: number;
+}
+
+export interface FileSessionStoreOptions {
+  /** Told each time a torn last line is moved out of a transcript (see {@link createFileSessionStore}). */
+  onTornTail?: (torn: TornTail) => void;
+}
+
 /**
  * JSONL transcripts under `dir` (`~/.skillwright/sessions/`), one file per session, appended as messages
- * happen. A torn last line (a crash mid-write) is skipped on read, so nothing before it is lost.
+ * happen; every record ends with a newline. The dir is created 0700 and each file 0600 (an existing dir or file
+ * of ours is narrowed to those modes on its first write). The first read or write of a session repairs its
+ * tail: a last line a crash left half-written is cut off (so the next record starts on a line of its own and
+ * is not lost), its bytes kept in `{file}.torn`, and `onTornTail` told; a last line that is whole JSON and
+ * only lacks its newline gets the newline instead. On read, a line two records were run together on (a torn
+ * line an older version appended to) yields the record that follows the tear. Never loses a whole line.
  */
-export function createFileSessionStore(dir: string): SessionStore {
+export function createFileSessionStore(dir: string, options: FileSessionStoreOptions = {}): SessionStore {
   const file = (id: string) => {
     if (!SAFE_ID.test(id)) throw new Error(`Invalid session id: ${id}`);
     return join(dir, `${id}.jsonl`);
   };
+  // Per session: the first read or write checks the dir, the modes and the tail, once.
+  const prepared = new Map<string, Promise<void>>();
+  const prepare = (id: string): Promise<void> => {
+    let done = prepared.get(id);
+    if (done === undefined) {
+      done = prepareFile(dir, file(id), options.onTornTail);
+      prepared.set(id, done);
+      done.catch(() => prepared.delete(id));
+    }
+    return done;
+  };
   return {
     async append(sessionId, entries) {
       if (entries.length === 0) return;
-      await mkdir(dir, { recursive: true });
-      await appendFile(file(sessionId), entries.map((e) => `${JSON.stringify(e)}\n`).join(""));
+      await prepare(sessionId);
+      await appendFile(file(sessionId), entries.map((e) => `${JSON.stringify(e)}\n`).join(""), {
+        mode: SESSION_FILE_MODE,
+      });
     },
     async read(sessionId) {
-      const text = await readFile(file(sessionId), "utf8");
-      const entries: TranscriptEntry[] = [];
-      for (const line of text.split("\n")) {
-        if (line.trim() === "") continue;
-        try {
-          entries.push(JSON.parse(line) as TranscriptEntry);
-        } catch {
-          // A torn line from a crash: skip it, keep the rest.
-        }
-      }
-      return entries;
+      const path = file(sessionId);
+      // A session that does not exist rejects here, before anything is created.
+      await stat(path);
+      await prepare(sessionId);
+      return parseTranscript(await readFile(path, "utf8"));
     },
     location: file,
   };
+}
+
+async function prepareFile(dir: string, path: string, onTornTail: FileSessionStoreOptions["onTornTail"]) {
+  await mkdir(dir, { recursive: true, mode: SESSION_DIR_MODE });
+  // Narrowing an existing dir or file is best effort: one owned by someone else keeps its mode.
+  await chmod(dir, SESSION_DIR_MODE).catch(() => undefined);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    if (error instanceof Error && "code" in error && error.code === "ENOENT") return;
+    throw error;
+  }
+  await chmod(path, SESSION_FILE_MODE).catch(() => undefined);
+  const torn = tornTail(bytes);
+  if (torn === undefined) return;
+  if (torn.kind === "unterminated") {
+    await appendFile(path, "\n");
+    return;
+  }
+  const tornPath = `${path}${TORN_SUFFIX}`;
+  await appendFile(tornPath, Buffer.concat([bytes.subarray(torn.keep), Buffer.from("\n")]), {
+    mode: SESSION_FILE_MODE,
+  });
+  await truncate(path, torn.keep);
+  onTornTail?.({ path, tornPath, bytes: bytes.length - torn.keep });
+}
+
+/**
+ * What is wrong with a transcript's end, if anything: `torn` when the last line is not whole JSON (keep the
+ * first `keep` bytes), `unterminated` when it is whole JSON but lacks its newline. Pure.
+ */
+export function tornTail(
+  bytes: Uint8Array,
+): { kind: "torn"; keep: number } | { kind: "unterminated" } | undefined {
+  if (bytes.length === 0 || bytes[bytes.length - 1] === 0x0a) return undefined;
+  const keep = Buffer.from(bytes).lastIndexOf(0x0a) + 1;
+  const last = Buffer.from(bytes.subarray(keep)).toString("utf8");
+  return parseRecord(last) === undefined ? { kind: "torn", keep } : { kind: "unterminated" };
+}
+
+const RECORD_START = '{"type":';
+
+/**
+ * The entries of a transcript's text, in order. Blank lines are skipped; a line that is not JSON yields the
+ * record that starts after the last tear in it (an older version appended the next record onto a torn line),
+ * or nothing. Pure.
+ */
+export function parseTranscript(text: string): TranscriptEntry[] {
+  const entries: TranscriptEntry[] = [];
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    const whole = parseRecord(line);
+    if (whole !== undefined) {
+      entries.push(whole);
+      continue;
+    }
+    for (let at = line.indexOf(RECORD_START, 1); at !== -1; at = line.indexOf(RECORD_START, at + 1)) {
+      const rest = parseRecord(line.slice(at));
+      if (rest !== undefined) {
+        entries.push(rest);
+        break;
+      }
+    }
+  }
+  return entries;
+}
+
+function parseRecord(line: string): TranscriptEntry | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return typeof value === "object" && value !== null && !Array.isArray(value) && "type" in value
+      ? (value as TranscriptEntry)
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -6,6 +6,23 @@ export interface SystemPromptInput {
   date: string;
   /** Text appended by the host (e.g. `--append-system-prompt`). */
   append?: string;
+  /** The `instructions` of the connected MCP servers, in config order (taken once, when the session opens). */
+  mcpInstructions?: ReadonlyArray<{ server: string; text: string }>;
+}
+
+/** The heading of the MCP server instructions section (Claude Code's wording). */
+export const MCP_INSTRUCTIONS_HEADING = "# MCP Server Instructions";
+
+/** The MCP servers' instructions as one system-prompt section, servers in the given order; "" for none. Pure. */
+export function mcpInstructionsSection(items: ReadonlyArray<{ server: string; text: string }>): string {
+  const given = items.filter((i) => i.text.trim() !== "");
+  if (given.length === 0) return "";
+  return [
+    MCP_INSTRUCTIONS_HEADING,
+    "",
+    "The following MCP servers have provided instructions for how to use their tools and resources:",
+    ...given.flatMap((i) => ["", `## ${i.server}`, i.text.trim()]),
+  ].join("\n");
 }
 
 /**
@@ -27,6 +44,8 @@ export function buildSystemPrompt(input: SystemPromptInput): string {
     `Platform: ${input.platform}`,
     `Date: ${input.date}`,
   ];
+  const mcp = mcpInstructionsSection(input.mcpInstructions ?? []);
+  if (mcp !== "") lines.push("", mcp);
   if (input.append !== undefined && input.append.trim() !== "") lines.push("", input.append.trim());
   return lines.join("\n");
 }

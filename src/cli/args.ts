@@ -13,6 +13,12 @@ export const CLI_OPTIONS = {
   "add-dir": { type: "string", multiple: true },
   "plugin-dir": { type: "string", multiple: true },
   "mcp-config": { type: "string", multiple: true },
+  "strict-mcp-config": { type: "boolean" },
+  "skills-dir": { type: "string", multiple: true },
+  skills: { type: "string", multiple: true },
+  "no-skills": { type: "string", multiple: true },
+  "input-format": { type: "string" },
+  verbose: { type: "boolean" },
   resume: { type: "string", short: "r" },
   "max-turns": { type: "string" },
   "debug-file": { type: "string" },
@@ -25,15 +31,20 @@ export const CLI_OPTIONS = {
   strict: { type: "boolean" },
   script: { type: "string" },
   port: { type: "string" },
+  "start-mcp": { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
 
 /** The offline and dev subcommands; anything else is a prompt. */
-export const SUBCOMMANDS = ["list", "doctor", "show", "validate", "plugin", "dev", "help"] as const;
+export const SUBCOMMANDS = ["list", "doctor", "show", "validate", "plugin", "dev", "help", "mcp"] as const;
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+/** `--input-format`: the prompt as text (argument or stdin), or user messages as JSON lines on stdin. */
+export const INPUT_FORMATS = ["text", "stream-json"] as const;
+export type InputFormat = (typeof INPUT_FORMATS)[number];
 
 export interface CliArgs {
   /** A subcommand, or undefined for a run (headless with `print`, else interactive). */
@@ -41,6 +52,7 @@ export interface CliArgs {
   positionals: string[];
   print: boolean;
   outputFormat: OutputFormat;
+  inputFormat: InputFormat;
   model: string | undefined;
   effort: string | undefined;
   allowedTools: string[];
@@ -48,6 +60,16 @@ export interface CliArgs {
   addDirs: string[];
   pluginDirs: string[];
   mcpConfigs: string[];
+  /** `--strict-mcp-config`: only the `--mcp-config` servers. */
+  strictMcpConfig: boolean;
+  /** `--skills-dir` dirs: plain folders of skills. */
+  skillsDirs: string[];
+  /** `--skills a,b`: only these skills (names or globs) are enabled; undefined: no restriction. */
+  onlySkills: string[] | undefined;
+  /** `--no-skills a,b`: these skills (names or globs) are disabled. */
+  noSkills: string[];
+  /** `--verbose`: more detail on stderr. */
+  verbose: boolean;
   resume: string | undefined;
   maxTurns: number | undefined;
   debugFile: string | undefined;
@@ -61,6 +83,8 @@ export interface CliArgs {
   strict: boolean;
   script: string | undefined;
   port: number | undefined;
+  /** `list`/`doctor --start-mcp`: start the approved MCP servers (the offline commands never do otherwise). */
+  startMcp: boolean;
   help: boolean;
   version: boolean;
 }
@@ -110,6 +134,15 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
     if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
       throw new Error(`--output-format must be one of ${OUTPUT_FORMATS.join(", ")}, got "${format}"`);
     }
+    const inputFormat = INPUT_FORMATS.find((f) => f === (values["input-format"] ?? "text"));
+    if (inputFormat === undefined) {
+      throw new Error(
+        `--input-format must be one of ${INPUT_FORMATS.join(", ")}, got "${values["input-format"] ?? ""}"`,
+      );
+    }
+    if (inputFormat === "stream-json" && format !== "stream-json") {
+      throw new Error("--input-format stream-json needs --output-format stream-json");
+    }
     return {
       ok: true,
       args: {
@@ -117,6 +150,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         positionals: isCommand ? positionals.slice(1) : positionals,
         print: values.print ?? false,
         outputFormat: format as OutputFormat,
+        inputFormat,
         model: values.model,
         effort: values.effort,
         allowedTools: splitToolList([...(values.allowedTools ?? []), ...(values["allowed-tools"] ?? [])]),
@@ -127,6 +161,11 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         addDirs: values["add-dir"] ?? [],
         pluginDirs: values["plugin-dir"] ?? [],
         mcpConfigs: values["mcp-config"] ?? [],
+        strictMcpConfig: values["strict-mcp-config"] ?? false,
+        skillsDirs: values["skills-dir"] ?? [],
+        onlySkills: values.skills === undefined ? undefined : splitToolList(values.skills),
+        noSkills: splitToolList(values["no-skills"] ?? []),
+        verbose: values.verbose ?? false,
         resume: values.resume,
         maxTurns: positiveInt(values["max-turns"], "max-turns"),
         debugFile: values["debug-file"],
@@ -139,6 +178,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         strict: values.strict ?? false,
         script: values.script,
         port: positiveInt(values.port, "port"),
+        startMcp: values["start-mcp"] ?? false,
         help: values.help ?? false,
         version: values.version ?? false,
       },

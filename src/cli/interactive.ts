@@ -10,7 +10,10 @@ import { prepareRun } from "./model-setup.js";
 /** Spinner frames shown while a fork runs. */
 export const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] as const;
 
-/** `/` completion: the skill names (and `/compact`) that start with what was typed. Pure. */
+/** What a user types to reload skills, plugins and settings. */
+export const RELOAD_COMMAND = "/reload";
+
+/** `/` completion: the skill names (and `/compact`, `/reload`) that start with what was typed. Pure. */
 export function completeSlash(line: string, names: readonly string[]): [string[], string] {
   if (!line.startsWith("/") || line.includes(" ")) return [[], line];
   const hits = names.map((n) => `/${n}`).filter((n) => n.startsWith(line));
@@ -62,11 +65,13 @@ export async function interactiveCommand(
 ): Promise<number> {
   const prepared = await prepareRun(io, args);
   if (!prepared.ok) return prepared.code;
-  const names = (await engine.discover()).skills.filter((s) => s.userInvocable).map((s) => s.name);
+  const userNames = (skills: readonly { name: string; userInvocable: boolean }[]) =>
+    skills.filter((s) => s.userInvocable).map((s) => s.name);
+  let names = userNames((await engine.discover()).skills);
   const rl = createInterface({
     input: streams.input,
     output: streams.output,
-    completer: (line: string) => completeSlash(line, [...names, "compact"]),
+    completer: (line: string) => completeSlash(line, [...names, "compact", "reload"]),
   });
   // One queue of typed lines serves both prompts and permission questions; nothing typed early is lost.
   const lines = createChannel<string>();
@@ -86,7 +91,7 @@ export async function interactiveCommand(
   for (const d of diagnostics)
     io.stderr(`${d.severity} ${d.code}: ${d.message}${d.path ? ` (${d.path})` : ""}\n`);
   io.stdout(
-    `skillwright · ${model} · session ${session.id}\nType a message, /skill to run a skill, Ctrl-C to stop a turn, Ctrl-D to exit.\n`,
+    `skillwright · ${model} · session ${session.id}\nType a message, /skill to run a skill, /reload after changing skills or settings, Ctrl-C to stop a turn, Ctrl-D to exit.\n`,
   );
   let running: AbortController | undefined;
   rl.on("SIGINT", () => {
@@ -100,6 +105,19 @@ export async function interactiveCommand(
     const line = await nextLine("\n> ");
     if (line === undefined) break;
     if (line.trim() === "") continue;
+    if (line.trim() === RELOAD_COMMAND) {
+      const discovery = await engine.reload();
+      const { plugins, settings } = await engine.extensions();
+      names = userNames(discovery.skills);
+      const disabled = discovery.disabled?.length ?? 0;
+      const problems = discovery.diagnostics.filter((d) => d.severity !== "info").length;
+      io.stdout(
+        `Reloaded: ${discovery.skills.length} skills${disabled > 0 ? ` (${disabled} disabled)` : ""}, ` +
+          `${plugins.length} plugins, ${settings.files.length} settings files` +
+          `${problems > 0 ? `; ${problems} problems (run \`skillwright doctor\`)` : ""}.\n`,
+      );
+      continue;
+    }
     running = new AbortController();
     for await (const event of session.send(line, { signal: running.signal })) {
       if (event.type === "text_delta" && event.agentId === undefined) io.stdout(event.text);

@@ -24,6 +24,8 @@ export interface CliIo {
   buildId?: string;
   /** Reads all of stdin (for `-p` without a prompt argument). */
   readStdin?: () => Promise<string>;
+  /** Reads stdin line by line as it arrives (`--input-format stream-json`). */
+  stdinLines?: () => AsyncIterable<string>;
   /** Runs the interactive mode; absent when there is no terminal. */
   interactive?: (engine: Engine, io: CliIo, args: CliArgs) => Promise<number>;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM), for long-running commands. */

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { runCli } from "./run.js";
 
@@ -66,6 +67,7 @@ runCli(process.argv.slice(2), {
   version: packageVersion(),
   buildId: buildId(),
   readStdin,
+  stdinLines: () => createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY }),
   waitForStop,
   ...(process.stdin.isTTY && process.stdout.isTTY
     ? {

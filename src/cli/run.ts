@@ -41,6 +41,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     addDirs: args.addDirs.map((d) => resolve(io.cwd, d)),
     pluginDirs: args.pluginDirs.map((d) => resolve(io.cwd, d)),
     mcpConfigs: args.mcpConfigs.map((c) => (c.trimStart().startsWith("{") ? c : resolve(io.cwd, c))),
+    // The offline commands start no MCP server unless asked (`--start-mcp`); runs start the approved ones.
+    startMcp: args.command === undefined || args.startMcp,
+    ...(args.strictMcpConfig ? { strictMcpConfig: true } : {}),
+    skillsDirs: args.skillsDirs.map((d) => resolve(io.cwd, d)),
+    skills: {
+      ...(args.onlySkills === undefined ? {} : { only: args.onlySkills }),
+      disabled: args.noSkills,
+    },
     bundledDir: io.bundledDir,
     ...(io.version === undefined ? {} : { version: io.version }),
     ...(discoveryCache === undefined ? {} : { discoveryCache }),
@@ -55,6 +63,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo): Promise<number> {
   switch (args.command) {
     case undefined: {
+      await (await import("./commands/mcp.js")).noticeUnapprovedMcp(engine, io);
+      if (args.print && args.inputFormat === "stream-json") {
+        return (await import("./commands/headless.js")).headlessCommand(engine, scoped, args, undefined);
+      }
       if (args.print) {
         const prompt =
           args.positionals.length > 0 ? args.positionals.join(" ") : ((await io.readStdin?.()) ?? "");
@@ -118,6 +130,8 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
         args.json,
       );
     }
+    case "mcp":
+      return (await import("./commands/mcp.js")).mcpCommand(engine, scoped, args.positionals);
     default:
       io.stderr(`Unknown command: ${args.command}\n\n${USAGE}`);
       return 2;

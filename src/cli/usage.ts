@@ -11,18 +11,30 @@ Commands (offline):
   validate <path> [--spec]           check a skill file or dir (exit 1 on errors); --spec adds the Agent Skills profile
   plugin validate <dir> [--json]     check a plugin: manifest, skills, commands, agents, hooks, MCP config
   dev model-server --script F [--port N]  a scripted Messages API server for testing skills offline
+  mcp approve <name>                 let a project or plugin MCP server start (writes .claude/settings.local.json)
+  (list and doctor never start an MCP server unless given --start-mcp; show starts only the one it shows)
 
 Run options:
   --output-format text|json|stream-json   headless output (default text)
+  --input-format text|stream-json  stream-json: user messages as JSON lines on stdin, one turn each
+                             ({"type":"user","message":{"role":"user","content":"..."}}); needs
+                             --output-format stream-json
   --model <id|alias>  --effort <low|medium|high|xhigh|max>
   --allowedTools <rules>     allow without asking, e.g. "Bash(git add:*),Read"
   --disallowedTools <rules>  remove tools (bare names) or deny calls (scoped rules)
   --resume <session-id>  --max-turns <n>  --debug-file <path>  --append-system-prompt <text>
   --plugin-dir <dir>  --mcp-config <file|json>
+  --strict-mcp-config        only the --mcp-config servers (ignore .mcp.json and plugin servers)
+  --verbose                  more detail on stderr (session, skills, diagnostics, warnings)
 
 Common options:
   --cwd <dir>       work as if started in <dir>
   --home <dir>      use <dir> as the home dir (user skills, settings, sessions)
-  --add-dir <dir>   also load skills from <dir>/.claude/skills (repeatable)
+  --add-dir <dir>   also load <dir> as a project: <dir>/.claude/skills, <dir>/.agents/skills and
+                    <dir>/.claude/commands (repeatable)
+  --skills-dir <dir>  also load <dir> itself as a skills folder: <dir>/<name>/SKILL.md, as project
+                    skills (repeatable)
+  --skills <names>  only these skills are enabled this session (names or globs, comma-separated)
+  --no-skills <names>  disable these skills this session (names or globs, e.g. "plugin:*,mcp__srv__*")
   --json            machine-readable output
 `;

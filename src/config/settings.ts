@@ -18,6 +18,15 @@ const permissionSettingsSchema = lazy(() =>
 /** The `permissions` block: rule lists plus any other keys, kept. */
 export type PermissionSettings = z.infer<ReturnType<typeof permissionSettingsSchema>>;
 
+const skillSettingsSchema = lazy(() =>
+  z.looseObject({
+    /** Skill names or globs (`*`, `?`): `plugin:*`, `mcp__srv__*`. A matching skill is neither listed nor invocable. */
+    disabled: z.array(z.string()).optional(),
+  }),
+);
+/** The `skills` block: `{ disabled: [...] }` plus any other keys, kept. */
+export type SkillSettings = z.infer<ReturnType<typeof skillSettingsSchema>>;
+
 const settingsSchema = lazy(() =>
   z.looseObject({
     permissions: permissionSettingsSchema().optional(),
@@ -25,7 +34,16 @@ const settingsSchema = lazy(() =>
     env: z.record(z.string(), z.string()).optional(),
     enabledPlugins: z.record(z.string(), z.boolean()).optional(),
     skillListingBudget: z.number().int().nonnegative().optional(),
+    /** The share of the context window the skill listing may take (SPEC §3; default 0.01). */
+    skillListingBudgetFraction: z.number().positive().max(1).optional(),
+    /** The per-description cap of the skill listing in chars (SPEC §3; default 1,536). */
+    skillListingMaxDescChars: z.number().int().min(1).optional(),
     model: z.string().optional(),
+    // MCP trust (Claude Code's keys): honoured only from user and local settings, see `mcp/approval.ts`.
+    enabledMcpjsonServers: z.array(z.string()).optional(),
+    disabledMcpjsonServers: z.array(z.string()).optional(),
+    enableAllProjectMcpServers: z.boolean().optional(),
+    skills: skillSettingsSchema().optional(),
   }),
 );
 /** One settings file, or the merge of all of them. Unknown keys are kept; `hooks` is validated later (§10). */
@@ -49,6 +67,15 @@ export function settingsFiles(options: { home: string; projectDir: string }): st
     join(projectDir, ".skillwright", "settings.json"),
     join(projectDir, ".skillwright", "settings.local.json"),
   ];
+}
+
+/**
+ * The settings files the user wrote for this machine (never committed to a repository): the two user files and
+ * the project's two `settings.local.json`. Approvals (MCP servers) count only from these. Pure.
+ */
+export function userAndLocalSettingsFiles(options: { home: string; projectDir: string }): string[] {
+  const [claudeUser, ownUser, , claudeLocal, , ownLocal] = settingsFiles(options);
+  return [claudeUser, ownUser, claudeLocal, ownLocal].filter((f): f is string => f !== undefined);
 }
 
 type Json = unknown;
@@ -185,11 +212,15 @@ export function mergeSettings(layers: readonly Settings[]): Settings {
   return result.success ? result.data : {};
 }
 
-/** The merged result of all settings files. `files` lists the ones that were read and used, in order. */
+/**
+ * The merged result of all settings files. `files` lists the ones that were read and used, in order; `layers`
+ * holds each of those files' own (validated) settings, so a setting can be traced to the file that set it.
+ */
 export interface LoadedSettings {
   settings: Settings;
   diagnostics: Diagnostic[];
   files: string[];
+  layers: { path: string; settings: Settings }[];
 }
 
 /**
@@ -216,8 +247,7 @@ export async function loadSettings(options: {
     }),
   );
   const diagnostics: Diagnostic[] = [];
-  const layers: Settings[] = [];
-  const files: string[] = [];
+  const layers: { path: string; settings: Settings }[] = [];
   for (const { path, text, diagnostic: problem } of read) {
     if (problem !== undefined) diagnostics.push(problem);
     if (text === undefined) continue;
@@ -231,11 +261,15 @@ export async function loadSettings(options: {
     const parsed = parseSettings(json, path);
     diagnostics.push(...parsed.diagnostics);
     if (parsed.settings !== undefined) {
-      layers.push(parsed.settings);
-      files.push(path);
+      layers.push({ path, settings: parsed.settings });
     }
   }
-  return { settings: mergeSettings(layers), diagnostics, files };
+  return {
+    settings: mergeSettings(layers.map((l) => l.settings)),
+    diagnostics,
+    files: layers.map((l) => l.path),
+    layers,
+  };
 }
 
 /** The permission rules of merged settings (missing lists are empty). Pure. */

@@ -9,6 +9,7 @@ import {
   skillFromHead,
 } from "../skill/load-skill.js";
 import type { Skill } from "../skill/skill.js";
+import type { DisabledSkill } from "../skill-filter.js";
 import { explainMissingSkill } from "./explain.js";
 import type { HeadCache } from "./head-cache.js";
 import { listingOrder } from "./order.js";
@@ -43,6 +44,11 @@ export interface Discovery {
   skills: Skill[];
   diagnostics: Diagnostic[];
   roots: RootReport[];
+  /**
+   * Skills found but switched off (settings `skills.disabled`, `--skills`/`--no-skills`): left out of `skills`,
+   * kept here with the reason for `doctor` and `list`. Set by the engine; absent means none.
+   */
+  disabled?: DisabledSkill[];
 }
 
 type Found = { ref: SkillFileRef; rank: number };

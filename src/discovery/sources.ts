@@ -19,6 +19,8 @@ export interface RootInputs {
   projectDirs: string[];
   /** `--add-dir` dirs. */
   addDirs: string[];
+  /** `--skills-dir` dirs: each is itself a skills dir (`{dir}/{name}/SKILL.md`). */
+  skillsDirs?: string[];
   /** The package's own `bundled-skills/` dir. */
   bundledDir?: string;
 }
@@ -96,6 +98,9 @@ export function skillRoots(inputs: RootInputs): SkillRoot[] {
         label: "--add-dir commands",
       },
     );
+  }
+  for (const dir of inputs.skillsDirs ?? []) {
+    roots.push({ dir, source: "project", layout: "skills", label: "--skills-dir" });
   }
   if (inputs.bundledDir !== undefined) {
     roots.push({ dir: inputs.bundledDir, source: "bundled", layout: "skills", label: "bundled" });

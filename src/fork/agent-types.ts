@@ -1,9 +1,27 @@
 import { basename, join } from "node:path";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
+import { type HooksConfig, parseHooksConfig } from "../hooks/schema.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
+import { isRecord } from "../is-record.js";
 import { collapseNewlines, toText, toToolRules } from "../skill/fields.js";
 import { parseFrontmatterLazily, type SplitFile, splitFrontmatter } from "../skill/frontmatter-core.js";
 import { EFFORTS, type Effort } from "../skill/skill.js";
+
+/**
+ * Claude Code's `permissionMode` values for a custom agent. What each does here: `default` changes nothing;
+ * `acceptEdits` allows Write and Edit without asking; `bypassPermissions` allows every tool the agent has
+ * without asking (deny rules still win: SPEC §14.1); `plan` gives the agent only read-only tools; `dontAsk`
+ * never asks: what no rule allows is denied.
+ */
+export const AGENT_PERMISSION_MODES = [
+  "default",
+  "acceptEdits",
+  "bypassPermissions",
+  "plan",
+  "dontAsk",
+] as const;
+/** One of {@link AGENT_PERMISSION_MODES}. */
+export type AgentPermissionMode = (typeof AGENT_PERMISSION_MODES)[number];
 
 /** A sub-agent type a forked skill can run as (SPEC §7). */
 export interface AgentType {
@@ -15,6 +33,13 @@ export interface AgentType {
   readOnly: boolean;
   model?: string;
   effort?: Effort;
+  /** Skill names whose expansion is preloaded into the agent's first message (Claude Code's `skills:`). */
+  skills?: string[];
+  /** Tools (bare names) removed from the agent, or scoped rules denied (`disallowedTools`). */
+  disallowedTools?: string[];
+  permissionMode?: AgentPermissionMode;
+  /** Hooks registered while the agent runs, for its own events only (`Stop` runs as `SubagentStop`). */
+  hooks?: HooksConfig;
   systemPrompt: string;
   source: "builtin" | "user" | "project" | "plugin";
   path?: string;
@@ -85,12 +110,52 @@ export function agentFromFile(
   }
   const model = toText(data.model)?.trim();
   if (model) agent.model = model;
+  const list = (key: string) => {
+    const raw = data[key];
+    if (raw === undefined || raw === null) return undefined;
+    const items = toToolRules(raw);
+    if (items === undefined)
+      diagnostics.push(diagnostic("warning", "agent-invalid", `${key}: expected a list`, path));
+    return items;
+  };
+  const skills = list("skills");
+  if (skills !== undefined && skills.length > 0) agent.skills = skills;
+  const disallowed = list("disallowedTools") ?? list("disallowed-tools");
+  if (disallowed !== undefined && disallowed.length > 0) agent.disallowedTools = disallowed;
+  const mode = toText(data.permissionMode)?.trim();
+  if (mode !== undefined && mode !== "") {
+    const known = AGENT_PERMISSION_MODES.find((m) => m.toLowerCase() === mode.toLowerCase());
+    if (known !== undefined) agent.permissionMode = known;
+    else
+      diagnostics.push(
+        diagnostic(
+          "warning",
+          "agent-invalid",
+          `permissionMode: unknown mode "${mode}" (known: ${AGENT_PERMISSION_MODES.join(", ")}); ignored`,
+          path,
+        ),
+      );
+  }
+  if (data.hooks !== undefined && data.hooks !== null) {
+    const parsed = parseHooksConfig(stopAsSubagentStop(data.hooks), path);
+    diagnostics.push(...parsed.diagnostics);
+    if (Object.keys(parsed.config).length > 0) agent.hooks = parsed.config;
+  }
   const effort = toText(data.effort)?.trim().toLowerCase();
   if (effort !== undefined && effort !== "") {
     if ((EFFORTS as readonly string[]).includes(effort)) agent.effort = effort as Effort;
     else diagnostics.push(diagnostic("warning", "agent-invalid", `effort: unknown level "${effort}"`, path));
   }
   return { agent, diagnostics };
+}
+
+/** An agent's `Stop` hooks run when the agent stops, which is the parent's `SubagentStop` (as in Claude Code). */
+function stopAsSubagentStop(hooks: unknown): unknown {
+  if (!isRecord(hooks) || !("Stop" in hooks)) return hooks;
+  const { Stop: stop, ...rest } = hooks;
+  const existing = rest.SubagentStop;
+  const merged = [...(Array.isArray(existing) ? existing : []), ...(Array.isArray(stop) ? stop : [stop])];
+  return { ...rest, SubagentStop: merged };
 }
 
 /**

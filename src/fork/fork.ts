@@ -4,6 +4,7 @@ import type { ModelClient, ModelMessage } from "../agent/model-client.js";
 import { type ModelEffort, resolveModel } from "../agent/models.js";
 import { runWithStopChecks } from "../agent/stop-continuation.js";
 import { ruleToolName } from "../agent/turn.js";
+import type { HookRegistry } from "../hooks/registry.js";
 import type { RunHooks } from "../session/hooks-runner.js";
 import type { ForkOutcome, ForkRequest } from "../skill-tool/invoke.js";
 import { type AgentType, DEFAULT_AGENT_TYPE } from "./agent-types.js";
@@ -16,8 +17,22 @@ export interface ForkDeps {
   tools: readonly AgentTool[];
   /** A Skill tool for an agent at `depth`. */
   skillTool: (depth: number, agentId: string) => AgentTool;
+  /** The session's `SkillSearch` tool, if any: it goes with the Skill tool (SPEC §14.15). */
+  skillSearch?: AgentTool;
   gate: ToolGate;
+  /** The gate for a `permissionMode: dontAsk` agent: nobody is asked, what no rule allows is denied. */
+  noAskGate?: ToolGate;
   runHooks: RunHooks;
+  /** The session's hook registry: a custom agent's `hooks` are registered here while it runs. */
+  hooks?: HookRegistry;
+  /**
+   * Expands the skills a custom agent preloads (`skills:`), for its first message; names it cannot expand
+   * (unknown, disabled, failing) come back as warnings.
+   */
+  preload?: (
+    names: readonly string[],
+    signal: AbortSignal,
+  ) => Promise<{ texts: string[]; warnings: string[] }>;
   emit: (event: AgentEvent) => void;
   /**
    * The listing blocks for a new agent (it gets the same skills), sized for the model it runs on: the full
@@ -31,23 +46,62 @@ export interface ForkDeps {
   onTouchedPaths?: (paths: string[]) => Promise<void>;
 }
 
-/** The tools an agent type gets from its parent's: read-only types only read-only tools; a `tools` list filters. */
+/** True for an agent limited to read-only tools: a read-only type, or `permissionMode: plan`. */
+function readOnlyAgent(agent: AgentType): boolean {
+  return agent.readOnly || agent.permissionMode === "plan";
+}
+
+/** The bare tool names an agent's `disallowedTools` removes (scoped rules are deny rules instead). */
+function removedByAgent(agent: AgentType): Set<string> {
+  return new Set((agent.disallowedTools ?? []).filter((r) => !r.includes("(")).map(ruleToolName));
+}
+
+/**
+ * The tools an agent type gets from its parent's: read-only types (and `permissionMode: plan`) only read-only
+ * tools; a `tools` list filters; `disallowedTools` bare names are removed.
+ */
 export function toolsForAgent(agent: AgentType, tools: readonly AgentTool[]): AgentTool[] {
-  let chosen = agent.readOnly ? tools.filter((t) => t.readOnly) : [...tools];
+  let chosen = readOnlyAgent(agent) ? tools.filter((t) => t.readOnly) : [...tools];
   if (agent.tools !== undefined) {
     const names = new Set(agent.tools.map(ruleToolName));
     if (!names.has("*")) chosen = chosen.filter((t) => names.has(t.name));
   }
-  return chosen;
+  const removed = removedByAgent(agent);
+  return chosen.filter((t) => !removed.has(t.name));
 }
 
 /** True when the agent type may call the Skill tool. */
 function mayUseSkills(agent: AgentType): boolean {
-  if (agent.readOnly) return false;
+  if (readOnlyAgent(agent) || removedByAgent(agent).has("Skill")) return false;
   return agent.tools === undefined || agent.tools.map(ruleToolName).some((n) => n === "Skill" || n === "*");
 }
 
-/** The parent's tool_result text for a fork (SPEC §7). Pure. */
+/** The tools that edit files, allowed without asking by `permissionMode: acceptEdits`. */
+export const EDIT_TOOLS = ["Write", "Edit"] as const;
+
+/**
+ * What an agent's `permissionMode` grants for its turn (deny rules still win): `acceptEdits` the edit tools,
+ * `bypassPermissions` every tool it has; other modes nothing. Pure.
+ */
+export function permissionModeGrants(agent: AgentType, tools: readonly AgentTool[]): string[] {
+  if (agent.permissionMode === "acceptEdits") return [...EDIT_TOOLS];
+  if (agent.permissionMode === "bypassPermissions") return tools.map((t) => t.name);
+  return [];
+}
+
+/**
+ * The line that opens a fork's result when it used tools (SPEC §14.11): the distinct tool names in first-use
+ * order, joined by `,`. Pure.
+ */
+export function toolsUsedLine(toolsUsed: readonly string[]): string {
+  return `<tools-used-before-summary>${toolsUsed.join(",")}</tools-used-before-summary>`;
+}
+
+/**
+ * The parent's tool_result text for a fork (SPEC §7, §14.11): `Skill "{name}" completed (forked execution).⏎⏎
+ * Result:⏎{text}`, after `toolsUsedLine` and a line break when the fork used tools; a failure, an abort, the turn
+ * limit or an empty final text is `ok: false` with a text that says so. `name` is the name as called. Pure.
+ */
 export function forkResultText(name: string, result: AgentResult): ForkOutcome {
   if (result.cause === "aborted")
     return { ok: false, text: `Skill "${name}" was aborted (forked execution).` };
@@ -66,10 +120,10 @@ export function forkResultText(name: string, result: AgentResult): ForkOutcome {
   if (result.text.trim() === "") {
     return { ok: false, text: `Skill "${name}" ended (forked execution) without a final answer.` };
   }
-  const tools = result.toolsUsed.length > 0 ? `Tools used: ${result.toolsUsed.join(", ")}\n` : "";
+  const tools = result.toolsUsed.length > 0 ? `${toolsUsedLine(result.toolsUsed)}\n` : "";
   return {
     ok: true,
-    text: `Skill "${name}" completed (forked execution).\n\n${tools}Result:\n${result.text}`,
+    text: `${tools}Skill "${name}" completed (forked execution).\n\nResult:\n${result.text}`,
     answer: result.text,
   };
 }
@@ -86,7 +140,7 @@ export async function runFork(request: ForkRequest, deps: ForkDeps): Promise<For
     return await runForkUnguarded(request, deps);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, text: `Skill "${request.skill.name}" failed (forked execution): ${reason}` };
+    return { ok: false, text: `Skill "${request.name}" failed (forked execution): ${reason}` };
   }
 }
 
@@ -101,13 +155,32 @@ async function runForkUnguarded(request: ForkRequest, deps: ForkDeps): Promise<F
       .join(", ");
     return {
       ok: false,
-      text: `Skill "${skill.name}" names agent type "${agentName}", which does not exist. Known: ${known}.`,
+      text: `Skill "${request.name}" names agent type "${agentName}", which does not exist. Known: ${known}.`,
     };
   }
   const agentId = deps.newAgentId();
+  const source = { kind: "agent" as const, name: agentId, agentId };
+  if (agent.hooks !== undefined) deps.hooks?.register(source, agent.hooks);
+  try {
+    return await runAgentFork(request, deps, agent, agentId);
+  } finally {
+    if (agent.hooks !== undefined) deps.hooks?.unregister(source);
+  }
+}
+
+async function runAgentFork(
+  request: ForkRequest,
+  deps: ForkDeps,
+  agent: AgentType,
+  agentId: string,
+): Promise<ForkOutcome> {
+  const { skill } = request;
   const depth = request.depth + 1;
   const tools = toolsForAgent(agent, deps.tools);
-  if (mayUseSkills(agent)) tools.push(deps.skillTool(depth, agentId));
+  if (mayUseSkills(agent)) {
+    tools.push(deps.skillTool(depth, agentId));
+    if (deps.skillSearch !== undefined) tools.push(deps.skillSearch);
+  }
   const skillModel = skill.model !== undefined && skill.model !== "inherit" ? skill.model : undefined;
   const agentModel = agent.model !== undefined && agent.model !== "inherit" ? agent.model : undefined;
   const model = resolveModel(skillModel ?? agentModel ?? request.parentModel);
@@ -119,11 +192,17 @@ async function runForkUnguarded(request: ForkRequest, deps: ForkDeps): Promise<F
     request.signal,
   );
   const listing = await deps.listing(agentId, model);
+  const preloaded =
+    agent.skills === undefined || deps.preload === undefined
+      ? { texts: [], warnings: [] }
+      : await deps.preload(agent.skills, request.signal);
+  for (const message of preloaded.warnings) deps.emit({ type: "warning", agentId, message });
   const first: ModelMessage = {
     role: "user",
     content: [
       ...listing.map((text) => ({ type: "text" as const, text })),
       ...start.additionalContext.map((text) => ({ type: "text" as const, text })),
+      ...preloaded.texts.map((text) => ({ type: "text" as const, text })),
       { type: "text" as const, text: request.task },
     ],
   };
@@ -158,14 +237,14 @@ async function runForkUnguarded(request: ForkRequest, deps: ForkDeps): Promise<F
           turn: {
             model,
             ...(effort === undefined ? {} : { effort }),
-            grants: [...skill.allowedTools],
-            removedTools: [...skill.disallowedTools],
+            grants: [...skill.allowedTools, ...permissionModeGrants(agent, tools)],
+            removedTools: [...skill.disallowedTools, ...(agent.disallowedTools ?? [])],
           },
           maxTokens: deps.maxTokens,
           cwd: deps.cwd,
           signal: request.signal,
           agentId,
-          gate: deps.gate,
+          gate: agent.permissionMode === "dontAsk" ? (deps.noAskGate ?? deps.gate) : deps.gate,
           ...(deps.onTouchedPaths === undefined ? {} : { onTouchedPaths: deps.onTouchedPaths }),
           ...(deps.onMessage === undefined
             ? {}
@@ -187,5 +266,5 @@ async function runForkUnguarded(request: ForkRequest, deps: ForkDeps): Promise<F
       await deps.onMessage?.(agentId, next);
     },
   });
-  return forkResultText(skill.name, result);
+  return forkResultText(request.name, result);
 }

@@ -18,8 +18,11 @@ export const MAX_PARALLEL_HOOKS = 8;
 /** Events where a block (exit 2 or `decision: "block"`) has an effect; elsewhere it is reported as a warning. */
 export const BLOCKING_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>([
   "PreToolUse",
+  "PermissionRequest",
   "PostToolUse",
+  "PostToolUseFailure",
   "UserPromptSubmit",
+  "UserPromptExpansion",
   "Stop",
   "SubagentStop",
 ]);
@@ -27,13 +30,17 @@ export const BLOCKING_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>([
 /** Events where plain stdout on exit 0 is added to the model's context (as in Claude Code). */
 export const STDOUT_CONTEXT_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>([
   "UserPromptSubmit",
+  "UserPromptExpansion",
   "SessionStart",
 ]);
 
 /** The input field each event's matchers are tested against; events not listed ignore matchers. */
 export const MATCH_FIELDS: Readonly<Partial<Record<HookEvent, string>>> = {
   PreToolUse: "tool_name",
+  PermissionRequest: "tool_name",
   PostToolUse: "tool_name",
+  PostToolUseFailure: "tool_name",
+  UserPromptExpansion: "command_name",
   SessionStart: "source",
   SessionEnd: "reason",
   PreCompact: "trigger",
@@ -66,9 +73,11 @@ export interface DispatchDeps {
 /**
  * The combined answer of an event's hooks.
  * - `blocked`: some hook blocked (reasons joined by newlines). PreToolUse: do not run the tool, send the reason
- *   to the model. PostToolUse: add the reason to the tool result for the model. UserPromptSubmit: do not send
- *   the prompt, show the reason to the user. Stop / SubagentStop: do not stop; the reason is the next input.
- * - `permission` (PreToolUse only): `deny` beats `ask` beats `allow`; a block implies `deny`.
+ *   to the model. PostToolUse / PostToolUseFailure: add the reason to the tool result for the model.
+ *   UserPromptSubmit / UserPromptExpansion: do not send the prompt, show the reason to the user. Stop /
+ *   SubagentStop: do not stop; the reason is the next input. PermissionRequest: deny the permission.
+ * - `permission` (PreToolUse and PermissionRequest): `deny` beats `ask` beats `allow`; a block implies `deny`.
+ *   PermissionRequest hooks answer with `hookSpecificOutput.decision.behavior` (`allow` | `deny`, `message`).
  * - `stop`: a hook printed `continue: false`; end the turn, show `reason` to the user.
  * - `updatedInput` (PreToolUse only): the tool input the first hook that gave one wants used instead.
  */
@@ -93,17 +102,20 @@ function stringField(payload: HookPayload, field: string): string | undefined {
 
 /**
  * The registry query for an event: the tool name (plus the invoked skill for the Skill tool) or the event's
- * match field (see {@link MATCH_FIELDS}); an empty query for events whose matchers are ignored. Pure.
+ * match field (see {@link MATCH_FIELDS}), and the payload's `agent_id` (for agent-scoped hooks); no name for
+ * events whose matchers are ignored. Pure.
  */
 export function hookQueryFor(event: HookEvent, payload: HookPayload): HookQuery {
+  const agentId = stringField(payload, "agent_id");
+  const agent = agentId === undefined ? {} : { agentId };
   const field = MATCH_FIELDS[event];
-  if (field === undefined) return {};
+  if (field === undefined) return agent;
   const toolName = stringField(payload, field) ?? "";
-  if (field !== "tool_name" || toolName !== SKILL_TOOL_NAME) return { toolName };
+  if (field !== "tool_name" || toolName !== SKILL_TOOL_NAME) return { toolName, ...agent };
   const toolInput = payload.tool_input;
   const skill =
     typeof toolInput === "object" && toolInput !== null && "skill" in toolInput ? toolInput.skill : undefined;
-  return typeof skill === "string" ? { toolName, skillName: skill } : { toolName };
+  return typeof skill === "string" ? { toolName, skillName: skill, ...agent } : { toolName, ...agent };
 }
 
 /** The stdin JSON for a hook: the common fields, then the payload (which cannot override them). */
@@ -195,7 +207,8 @@ export function aggregateHookResults(
   }
   if (blockReasons.length > 0) {
     combined.blocked = { reason: blockReasons.join("\n") };
-    if (event === "PreToolUse") combined.permission = { decision: "deny", reason: combined.blocked.reason };
+    if (event === "PreToolUse" || event === "PermissionRequest")
+      combined.permission = { decision: "deny", reason: combined.blocked.reason };
   }
   return combined;
 }
@@ -233,6 +246,12 @@ function applyOutput(
   }
   if (specific.additionalContext !== undefined && specific.additionalContext.trim() !== "") {
     combined.additionalContext.push(capHookText(specific.additionalContext));
+  }
+  if (event === "PermissionRequest" && specific.decision !== undefined) {
+    const { behavior, message } = specific.decision;
+    if (behavior === "deny")
+      blockReasons.push(capHookText(message?.trim() || `${label} denied the permission`));
+    setPermission(combined, behavior, message);
   }
   if (event !== "PreToolUse") return;
   if (specific.permissionDecision !== undefined) {

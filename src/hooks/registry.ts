@@ -2,7 +2,7 @@ import { type MatchTarget, matchesHook } from "./matcher.js";
 import { HOOK_EVENTS, type HookCommand, type HookEvent, type HooksConfig } from "./schema.js";
 
 /** Where hooks come from (SPEC §10). */
-export const HOOK_SOURCE_KINDS = ["settings", "skill", "plugin"] as const;
+export const HOOK_SOURCE_KINDS = ["settings", "skill", "plugin", "agent"] as const;
 export type HookSourceKind = (typeof HOOK_SOURCE_KINDS)[number];
 
 /**
@@ -15,6 +15,8 @@ export interface HookSource {
   name: string;
   pluginRoot?: string;
   skillDir?: string;
+  /** A custom agent's hooks: they fire only for events of this sub-agent (its tool calls, its SubagentStop). */
+  agentId?: string;
 }
 
 /** One registered command hook with where it came from. */
@@ -32,6 +34,8 @@ export interface HookQuery {
   toolName?: string;
   skillName?: string;
   skillAlias?: string;
+  /** The sub-agent the event belongs to (payload `agent_id`); agent-scoped hooks need it to match. */
+  agentId?: string;
 }
 
 /** A session's hooks. One per session: it holds the `once` state. */
@@ -105,6 +109,7 @@ export function createHookRegistry(): HookRegistry {
       for (const entry of all()) {
         if (entry.event !== event) continue;
         if (entry.hook.once === true && fired.has(entry.key)) continue;
+        if (entry.source.agentId !== undefined && entry.source.agentId !== query.agentId) continue;
         if (query.toolName !== undefined) {
           const target: MatchTarget = { toolName: query.toolName };
           if (query.skillName !== undefined) target.skillName = query.skillName;

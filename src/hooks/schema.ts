@@ -7,8 +7,11 @@ import { lazy } from "../lazy.js";
 /** The hook events skillwright fires (SPEC §10), in lifecycle order. */
 export const HOOK_EVENTS = [
   "PreToolUse",
+  "PermissionRequest",
   "PostToolUse",
+  "PostToolUseFailure",
   "UserPromptSubmit",
+  "UserPromptExpansion",
   "Stop",
   "SubagentStart",
   "SubagentStop",
@@ -57,9 +60,23 @@ export const HOOK_PERMISSION_DECISIONS = ["allow", "deny", "ask"] as const;
 /** One of {@link HOOK_PERMISSION_DECISIONS}. */
 export type HookPermissionDecision = (typeof HOOK_PERMISSION_DECISIONS)[number];
 
+/** The `behavior` values of a PermissionRequest hook's `hookSpecificOutput.decision`. */
+export const PERMISSION_REQUEST_BEHAVIORS = ["allow", "deny"] as const;
+
+const permissionRequestDecisionSchema = lazy(() =>
+  z.looseObject({
+    behavior: z.enum(PERMISSION_REQUEST_BEHAVIORS),
+    message: z.string().optional(),
+    updatedInput: z.record(z.string(), z.unknown()).optional(),
+    interrupt: z.boolean().optional(),
+  }),
+);
+
 const hookSpecificOutputSchema = lazy(() =>
   z.looseObject({
     hookEventName: z.string().optional(),
+    /** PermissionRequest: answer the permission question (Claude Code's shape). */
+    decision: permissionRequestDecisionSchema().optional(),
     permissionDecision: z.enum(HOOK_PERMISSION_DECISIONS).optional(),
     permissionDecisionReason: z.string().optional(),
     additionalContext: z.string().optional(),

@@ -22,6 +22,9 @@ export const INLINE_SHELL_TIMEOUT_MS = 120_000;
 /** What replaces a marker whose command printed nothing. */
 export const EMPTY_OUTPUT_TEXT = "(Bash completed with no output)";
 
+/** What the output of a command that exited non-zero starts with in the failure text (SPEC §14.9). */
+export const FAILED_OUTPUT_PREFIX = "[stderr]\n";
+
 /** Env var holding the raw args inside inline commands (`$ARGUMENTS`). */
 export const ARGUMENTS_ENV_VAR = "SKILLWRIGHT_ARGUMENTS";
 
@@ -53,7 +56,11 @@ export interface InlineExpansionOptions {
 }
 
 /** The expanded body, or why the whole expansion failed (a message for the tool result). */
-export type InlineExpansion = { ok: true; text: string } | { ok: false; message: string };
+/**
+ * An expansion, or why it failed; `shell` marks a failure of an inline shell command (denied or failed), which
+ * the Skill tool returns without the `<tool_use_error>` wrapper (SPEC §14.9).
+ */
+export type InlineExpansion = { ok: true; text: string } | { ok: false; message: string; shell?: true };
 
 /** Cuts text to `MAX_INLINE_OUTPUT_CHARS` and says how much was dropped. */
 export function capOutput(text: string): string {
@@ -80,7 +87,9 @@ function failureDetail(result: ShellResult, timeoutMs: number): string | undefin
   if (result.aborted) return withOutput("Command was aborted");
   if (result.timedOut) return withOutput(`Command timed out after ${timeoutMs} ms`);
   if (result.exitCode === undefined) return withOutput("Command was killed by a signal");
-  if (result.exitCode !== 0) return output === "" ? `Command exited with code ${result.exitCode}` : output;
+  if (result.exitCode !== 0) {
+    return `${FAILED_OUTPUT_PREFIX}${output === "" ? `Command exited with code ${result.exitCode}` : output}`;
+  }
   return undefined;
 }
 
@@ -91,7 +100,7 @@ function denialReason(decision: PermissionDecision): string | undefined {
     case "deny":
       return decision.reason;
     case "ask":
-      return `Permission was not granted (${decision.prompt})`;
+      return decision.reason ?? `Permission was not granted (${decision.prompt})`;
   }
 }
 
@@ -130,11 +139,13 @@ async function runOne(
     return {
       ok: false,
       message: `Shell command permission check failed for pattern "${marker}": ${denied}`,
+      shell: true,
     };
   }
   const failed = (detail: string): InlineExpansion => ({
     ok: false,
     message: `Shell command failed for pattern "${marker}": ${detail}`,
+    shell: true,
   });
   if (options.signal?.aborted) return failed("Command was aborted");
   let result: ShellResult;
@@ -164,8 +175,9 @@ async function runOne(
  * document order, each after `checkCommand` (which sees the command as it will run, references included),
  * through `shellOps` with `cwd`, `shell`, `signal`, the env vars and a timeout.
  * Command output is never substituted or scanned again. The first denial or failure stops the expansion:
- * `Shell command permission check failed for pattern "{p}": {reason}` / `Shell command failed for pattern
- * "{p}": {output}`, where `{p}` is the marker as written in the body. `allowShell: false` leaves markers
+ * `Shell command permission check failed for pattern "{p}": {reason}` (an unresolved `ask` gives its `reason`, SPEC
+ * §14.9) / `Shell command failed for pattern "{p}": [stderr]⏎{output}` for a non-zero exit (timeouts and
+ * aborts say so instead), where `{p}` is the marker as written in the body. `allowShell: false` leaves markers
  * literal (substituted like text) and runs nothing. Never rejects (a throwing checker or shell is a failure).
  */
 export async function expandInline(body: string, options: InlineExpansionOptions): Promise<InlineExpansion> {

@@ -1,18 +1,22 @@
 import type { TextBlockParam, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
+import { neutralizeMarkup } from "../skill/neutralize-markup.js";
 import type { SkillKind } from "../skill/skill.js";
 
-/** The unknown-command reminder names at most this many similar commands. */
-export const MAX_SIMILAR_COMMANDS = 3;
+/** The unknown-command reminder names at most this many available commands (SPEC §14.14). */
+export const MAX_LISTED_COMMANDS = 13;
 
 /** The prefix of the pi-style alias `/skill:{name}` (SPEC §6). */
 export const SKILL_ALIAS_PREFIX = "skill:";
 
 /**
  * The text the model gets for an expanded skill (SPEC §5, §7): `Base directory for this skill: {dir}⏎⏎{body}`,
- * or `{body}` alone for a legacy command or a skill with no base directory (e.g. from MCP).
+ * or `{body}` alone for a legacy command or a skill with no base directory (e.g. from MCP). Wrapper tags in
+ * the body (its own text, substituted args, shell output) are defused by `neutralizeMarkup`.
  */
 export function skillExpansionText(kind: SkillKind, baseDir: string, body: string): string {
-  return kind === "command" || baseDir === "" ? body : `Base directory for this skill: ${baseDir}\n\n${body}`;
+  const text =
+    kind === "command" || baseDir === "" ? body : `Base directory for this skill: ${baseDir}\n\n${body}`;
+  return neutralizeMarkup(text);
 }
 
 export interface SkillToolResultInput {
@@ -40,11 +44,12 @@ export function renderSkillToolResult(input: SkillToolResultInput): [ToolResultB
 /**
  * The metadata block of a user slash command (SPEC §6): `<command-message>{name}</command-message>⏎
  * <command-name>/{name}</command-name>⏎<command-args>{args}</command-args>`, the args line left out when args
- * are empty or blank.
+ * are empty or blank. Wrapper tags in the name or args are defused by `neutralizeMarkup`.
  */
 export function commandMetadataText(name: string, args: string): string {
-  const head = `<command-message>${name}</command-message>\n<command-name>/${name}</command-name>`;
-  return args.trim() === "" ? head : `${head}\n<command-args>${args}</command-args>`;
+  const safeName = neutralizeMarkup(name);
+  const head = `<command-message>${safeName}</command-message>\n<command-name>/${safeName}</command-name>`;
+  return args.trim() === "" ? head : `${head}\n<command-args>${neutralizeMarkup(args)}</command-args>`;
 }
 
 export interface SlashCommandInput {
@@ -67,20 +72,27 @@ export function renderSlashCommand(input: SlashCommandInput): [TextBlockParam, T
   ];
 }
 
-/** The reply to a typed `/{name}` of a `user-invocable: false` skill (SPEC §6); no model request is made. */
+/**
+ * The reply to a typed `/{name}` of a `user-invocable: false` skill (SPEC §14.14), `name` as typed; an answer,
+ * not an error, and no model request is made.
+ */
 export function userInvocableRefusal(name: string): string {
-  return `This skill can only be invoked by the model, not directly by users. Ask for the "${name}" skill instead.`;
+  return `This skill can only be invoked by Claude, not directly by users. Ask Claude to use the "${name}" skill for you.`;
 }
 
 /**
- * The `<system-reminder>` sent before a typed `/{name}` that names no command: says it does not exist and names
- * the first `MAX_SIMILAR_COMMANDS` of `similar` (in the order given; the sentence is left out when none).
+ * The `<system-reminder>` sent before a typed `/{name}` that names no command (SPEC §14.14): says it does not
+ * exist and names the first `MAX_LISTED_COMMANDS` of `available` (in the order given, i.e. listing order), then
+ * `and N more` for the rest; the sentence is left out when none are available.
  */
-export function unknownCommandReminder(name: string, similar: readonly string[]): string {
-  const names = similar.slice(0, MAX_SIMILAR_COMMANDS).map((n) => `/${n}`);
-  const hint = names.length === 0 ? "" : ` Similar commands: ${names.join(", ")}.`;
+export function unknownCommandReminder(name: string, available: readonly string[]): string {
+  const names = available.slice(0, MAX_LISTED_COMMANDS).map((n) => `/${n}`);
+  const more = available.length - names.length;
+  const list = more > 0 ? `${names.join(", ")} and ${more} more` : names.join(", ");
+  const hint = names.length === 0 ? "" : ` Available commands: ${list}.`;
+  const typed = neutralizeMarkup(name);
   return (
-    `<system-reminder>\nThe user typed /${name}, but no skill or command named "${name}" exists.${hint}` +
+    `<system-reminder>\nThe user typed /${typed}, but no skill or command named "${typed}" exists.${hint}` +
     " Treat the message as ordinary text.\n</system-reminder>"
   );
 }
@@ -89,10 +101,10 @@ export function unknownCommandReminder(name: string, similar: readonly string[])
 export function renderUnknownCommand(
   typed: string,
   name: string,
-  similar: readonly string[],
+  available: readonly string[],
 ): [TextBlockParam, TextBlockParam] {
   return [
-    { type: "text", text: unknownCommandReminder(name, similar) },
+    { type: "text", text: unknownCommandReminder(name, available) },
     { type: "text", text: typed },
   ];
 }

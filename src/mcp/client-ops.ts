@@ -1,10 +1,4 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import {
-  type CallToolResult,
-  CallToolResultSchema,
-  type Tool as McpTool,
-  type Prompt,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Client, Tool as McpTool, Prompt } from "@modelcontextprotocol/client";
 import * as z from "zod";
 import { SKILLS_EXTENSION, type SkillSourceOps } from "./skill-refs.js";
 
@@ -58,24 +52,17 @@ export async function listAllTools(client: Client, timeout: number): Promise<Mcp
 }
 
 /**
- * Calls a tool and returns a standard `CallToolResult` (an old-style `toolResult` answer becomes JSON text).
- * Rejects on transport errors, timeouts, abort and a malformed result.
+ * Calls a tool and returns a standard `CallToolResult` (the client validates it, and turns an old-style
+ * `toolResult` answer into content). Rejects on transport errors, timeouts, abort and a malformed result.
  */
 export async function callTool(
   client: Client,
   request: { tool: string; args: Record<string, unknown>; signal: AbortSignal; timeout: number },
 ): Promise<CallToolResult> {
-  const result = await client.callTool({ name: request.tool, arguments: request.args }, undefined, {
-    signal: request.signal,
-    timeout: request.timeout,
-    resetTimeoutOnProgress: true,
-  });
-  if ("toolResult" in result && !("content" in result)) {
-    return { content: [{ type: "text", text: JSON.stringify(result.toolResult) }] };
-  }
-  const parsed = CallToolResultSchema.safeParse(result);
-  if (!parsed.success) throw new Error(`invalid tools/call result: ${parsed.error.message}`);
-  return parsed.data;
+  return client.callTool(
+    { name: request.tool, arguments: request.args },
+    { signal: request.signal, timeout: request.timeout, resetTimeoutOnProgress: true },
+  );
 }
 
 /**

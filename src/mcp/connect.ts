@@ -1,8 +1,10 @@
 import { resolve } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  Client,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from "@modelcontextprotocol/client";
 import { assertNever } from "../diagnostics.js";
 import { errorMessage } from "../io/fs.js";
 import type { McpServerConfig } from "./config.js";
@@ -27,6 +29,8 @@ export interface ConnectedServer {
   close(): Promise<void>;
   /** Why the connection ended, when it ended on its own (a crash); undefined while it is up. */
   lostReason(): string | undefined;
+  /** The protocol version `initialize` settled on. */
+  protocolVersion(): string | undefined;
 }
 
 export type ConnectOutcome = { ok: true; server: ConnectedServer } | { ok: false; reason: string };
@@ -110,9 +114,11 @@ export async function connectServer(options: ConnectOptions): Promise<ConnectOut
   } catch (error) {
     return { ok: false, reason: errorMessage(error) };
   }
+  // `auto`: offer the newest protocol (2026-07-28, `server/discover`) and fall back to `initialize` for older
+  // servers, so a server that declares the MCP Skills extension only on the newer protocol is seen with it.
   const client = new Client(
     { name: options.clientInfo.name, version: options.clientInfo.version },
-    { capabilities: {} },
+    { capabilities: {}, versionNegotiation: { mode: "auto" } },
   );
   const stdio = isStdio(transport) ? transport : undefined;
   const stop = () => (stdio === undefined ? quietly(() => client.close()) : quietly(() => stdio.terminate()));
@@ -165,6 +171,7 @@ export async function connectServer(options: ConnectOptions): Promise<ConnectOut
       transport,
       pid: stdio?.pid,
       lostReason: () => lost,
+      protocolVersion: () => client.getNegotiatedProtocolVersion(),
       async close() {
         closing = true;
         await quietly(() => client.close());

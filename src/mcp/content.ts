@@ -1,4 +1,4 @@
-import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js";
+import type { ContentBlock } from "@modelcontextprotocol/client";
 
 /**
  * One MCP content block as text: text as is, embedded text resources by their text, images, audio, blobs and

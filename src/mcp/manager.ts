@@ -1,21 +1,25 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import {
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/client";
 import pLimit from "p-limit";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorMessage } from "../io/fs.js";
 import type { Skill } from "../skill/skill.js";
 import type { Tool } from "../tools/define-tool.js";
-import { byName, callTool, listAllPrompts, listAllTools, skillSourceOps } from "./client-ops.js";
+import { allPages, byName, callTool, listAllPrompts, listAllTools, skillSourceOps } from "./client-ops.js";
 import type { McpServerConfig } from "./config.js";
 import { type ConnectedServer, connectServer, type McpClientInfo } from "./connect.js";
 import type { EnvVars } from "./expand-env.js";
+import { createListMcpResourcesTool } from "./list-resources-tool.js";
 import { withUniqueNames } from "./names.js";
 import { promptToSkill } from "./prompts.js";
+import { manifestOwner, readListedSkill, readSkillFile } from "./read-listed-skill.js";
 import { createReadMcpResourceTool, type ReadMcpResource } from "./resource-tool.js";
-import { discoverSkillRefs, type McpSkillRef, readSkillText } from "./skill-refs.js";
+import {
+  discoverSkillRefs,
+  type McpSkillRef,
+  readSkillText,
+  SKILLS_EXTENSION,
+  type SkillDiscoveryPath,
+} from "./skill-refs.js";
 import { refToSkill, skillItemNames } from "./skills.js";
 import { mcpToolToTool } from "./tools.js";
 
@@ -27,6 +31,34 @@ export const MCP_REQUEST_TIMEOUT_MS = 60_000;
 export const MCP_TOOL_TIMEOUT_MS = 30 * 60_000;
 /** How many servers start at once. */
 export const MCP_CONNECT_CONCURRENCY = 8;
+
+/** What `doctor` shows of one server: its state and, once listed, what it offers and how its skills were found. */
+export interface McpServerSummary {
+  name: string;
+  state: McpServerStatus["state"];
+  /** Why it failed, for `state: "failed"`. */
+  reason?: string;
+  /** The protocol version `initialize` settled on. */
+  protocolVersion?: string;
+  /** True when the server declared the MCP Skills extension. */
+  skillsExtension?: boolean;
+  /** True when the server sent `instructions`. */
+  instructions?: boolean;
+  tools?: number;
+  prompts?: number;
+  resources?: number;
+  skills?: number;
+  skillsVia?: SkillDiscoveryPath;
+}
+
+/** One resource of a server, as `ListMcpResourcesTool` shows it. */
+export interface McpResourceEntry {
+  server: string;
+  uri: string;
+  name: string;
+  mimeType?: string;
+  description?: string;
+}
 
 /** Where one server stands. `failed` covers servers that never started and ones that stopped later. */
 export type McpServerStatus =
@@ -71,6 +103,17 @@ export interface McpManager {
   tools(): Promise<Tool[]>;
   /** Each configured server's state, in config order. */
   status(): McpServerStatus[];
+  /**
+   * The `instructions` each connected server sent in `initialize`, in config order (for the system prompt).
+   * Starts the servers.
+   */
+  instructions(): Promise<Array<{ server: string; text: string }>>;
+  /** `resources/read` on one configured server (starting the servers); rejects when it is not connected. */
+  readResource: ReadMcpResource;
+  /** Every resource of one server, or of every connected server with resources, in config order. */
+  listResources(server?: string, signal?: AbortSignal): Promise<McpResourceEntry[]>;
+  /** Per-server summary: starts the servers and lists everything (for `doctor --start-mcp`). */
+  summary(): Promise<McpServerSummary[]>;
   /** `mcp-failed` and skill diagnostics so far, in config order of their server. */
   diagnostics(): Diagnostic[];
   /** Closes every client and stops every stdio server's process group. Idempotent; never rejects. */
@@ -97,6 +140,9 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
   let skillList: Promise<Skill[]> | undefined;
   let toolList: Promise<Tool[]> | undefined;
 
+  const counts = new Map<string, Partial<McpServerSummary>>(names.map((name) => [name, {}]));
+  const count = (name: string, values: Partial<McpServerSummary>) =>
+    counts.set(name, { ...counts.get(name), ...values });
   const report = (name: string, d: Diagnostic) => found.get(name)?.push(d);
   const fail = (name: string, message: string) => report(name, diagnostic("warning", "mcp-failed", message));
   const allDiagnostics = () => names.flatMap((name) => found.get(name) ?? []);
@@ -143,11 +189,11 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
     connected.set(name, outcome.server);
     states.set(name, { name, state: "connected", pid: outcome.server.pid });
     const client = outcome.server.client;
-    client.setNotificationHandler(PromptListChangedNotificationSchema, async () => {
+    client.setNotificationHandler("notifications/prompts/list_changed", async () => {
       promptList = undefined;
       options.onListChanged?.("prompts", name);
     });
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, async () => {
+    client.setNotificationHandler("notifications/resources/list_changed", async () => {
       skillList = undefined;
       options.onListChanged?.("skills", name);
     });
@@ -165,9 +211,18 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
   }
 
   /** `resources/read` on one configured server; rejects for a server that is unknown or not connected. */
+  /** The skills each server listed with a `skills/list` manifest, for verified reads of their files. */
+  let manifests: McpSkillRef[] = [];
+
   const readResource: ReadMcpResource = async (server, uri, signal) => {
     if (!names.includes(server)) throw new Error(`no MCP server "${server}" (servers: ${names.join(", ")})`);
-    return use(server).readResource({ uri }, { timeout: requestTimeout, signal });
+    await connectAll();
+    const options = { timeout: requestTimeout, ...(signal ? { signal } : {}) };
+    // A file of a skill the server listed with a manifest is read verified (SEP-2640): it must be listed,
+    // and its size and digest must match; an unlisted file is refused.
+    const owner = manifestOwner(manifests, server, uri);
+    if (owner?.entry !== undefined) return readSkillFile(use(server), owner.entry, uri, options);
+    return use(server).readResource({ uri }, options);
   };
 
   /** Runs `list` for every connected server that has `capability`, in config order; failures are reported. */
@@ -192,16 +247,92 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
     return lists;
   }
 
+  const hasResources = (client: Client) => client.getServerCapabilities()?.resources !== undefined;
+
+  async function listResources(server?: string, signal?: AbortSignal): Promise<McpResourceEntry[]> {
+    await connectAll();
+    if (server !== undefined && !names.includes(server)) {
+      throw new Error(`no MCP server "${server}" (servers: ${names.join(", ")})`);
+    }
+    const chosen = server === undefined ? names : [server];
+    const lists = await Promise.all(
+      chosen.map(async (name) => {
+        const live = connected.get(name);
+        if (server === undefined && (live === undefined || !hasResources(live.client))) return [];
+        const client = use(name);
+        if (!hasResources(client)) throw new Error(`MCP server "${name}" offers no resources`);
+        const items = await allPages(async (cursor) => {
+          const r = await client.listResources(cursor === undefined ? undefined : { cursor }, {
+            timeout: requestTimeout,
+            ...(signal === undefined ? {} : { signal }),
+          });
+          return { items: r.resources, next: r.nextCursor };
+        });
+        count(name, { resources: items.length });
+        return items.map(
+          (r): McpResourceEntry => ({
+            server: name,
+            uri: r.uri,
+            name: r.name,
+            ...(r.mimeType === undefined ? {} : { mimeType: r.mimeType }),
+            ...(r.description === undefined ? {} : { description: r.description }),
+          }),
+        );
+      }),
+    );
+    return lists.flat();
+  }
+
   return {
     connectAll,
+
+    async instructions() {
+      await connectAll();
+      return names.flatMap((name) => {
+        const text = connected.get(name)?.client.getInstructions();
+        return text === undefined || text.trim() === "" ? [] : [{ server: name, text }];
+      });
+    },
+
+    listResources,
+    readResource,
+
+    async summary() {
+      await connectAll();
+      await Promise.all([this.prompts(), this.skills(), this.tools(), listResources().catch(() => [])]);
+      return names.map((name): McpServerSummary => {
+        const state = states.get(name) ?? { name, state: "idle" };
+        const client = connected.get(name)?.client;
+        const base: McpServerSummary = { name, state: state.state };
+        if (state.state === "failed") base.reason = state.reason;
+        if (client === undefined || state.state !== "connected") return base;
+        const caps = client.getServerCapabilities();
+        const version = connected.get(name)?.protocolVersion();
+        return {
+          ...base,
+          ...(version === undefined ? {} : { protocolVersion: version }),
+          skillsExtension: caps?.extensions?.[SKILLS_EXTENSION] !== undefined,
+          instructions: (client.getInstructions() ?? "").trim() !== "",
+          tools: 0,
+          prompts: 0,
+          resources: 0,
+          skills: 0,
+          skillsVia: "none",
+          ...counts.get(name),
+        };
+      });
+    },
 
     prompts() {
       promptList ??= (async () => {
         const lists = await perServer(
           "prompts",
           (c) => c.getServerCapabilities()?.prompts !== undefined,
-          async (name, client) =>
-            (await listAllPrompts(client, requestTimeout)).map((prompt) => ({ server: name, prompt })),
+          async (name, client) => {
+            const prompts = await listAllPrompts(client, requestTimeout);
+            count(name, { prompts: prompts.length });
+            return prompts.map((prompt) => ({ server: name, prompt }));
+          },
         );
         const named = withUniqueNames(lists.flat(), (f) => ({ server: f.server, item: f.prompt.name }));
         return named.map(({ item: f, name }) =>
@@ -223,10 +354,11 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
           "skills",
           () => true,
           async (name, client) => {
-            const { refs, diagnostics } = await discoverSkillRefs(
+            const { refs, diagnostics, via } = await discoverSkillRefs(
               skillSourceOps(name, () => client, requestTimeout),
             );
             for (const d of diagnostics) report(name, d);
+            count(name, { skills: refs.length, skillsVia: via });
             const sorted = refs.sort(
               byName(
                 (r: McpSkillRef) =>
@@ -238,6 +370,7 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
           },
         );
         const named = withUniqueNames(lists.flat(), (f) => ({ server: f.ref.server, item: f.item }));
+        manifests = named.map(({ item }) => item.ref).filter((ref) => ref.entry !== undefined);
         return named.map(({ item: { ref }, name }) => {
           const read = (uri: string, signal?: AbortSignal) =>
             readSkillText(
@@ -245,7 +378,18 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
               uri,
               signal,
             );
-          const built = refToSkill({ ref, name, read });
+          const entry = ref.entry;
+          const built = refToSkill({
+            ref,
+            name,
+            read,
+            ...(entry === undefined
+              ? {}
+              : {
+                  readVerified: (signal?: AbortSignal) =>
+                    readListedSkill(use(ref.server), entry, { timeout: requestTimeout, signal }),
+                }),
+          });
           for (const d of built.diagnostics) report(ref.server, d);
           return built.skill;
         });
@@ -258,8 +402,11 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
         const lists = await perServer(
           "tools",
           (c) => c.getServerCapabilities()?.tools !== undefined,
-          async (name, client) =>
-            (await listAllTools(client, requestTimeout)).map((tool) => ({ server: name, tool })),
+          async (name, client) => {
+            const tools = await listAllTools(client, requestTimeout);
+            count(name, { tools: tools.length });
+            return tools.map((tool) => ({ server: name, tool }));
+          },
         );
         const named = withUniqueNames(lists.flat(), (f) => ({ server: f.server, item: f.tool.name }));
         const tools = named.map(({ item: f, name }) =>
@@ -274,7 +421,12 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
         const withResources = names.filter(
           (name) => connected.get(name)?.client.getServerCapabilities()?.resources !== undefined,
         );
-        if (withResources.length > 0) tools.push(createReadMcpResourceTool(readResource, withResources));
+        if (withResources.length > 0) {
+          tools.push(
+            createListMcpResourcesTool((server, signal) => listResources(server, signal), withResources),
+            createReadMcpResourceTool(readResource, withResources),
+          );
+        }
         return tools;
       })();
       return toolList;

@@ -1,4 +1,5 @@
-import type { GetPromptResult, Prompt, PromptArgument } from "@modelcontextprotocol/sdk/types.js";
+import type { GetPromptResult, Prompt, PromptArgument } from "@modelcontextprotocol/client";
+import { neutralizeMarkup } from "../skill/neutralize-markup.js";
 import type { Skill } from "../skill/skill.js";
 import { contentBlockText } from "./content.js";
 
@@ -37,12 +38,17 @@ export function promptArgumentHint(declared: readonly PromptArgument[]): string 
   return declared.map((a) => (a.required === true ? `<${a.name}>` : `[${a.name}]`)).join(" ");
 }
 
-/** The text of a `prompts/get` result: each message's content as text, joined by blank lines. Pure. */
+/**
+ * The text of a `prompts/get` result: each message's content as text, joined by blank lines, wrapper tags
+ * defused (`neutralizeMarkup`). Pure.
+ */
 export function promptResultText(result: GetPromptResult): string {
-  return result.messages
-    .map((m) => contentBlockText(m.content))
-    .filter((t) => t !== "")
-    .join("\n\n");
+  return neutralizeMarkup(
+    result.messages
+      .map((m) => contentBlockText(m.content))
+      .filter((t) => t !== "")
+      .join("\n\n"),
+  );
 }
 
 /**
@@ -59,7 +65,9 @@ export function promptToSkill(options: {
 }): Skill {
   const { name, server, prompt } = options;
   const declared = prompt.arguments ?? [];
-  const written = (prompt.description ?? prompt.title ?? "").replace(/\s*\n\s*/g, " ").trim();
+  const written = neutralizeMarkup(
+    (prompt.description ?? prompt.title ?? "").replace(/\s*\n\s*/g, " ").trim(),
+  );
   const hint = promptArgumentHint(declared);
   const skill: Skill = {
     name,

@@ -1,4 +1,4 @@
-import type { ContentBlock, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ContentBlock, ReadResourceResult } from "@modelcontextprotocol/client";
 import * as z from "zod";
 import { lazy } from "../lazy.js";
 import { defineTool, type Tool, type ToolInputSchema } from "../tools/define-tool.js";
@@ -30,19 +30,80 @@ export const READ_MCP_RESOURCE_INPUT_SCHEMA: ToolInputSchema = {
 export type ReadMcpResource = (
   server: string,
   uri: string,
-  signal: AbortSignal,
+  signal?: AbortSignal,
 ) => Promise<ReadResourceResult>;
 
+const TEXT_MIME_TYPES = new Set([
+  "application/json",
+  "application/xml",
+  "application/yaml",
+  "application/x-yaml",
+  "application/toml",
+  "application/javascript",
+  "application/ecmascript",
+  "application/typescript",
+  "application/x-sh",
+  "application/x-shellscript",
+  "application/x-python",
+  "application/x-python-code",
+  "application/x-ruby",
+  "application/x-perl",
+  "application/sql",
+  "application/graphql",
+  "application/x-httpd-php",
+]);
+
+/** Types that say nothing about the bytes: the bytes themselves decide. */
+const GENERIC_MIME_TYPES = new Set(["application/octet-stream", "binary/octet-stream", ""]);
+
+/** True for a MIME type whose content is text (`text/*`, JSON/XML/YAML, scripts, `charset=` given). Pure. */
+export function isTextMimeType(mimeType: string): boolean {
+  const [essence = "", ...params] = mimeType
+    .toLowerCase()
+    .split(";")
+    .map((p) => p.trim());
+  if (params.some((p) => p.startsWith("charset="))) return true;
+  return (
+    essence.startsWith("text/") ||
+    TEXT_MIME_TYPES.has(essence) ||
+    essence.endsWith("+json") ||
+    essence.endsWith("+xml") ||
+    essence.endsWith("+yaml")
+  );
+}
+
+/** The base64 `blob` as UTF-8 text, or undefined when its bytes are not valid UTF-8 or hold control bytes. */
+export function decodeTextBlob(blob: string): string | undefined {
+  const bytes = Buffer.from(blob, "base64");
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+  // NUL and other C0 controls (bar tab, newline, vertical tab, form feed, carriage return) mark binary data.
+  const binary = bytes.some((b) => b < 0x20 && (b < 0x09 || b > 0x0d));
+  return binary ? undefined : text;
+}
+
 /**
- * The resource contents as MCP content blocks: text as text, images as images, other blobs as a note naming
+ * The resource contents as MCP content blocks: text as text; blobs that are text (a text-like MIME type such as
+ * `text/x-python` or `text/markdown`, or a generic/missing type whose bytes are UTF-8 text) decoded as text, so
+ * an MCP skill's `scripts/` and `references/` reach the model; images as images; other blobs as a note naming
  * the URI and type (the result content caps apply afterwards, in `toToolContent`). Pure.
  */
 export function resourceBlocks(result: ReadResourceResult): ContentBlock[] {
   return result.contents.map((item): ContentBlock => {
     if ("text" in item && typeof item.text === "string") return { type: "text", text: item.text };
-    const mimeType = item.mimeType ?? "application/octet-stream";
-    if ("blob" in item && typeof item.blob === "string" && mimeType.startsWith("image/")) {
-      return { type: "image", mimeType, data: item.blob };
+    const declared = item.mimeType ?? "";
+    const mimeType = declared === "" ? "application/octet-stream" : declared;
+    if ("blob" in item && typeof item.blob === "string") {
+      if (mimeType.startsWith("image/")) return { type: "image", mimeType, data: item.blob };
+      const essence = declared.toLowerCase().split(";")[0]?.trim() ?? "";
+      if (isTextMimeType(declared) || GENERIC_MIME_TYPES.has(essence)) {
+        const text = decodeTextBlob(item.blob);
+        if (text !== undefined) return { type: "text", text };
+      }
     }
     return { type: "resource", resource: { uri: item.uri, mimeType, blob: "" } };
   });

@@ -1,4 +1,5 @@
-import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ReadResourceResult } from "@modelcontextprotocol/client";
+import type { Skill as SkillEntry } from "@modelcontextprotocol/client/ext/skills";
 import pLimit from "p-limit";
 import * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
@@ -32,8 +33,13 @@ export interface McpSkillRef {
   firstBodyLine?: string;
   /** The published size and digest of `SKILL.md` (`skills/list` only); the fetched text must match. */
   expected?: { digest: string; size: number };
+  /** The `skills/list` entry as the server sent it (its manifest), for verified reads. */
+  entry?: SkillEntry;
   via: "skills/list" | "index" | "resources";
 }
+
+/** How a server's skills were found: `skills/list`, the index resource, `resources/list`, or not at all. */
+export type SkillDiscoveryPath = "skills/list" | "index" | "resources" | "none";
 
 /** What discovery needs from one connected server. */
 export interface SkillSourceOps {
@@ -113,6 +119,7 @@ async function fromSkillsList(ops: SkillSourceOps, signal: AbortSignal | undefin
       uri: entry.data.uri,
       ...parts,
       frontmatter: entry.data.frontmatter,
+      entry: entry.data,
       via: "skills/list",
     };
     const resources = entry.data.resources;
@@ -174,22 +181,22 @@ function unique(uris: readonly string[]): string[] {
 export async function discoverSkillRefs(
   ops: SkillSourceOps,
   signal?: AbortSignal,
-): Promise<{ refs: McpSkillRef[]; diagnostics: Diagnostic[] }> {
+): Promise<{ refs: McpSkillRef[]; diagnostics: Diagnostic[]; via: SkillDiscoveryPath }> {
   const diagnostics: Diagnostic[] = [];
   if (ops.hasSkillsExtension) {
     try {
-      return { refs: await fromSkillsList(ops, signal, diagnostics), diagnostics };
+      return { refs: await fromSkillsList(ops, signal, diagnostics), diagnostics, via: "skills/list" };
     } catch (error) {
       diagnostics.push(warn(ops, `skills/list failed: ${errorMessage(error)}`));
     }
   }
-  if (!ops.hasResources) return { refs: [], diagnostics };
+  if (!ops.hasResources) return { refs: [], diagnostics, via: "none" };
   let listed: Array<{ uri: string }>;
   try {
     listed = await ops.listResources(signal);
   } catch (error) {
     diagnostics.push(warn(ops, `resources/list failed: ${errorMessage(error)}`));
-    return { refs: [], diagnostics };
+    return { refs: [], diagnostics, via: "none" };
   }
   if (listed.some((r) => r.uri === SKILL_INDEX_URI)) {
     try {
@@ -201,7 +208,8 @@ export async function discoverSkillRefs(
       const uris = entries
         .map((e) => e.uri ?? (e.name === undefined ? undefined : `skill://${e.name}/SKILL.md`))
         .filter((u): u is string => u !== undefined);
-      return { refs: await withFrontmatter(ops, unique(uris), "index", signal, diagnostics), diagnostics };
+      const refs = await withFrontmatter(ops, unique(uris), "index", signal, diagnostics);
+      return { refs, diagnostics, via: "index" };
     } catch (error) {
       diagnostics.push(
         warn(ops, `${SKILL_INDEX_URI} is unusable (${errorMessage(error)}); using resources/list`),
@@ -209,5 +217,6 @@ export async function discoverSkillRefs(
     }
   }
   const uris = listed.map((r) => r.uri).filter((u) => u.startsWith("skill://") && u.endsWith("/SKILL.md"));
-  return { refs: await withFrontmatter(ops, unique(uris), "resources", signal, diagnostics), diagnostics };
+  const refs = await withFrontmatter(ops, unique(uris), "resources", signal, diagnostics);
+  return { refs, diagnostics, via: "resources" };
 }

@@ -8,6 +8,13 @@ import type { McpSkillRef } from "./skill-refs.js";
 /** Reads a skill file's text from its server. */
 export type ReadSkillText = (uri: string, signal?: AbortSignal) => Promise<string>;
 
+/**
+ * Reads a listed skill's `SKILL.md` through the MCP Skills extension's client, which checks its size, digest and
+ * every frontmatter field against the skill's `skills/list` entry (refreshing a stale entry with `skills/get`
+ * once); rejects when they do not match.
+ */
+export type ReadVerifiedSkill = (signal?: AbortSignal) => Promise<string>;
+
 /** Frontmatter keys never honoured for skills from MCP servers: `hooks` would run commands on this machine. */
 export const MCP_IGNORED_FIELDS = ["hooks"] as const;
 
@@ -62,14 +69,20 @@ function sameField(published: unknown, read: unknown): boolean {
  * An MCP skill as a model-invocable `Skill` named `name` (SPEC §12): meta from `normalizeMeta` on its
  * frontmatter, minus `name` (an MCP skill never gets an un-prefixed alias) and `MCP_IGNORED_FIELDS` (each a
  * warning); `baseDir` = the skill's root URI, `filePath` = its `SKILL.md` URI, `mcpServer` set, so inline
- * shell never runs. `loadBody` fetches `SKILL.md` and returns the text after the frontmatter; it rejects
- * when the text does not match the published size/digest or frontmatter name/description (`skills/list`).
+ * shell never runs. `loadBody` fetches `SKILL.md` and returns the text after the frontmatter: through
+ * `readVerified` when given (skills listed by `skills/list`), else with `read`, rejecting text that does not
+ * match the published size/digest or frontmatter name/description.
  */
-export function refToSkill(options: { ref: McpSkillRef; name: string; read: ReadSkillText }): {
+export function refToSkill(options: {
+  ref: McpSkillRef;
+  name: string;
+  read: ReadSkillText;
+  readVerified?: ReadVerifiedSkill;
+}): {
   skill: Skill;
   diagnostics: Diagnostic[];
 } {
-  const { ref, name, read } = options;
+  const { ref, name, read, readVerified } = options;
   const data: Record<string, unknown> = { ...ref.frontmatter };
   delete data.name;
   const diagnostics: Diagnostic[] = [];
@@ -103,6 +116,7 @@ export function refToSkill(options: { ref: McpSkillRef; name: string; read: Read
     root: "",
     mcpServer: ref.server,
     async loadBody(signal) {
+      if (readVerified !== undefined) return splitFrontmatter(await readVerified(signal)).body;
       const text = await read(ref.uri, signal);
       const problem = ref.expected === undefined ? undefined : verifyPublished(text, ref.expected);
       if (problem !== undefined) {

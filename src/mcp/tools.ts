@@ -1,4 +1,4 @@
-import type { CallToolResult, ContentBlock, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ContentBlock, Tool as McpTool } from "@modelcontextprotocol/client";
 import { errorMessage } from "../io/fs.js";
 import {
   ABORTED_TEXT,

@@ -1,5 +1,12 @@
 import { isAbsolute, relative, resolve } from "node:path";
 import { assertNever } from "../diagnostics.js";
+import {
+  allowedDirs,
+  type CommandDirs,
+  isReadOnlyCommand,
+  type OutsideWrite,
+  outsideWrites,
+} from "./command-effects.js";
 import type { PermissionDecision, PermissionRules } from "./decision.js";
 import {
   commandContentMatches,
@@ -76,29 +83,73 @@ function firstHit(
   });
 }
 
+/** Deny reason for a bare rule (`Bash`, `--disallowedTools Bash`): Claude Code's text (SPEC §14.1). */
+export function toolDeniedReason(tool: string): string {
+  return `Permission to use ${tool} has been denied.`;
+}
+
+/** Ask reason when one part of a compound command is not allowed (SPEC §14.9). */
+export function multipleOperationsReason(part: string): string {
+  return `This Bash command contains multiple operations. The following part requires approval: ${part}`;
+}
+
+/** Ask reason for a command holding `$(…)`, backticks or process substitution (SPEC §14.9). */
+export const NESTED_COMMAND_REASON = "A nested command in this command can't be checked before it runs";
+
+/** Ask reason for a write outside the allowed directories (SPEC §14.9, issue 16.6), in Claude Code's style. */
+export function outsideWriteReason(write: OutsideWrite, dirs: CommandDirs): string {
+  const allowed = allowedDirs(dirs)
+    .map((d) => `'${d}'`)
+    .join(", ");
+  return (
+    `${write.command} in '${write.path}' needs approval. For security, commands may only write to files in the ` +
+    `allowed working directories for this session without asking: ${allowed}. Add the directory with --add-dir ` +
+    "or permissions.additionalDirectories to allow it."
+  );
+}
+
+/** The first allow rule or grant that covers one simple command, if any. */
+function coveringRule(rules: readonly PermissionRule[], part: string): PermissionRule | undefined {
+  return rules.find((rule) => rule.content !== undefined && commandContentMatches(rule.content, part));
+}
+
+type CommandVerdict =
+  | { behavior: "allow"; rule?: PermissionRule; readOnly: boolean }
+  | { behavior: "ask"; reason?: string };
+
 /**
- * Allow: a bare rule covers anything; for a command, every simple command in it must be covered by some rule
- * and it may hold no command substitution; otherwise one rule must match the call.
+ * A command with no bare allow rule (SPEC §14.8, §14.9, issue 16.6): a nested command needs approval; a write
+ * outside the allowed directories needs approval even when a rule covers its command; otherwise every simple
+ * command must be covered by a rule or grant, or only read. A compound command names the first part that is
+ * not covered.
  */
-function allowHit(
-  rules: readonly PermissionRule[],
-  tool: string,
-  subject: PermissionSubject,
-  dirs: MatchDirs,
-): PermissionRule | undefined {
-  const applicable = rules.filter((rule) => toolMatches(rule.tool, tool));
-  const bare = applicable.find((rule) => rule.content === undefined);
-  if (bare !== undefined || subject.kind !== "command") {
-    return bare ?? applicable.find((rule) => ruleMatches(rule, tool, subject, dirs));
-  }
-  const split = splitCommand(subject.command);
-  if (split.substitution || split.parts.length === 0) return undefined;
-  let last: PermissionRule | undefined;
+function commandVerdict(
+  applicable: readonly PermissionRule[],
+  command: string,
+  dirs: CommandDirs,
+): CommandVerdict {
+  const split = splitCommand(command);
+  if (split.parts.length === 0) return { behavior: "ask" };
+  if (split.substitution) return { behavior: "ask", reason: NESTED_COMMAND_REASON };
   for (const part of split.parts) {
-    last = applicable.find((rule) => rule.content !== undefined && commandContentMatches(rule.content, part));
-    if (last === undefined) return undefined;
+    const outside = outsideWrites(part, dirs)[0];
+    if (outside !== undefined) return { behavior: "ask", reason: outsideWriteReason(outside, dirs) };
   }
-  return last;
+  let last: PermissionRule | undefined;
+  let readOnly = true;
+  for (const part of split.parts) {
+    const rule = coveringRule(applicable, part);
+    if (rule !== undefined) {
+      last = rule;
+      readOnly = false;
+      continue;
+    }
+    if (isReadOnlyCommand(part, dirs)) continue;
+    return split.parts.length > 1
+      ? { behavior: "ask", reason: multipleOperationsReason(part) }
+      : { behavior: "ask" };
+  }
+  return last === undefined ? { behavior: "allow", readOnly } : { behavior: "allow", rule: last, readOnly };
 }
 
 function readOnlyInCwd(subject: PermissionSubject, dirs: MatchDirs): boolean {
@@ -109,11 +160,14 @@ function readOnlyInCwd(subject: PermissionSubject, dirs: MatchDirs): boolean {
 
 /**
  * The one permission decision for every tool call, the Skill tool and inline shell (STYLE 6). In order:
- * a matching deny rule → deny (deny always wins, even over grants); an ask rule → ask; an allow rule or a
- * grant → allow; `safe`, or `readOnly` with no path or a path inside `cwd` → allow; otherwise ask. For commands,
- * deny and ask rules hit when they match any simple command of a compound one, while allowing needs every
- * simple command covered and no command substitution. Unparsable rules are ignored (settings reports them).
- * Pure.
+ * a matching deny rule → deny (deny always wins, even over grants; a bare rule gives Claude Code's
+ * `Permission to use {tool} has been denied.`); an ask rule → ask; a bare allow rule or grant → allow. Then,
+ * for a command: a nested command (`$(…)`, backticks) → ask; a write (redirection, `tee`) outside the working
+ * directory and `rules.additionalDirectories` → ask, even if a rule covers the command; every simple command
+ * covered by an allow rule or grant, or only reading (`isReadOnlyCommand`) → allow; else ask, naming the part
+ * of a compound command that needs approval. For other subjects: a matching allow rule or grant → allow;
+ * `safe`, or `readOnly` with no path or a path inside `cwd` → allow; otherwise ask. Deny and ask rules hit when
+ * they match any simple command of a compound one. Unparsable rules are ignored (settings reports them). Pure.
  */
 export function decide(input: DecideInput): PermissionDecision {
   const subject = input.subject ?? { kind: "none" };
@@ -123,20 +177,49 @@ export function decide(input: DecideInput): PermissionDecision {
 
   const denied = firstHit(parseRules(input.rules.deny), input.tool, subject, dirs);
   if (denied !== undefined) {
-    return { behavior: "deny", reason: `Permission to use ${call} was denied by the rule ${denied.raw}.` };
+    const reason =
+      denied.content === undefined
+        ? toolDeniedReason(input.tool)
+        : `Permission to use ${call} was denied by the rule ${denied.raw}.`;
+    return { behavior: "deny", reason };
   }
   const asked = firstHit(parseRules(input.rules.ask), input.tool, subject, dirs);
   if (asked !== undefined) {
     return { behavior: "ask", prompt: `Allow ${call}? (the rule ${asked.raw} asks to confirm)` };
   }
   const grants = parseRules(input.grants ?? []);
-  const allowed = allowHit([...parseRules(input.rules.allow), ...grants], input.tool, subject, dirs);
-  if (allowed !== undefined) {
-    const reason = grants.includes(allowed)
-      ? `granted by ${allowed.raw} for this turn`
-      : `allowed by the rule ${allowed.raw}`;
-    return { behavior: "allow", reason };
+  const applicable = [...parseRules(input.rules.allow), ...grants].filter((rule) =>
+    toolMatches(rule.tool, input.tool),
+  );
+  const allowedBy = (rule: PermissionRule): PermissionDecision => ({
+    behavior: "allow",
+    reason: grants.includes(rule)
+      ? `granted by ${rule.raw} for this turn`
+      : `allowed by the rule ${rule.raw}`,
+  });
+  const bare = applicable.find((rule) => rule.content === undefined);
+  if (bare !== undefined) return allowedBy(bare);
+
+  if (subject.kind === "command") {
+    const commandDirs: CommandDirs = {
+      ...dirs,
+      ...(input.rules.additionalDirectories === undefined
+        ? {}
+        : { additional: input.rules.additionalDirectories }),
+    };
+    const verdict = commandVerdict(applicable, subject.command, commandDirs);
+    if (verdict.behavior === "allow") {
+      if (verdict.rule !== undefined) return allowedBy(verdict.rule);
+      return { behavior: "allow", reason: "the command only reads" };
+    }
+    if (input.safe === true) return { behavior: "allow", reason: "safe" };
+    return verdict.reason === undefined
+      ? { behavior: "ask", prompt: `Allow ${call}?` }
+      : { behavior: "ask", prompt: `Allow ${call}? ${verdict.reason}`, reason: verdict.reason };
   }
+
+  const allowed = applicable.find((rule) => ruleMatches(rule, input.tool, subject, dirs));
+  if (allowed !== undefined) return allowedBy(allowed);
   if (input.safe === true) return { behavior: "allow", reason: "safe" };
   if (input.readOnly === true && readOnlyInCwd(subject, dirs)) {
     return { behavior: "allow", reason: "read-only inside the working directory" };

@@ -2,13 +2,24 @@
 export type PermissionDecision =
   | { behavior: "allow"; reason?: string }
   | { behavior: "deny"; reason: string }
-  | { behavior: "ask"; prompt: string };
+  | {
+      behavior: "ask";
+      /** The question for the host's `askPermission`. */
+      prompt: string;
+      /** What needs approval and why, for the model when no one can be asked (SPEC §14.9). */
+      reason?: string;
+    };
 
 /** Rules as written in settings files: `Skill(name)`, `Skill(prefix:*)`, `Bash(git add:*)`, `Read(./src/**)`, `Read`. */
 export interface PermissionRules {
   allow: string[];
   deny: string[];
   ask: string[];
+  /**
+   * Absolute directories besides the working directory that commands may write to without asking
+   * (`--add-dir`, settings `permissions.additionalDirectories`).
+   */
+  additionalDirectories?: readonly string[];
 }
 
 export const EMPTY_RULES: PermissionRules = { allow: [], deny: [], ask: [] };

@@ -4,6 +4,7 @@ import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { dirProblem } from "../discovery/scan-dir.js";
 import { type AgentType, parseAgentFile } from "../fork/agents.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
+import { checkConfined } from "./confine.js";
 import { type ComponentTarget, PLUGIN_FILE_CONCURRENCY } from "./load-skills.js";
 
 /** Agent files larger than this are skipped with a diagnostic. */
@@ -15,13 +16,16 @@ export interface PluginAgentsInput {
   pluginName: string;
   /** Agent dirs (their `*.md` files, not recursive) or single `.md` files, defaults first. */
   targets: ComponentTarget[];
+  /** The plugin root's real path: an agent file whose real path leaves it is refused (`plugin-path-escape`). */
+  realRoot: string;
   signal?: AbortSignal;
 }
 
 /**
  * Loads a plugin's agent types, each named `{plugin}:{name}` with `source: "plugin"`, in target order (files of
- * a dir sorted by name). The same file twice loads once; a taken name is `shadowed` (first wins). Never throws
- * for bad content.
+ * a dir sorted by name). `hooks` and `permissionMode` are ignored for plugin agents (an `info` note each). The
+ * same file twice loads once; a taken name is `shadowed` (first wins); a file whose real path leaves the plugin
+ * root is refused (`plugin-path-escape`). Never throws for bad content.
  */
 export async function loadPluginAgents(
   input: PluginAgentsInput,
@@ -36,13 +40,32 @@ export async function loadPluginAgents(
   }
   input.signal?.throwIfAborted();
   const limit = pLimit(PLUGIN_FILE_CONCURRENCY);
-  const parsed = await Promise.all(files.map((path) => limit(() => readAgent(fs, path))));
+  const parsed = await Promise.all(
+    files.map((path) =>
+      limit(async (): Promise<{ agent?: AgentType; diagnostics: Diagnostic[] }> => {
+        const outside = await checkConfined(fs, path, input.realRoot);
+        return outside === undefined ? readAgent(fs, path) : { diagnostics: [outside] };
+      }),
+    ),
+  );
   const agents: AgentType[] = [];
   for (const result of parsed) {
     diagnostics.push(...result.diagnostics);
     const agent = result.agent;
     if (agent === undefined) continue;
-    const named: AgentType = { ...agent, name: `${input.pluginName}:${agent.name}` };
+    // As in Claude Code, a plugin's agents cannot bring hooks or change the permission mode (a plugin must not
+    // widen what its agents may do without asking): those fields are ignored, with a note.
+    const { hooks, permissionMode, ...kept } = agent;
+    for (const [field, value] of [
+      ["hooks", hooks],
+      ["permissionMode", permissionMode],
+    ] as const) {
+      if (value === undefined) continue;
+      diagnostics.push(
+        diagnostic("info", "agent-invalid", `${field}: not supported for plugin agents; ignored`, agent.path),
+      );
+    }
+    const named: AgentType = { ...kept, name: `${input.pluginName}:${agent.name}` };
     const winner = agents.find((a) => a.name === named.name);
     if (winner !== undefined) {
       diagnostics.push(

@@ -2,6 +2,7 @@ import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { HOOK_EVENTS, type HooksConfig, parseHooksFile } from "../hooks/schema.js";
 import type { FsOps } from "../io/fs.js";
 import { isRecord } from "../is-record.js";
+import { checkConfined } from "./confine.js";
 import { readJsonFile } from "./json-file.js";
 import { type PluginVars, substitutePluginHooks, substitutePluginValue } from "./plugin-vars.js";
 
@@ -16,6 +17,7 @@ async function readSources(
   sources: readonly ConfigSource[],
   what: string,
   code: "hooks-invalid" | "plugin-invalid",
+  realRoot: string,
   diagnostics: Diagnostic[],
 ): Promise<{ value: unknown; where: string }[]> {
   const seen = new Set<string>();
@@ -27,6 +29,11 @@ async function readSources(
     }
     if (seen.has(source.path)) continue;
     seen.add(source.path);
+    const outside = await checkConfined(fs, source.path, realRoot);
+    if (outside !== undefined) {
+      diagnostics.push(outside);
+      continue;
+    }
     const read = await readJsonFile(fs, source.path, code);
     if (read.kind === "missing") {
       if (source.required) {
@@ -54,16 +61,25 @@ async function readSources(
  * Loads a plugin's hooks from `hooks/hooks.json` and the manifest's `hooks` (files or inline objects, each the
  * `{ description?, hooks: {...} }` document or the hooks object itself), concatenating matcher groups per event
  * in source order, with `${CLAUDE_PLUGIN_ROOT}`/`${CLAUDE_PLUGIN_DATA}` substituted in every command. Invalid
- * entries are `hooks-invalid` diagnostics (see `parseHooksConfig`); never throws for bad content.
+ * entries are `hooks-invalid` diagnostics (see `parseHooksConfig`); a file whose real path leaves `realRoot` (the
+ * plugin root's real path) is refused with `plugin-path-escape`. Never throws for bad content.
  */
 export async function loadPluginHooks(
   fs: FsOps,
   sources: readonly ConfigSource[],
   vars: PluginVars,
+  realRoot: string,
 ): Promise<{ hooks: HooksConfig; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const merged: HooksConfig = {};
-  for (const { value, where } of await readSources(fs, sources, "hooks", "hooks-invalid", diagnostics)) {
+  for (const { value, where } of await readSources(
+    fs,
+    sources,
+    "hooks",
+    "hooks-invalid",
+    realRoot,
+    diagnostics,
+  )) {
     const parsed = parseHooksFile(value, where);
     diagnostics.push(...parsed.diagnostics);
     for (const event of HOOK_EVENTS) {
@@ -78,12 +94,14 @@ export async function loadPluginHooks(
  * Loads a plugin's MCP server configs from `.mcp.json` and the manifest's `mcpServers` (files or inline
  * objects; each either `{ mcpServers: {...} }` or the server map itself). The configs stay raw (their shape is
  * checked by `checkMcpServers`), with `${CLAUDE_PLUGIN_ROOT}`/`${CLAUDE_PLUGIN_DATA}` substituted in every
- * string. A server that is not an object is skipped with a warning; a name seen twice: first wins, `shadowed`.
+ * string. A server that is not an object is skipped with a warning; a name seen twice: first wins, `shadowed`; a
+ * file whose real path leaves `realRoot` is refused with `plugin-path-escape`.
  */
 export async function loadPluginMcpServers(
   fs: FsOps,
   sources: readonly ConfigSource[],
   vars: PluginVars,
+  realRoot: string,
 ): Promise<{ mcpServers: Record<string, unknown>; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const servers: Record<string, unknown> = {};
@@ -93,6 +111,7 @@ export async function loadPluginMcpServers(
     sources,
     "MCP config",
     "plugin-invalid",
+    realRoot,
     diagnostics,
   )) {
     if (!isRecord(value)) {

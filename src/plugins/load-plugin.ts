@@ -5,6 +5,7 @@ import type { HooksConfig } from "../hooks/schema.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
 import { isRecord } from "../is-record.js";
 import type { PluginRef, Skill } from "../skill/skill.js";
+import { checkConfined } from "./confine.js";
 import { readJsonFile } from "./json-file.js";
 import { loadPluginAgents } from "./load-agents.js";
 import { type ConfigSource, loadPluginHooks, loadPluginMcpServers } from "./load-configs.js";
@@ -74,8 +75,10 @@ function asList(value: unknown): unknown[] {
 /**
  * Loads one plugin dir (SPEC §11): the manifest (optional: without one the plugin is named after its dir),
  * then skills, commands, agents, hooks and MCP servers from the default locations plus the manifest's paths
- * (which add to the defaults). Never throws for bad content: a plugin whose manifest is unusable yields only
- * diagnostics; a bad component is a diagnostic and the rest still loads. Rejects only when `signal` aborts.
+ * (which add to the defaults). Every file read must resolve (symlinks followed) inside the plugin root's real
+ * path; one that leaves it is refused with `plugin-path-escape` and never read. Never throws for bad content: a
+ * plugin whose manifest is unusable yields only diagnostics; a bad component is a diagnostic and the rest still
+ * loads. Rejects only when `signal` aborts.
  */
 export async function loadPlugin(options: LoadPluginOptions): Promise<LoadPluginResult> {
   try {
@@ -104,7 +107,11 @@ async function load(options: LoadPluginOptions): Promise<LoadPluginResult> {
     return { diagnostics: [diagnostic("error", "plugin-invalid", message, root)] };
   }
 
+  // The plugin root's real path: every file the plugin contributes must resolve inside it (issue 16.2).
+  const realRoot = await fs.realpath(root);
   const manifestPath = join(root, MANIFEST_FILE);
+  const manifestEscape = await checkConfined(fs, manifestPath, realRoot);
+  if (manifestEscape !== undefined) return { diagnostics: [manifestEscape] };
   const read = await readJsonFile(fs, manifestPath, "plugin-invalid");
   if (read.kind === "invalid") return { diagnostics: [read.diagnostic] };
   const own = read.kind === "ok" ? read.value : undefined;
@@ -138,10 +145,10 @@ async function load(options: LoadPluginOptions): Promise<LoadPluginResult> {
   const mcpSources = configs("mcpServers");
 
   const [skills, agents, hooks, mcp] = await Promise.all([
-    loadPluginSkills({ fs, plugin, skills: skillTargets, commands: commandTargets, signal }),
-    loadPluginAgents({ fs, pluginName: name, targets: agentTargets, signal }),
-    loadPluginHooks(fs, hookSources, vars),
-    loadPluginMcpServers(fs, mcpSources, vars),
+    loadPluginSkills({ fs, plugin, skills: skillTargets, commands: commandTargets, realRoot, signal }),
+    loadPluginAgents({ fs, pluginName: name, targets: agentTargets, realRoot, signal }),
+    loadPluginHooks(fs, hookSources, vars, realRoot),
+    loadPluginMcpServers(fs, mcpSources, vars, realRoot),
   ]);
   diagnostics.push(...skills.diagnostics, ...agents.diagnostics, ...hooks.diagnostics, ...mcp.diagnostics);
   return {

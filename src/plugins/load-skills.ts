@@ -6,7 +6,9 @@ import { dirProblem, scanRoot } from "../discovery/scan-dir.js";
 import type { SkillRoot } from "../discovery/sources.js";
 import { errorCode, type FsOps } from "../io/fs.js";
 import { loadSkillFile, type SkillFileRef } from "../skill/load-skill.js";
+import { isInside } from "../skill/path-inside.js";
 import type { PluginRef, Skill } from "../skill/skill.js";
+import { pathEscape } from "./confine.js";
 
 /** How many plugin files are read at once. */
 export const PLUGIN_FILE_CONCURRENCY = 16;
@@ -25,6 +27,8 @@ export interface PluginSkillsInput {
   skills: ComponentTarget[];
   /** Commands dirs or single `.md` files, defaults first. */
   commands: ComponentTarget[];
+  /** The plugin root's real path: a file whose real path leaves it is refused (`plugin-path-escape`). */
+  realRoot: string;
   signal?: AbortSignal;
 }
 
@@ -32,7 +36,8 @@ export interface PluginSkillsInput {
  * Loads a plugin's skills, then its commands, each named `{plugin}:{name}` (aliases too), `source: "plugin"`.
  * A skills path that holds a `SKILL.md` is one skill named after its dir; a commands path may be one `.md`
  * file. The same file reached twice loads once; a second file with a taken name is `shadowed` (first wins, so
- * a skill beats a command). Never throws for bad content.
+ * a skill beats a command). A file whose real path leaves the plugin root (a symlink out of it) is refused with
+ * `plugin-path-escape`, and its text is never read. Never throws for bad content.
  */
 export async function loadPluginSkills(
   input: PluginSkillsInput,
@@ -61,7 +66,10 @@ export async function loadPluginSkills(
         if (typeof real !== "string" && errorCode(real?.error) !== "ENOENT") {
           return { diagnostics: [dirProblem(ref.path, real?.error)] };
         }
-        const result = await loadSkillFile(fs, { ...ref, plugin });
+        if (typeof real === "string" && !isInside(input.realRoot, real)) {
+          return { diagnostics: [pathEscape(ref.path, real, input.realRoot)] };
+        }
+        const result = await loadSkillFile(fs, { ...ref, plugin, confine: input.realRoot });
         if (result.missing === true && ref.kind === "skill") {
           return { diagnostics: [await explainMissingSkill(fs, ref.baseDir)] };
         }

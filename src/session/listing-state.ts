@@ -1,24 +1,32 @@
 import type { ModelMessage } from "../agent/model-client.js";
-import { buildListing, type Listing } from "../listing.js";
+import { buildListing, type Listing, type ListingLimits } from "../listing.js";
 import { displayName, type Skill } from "../skill/skill.js";
 import type { UsageScores } from "../usage.js";
 
 /** The main agent's key in the sent-names map. */
 export const MAIN_AGENT = "main";
 
+/** How one agent's listing is packed: the limits for its model, and whether it has the skill search. */
+export interface ListingPack extends ListingLimits {
+  /** The agent has the `SkillSearch` tool (the omitted-skills line points to it). */
+  searchable: boolean;
+}
+
 /**
- * Remembers, per agent, which skill names have been sent (SPEC §3 deltas). One per session; `reset` after
- * compaction makes the next listing for that agent full again.
+ * Remembers, per agent, which skill names have been sent (SPEC §3 deltas): listed, or left out of a listing
+ * over budget (those are found with the skill search and never announced again). One per session; `reset`
+ * after compaction makes the next listing for that agent full again.
  */
 export interface ListingState {
   /**
-   * The listing block for `agent`: everything not yet sent to it ("" when nothing is new). Marks it sent.
-   * `usage` is loaded only when there is something new to pack (not on every model request of a turn).
+   * The listing block for `agent`: everything not yet sent to it ("" when nothing is new), packed over every
+   * skill so that a delta, however many skills arrived, stays within `pack.budget`. Marks its entries and its
+   * omitted names sent. `usage` is loaded only when there is something new to pack (not on every request).
    */
   next(
     agent: string,
     skills: readonly Skill[],
-    budget: number,
+    pack: ListingPack,
     usage: () => Promise<UsageScores>,
     now: number,
   ): Promise<Listing>;
@@ -40,12 +48,13 @@ export function createListingState(): ListingState {
     return set;
   };
   return {
-    async next(agent, skills, budget, usage, now) {
+    async next(agent, skills, pack, usage, now) {
       const sent = sentFor(agent);
       const fresh = skills.some((s) => !s.disableModelInvocation && !sent.has(s.name));
-      if (!fresh) return { text: "", entries: [], cut: [], chars: 0 };
-      const listing = buildListing(skills, { budget, usage: await usage(), now, sentNames: sent });
+      if (!fresh) return { text: "", entries: [], cut: [], omitted: [], chars: 0 };
+      const listing = buildListing(skills, { ...pack, usage: await usage(), now, sentNames: sent });
       for (const entry of listing.entries) sent.add(entry.name);
+      for (const name of listing.omitted) sent.add(name);
       return listing;
     },
     reset(agent) {

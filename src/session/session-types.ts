@@ -8,6 +8,7 @@ import type { AgentType } from "../fork/agent-types.js";
 import type { HookRegistry } from "../hooks/registry.js";
 import type { FsOps } from "../io/fs.js";
 import type { ShellOps } from "../io/shell.js";
+import type { ListingSettings } from "../listing.js";
 import type { AskPermission, PermissionRules } from "../permissions/decision.js";
 import type { UsageStore } from "../usage.js";
 import type { SkillView } from "./skill-view.js";
@@ -34,7 +35,13 @@ export interface SessionDeps {
   hooks: HookRegistry;
   usage: UsageStore;
   store: SessionStore;
-  listingBudgetSetting?: number;
+  /** The listing settings (`skillListingBudget`, `skillListingBudgetFraction`, `skillListingMaxDescChars`). */
+  listingSettings?: ListingSettings;
+  /**
+   * The `SkillSearch` tool, when the catalog can overflow the listing (decided at session open): offered to the
+   * main agent and to forks that may use skills, and named in the listing's omitted-skills line.
+   */
+  skillSearch?: AgentTool;
   maxTurns?: number;
   maxTokens?: number;
   forkConcurrency?: number;
@@ -45,6 +52,8 @@ export interface SessionDeps {
   onClose?: () => void;
   /** The invoked-skill log of a resumed session (for compaction's re-attachment). */
   priorInvocations?: InvokedSkill[];
+  /** The main agent's invocations a resumed conversation still holds (those since its last compaction). */
+  priorLoaded?: InvokedSkill[];
   /**
    * Resolves once a rediscovery in flight (an MCP server's `list_changed`, `engine.reload()`) has reached the
    * skill view: a listing built after it shows what changed before the request. Absent: nothing to wait for.

@@ -9,11 +9,13 @@ import { contextWindowFor, resolveModel } from "../agent/models.js";
 import type { TranscriptEntry } from "../agent/session-store.js";
 import { runWithStopChecks } from "../agent/stop-continuation.js";
 import type { TurnState } from "../agent/turn.js";
-import { listingBudget } from "../listing.js";
+import { listingLimits } from "../listing.js";
 import type { InvokedSkill } from "../skill-tool/invoke.js";
+import { createLoadedSkills } from "../skill-tool/reinvocation.js";
 import { compactConversation } from "./compact.js";
 import { createHooksRunner, type RunHooks } from "./hooks-runner.js";
 import { createListingState, MAIN_AGENT } from "./listing-state.js";
+import { permissionRequestVerdict } from "./permission-request.js";
 import { restoreResumed } from "./restore.js";
 import type { Session, SessionDeps } from "./session-types.js";
 import { createSkillRuntime, DEFAULT_MAX_TOKENS } from "./skill-runtime.js";
@@ -32,6 +34,7 @@ export function createSession(deps: SessionDeps): Session {
   const append = (entries: TranscriptEntry[]) => deps.store.append(deps.id, entries);
   const messages: ModelMessage[] = [...(deps.history ?? [])];
   const invocations: InvokedSkill[] = [...(deps.priorInvocations ?? [])];
+  const loaded = createLoadedSkills(deps.priorLoaded ?? []);
   const listing = createListingState();
   // A resumed conversation already holds a listing and announcements: keep those skills, send them once.
   let restored: Promise<void> | undefined;
@@ -58,6 +61,8 @@ export function createSession(deps: SessionDeps): Session {
     cwd: deps.cwd,
     home: deps.home,
     ...(deps.askPermission === undefined ? {} : { askPermission: deps.askPermission }),
+    permissionRequest: (tool: string, input: unknown, signal?: AbortSignal) =>
+      permissionRequestVerdict(runHooks, tool, input, signal),
   };
   const runHooks: RunHooks = createHooksRunner(
     deps.hooks,
@@ -75,43 +80,49 @@ export function createSession(deps: SessionDeps): Session {
   const gate = createToolGate(policy, runHooks);
   const persist = (message: ModelMessage, agentId?: string) =>
     append([{ type: "message", message, ...(agentId === undefined ? {} : { agentId }), at: stamp() }]);
-  const budget = (model: string) => {
-    const window = contextWindowFor(model);
-    return listingBudget({
+  const pack = (model: string) => ({
+    ...listingLimits({
       env: deps.env,
-      ...(deps.listingBudgetSetting === undefined ? {} : { configured: deps.listingBudgetSetting }),
-      ...(window === undefined ? {} : { contextWindowTokens: window }),
-    });
-  };
+      settings: deps.listingSettings,
+      contextWindowTokens: contextWindowFor(model),
+    }),
+    searchable: deps.skillSearch !== undefined,
+  });
   /**
-   * The main agent's first full listing and the budget it was cut to. Kept after compaction too: forks open with
-   * it as long as it lists only visible skills, so their opening stays byte-identical all session.
+   * The main agent's first full listing (the names it listed or left out) and how it was packed. Kept after
+   * compaction too: forks open with it as long as it names only visible skills, so their opening stays
+   * byte-identical all session.
    */
-  let mainFullListing: { text: string; names: string[]; budget: number } | undefined;
+  let mainFullListing: { text: string; names: string[]; pack: string } | undefined;
   const listingFor = async (agent: string, model: string) => {
     await deps.settled?.();
     const full = listing.sent(agent).size === 0;
     const sent = await listing.next(
       agent,
       deps.skills.visible(),
-      budget(model),
+      pack(model),
       () => deps.usage.load(),
       now(),
     );
     if (agent === MAIN_AGENT && full && sent.text !== "" && mainFullListing === undefined) {
-      mainFullListing = { text: sent.text, names: sent.entries.map((e) => e.name), budget: budget(model) };
+      const names = [...sent.entries.map((e) => e.name), ...sent.omitted];
+      mainFullListing = { text: sent.text, names, pack: JSON.stringify(pack(model)) };
     }
     return sent.text;
   };
   /**
    * A fork's listing blocks: the main agent's first full listing as it was sent, then one delta block with what
-   * became visible since (an activated conditional skill). Every fork so opens with the same bytes, which a prompt cache
-   * serves; a fork on a model with another budget gets a listing of its own.
+   * became visible since (an activated conditional skill). Every fork so opens with the same bytes, which a
+   * prompt cache serves; a fork packed otherwise (a model with another budget) gets a listing of its own.
    */
   const forkListing = async (agentId: string, model: string): Promise<string[]> => {
     const base = mainFullListing;
     const visible = new Set(deps.skills.visible().map((s) => s.name));
-    if (base === undefined || base.budget !== budget(model) || base.names.some((n) => !visible.has(n))) {
+    if (
+      base === undefined ||
+      base.pack !== JSON.stringify(pack(model)) ||
+      base.names.some((n) => !visible.has(n))
+    ) {
       const own = await listingFor(agentId, model);
       return own === "" ? [] : [own];
     }
@@ -134,9 +145,14 @@ export function createSession(deps: SessionDeps): Session {
       invocations.push(invocation);
       await append([invocationEntry(invocation)]);
     },
+    loaded,
   });
   const currentModel = resolveModel(deps.model);
-  const tools: AgentTool[] = [...deps.tools, runtime.skillTool(0)];
+  const tools: AgentTool[] = [
+    ...deps.tools,
+    runtime.skillTool(0),
+    ...(deps.skillSearch === undefined ? [] : [deps.skillSearch]),
+  ];
   const pendingAnnouncements: string[] = [];
   const messagesUsage: ModelUsage[] = [];
   const touch = async (paths: readonly string[]) => {
@@ -207,6 +223,8 @@ export function createSession(deps: SessionDeps): Session {
     });
     if (!outcome.ok) return outcome;
     messages.splice(0, messages.length);
+    // The re-attached skills are history, not loaded instructions: the next call sends the full text again.
+    loaded.resetMain();
     // The usage seen so far measured the old conversation; the next auto-compaction waits for a new one.
     messagesUsage.splice(0, messagesUsage.length);
     await append([{ type: "compaction", summary: outcome.summary, at: stamp() }]);
@@ -241,6 +259,8 @@ export function createSession(deps: SessionDeps): Session {
   const handle = async (prompt: string, signal: AbortSignal): Promise<void> => {
     compactFailedThisTurn = false;
     await restore();
+    // A reload in flight (settings hooks, rules, skills) lands before this turn's first hook or request.
+    await deps.settled?.();
     const context: ModelContentBlock[] = [];
     if (!started) {
       started = true;
@@ -273,6 +293,7 @@ export function createSession(deps: SessionDeps): Session {
       turn,
       signal,
       invoke: runtime.invoke,
+      disabled: (name) => deps.skills.disabled(name),
     });
     if (slash.kind === "reply") {
       if (slash.record) {

@@ -11,10 +11,13 @@ import {
   type InvocationRequest,
   invokeSkill,
 } from "../skill-tool/invoke.js";
+import type { LoadedSkills } from "../skill-tool/reinvocation.js";
 import { createSkillTool } from "../skill-tool/skill-tool.js";
+import { guardDisabledSkills } from "./disabled-guard.js";
 import type { RunHooks } from "./hooks-runner.js";
+import { preloadSkills } from "./preload-skills.js";
 import type { SessionDeps } from "./session-types.js";
-import type { PermissionPolicy } from "./tool-gate.js";
+import { createToolGate, type PermissionPolicy } from "./tool-gate.js";
 
 /** Forks one agent runs at once (SPEC §7). */
 export const DEFAULT_FORK_CONCURRENCY = 4;
@@ -32,6 +35,8 @@ export interface SkillRuntimeDeps {
   listing: (agentId: string, model: string) => Promise<string[]>;
   persist: (message: ModelMessage, agentId?: string) => Promise<void>;
   record: (invocation: InvokedSkill) => Promise<void>;
+  /** The expansions each conversation already holds (re-invocations, SPEC §14.3). */
+  loaded: LoadedSkills;
   /** Paths any agent's tools touched (conditional activation, nested discovery). */
   touch: (paths: readonly string[]) => Promise<void>;
 }
@@ -59,6 +64,9 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
     }
     return limit;
   };
+  // `permissionMode: dontAsk` agents: nobody is asked, not even PermissionRequest hooks.
+  const { askPermission: _ask, permissionRequest: _hooked, ...quietPolicy } = deps.policy;
+  const noAskGate = createToolGate(quietPolicy, deps.runHooks);
   const fork = (request: ForkRequest) =>
     runFork(request, {
       client: s.client,
@@ -66,8 +74,20 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       agents: s.agents,
       tools: s.tools,
       skillTool: (depth, agentId) => skillTool(depth, agentId),
+      ...(s.skillSearch === undefined ? {} : { skillSearch: s.skillSearch }),
       gate: deps.gate,
+      noAskGate,
       runHooks: deps.runHooks,
+      hooks: s.hooks,
+      preload: (names, signal) =>
+        preloadSkills(names, {
+          skills: s.skills,
+          sessionId: s.id,
+          projectDir: s.projectDir,
+          shell: s.shell,
+          policy: quietPolicy,
+          signal,
+        }),
       emit: deps.emit,
       listing: deps.listing,
       maxTokens: s.maxTokens ?? DEFAULT_MAX_TOKENS,
@@ -88,15 +108,19 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       now: deps.now,
       emit: deps.emit,
       record: deps.record,
+      loaded: deps.loaded,
       runFork: (forkRequest) => limitFor(forkRequest.depth)(() => fork(forkRequest)),
     });
   const skillTool = (depth: number, agentId?: string): AgentTool =>
-    createSkillTool({
-      skills: () => s.skills.visible(),
-      pluginSkillNames: () => s.skills.pluginSkillNames(),
-      invoke,
-      depth,
-      ...(agentId === undefined ? {} : { agentId }),
-    });
+    guardDisabledSkills(
+      createSkillTool({
+        skills: () => s.skills.visible(),
+        pluginSkillNames: () => s.skills.pluginSkillNames(),
+        invoke,
+        depth,
+        ...(agentId === undefined ? {} : { agentId }),
+      }),
+      s.skills,
+    );
   return { skillTool, invoke };
 }

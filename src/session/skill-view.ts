@@ -1,10 +1,13 @@
 import type { ModelMessage } from "../agent/model-client.js";
 import type { Skill } from "../skill/skill.js";
+import type { DisabledSkill } from "../skill-filter.js";
 
 /** The skills of a session as they stand now: discovered, activated by touched paths, found nested. */
 export interface SkillView {
   /** Skills that may be listed and invoked now (un-activated conditional skills left out), listing order. */
   visible(): Skill[];
+  /** The disabled skill called `name` (name or alias) and why, or undefined (enabled or unknown). */
+  disabled(name: string): DisabledSkill | undefined;
   /** Plugin skill names, for the Skill tool's bare-name hint. */
   pluginSkillNames(): string[];
   /**
@@ -21,8 +24,9 @@ export interface SkillView {
    */
   restore(messages: readonly ModelMessage[]): Promise<string[]>;
   /**
-   * Takes a new discovery (after `engine.reload()`): its skills replace the discovered ones, nested finds stay,
+   * Takes a new discovery (after `engine.reload()`): its skills (and disabled skills) replace the discovered
+   * ones, nested finds stay unless the current filter now disables them,
    * activated conditional skills stay active. New names reach the model as a listing delta (SPEC §3).
    */
-  rediscovered(skills: readonly Skill[]): void;
+  rediscovered(skills: readonly Skill[], disabled?: readonly DisabledSkill[]): void;
 }

@@ -7,7 +7,7 @@ import {
   userInvocableRefusal,
 } from "../inline/render.js";
 import type { Skill } from "../skill/skill.js";
-import { similarNames } from "../skill-tool/did-you-mean.js";
+import { type DisabledSkill, disabledSkillText } from "../skill-filter.js";
 import type { InvocationOutcome, InvocationRequest } from "../skill-tool/invoke.js";
 import { findSkill } from "../skill-tool/validate.js";
 
@@ -25,35 +25,39 @@ export interface SlashDeps {
   turn: TurnState;
   signal: AbortSignal;
   invoke: (request: InvocationRequest) => Promise<InvocationOutcome>;
+  /** The disabled skill called `name`, if any (settings `skills.disabled`, `--skills`, `--no-skills`). */
+  disabled?: (name: string) => DisabledSkill | undefined;
 }
 
 /**
  * The user's side of the one invocation pipeline: a typed `/name args` (or `/skill:name args`) naming a
- * user-invocable skill goes through `invoke` exactly like a Skill tool call; `user-invocable: false` is refused
- * without a model request; an unknown `/x` is sent as typed after a reminder naming similar commands.
+ * user-invocable skill goes through `invoke` exactly like a Skill tool call; `user-invocable: false` is answered
+ * without a model request (SPEC §14.14); an unknown `/x` is sent as typed after a reminder naming the available
+ * commands in listing order.
  */
 export async function handleSlash(prompt: string, deps: SlashDeps): Promise<SlashOutcome> {
   const text: ModelContentBlock = { type: "text", text: prompt };
   const command = parseSlashCommand(prompt.trim());
   if (command === undefined) return { kind: "send", userBlocks: [text] };
-  const skill = findSkill(deps.skills, command.typedName) ?? findSkill(deps.skills, command.name);
+  const byTypedName = findSkill(deps.skills, command.typedName);
+  const skill = byTypedName ?? findSkill(deps.skills, command.name);
   if (skill === undefined) {
-    const names = deps.skills.filter((s) => s.userInvocable).map((s) => s.name);
-    const similar = similarNames(command.name, names);
-    return { kind: "send", userBlocks: renderUnknownCommand(prompt, command.name, similar) };
+    const off = deps.disabled?.(command.typedName) ?? deps.disabled?.(command.name);
+    if (off !== undefined) {
+      const reply = disabledSkillText(off.skill.name, off.by);
+      return { kind: "reply", text: reply, ok: false, userBlocks: [text], record: false };
+    }
+    const available = deps.skills.filter((s) => s.userInvocable).map((s) => s.name);
+    return { kind: "send", userBlocks: renderUnknownCommand(prompt, command.name, available) };
   }
+  const name = byTypedName === undefined ? command.name : command.typedName;
   if (!skill.userInvocable) {
-    return {
-      kind: "reply",
-      text: userInvocableRefusal(skill.name),
-      ok: false,
-      userBlocks: [text],
-      record: false,
-    };
+    return { kind: "reply", text: userInvocableRefusal(name), ok: true, userBlocks: [text], record: false };
   }
   const meta: ModelContentBlock = { type: "text", text: commandMetadataText(skill.name, command.args) };
   const outcome = await deps.invoke({
     skill,
+    name,
     args: command.args,
     origin: "user",
     turn: deps.turn,

@@ -1,6 +1,7 @@
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { AgentTool, ToolGate } from "../agent/loop.js";
+import type { CheckCommand } from "../inline/inline-shell.js";
 import { decide } from "../permissions/decide.js";
 import type { AskPermission, PermissionDecision, PermissionRules } from "../permissions/decision.js";
 import type { PermissionSubject } from "../permissions/rules.js";
@@ -38,6 +39,15 @@ export interface PermissionPolicy {
   home: string;
   /** Asked when a decision is `ask`. Absent (headless): `ask` becomes a denial. */
   askPermission?: AskPermission;
+  /**
+   * Runs the PermissionRequest hooks when a decision is `ask`, before anyone is asked: a hook's `allow` or
+   * `deny` answers it (headless too); undefined lets the question go on to `askPermission`.
+   */
+  permissionRequest?: (
+    tool: string,
+    input: unknown,
+    signal?: AbortSignal,
+  ) => Promise<PermissionDecision | undefined>;
 }
 
 /**
@@ -49,23 +59,35 @@ export function withTurnDenials(rules: PermissionRules, removed: readonly string
   return scoped.length === 0 ? rules : { ...rules, deny: [...rules.deny, ...scoped] };
 }
 
-/** The text the model gets when a call was not allowed. */
+/** The text the model gets when a call was not allowed: the deny reason, or the ask's reason (else its prompt). */
 export function denialText(decision: PermissionDecision): string {
   if (decision.behavior === "deny") return decision.reason;
   if (decision.behavior === "ask") {
-    return `${decision.prompt} Permission was not granted (no one to ask: allow it with --allowedTools or a permissions.allow rule).`;
+    // A reason says what needs approval (SPEC §14.9); the bare prompt only asks.
+    return `${decision.reason ?? decision.prompt} Permission was not granted (no one to ask: allow it with --allowedTools or a permissions.allow rule).`;
   }
   return "";
 }
 
-/** Settles an `ask` through the host's callback; headless (no callback) means no. */
+/** `agent_id` for a sub-agent's call (Claude Code's field), nothing for the main agent's. */
+function agentField(call: { agentId?: string }): { agent_id?: string } {
+  return call.agentId === undefined ? {} : { agent_id: call.agentId };
+}
+
+/**
+ * Settles an `ask`: the PermissionRequest hooks first (their `allow` / `deny` answers it), then the host's
+ * callback; headless (no callback) means no. `input` is the call's input, for the hooks.
+ */
 export async function settle(
   decision: PermissionDecision,
   tool: string,
   policy: PermissionPolicy,
   signal?: AbortSignal,
+  input: unknown = {},
 ): Promise<PermissionDecision> {
   if (decision.behavior !== "ask") return decision;
+  const hooked = await policy.permissionRequest?.(tool, input, signal);
+  if (hooked !== undefined) return hooked;
   if (policy.askPermission === undefined) return decision;
   const granted = await policy.askPermission({
     tool,
@@ -80,7 +102,8 @@ export async function settle(
 /**
  * The gate around every tool call except the Skill tool: PreToolUse hooks first (a block or a hook `deny`
  * stops the call; a hook `allow` answers an `ask`), then `decide()` with the turn's grants (deny rules always
- * win), then the host's `askPermission`. After the call, PostToolUse hooks may add context for the model.
+ * win), then PermissionRequest hooks and the host's `askPermission` for an `ask`. After the call, PostToolUse
+ * hooks (PostToolUseFailure when the call failed) may add context for the model.
  */
 export function createToolGate(policy: PermissionPolicy, runHooks: RunHooks): ToolGate {
   return {
@@ -88,7 +111,7 @@ export function createToolGate(policy: PermissionPolicy, runHooks: RunHooks): To
       if (SELF_GATED_TOOLS.has(call.tool.name)) return { behavior: "allow" };
       const hook = await runHooks(
         "PreToolUse",
-        { tool_name: call.tool.name, tool_input: call.input, tool_use_id: call.id },
+        { tool_name: call.tool.name, tool_input: call.input, tool_use_id: call.id, ...agentField(call) },
         call.signal,
       );
       if (hook.blocked !== undefined) {
@@ -112,16 +135,41 @@ export function createToolGate(policy: PermissionPolicy, runHooks: RunHooks): To
       if (decision.behavior === "allow" && hook.permission?.decision === "ask") {
         decision = { behavior: "ask", prompt: hook.permission.reason ?? `Allow ${call.tool.name}?` };
       }
-      decision = await settle(decision, call.tool.name, policy, call.signal);
+      decision = await settle(decision, call.tool.name, policy, call.signal, call.input);
       return decision.behavior === "allow"
         ? { behavior: "allow" }
         : { behavior: "deny", message: denialText(decision) };
     },
     async after(call, result) {
       const text = result.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+      if (result.isError) {
+        // Claude Code's split: PostToolUse after a call that succeeded, PostToolUseFailure after one that failed.
+        const failure = await runHooks(
+          "PostToolUseFailure",
+          {
+            tool_name: call.tool.name,
+            tool_input: call.input,
+            tool_use_id: call.id,
+            error: text,
+            is_interrupt: call.signal.aborted,
+            ...agentField(call),
+          },
+          call.signal,
+        );
+        const extra = [...failure.additionalContext];
+        if (failure.blocked !== undefined)
+          extra.push(`PostToolUseFailure hook feedback: ${failure.blocked.reason}`);
+        return extra;
+      }
       const hook = await runHooks(
         "PostToolUse",
-        { tool_name: call.tool.name, tool_input: call.input, tool_use_id: call.id, tool_response: text },
+        {
+          tool_name: call.tool.name,
+          tool_input: call.input,
+          tool_use_id: call.id,
+          tool_response: text,
+          ...agentField(call),
+        },
         call.signal,
       );
       const extra = [...hook.additionalContext];
@@ -129,4 +177,30 @@ export function createToolGate(policy: PermissionPolicy, runHooks: RunHooks): To
       return extra;
     },
   };
+}
+
+/**
+ * The permission check for a skill's inline shell commands: the Bash tool's own decision under `rules` with
+ * `grants` (the skill's `allowed-tools`, plus the turn's) granted, settled like any Bash call (SPEC §5, §14.1).
+ */
+export function inlineShellCheck(
+  policy: PermissionPolicy,
+  rules: PermissionRules,
+  grants: readonly string[],
+): CheckCommand {
+  return (command, signal) =>
+    settle(
+      decide({
+        rules,
+        grants: [...grants],
+        tool: "Bash",
+        subject: { kind: "command", command },
+        cwd: policy.cwd,
+        home: policy.home,
+      }),
+      "Bash",
+      policy,
+      signal,
+      { command },
+    );
 }

@@ -2,6 +2,8 @@ import { dirname, join } from "node:path";
 import { createActivationState } from "../activation/activation-state.js";
 import { announcedNestedRoot } from "../activation/announce.js";
 import type { Skill } from "../skill/skill.js";
+import { type DisabledSkill, NO_SKILL_FILTER, type SkillFilter, whyDisabled } from "../skill-filter.js";
+import { withBuiltinCommands } from "../skill-tool/builtin-commands.js";
 import { namesListedIn, reminderTexts } from "./listing-state.js";
 import type { SkillView } from "./skill-view.js";
 
@@ -20,20 +22,48 @@ export interface SkillViewOptions {
   cwd: string;
   /** Discovered skills, in listing order. */
   skills: readonly Skill[];
+  /** Skills discovery switched off (with the reason); they stay out of `visible()`. */
+  disabled?: readonly DisabledSkill[];
+  /** The current filter (it may change on reload): nested finds it disables are kept out too. */
+  filter?: () => SkillFilter;
   nested?: NestedFinder;
+  /** Adds the built-in prompt commands (`init`) after the discovered skills, unless a skill takes the name. */
+  builtinCommands?: boolean;
 }
 
 /**
- * A session's live view of its skills: discovery's skills plus nested finds, with conditional skills hidden
- * until a touched path activates them.
+ * A session's live view of its skills: discovery's skills plus nested finds (and, when asked, the built-in
+ * prompt commands), with conditional skills hidden until a touched path activates them.
  */
 export function createSkillView(options: SkillViewOptions): SkillView {
-  let skills: Skill[] = [...options.skills];
+  let disabled: DisabledSkill[] = [...(options.disabled ?? [])];
+  const filter = options.filter ?? (() => NO_SKILL_FILTER);
+  /** The list plus the built-in prompt commands that no filter disables (those join `disabled`). */
+  const withBuiltins = (list: readonly Skill[]) => {
+    if (options.builtinCommands !== true) return [...list];
+    const current = filter();
+    return withBuiltinCommands(list).filter((s) => {
+      if (list.includes(s)) return true;
+      const by = whyDisabled(s.name, current);
+      if (by !== undefined && !disabled.some((d) => d.skill.name === s.name)) disabled.push({ skill: s, by });
+      return by === undefined;
+    });
+  };
+  let skills: Skill[] = withBuiltins(options.skills);
   let nested: Skill[] = [];
   const activation = createActivationState(skills);
   const addNested = async (paths: readonly string[]) => {
     if (options.nested === undefined) return { skills: [], announcements: [] };
-    const found = await options.nested.discover(paths, new Set(skills.map((s) => s.name)));
+    const existing = new Set([...skills, ...disabled.map((d) => d.skill)].map((s) => s.name));
+    const raw = await options.nested.discover(paths, existing);
+    const current = filter();
+    const off = raw.skills.flatMap((skill) => {
+      const by = whyDisabled(skill.name, current);
+      return by === undefined ? [] : [{ skill, by }];
+    });
+    disabled = [...disabled, ...off];
+    const found =
+      off.length === 0 ? raw : { ...raw, skills: raw.skills.filter((s) => !off.some((d) => d.skill === s)) };
     if (found.skills.length > 0) {
       nested = [...nested, ...found.skills];
       skills = [...skills, ...found.skills];
@@ -43,6 +73,7 @@ export function createSkillView(options: SkillViewOptions): SkillView {
   };
   return {
     visible: () => activation.visible(skills),
+    disabled: (name) => disabled.find((d) => d.skill.name === name || d.skill.alias === name),
     pluginSkillNames: () => skills.filter((s) => s.source === "plugin").map((s) => s.name),
     async touch(paths) {
       const announcements: string[] = [];
@@ -62,9 +93,17 @@ export function createSkillView(options: SkillViewOptions): SkillView {
       activation.activate(listed);
       return listed;
     },
-    rediscovered(discovered) {
-      const names = new Set(discovered.map((s) => s.name));
-      skills = [...discovered, ...nested.filter((s) => !names.has(s.name))];
+    rediscovered(discovered, discoveredDisabled = []) {
+      const names = new Set([...discovered, ...discoveredDisabled.map((d) => d.skill)].map((s) => s.name));
+      const current = filter();
+      const keptNested = nested.filter((s) => !names.has(s.name));
+      disabled = [...discoveredDisabled];
+      const enabledNested = keptNested.filter((s) => {
+        const by = whyDisabled(s.name, current);
+        if (by !== undefined) disabled.push({ skill: s, by });
+        return by === undefined;
+      });
+      skills = withBuiltins([...discovered, ...enabledNested]);
       activation.add(discovered);
     },
   };

@@ -1,5 +1,7 @@
-/** A suggestion may differ by at most this share of the typed name's length (rounded down, at least 1). */
+/** `similarNames`: a name may differ by at most this share of the typed name's length (rounded down, at least 1). */
 export const SUGGESTION_MAX_DISTANCE_RATIO = 1 / 3;
+/** `closestName`: the Skill tool suggests only a name within this many case-sensitive edits (SPEC §14.5). */
+export const CLOSEST_NAME_MAX_DISTANCE = 2;
 /** How many names `similarNames` returns by default. */
 export const DEFAULT_SIMILAR_NAMES = 3;
 
@@ -31,7 +33,7 @@ export function editDistance(a: string, b: string, limit = Number.POSITIVE_INFIN
   return previous[b.length] ?? 0;
 }
 
-/** The largest distance at which `name` gets a suggestion. */
+/** The largest (case-insensitive) distance at which `similarNames` offers a name for `name`. */
 export function maxSuggestionDistance(name: string): number {
   return Math.max(1, Math.floor(name.length * SUGGESTION_MAX_DISTANCE_RATIO));
 }
@@ -60,15 +62,30 @@ function score(query: string, candidates: readonly string[]): Scored[] {
 }
 
 /**
- * The candidate closest to `query`, or undefined when none is close: the distance (ignoring case, so `Commit`
- * finds `commit`) must be at most a third of the query's length, and at least 1 is always allowed. Ties go to
- * the exact-case distance, then to the earlier candidate. `query` itself is never suggested. Pure.
+ * The candidate closest to `query` for the Skill tool's "Did you mean" (SPEC §14.5), or undefined when none is
+ * close: only a name within {@link CLOSEST_NAME_MAX_DISTANCE} case-sensitive edits counts (`loose` → `loop`,
+ * `upper-case` → `Upper-Case`; `GREET` finds no `greet`). Ties go to the earlier candidate; `query` itself is
+ * never suggested. Pure.
  */
 export function closestName(query: string, candidates: readonly string[]): string | undefined {
-  return score(query, candidates)[0]?.name;
+  let best: string | undefined;
+  let bestDistance = CLOSEST_NAME_MAX_DISTANCE + 1;
+  for (const name of candidates) {
+    if (name === query) continue;
+    const distance = editDistance(query, name, CLOSEST_NAME_MAX_DISTANCE);
+    if (distance < bestDistance) {
+      best = name;
+      bestDistance = distance;
+    }
+  }
+  return best;
 }
 
-/** Up to `limit` close candidates, best first, by the same rule as `closestName`. Pure. */
+/**
+ * Up to `limit` close candidates, best first (for the CLI's `show`): the distance ignoring case (so `Commit` finds
+ * `commit`) must be at most `maxSuggestionDistance(query)`; ties go to the exact-case distance, then to the
+ * earlier candidate. `query` itself is never offered. Pure.
+ */
 export function similarNames(
   query: string,
   candidates: readonly string[],

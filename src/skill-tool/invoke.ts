@@ -1,20 +1,27 @@
 import type { InvokedSkill } from "../agent/compaction/reattach.js";
 import type { AgentEvent } from "../agent/events.js";
 import type { TurnPatch, TurnState } from "../agent/turn.js";
+import { userPromptExpansionPayload } from "../hooks/prompt-expansion.js";
 import type { HookRegistry } from "../hooks/registry.js";
 import { registerSkillHooks } from "../hooks/skill-hooks.js";
 import { expandSkill } from "../inline/expand-skill.js";
-import { hasInlineShell } from "../inline/inline-shell.js";
+import { hasInlineShell, type InlineExpansion } from "../inline/inline-shell.js";
 import { skillExpansionText } from "../inline/render.js";
 import type { FsOps } from "../io/fs.js";
 import type { ShellOps } from "../io/shell.js";
-import { decide } from "../permissions/decide.js";
 import type { PermissionRules } from "../permissions/decision.js";
 import type { RunHooks } from "../session/hooks-runner.js";
-import { denialText, type PermissionPolicy, settle, withTurnDenials } from "../session/tool-gate.js";
+import {
+  denialText,
+  inlineShellCheck,
+  type PermissionPolicy,
+  settle,
+  withTurnDenials,
+} from "../session/tool-gate.js";
 import type { Skill } from "../skill/skill.js";
 import type { UsageStore } from "../usage.js";
 import { decideSkill } from "./permissions.js";
+import { invocationText, type LoadedSkills } from "./reinvocation.js";
 
 /** Who invoked a skill: the model through the Skill tool, or a person typing `/name`. */
 export type InvocationOrigin = "model" | "user";
@@ -26,6 +33,8 @@ export type ForkOutcome = { ok: true; text: string; answer: string } | { ok: fal
 
 export interface ForkRequest {
   skill: Skill;
+  /** The name as called (an alias stays the alias), for the result text. */
+  name: string;
   args: string;
   /** The task: `Base directory…⏎⏎{body}`, expanded. */
   task: string;
@@ -50,11 +59,15 @@ export interface InvocationDeps {
   emit: (event: AgentEvent) => void;
   /** Logs the invocation (invoked-skill log and transcript). */
   record: (invocation: InvokedSkill) => Promise<void>;
+  /** The expansions each conversation already holds, for re-invocations (SPEC §14.3). */
+  loaded: LoadedSkills;
   runFork: (request: ForkRequest) => Promise<ForkOutcome>;
 }
 
 export interface InvocationRequest {
   skill: Skill;
+  /** The name as called, leading `/` stripped (an alias stays the alias); default `skill.name`. */
+  name?: string;
   args: string;
   origin: InvocationOrigin;
   turn: TurnState;
@@ -65,7 +78,11 @@ export interface InvocationRequest {
 
 /** The outcome of the pipeline: refused (with the reason), expanded inline, or run as a fork. */
 export type InvocationOutcome =
-  | { kind: "refused"; message: string }
+  | {
+      kind: "refused";
+      message: string /** An inline shell failure: sent without `<tool_use_error>` (§14.9). */;
+      shell?: true;
+    }
   | { kind: "inline"; text: string; patch: TurnPatch }
   | { kind: "fork"; outcome: ForkOutcome };
 
@@ -93,8 +110,9 @@ async function bodyForPermission(skill: Skill, signal: AbortSignal): Promise<str
  * (`Skill(name)` rules, safe-property auto-allow, the host's ask; a person typing `/name` has already said yes
  * to an `ask`, never to a `deny`), PreToolUse hooks for `Skill`, the skill's own hooks registered, expansion
  * (substitution, inline shell through the Bash permission check with the skill's `allowed-tools` granted),
- * then inline or fork, usage recording and the invocation log. Validation is the caller's (it differs by path).
- * Never rejects for user content.
+ * then inline or fork, usage recording and the invocation log. An inline expansion already in the agent's
+ * conversation is sent as `invocationText` says (SPEC §14.3); the log keeps the full text. Validation is the
+ * caller's (it differs by path). Never rejects for user content.
  */
 export async function invokeSkill(
   request: InvocationRequest,
@@ -114,7 +132,7 @@ export async function invokeSkill(
   const settled =
     request.origin === "user" && decision.behavior === "ask"
       ? ({ behavior: "allow" } as const)
-      : await settle(decision, "Skill", deps.policy, signal);
+      : await settle(decision, "Skill", deps.policy, signal, { skill: skill.name, args });
   if (settled.behavior !== "allow") return { kind: "refused", message: denialText(settled) };
 
   const hook = await deps.runHooks(
@@ -133,10 +151,29 @@ export async function invokeSkill(
   if (skill.plugin !== undefined) await deps.fs.mkdir(skill.plugin.dataDir).catch(() => undefined);
 
   const expanded = await expandBody(skill, request, rules, deps);
-  if (!expanded.ok) return { kind: "refused", message: expanded.message };
-  const text =
+  if (!expanded.ok) {
+    return expanded.shell === true
+      ? { kind: "refused", message: expanded.message, shell: true }
+      : { kind: "refused", message: expanded.message };
+  }
+  let text =
     skill.literalBody === true ? expanded.text : skillExpansionText(skill.kind, skill.baseDir, expanded.text);
 
+  if (request.origin === "user") {
+    // A typed `/name` expanded: UserPromptExpansion hooks see it before it reaches the model (exit 2 blocks).
+    const expansion = await deps.runHooks(
+      "UserPromptExpansion",
+      userPromptExpansionPayload(skill, args, text),
+      signal,
+    );
+    if (expansion.blocked !== undefined) {
+      return {
+        kind: "refused",
+        message: `UserPromptExpansion hook blocked /${skill.name}: ${expansion.blocked.reason}`,
+      };
+    }
+    if (expansion.additionalContext.length > 0) text = [text, ...expansion.additionalContext].join("\n\n");
+  }
   await deps.usage.record(skill.name, deps.now()).catch(() => undefined);
   await deps.record({
     name: skill.name,
@@ -156,6 +193,7 @@ export async function invokeSkill(
   if (mode === "fork") {
     const outcome = await deps.runFork({
       skill,
+      name: request.name ?? skill.name,
       args,
       task: text,
       signal,
@@ -164,7 +202,13 @@ export async function invokeSkill(
     });
     return { kind: "fork", outcome };
   }
-  return { kind: "inline", text, patch: skillPatch(skill) };
+  const earlier = deps.loaded.earlier(request.agentId, skill.name);
+  deps.loaded.add(request.agentId, skill.name, text);
+  return {
+    kind: "inline",
+    text: invocationText(request.name ?? skill.name, text, earlier),
+    patch: skillPatch(skill),
+  };
 }
 
 async function expandBody(
@@ -172,7 +216,7 @@ async function expandBody(
   request: InvocationRequest,
   rules: PermissionRules,
   deps: InvocationDeps,
-): Promise<{ ok: true; text: string } | { ok: false; message: string }> {
+): Promise<InlineExpansion> {
   if (skill.literalBody === true) {
     try {
       return { ok: true, text: await skill.loadBody(request.signal, request.args) };
@@ -191,19 +235,6 @@ async function expandBody(
     projectDir: deps.projectDir,
     shellOps: deps.shell,
     signal: request.signal,
-    checkCommand: (command, signal) =>
-      settle(
-        decide({
-          rules,
-          grants,
-          tool: "Bash",
-          subject: { kind: "command", command },
-          cwd: deps.policy.cwd,
-          home: deps.policy.home,
-        }),
-        "Bash",
-        deps.policy,
-        signal,
-      ),
+    checkCommand: inlineShellCheck(deps.policy, rules, grants),
   });
 }

@@ -24,7 +24,7 @@ function errorText(message: string): AgentToolResult {
 
 /**
  * The `Skill` tool (SPEC §4): validates the call, then hands it to the one invocation pipeline. Inline skills
- * answer `Launching skill: {name}` with the expansion as a follow-up text block and a turn patch; forked
+ * answer `Launching skill: {name}` (the name as called, SPEC §14.4) with the expansion as a follow-up text block and a turn patch; forked
  * skills answer with the fork's result (SPEC §7). Failures are `<tool_use_error>` results, never throws.
  */
 export function createSkillTool(options: SkillToolOptions): AgentTool {
@@ -45,7 +45,7 @@ export function createSkillTool(options: SkillToolOptions): AgentTool {
         pluginSkillNames: options.pluginSkillNames(),
       });
       if (!valid.ok) return errorText(valid.message);
-      const { skill } = valid;
+      const { skill, name } = valid;
       if (skill.context === "fork" && options.depth >= MAX_FORK_DEPTH) {
         return errorText(
           `Skill ${skill.name} runs as a fork, and forks nest at most ${MAX_FORK_DEPTH} deep.`,
@@ -53,6 +53,7 @@ export function createSkillTool(options: SkillToolOptions): AgentTool {
       }
       const outcome = await options.invoke({
         skill,
+        name,
         args: parsed.input.args ?? "",
         origin: "model",
         turn: ctx.turn,
@@ -62,10 +63,12 @@ export function createSkillTool(options: SkillToolOptions): AgentTool {
       });
       switch (outcome.kind) {
         case "refused":
-          return errorText(outcome.message);
+          return outcome.shell === true
+            ? { content: [{ type: "text", text: outcome.message }], isError: true, touchedPaths: [] }
+            : errorText(outcome.message);
         case "inline":
           return {
-            content: [{ type: "text", text: `Launching skill: ${skill.name}` }],
+            content: [{ type: "text", text: `Launching skill: ${name}` }],
             isError: false,
             touchedPaths: [],
             followUp: [{ type: "text", text: outcome.text }],

@@ -1,7 +1,9 @@
 import * as z from "zod";
 import { lazy } from "../lazy.js";
+import { neutralizeMarkup } from "../skill/neutralize-markup.js";
 import type { Skill } from "../skill/skill.js";
 import { formatInputError, type ToolInputSchema } from "../tools/define-tool.js";
+import { isUiCommand } from "./builtin-commands.js";
 import { closestName } from "./did-you-mean.js";
 
 /**
@@ -49,17 +51,24 @@ export function readSkillToolInputFast(raw: unknown): SkillToolInput | undefined
   return { skill, args };
 }
 
+/** The message for a call without `skill` (SPEC §14.7), bare: wrap it with `toolUseError`. */
+export const MISSING_SKILL_MESSAGE =
+  "InputValidationError: Skill failed due to the following issue:\nThe required parameter `skill` is missing";
+
 /**
  * Parses a Skill tool call's raw input: `readSkillToolInputFast` first, then `SkillToolInput()` for whatever it
  * left undecided, so that the schema is built only for odd input. Failure message (bare, wrap it with
- * `toolUseError`): `Invalid input for Skill: {path or (input)}: {zod issue}; …. Call it as {"skill": "<name>",
- * "args": "<optional>"}.` Pure.
+ * `toolUseError`): {@link MISSING_SKILL_MESSAGE} for an object without `skill`, else `Invalid input for Skill:
+ * {path or (input)}: {zod issue}; …. Call it as {"skill": "<name>", "args": "<optional>"}.` Pure.
  */
 export function parseSkillToolInput(
   raw: unknown,
 ): { ok: true; input: SkillToolInput } | { ok: false; message: string } {
   const fast = readSkillToolInputFast(raw);
   if (fast !== undefined) return { ok: true, input: fast };
+  if (typeof raw === "object" && raw !== null && !Array.isArray(raw)) {
+    if (!("skill" in raw) || raw.skill === undefined) return { ok: false, message: MISSING_SKILL_MESSAGE };
+  }
   const parsed = SkillToolInput().safeParse(raw);
   if (parsed.success) return { ok: true, input: parsed.data };
   return {
@@ -71,9 +80,12 @@ export function parseSkillToolInput(
 /** The outcome of validating a Skill tool call. `name` is the name as called, after normalisation. */
 export type SkillCallValidation = { ok: true; skill: Skill; name: string } | { ok: false; message: string };
 
-/** Wraps a validation message the way the Skill tool returns it: `<tool_use_error>{message}</tool_use_error>`. */
+/**
+ * Wraps a validation message the way the Skill tool returns it: `<tool_use_error>{message}</tool_use_error>`,
+ * with wrapper tags in the message (a name or shell pattern as written) defused by `neutralizeMarkup`.
+ */
 export function toolUseError(message: string): string {
-  return `<tool_use_error>${message}</tool_use_error>`;
+  return `<tool_use_error>${neutralizeMarkup(message)}</tool_use_error>`;
 }
 
 /** `/deploy` and ` deploy ` → `deploy`. One leading slash is stripped; case is kept. */
@@ -113,13 +125,28 @@ function unknownSkillMessage(
   return suggestion === undefined ? base : `${base}. Did you mean ${suggestion}?`;
 }
 
+/** The refusal for a UI-only command called through the Skill tool (SPEC §14.6), bare. */
+export function uiCommandMessage(name: string): string {
+  return `${name} is a UI command, not a skill. Ask the user to run /${name} themselves — it cannot be invoked via the Skill tool.`;
+}
+
+/** The refusal for a `disable-model-invocation` skill (SPEC §4, §14.7), bare. */
+export function disabledModelInvocationMessage(name: string): string {
+  return (
+    `Skill ${name} cannot be used with Skill tool due to disable-model-invocation. Ask the user to run /${name} ` +
+    "themselves — it cannot be invoked via the Skill tool. Do not replicate this skill's workflow by other means — " +
+    "it is reserved for explicit user invocation."
+  );
+}
+
 /**
  * Validates a Skill tool call against the skills the model may call now (SPEC §4), in order: empty name →
- * `Skill name is empty`; a leading `/` is stripped (an input of just `/` is empty too); an unknown name (names
- * are case-sensitive, aliases count) → `Unknown skill: {n}` plus either the bare-name hint when exactly one
- * `{x}:{n}` exists among `skills` and `pluginSkillNames`, or `. Did you mean {m}?` for the closest callable name;
- * `disable-model-invocation` → the refusal that asks the user to type `/{n}`. `skills` must already exclude
- * un-activated conditional skills. Messages are returned bare; wrap them with `toolUseError`. Pure.
+ * `Skill name is empty`; a leading `/` is stripped (an input of just `/` is empty too); a name no skill answers
+ * to (names are case-sensitive, aliases count) → `uiCommandMessage` for a UI-only command such as `help`, else
+ * `Unknown skill: {n}` plus either the bare-name hint when exactly one `{x}:{n}` exists among `skills` and
+ * `pluginSkillNames`, or `. Did you mean {m}?` for a callable name within two edits (`closestName`);
+ * `disable-model-invocation` → `disabledModelInvocationMessage`. `skills` must already exclude un-activated
+ * conditional skills. Messages are returned bare; wrap them with `toolUseError`. Pure.
  */
 export function validateSkillCall(
   input: SkillToolInput,
@@ -134,13 +161,9 @@ export function validateSkillCall(
   if (name === "") return { ok: false, message: "Skill name is empty" };
   const skill = findSkill(options.skills, name);
   if (skill === undefined) {
+    if (isUiCommand(name)) return { ok: false, message: uiCommandMessage(name) };
     return { ok: false, message: unknownSkillMessage(name, options.skills, options.pluginSkillNames ?? []) };
   }
-  if (skill.disableModelInvocation) {
-    return {
-      ok: false,
-      message: `Skill ${name} cannot be used with Skill tool due to disable-model-invocation. Ask the user to run /${name} themselves.`,
-    };
-  }
+  if (skill.disableModelInvocation) return { ok: false, message: disabledModelInvocationMessage(name) };
   return { ok: true, skill, name };
 }

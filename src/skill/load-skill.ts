@@ -1,7 +1,11 @@
+import { basename } from "node:path";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
+import { isValidSkillName, MAX_NAME_LENGTH } from "./fields.js";
 import { parseFrontmatterLazily, parseSimpleFrontmatter, splitFrontmatter } from "./frontmatter-core.js";
-import { firstBodyLine, normalizeMeta } from "./schema.js";
+import { hasControlChar, neutralizeMarkup, stripControlChars } from "./neutralize-markup.js";
+import { isInside } from "./path-inside.js";
+import { DEFAULT_DESCRIPTION, firstBodyLine, normalizeMeta } from "./schema.js";
 import type { PluginRef, Skill, SkillKind, SkillMeta, SkillSource } from "./skill.js";
 
 /** Files larger than this are skipped with a diagnostic (SPEC §1). */
@@ -20,6 +24,11 @@ export interface SkillFileRef {
   /** `Base directory for this skill:`; the dir holding SKILL.md, or the commands dir. */
   baseDir: string;
   plugin?: PluginRef;
+  /**
+   * A real dir the file must stay inside (a plugin's root): the body is read only while the file's real path
+   * is still under it, so a link swapped after discovery cannot point the read elsewhere.
+   */
+  confine?: string;
 }
 
 export interface LoadResult {
@@ -45,7 +54,7 @@ export interface HeadResult {
 /**
  * Loads one skill file, reading only its head (the frontmatter and the first body line); the body is read
  * again by `loadBody` when the skill is expanded. Never throws: every problem is a diagnostic, and only an
- * unreadable or oversized file yields no skill.
+ * unreadable or oversized file, or a name holding a wrapper tag or control character, yields no skill.
  */
 export async function loadSkillFile(fs: FsOps, ref: SkillFileRef): Promise<LoadResult> {
   return skillFromHead(fs, ref, await readSkillHead(fs, ref));
@@ -63,6 +72,19 @@ export function skillFromHead(fs: FsOps, ref: SkillFileRef, head: HeadResult): L
 /** Reads and parses one skill file's head into plain data. Never throws. */
 export async function readSkillHead(fs: FsOps, ref: SkillFileRef): Promise<HeadResult> {
   const diagnostics: Diagnostic[] = [];
+  // A name is echoed verbatim in the listing and in tool calls: one holding a wrapper tag could forge a block.
+  if (neutralizeMarkup(ref.name) !== ref.name || hasControlChar(ref.name)) {
+    return {
+      diagnostics: [
+        diagnostic(
+          "error",
+          "name-invalid",
+          `skill name "${stripControlChars(ref.name)}" holds markup or control characters that could forge the listing; skipped`,
+          ref.path,
+        ),
+      ],
+    };
+  }
   let head: Awaited<ReturnType<FsOps["readHead"]>>;
   try {
     head = await fs.readHead(ref.path, HEAD_BYTES);
@@ -80,6 +102,7 @@ export async function readSkillHead(fs: FsOps, ref: SkillFileRef): Promise<HeadR
     }
   } catch (error) {
     if (errorCode(error) === "ENOENT") return { diagnostics: [], missing: true };
+    if (await isDirectory(fs, ref.path)) return { diagnostics: [fileIsDirectory(ref)] };
     return { diagnostics: [unreadable(ref.path, error)] };
   }
 
@@ -100,13 +123,25 @@ export async function readSkillHead(fs: FsOps, ref: SkillFileRef): Promise<HeadR
   }
   if (binary)
     diagnostics.push(diagnostic("warning", "file-binary", "file contains NUL bytes (binary?)", ref.path));
-  if (head.size === 0) diagnostics.push(diagnostic("info", "file-empty", "file is empty", ref.path));
+  if (head.size === 0) {
+    diagnostics.push(
+      diagnostic(
+        "info",
+        "file-empty",
+        `${basename(ref.path)} is empty (0 bytes): the skill loads with no instructions and the description "${DEFAULT_DESCRIPTION}"`,
+        ref.path,
+      ),
+    );
+  }
   if (split.unclosed) {
+    diagnostics.push(diagnostic("warning", "frontmatter-unclosed", unclosedMessage(split.body), ref.path));
+  }
+  if (ref.kind === "skill" && !isValidSkillName(ref.name)) {
     diagnostics.push(
       diagnostic(
         "warning",
-        "frontmatter-unclosed",
-        "frontmatter opens with --- but never closes; the whole file is the body",
+        "name-invalid",
+        `skill directory name "${ref.name}" is not a valid Agent Skills name (lowercase letters, digits and single hyphens, at most ${MAX_NAME_LENGTH} chars); it loads as "${ref.name}", but other agents may refuse it`,
         ref.path,
       ),
     );
@@ -154,10 +189,55 @@ function skillFromMeta(fs: FsOps, ref: SkillFileRef, meta: SkillMeta): Skill {
     filePath: path,
     baseDir: ref.baseDir,
     root: ref.root,
-    loadBody: async () => splitFrontmatter(await fs.readFile(path)).body,
+    loadBody: async () => {
+      if (ref.confine !== undefined) await assertConfined(fs, path, ref.confine);
+      return splitFrontmatter(await fs.readFile(path)).body;
+    },
   });
   if (ref.plugin !== undefined) skill.plugin = ref.plugin;
   return skill;
+}
+
+/**
+ * Why an unclosed frontmatter is unclosed, for the diagnostic: names a line that looks like a closing fence but
+ * is not exactly `---` (`----`, `--- x`, `...`) when there is one. Pure.
+ */
+export function unclosedMessage(body: string): string {
+  const lines = body.split("\n").map((line) => line.replace(/\r$/, ""));
+  const near = lines.findIndex(
+    (line, i) => i > 0 && /^(-{2,}|\.{3})/.test(line.trim()) && line.trim() !== "---",
+  );
+  const cause =
+    near === -1
+      ? "no later line is exactly ---"
+      : `line ${near + 1} "${lines[near]?.trim().slice(0, 40)}" is not a closing fence (it must be exactly ---)`;
+  return `frontmatter opens with --- on line 1 but never closes: ${cause}; the whole file, fields included, is read as the body`;
+}
+
+async function isDirectory(fs: FsOps, path: string): Promise<boolean> {
+  try {
+    return (await fs.stat(path)).kind === "dir";
+  } catch {
+    return false;
+  }
+}
+
+function fileIsDirectory(ref: SkillFileRef): Diagnostic {
+  const file = basename(ref.path);
+  return diagnostic(
+    "error",
+    "not-a-file",
+    `${file} is a directory, not a file: a skill is a directory holding a file named ${file}; skipped`,
+    ref.path,
+  );
+}
+
+/** Rejects when `path`'s real path has left `root` (see {@link SkillFileRef.confine}). */
+async function assertConfined(fs: FsOps, path: string, root: string): Promise<void> {
+  const real = await fs.realpath(path);
+  if (!isInside(root, real)) {
+    throw new Error(`${path} now resolves to ${real}, outside ${root}; not read`);
+  }
 }
 
 function unreadable(path: string, error: unknown): Diagnostic {

@@ -10,6 +10,7 @@ import {
   toToolRules,
   toWords,
 } from "./fields.js";
+import { hasControlChar, neutralizeMarkup, stripControlChars } from "./neutralize-markup.js";
 import { EFFORTS, type Effort, type SkillKind, type SkillMeta } from "./skill.js";
 
 /** Every top-level frontmatter key the engine knows (SPEC §1). Others go to `extra`. */
@@ -53,11 +54,15 @@ export interface NormalizeInput {
 
 /**
  * Turns parsed frontmatter into the fields the engine acts on. One bad field is a diagnostic and falls back
- * to its default; nothing here throws or drops the skill.
+ * to its default; nothing here throws or drops the skill. A key whose name or value holds a control character
+ * (NUL, ESC, … — not tab, newline or CR) is dropped with a `frontmatter-control-char` error. The texts the
+ * listing and the user see (description, `when_to_use`, `argument-hint`) have any wrapper tag defused by
+ * `neutralizeMarkup`, so no caller needs to.
  */
 export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnostics: Diagnostic[] } {
-  const { data, kind, path } = input;
+  const { kind, path } = input;
   const diagnostics: Diagnostic[] = [];
+  const data = withoutControlChars(input.data, path, diagnostics);
   const invalid = (key: string, expected: string) =>
     diagnostics.push(
       diagnostic(
@@ -125,7 +130,9 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
   let description = written === undefined ? "" : collapseNewlines(written);
   const descriptionFromBody = description === "";
   if (descriptionFromBody) {
-    description = input.firstBodyLine === undefined ? DEFAULT_DESCRIPTION : input.firstBodyLine;
+    const line =
+      input.firstBodyLine === undefined ? "" : collapseNewlines(stripControlChars(input.firstBodyLine));
+    description = line === "" ? DEFAULT_DESCRIPTION : line;
     diagnostics.push(
       diagnostic(
         "info",
@@ -147,7 +154,7 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
 
   const meta: SkillMeta = {
     // A written description is detached already (`text` detaches what it returns).
-    description: descriptionFromBody ? detach(description) : description,
+    description: neutralizeMarkup(descriptionFromBody ? detach(description) : description),
     descriptionFromBody,
     argumentNames: list("arguments", toWords) ?? [],
     allowedTools: list("allowed-tools", toToolRules) ?? [],
@@ -159,8 +166,10 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
     extra,
   };
   if (alias !== undefined) meta.alias = alias;
-  if (whenToUse !== undefined && whenToUse !== "") meta.whenToUse = collapseNewlines(whenToUse);
-  if (hint !== undefined && hint !== null) meta.argumentHint = detach(hint);
+  if (whenToUse !== undefined && whenToUse !== "") {
+    meta.whenToUse = neutralizeMarkup(collapseNewlines(whenToUse));
+  }
+  if (hint !== undefined && hint !== null) meta.argumentHint = neutralizeMarkup(detach(hint));
   if (model !== undefined && model !== "") meta.model = model;
   const effort = oneOf<Effort>("effort", EFFORTS);
   if (effort !== undefined) meta.effort = effort;
@@ -179,6 +188,41 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
   if (version !== undefined) meta.version = version;
   if (data.metadata !== undefined) meta.metadata = data.metadata;
   return { meta, diagnostics };
+}
+
+/**
+ * `data` without the keys whose name or value (strings anywhere inside it) holds a control character, each
+ * reported as a `frontmatter-control-char` error: the field is dropped, the skill still loads.
+ */
+function withoutControlChars(
+  data: Record<string, unknown>,
+  path: string,
+  diagnostics: Diagnostic[],
+): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const key of Object.keys(data)) {
+    if (!hasControlChar(key) && !holdsControlChar(data[key])) continue;
+    out ??= { ...data };
+    delete out[key];
+    diagnostics.push(
+      diagnostic(
+        "error",
+        "frontmatter-control-char",
+        `frontmatter key "${stripControlChars(key)}" holds a control character (NUL, ESC, …); the field is ignored`,
+        path,
+      ),
+    );
+  }
+  return out ?? data;
+}
+
+/** True when a string anywhere in `value` (keys too) holds a control character. Shared and cyclic parts (YAML aliases) are searched once. */
+function holdsControlChar(value: unknown, seen: WeakSet<object> = new WeakSet()): boolean {
+  if (typeof value === "string") return hasControlChar(value);
+  if (typeof value !== "object" || value === null || seen.has(value)) return false;
+  seen.add(value);
+  if (Array.isArray(value)) return value.some((item) => holdsControlChar(item, seen));
+  return Object.entries(value).some(([key, item]) => hasControlChar(key) || holdsControlChar(item, seen));
 }
 
 const LEADING_HASHES = /^[#\s]+/;

@@ -1,34 +1,43 @@
 import * as z from "zod";
 import type { ShellOps } from "../io/shell.js";
 import { lazy } from "../lazy.js";
-import { defineTool, type Tool, type ToolInputSchema, type ToolOutput } from "./define-tool.js";
+import { defineTool, type Tool, type ToolInputSchema, type ToolOutput, toolError } from "./define-tool.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatBytes, truncateTail } from "./truncate.js";
 
-/** Default command timeout, in seconds. */
-export const BASH_DEFAULT_TIMEOUT_SECONDS = 120;
-/** Longest timeout a call may ask for, in seconds. */
-export const BASH_MAX_TIMEOUT_SECONDS = 600;
-/** The text of a result for a command that printed nothing. */
-export const NO_OUTPUT_TEXT = "(no output)";
+/** Default command timeout, in milliseconds (Claude Code's: 2 minutes). */
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+/** Longest timeout a call may ask for, in milliseconds (Claude Code's: 10 minutes). */
+export const BASH_MAX_TIMEOUT_MS = 600_000;
+/** The text of a result for a command that printed nothing (Claude Code's). */
+export const NO_OUTPUT_TEXT = "(Bash completed with no output)";
+/** The tool error for `run_in_background: true`: background runs are not implemented. */
+export const BACKGROUND_UNSUPPORTED_TEXT =
+  "run_in_background is not supported here: nothing was run. Run the command in the foreground (it may take up to " +
+  `${BASH_MAX_TIMEOUT_MS / 60_000} minutes with timeout), or, for a long-lived process such as a server, start it ` +
+  "detached with its output in a file (nohup cmd > cmd.log 2>&1 &) and Read the log.";
 
 export const BASH_DESCRIPTION = `Run a bash command in the working directory and return its output (stdout and stderr, in the order they were written).
 
+- description: a short, clear description of what the command does (5-10 words), e.g. "List files in current directory".
 - Each call starts a fresh shell: cd and exported variables do not carry over; chain commands with && instead.
-- timeout is in seconds: default ${BASH_DEFAULT_TIMEOUT_SECONDS}, at most ${BASH_MAX_TIMEOUT_SECONDS}. On timeout the command and every process it started are killed.
+- timeout is in milliseconds: default ${BASH_DEFAULT_TIMEOUT_MS}, at most ${BASH_MAX_TIMEOUT_MS}. On timeout the command and every process it started are killed.
+- run_in_background is not supported: it makes the call fail without running anything.
 - Only the last ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024} KB of output are returned; earlier output is cut with a note. Redirect big output to a file and use Read or Grep on it.
 - A non-zero exit code is reported as an error with the output.
 - Prefer Read, Edit, Write, Grep, Glob and LS over cat, sed, echo >, grep, find and ls.`;
 
 /** The `Bash` tool's input schema, built on the first call that parses an input (zod is costly at start-up). */
 export const bashInput = lazy(() =>
-  z.strictObject({
+  z.object({
     command: z.string().min(1).describe("The command to run"),
+    description: z.string().optional().describe("What the command does, in 5-10 words"),
     timeout: z
       .number()
       .positive()
-      .max(BASH_MAX_TIMEOUT_SECONDS)
+      .max(BASH_MAX_TIMEOUT_MS)
       .optional()
-      .describe(`Timeout in seconds (default ${BASH_DEFAULT_TIMEOUT_SECONDS})`),
+      .describe(`Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})`),
+    run_in_background: z.boolean().optional().describe("Not supported: must be absent or false"),
   }),
 );
 export type BashInput = z.infer<ReturnType<typeof bashInput>>;
@@ -38,15 +47,16 @@ export const BASH_INPUT_SCHEMA: ToolInputSchema = {
   type: "object",
   properties: {
     command: { type: "string", minLength: 1, description: "The command to run" },
+    description: { description: "What the command does, in 5-10 words", type: "string" },
     timeout: {
-      description: `Timeout in seconds (default ${BASH_DEFAULT_TIMEOUT_SECONDS})`,
+      description: `Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})`,
       type: "number",
       exclusiveMinimum: 0,
-      maximum: BASH_MAX_TIMEOUT_SECONDS,
+      maximum: BASH_MAX_TIMEOUT_MS,
     },
+    run_in_background: { description: "Not supported: must be absent or false", type: "boolean" },
   },
   required: ["command"],
-  additionalProperties: false,
 };
 
 export interface BashToolOptions {
@@ -71,8 +81,10 @@ function tailOf(output: string): { text: string; truncated: boolean } {
 }
 
 /**
- * The `Bash` tool: runs through `ShellOps` (cwd = `ctx.cwd`), streams chunks to `ctx.onUpdate`, keeps the
- * tail of the output, reports a non-zero exit code or a timeout as an error. Timeout and abort kill the whole
+ * The `Bash` tool (Claude Code's input: `command`, `description`, `timeout` in ms, `run_in_background`, other keys
+ * ignored): runs through `ShellOps` (cwd = `ctx.cwd`), streams chunks to `ctx.onUpdate`, keeps the tail of the
+ * output, reports a non-zero exit code or a timeout as an error; `run_in_background: true` is a tool error and
+ * runs nothing. Timeout and abort kill the whole
  * process tree (ShellOps does it).
  */
 export function createBashTool(options: BashToolOptions): Tool {
@@ -86,11 +98,12 @@ export function createBashTool(options: BashToolOptions): Tool {
     truncate: "tail",
     subject: (input) => input.command,
     async execute(input, ctx): Promise<ToolOutput> {
-      const seconds = input.timeout ?? BASH_DEFAULT_TIMEOUT_SECONDS;
+      if (input.run_in_background === true) return toolError(BACKGROUND_UNSUPPORTED_TEXT);
+      const timeoutMs = input.timeout ?? BASH_DEFAULT_TIMEOUT_MS;
       const chunks: string[] = [];
       const result = await shell.run(input.command, {
         cwd: ctx.cwd,
-        timeoutMs: seconds * 1000,
+        timeoutMs,
         signal: ctx.signal,
         onData: (chunk) => {
           chunks.push(chunk);
@@ -103,7 +116,8 @@ export function createBashTool(options: BashToolOptions): Tool {
       const body = text === "" ? NO_OUTPUT_TEXT : text;
       const details: BashDetails = { exitCode: result.exitCode, timedOut: result.timedOut, truncated };
       if (result.timedOut) {
-        return { content: `${body}\n\nCommand timed out after ${seconds} seconds.`, isError: true, details };
+        const after = timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} seconds` : `${timeoutMs} ms`;
+        return { content: `${body}\n\nCommand timed out after ${after}.`, isError: true, details };
       }
       if (result.exitCode === undefined) {
         return { content: `${body}\n\nCommand was killed by a signal.`, isError: true, details };

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { errorMessage } from "../io/fs.js";
+import { isRecord } from "../is-record.js";
 import { lazy } from "../lazy.js";
 import {
   DEFAULT_MAX_BYTES,
@@ -103,6 +104,27 @@ export interface ToolSpec<S extends z.ZodType> {
   timeoutMs?: number;
   /** Which end of an over-long text result is kept: `head` (default) or `tail` (command output). */
   truncate?: "head" | "tail";
+  /**
+   * Deprecated input keys still accepted, each mapped to the key that replaced it (`{ path: "file_path" }`):
+   * used only when the new key is absent. The model never sees them (they are not in the JSON schema).
+   */
+  legacyKeys?: Readonly<Record<string, string>>;
+}
+
+/** `raw` with each legacy key renamed to its replacement when the replacement is absent. Pure. */
+export function applyLegacyKeys(
+  raw: unknown,
+  legacyKeys: Readonly<Record<string, string>> | undefined,
+): unknown {
+  if (legacyKeys === undefined || !isRecord(raw)) return raw;
+  let out: Record<string, unknown> | undefined;
+  for (const [old, key] of Object.entries(legacyKeys)) {
+    if (raw[old] === undefined || raw[key] !== undefined) continue;
+    out ??= { ...raw };
+    out[key] = raw[old];
+    delete out[old];
+  }
+  return out ?? raw;
 }
 
 /** Tool names the Messages API accepts. */
@@ -194,7 +216,7 @@ function finish(output: ToolOutput, from: "head" | "tail"): ToolResult {
  * input, building a lazy input on the first `run` or `subject` (once, for the tool's lifetime), input parsing
  * with a model-readable error, abort (`Aborted` when the signal is aborted before or during the call), the
  * optional timeout, the safety-net truncation of text blocks (`RESULT_LIMITS`), and turning thrown errors into
- * `{tool} failed: {message}` results. Throws (a programmer error) for a bad name or a non-object eager schema.
+ * `{tool} failed: {message}` results, and renaming `legacyKeys` before parsing. Throws (a programmer error) for a bad name or a non-object eager schema.
  */
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
   if (!TOOL_NAME_PATTERN.test(spec.name)) throw new Error(`Invalid tool name: ${spec.name}`);
@@ -211,12 +233,12 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
     inputSchema,
     readOnly: spec.readOnly,
     subject(rawInput) {
-      const parsed = schema().safeParse(rawInput);
+      const parsed = schema().safeParse(applyLegacyKeys(rawInput, spec.legacyKeys));
       return parsed.success ? spec.subject?.(parsed.data) : undefined;
     },
     async run(rawInput, ctx) {
       if (ctx.signal.aborted) return errorResult(ABORTED_TEXT);
-      const parsed = schema().safeParse(rawInput);
+      const parsed = schema().safeParse(applyLegacyKeys(rawInput, spec.legacyKeys));
       if (!parsed.success) return errorResult(formatInputError(spec.name, parsed.error));
 
       const timeout = new AbortController();

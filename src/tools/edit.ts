@@ -7,21 +7,21 @@ import { lazy } from "../lazy.js";
 import { defineTool, type Tool, type ToolInputSchema, type ToolOutput, toolError } from "./define-tool.js";
 import { unifiedDiff } from "./diff.js";
 import { findMatches, replaceRanges } from "./edit-match.js";
-import { BINARY_SNIFF_BYTES } from "./read.js";
+import { BINARY_SNIFF_BYTES, LEGACY_PATH_KEY } from "./read.js";
 import { displayPath, resolveToolPath } from "./resolve-path.js";
 
 export const EDIT_DESCRIPTION = `Replace text in an existing file.
 
-- path: absolute, relative to the working directory, or starting with ~.
-- old_string must match the file's text exactly, including indentation; Read the file first. When there is no exact match, a match that ignores trailing whitespace, smart quotes, Unicode dashes and spaces is tried.
+- file_path: absolute (preferred), relative to the working directory, or starting with ~.
+- old_string must match the file's text exactly, including indentation; Read the file first, and leave out the line-number prefix (number and tab) Read adds. When there is no exact match, a match that ignores trailing whitespace, smart quotes, Unicode dashes and spaces is tried.
 - old_string must occur exactly once, unless replace_all is true (then every occurrence is replaced). If it occurs more than once, include more surrounding lines to make it unique.
 - The file's line endings (LF or CRLF) and byte-order mark are kept; write old_string and new_string with plain newlines.
 - Use Write to create a file.`;
 
 /** The `Edit` tool's input schema, built on the first call that parses an input (zod is costly at start-up). */
 export const editInput = lazy(() =>
-  z.strictObject({
-    path: z.string().min(1).describe("The file to edit"),
+  z.object({
+    file_path: z.string().min(1).describe("The path of the file to edit"),
     old_string: z.string().describe("The exact text to replace"),
     new_string: z.string().describe("The text to put in its place"),
     replace_all: z.boolean().optional().describe("Replace every occurrence (default false)"),
@@ -33,13 +33,12 @@ export type EditInput = z.infer<ReturnType<typeof editInput>>;
 export const EDIT_INPUT_SCHEMA: ToolInputSchema = {
   type: "object",
   properties: {
-    path: { type: "string", minLength: 1, description: "The file to edit" },
+    file_path: { type: "string", minLength: 1, description: "The path of the file to edit" },
     old_string: { type: "string", description: "The exact text to replace" },
     new_string: { type: "string", description: "The text to put in its place" },
     replace_all: { description: "Replace every occurrence (default false)", type: "boolean" },
   },
-  required: ["path", "old_string", "new_string"],
-  additionalProperties: false,
+  required: ["file_path", "old_string", "new_string"],
 };
 
 /** What an edit reports in `details`. */
@@ -75,9 +74,10 @@ export function createEditTool(options: EditToolOptions): Tool {
     input: editInput,
     inputSchema: EDIT_INPUT_SCHEMA,
     readOnly: false,
-    subject: (input) => input.path,
+    legacyKeys: LEGACY_PATH_KEY,
+    subject: (input) => input.file_path,
     async execute(input, ctx): Promise<ToolOutput> {
-      const abs = resolveToolPath(input.path, ctx.cwd, homeDir);
+      const abs = resolveToolPath(input.file_path, ctx.cwd, homeDir);
       const shown = displayPath(abs, ctx.cwd);
       const oldText = input.old_string.replace(/\r\n/g, "\n");
       const newText = input.new_string.replace(/\r\n/g, "\n");

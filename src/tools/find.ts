@@ -8,7 +8,7 @@ import { displayPath, resolveToolPath } from "./resolve-path.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "./truncate.js";
 import { walkFiles } from "./walk.js";
 
-/** Default number of paths returned. */
+/** Most paths returned (the factory's `limit` may lower it). */
 export const FIND_DEFAULT_LIMIT = 1_000;
 
 export const FIND_DESCRIPTION = `Find files by glob pattern.
@@ -16,14 +16,13 @@ export const FIND_DESCRIPTION = `Find files by glob pattern.
 - pattern: a glob. Without a "/" it matches file names at any depth ("*.ts", "README*"); with one it matches the path under path ("src/**/*.test.ts"). Braces and ** work.
 - path: the directory to search (default: the working directory).
 - .gitignore files are honoured; .git and node_modules are always skipped. Only files are returned, not directories.
-- Paths are relative to the working directory and sorted. At most limit paths (default ${FIND_DEFAULT_LIMIT}) and ${DEFAULT_MAX_LINES} lines / ${DEFAULT_MAX_BYTES / 1024} KB of output are returned.`;
+- Paths are relative to the working directory and sorted. At most ${FIND_DEFAULT_LIMIT} paths and ${DEFAULT_MAX_LINES} lines / ${DEFAULT_MAX_BYTES / 1024} KB of output are returned.`;
 
 /** The `Glob` tool's input schema, built on the first call that parses an input (zod is costly at start-up). */
 export const findInput = lazy(() =>
-  z.strictObject({
+  z.object({
     pattern: z.string().min(1).describe('Glob to match, e.g. "*.ts" or "src/**/*.test.ts"'),
     path: z.string().min(1).optional().describe("Directory to search (default: working directory)"),
-    limit: z.number().int().min(1).optional().describe(`Most paths returned (default ${FIND_DEFAULT_LIMIT})`),
   }),
 );
 export type FindInput = z.infer<ReturnType<typeof findInput>>;
@@ -38,23 +37,19 @@ export const FIND_INPUT_SCHEMA: ToolInputSchema = {
       description: 'Glob to match, e.g. "*.ts" or "src/**/*.test.ts"',
     },
     path: { description: "Directory to search (default: working directory)", type: "string", minLength: 1 },
-    limit: {
-      description: `Most paths returned (default ${FIND_DEFAULT_LIMIT})`,
-      type: "integer",
-      minimum: 1,
-    },
   },
   required: ["pattern"],
-  additionalProperties: false,
 };
 
 export interface FindToolOptions {
   fs: FsOps;
+  /** Most paths returned. Default: `FIND_DEFAULT_LIMIT`. */
+  limit?: number;
   /** For `~` paths. Default: the OS home dir. */
   homeDir?: string;
 }
 
-/** The `Glob` tool: picomatch over the shared `.gitignore`-aware walker; sorted, relative, limited. */
+/** The `Glob` tool (Claude Code's input: `pattern`, `path`; other keys ignored): picomatch over the shared `.gitignore`-aware walker; sorted, relative, limited. */
 export function createFindTool(options: FindToolOptions): Tool {
   const { fs } = options;
   const homeDir = options.homeDir ?? os.homedir();
@@ -82,15 +77,13 @@ export function createFindTool(options: FindToolOptions): Tool {
       if (found.length === 0) return { content: `No files match ${input.pattern} (searched ${shownRoot}).` };
       const shown = found.map((p) => ({ abs: p, rel: displayPath(p, ctx.cwd) }));
       shown.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-      const limit = input.limit ?? FIND_DEFAULT_LIMIT;
+      const limit = options.limit ?? FIND_DEFAULT_LIMIT;
       const kept = shown.slice(0, limit);
       const cut = truncateHead(kept.map((p) => p.rel).join("\n"));
       const returned = kept.slice(0, cut.keptLines);
       const notes: string[] = [];
       if (shown.length > limit) {
-        notes.push(
-          `[Showing ${limit} of ${shown.length} files (limit). Refine pattern or path, or raise limit.]`,
-        );
+        notes.push(`[Showing ${limit} of ${shown.length} files. Refine pattern or path.]`);
       }
       if (cut.truncated) notes.push(`[Output cut to ${cut.keptLines} of ${cut.totalLines} paths.]`);
       return {

@@ -10,75 +10,83 @@ import { displayPath, resolveToolPath } from "./resolve-path.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, splitLines, truncateHead, truncateLine } from "./truncate.js";
 import { walkFiles } from "./walk.js";
 
-/** Default number of matching lines returned. */
-export const GREP_DEFAULT_LIMIT = 100;
+/** Output entries (content lines, file paths or count lines) returned when `head_limit` is not given. */
+export const GREP_DEFAULT_HEAD_LIMIT = 250;
 /** Longest line shown in a result; longer lines are cut. */
 export const GREP_MAX_LINE_CHARS = 500;
-/** Most context lines around a match. */
+/** Most context lines shown on each side of a match; larger `-A`, `-B`, `-C` values are lowered to it. */
 export const GREP_MAX_CONTEXT = 20;
 /** Files larger than this are not searched. */
 export const GREP_MAX_FILE_BYTES = 10 * 1024 * 1024;
 
-export const GREP_DESCRIPTION = `Search file contents with a regular expression (JavaScript syntax).
+/** Claude Code's output modes; `files_with_matches` is the default. */
+export const GREP_OUTPUT_MODES = ["content", "files_with_matches", "count"] as const;
+export type GrepOutputMode = (typeof GREP_OUTPUT_MODES)[number];
+
+export const GREP_DESCRIPTION = `Search file contents with a regular expression (JavaScript syntax, like ripgrep's: escape literal braces, parentheses and dots).
 
 - path: a file or directory (default: the working directory). glob filters files, e.g. "*.ts" (matched against the file name) or "src/**/*.ts" (against the path under path).
+- output_mode: "files_with_matches" (default) lists the files that match; "content" shows the matching lines ("path:line:text", context lines "path-line-text"); "count" gives "path:count" per file.
+- -i: case-insensitive. In content mode: -n shows line numbers (default true); -A, -B and -C show that many lines after, before, or around each match (at most ${GREP_MAX_CONTEXT}).
+- head_limit: only the first N lines or entries of the output (default ${GREP_DEFAULT_HEAD_LIMIT}).
 - .gitignore files are honoured; .git and node_modules are always skipped, and so are binary files and files over ${GREP_MAX_FILE_BYTES / (1024 * 1024)} MB.
-- ignore_case for case-insensitive search; literal to search for the text as written (no regex).
-- context: lines shown before and after each match (at most ${GREP_MAX_CONTEXT}).
-- Output lines are "path:line: text" for matches and "path-line- text" for context, paths relative to the working directory. Lines longer than ${GREP_MAX_LINE_CHARS} characters are cut.
-- At most limit matching lines (default ${GREP_DEFAULT_LIMIT}) and ${DEFAULT_MAX_LINES} lines / ${DEFAULT_MAX_BYTES / 1024} KB of output are returned.`;
+- Paths are relative to the working directory. Lines longer than ${GREP_MAX_LINE_CHARS} characters are cut; at most ${DEFAULT_MAX_LINES} lines / ${DEFAULT_MAX_BYTES / 1024} KB of output are returned.`;
 
 /** The `Grep` tool's input schema, built on the first call that parses an input (zod is costly at start-up). */
 export const grepInput = lazy(() =>
-  z.strictObject({
-    pattern: z.string().min(1).describe("Regular expression (or text, with literal) to search for"),
+  z.object({
+    pattern: z.string().min(1).describe("The regular expression to search for"),
     path: z.string().min(1).optional().describe("File or directory to search (default: working directory)"),
     glob: z.string().min(1).optional().describe('Only search files matching this glob, e.g. "*.ts"'),
-    ignore_case: z.boolean().optional().describe("Case-insensitive search"),
-    literal: z.boolean().optional().describe("Treat pattern as plain text"),
-    context: z
+    output_mode: z
+      .enum(GREP_OUTPUT_MODES)
+      .optional()
+      .describe('"content", "files_with_matches" (default) or "count"'),
+    "-i": z.boolean().optional().describe("Case-insensitive search"),
+    "-n": z.boolean().optional().describe("Show line numbers (content mode; default true)"),
+    "-A": z.number().int().min(0).optional().describe("Lines to show after each match (content mode)"),
+    "-B": z.number().int().min(0).optional().describe("Lines to show before each match (content mode)"),
+    "-C": z.number().int().min(0).optional().describe("Lines to show around each match (content mode)"),
+    head_limit: z
       .number()
       .int()
-      .min(0)
-      .max(GREP_MAX_CONTEXT)
+      .min(1)
       .optional()
-      .describe("Context lines around matches"),
-    limit: z.number().int().min(1).optional().describe(`Most matching lines (default ${GREP_DEFAULT_LIMIT})`),
+      .describe(`Only the first N lines or entries (default ${GREP_DEFAULT_HEAD_LIMIT})`),
   }),
 );
 export type GrepInput = z.infer<ReturnType<typeof grepInput>>;
+
+const contextProperty = (description: string) => ({ description, type: "integer", minimum: 0 });
 
 /** `grepInput` as the API gets it (`input_schema`); test/tools/input-schemas.test.ts keeps the two equal. */
 export const GREP_INPUT_SCHEMA: ToolInputSchema = {
   type: "object",
   properties: {
-    pattern: {
-      type: "string",
-      minLength: 1,
-      description: "Regular expression (or text, with literal) to search for",
-    },
+    pattern: { type: "string", minLength: 1, description: "The regular expression to search for" },
     path: {
       description: "File or directory to search (default: working directory)",
       type: "string",
       minLength: 1,
     },
     glob: { description: 'Only search files matching this glob, e.g. "*.ts"', type: "string", minLength: 1 },
-    ignore_case: { description: "Case-insensitive search", type: "boolean" },
-    literal: { description: "Treat pattern as plain text", type: "boolean" },
-    context: {
-      description: "Context lines around matches",
-      type: "integer",
-      minimum: 0,
-      maximum: GREP_MAX_CONTEXT,
+    output_mode: {
+      description: '"content", "files_with_matches" (default) or "count"',
+      type: "string",
+      enum: [...GREP_OUTPUT_MODES],
     },
-    limit: {
-      description: `Most matching lines (default ${GREP_DEFAULT_LIMIT})`,
+    "-i": { description: "Case-insensitive search", type: "boolean" },
+    "-n": { description: "Show line numbers (content mode; default true)", type: "boolean" },
+    "-A": contextProperty("Lines to show after each match (content mode)"),
+    "-B": contextProperty("Lines to show before each match (content mode)"),
+    "-C": contextProperty("Lines to show around each match (content mode)"),
+    head_limit: {
+      description: `Only the first N lines or entries (default ${GREP_DEFAULT_HEAD_LIMIT})`,
       type: "integer",
       minimum: 1,
     },
   },
   required: ["pattern"],
-  additionalProperties: false,
 };
 
 export interface GrepToolOptions {
@@ -87,35 +95,57 @@ export interface GrepToolOptions {
   homeDir?: string;
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** How content mode prints: context on each side, and whether lines carry their numbers. */
+interface ContentFormat {
+  before: number;
+  after: number;
+  lineNumbers: boolean;
 }
 
-/** The output lines for one file's matches: matches, context lines and `--` between separate groups. */
+/** The context lines of a call: `-B`/`-A` for their side, else `-C`, else 0; each at most `GREP_MAX_CONTEXT`. */
+function contentFormat(input: GrepInput): ContentFormat {
+  const clamp = (n: number | undefined) => Math.min(GREP_MAX_CONTEXT, n ?? 0);
+  return {
+    before: clamp(input["-B"] ?? input["-C"]),
+    after: clamp(input["-A"] ?? input["-C"]),
+    lineNumbers: input["-n"] ?? true,
+  };
+}
+
+/** The output lines for one file's matches, as ripgrep prints them: matches, context and `--` between groups. */
 function formatFile(
   shown: string,
   lines: readonly string[],
   matched: readonly number[],
-  context: number,
+  format: ContentFormat,
 ): string[] {
   const out: string[] = [];
   const matchedSet = new Set(matched);
   let printedUpTo = -1;
   for (const index of matched) {
     if (index <= printedUpTo) continue;
-    const from = Math.max(0, index - context, printedUpTo + 1);
-    if (context > 0 && printedUpTo >= 0 && from > printedUpTo + 1) out.push("--");
-    const to = Math.min(lines.length - 1, index + context);
+    const from = Math.max(0, index - format.before, printedUpTo + 1);
+    const hasContext = format.before > 0 || format.after > 0;
+    if (hasContext && printedUpTo >= 0 && from > printedUpTo + 1) out.push("--");
+    const to = Math.min(lines.length - 1, index + format.after);
     for (let i = from; i <= to; i++) {
       const sep = matchedSet.has(i) ? ":" : "-";
-      out.push(`${shown}${sep}${i + 1}${sep} ${truncateLine(lines[i] ?? "", GREP_MAX_LINE_CHARS).text}`);
+      const text = truncateLine(lines[i] ?? "", GREP_MAX_LINE_CHARS).text;
+      out.push(format.lineNumbers ? `${shown}${sep}${i + 1}${sep}${text}` : `${shown}${sep}${text}`);
     }
     printedUpTo = to;
   }
   return out;
 }
 
-/** The `Grep` tool: pure TypeScript (walk + RegExp), `.gitignore`-aware, with match and output limits. */
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/**
+ * The `Grep` tool with Claude Code's input (`pattern`, `path`, `glob`, `output_mode`, `-i`, `-n`, `-A`, `-B`,
+ * `-C`, `head_limit`; other keys ignored): pure TypeScript (walk + RegExp), `.gitignore`-aware, output like
+ * Claude Code's (`Found N files` + paths by default, ripgrep lines in content mode, `path:count` in count mode),
+ * cut to `head_limit` entries with a note.
+ */
 export function createGrepTool(options: GrepToolOptions): Tool {
   const { fs } = options;
   const homeDir = options.homeDir ?? os.homedir();
@@ -129,13 +159,11 @@ export function createGrepTool(options: GrepToolOptions): Tool {
     async execute(input, ctx): Promise<ToolOutput> {
       let regex: RegExp;
       try {
-        regex = new RegExp(
-          input.literal ? escapeRegExp(input.pattern) : input.pattern,
-          input.ignore_case ? "i" : "",
-        );
+        regex = new RegExp(input.pattern, input["-i"] ? "i" : "");
       } catch (error) {
         return toolError(
-          `Invalid regular expression: ${errorMessage(error)}. Set literal to true to search text.`,
+          `Invalid regular expression: ${errorMessage(error)}. Escape special characters with a backslash to ` +
+            "search for them as text.",
         );
       }
       const root = resolveToolPath(input.path ?? ".", ctx.cwd, homeDir);
@@ -153,14 +181,15 @@ export function createGrepTool(options: GrepToolOptions): Tool {
         kind === "dir"
           ? walkFiles({ fs, root, cwd: ctx.cwd, signal: ctx.signal })
           : [{ path: root, rel: path.basename(root) }];
-      const limit = input.limit ?? GREP_DEFAULT_LIMIT;
-      const context = input.context ?? 0;
-      const out: string[] = [];
+      const mode: GrepOutputMode = input.output_mode ?? "files_with_matches";
+      const format = contentFormat(input);
+      const headLimit = input.head_limit ?? GREP_DEFAULT_HEAD_LIMIT;
+      const entries: string[] = [];
       const touched: string[] = [];
-      let matches = 0;
-      let hitLimit = false;
+      let occurrences = 0;
       for await (const file of files) {
-        if (ctx.signal.aborted || hitLimit) break;
+        // One entry past the limit tells that the output was cut.
+        if (ctx.signal.aborted || entries.length > headLimit) break;
         if (globMatch !== undefined && !globMatch(file.rel)) continue;
         const stat = await fs.stat(file.path).catch(() => undefined);
         if (stat === undefined || stat.size > GREP_MAX_FILE_BYTES) continue;
@@ -169,31 +198,44 @@ export function createGrepTool(options: GrepToolOptions): Tool {
           l.endsWith("\r") ? l.slice(0, -1) : l,
         );
         const matched: number[] = [];
-        for (let i = 0; i < lines.length; i++) {
-          if (!regex.test(lines[i] ?? "")) continue;
-          if (matches === limit) {
-            hitLimit = true;
-            break;
-          }
-          matched.push(i);
-          matches++;
-        }
+        for (let i = 0; i < lines.length; i++) if (regex.test(lines[i] ?? "")) matched.push(i);
         if (matched.length === 0) continue;
         touched.push(file.path);
-        if (context > 0 && out.length > 0) out.push("--");
-        out.push(...formatFile(displayPath(file.path, ctx.cwd), lines, matched, context));
+        occurrences += matched.length;
+        const shown = displayPath(file.path, ctx.cwd);
+        if (mode === "files_with_matches") entries.push(shown);
+        else if (mode === "count") entries.push(`${shown}:${matched.length}`);
+        else {
+          if ((format.before > 0 || format.after > 0) && entries.length > 0) entries.push("--");
+          entries.push(...formatFile(shown, lines, matched, format));
+        }
       }
-      if (matches === 0) return { content: "No matches found." };
-      const cut = truncateHead(out.join("\n"));
+      if (entries.length === 0)
+        return { content: mode === "files_with_matches" ? "No files found" : "No matches found" };
+      const limited = entries.length > headLimit;
+      const kept = entries.slice(0, headLimit);
+      const cut = truncateHead(kept.join("\n"));
       const notes: string[] = [];
-      if (hitLimit) {
-        notes.push(`[Stopped at ${limit} matches (limit). Narrow pattern, path or glob, or raise limit.]`);
+      if (limited) {
+        notes.push(
+          `[Showing the first ${headLimit} entries (head_limit). Narrow pattern, path or glob, or raise head_limit.]`,
+        );
       }
       if (cut.truncated) {
         notes.push(`[Output cut to ${cut.keptLines} of ${cut.totalLines} lines. Narrow the search.]`);
       }
-      const text = notes.length === 0 ? cut.text : `${cut.text}\n\n${notes.join("\n")}`;
-      return { content: text, touchedPaths: touched, details: { matches, files: touched.length } };
+      const body =
+        mode === "files_with_matches"
+          ? `Found ${plural(limited ? kept.length : entries.length, "file")}\n${cut.text}`
+          : mode === "count"
+            ? `${cut.text}\n\nFound ${plural(occurrences, "total occurrence")} across ${plural(touched.length, "file")}.`
+            : cut.text;
+      const text = notes.length === 0 ? body : `${body}\n\n${notes.join("\n")}`;
+      return {
+        content: text,
+        touchedPaths: touched,
+        details: { matches: occurrences, files: touched.length },
+      };
     },
   });
 }

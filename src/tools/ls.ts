@@ -1,5 +1,6 @@
 import * as os from "node:os";
 import * as path from "node:path";
+import picomatch from "picomatch";
 import * as z from "zod";
 import { errorCode, type FsOps } from "../io/fs.js";
 import { lazy } from "../lazy.js";
@@ -7,19 +8,20 @@ import { defineTool, type Tool, type ToolInputSchema, type ToolOutput, toolError
 import { displayPath, resolveToolPath } from "./resolve-path.js";
 import { truncateHead } from "./truncate.js";
 
-/** Default number of entries returned. */
+/** Most entries returned (the factory's `limit` may lower it). */
 export const LS_DEFAULT_LIMIT = 500;
 
 export const LS_DESCRIPTION = `List a directory's entries, sorted, directories marked with a trailing "/", dotfiles included.
 
 - path: the directory (default: the working directory); absolute, relative, or starting with ~.
-- At most limit entries (default ${LS_DEFAULT_LIMIT}). Use Glob to find files deeper down.`;
+- ignore: glob patterns of entry names to leave out, e.g. ["*.log", "dist"].
+- At most ${LS_DEFAULT_LIMIT} entries. Use Glob to find files deeper down.`;
 
 /** The `LS` tool's input schema, built on the first call that parses an input (zod is costly at start-up). */
 export const lsInput = lazy(() =>
-  z.strictObject({
+  z.object({
     path: z.string().min(1).optional().describe("Directory to list (default: working directory)"),
-    limit: z.number().int().min(1).optional().describe(`Most entries returned (default ${LS_DEFAULT_LIMIT})`),
+    ignore: z.array(z.string()).optional().describe("Glob patterns of entry names to leave out"),
   }),
 );
 export type LsInput = z.infer<ReturnType<typeof lsInput>>;
@@ -29,22 +31,23 @@ export const LS_INPUT_SCHEMA: ToolInputSchema = {
   type: "object",
   properties: {
     path: { description: "Directory to list (default: working directory)", type: "string", minLength: 1 },
-    limit: {
-      description: `Most entries returned (default ${LS_DEFAULT_LIMIT})`,
-      type: "integer",
-      minimum: 1,
+    ignore: {
+      description: "Glob patterns of entry names to leave out",
+      type: "array",
+      items: { type: "string" },
     },
   },
-  additionalProperties: false,
 };
 
 export interface LsToolOptions {
   fs: FsOps;
+  /** Most entries returned. Default: `LS_DEFAULT_LIMIT`. */
+  limit?: number;
   /** For `~` paths. Default: the OS home dir. */
   homeDir?: string;
 }
 
-/** The `LS` tool: one directory, sorted by name (code point), `/` after directories (and links to them). */
+/** The `LS` tool (Claude Code's input: `path`, `ignore`; other keys ignored): one directory, sorted by name (code point), `/` after directories (and links to them). */
 export function createLsTool(options: LsToolOptions): Tool {
   const { fs } = options;
   const homeDir = options.homeDir ?? os.homedir();
@@ -67,9 +70,13 @@ export function createLsTool(options: LsToolOptions): Tool {
         if (code === "ENOTDIR") return toolError(`${shown} is not a directory. Use Read for files.`);
         throw error;
       }
+      if (input.ignore !== undefined && input.ignore.length > 0) {
+        const ignored = picomatch(input.ignore, { dot: true });
+        entries = entries.filter((entry) => !ignored(entry.name));
+      }
       if (entries.length === 0) return { content: `(${shown} is empty)` };
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      const limit = input.limit ?? LS_DEFAULT_LIMIT;
+      const limit = options.limit ?? LS_DEFAULT_LIMIT;
       const kept = entries.slice(0, limit);
       const names = await Promise.all(
         kept.map(async (entry) => {
@@ -82,7 +89,7 @@ export function createLsTool(options: LsToolOptions): Tool {
       const cut = truncateHead(names.join("\n"));
       const notes: string[] = [];
       if (entries.length > limit) {
-        notes.push(`[Showing ${limit} of ${entries.length} entries (limit). Raise limit to see more.]`);
+        notes.push(`[Showing ${limit} of ${entries.length} entries. Use Glob to narrow the listing.]`);
       }
       if (cut.truncated) notes.push(`[Output cut to ${cut.keptLines} of ${cut.totalLines} entries.]`);
       return {

@@ -60,8 +60,9 @@ export function hasImageMagic(bytes: Uint8Array, type: ImageMediaType): boolean 
 
 export const READ_DESCRIPTION = `Read a file from the local file system.
 
-- path: absolute, relative to the working directory, or starting with ~.
-- Returns the text as it is (no line numbers). At most ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024} KB are returned per call; the result then ends with "[Showing lines X-Y of Z. Use offset=N to continue.]", so call again with that offset.
+- file_path: absolute (preferred), relative to the working directory, or starting with ~.
+- Lines are returned numbered like cat -n: "{line number}<tab>{line}", starting at 1. The number and the tab are not part of the file: leave them out of Edit's old_string.
+- At most ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024} KB are returned per call; the result then ends with "[Showing lines X-Y of Z. Use offset=N to continue.]", so call again with that offset.
 - offset is the 1-based line to start at; limit is the number of lines to read. Use them for large files.
 - Lines longer than ${READ_MAX_LINE_CHARS} characters are cut.
 - PNG, JPEG, GIF and WebP images (up to ${READ_MAX_IMAGE_BYTES / (1024 * 1024)} MB) are returned as images you can see.
@@ -70,8 +71,8 @@ export const READ_DESCRIPTION = `Read a file from the local file system.
 
 /** The `Read` tool's input schema, built on the first call that parses an input (zod is costly at start-up). */
 export const readInput = lazy(() =>
-  z.strictObject({
-    path: z.string().min(1).describe("The file to read"),
+  z.object({
+    file_path: z.string().min(1).describe("The path of the file to read"),
     offset: z.number().int().min(1).optional().describe("1-based line number to start reading at"),
     limit: z.number().int().min(1).optional().describe("Maximum number of lines to read"),
   }),
@@ -82,13 +83,23 @@ export type ReadInput = z.infer<ReturnType<typeof readInput>>;
 export const READ_INPUT_SCHEMA: ToolInputSchema = {
   type: "object",
   properties: {
-    path: { type: "string", minLength: 1, description: "The file to read" },
+    file_path: { type: "string", minLength: 1, description: "The path of the file to read" },
     offset: { description: "1-based line number to start reading at", type: "integer", minimum: 1 },
     limit: { description: "Maximum number of lines to read", type: "integer", minimum: 1 },
   },
-  required: ["path"],
-  additionalProperties: false,
+  required: ["file_path"],
 };
+
+/**
+ * The key the file tools took before they used Claude Code's `file_path`: still accepted when `file_path` is
+ * absent (it costs one rename before parsing), never advertised to the model.
+ */
+export const LEGACY_PATH_KEY: Readonly<Record<string, string>> = Object.freeze({ path: "file_path" });
+
+/** Read's line prefix, as Claude Code writes it: the 1-based number and a tab. Pure. */
+export function numberLine(lineNumber: number, line: string): string {
+  return `${lineNumber}\t${line}`;
+}
 
 export interface ReadToolOptions {
   fs: FsOps;
@@ -96,7 +107,7 @@ export interface ReadToolOptions {
   homeDir?: string;
 }
 
-/** The `Read` tool: text (sliced and truncated), images (base64 blocks); binary files refused. */
+/** The `Read` tool: text (sliced, numbered `{n}\t{line}` from 1, truncated), images (base64); binary refused. */
 export function createReadTool(options: ReadToolOptions): Tool {
   const { fs } = options;
   const homeDir = options.homeDir ?? os.homedir();
@@ -128,9 +139,10 @@ export function createReadTool(options: ReadToolOptions): Tool {
     input: readInput,
     inputSchema: READ_INPUT_SCHEMA,
     readOnly: true,
-    subject: (input) => input.path,
+    legacyKeys: LEGACY_PATH_KEY,
+    subject: (input) => input.file_path,
     async execute(input, ctx): Promise<ToolOutput> {
-      const abs = resolveToolPath(input.path, ctx.cwd, homeDir);
+      const abs = resolveToolPath(input.file_path, ctx.cwd, homeDir);
       const shown = displayPath(abs, ctx.cwd);
       let stat: Awaited<ReturnType<FsOps["stat"]>>;
       try {
@@ -169,7 +181,9 @@ export function createReadTool(options: ReadToolOptions): Tool {
         return toolError(`offset ${offset} is past the end of ${shown}, which has ${lines.length} lines.`);
       }
       const end = input.limit === undefined ? lines.length : Math.min(lines.length, offset - 1 + input.limit);
-      const selected = lines.slice(offset - 1, end).map((l) => truncateLine(l, READ_MAX_LINE_CHARS).text);
+      const selected = lines
+        .slice(offset - 1, end)
+        .map((l, i) => numberLine(offset + i, truncateLine(l, READ_MAX_LINE_CHARS).text));
       const cut = truncateHead(selected.join("\n"));
       const last = offset - 1 + cut.keptLines;
       const hint =

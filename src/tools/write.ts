@@ -5,19 +5,20 @@ import { type FileModeOps, writeFileAtomic } from "../io/atomic-write.js";
 import type { FsOps } from "../io/fs.js";
 import { lazy } from "../lazy.js";
 import { defineTool, type Tool, type ToolInputSchema, toolError } from "./define-tool.js";
+import { LEGACY_PATH_KEY } from "./read.js";
 import { displayPath, resolveToolPath } from "./resolve-path.js";
 import { byteLength } from "./truncate.js";
 
 export const WRITE_DESCRIPTION = `Write a file to the local file system, replacing it if it exists.
 
-- path: absolute, relative to the working directory, or starting with ~. Missing parent directories are created.
+- file_path: absolute (preferred), relative to the working directory, or starting with ~. Missing parent directories are created.
 - content: the whole new content of the file.
 - Prefer Edit for changing part of an existing file; Read a file before overwriting it.`;
 
 /** The `Write` tool's input schema, built on the first call that parses an input (zod is costly at start-up). */
 export const writeInput = lazy(() =>
-  z.strictObject({
-    path: z.string().min(1).describe("The file to write"),
+  z.object({
+    file_path: z.string().min(1).describe("The path of the file to write"),
     content: z.string().describe("The full content to write"),
   }),
 );
@@ -27,11 +28,10 @@ export type WriteInput = z.infer<ReturnType<typeof writeInput>>;
 export const WRITE_INPUT_SCHEMA: ToolInputSchema = {
   type: "object",
   properties: {
-    path: { type: "string", minLength: 1, description: "The file to write" },
+    file_path: { type: "string", minLength: 1, description: "The path of the file to write" },
     content: { type: "string", description: "The full content to write" },
   },
-  required: ["path", "content"],
-  additionalProperties: false,
+  required: ["file_path", "content"],
 };
 
 export interface WriteToolOptions {
@@ -52,9 +52,10 @@ export function createWriteTool(options: WriteToolOptions): Tool {
     input: writeInput,
     inputSchema: WRITE_INPUT_SCHEMA,
     readOnly: false,
-    subject: (input) => input.path,
+    legacyKeys: LEGACY_PATH_KEY,
+    subject: (input) => input.file_path,
     async execute(input, ctx) {
-      const abs = resolveToolPath(input.path, ctx.cwd, homeDir);
+      const abs = resolveToolPath(input.file_path, ctx.cwd, homeDir);
       const shown = displayPath(abs, ctx.cwd);
       const existing = await fs.stat(abs).catch(() => undefined);
       if (existing?.kind === "dir") return toolError(`${shown} is a directory; give a file path.`);

@@ -94,9 +94,13 @@ describe("createNestedDiscovery", () => {
     expect(found.announcements).toEqual([
       "<system-reminder>\n" +
         "New skills discovered in packages/api/.claude/skills, now available via the Skill tool:\n" +
+        "- lint\n" +
+        "- packages/api:deploy\n" +
         "\n" +
-        "- packages/api:deploy: Deploys the API (from packages/api/.claude/skills — applies when working on files under packages/api/)\n" +
+        "The following skills are available for use with the Skill tool:\n" +
+        "\n" +
         "- lint: Lints the API (from packages/api/.claude/skills — applies when working on files under packages/api/)\n" +
+        '- packages/api:deploy: Deploys the API (scoped to packages/api/ — use this instead of the unscoped "deploy" skill when the files being changed are under packages/api/)\n' +
         "</system-reminder>",
     ]);
     expect(found.diagnostics).toEqual([]);

@@ -315,7 +315,7 @@ describe("executeAgent: turn state", () => {
     const second = server.requests[1]?.body as Body & { output_config?: unknown };
     expect(first.tools?.map((t) => t.name)).toEqual(["Echo", "Patch"]);
     expect(second.tools?.map((t) => t.name)).toEqual(["Patch"]);
-    expect(first.output_config).toBeUndefined();
+    expect(first.output_config).toEqual({ effort: "medium" });
     expect(second.output_config).toEqual({ effort: "low" });
     const last = second.messages.at(-1)?.content as { type: string; text?: string }[];
     expect(last.map((b) => b.type)).toEqual(["tool_result", "text"]);

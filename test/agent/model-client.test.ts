@@ -161,7 +161,28 @@ describe("the request", () => {
       { system: "", tools: [] },
       { system: undefined, tools: undefined },
     ],
-    ["no effort, no output_config", {}, { output_config: undefined }],
+    [
+      "no effort: medium on a model that supports effort (SPEC §14.2)",
+      {},
+      { output_config: { effort: "medium" } },
+    ],
+    ["a set effort wins over the default", { effort: "low" }, { output_config: { effort: "low" } }],
+    [
+      "a dated id of an effort model",
+      { model: "claude-opus-4-5-20251101" },
+      { output_config: { effort: "medium" } },
+    ],
+    [
+      "a model without effort support gets no field",
+      { model: "claude-sonnet-4-5" },
+      { output_config: undefined },
+    ],
+    [
+      "not even when an effort is set",
+      { model: "claude-haiku-4-5", effort: "high" },
+      { output_config: undefined },
+    ],
+    ["an unknown model gets no field", { model: "my-proxy-model" }, { output_config: undefined }],
     [
       "a string newest message becomes a cached text block",
       { messages: [{ role: "user", content: "hi" }] },

@@ -1,11 +1,14 @@
-import { appendFile, readFile } from "node:fs/promises";
+import { appendFile, chmod, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ModelMessage } from "../../src/agent/model-client.js";
 import {
   createFileSessionStore,
   newSessionId,
+  parseTranscript,
   replayMessages,
+  TORN_SUFFIX,
+  type TornTail,
   type TranscriptEntry,
 } from "../../src/agent/session-store.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
@@ -64,6 +67,42 @@ describe("createFileSessionStore", () => {
     expect(replayMessages(entries)).toEqual([user("kept"), assistant("kept too")]);
   });
 
+  it("a new store (a new process) moves a torn tail aside before its first append (issue 16.4)", async () => {
+    tree = await tmpTree();
+    const dir = tree.path("s");
+    await createFileSessionStore(dir).append("t", [msg(user("kept"))]);
+    const file = join(dir, "t.jsonl");
+    const before = await readFile(file, "utf8");
+    await appendFile(file, '{"type":"message","message":{"role":"us');
+    const torn: TornTail[] = [];
+    const store = createFileSessionStore(dir, { onTornTail: (t) => torn.push(t) });
+    await store.append("t", [msg(user("next prompt"))]);
+    expect(torn).toEqual([{ path: file, tornPath: `${file}${TORN_SUFFIX}`, bytes: 39 }]);
+    expect(await readFile(`${file}${TORN_SUFFIX}`, "utf8")).toBe('{"type":"message","message":{"role":"us\n');
+    expect(await readFile(file, "utf8")).toBe(`${before}${JSON.stringify(msg(user("next prompt")))}\n`);
+    expect(replayMessages(await store.read("t"))).toEqual([user("kept"), user("next prompt")]);
+  });
+
+  it("a whole last record without its newline is kept and gets the newline", async () => {
+    const record = JSON.stringify(msg(user("whole")));
+    tree = await tmpTree({ "s/w.jsonl": record });
+    const dir = tree.path("s");
+    const torn: TornTail[] = [];
+    const store = createFileSessionStore(dir, { onTornTail: (t) => torn.push(t) });
+    expect(replayMessages(await store.read("w"))).toEqual([user("whole")]);
+    expect(await readFile(join(dir, "w.jsonl"), "utf8")).toBe(`${record}\n`);
+    expect(torn).toEqual([]);
+  });
+
+  it("narrows an existing sessions dir to 0700 and transcript to 0600 on the first write (issue 16.5)", async () => {
+    tree = await tmpTree({ "s/old.jsonl": `${JSON.stringify(msg(user("old")))}\n` });
+    await chmod(tree.path("s"), 0o755);
+    await chmod(tree.path("s/old.jsonl"), 0o644);
+    await createFileSessionStore(tree.path("s")).append("old", [msg(user("new"))]);
+    expect((await stat(tree.path("s"))).mode & 0o777).toBe(0o700);
+    expect((await stat(tree.path("s/old.jsonl"))).mode & 0o777).toBe(0o600);
+  });
+
   it("rejects reading a session that does not exist", async () => {
     tree = await tmpTree();
     await expect(createFileSessionStore(tree.path("s")).read(newSessionId())).rejects.toThrow();
@@ -72,6 +111,18 @@ describe("createFileSessionStore", () => {
   it.each(["../escape", "a/b", "", "x".repeat(129), "semi;colon"])("refuses the unsafe id %j", (id) => {
     const store = createFileSessionStore("/tmp/never-written");
     expect(() => store.location(id)).toThrow(/Invalid session id/);
+  });
+});
+
+describe("parseTranscript", () => {
+  it("recovers a record an older version appended onto a torn line", () => {
+    const next = JSON.stringify(msg(user("the next prompt")));
+    const text = `${JSON.stringify(msg(user("a")))}\n{"type":"message","message":{"ro${next}\n`;
+    expect(replayMessages(parseTranscript(text))).toEqual([user("a"), user("the next prompt")]);
+  });
+
+  it("skips blank lines and lines that hold no record", () => {
+    expect(parseTranscript('\n  \nnot json\n[1]\n{"no":"type"}\n')).toEqual([]);
   });
 });
 

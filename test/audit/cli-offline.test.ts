@@ -9,7 +9,7 @@ import { cli, json } from "../cli/run-cli.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { parsed, runIn } from "./support.js";
 
-/** 20 skills of ~500-char descriptions: ~10,300 chars of entries, over 8,000 (200k window), under 40,000 (1M). */
+/** 20 skills of ~500-char descriptions: ~10,300 chars of entries, over 8,000 (200k window), under 30,000 (1M). */
 const MANY = 20;
 const longDescription = (i: number) => `Skill number ${i} ${"x".repeat(480)}`;
 
@@ -113,10 +113,10 @@ describe("skillwright doctor: the listing as the model would see it (issue 3 #7,
     expect(listing.text).toContain(`\n- big-${String(MANY - 1).padStart(2, "0")}\n`);
   });
 
-  it("a 1M-token model (sonnet) gets 40,000 chars: everything in full", async () => {
+  it("a 1M-token model (sonnet) gets 30,000 chars (1M × 3 chars/token × 1%): everything in full", async () => {
     const { listing } = json<DoctorListing>(await doctor(["--model", "sonnet"]));
     expect(listing.model).toBe("claude-sonnet-5-5");
-    expect(listing.budget).toBe(40_000);
+    expect(listing.budget).toBe(30_000);
     expect(listing.nameOnly).toEqual([]);
     expect(listing.text).not.toContain("listed by name only");
   });

@@ -26,7 +26,8 @@ afterEach(async () => {
 describe("the project's .mcp.json (SPEC §12)", () => {
   it("is read from the project dir (git root) even when the cwd is below it; its tools reach the model", async () => {
     tree = await tmpTree({
-      "home/.keep": "",
+      // The user approved the project's server (issue 16.1: a project's .mcp.json needs approval).
+      "home/.claude/settings.json": JSON.stringify({ enabledMcpjsonServers: ["tst"] }),
       "project/.git": { dir: true },
       "project/pkg/.keep": "",
       "project/.mcp.json": JSON.stringify({

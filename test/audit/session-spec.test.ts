@@ -9,6 +9,7 @@ import { createEngine } from "../../src/engine.js";
 import { openSession } from "../../src/session/open.js";
 import {
   type E2E,
+  INIT_ENTRY,
   LISTING_HEADER,
   lastUser,
   listingBlock,
@@ -92,7 +93,7 @@ describe("inline shell cwd is the project dir (SPEC §5)", () => {
   });
 });
 
-/** 20 skills of ~500-char descriptions: over 8,000 chars, under 40,000. */
+/** 20 skills of ~500-char descriptions: over 8,000 chars, under 30,000. */
 function bigSkills(): Record<string, string> {
   const files: Record<string, string> = {};
   for (let i = 0; i < 20; i++) {
@@ -158,7 +159,7 @@ describe("listing deltas after reload() (SPEC §2 reload, §3 deltas)", () => {
       turns: [textTurn("first")],
     });
     await e.send("one");
-    expect(textBlocks(lastUser(e.body(0)).content)).toContain(listingBlock("- old: Old one"));
+    expect(textBlocks(lastUser(e.body(0)).content)).toContain(listingBlock("- old: Old one", INIT_ENTRY));
   });
 });
 

@@ -6,8 +6,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type E2E,
+  INIT_ENTRY,
   LISTING_HEADER,
   lastUser,
+  listingBlock,
   resultText,
   skillMd,
   startE2E,
@@ -100,7 +102,8 @@ describe("invocation by every name a skill answers to (SPEC §1 name, §4, §6)"
     });
     await e.send("go");
     const results = toolResults(e.body(1));
-    expect(resultText(results[0] ?? { type: "x" })).toBe("Launching skill: aliased");
+    // The launch text names the skill as called (SPEC §14.4).
+    expect(resultText(results[0] ?? { type: "x" })).toBe("Launching skill: nick");
     expect(resultText(results[1] ?? { type: "x" })).toBe("Launching skill: MySkill");
     expect(results[2]?.is_error).toBe(true);
     expect(resultText(results[2] ?? { type: "x" })).toBe(
@@ -120,8 +123,8 @@ describe("invocation by every name a skill answers to (SPEC §1 name, §4, §6)"
     for (const typed of ["/noslash", "/quiet"]) {
       const events = await e.send(typed);
       const done = events.findLast((ev) => ev.type === "done");
-      expect(done?.type === "done" && done.result.text).toMatch(
-        /^This skill can only be invoked by the model/,
+      expect(done?.type === "done" && done.result.text).toBe(
+        `This skill can only be invoked by Claude, not directly by users. Ask Claude to use the "${typed.slice(1)}" skill for you.`,
       );
     }
     expect(e.bodies()).toHaveLength(0);
@@ -144,7 +147,9 @@ describe("invocation by every name a skill answers to (SPEC §1 name, §4, §6)"
     });
     await e.send("go");
     expect(resultText(toolResults(e.body(1))[0] ?? { type: "x" })).toBe(
-      "<tool_use_error>Skill hidden-yes cannot be used with Skill tool due to disable-model-invocation. Ask the user to run /hidden-yes themselves.</tool_use_error>",
+      "<tool_use_error>Skill hidden-yes cannot be used with Skill tool due to disable-model-invocation. Ask the " +
+        "user to run /hidden-yes themselves — it cannot be invoked via the Skill tool. Do not replicate this " +
+        "skill's workflow by other means — it is reserved for explicit user invocation.</tool_use_error>",
     );
   });
 });
@@ -187,14 +192,14 @@ describe("lenient frontmatter reaches activation (SPEC §1 lenient parser, §9)"
       ],
     });
     await e.send("go");
-    expect(listingIn(e, 0)).toBe("");
+    expect(listingIn(e, 0)).toBe(listingBlock(INIT_ENTRY));
     expect(textBlocks(lastUser(e.body(1)).content).join("\n")).toContain("- unq: Unquoted glob");
     expect(resultText(toolResults(e.body(2))[0] ?? { type: "x" })).toBe("Launching skill: unq");
   });
 });
 
 describe("over budget, bundled skills keep their text (SPEC §3)", () => {
-  it("with a budget of 0 every file skill is name-only but the bundled one is in full", async () => {
+  it("with a budget of 0 every file skill is left out but the bundled one is in full", async () => {
     const bundled = await tmpTree({ "bund/SKILL.md": skillMd("description: Bundled skill", "B") });
     try {
       e = await startE2E({
@@ -208,10 +213,10 @@ describe("over budget, bundled skills keep their text (SPEC §3)", () => {
       await bundled.cleanup();
     }
     const lines = listingIn(e, 0).split("\n");
-    expect(lines).toContain("- proj");
+    expect(lines).not.toContain("- proj");
     expect(lines).toContain("- bund: Bundled skill");
     expect(lines.at(-2)).toBe(
-      "(1 skill above is listed by name only to fit the listing budget; the Skill tool still accepts it.)",
+      "(1 more skill is not listed to fit the listing budget: find it with the SkillSearch tool. The Skill tool accepts every skill, listed or not.)",
     );
   });
 });

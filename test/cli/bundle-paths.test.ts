@@ -110,7 +110,7 @@ describe("every lazily loaded path of dist/bin", () => {
 
   it("--mcp-config: the MCP manager starts a stdio server and lists its skills", async () => {
     const config = { mcpServers: { srv: { command: process.execPath, args: [MCP_SERVER] } } };
-    const result = await cli(tree, ["list", "--json", "--mcp-config", JSON.stringify(config)]);
+    const result = await cli(tree, ["list", "--json", "--start-mcp", "--mcp-config", JSON.stringify(config)]);
     expect(result.stderr).toBe("");
     expect(json<{ name: string }[]>(result).map((s) => s.name)).toContain("mcp__srv__greet");
   });

@@ -39,6 +39,13 @@ describe("writeJsonArray", () => {
     for (const size of [1, 7, 100, 65_536])
       expect((await collect(items, toJson, size)).join("")).toBe(expected);
     expect((await collect([], toJson)).join("")).toBe("[]");
+    function* generated() {
+      yield* items;
+      yield "tail";
+    }
+    const chunks: string[] = [];
+    await writeJsonArray(generated(), toJson, (chunk) => void chunks.push(chunk), 9);
+    expect(chunks.join("")).toBe(JSON.stringify([...items, "tail"], null, 2));
     const odd = [undefined, null, () => 1, 0, "x", [], {}];
     expect((await collect(odd, toJson, 3)).join("")).toBe(JSON.stringify(odd, null, 2));
     expect((await collect(items, (x) => ({ wrapped: x }), 50)).join("")).toBe(

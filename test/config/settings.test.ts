@@ -153,6 +153,7 @@ describe("loadSettings", () => {
       settings: {},
       diagnostics: [],
       files: [],
+      layers: [],
     });
   });
 

@@ -66,7 +66,7 @@ const COMMITTED: Record<string, Outcome> = {
   lowercase: { codes: ["ignored-file@skill.md"] },
   "nested-too-deep": { codes: ["ignored-file@inner/SKILL.md"] },
   "no-skill-file": { codes: ["ignored-file"] },
-  "skill-md-is-dir": { codes: ["file-unreadable@SKILL.md"] },
+  "skill-md-is-dir": { codes: ["not-a-file@SKILL.md"] },
   "x-md-in-root.md": { codes: ["ignored-file"] },
 };
 

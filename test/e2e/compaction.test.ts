@@ -8,6 +8,7 @@ import { textTurn, toolTurn } from "../support/model-server.js";
 import type { TreeEntry } from "../support/tmp-tree.js";
 import {
   type E2E,
+  INIT_ENTRY,
   LISTING_HEADER,
   lastUser,
   listingBlock,
@@ -27,7 +28,7 @@ const TREE: Record<string, TreeEntry> = {
   "project/.claude/settings.json": JSON.stringify({ hooks: { PreCompact: [{ hooks: [PRE_COMPACT_HOOK] }] } }),
 };
 
-const FULL_LISTING = listingBlock("- alpha: Alpha steps", "- beta: Beta steps");
+const FULL_LISTING = listingBlock("- alpha: Alpha steps", "- beta: Beta steps", INIT_ENTRY);
 const SUMMARY_MATCH = { systemIncludes: "You summarize conversations" };
 
 function summaryTurn(text: string): ScriptTurnInput {

@@ -4,6 +4,7 @@ import type { TreeEntry } from "../support/tmp-tree.js";
 import {
   type E2E,
   type E2EOptions,
+  INIT_ENTRY,
   lastUser,
   listingBlock,
   plainBlocks,
@@ -49,7 +50,9 @@ describe("conditional skills in a session (SPEC §9)", () => {
     });
     await s.send("tidy the code");
     // The first request lists only the unconditional skill.
-    expect(textBlocks(lastUser(s.body(0)).content)[0]).toBe(listingBlock("- deploy: Deploys the app"));
+    expect(textBlocks(lastUser(s.body(0)).content)[0]).toBe(
+      listingBlock("- deploy: Deploys the app", INIT_ENTRY),
+    );
     // Before the Read: unknown.
     const [early] = toolResults(s.body(1));
     expect(early?.is_error).toBe(true);
@@ -105,7 +108,7 @@ describe("conditional skills in a session (SPEC §9)", () => {
     });
     await s.send("please tidy @src/a.ts.");
     expect(plainBlocks(lastUser(s.body(0)).content)).toEqual([
-      { type: "text", text: listingBlock("- deploy: Deploys the app", TS_ENTRY) },
+      { type: "text", text: listingBlock("- deploy: Deploys the app", TS_ENTRY, INIT_ENTRY) },
       { type: "text", text: "please tidy @src/a.ts." },
     ]);
     const [result] = toolResults(s.body(1));

@@ -12,6 +12,7 @@ import { type TmpTree, type TreeEntry, tmpTree } from "../support/tmp-tree.js";
 export {
   type BodyBlock,
   FIXED_NOW,
+  INIT_ENTRY,
   lastUser,
   plainBlocks,
   type RequestBody,

@@ -1,11 +1,13 @@
-import { existsSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { isAlive, SERVER_SCRIPT, waitFor } from "../mcp/support.js";
+import { CORPUS, isAlive, SERVER_SCRIPT, SKILLS_SERVER, waitFor } from "../mcp/support.js";
 import { textTurn, toolTurn } from "../support/model-server.js";
 import {
   type E2E,
   type E2EOptions,
+  INIT_ENTRY,
   lastUser,
   listingBlock,
   plainBlocks,
@@ -58,9 +60,7 @@ describe("MCP in a session (SPEC §12)", () => {
     await s.send("add 2 and 40");
     const [result] = toolResults(s.body(1));
     expect(result?.is_error).toBe(true);
-    expect(result && resultText(result)).toContain(
-      "Permission to use mcp__tst__add was denied by the rule mcp__tst__add.",
-    );
+    expect(result && resultText(result)).toContain("Permission to use mcp__tst__add has been denied.");
   });
 
   it("a typed /mcp__tst__review a.ts security sends the prompt's text with the args mapped", async () => {
@@ -105,7 +105,7 @@ describe("MCP in a session (SPEC §12)", () => {
     await s.send("greet Ada");
     // Listed (the prompt and the disable-model-invocation skill are not).
     expect(textBlocks(lastUser(s.body(0)).content)[0]).toBe(
-      listingBlock("- mcp__tst__greet: Greets someone warmly"),
+      listingBlock("- mcp__tst__greet: Greets someone warmly", INIT_ENTRY),
     );
     const [launch] = toolResults(s.body(1));
     expect(launch && resultText(launch)).toBe("Launching skill: mcp__tst__greet");
@@ -129,7 +129,7 @@ describe("MCP in a session (SPEC §12)", () => {
     });
     await s.send("publish something");
     expect(textBlocks(lastUser(s.body(0)).content)[0]).toBe(
-      listingBlock("- mcp__tst__greet: Greets someone warmly"),
+      listingBlock("- mcp__tst__greet: Greets someone warmly", INIT_ENTRY),
     );
     // The request right after the tool call carries the new skill as a delta.
     const after = textBlocks(lastUser(s.body(1)).content);
@@ -177,5 +177,106 @@ describe("MCP in a session (SPEC §12)", () => {
     await s.send("add 1 and 1");
     const [result] = toolResults(s.body(1));
     expect(result && resultText(result)).toBe("2");
+  });
+});
+
+describe("a third-party MCP skills server (official SDK v2 server, SEP-2640) over real corpus skills", () => {
+  let root: string | undefined;
+  afterEach(() => {
+    if (root !== undefined) rmSync(root, { recursive: true, force: true });
+    root = undefined;
+  });
+
+  /** A session whose only MCP server `corpus` serves brand-guidelines and webapp-testing from the corpus. */
+  async function corpusSession(turns: Parameters<typeof start>[0]["turns"], allowed: string[] = []) {
+    root = mkdtempSync(join(tmpdir(), "skillwright-corpus-"));
+    for (const name of ["brand-guidelines", "webapp-testing"]) {
+      cpSync(join(CORPUS, name), join(root, "skills", name), { recursive: true });
+    }
+    const corpus = {
+      command: process.execPath,
+      args: [
+        SKILLS_SERVER,
+        ...["--root", join(root, "skills"), "--extra", join(CORPUS, "internal-comms")],
+        ...["--instructions", "Load a corpus skill before styling or testing anything."],
+      ],
+    };
+    return start({
+      config: JSON.stringify({ mcpServers: { corpus } }),
+      turns,
+      session: { allowedTools: allowed },
+    });
+  }
+
+  it("lists the server's skills from skills/list, loads one verified, and puts its instructions in the system prompt", async () => {
+    const s = await corpusSession([
+      toolTurn("Skill", { skill: "mcp__corpus__webapp-testing" }),
+      textTurn("loaded"),
+    ]);
+    await s.send("test my web app");
+    const listing = textBlocks(lastUser(s.body(0)).content)[0] ?? "";
+    expect(listing).toContain("\n- mcp__corpus__brand-guidelines: Applies Anthropic's official brand colors");
+    expect(listing).toContain("\n- mcp__corpus__webapp-testing: Toolkit for interacting with");
+    const system =
+      s
+        .body(0)
+        .system?.map((b) => b.text)
+        .join("\n") ?? "";
+    expect(system).toContain(
+      "# MCP Server Instructions\n\nThe following MCP servers have provided instructions for how to use their tools and resources:\n\n## corpus\nLoad a corpus skill before styling or testing anything.",
+    );
+    const [launch] = toolResults(s.body(1));
+    expect(launch && resultText(launch)).toBe("Launching skill: mcp__corpus__webapp-testing");
+    const expansion = textBlocks(lastUser(s.body(1)).content).join("\n");
+    const original = readFileSync(join(CORPUS, "webapp-testing", "SKILL.md"), "utf8");
+    const lastLine = original.trim().split("\n").at(-1) ?? "";
+    expect(expansion).toContain("Base directory for this skill: skill://webapp-testing");
+    expect(expansion).toContain(lastLine);
+  });
+
+  it("the model finds the catalog with ListMcpResourcesTool and reads a skill's script with ReadMcpResourceTool", async () => {
+    const s = await corpusSession([
+      toolTurn("ListMcpResourcesTool", { server: "corpus" }),
+      toolTurn("ReadMcpResourceTool", {
+        server: "corpus",
+        uri: "skill://webapp-testing/scripts/with_server.py",
+      }),
+      textTurn("read"),
+    ]);
+    expect(s.opened.tools).toEqual(expect.arrayContaining(["ListMcpResourcesTool", "ReadMcpResourceTool"]));
+    await s.send("what does the corpus server offer?");
+    const [listed] = toolResults(s.body(1));
+    expect(listed?.is_error).toBeFalsy();
+    const entries = JSON.parse(listed ? resultText(listed) : "[]") as { uri: string; server: string }[];
+    expect(entries.map((e) => [e.server, e.uri])).toEqual(
+      expect.arrayContaining([
+        ["corpus", "skill://brand-guidelines/SKILL.md"],
+        ["corpus", "skill://webapp-testing/SKILL.md"],
+      ]),
+    );
+    const [script] = toolResults(s.body(2));
+    expect(script?.is_error).toBeFalsy();
+    expect(script && resultText(script)).toContain(
+      readFileSync(join(CORPUS, "webapp-testing", "scripts", "with_server.py"), "utf8").split("\n")[0] ?? "?",
+    );
+  });
+
+  it("a skill the server publishes mid-session (its SDK sends resources list_changed) reaches the model as a listing delta", async () => {
+    const s = await corpusSession(
+      [
+        toolTurn("mcp__corpus__publish_skill", {}),
+        toolTurn("Skill", { skill: "mcp__corpus__internal-comms" }),
+        textTurn("done"),
+      ],
+      ["mcp__corpus__publish_skill", "Skill(mcp__corpus__internal-comms)"],
+    );
+    await s.send("publish and use internal comms");
+    expect(textBlocks(lastUser(s.body(0)).content)[0]).not.toContain("internal-comms");
+    const delta = textBlocks(lastUser(s.body(1)).content).find((t) => t.includes("internal-comms")) ?? "";
+    expect(delta).toMatch(
+      /^<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n- mcp__corpus__internal-comms: /,
+    );
+    const [launch] = toolResults(s.body(2));
+    expect(launch && resultText(launch)).toBe("Launching skill: mcp__corpus__internal-comms");
   });
 });

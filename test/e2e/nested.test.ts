@@ -3,6 +3,8 @@ import { textTurn, toolTurn } from "../support/model-server.js";
 import type { TreeEntry } from "../support/tmp-tree.js";
 import {
   type E2E,
+  INIT_ENTRY,
+  LISTING_HEADER,
   lastUser,
   listingBlock,
   plainBlocks,
@@ -37,11 +39,18 @@ const TREE: Record<string, TreeEntry> = {
 
 const WEB_ROOT = "packages/web/.claude/skills";
 const ANNOTATION = `(from ${WEB_ROOT} — applies when working on files under packages/web/)`;
+const SCOPED =
+  '(scoped to packages/web/ — use this instead of the unscoped "deploy" skill when the files being changed are under packages/web/)';
+/** SPEC §14.10: the names, then the listing header and the entries, by name. */
 const ANNOUNCEMENT = [
   "<system-reminder>",
   `New skills discovered in ${WEB_ROOT}, now available via the Skill tool:`,
+  "- packages/web:deploy",
+  "- web-build",
   "",
-  `- packages/web:deploy: Deploys the web package ${ANNOTATION}`,
+  LISTING_HEADER,
+  "",
+  `- packages/web:deploy: Deploys the web package ${SCOPED}`,
   `- web-build: Builds the web package ${ANNOTATION}`,
   "</system-reminder>",
 ].join("\n");
@@ -66,7 +75,9 @@ describe("nested skill discovery in a session (SPEC §9)", () => {
       ],
     });
     await e.send("build the web package");
-    expect(textBlocks(lastUser(e.body(0)).content)[0]).toBe(listingBlock("- deploy: Deploys the whole app"));
+    expect(textBlocks(lastUser(e.body(0)).content)[0]).toBe(
+      listingBlock("- deploy: Deploys the whole app", INIT_ENTRY),
+    );
     const [early] = toolResults(e.body(1));
     expect(early && resultText(early)).toBe("<tool_use_error>Unknown skill: web-build</tool_use_error>");
 

@@ -26,6 +26,8 @@ describe("plugins in a session (SPEC §11)", () => {
   it("repo-notes:remember is listed and invocable; a bare `remember` points at the full name", async () => {
     e = await startE2E({
       engine: { pluginDirs: [REPO_NOTES] },
+      // Plugin MCP servers start only when approved (issue 16.1).
+      files: { "home/.claude/settings.json": JSON.stringify({ enabledMcpjsonServers: ["notes"] }) },
       turns: [
         toolTurn("Skill", { skill: "remember" }, { id: "toolu_bare" }),
         toolTurn(

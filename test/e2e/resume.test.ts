@@ -3,6 +3,7 @@ import { textTurn, toolTurn } from "../support/model-server.js";
 import type { TreeEntry } from "../support/tmp-tree.js";
 import {
   type E2E,
+  INIT_ENTRY,
   LISTING_HEADER,
   lastUser,
   listingBlock,
@@ -46,7 +47,7 @@ describe("--resume keeps what the stored conversation was told (SPEC §3, §8, �
     const resumed = await e.reopen({ resume: e.opened.session.id });
     await sendOn(resumed, "again");
     const body = e.body(1);
-    expect(listingsIn(body)).toEqual([listingBlock("- deploy: Deploys the app")]);
+    expect(listingsIn(body)).toEqual([listingBlock("- deploy: Deploys the app", INIT_ENTRY)]);
     expect(plainBlocks(lastUser(body).content)).toEqual([{ type: "text", text: "again" }]);
   });
 

@@ -11,7 +11,7 @@ import {
 import { startTestModel, textTurn, toolTurn } from "../support/model-server.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
-/** Skills whose descriptions together fit a 1M-token model's budget (40,000 chars) but not a 200k one's. */
+/** Skills whose descriptions together fit a 1M-token model's budget (30,000 chars) but not a 200k one's. */
 const SKILLS = 40;
 const DESCRIPTION = "d".repeat(300);
 
@@ -50,7 +50,7 @@ describe("a fork's listing", () => {
       expect(bodyOf(sub).model).toBe("claude-haiku-4-5");
       const mainListing = listingIn(firstMessageTexts(main));
       const subListing = listingIn(firstMessageTexts(sub));
-      // The main agent (1M tokens: a 40,000-char budget) gets every description...
+      // The main agent (1M tokens: a 30,000-char budget) gets every description...
       expect(mainListing).toContain(`- s00: ${DESCRIPTION}`);
       expect(mainListing.length).toBeGreaterThan(SKILLS * DESCRIPTION.length);
       // ...the fork (200k tokens: 8,000 chars) the same skills, most by name only.

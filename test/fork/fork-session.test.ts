@@ -108,12 +108,13 @@ describe("a context: fork skill run through a session", () => {
       expect(Object.keys(request.headers)).not.toContain(AGENT_ID_HEADER);
       expect(bodyOf(request).tools?.map((t) => t.name)).toContain("Skill");
       expect(bodyOf(request).model).toBe("claude-sonnet-5-5");
-      expect((request.body as { output_config?: unknown }).output_config).toBeUndefined();
+      expect((request.body as { output_config?: unknown }).output_config).toEqual({ effort: "medium" });
     }
     const [answer] = toolResultsOf(mains[1]);
     expect(answer?.is_error).toBeUndefined();
     expect(resultText(answer)).toBe(
-      'Skill "scan" completed (forked execution).\n\nTools used: Read\nResult:\nNotes mention alpha.',
+      "<tools-used-before-summary>Read</tools-used-before-summary>\n" +
+        'Skill "scan" completed (forked execution).\n\nResult:\nNotes mention alpha.',
     );
 
     const progress = events.filter(
@@ -363,7 +364,8 @@ describe("a context: fork skill run through a session", () => {
       "<tool_use_error>Skill nest runs as a fork, and forks nest at most 3 deep.</tool_use_error>",
     );
     expect(resultText(toolResultsOf(mainRequests(m)[1])[0])).toBe(
-      'Skill "nest" completed (forked execution).\n\nTools used: Skill\nResult:\nup',
+      "<tools-used-before-summary>Skill</tools-used-before-summary>\n" +
+        'Skill "nest" completed (forked execution).\n\nResult:\nup',
     );
   });
 

@@ -30,10 +30,12 @@ describe("forkResultText", () => {
       text: 'Skill "s" completed (forked execution).\n\nResult:\nanswer',
     },
     {
-      name: "tools in first-use order",
+      name: "tools in first-use order (SPEC §14.11)",
       input: result({ toolsUsed: ["Read", "Bash"] }),
       ok: true,
-      text: 'Skill "s" completed (forked execution).\n\nTools used: Read, Bash\nResult:\nanswer',
+      text:
+        "<tools-used-before-summary>Read,Bash</tools-used-before-summary>\n" +
+        'Skill "s" completed (forked execution).\n\nResult:\nanswer',
     },
     {
       name: "aborted",

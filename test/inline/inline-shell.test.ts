@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: `${…}` placeholders are the subject of these tests.
-import { mkdtemp, readdir, realpath, rm } from "node:fs/promises";
+import { mkdtemp, readdir, realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -11,7 +11,8 @@ import {
   MAX_INLINE_OUTPUT_CHARS,
 } from "../../src/inline/inline-shell.js";
 import { createNodeShell, type ShellOps } from "../../src/io/shell.js";
-import type { PermissionDecision } from "../../src/permissions/decision.js";
+import { decide } from "../../src/permissions/decide.js";
+import type { PermissionDecision, PermissionRules } from "../../src/permissions/decision.js";
 
 let dir: string;
 
@@ -95,7 +96,8 @@ describe("expandInline: failures", () => {
     const body = "!`echo boom >&2; exit 3` then !`touch later`";
     expect(await expandInline(body, options())).toEqual({
       ok: false,
-      message: 'Shell command failed for pattern "!`echo boom >&2; exit 3`": boom',
+      message: 'Shell command failed for pattern "!`echo boom >&2; exit 3`": [stderr]\nboom',
+      shell: true,
     });
     expect(await readdir(dir)).toEqual([]);
   });
@@ -104,7 +106,8 @@ describe("expandInline: failures", () => {
     const body = "```!\nexit 4\n```";
     expect(await expandInline(body, options())).toEqual({
       ok: false,
-      message: 'Shell command failed for pattern "```!\nexit 4\n```": Command exited with code 4',
+      message: 'Shell command failed for pattern "```!\nexit 4\n```": [stderr]\nCommand exited with code 4',
+      shell: true,
     });
   });
 
@@ -112,7 +115,8 @@ describe("expandInline: failures", () => {
     const result = await expandInline("!`false $0`", options({ args: "x" }));
     expect(result).toEqual({
       ok: false,
-      message: 'Shell command failed for pattern "!`false $0`": Command exited with code 1',
+      message: 'Shell command failed for pattern "!`false $0`": [stderr]\nCommand exited with code 1',
+      shell: true,
     });
   });
 
@@ -121,6 +125,7 @@ describe("expandInline: failures", () => {
     expect(result).toEqual({
       ok: false,
       message: 'Shell command failed for pattern "!`sleep 5`": Command timed out after 200 ms',
+      shell: true,
     });
   });
 
@@ -131,6 +136,7 @@ describe("expandInline: failures", () => {
     expect(result).toEqual({
       ok: false,
       message: 'Shell command failed for pattern "!`touch ran`": Command was aborted',
+      shell: true,
     });
     expect(await readdir(dir)).toEqual([]);
   });
@@ -142,12 +148,25 @@ describe("expandInline: failures", () => {
       },
     };
     const result = await expandInline("!`ls`", options({ shellOps: broken }));
-    expect(result).toEqual({ ok: false, message: 'Shell command failed for pattern "!`ls`": spawn failed' });
+    expect(result).toEqual({
+      ok: false,
+      message: 'Shell command failed for pattern "!`ls`": spawn failed',
+      shell: true,
+    });
   });
 
   it.each<[string, PermissionDecision | Error, string]>([
     ["deny", { behavior: "deny", reason: "Bash(rm:*) is denied" }, "Bash(rm:*) is denied"],
     ["ask", { behavior: "ask", prompt: "Run rm?" }, "Permission was not granted (Run rm?)"],
+    [
+      "an ask with a reason (SPEC §14.9)",
+      {
+        behavior: "ask",
+        prompt: "Allow?",
+        reason: "A nested command in this command can't be checked before it runs",
+      },
+      "A nested command in this command can't be checked before it runs",
+    ],
     ["a throwing checker", new Error("checker broke"), "checker broke"],
   ])("treats %s as a denial and runs nothing", async (_name, decision, reason) => {
     const checkCommand: CheckCommand = async () => {
@@ -158,6 +177,7 @@ describe("expandInline: failures", () => {
     expect(result).toEqual({
       ok: false,
       message: `Shell command permission check failed for pattern "!\`touch a\`": ${reason}`,
+      shell: true,
     });
     expect(await readdir(dir)).toEqual([]);
   });
@@ -224,5 +244,113 @@ describe("expandInline: allowShell false (MCP)", () => {
     const text = await expandOk(body, { allowShell: false, args: "x;y" });
     expect(text).toBe("A !`touch A` B\n```!\ntouch B x;y\n```\nx;y");
     expect(await readdir(dir)).toEqual([]);
+  });
+});
+
+describe("expandInline through the Bash permission check, headless (SPEC §14.1, §14.8, §14.9)", () => {
+  /** The check the Skill tool runs: `decide` with the skill's grants; an `ask` stays unanswered (headless). */
+  function headless(rules: Partial<PermissionRules>, grants: string[] = []): CheckCommand {
+    return async (command) =>
+      decide({
+        rules: { allow: [], deny: [], ask: [], ...rules },
+        grants,
+        tool: "Bash",
+        subject: { kind: "command", command },
+        cwd: dir,
+      });
+  }
+  const failed = (marker: string, reason: string) => ({
+    ok: false,
+    message: `Shell command permission check failed for pattern "${marker}": ${reason}`,
+    shell: true,
+  });
+
+  it.each<[string, string, string]>([
+    ["echo", "!`echo hi`", "hi"],
+    ["pwd", "!`pwd`", "<dir>"],
+    ["printf", "!`printf '%s-%s' a b`", "a-b"],
+    ["true", "!`true`", EMPTY_OUTPUT_TEXT],
+    ["ls", "!`ls`", EMPTY_OUTPUT_TEXT],
+    ["a fenced block of reads", "```!\necho one\necho two && pwd\n```", "one\ntwo\n<dir>"],
+    ["reads chained and piped", "!`echo a; echo b | cat`", "a\nb"],
+    ["output thrown away", "!`echo gone > /dev/null 2>&1`", EMPTY_OUTPUT_TEXT],
+  ])("%s runs without a Bash grant", async (_name, body, want) => {
+    expect(await expandOk(body, { checkCommand: headless({}) })).toBe(want.replaceAll("<dir>", dir));
+  });
+
+  it("cat of a file inside the project runs without a grant; outside it needs one", async () => {
+    await writeFile(join(dir, "x.txt"), "x\n");
+    expect(await expandOk("!`cat x.txt`", { checkCommand: headless({}) })).toBe("x");
+    expect(await expandInline("!`cat /etc/hostname`", options({ checkCommand: headless({}) }))).toEqual(
+      failed("!`cat /etc/hostname`", "Permission was not granted (Allow Bash(cat /etc/hostname)?)"),
+    );
+  });
+
+  it.each<[string, string, Partial<PermissionRules>, string[], string]>([
+    ["a write needs a grant", "!`touch m`", {}, [], "Permission was not granted (Allow Bash(touch m)?)"],
+    [
+      "deny beats the skill's own grant (SPEC §14.1)",
+      "!`touch m`",
+      { deny: ["Bash"] },
+      ["Bash(touch:*)"],
+      "Permission to use Bash has been denied.",
+    ],
+    [
+      "deny beats even a read",
+      "!`echo hi`",
+      { deny: ["Bash"] },
+      ["Bash"],
+      "Permission to use Bash has been denied.",
+    ],
+    [
+      "a chain names the part that needs approval",
+      "!`echo a; touch m`",
+      {},
+      [],
+      "This Bash command contains multiple operations. The following part requires approval: touch m",
+    ],
+    [
+      "a pipe into a writer",
+      "!`echo a | tee m`",
+      {},
+      [],
+      "This Bash command contains multiple operations. The following part requires approval: tee m",
+    ],
+    [
+      "a nested command",
+      "!`echo $(touch m)`",
+      {},
+      [],
+      "A nested command in this command can't be checked before it runs",
+    ],
+    [
+      "backticks in a fenced block",
+      "```!\necho `touch m`\n```",
+      {},
+      [],
+      "A nested command in this command can't be checked before it runs",
+    ],
+    [
+      "a redirection out of the project, even with a grant (issue 16.6)",
+      "!`echo x > /tmp/sw-outside-never/m`",
+      {},
+      ["Bash(echo:*)"],
+      "echo in '/tmp/sw-outside-never/m' needs approval. For security, commands may only write to files in the " +
+        "allowed working directories for this session without asking: '<dir>'. Add the directory with --add-dir " +
+        "or permissions.additionalDirectories to allow it.",
+    ],
+  ])("%s: fails and runs nothing", async (_name, body, rules, grants, reason) => {
+    const result = await expandInline(
+      `${body}\n!\`touch after\``,
+      options({ checkCommand: headless(rules, grants) }),
+    );
+    expect(result).toEqual(failed(body, reason.replaceAll("<dir>", dir)));
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it("a grant lets a write inside the project run", async () => {
+    const checkCommand = headless({}, ["Bash(echo:*)"]);
+    expect(await expandOk("!`echo x > m.txt`", { checkCommand })).toBe(EMPTY_OUTPUT_TEXT);
+    expect(await readdir(dir)).toEqual(["m.txt"]);
   });
 });

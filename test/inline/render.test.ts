@@ -80,17 +80,23 @@ describe("commandMetadataText / renderSlashCommand", () => {
 });
 
 describe("refusal and unknown command texts", () => {
-  it("refuses a non-user-invocable skill", () => {
+  it("answers a typed non-user-invocable skill (SPEC §14.14)", () => {
     expect(userInvocableRefusal("internal")).toBe(
-      'This skill can only be invoked by the model, not directly by users. Ask for the "internal" skill instead.',
+      'This skill can only be invoked by Claude, not directly by users. Ask Claude to use the "internal" skill for you.',
     );
   });
 
+  const fifteen = Array.from({ length: 15 }, (_, i) => `c${i + 1}`);
   it.each<[string, string[], string]>([
     [
-      "names up to three similar commands",
-      ["deploy", "deploy-prod", "develop", "debug"],
-      '<system-reminder>\nThe user typed /deplyo, but no skill or command named "deplyo" exists. Similar commands: /deploy, /deploy-prod, /develop. Treat the message as ordinary text.\n</system-reminder>',
+      "names every available command, in the order given, when there are at most 13",
+      ["deploy", "deploy-prod", "develop"],
+      '<system-reminder>\nThe user typed /deplyo, but no skill or command named "deplyo" exists. Available commands: /deploy, /deploy-prod, /develop. Treat the message as ordinary text.\n</system-reminder>',
+    ],
+    [
+      "names 13, then `and N more` (SPEC §14.14)",
+      fifteen,
+      '<system-reminder>\nThe user typed /deplyo, but no skill or command named "deplyo" exists. Available commands: /c1, /c2, /c3, /c4, /c5, /c6, /c7, /c8, /c9, /c10, /c11, /c12, /c13 and 2 more. Treat the message as ordinary text.\n</system-reminder>',
     ],
     [
       "leaves the hint out when there is none",

@@ -142,6 +142,7 @@ describe("a good server beside a crashing and a hanging one", () => {
       "mcp__good__picture",
       "mcp__good__publish_skill",
       "mcp__good__slow",
+      "ListMcpResourcesTool",
       "ReadMcpResourceTool",
     ]);
     const add = named(tools, "mcp__good__add");
@@ -198,7 +199,15 @@ describe("skill discovery paths", () => {
   it("refuses a body that does not match the published digest", async () => {
     const m = manager({ ext: testServer("--skills-list", "--bad-digest") });
     const greet = named(await m.skills(), "mcp__ext__greet");
-    await expect(greet.loadBody()).rejects.toThrow(/does not match its listing: its digest/);
+    await expect(greet.loadBody()).rejects.toThrow(
+      "skill://greet/SKILL.md failed verification against its skills/get entry (digest)",
+    );
+  });
+
+  it("a stale skills/list entry is refreshed once with skills/get, and the body verified against it", async () => {
+    const m = manager({ ext: testServer("--skills-list", "--stale-list") });
+    const greet = named(await m.skills(), "mcp__ext__greet");
+    expect(await greet.loadBody()).toContain("Say hello to $ARGUMENTS.");
   });
 
   it("falls back to resources/list without an index", async () => {

@@ -152,7 +152,11 @@ describe("discoverSkillRefs", () => {
   });
 
   it("returns nothing for a server without resources", async () => {
-    expect(await discoverSkillRefs(ops({}, { hasResources: false }))).toEqual({ refs: [], diagnostics: [] });
+    expect(await discoverSkillRefs(ops({}, { hasResources: false }))).toEqual({
+      refs: [],
+      diagnostics: [],
+      via: "none",
+    });
   });
 });
 

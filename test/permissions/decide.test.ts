@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type DecideInput, decide, describeCall } from "../../src/permissions/decide.js";
-import type { PermissionRules } from "../../src/permissions/decision.js";
+import type { PermissionDecision, PermissionRules } from "../../src/permissions/decision.js";
 import type { PermissionSubject } from "../../src/permissions/rules.js";
 
 const CWD = "/repo";
@@ -295,5 +295,165 @@ describe("describeCall", () => {
     { tool: "Skill", subject: skill("x"), want: "Skill(x)" },
   ])("$want", ({ tool, subject, want }) => {
     expect(describeCall(tool, subject)).toBe(want);
+  });
+});
+
+describe("decide: Bash commands (SPEC §14.1, §14.8, §14.9, issue 16.6)", () => {
+  const outside = (cmd: string, p: string, dirs = "'/repo'") =>
+    `${cmd} in '${p}' needs approval. For security, commands may only write to files in the allowed working ` +
+    `directories for this session without asking: ${dirs}. Add the directory with --add-dir or ` +
+    "permissions.additionalDirectories to allow it.";
+  const multi = (part: string) =>
+    `This Bash command contains multiple operations. The following part requires approval: ${part}`;
+  const NESTED = "A nested command in this command can't be checked before it runs";
+
+  interface CommandRow {
+    command: string;
+    allow?: string[];
+    deny?: string[];
+    grants?: string[];
+    additional?: string[];
+    want: PermissionDecision;
+  }
+  const ask = (command: string, reason?: string): PermissionDecision =>
+    reason === undefined
+      ? { behavior: "ask", prompt: `Allow Bash(${command})?` }
+      : { behavior: "ask", prompt: `Allow Bash(${command})? ${reason}`, reason };
+  const READS: PermissionDecision = { behavior: "allow", reason: "the command only reads" };
+  const byRule = (rule: string): PermissionDecision => ({
+    behavior: "allow",
+    reason: `allowed by the rule ${rule}`,
+  });
+  const byGrant = (rule: string): PermissionDecision => ({
+    behavior: "allow",
+    reason: `granted by ${rule} for this turn`,
+  });
+
+  const rows: CommandRow[] = [
+    // §14.1: deny beats every grant, with Claude Code's text for a bare rule.
+    {
+      command: "touch marker",
+      deny: ["Bash"],
+      grants: ["Bash(touch:*)"],
+      want: { behavior: "deny", reason: "Permission to use Bash has been denied." },
+    },
+    {
+      command: "echo hi",
+      deny: ["Bash"],
+      want: { behavior: "deny", reason: "Permission to use Bash has been denied." },
+    },
+    {
+      command: "echo ok && rm -rf x",
+      deny: ["Bash(rm:*)"],
+      grants: ["Bash"],
+      want: {
+        behavior: "deny",
+        reason: "Permission to use Bash(echo ok && rm -rf x) was denied by the rule Bash(rm:*).",
+      },
+    },
+    // §14.8: read-only commands need no grant, alone or chained.
+    { command: "echo hi", want: READS },
+    { command: "pwd", want: READS },
+    { command: "printf '%s\\n' a b", want: READS },
+    { command: "true", want: READS },
+    { command: "ls -la src", want: READS },
+    { command: "cat README.md src/a.ts", want: READS },
+    { command: "git status", want: READS },
+    { command: "git log --oneline -5", want: READS },
+    { command: "git diff HEAD~1", want: READS },
+    { command: "echo a; pwd && ls | cat", want: READS },
+    { command: "echo hi > /dev/null 2>&1", want: READS },
+    { command: "echo a\ngit status", want: READS },
+    { command: "cat /etc/passwd", want: ask("cat /etc/passwd") },
+    { command: "cat ../other/x", want: ask("cat ../other/x") },
+    { command: "cat $HOME/x", want: ask("cat $HOME/x") },
+    { command: "git push", want: ask("git push") },
+    { command: "git diff --output=patch.txt", want: ask("git diff --output=patch.txt") },
+    { command: "GIT_EXTERNAL_DIFF=./x git diff", want: ask("GIT_EXTERNAL_DIFF=./x git diff") },
+    { command: "touch a", want: ask("touch a") },
+    { command: "echo x > out.txt", want: ask("echo x > out.txt") },
+    // §14.9: the reason names what needs approval.
+    { command: "echo a; touch b", want: ask("echo a; touch b", multi("touch b")) },
+    { command: "echo a && rm -rf build", want: ask("echo a && rm -rf build", multi("rm -rf build")) },
+    { command: "echo a | sh", want: ask("echo a | sh", multi("sh")) },
+    { command: "echo $(touch x)", want: ask("echo $(touch x)", NESTED) },
+    { command: "echo `id`", want: ask("echo `id`", NESTED) },
+    { command: "echo hi", allow: ["Bash(echo:*)"], want: byRule("Bash(echo:*)") },
+    {
+      command: "echo a && touch b",
+      allow: ["Bash(echo:*)"],
+      want: ask("echo a && touch b", multi("touch b")),
+    },
+    { command: "touch b && echo a", grants: ["Bash(touch:*)"], want: byGrant("Bash(touch:*)") },
+    // Issue 16.6: writes outside the project and its added dirs need their own approval.
+    { command: "echo x > out.txt", allow: ["Bash(echo:*)"], want: byRule("Bash(echo:*)") },
+    { command: "echo x >> sub/log.txt", allow: ["Bash(echo:*)"], want: byRule("Bash(echo:*)") },
+    {
+      command: "echo x > /elsewhere/file",
+      allow: ["Bash(echo:*)"],
+      want: ask("echo x > /elsewhere/file", outside("echo", "/elsewhere/file")),
+    },
+    {
+      command: "echo x >> ../up.txt",
+      allow: ["Bash(echo:*)"],
+      want: ask("echo x >> ../up.txt", outside("echo", "/up.txt")),
+    },
+    {
+      command: "echo x 2> /tmp/err",
+      allow: ["Bash(echo:*)"],
+      want: ask("echo x 2> /tmp/err", outside("echo", "/tmp/err")),
+    },
+    {
+      command: "echo x &> /tmp/all",
+      allow: ["Bash(echo:*)"],
+      want: ask("echo x &> /tmp/all", outside("echo", "/tmp/all")),
+    },
+    {
+      command: "echo x | tee -a /etc/hosts",
+      allow: ["Bash(echo:*)", "Bash(tee:*)"],
+      want: ask("echo x | tee -a /etc/hosts", outside("tee", "/etc/hosts")),
+    },
+    {
+      command: "echo x > $OUT",
+      allow: ["Bash(echo:*)"],
+      want: ask("echo x > $OUT", outside("echo", "$OUT")),
+    },
+    { command: "echo x > /dev/null", allow: ["Bash(echo:*)"], want: byRule("Bash(echo:*)") },
+    {
+      command: "echo x > /extra/notes.txt",
+      allow: ["Bash(echo:*)"],
+      additional: ["/extra"],
+      want: byRule("Bash(echo:*)"),
+    },
+    {
+      command: "echo x > /other/notes.txt",
+      allow: ["Bash(echo:*)"],
+      additional: ["/extra"],
+      want: ask("echo x > /other/notes.txt", outside("echo", "/other/notes.txt", "'/repo', '/extra'")),
+    },
+    { command: "echo x > /elsewhere/file", allow: ["Bash"], want: byRule("Bash") },
+  ];
+
+  it.each(rows)("$command (allow $allow, deny $deny, grants $grants)", (row) => {
+    const decision = decide({
+      rules: {
+        allow: row.allow ?? [],
+        deny: row.deny ?? [],
+        ask: [],
+        ...(row.additional === undefined ? {} : { additionalDirectories: row.additional }),
+      },
+      grants: row.grants ?? [],
+      tool: "Bash",
+      subject: bash(row.command),
+      cwd: CWD,
+    });
+    expect(decision).toEqual(row.want);
+  });
+
+  it("gives Claude Code's deny text for any bare deny rule", () => {
+    expect(decide({ rules: rules({ deny: ["Read"] }), tool: "Read", subject: path("a"), cwd: CWD })).toEqual({
+      behavior: "deny",
+      reason: "Permission to use Read has been denied.",
+    });
   });
 });

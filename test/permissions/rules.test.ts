@@ -65,6 +65,16 @@ describe("splitCommand", () => {
     { command: "echo '$(safe)'", parts: ["echo '$(safe)'"], substitution: false },
     { command: "diff <(a) b", parts: ["diff <(a) b"], substitution: true },
     { command: "  ;; ", parts: [], substitution: false },
+    // Heredoc bodies stay commands (conservative): `<<` is not always a heredoc (`$[1<<2]`, `${x:-<<E}`), and
+    // skipping a "body" would hide the commands after it from deny and allow rules.
+    { command: "echo $[1<<2]\nrm -rf ~\n2]", parts: ["echo $[1<<2]", "rm -rf ~", "2]"], substitution: false },
+    {
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template.
+      command: "echo ${x:-<<E}\nrm -rf ~\nE",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template.
+      parts: ["echo ${x:-<<E}", "rm -rf ~", "E"],
+      substitution: false,
+    },
   ])("$command", ({ command, parts, substitution }) => {
     expect(splitCommand(command)).toEqual({ parts, substitution });
   });

@@ -150,7 +150,8 @@ describe("skillwright -p (headless)", () => {
 
   it("denies Bash headless unless --allowedTools allows it", async () => {
     const turns = (): ScriptTurnInput[] => [
-      toolTurn("Bash", { command: "echo via-bash" }, { id: "toolu_bash" }),
+      // Writes a file: `echo` alone only reads and needs no grant (SPEC §14.8).
+      toolTurn("Bash", { command: "echo via-bash | tee out.txt" }, { id: "toolu_bash" }),
       textTurn("done", { hasToolResultFor: "Bash" }),
     ];
     const denied = await setup(turns());
@@ -162,7 +163,8 @@ describe("skillwright -p (headless)", () => {
 
     const allowed = await setup(turns());
     expect(
-      (await skillwright(["-p", "run it", "--allowedTools", "Bash(echo:*)"], modelEnv(allowed))).exitCode,
+      (await skillwright(["-p", "run it", "--allowedTools", "Bash(echo:*),Bash(tee:*)"], modelEnv(allowed)))
+        .exitCode,
     ).toBe(0);
     const [ran] = toolResultsOf(allowed.server.requests[1]);
     expect(ran?.is_error).toBeUndefined();

@@ -3,8 +3,12 @@ import type { ScriptTurnInput } from "../../src/dev/model-script.js";
 import { createEngine, type Engine } from "../../src/engine.js";
 import type { AskPermission } from "../../src/permissions/decision.js";
 import { type OpenedSession, type OpenSessionOptions, openSession } from "../../src/session/open.js";
+import { INIT_COMMAND_DESCRIPTION } from "../../src/skill-tool/builtin-commands.js";
 import { startTestModel, type TestModel } from "../support/model-server.js";
 import { type TmpTree, type TreeEntry, tmpTree } from "../support/tmp-tree.js";
+
+/** The listing entry of the built-in `init` command, last in every session's first listing (SPEC §14.6). */
+export const INIT_ENTRY = `- init: ${INIT_COMMAND_DESCRIPTION}`;
 
 /** A fixed clock for every session test: 2025-06-01T12:00:00Z. */
 export const FIXED_NOW = Date.UTC(2025, 5, 1, 12, 0, 0);

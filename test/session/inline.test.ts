@@ -125,19 +125,17 @@ describe("inline expansion (SPEC §5)", () => {
     const { h, blocks, text, isError } = await invoke("risky");
     expect(isError).toBe(true);
     expect(text).toBe(
-      '<tool_use_error>Shell command permission check failed for pattern "!`rm -rf build`": ' +
-        "Permission was not granted (Allow Bash(rm -rf build)?)</tool_use_error>",
+      'Shell command permission check failed for pattern "!`rm -rf build`": ' +
+        "Permission was not granted (Allow Bash(rm -rf build)?)",
     );
     expect(blocks).toHaveLength(1);
     expect(await exists(join(h.cwd, "build", "keep.txt"))).toBe(true);
   });
 
-  it("a failing inline command fails the whole call", async () => {
+  it("a failing inline command fails the whole call, without the <tool_use_error> wrapper (§14.9)", async () => {
     const { text, isError } = await invoke("failing");
     expect(isError).toBe(true);
-    expect(text).toBe(
-      '<tool_use_error>Shell command failed for pattern "!`false`": Command exited with code 1</tool_use_error>',
-    );
+    expect(text).toBe('Shell command failed for pattern "!`false`": [stderr]\nCommand exited with code 1');
   });
 
   it("args pasted into inline commands cannot inject commands (model path)", async () => {

@@ -3,7 +3,7 @@ import { createListingState } from "../../src/session/listing-state.js";
 import type { UsageScores } from "../../src/usage.js";
 import { makeSkill } from "../support/make-skill.js";
 
-const BUDGET = 8_000;
+const BUDGET = { budget: 8_000, maxDescChars: 1_536, searchable: false };
 const NOW = 1_800_000_000_000;
 
 /** A usage loader that counts its calls. */
@@ -58,5 +58,27 @@ describe("createListingState", () => {
     expect(state.sent("main")).toEqual(new Set(["alpha", "beta"]));
     state.reset("main");
     expect((await state.next("main", skills, BUDGET, usage.load, NOW)).entries).toHaveLength(1);
+  });
+
+  it("budgets a delta: a burst of new skills stays within the budget, and omitted names are not re-sent", async () => {
+    const state = createListingState();
+    const usage = countingUsage();
+    const first = [makeSkill({ name: "alpha", description: "A" })];
+    await state.next("main", first, BUDGET, usage.load, NOW);
+    const burst = Array.from({ length: 5_000 }, (_, i) =>
+      makeSkill({ name: `new-skill-${String(i).padStart(4, "0")}`, description: "x".repeat(100) }),
+    );
+    const grown = [...first, ...burst];
+    const delta = await state.next("main", grown, { ...BUDGET, searchable: true }, usage.load, NOW);
+    // Every name sent so far and the one the delta lists fit 8,000 chars; the rest are counted, not listed.
+    expect(delta.chars).toBeLessThanOrEqual(BUDGET.budget);
+    expect(delta.entries.length + delta.omitted.length).toBe(5_000);
+    expect(delta.omitted.length).toBeGreaterThan(4_000);
+    expect(delta.text).toContain(`(${delta.omitted.length} more skills are not listed`);
+    expect(delta.text).toContain("SkillSearch");
+    // The omitted names count as handled: the next request sends nothing and packs nothing.
+    const again = await state.next("main", grown, BUDGET, usage.load, NOW);
+    expect(again.text).toBe("");
+    expect(usage.calls.count).toBe(2);
   });
 });

@@ -8,6 +8,7 @@ import {
   FIXED_NOW,
   type Harness,
   type HarnessOptions,
+  INIT_ENTRY,
   lastUser,
   plainBlocks,
   resultText,
@@ -44,6 +45,7 @@ const FULL_LISTING = [
   "- greet (hello): Greets people",
   "- deploy: Deploys the app",
   "- ops:release: Cuts a release",
+  INIT_ENTRY,
   "</system-reminder>",
 ].join("\n");
 
@@ -97,9 +99,11 @@ describe("the listing (SPEC §3)", () => {
   });
 
   it.each(["SKILLWRIGHT_LISTING_BUDGET", "SLASH_COMMAND_TOOL_CHAR_BUDGET"])(
-    "%s=0 lists every skill by name only and ends with the marker line",
+    "%s at exactly the name-only lines lists every skill by name only and ends with the marker line",
     async (variable) => {
-      const s = await start({ turns: [textTurn("ok")], env: { [variable]: "0" } });
+      // Name-only lines: 7 + 15 + 8 + 13 chars + 3 newlines = 46; the built-in init keeps its full line.
+      const budget = String(46 + 1 + INIT_ENTRY.length);
+      const s = await start({ turns: [textTurn("ok")], env: { [variable]: budget } });
       await s.send("hi");
       const [block] = textBlocks(lastUser(s.body(0)).content);
       expect(block).toBe(
@@ -111,6 +115,7 @@ describe("the listing (SPEC §3)", () => {
           "- greet (hello)",
           "- deploy",
           "- ops:release",
+          INIT_ENTRY,
           "",
           "(4 skills above are listed by name only to fit the listing budget; the Skill tool still accepts them.)",
           "</system-reminder>",
@@ -119,28 +124,52 @@ describe("the listing (SPEC §3)", () => {
     },
   );
 
-  it("the settings' skillListingBudget sets the budget too", async () => {
-    const s = await start({
-      files: { ...TREE, "project/.claude/settings.json": JSON.stringify({ skillListingBudget: 0 }) },
-      turns: [textTurn("ok")],
-    });
+  it("a budget below the names leaves them out, says how many, and offers SkillSearch (SPEC §3, §14.15)", async () => {
+    const s = await start({ turns: [textTurn("ok")], env: { SKILLWRIGHT_LISTING_BUDGET: "0" } });
     await s.send("hi");
     const [block] = textBlocks(lastUser(s.body(0)).content);
-    expect(block).toContain("\n- alpha\n- greet (hello)\n- deploy\n- ops:release\n\n(4 skills");
+    expect(block).toBe(
+      [
+        "<system-reminder>",
+        HEADER,
+        "",
+        INIT_ENTRY,
+        "",
+        "(4 more skills are not listed to fit the listing budget: find them with the SkillSearch tool. The Skill tool accepts every skill, listed or not.)",
+        "</system-reminder>",
+      ].join("\n"),
+    );
+    expect(s.body(0).tools?.map((t) => t.name)).toContain("SkillSearch");
   });
 
-  it("over budget, the most used skill (from ~/.skillwright/usage.json) gets its description first", async () => {
-    // Name-only lines: 7 + 15 + 8 + 13 chars + 3 newlines = 46; deploy's description adds 17.
-    const usage = JSON.stringify({ deploy: { count: 3, lastUsedAt: FIXED_NOW } });
+  it("the settings' skillListingBudget sets the budget too", async () => {
     const s = await start({
-      files: { ...TREE, "home/.skillwright/usage.json": usage },
+      files: {
+        ...TREE,
+        "project/.claude/settings.json": JSON.stringify({ skillListingBudget: 46 + 1 + INIT_ENTRY.length }),
+      },
       turns: [textTurn("ok")],
-      env: { SKILLWRIGHT_LISTING_BUDGET: "63" },
     });
     await s.send("hi");
     const [block] = textBlocks(lastUser(s.body(0)).content);
     expect(block).toContain(
-      "\n- alpha\n- greet (hello)\n- deploy: Deploys the app\n- ops:release\n\n(3 skills",
+      `\n- alpha\n- greet (hello)\n- deploy\n- ops:release\n${INIT_ENTRY}\n\n(4 skills`,
+    );
+  });
+
+  it("over budget, the most used skill (from ~/.skillwright/usage.json) gets its description first", async () => {
+    // Name-only lines: 7 + 15 + 8 + 13 chars + 3 newlines = 46; deploy's description adds 17. The built-in
+    // init keeps its full line (bundled) and its newline.
+    const usage = JSON.stringify({ deploy: { count: 3, lastUsedAt: FIXED_NOW } });
+    const s = await start({
+      files: { ...TREE, "home/.skillwright/usage.json": usage },
+      turns: [textTurn("ok")],
+      env: { SKILLWRIGHT_LISTING_BUDGET: String(63 + INIT_ENTRY.length + 1) },
+    });
+    await s.send("hi");
+    const [block] = textBlocks(lastUser(s.body(0)).content);
+    expect(block).toContain(
+      `\n- alpha\n- greet (hello)\n- deploy: Deploys the app\n- ops:release\n${INIT_ENTRY}\n\n(3 skills`,
     );
   });
 

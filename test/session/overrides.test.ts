@@ -69,9 +69,9 @@ describe("turn-scoped overrides of an inline skill (SPEC §5)", () => {
     await h.send("be quick");
     await h.send("and now?");
     const [first, second, third] = [h.body(0), h.body(1), h.body(2)];
-    expect([first.model, first.output_config]).toEqual([SESSION_MODEL, undefined]);
+    expect([first.model, first.output_config]).toEqual([SESSION_MODEL, { effort: "medium" }]);
     expect([second.model, second.output_config]).toEqual([HAIKU, { effort: "high" }]);
-    expect([third.model, third.output_config]).toEqual([SESSION_MODEL, undefined]);
+    expect([third.model, third.output_config]).toEqual([SESSION_MODEL, { effort: "medium" }]);
   });
 
   it("model: inherit keeps the session model", async () => {
@@ -111,19 +111,20 @@ describe("turn-scoped overrides of an inline skill (SPEC §5)", () => {
     h = await startHarness({
       files: TREE,
       turns: [
-        toolTurn("Bash", { command: "echo before" }),
+        // `echo` alone only reads (allowed without a grant, SPEC §14.8); writing a file needs the grant.
+        toolTurn("Bash", { command: "echo before > before.txt" }),
         toolTurn("Skill", { skill: "echoer" }),
         toolTurn("Bash", { command: "echo hi" }),
         toolTurn("Bash", { command: "rm -rf build" }),
         textTurn("done"),
-        toolTurn("Bash", { command: "echo after" }),
+        toolTurn("Bash", { command: "echo after > after.txt" }),
         textTurn("done again"),
       ],
     });
     await h.send("echo things");
     const before = onlyResult(h, 1);
     expect(before.isError).toBe(true);
-    expect(before.text).toContain("Allow Bash(echo before)?");
+    expect(before.text).toContain("Allow Bash(echo before > before.txt)?");
     expect(onlyResult(h, 2)).toEqual({ text: "Launching skill: echoer", isError: false });
     const echoed = onlyResult(h, 3);
     expect(echoed.isError).toBe(false);
@@ -136,7 +137,7 @@ describe("turn-scoped overrides of an inline skill (SPEC §5)", () => {
     await h.send("one more echo");
     const after = onlyResult(h, 6);
     expect(after.isError).toBe(true);
-    expect(after.text).toContain("Allow Bash(echo after)?");
+    expect(after.text).toContain("Allow Bash(echo after > after.txt)?");
   });
 
   it("scoped disallowed-tools (Bash(rm:*)) deny matching commands for the turn; other commands still run", async () => {
@@ -172,8 +173,8 @@ describe("turn-scoped overrides of an inline skill (SPEC §5)", () => {
     const refused = onlyResult(h, 2);
     expect(refused.isError).toBe(true);
     expect(refused.text).toBe(
-      '<tool_use_error>Shell command permission check failed for pattern "!`rm -f junk.txt`": ' +
-        "Permission to use Bash(rm -f junk.txt) was denied by the rule Bash(rm:*).</tool_use_error>",
+      'Shell command permission check failed for pattern "!`rm -f junk.txt`": ' +
+        "Permission to use Bash(rm -f junk.txt) was denied by the rule Bash(rm:*).",
     );
     expect(await access(join(h.cwd, "junk.txt")).then(() => true)).toBe(true);
   });

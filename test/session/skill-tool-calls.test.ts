@@ -48,7 +48,15 @@ describe("Skill tool validation from the model (SPEC §4)", () => {
     {
       case: "disable-model-invocation",
       input: { skill: "hidden" },
-      want: "Skill hidden cannot be used with Skill tool due to disable-model-invocation. Ask the user to run /hidden themselves.",
+      want:
+        "Skill hidden cannot be used with Skill tool due to disable-model-invocation. Ask the user to run /hidden " +
+        "themselves — it cannot be invoked via the Skill tool. Do not replicate this skill's workflow by other " +
+        "means — it is reserved for explicit user invocation.",
+    },
+    {
+      case: "no skill key (SPEC §14.7)",
+      input: { args: "x" },
+      want: "InputValidationError: Skill failed due to the following issue:\nThe required parameter `skill` is missing",
     },
   ])("$case → an is_error <tool_use_error> result", async ({ input, want }) => {
     const { text, isError, events } = await callSkill(input);
@@ -59,7 +67,6 @@ describe("Skill tool validation from the model (SPEC §4)", () => {
 
   it.each([
     { case: "an extra key", input: { skill: "deploy", extra: 1 }, mentions: "extra" },
-    { case: "no skill key", input: { args: "x" }, mentions: "skill" },
     { case: "args not a string", input: { skill: "deploy", args: 3 }, mentions: "args" },
   ])("$case → an input error that says how to call it", async ({ input, mentions }) => {
     const { text, isError } = await callSkill(input);
@@ -70,12 +77,22 @@ describe("Skill tool validation from the model (SPEC §4)", () => {
   });
 
   it.each([
-    { case: "a leading slash is stripped", input: { skill: "/deploy", args: "prod" }, name: "deploy" },
-    { case: "the alias works", input: { skill: "hello" }, name: "greet" },
-  ])("$case", async ({ input, name }) => {
+    {
+      case: "a leading slash is stripped",
+      input: { skill: "/deploy", args: "prod" },
+      called: "deploy",
+      name: "deploy",
+    },
+    {
+      case: "the alias works, named as called (SPEC §14.4)",
+      input: { skill: "hello" },
+      called: "hello",
+      name: "greet",
+    },
+  ])("$case", async ({ input, called, name }) => {
     const { text, isError, events } = await callSkill(input);
     expect(isError).toBe(false);
-    expect(text).toBe(`Launching skill: ${name}`);
+    expect(text).toBe(`Launching skill: ${called}`);
     expect(events).toContainEqual(expect.objectContaining({ type: "skill_invoked", name, mode: "inline" }));
   });
 });

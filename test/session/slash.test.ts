@@ -16,7 +16,7 @@ import {
 
 const LISTING_HEADER = "The following skills are available for use with the Skill tool:";
 const REFUSAL =
-  'This skill can only be invoked by the model, not directly by users. Ask for the "modelonly" skill instead.';
+  'This skill can only be invoked by Claude, not directly by users. Ask Claude to use the "modelonly" skill for you.';
 
 const TREE: Record<string, TreeEntry> = {
   "project/.claude/skills/greet/SKILL.md": skillMd("description: Greets", "Hello $ARGUMENTS!\n"),
@@ -98,7 +98,7 @@ describe("user slash commands (SPEC §6)", () => {
     const [first, second] = [s.body(0), s.body(1)];
     expect([first.model, first.output_config]).toEqual(["claude-haiku-5-5", { effort: "high" }]);
     expect((first.tools ?? []).map((t) => t.name)).not.toContain("Bash");
-    expect([second.model, second.output_config]).toEqual(["claude-sonnet-5-5", undefined]);
+    expect([second.model, second.output_config]).toEqual(["claude-sonnet-5-5", { effort: "medium" }]);
     expect((second.tools ?? []).map((t) => t.name)).toContain("Bash");
   });
 
@@ -108,12 +108,13 @@ describe("user slash commands (SPEC §6)", () => {
     expect(afterListing(s)[1]?.text).toContain("Hidden body.");
   });
 
-  it("user-invocable: false → the refusal, and no model request at all", async () => {
+  it("user-invocable: false → an answer, not an error (SPEC §14.14), and no model request at all", async () => {
     const s = await start();
     const events = await s.send("/modelonly now");
     expect(s.bodies()).toHaveLength(0);
     expect(events).toContainEqual({ type: "text_delta", text: REFUSAL });
-    expect(doneResult(events)).toMatchObject({ text: REFUSAL, cause: "blocked", turns: 0 });
+    expect(doneResult(events)).toMatchObject({ text: REFUSAL, cause: "end_turn", turns: 0 });
+    expect(events.some((e) => e.type === "error")).toBe(false);
     expect(s.opened.session.messages()).toEqual([]);
     expect(s.opened.session.invoked()).toEqual([]);
   });
@@ -132,18 +133,32 @@ describe("user slash commands (SPEC §6)", () => {
     expect(textBlocks(lastUser(s.body(0)).content).some((t) => t.includes(LISTING_HEADER))).toBe(true);
   });
 
-  it("unknown /x → a reminder naming similar commands, then the text as typed", async () => {
+  it("unknown /x → a reminder naming the user's commands in listing order, then the text as typed", async () => {
     const s = await start();
     await s.send("/grete to Bob");
     expect(afterListing(s)).toEqual([
       {
         type: "text",
         text:
-          '<system-reminder>\nThe user typed /grete, but no skill or command named "grete" exists. Similar commands: /greet.' +
+          '<system-reminder>\nThe user typed /grete, but no skill or command named "grete" exists. ' +
+          "Available commands: /echoer, /greet, /hidden, /quick, /init." +
           " Treat the message as ordinary text.\n</system-reminder>",
       },
       { type: "text", text: "/grete to Bob" },
     ]);
+  });
+
+  it("unknown /x with more than 13 commands names 13, then `and N more` (SPEC §14.14)", async () => {
+    const files: Record<string, TreeEntry> = {};
+    for (let i = 10; i < 26; i++)
+      files[`project/.claude/skills/s${i}/SKILL.md`] = skillMd(`description: S${i}`, ".");
+    h = await startHarness({ files, turns: [textTurn("ok")] });
+    await h.send("/nothing");
+    const names = Array.from({ length: 13 }, (_, i) => `/s${i + 10}`).join(", ");
+    expect(afterListing(h)[0]?.text).toBe(
+      '<system-reminder>\nThe user typed /nothing, but no skill or command named "nothing" exists. ' +
+        `Available commands: ${names} and 4 more. Treat the message as ordinary text.\n</system-reminder>`,
+    );
   });
 
   it("a path is not a command: it is sent as typed", async () => {
@@ -156,7 +171,8 @@ describe("user slash commands (SPEC §6)", () => {
     const s = await start([
       toolTurn("Bash", { command: "echo granted" }),
       textTurn("done"),
-      toolTurn("Bash", { command: "echo later" }),
+      // Writing a file needs the grant (`echo` alone only reads, SPEC §14.8).
+      toolTurn("Bash", { command: "echo later > later.txt" }),
       textTurn("done"),
     ]);
     await s.send("/echoer");

@@ -27,28 +27,33 @@ describe("editDistance", () => {
   });
 });
 
-describe("closestName", () => {
-  const names = ["deploy-prod", "deploy-staging", "review", "commit", "pdf"];
+describe("closestName (SPEC §14.5: case-sensitive, at most 2 edits)", () => {
+  const names = ["deploy-prod", "deploy-staging", "review", "commit", "pdf", "loop", "Upper-Case", "greet"];
 
   it.each([
     { query: "deploy-prd", want: "deploy-prod" },
     { query: "reveiw", want: "review" },
     { query: "Commit", want: "commit" },
-    { query: "COMMIT", want: "commit" },
+    { query: "COMMIT", want: undefined }, // 5 case edits
+    { query: "GREET", want: undefined },
+    { query: "loose", want: "loop" },
+    { query: "upper-case", want: "Upper-Case" },
     { query: "pdg", want: "pdf" },
-    { query: "xyz", want: undefined },
-    { query: "deploy", want: undefined }, // 5 edits from the nearest: too far for 6 chars
+    { query: "xyz", want: undefined }, // 3 edits from pdf
+    { query: "deploy", want: undefined }, // 5 edits from the nearest
+    { query: "deploy-pr", want: "deploy-prod" }, // 2 edits, however short the name is
     { query: "commit", want: undefined }, // the name itself is never suggested
   ])("$query → $want", ({ query, want }) => {
     expect(closestName(query, names)).toBe(want);
   });
 
-  it("prefers the exact-case match, then the earlier candidate", () => {
+  it("prefers the fewest edits, then the earlier candidate", () => {
     expect(closestName("Abc", ["abd", "abc"])).toBe("abc");
     expect(closestName("abx", ["abc", "abd"])).toBe("abc");
+    expect(closestName("abcd", ["abxy", "abcx"])).toBe("abcx");
   });
 
-  it("allows one edit for short names and a third of the length for long ones", () => {
+  it("similarNames allows one edit for short names and a third of the length for long ones", () => {
     expect(maxSuggestionDistance("ab")).toBe(1);
     expect(maxSuggestionDistance("abcdefghi")).toBe(3);
   });

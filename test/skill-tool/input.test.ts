@@ -65,7 +65,6 @@ describe("Skill tool input: the fast path agrees with zod", () => {
 describe("parseSkillToolInput: failure text", () => {
   const CALL_AS = 'Call it as {"skill": "<name>", "args": "<optional>"}.';
   it.each([
-    { raw: {}, issues: "skill: Invalid input: expected string, received undefined" },
     { raw: { skill: "x", extra: 1 }, issues: '(input): Unrecognized key: "extra"' },
     { raw: { skill: "x", args: null }, issues: "args: Invalid input: expected string, received null" },
     { raw: [], issues: "(input): Invalid input: expected object, received array" },
@@ -81,4 +80,16 @@ describe("parseSkillToolInput: failure text", () => {
       message: `Invalid input for Skill: ${issues}. ${CALL_AS}`,
     });
   });
+
+  it.each([{}, { args: "a" }, { skill: undefined }, { extra: 1 }])(
+    "a call without `skill` gets Claude Code's text (SPEC §14.7): %j",
+    (raw) => {
+      expect(parseSkillToolInput(raw)).toEqual({
+        ok: false,
+        message:
+          "InputValidationError: Skill failed due to the following issue:\n" +
+          "The required parameter `skill` is missing",
+      });
+    },
+  );
 });

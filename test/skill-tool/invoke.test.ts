@@ -21,6 +21,7 @@ import {
   invokeSkill,
   skillPatch,
 } from "../../src/skill-tool/invoke.js";
+import { createLoadedSkills } from "../../src/skill-tool/reinvocation.js";
 import type { UsageScores } from "../../src/usage.js";
 import { makeSkill } from "../support/make-skill.js";
 
@@ -91,6 +92,7 @@ function fixture(
     record: async (invocation) => {
       f.invocations.push(invocation);
     },
+    loaded: createLoadedSkills(),
     runFork: async (request) => {
       f.forks.push(request);
       return options.fork ?? { ok: true, text: "forked", answer: "answer" };
@@ -237,6 +239,7 @@ describe("invokeSkill: inline shell", () => {
       kind: "refused",
       message:
         'Shell command permission check failed for pattern "!`echo hi`": Permission to use Bash(echo hi) was denied by the rule Bash(echo:*).',
+      shell: true,
     });
     expect(f.usage).toEqual([]);
   });

@@ -101,6 +101,7 @@ describe("createSkillTool: run", () => {
     expect(requests).toEqual([
       {
         skill: SKILLS[0],
+        name: "deploy",
         args: "",
         origin: "model",
         turn: TURN,
@@ -166,5 +167,51 @@ describe("createSkillTool: run", () => {
     expect(await t.run({ skill: "lint" }, ctx())).toEqual(
       error("Unknown skill: lint. Did you mean tools:lint? Invoke it by that full name."),
     );
+  });
+});
+
+describe("createSkillTool: Claude Code's texts (SPEC §14)", () => {
+  it("§14.4: `Launching skill:` names the skill as called: an alias stays the alias, the `/` is stripped", async () => {
+    const aliased = [makeSkill({ name: "pdf-tools", alias: "pdf" })];
+    const { t, requests } = tool(aliased);
+    const result = await t.run({ skill: "/pdf" }, ctx());
+    expect(result.content).toEqual([{ type: "text", text: "Launching skill: pdf" }]);
+    expect(requests.map((r) => [r.skill.name, r.name])).toEqual([["pdf-tools", "pdf"]]);
+  });
+
+  it("§14.7: a call without `skill` is an InputValidationError", async () => {
+    const { t, requests } = tool(SKILLS);
+    expect(await t.run({ args: "x" }, ctx())).toEqual({
+      content: [
+        {
+          type: "text",
+          text:
+            "<tool_use_error>InputValidationError: Skill failed due to the following issue:\n" +
+            "The required parameter `skill` is missing</tool_use_error>",
+        },
+      ],
+      isError: true,
+      touchedPaths: [],
+    });
+    expect(requests).toEqual([]);
+  });
+
+  it.each(["help", "clear", "compact", "model", "reload", "exit"])(
+    "§14.6: the UI command %s is refused with a pointer to the user",
+    async (name) => {
+      const { t, requests } = tool(SKILLS);
+      expect(await t.run({ skill: `/${name}` }, ctx())).toEqual(
+        error(
+          `${name} is a UI command, not a skill. Ask the user to run /${name} themselves — it cannot be invoked via the Skill tool.`,
+        ),
+      );
+      expect(requests).toEqual([]);
+    },
+  );
+
+  it("§14.6: a skill named like a UI command is still a skill", async () => {
+    const { t, requests } = tool([makeSkill({ name: "help" })]);
+    expect((await t.run({ skill: "help" }, ctx())).isError).toBe(false);
+    expect(requests).toHaveLength(1);
   });
 });

@@ -53,7 +53,9 @@ describe("validateSkillCall (SPEC §4, in order)", () => {
       case: "4. disable-model-invocation",
       input: "manual-only",
       message:
-        "Skill manual-only cannot be used with Skill tool due to disable-model-invocation. Ask the user to run /manual-only themselves.",
+        "Skill manual-only cannot be used with Skill tool due to disable-model-invocation. Ask the user to run " +
+        "/manual-only themselves — it cannot be invoked via the Skill tool. Do not replicate this skill's " +
+        "workflow by other means — it is reserved for explicit user invocation.",
     },
   ])("$case", ({ input, message }) => {
     expect(check(input)).toEqual({ ok: false, message });
@@ -68,6 +70,25 @@ describe("validateSkillCall (SPEC §4, in order)", () => {
     const got = check(input);
     expect(got.ok && got.name).toBe(name);
     expect(got.ok && got.skill.name).toBe(skill);
+  });
+
+  it.each([
+    { case: "§14.5 loose → loop (2 edits)", names: ["loop", "lint"], input: "loose", want: "loop" },
+    { case: "§14.5 case counts as edits", names: ["Upper-Case"], input: "upper-case", want: "Upper-Case" },
+    { case: "§14.5 GREET is 5 edits from greet", names: ["greet"], input: "GREET", want: undefined },
+    { case: "§14.5 three edits are too many", names: ["deploy-prod"], input: "deploy-xyz", want: undefined },
+  ])("$case", ({ names, input, want }) => {
+    const got = validateSkillCall({ skill: input }, { skills: names.map((name) => makeSkill({ name })) });
+    const message = `Unknown skill: ${input}${want === undefined ? "" : `. Did you mean ${want}?`}`;
+    expect(got).toEqual({ ok: false, message });
+  });
+
+  it("§14.6: a UI command that no skill is named after is refused as such, before the unknown check", () => {
+    expect(check("/clear")).toEqual({
+      ok: false,
+      message:
+        "clear is a UI command, not a skill. Ask the user to run /clear themselves — it cannot be invoked via the Skill tool.",
+    });
   });
 
   it("uses pluginSkillNames for the bare-name hint", () => {

@@ -178,11 +178,11 @@ describe("loadSkillFile", () => {
     expect(await loadSkillFile(createNodeFs(), ref(tree))).toEqual({ diagnostics: [], missing: true });
   });
 
-  it("SKILL.md that is a directory: file-unreadable", async () => {
+  it("SKILL.md that is a directory: not-a-file (issue 16.7)", async () => {
     tree = await tmpTree({ "skills/demo/SKILL.md/x": "x" });
     const r = await loadSkillFile(createNodeFs(), ref(tree));
     expect(r.skill).toBeUndefined();
-    expect(r.diagnostics.map((d) => [d.code, d.path])).toEqual([["file-unreadable", ref(tree).path]]);
+    expect(r.diagnostics.map((d) => [d.code, d.path])).toEqual([["not-a-file", ref(tree).path]]);
   });
 
   it("an unreadable file (EACCES): file-unreadable error", async () => {
@@ -249,6 +249,97 @@ describe("reading only the head", () => {
       expect(r.diagnostics.map((d) => d.code)).toEqual(["yaml-invalid"]);
       expect(r.skill?.description).toBe("d");
       expect(r.skill?.compatibility).toBe("still frontmatter");
+    },
+  );
+});
+
+describe("control characters in frontmatter (issue 16.3)", () => {
+  it.each([
+    ["a YAML \\0 escape", 'description: "x\\0y"\nwhen_to_use: fine\n'],
+    ["a raw NUL byte", "description: x\u0000y\nwhen_to_use: fine\n"],
+    ["a raw ESC in a list", 'description: [a, "b\u001b[31m"]\nwhen_to_use: fine\n'],
+  ])("%s: the field is dropped with frontmatter-control-char; the skill still loads", async (_, head) => {
+    const r = await load(`---\n${head}---\nBody line\n`);
+    expect(r.diagnostics.filter((d) => d.code === "frontmatter-control-char")).toEqual([
+      expect.objectContaining({ severity: "error", code: "frontmatter-control-char" }),
+    ]);
+    expect(r.skill?.description).toBe("Body line");
+    expect(r.skill?.whenToUse).toBe("fine");
+  });
+
+  it("control characters in the body's first line are stripped from the fallback description", async () => {
+    const r = await load("---\nname: demo\n---\nHello\u0007 \u001b[1mworld\n");
+    expect(r.skill?.description).toBe("Hello [1mworld");
+  });
+});
+
+describe("diagnostics that name the real cause (issue 16.7)", () => {
+  it.each([
+    ["My Skill", true],
+    ["PDF", true],
+    ["under_score", true],
+    ["pdf-tools", false],
+    ["v2", false],
+  ])("a skill dir named %j: warned with name-invalid = %s, and still loads", async (name, warned) => {
+    tree = await tmpTree({ [`skills/${name}/SKILL.md`]: "---\ndescription: d\n---\nbody\n" });
+    const r = await loadSkillFile(
+      createNodeFs(),
+      ref(tree, {
+        path: tree.path(`skills/${name}/SKILL.md`),
+        name,
+        baseDir: tree.path(`skills/${name}`),
+      }),
+    );
+    expect(r.skill?.name).toBe(name);
+    expect(r.diagnostics.filter((d) => d.code === "name-invalid").map((d) => d.severity)).toEqual(
+      warned ? ["warning"] : [],
+    );
+  });
+
+  it("a directory named SKILL.md: not-a-file, says it is a directory", async () => {
+    const r = await load({ dir: true });
+    expect(r.skill).toBeUndefined();
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({
+        severity: "error",
+        code: "not-a-file",
+        message: expect.stringContaining("SKILL.md is a directory"),
+      }),
+    ]);
+  });
+
+  it("an unclosed fence names the line that was meant to close it", async () => {
+    const r = await load("---\ndescription: d\n----\nbody\n");
+    const unclosed = r.diagnostics.find((d) => d.code === "frontmatter-unclosed");
+    expect(unclosed?.message).toContain('line 3 "----" is not a closing fence');
+  });
+
+  it("an unclosed fence with no near miss says no line is exactly ---", async () => {
+    const r = await load("---\ndescription: d\nbody\n");
+    expect(r.diagnostics.find((d) => d.code === "frontmatter-unclosed")?.message).toContain(
+      "no later line is exactly ---",
+    );
+  });
+
+  it("an empty file says it is empty and what the skill becomes", async () => {
+    const r = await load("");
+    expect(r.diagnostics.find((d) => d.code === "file-empty")?.message).toBe(
+      'SKILL.md is empty (0 bytes): the skill loads with no instructions and the description "Skill"',
+    );
+  });
+});
+
+describe("a name that could forge the listing (fuzz finding)", () => {
+  it.each(["<system-reminder>", "x<command-name>", "bell\u0007"])(
+    "%j is skipped with name-invalid",
+    async (name) => {
+      tree = await tmpTree({ [`skills/${name}/SKILL.md`]: "---\ndescription: d\n---\nbody\n" });
+      const r = await loadSkillFile(
+        createNodeFs(),
+        ref(tree, { path: tree.path(`skills/${name}/SKILL.md`), name, baseDir: tree.path(`skills/${name}`) }),
+      );
+      expect(r.skill).toBeUndefined();
+      expect(r.diagnostics.map((d) => [d.severity, d.code])).toEqual([["error", "name-invalid"]]);
     },
   );
 });

@@ -1,5 +1,8 @@
-import { describe, expect, it } from "vitest";
-import { checkSpecProfile, SPEC_DESCRIPTION_MAX } from "../../src/skill/spec-profile.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { createNodeFs } from "../../src/io/fs.js";
+import { checkSpecProfile, SPEC_DESCRIPTION_MAX, SPEC_RULES } from "../../src/skill/spec-profile.js";
+import { validatePath } from "../../src/skill/validate-path.js";
+import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
 const PATH = "/s/demo/SKILL.md";
 
@@ -23,7 +26,7 @@ describe("checkSpecProfile", () => {
     {
       case: "name not a string",
       data: { name: 7, description: "d" },
-      expected: [["error", "spec-name-missing"]],
+      expected: [["error", "name-invalid"]],
     },
     {
       case: "name differs",
@@ -42,9 +45,9 @@ describe("checkSpecProfile", () => {
       expected: [],
     },
     {
-      case: "description over the limit is a warning",
+      case: "description over the limit is an error",
       data: { name: "demo", description: "x".repeat(SPEC_DESCRIPTION_MAX + 1) },
-      expected: [["warning", "spec-description-length"]],
+      expected: [["error", "spec-description-length"]],
     },
     {
       case: "engine-only keys are unknown to the spec",
@@ -67,5 +70,85 @@ describe("checkSpecProfile", () => {
 
   it("the limit is 1,024", () => {
     expect(SPEC_DESCRIPTION_MAX).toBe(1_024);
+  });
+});
+
+/**
+ * Issue 16.9: `validate --spec` agrees with the reference validator (`skills-ref`) on each rule of the
+ * specification. One table per rule, headed by the rule as the specification words it (`SPEC_RULES`); each
+ * row is a SKILL.md in dir `demo` run through `validatePath` and the codes of the spec profile's errors.
+ */
+const RULE_CASES: Record<keyof typeof SPEC_RULES, Array<[string, string, string[]]>> = {
+  frontmatter: [
+    ["valid YAML", "name: demo\ndescription: d", []],
+    ["an unquoted colon in a value", "name: demo\ndescription: use it: now", ["spec-yaml-invalid"]],
+    ["tab indentation", "name: demo\ndescription: d\nmetadata:\n\tauthor: me", ["spec-yaml-invalid"]],
+    ["a duplicate key", "name: demo\ndescription: d\ndescription: e", ["spec-yaml-invalid"]],
+  ],
+  name: [
+    ["equal to the dir", "name: demo\ndescription: d", []],
+    ["a number: must be a string, not missing", "name: 123\ndescription: d", ["name-invalid"]],
+    ["missing", "description: d", ["spec-name-missing"]],
+    ["differs from the dir", "name: other\ndescription: d", ["spec-name-mismatch"]],
+  ],
+  description: [
+    ["1,024 chars", `name: demo\ndescription: ${"x".repeat(1_024)}`, []],
+    [
+      "1,025 chars is an error, not a warning",
+      `name: demo\ndescription: ${"x".repeat(1_025)}`,
+      ["spec-description-length"],
+    ],
+    ["1,024 code points of astral chars", `name: demo\ndescription: ${"😀".repeat(1_024)}`, []],
+    ["missing", "name: demo", ["spec-description-length"]],
+  ],
+  compatibility: [
+    ["500 chars", `name: demo\ndescription: d\ncompatibility: ${"c".repeat(500)}`, []],
+    [
+      "501 chars",
+      `name: demo\ndescription: d\ncompatibility: ${"c".repeat(501)}`,
+      ["spec-compatibility-length"],
+    ],
+    ["a list", "name: demo\ndescription: d\ncompatibility: [a, b]", ["spec-field-invalid"]],
+  ],
+  metadata: [
+    ["string values", 'name: demo\ndescription: d\nmetadata:\n  author: me\n  version: "1.0"', []],
+    ["a number value", "name: demo\ndescription: d\nmetadata:\n  version: 1.0", ["spec-field-invalid"]],
+    ["a nested map", "name: demo\ndescription: d\nmetadata:\n  a:\n    b: c", ["spec-field-invalid"]],
+    ["not a map", "name: demo\ndescription: d\nmetadata: text", ["spec-field-invalid"]],
+  ],
+  allowedTools: [
+    ["a string", "name: demo\ndescription: d\nallowed-tools: Read Grep", []],
+    ["a list of strings", "name: demo\ndescription: d\nallowed-tools: [Read, Grep]", []],
+    ["a map", "name: demo\ndescription: d\nallowed-tools:\n  Read: true", ["spec-field-invalid"]],
+  ],
+};
+
+describe("validate --spec agrees with skills-ref, rule by rule (issue 16.9)", () => {
+  let tree: TmpTree | undefined;
+  afterEach(async () => {
+    await tree?.cleanup();
+    tree = undefined;
+  });
+
+  for (const [rule, cases] of Object.entries(RULE_CASES)) {
+    const quote = SPEC_RULES[rule as keyof typeof SPEC_RULES];
+    describe(`${rule}: "${quote}"`, () => {
+      it.each(cases)("%s", async (_, head, expected) => {
+        tree = await tmpTree({ "demo/SKILL.md": `---\n${head}\n---\nBody\n` });
+        const [result] = await validatePath(createNodeFs(), tree.path("demo"), true);
+        const errors = (result?.spec ?? []).filter((d) => d.severity === "error").map((d) => d.code);
+        expect(errors).toEqual(expected);
+        // The engine profile never blocks on these: the skill still loads.
+        expect(result?.skill?.name).toBe("demo");
+      });
+    });
+  }
+
+  it("a file with no frontmatter at all", async () => {
+    tree = await tmpTree({ "demo/SKILL.md": "Just a body\n" });
+    const [result] = await validatePath(createNodeFs(), tree.path("demo"), true);
+    expect(result?.spec?.map((d) => [d.code, d.message])).toEqual([
+      ["spec-yaml-invalid", "SKILL.md must start with YAML frontmatter (---)"],
+    ]);
   });
 });

@@ -12,7 +12,11 @@ afterEach(async () => {
 
 const GOOD = "---\nname: good\ndescription: A good skill\n---\nbody\n";
 const summary = (results: Awaited<ReturnType<typeof validatePath>>) =>
-  results.map((r) => ({ path: r.path, name: r.skill?.name, codes: r.diagnostics.map((d) => d.code) }));
+  results.map((r) => ({
+    path: r.path,
+    name: r.skill?.name,
+    codes: [...r.diagnostics, ...(r.spec ?? [])].map((d) => d.code),
+  }));
 
 describe("validatePath", () => {
   it("a SKILL.md file, a skill dir and a dir of skills", async () => {
@@ -65,9 +69,32 @@ describe("validatePath", () => {
 
   it("a file that cannot be re-read for the spec profile is an error, not a crash", async () => {
     tree = await tmpTree({ "skills/good/SKILL.md": GOOD });
-    const { fs } = spyFs((method) => (method === "readFile" ? "EIO" : undefined));
+    let heads = 0;
+    const { fs } = spyFs((method) => (method === "readHead" && ++heads === 2 ? "EIO" : undefined));
     const [result] = await validatePath(fs, tree.path("skills/good"), true);
-    expect(result?.diagnostics.map((d) => d.code)).toEqual(["file-unreadable"]);
+    expect(result?.diagnostics).toEqual([]);
+    expect(result?.spec?.map((d) => d.code)).toEqual(["file-unreadable"]);
+  });
+
+  it("a 2 MB body is an engine limit, not a spec error (issue 16.9)", async () => {
+    tree = await tmpTree({
+      "skills/big/SKILL.md": `---\nname: big\ndescription: A big skill\n---\n${"x".repeat(2_000_000)}\n`,
+    });
+    const [result] = await validatePath(createNodeFs(), tree.path("skills/big"), true);
+    expect(result?.diagnostics.map((d) => [d.severity, d.code])).toEqual([["error", "file-too-large"]]);
+    expect(result?.spec).toEqual([]);
+  });
+
+  it("a directory named SKILL.md is reported as such, whichever path names it (issue 16.7)", async () => {
+    tree = await tmpTree({ "skills/bad/SKILL.md/notes.txt": "x", "skills/good/SKILL.md": GOOD });
+    const fs = createNodeFs();
+    const bad = { path: tree.path("skills/bad/SKILL.md"), name: undefined, codes: ["not-a-file"] };
+    expect(summary(await validatePath(fs, tree.path("skills/bad"), false))).toEqual([bad]);
+    expect(summary(await validatePath(fs, tree.path("skills/bad/SKILL.md"), false))).toEqual([bad]);
+    expect(summary(await validatePath(fs, tree.path("skills"), false))).toEqual([
+      bad,
+      { path: tree.path("skills/good/SKILL.md"), name: "good", codes: [] },
+    ]);
   });
 
   it("a missing path is an error", async () => {
@@ -92,7 +119,11 @@ describe("validatePath", () => {
     tree = await tmpTree({ "big/SKILL.md": "a".repeat(1_000_001) });
     const results = await validatePath(createNodeFs(), tree.path("big"), true);
     expect(summary(results)).toEqual([
-      { path: tree.path("big/SKILL.md"), name: undefined, codes: ["file-too-large"] },
+      {
+        path: tree.path("big/SKILL.md"),
+        name: undefined,
+        codes: ["file-too-large", "spec-yaml-invalid"],
+      },
     ]);
   });
 });

@@ -5,7 +5,8 @@
 //
 // Offers a prompt `review` (arguments `file`, required, and `focus`), tools `add`, `fail`, `slow`, `crash`,
 // `picture` and `odd.name/tool`, and skill resources (SEP-2640) `skill://greet/SKILL.md` and
-// `skill://acme/lint-rules/SKILL.md`. Tools `publish_skill` (adds `skill://fresh/SKILL.md`, then sends
+// `skill://acme/lint-rules/SKILL.md` (greet's `scripts/hello.py`, `references/notes.md` and `assets/logo.bin`
+// are readable as base64 blobs). Tools `publish_skill` (adds `skill://fresh/SKILL.md`, then sends
 // `notifications/resources/list_changed`) and `add_prompt` (registers a prompt `summarize`, which sends
 // `notifications/prompts/list_changed`) change the lists at run time.
 //
@@ -14,6 +15,7 @@
 //   --hang                       read stdin and never answer (not even initialize)
 //   --skills-list                declare the skills extension and serve `skills/list` / `skills/get`
 //   --bad-digest                 with --skills-list: publish a wrong digest for greet's SKILL.md
+//   --stale-list                 with --skills-list: only skills/list publishes the wrong digest (skills/get is right)
 //   --no-index                   do not serve `skill://index.json` (skills only via resources/list)
 //   --unlisted                   keep the SKILL.md resources out of resources/list (only the index names them)
 //   --grandchild-pid-file FILE   start `sleep 300` as a child and write its pid to FILE
@@ -95,6 +97,19 @@ function skillFiles() {
   ]);
 }
 
+/** Supporting files of greet that the server sends as base64 blobs (readable, not listed). */
+function blobFiles() {
+  const b64 = (data) => Buffer.from(data).toString("base64");
+  return new Map([
+    ["skill://greet/scripts/hello.py", { mimeType: "text/x-python", blob: b64('print("hello")\n') }],
+    [
+      "skill://greet/references/notes.md",
+      { mimeType: "application/octet-stream", blob: b64("# Notes\nBe kind.\n") },
+    ],
+    ["skill://greet/assets/logo.bin", { mimeType: "application/octet-stream", blob: b64([0, 1, 2, 255]) }],
+  ]);
+}
+
 function digest(text) {
   return `sha256:${createHash("sha256").update(Buffer.from(text, "utf8")).digest("hex")}`;
 }
@@ -113,8 +128,9 @@ function frontmatterOf(text) {
   return entry;
 }
 
-function skillEntry(uri, text) {
-  const bad = flag("--bad-digest") && uri === "skill://greet/SKILL.md";
+function skillEntry(uri, text, from = "get") {
+  const stale = flag("--stale-list") && from === "list";
+  const bad = (flag("--bad-digest") || stale) && uri === "skill://greet/SKILL.md";
   return {
     uri,
     frontmatter: frontmatterOf(text),
@@ -226,6 +242,8 @@ async function serve() {
     if (uri === "skill://index.json" && !flag("--no-index")) {
       return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(index) }] };
     }
+    const blob = blobFiles().get(uri);
+    if (blob !== undefined) return { contents: [{ uri, ...blob }] };
     const text = files.get(uri);
     if (text === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${uri}`);
     return { contents: [{ uri, mimeType: "text/markdown", text }] };
@@ -236,7 +254,7 @@ async function serve() {
       z.object({ method: z.literal("skills/list"), params: z.optional(z.object({}).loose()) }),
       () => ({
         resultType: "complete",
-        skills: [...files.entries()].map(([uri, text]) => skillEntry(uri, text)),
+        skills: [...files.entries()].map(([uri, text]) => skillEntry(uri, text, "list")),
         ttlMs: 0,
         cacheScope: "public",
       }),

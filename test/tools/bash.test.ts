@@ -2,7 +2,12 @@ import { readFile, realpath } from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createNodeShell, type ShellOps } from "../../src/io/shell.js";
-import { BASH_DESCRIPTION, type BashDetails, createBashTool } from "../../src/tools/bash.js";
+import {
+  BACKGROUND_UNSUPPORTED_TEXT,
+  BASH_DESCRIPTION,
+  type BashDetails,
+  createBashTool,
+} from "../../src/tools/bash.js";
 import { ctxFor, isAlive, makeTmp, removeTmp, textOf, waitFor } from "./helpers.js";
 
 let dir: string;
@@ -27,7 +32,9 @@ describe("Bash", () => {
   });
 
   it("says when there is no output", async () => {
-    expect(textOf(await bash().run({ command: "true" }, ctxFor(dir)))).toBe("(no output)");
+    expect(textOf(await bash().run({ command: "true" }, ctxFor(dir)))).toBe(
+      "(Bash completed with no output)",
+    );
   });
 
   it("reports a non-zero exit code as an error", async () => {
@@ -71,12 +78,12 @@ describe("Bash", () => {
     const pidFile = path.join(dir, "pid");
     const started = Date.now();
     const result = await bash().run(
-      { command: `sleep 30 & echo $! > ${pidFile}; echo started; wait`, timeout: 0.5 },
+      { command: `sleep 30 & echo $! > ${pidFile}; echo started; wait`, timeout: 500 },
       ctxFor(dir),
     );
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toBe("started\n\nCommand timed out after 0.5 seconds.");
+    expect(textOf(result)).toBe("started\n\nCommand timed out after 500 ms.");
     const grandchild = await pidFrom(pidFile);
     expect(await waitFor(async () => !isAlive(grandchild))).toBe(true);
   });
@@ -108,16 +115,48 @@ describe("Bash", () => {
     expect(textOf(result)).toBe("ran x\nwarn");
   });
 
+  it("takes Claude Code's input: description is accepted and unknown keys are ignored", async () => {
+    const result = await bash().run(
+      { command: "echo hi", description: "say hi", dangerouslyDisableSandbox: true },
+      ctxFor(dir),
+    );
+    expect(result).toMatchObject({ isError: false, content: [{ type: "text", text: "hi" }] });
+    expect(bash().subject({ command: "echo hi", description: "say hi" })).toBe("echo hi");
+  });
+
+  it("takes timeout in milliseconds, as Claude Code does", async () => {
+    const seen: (number | undefined)[] = [];
+    const scripted: ShellOps = {
+      run: async (_command, options) => {
+        seen.push(options.timeoutMs);
+        return { stdout: "", stderr: "", exitCode: 0, timedOut: false, aborted: false };
+      },
+    };
+    await createBashTool({ shell: scripted }).run({ command: "x", timeout: 300_000 }, ctxFor(dir));
+    expect(seen).toEqual([300_000]);
+  });
+
+  it("refuses run_in_background without running anything, and runs when it is false", async () => {
+    const marker = path.join(dir, "ran");
+    const refused = await bash().run({ command: `touch ${marker}`, run_in_background: true }, ctxFor(dir));
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toBe(BACKGROUND_UNSUPPORTED_TEXT);
+    expect(await readFile(marker, "utf8").catch(() => "absent")).toBe("absent");
+    const ran = await bash().run({ command: `touch ${marker}`, run_in_background: false }, ctxFor(dir));
+    expect(ran.isError).toBe(false);
+    expect(await readFile(marker, "utf8")).toBe("");
+  });
+
   it("rejects a timeout over the maximum", async () => {
-    expect(textOf(await bash().run({ command: "true", timeout: 601 }, ctxFor(dir)))).toBe(
-      "Invalid input for Bash: timeout: Too big: expected number to be <=600",
+    expect(textOf(await bash().run({ command: "true", timeout: 600_001 }, ctxFor(dir)))).toBe(
+      "Invalid input for Bash: timeout: Too big: expected number to be <=600000",
     );
   });
 
   it("has the command as its subject and quotes its limits", () => {
     expect(bash().subject({ command: "git add ." })).toBe("git add .");
     expect(bash().readOnly).toBe(false);
-    expect(BASH_DESCRIPTION).toContain("default 120, at most 600");
+    expect(BASH_DESCRIPTION).toContain("timeout is in milliseconds: default 120000, at most 600000");
     expect(BASH_DESCRIPTION).toContain("last 2000 lines or 50 KB");
   });
 });

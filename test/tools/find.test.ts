@@ -51,8 +51,10 @@ describe("Glob", () => {
   });
 
   it("stops at the limit with a note", async () => {
-    expect(textOf(await find({ pattern: "*.ts", limit: 2 }))).toBe(
-      "a-b.ts\na/b.ts\n\n[Showing 2 of 5 files (limit). Refine pattern or path, or raise limit.]",
+    const limited = createFindTool({ fs: createNodeFs(), limit: 2 });
+    // A `limit` key from the model is not Claude Code's: it is ignored.
+    expect(textOf(await limited.run({ pattern: "*.ts", limit: 100 }, ctxFor(dir)))).toBe(
+      "a-b.ts\na/b.ts\n\n[Showing 2 of 5 files. Refine pattern or path.]",
     );
   });
 
@@ -70,6 +72,6 @@ describe("Glob", () => {
     const tool = createFindTool({ fs: createNodeFs() });
     expect(tool.name).toBe("Glob");
     expect(tool.readOnly).toBe(true);
-    expect(FIND_DESCRIPTION).toContain(`default ${FIND_DEFAULT_LIMIT}`);
+    expect(FIND_DESCRIPTION).toContain(`At most ${FIND_DEFAULT_LIMIT} paths`);
   });
 });

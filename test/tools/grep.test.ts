@@ -2,7 +2,13 @@ import { realpath } from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createNodeFs } from "../../src/io/fs.js";
-import { createGrepTool, GREP_DESCRIPTION, GREP_MAX_LINE_CHARS } from "../../src/tools/grep.js";
+import {
+  createGrepTool,
+  GREP_DEFAULT_HEAD_LIMIT,
+  GREP_DESCRIPTION,
+  GREP_MAX_CONTEXT,
+  GREP_MAX_LINE_CHARS,
+} from "../../src/tools/grep.js";
 import { ctxFor, makeTmp, removeTmp, textOf, writeTree } from "./helpers.js";
 
 let dir: string;
@@ -13,12 +19,33 @@ afterEach(() => removeTmp(dir));
 
 const grep = (input: unknown, cwd = dir) => createGrepTool({ fs: createNodeFs() }).run(input, ctxFor(cwd));
 
+const content = (input: Record<string, unknown>) => ({ ...input, output_mode: "content" });
+
 describe("Grep", () => {
-  it("prints path:line: text relative to the cwd and reports files with matches", async () => {
+  it("lists the files with matches by default, as Claude Code does", async () => {
     await writeTree(dir, { "a.ts": "foo\nbar\nfoo bar\n", "src/b.ts": "nothing\nfood\n", "c.md": "no\n" });
     const result = await grep({ pattern: "fo+" });
-    expect(textOf(result)).toBe("a.ts:1: foo\na.ts:3: foo bar\nsrc/b.ts:2: food");
+    expect(textOf(result)).toBe("Found 2 files\na.ts\nsrc/b.ts");
     expect(result.touchedPaths).toEqual([path.join(dir, "a.ts"), path.join(dir, "src/b.ts")]);
+    expect(textOf(await grep({ pattern: "zzz" }))).toBe("No files found");
+  });
+
+  it("prints path:line:text in content mode, like ripgrep", async () => {
+    await writeTree(dir, { "a.ts": "foo\nbar\nfoo bar\n", "src/b.ts": "nothing\nfood\n" });
+    expect(textOf(await grep(content({ pattern: "fo+" })))).toBe(
+      "a.ts:1:foo\na.ts:3:foo bar\nsrc/b.ts:2:food",
+    );
+    expect(textOf(await grep(content({ pattern: "fo+", "-n": false })))).toBe(
+      "a.ts:foo\na.ts:foo bar\nsrc/b.ts:food",
+    );
+  });
+
+  it("counts matches per file in count mode", async () => {
+    await writeTree(dir, { "a.ts": "foo\nfoo\n", "b.ts": "foo\n" });
+    expect(textOf(await grep({ pattern: "foo", output_mode: "count" }))).toBe(
+      "a.ts:2\nb.ts:1\n\nFound 3 total occurrences across 2 files.",
+    );
+    expect(textOf(await grep({ pattern: "zzz", output_mode: "count" }))).toBe("No matches found");
   });
 
   it("honours .gitignore (root and nested) and skips .git, node_modules and binary files", async () => {
@@ -32,69 +59,89 @@ describe("Grep", () => {
       "node_modules/m/i.js": "needle",
       "bin.dat": Buffer.from("needle\0"),
     });
-    expect(textOf(await grep({ pattern: "needle" }))).toBe("pkg/src.ts:1: needle");
+    expect(textOf(await grep(content({ pattern: "needle" })))).toBe("pkg/src.ts:1:needle");
   });
 
   it.each([
-    [{ pattern: "HELLO", ignore_case: true }, "a.txt:1: Hello (world)"],
-    [{ pattern: "(world)", literal: true }, "a.txt:1: Hello (world)"],
-    [{ pattern: "x", glob: "*.md" }, "sub/b.md:1: x"],
-    [{ pattern: "x", glob: "sub/*.txt" }, "sub/c.txt:1: x"],
-    [{ pattern: "x", path: "sub/c.txt" }, "sub/c.txt:1: x"],
-    [{ pattern: "zzz" }, "No matches found."],
+    [{ pattern: "HELLO", "-i": true }, "a.txt:1:Hello (world)"],
+    [{ pattern: "\\(world\\)" }, "a.txt:1:Hello (world)"],
+    [{ pattern: "x", glob: "*.md" }, "sub/b.md:1:x"],
+    [{ pattern: "x", glob: "sub/*.txt" }, "sub/c.txt:1:x"],
+    [{ pattern: "x", path: "sub/c.txt" }, "sub/c.txt:1:x"],
+    [{ pattern: "zzz" }, "No matches found"],
   ])("%j", async (input, expected) => {
     await writeTree(dir, { "a.txt": "Hello (world)\n", "sub/b.md": "x\n", "sub/c.txt": "x\n" });
-    expect(textOf(await grep(input))).toBe(expected);
+    expect(textOf(await grep(content(input)))).toBe(expected);
   });
 
-  it("shows context lines and separates groups", async () => {
+  it("shows context lines (-C) and separates groups", async () => {
     await writeTree(dir, { "f.txt": "1\n2\nhit\n4\n5\n6\n7\nhit\n9\n" });
-    expect(textOf(await grep({ pattern: "hit", context: 1 }))).toBe(
-      ["f.txt-2- 2", "f.txt:3: hit", "f.txt-4- 4", "--", "f.txt-7- 7", "f.txt:8: hit", "f.txt-9- 9"].join(
-        "\n",
-      ),
+    expect(textOf(await grep(content({ pattern: "hit", "-C": 1 })))).toBe(
+      ["f.txt-2-2", "f.txt:3:hit", "f.txt-4-4", "--", "f.txt-7-7", "f.txt:8:hit", "f.txt-9-9"].join("\n"),
     );
+  });
+
+  it("takes -A and -B over -C for their side", async () => {
+    await writeTree(dir, { "f.txt": "1\n2\nhit\n4\n5\n" });
+    expect(textOf(await grep(content({ pattern: "hit", "-B": 2 })))).toBe(
+      "f.txt-1-1\nf.txt-2-2\nf.txt:3:hit",
+    );
+    expect(textOf(await grep(content({ pattern: "hit", "-A": 1 })))).toBe("f.txt:3:hit\nf.txt-4-4");
+    expect(textOf(await grep(content({ pattern: "hit", "-C": 2, "-A": 0 })))).toBe(
+      "f.txt-1-1\nf.txt-2-2\nf.txt:3:hit",
+    );
+  });
+
+  it("lowers context over the maximum instead of failing", async () => {
+    await writeTree(dir, { "f.txt": `hit\n${"x\n".repeat(GREP_MAX_CONTEXT + 5)}` });
+    const text = textOf(await grep(content({ pattern: "hit", "-A": 99 })));
+    expect(text.split("\n")).toHaveLength(GREP_MAX_CONTEXT + 1);
   });
 
   it("merges overlapping context", async () => {
     await writeTree(dir, { "f.txt": "hit\nhit\n3\n" });
-    expect(textOf(await grep({ pattern: "hit", context: 2 }))).toBe("f.txt:1: hit\nf.txt:2: hit\nf.txt-3- 3");
-  });
-
-  it("stops at the match limit with a note", async () => {
-    await writeTree(dir, { "a.txt": "m\nm\nm\n", "b.txt": "m\n" });
-    const text = textOf(await grep({ pattern: "m", limit: 2 }));
-    expect(text).toBe(
-      "a.txt:1: m\na.txt:2: m\n\n[Stopped at 2 matches (limit). Narrow pattern, path or glob, or raise limit.]",
+    expect(textOf(await grep(content({ pattern: "hit", "-C": 2 })))).toBe(
+      "f.txt:1:hit\nf.txt:2:hit\nf.txt-3-3",
     );
-    expect(textOf(await grep({ pattern: "m", limit: 4 }))).not.toContain("Stopped");
   });
 
-  it("defaults to 100 matches", async () => {
-    await writeTree(dir, { "a.txt": "m\n".repeat(150) });
-    const text = textOf(await grep({ pattern: "m" }));
-    expect(text.split("\n").filter((l) => l.startsWith("a.txt:"))).toHaveLength(100);
-    expect(text).toContain("[Stopped at 100 matches");
+  it("stops at head_limit entries with a note", async () => {
+    await writeTree(dir, { "a.txt": "m\nm\nm\n", "b.txt": "m\n" });
+    const text = textOf(await grep(content({ pattern: "m", head_limit: 2 })));
+    expect(text).toBe(
+      "a.txt:1:m\na.txt:2:m\n\n[Showing the first 2 entries (head_limit). Narrow pattern, path or glob, or raise head_limit.]",
+    );
+    expect(textOf(await grep(content({ pattern: "m", head_limit: 4 })))).not.toContain("head_limit");
+    expect(textOf(await grep({ pattern: "m", head_limit: 1 }))).toMatch(
+      /^Found 1 file\na\.txt\n\n\[Showing the first 1/,
+    );
+  });
+
+  it(`defaults to ${GREP_DEFAULT_HEAD_LIMIT} entries`, async () => {
+    await writeTree(dir, { "a.txt": "m\n".repeat(GREP_DEFAULT_HEAD_LIMIT + 50) });
+    const text = textOf(await grep(content({ pattern: "m" })));
+    expect(text.split("\n").filter((l) => l.startsWith("a.txt:"))).toHaveLength(GREP_DEFAULT_HEAD_LIMIT);
+    expect(text).toContain(`[Showing the first ${GREP_DEFAULT_HEAD_LIMIT} entries`);
   });
 
   it("cuts long lines", async () => {
     await writeTree(dir, { "a.txt": `m${"x".repeat(GREP_MAX_LINE_CHARS + 5)}\n` });
-    expect(textOf(await grep({ pattern: "m" }))).toContain(
+    expect(textOf(await grep(content({ pattern: "m" })))).toContain(
       `… [line truncated, ${GREP_MAX_LINE_CHARS + 6} chars]`,
     );
   });
 
   it("prints paths outside the cwd absolute", async () => {
     await writeTree(dir, { "in/x.txt": "m\n", "out/y.txt": "m\n" });
-    expect(textOf(await grep({ pattern: "m", path: "../out" }, path.join(dir, "in")))).toBe(
-      `${path.join(dir, "out/y.txt")}:1: m`,
+    expect(textOf(await grep(content({ pattern: "m", path: "../out" }), path.join(dir, "in")))).toBe(
+      `${path.join(dir, "out/y.txt")}:1:m`,
     );
   });
 
   it.each([
-    [{ pattern: "(" }, /^Invalid regular expression: .*\. Set literal to true to search text\.$/],
+    [{ pattern: "(" }, /^Invalid regular expression: .*\. Escape special characters with a backslash/],
     [{ pattern: "x", path: "nope" }, /^Path not found: nope$/],
-    [{ pattern: "x", context: 99 }, /^Invalid input for Grep: context: Too big/],
+    [{ pattern: "x", output_mode: "lines" }, /^Invalid input for Grep: output_mode: /],
   ])("fails clearly for %j", async (input, message) => {
     const result = await grep(input);
     expect(result.isError).toBe(true);
@@ -106,6 +153,6 @@ describe("Grep", () => {
     expect(tool.readOnly).toBe(true);
     expect(tool.name).toBe("Grep");
     expect(tool.subject({ pattern: "x" })).toBe(".");
-    expect(GREP_DESCRIPTION).toContain("default 100");
+    expect(GREP_DESCRIPTION).toContain(`(default ${GREP_DEFAULT_HEAD_LIMIT})`);
   });
 });

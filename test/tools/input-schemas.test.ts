@@ -57,6 +57,45 @@ describe("input schema literals", () => {
   });
 });
 
+/** Claude Code's input keys per built-in tool, required ones first (SPEC §14.12). */
+const CLAUDE_CODE_KEYS: Record<string, { required: string[]; optional: string[] }> = {
+  Read: { required: ["file_path"], optional: ["offset", "limit"] },
+  Write: { required: ["file_path", "content"], optional: [] },
+  Edit: { required: ["file_path", "old_string", "new_string"], optional: ["replace_all"] },
+  Bash: { required: ["command"], optional: ["description", "timeout", "run_in_background"] },
+  Grep: {
+    required: ["pattern"],
+    optional: ["path", "glob", "output_mode", "-i", "-n", "-A", "-B", "-C", "head_limit"],
+  },
+  Glob: { required: ["pattern"], optional: ["path"] },
+  LS: { required: [], optional: ["path", "ignore"] },
+};
+
+describe("Claude Code's input shapes (SPEC §14.12)", () => {
+  it.each(Object.entries(CLAUDE_CODE_KEYS))("%s takes exactly Claude Code's keys", (name, keys) => {
+    const literal = TABLE.find((row) => row.name === name)?.literal;
+    expect(Object.keys(literal?.properties ?? {}).sort()).toEqual(
+      [...keys.required, ...keys.optional].sort(),
+    );
+    expect(literal?.required ?? []).toEqual(keys.required);
+  });
+
+  it.each([
+    ["Read", { file_path: "a", extra: 1 }],
+    ["Write", { file_path: "a", content: "", extra: 1 }],
+    ["Edit", { file_path: "a", old_string: "x", new_string: "y", extra: 1 }],
+    ["Bash", { command: "echo hi", description: "say hi", extra: 1 }],
+    ["Grep", { pattern: "x", type: "js", multiline: false }],
+    ["Glob", { pattern: "*", extra: 1 }],
+    ["LS", { path: ".", extra: 1 }],
+  ])("%s ignores unknown keys instead of rejecting them", (name, input) => {
+    const row = TABLE.find((r) => r.name === name);
+    const parsed = row?.zod().safeParse(input);
+    expect(parsed?.success).toBe(true);
+    expect(parsed?.data).not.toHaveProperty("extra");
+  });
+});
+
 describe("defineTool with a lazy input", () => {
   const LITERAL: ToolInputSchema = {
     type: "object",

@@ -30,9 +30,16 @@ describe("LS", () => {
 
   it("stops at the limit with a note", async () => {
     await writeTree(dir, { a: "", b: "", c: "" });
-    expect(textOf(await ls({ limit: 2 }))).toBe(
-      "a\nb\n\n[Showing 2 of 3 entries (limit). Raise limit to see more.]",
+    const limited = createLsTool({ fs: createNodeFs(), limit: 2 });
+    expect(textOf(await limited.run({ limit: 100 }, ctxFor(dir)))).toBe(
+      "a\nb\n\n[Showing 2 of 3 entries. Use Glob to narrow the listing.]",
     );
+  });
+
+  it("leaves out entries matching ignore globs (Claude Code's ignore)", async () => {
+    await writeTree(dir, { "a.log": "", "b.txt": "", "dist/x": "", ".env": "" });
+    expect(textOf(await ls({ ignore: ["*.log", "dist"] }))).toBe(".env\nb.txt");
+    expect(textOf(await ls({ ignore: ["*"] }))).toBe(`(. is empty)`);
   });
 
   it("says when a directory is empty", async () => {
@@ -54,6 +61,6 @@ describe("LS", () => {
     const tool = createLsTool({ fs: createNodeFs() });
     expect(tool.name).toBe("LS");
     expect(tool.readOnly).toBe(true);
-    expect(LS_DESCRIPTION).toContain("default 500");
+    expect(LS_DESCRIPTION).toContain("At most 500 entries");
   });
 });

@@ -20,7 +20,7 @@ const write = (input: unknown, modes = true) =>
 
 describe("Write", () => {
   it("creates parent dirs, reports bytes written and the touched path", async () => {
-    const result = await write({ path: "a/b/c.txt", content: "héllo" });
+    const result = await write({ file_path: "a/b/c.txt", content: "héllo" });
     const abs = path.join(dir, "a/b/c.txt");
     expect(textOf(result)).toBe("Created a/b/c.txt (6 bytes).");
     expect(result.touchedPaths).toEqual([abs]);
@@ -32,7 +32,7 @@ describe("Write", () => {
     const abs = path.join(dir, "run.sh");
     await writeFile(abs, "old");
     await chmod(abs, 0o755);
-    const result = await write({ path: "run.sh", content: "new" });
+    const result = await write({ file_path: "run.sh", content: "new" });
     expect(textOf(result)).toBe("Wrote run.sh (3 bytes).");
     expect(await readFile(abs, "utf8")).toBe("new");
     expect((await stat(abs)).mode & 0o777).toBe(0o755);
@@ -41,13 +41,13 @@ describe("Write", () => {
 
   it("refuses a directory", async () => {
     await mkdir(path.join(dir, "d"));
-    const result = await write({ path: "d", content: "x" });
+    const result = await write({ file_path: "d", content: "x" });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe("d is a directory; give a file path.");
   });
 
   it("rejects input without content", async () => {
-    expect(textOf(await write({ path: "x" }))).toBe(
+    expect(textOf(await write({ file_path: "x" }))).toBe(
       "Invalid input for Write: content: Invalid input: expected string, received undefined",
     );
   });

@@ -1,8 +1,10 @@
 import type { Diagnostic } from "../../diagnostics.js";
 import type { Engine } from "../../engine.js";
 import { SKILL_SOURCES } from "../../skill/skill.js";
+import { type DisabledSkill, disabledSource } from "../../skill-filter.js";
 import type { CliIo } from "../io.js";
-import { listingReport } from "../listing-report.js";
+import { type ListingReport, listingReport } from "../listing-report.js";
+import { mcpServerLines, mcpServerReports } from "../mcp-report.js";
 
 /** Diagnostics grouped by the file they are about, files in first-seen order. Pure. */
 export function groupByPath(diagnostics: readonly Diagnostic[]): Map<string, Diagnostic[]> {
@@ -14,6 +16,30 @@ export function groupByPath(diagnostics: readonly Diagnostic[]): Map<string, Dia
     else group.push(d);
   }
   return groups;
+}
+
+/**
+ * The listing part of `doctor`'s text: the headline (model, window, chars against the budget, name-only and
+ * omitted counts, whether the skill search is offered), one `cut:` line per shortened entry and one
+ * `omitted:` line per skill left out of the listing (SPEC §3). Pure.
+ */
+export function listingSummary(report: ListingReport): string[] {
+  const { listing } = report;
+  const nameOnly = listing.entries.filter((e) => e.nameOnly).length;
+  const counts = [
+    ...(nameOnly > 0 ? [`${nameOnly} name-only`] : []),
+    ...(listing.omitted.length > 0 ? [`${listing.omitted.length} not listed`] : []),
+  ];
+  const lines = [
+    `Listing for ${report.model} (context window ${report.contextWindow ?? "unknown"} tokens): ${listing.chars} of ${report.budget} chars budget${counts.length > 0 ? `, ${counts.join(", ")}` : ""}`,
+  ];
+  if (report.skillSearch) lines.push("  SkillSearch tool offered: the catalog can overflow the listing");
+  for (const cut of listing.cut) {
+    lines.push(`  cut: ${cut.name}: ${cut.reason} (${cut.droppedChars} chars dropped)`);
+  }
+  const how = report.skillSearch ? "found by SkillSearch" : "callable by exact name";
+  for (const name of listing.omitted) lines.push(`  omitted: ${name} (not listed; ${how})`);
+  return lines;
 }
 
 /** What `doctor` prints and when it fails. */
@@ -38,12 +64,15 @@ export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOp
     model: report.model,
     contextWindow: report.contextWindow,
     budget: report.budget,
+    maxDescChars: report.maxDescChars,
+    skillSearch: report.skillSearch,
     chars: report.listing.chars,
     text: report.listing.text,
     nameOnly: report.listing.entries
       .filter((e) => e.nameOnly)
       .map((e) => ({ name: e.name, reason: e.reason })),
     cut: report.listing.cut,
+    omitted: report.listing.omitted,
   };
   const { gitRoot, projectDir } = await engine.roots();
   const counts = Object.fromEntries(
@@ -52,6 +81,10 @@ export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOp
   const ignored = discovery.diagnostics.filter((d) => d.code === "ignored-file");
   const problems = discovery.diagnostics.filter((d) => d.code !== "ignored-file");
   const exitCode = options.strict === true && problems.some((d) => d.severity !== "info") ? 1 : 0;
+  // Offline unless `--start-mcp`: then every approved server is started and listed.
+  const extensions = await engine.extensions();
+  const live = extensions.startMcp ? await extensions.mcp?.summary() : undefined;
+  const mcpServers = mcpServerReports(extensions.mcpServers, live);
   if (json) {
     const out = {
       cwd: engine.cwd,
@@ -61,7 +94,9 @@ export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOp
       counts,
       diagnostics: problems,
       ignored,
+      disabled: disabledJson(discovery.disabled ?? []),
       listing: listingJson,
+      mcpServers,
     };
     io.stdout(`${JSON.stringify(out, null, 2)}\n`);
     return exitCode;
@@ -84,19 +119,40 @@ export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOp
     out.push(`  ${path}`);
     for (const d of group) out.push(`    ${d.severity.padEnd(7)} ${d.code}: ${d.message}`);
   }
+  if (mcpServers.length > 0) {
+    out.push("", `MCP servers (${mcpServers.length}):`, ...mcpServerLines(mcpServers));
+  }
   if (ignored.length > 0) {
     out.push("", `Ignored (${ignored.length}): files that look like skills but are not loaded`);
     for (const d of ignored) out.push(`  ${d.path ?? ""}`, `    ${d.message}`);
   }
-  const nameOnly = listingJson.nameOnly;
-  out.push(
-    "",
-    `Listing for ${report.model} (context window ${report.contextWindow ?? "unknown"} tokens): ${report.listing.chars} of ${report.budget} chars budget${nameOnly.length > 0 ? `, ${nameOnly.length} name-only` : ""}`,
-  );
-  for (const cut of report.listing.cut)
-    out.push(`  cut: ${cut.name}: ${cut.reason} (${cut.droppedChars} chars dropped)`);
+  out.push(...disabledLines(discovery.disabled ?? []));
+  out.push("", ...listingSummary(report));
   out.push(report.listing.text === "" ? "  (no listable skills)" : report.listing.text);
   io.stdout(`${out.join("\n")}\n`);
   if (exitCode !== 0) io.stderr("doctor --strict: warnings or errors found (listed above)\n");
   return exitCode;
+}
+
+/** The `disabled` section of `doctor --json`: each switched-off skill and what switched it off. Pure. */
+export function disabledJson(disabled: readonly DisabledSkill[]): Record<string, unknown>[] {
+  return disabled.map(({ skill, by }) => ({
+    name: skill.name,
+    source: skill.source,
+    path: skill.filePath,
+    by: by.kind === "setting" ? { setting: "skills.disabled", ...by } : by,
+    reason: disabledSource(by),
+  }));
+}
+
+/** The `Disabled (n):` section of doctor's text output; nothing when no skill is disabled. Pure. */
+export function disabledLines(disabled: readonly DisabledSkill[]): string[] {
+  if (disabled.length === 0) return [];
+  const lines = [
+    "",
+    `Disabled (${disabled.length}): skills found but switched off, neither listed nor invocable`,
+  ];
+  for (const { skill, by } of disabled)
+    lines.push(`  ${skill.name}  [${skill.source}]`, `    by ${disabledSource(by)}`);
+  return lines;
 }

@@ -1,6 +1,7 @@
 import { appendFile } from "node:fs/promises";
 import { type AgentEvent, type AgentResult, emptyUsage } from "../../agent/events.js";
 import type { Engine } from "../../engine.js";
+import { isRecord } from "../../is-record.js";
 import { openSession } from "../../session/open.js";
 import type { CliArgs } from "../args.js";
 import type { CliIo } from "../io.js";
@@ -32,19 +33,48 @@ export function resultRecord(
 }
 
 /**
+ * The user messages of `--input-format stream-json`: one JSON object a line, as Claude Code takes them,
+ * `{"type":"user","message":{"role":"user","content":"…" | [{"type":"text","text":"…"}, …]}}`. Returns the
+ * prompt text (text blocks joined by newlines), or an error message for a line that is not such a message.
+ * Blank lines give undefined. Pure.
+ */
+export function parseStreamInputLine(line: string): { prompt: string } | { error: string } | undefined {
+  if (line.trim() === "") return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch (error) {
+    return { error: `not JSON: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  if (!isRecord(json) || json.type !== "user" || !isRecord(json.message)) {
+    return { error: 'expected {"type":"user","message":{"role":"user","content":…}}' };
+  }
+  const content = json.message.content;
+  if (typeof content === "string") return { prompt: content };
+  if (Array.isArray(content)) {
+    const texts = content.flatMap((b) =>
+      isRecord(b) && b.type === "text" && typeof b.text === "string" ? [b.text] : [],
+    );
+    if (texts.length > 0) return { prompt: texts.join("\n") };
+  }
+  return { error: "the message has no text content" };
+}
+
+/**
  * `skillwright -p "prompt"`: one user turn, no questions asked (an `ask` is a denial unless `--allowedTools`
- * or a settings rule allows it). Output as text, JSON or stream-JSON. `io.waitForStop` (SIGINT/SIGTERM) aborts
- * the turn and every process it started. Exit 0 on success, 1 on failure or abort.
+ * or a settings rule allows it). Output as text, JSON or stream-JSON. With `--input-format stream-json`, user
+ * messages come as JSON lines on stdin (see {@link parseStreamInputLine}) and each is one turn of the same
+ * session, each followed by its `result` line. `io.waitForStop` (SIGINT/SIGTERM) aborts the turn and every
+ * process it started. Exit 0 when every turn succeeded, 1 on failure or abort.
  */
 export async function headlessCommand(
   engine: Engine,
   io: CliIo,
   args: CliArgs,
-  prompt: string,
+  prompt: string | undefined,
 ): Promise<number> {
   const prepared = await prepareRun(io, args);
   if (!prepared.ok) return prepared.code;
-  const started = Date.now();
   const debug = args.debugFile;
   const log = async (record: Record<string, unknown>) => {
     if (debug !== undefined)
@@ -68,6 +98,15 @@ export async function headlessCommand(
       diagnostics: [...discovery.diagnostics, ...opened.diagnostics],
     });
   }
+  if (args.verbose) {
+    const disabled = discovery.disabled ?? [];
+    io.stderr(
+      `skillwright: session ${session.id} · model ${opened.model} · ${discovery.skills.length} skills` +
+        `${disabled.length > 0 ? ` (${disabled.length} disabled)` : ""} · tools ${opened.tools.join(", ")}\n`,
+    );
+    for (const d of [...discovery.diagnostics, ...opened.diagnostics])
+      io.stderr(`${d.severity} ${d.code}: ${d.message}${d.path ? ` (${d.path})` : ""}\n`);
+  }
   const stream = args.outputFormat === "stream-json";
   const line = (record: Record<string, unknown>) => io.stdout(`${JSON.stringify(record)}\n`);
   if (stream) {
@@ -81,48 +120,78 @@ export async function headlessCommand(
       skills: discovery.skills.map((s) => s.name),
     });
   }
-  let result: AgentResult | undefined;
   // SIGINT/SIGTERM abort the turn, so the shell commands it started (own process groups) are killed too.
   const stop = new AbortController();
   void io.waitForStop?.().then(() => stop.abort());
-  for await (const event of session.send(prompt, { signal: stop.signal })) {
-    await log({ kind: "event", event: debugView(event) });
-    if (event.type === "done" && event.agentId === undefined) result = event.result;
-    if (!stream) continue;
-    if (event.type === "message") {
-      line({
-        type: event.message.role,
-        message: event.message,
-        session_id: session.id,
-        ...(event.agentId ? { agent_id: event.agentId } : {}),
-      });
-    } else if (
-      event.type === "warning" ||
-      event.type === "error" ||
-      event.type === "skill_invoked" ||
-      event.type === "fork_progress"
-    ) {
-      line({ type: "event", event, session_id: session.id });
+  const runTurn = async (text: string): Promise<AgentResult> => {
+    const started = Date.now();
+    let result: AgentResult | undefined;
+    for await (const event of session.send(text, { signal: stop.signal })) {
+      await log({ kind: "event", event: debugView(event) });
+      if (event.type === "done" && event.agentId === undefined) result = event.result;
+      if (args.verbose && (event.type === "warning" || event.type === "error"))
+        io.stderr(`skillwright: ${event.type}: ${event.message}\n`);
+      if (!stream) continue;
+      if (event.type === "message") {
+        line({
+          type: event.message.role,
+          message: event.message,
+          session_id: session.id,
+          ...(event.agentId ? { agent_id: event.agentId } : {}),
+        });
+      } else if (
+        event.type === "warning" ||
+        event.type === "error" ||
+        event.type === "skill_invoked" ||
+        event.type === "fork_progress"
+      ) {
+        line({ type: "event", event, session_id: session.id });
+      }
     }
-  }
-  await session.close();
-  const final: AgentResult = result ?? {
-    text: "",
-    cause: "error",
-    turns: 0,
-    usage: emptyUsage(),
-    toolsUsed: [],
-    error: { kind: "internal", message: "the turn ended without a result" },
+    const final: AgentResult = result ?? {
+      text: "",
+      cause: "error",
+      turns: 0,
+      usage: emptyUsage(),
+      toolsUsed: [],
+      error: { kind: "internal", message: "the turn ended without a result" },
+    };
+    if (args.outputFormat !== "text") line(resultRecord(final, session.id, Date.now() - started));
+    return final;
   };
-  const record = resultRecord(final, session.id, Date.now() - started);
+
+  let code = 0;
+  if (args.inputFormat === "stream-json") {
+    const lines = io.stdinLines?.() ?? splitLines((await io.readStdin?.()) ?? "");
+    for await (const raw of lines) {
+      if (stop.signal.aborted) break;
+      const parsed = parseStreamInputLine(raw);
+      if (parsed === undefined) continue;
+      if ("error" in parsed) {
+        io.stderr(`skillwright: --input-format stream-json: ignored a line (${parsed.error})\n`);
+        code = 1;
+        continue;
+      }
+      const final = await runTurn(parsed.prompt);
+      if (final.cause !== "end_turn") code = 1;
+    }
+    await session.close();
+    return code;
+  }
+  const final = await runTurn(prompt ?? "");
+  await session.close();
   if (args.outputFormat === "text") {
     if (final.cause === "end_turn" || final.cause === "blocked") io.stdout(`${final.text}\n`);
     else
       io.stderr(
         `skillwright: ${final.error?.message ?? final.cause} (session ${session.id}; continue with --resume ${session.id})\n`,
       );
-  } else line(record);
+  }
   return final.cause === "end_turn" ? 0 : 1;
+}
+
+async function* splitLines(text: string): AsyncIterable<string> {
+  for (const line of text.split("\n")) yield line;
 }
 
 function debugView(event: AgentEvent): unknown {

@@ -1,24 +1,43 @@
 import type { Engine } from "../../engine.js";
 import { displayName } from "../../skill/skill.js";
+import { disabledSource } from "../../skill-filter.js";
 import type { CliIo } from "../io.js";
 import { writeJsonArray } from "../json-array-stream.js";
+import { mcpServerLines, mcpServerReports } from "../mcp-report.js";
 import { skillFlags, skillToJson } from "../skill-json.js";
 
 /** Longest description shown per line in human output. */
 export const LIST_DESCRIPTION_WIDTH = 80;
 
-/** `skillwright list [--json]`: every skill with its source, path, description and flags. Exit code 0. */
+/**
+ * `skillwright list [--json]`: every skill with its source, path, description and flags, then every configured
+ * MCP server (`--json`: after the skills and the disabled skills, one `{ kind: "mcp-server", … }` entry each,
+ * see `McpServerReport`), so
+ * a server that failed, waits for approval or was not started is visible. Exit code 0.
+ */
 export async function listCommand(engine: Engine, io: CliIo, json: boolean): Promise<number> {
-  const { skills } = await engine.discover();
+  const { skills, disabled = [] } = await engine.discover();
+  const extensions = await engine.extensions();
+  const live = extensions.startMcp ? extensions.mcp?.status() : undefined;
+  const servers = mcpServerReports(extensions.mcpServers, live);
   if (json) {
-    // Streamed: at 50k skills the whole text (and the mapped copies) was most of the process's peak memory.
+    // Streamed, one entry at a time: at 50k skills the whole text (and the mapped copies) was most of the
+    // process's peak memory. The same entries, in the same order, as JSON.stringify of the array would give.
+    function* entries(): Generator<unknown> {
+      for (const skill of skills) yield skillToJson(skill);
+      for (const { skill, by } of disabled)
+        yield { ...skillToJson(skill), disabled: { ...by, reason: disabledSource(by) } };
+      yield* servers;
+    }
     const write = io.writeStdout ?? io.stdout;
-    await writeJsonArray(skills, skillToJson, write);
+    await writeJsonArray(entries(), (entry) => entry, write);
     await write("\n");
     return 0;
   }
-  if (skills.length === 0) {
-    io.stdout("No skills found. Run `skillwright doctor` to see where skillwright looked.\n");
+  const serverLines = servers.length === 0 ? [] : ["", "MCP servers:", ...mcpServerLines(servers)];
+  if (skills.length === 0 && disabled.length === 0) {
+    const none = "No skills found. Run `skillwright doctor` to see where skillwright looked.";
+    io.stdout(`${[none, ...serverLines].join("\n")}\n`);
     return 0;
   }
   const lines: string[] = [];
@@ -34,7 +53,13 @@ export async function listCommand(engine: Engine, io: CliIo, json: boolean): Pro
     lines.push(`    ${description}`);
     lines.push(`    ${skill.filePath === "" ? skill.baseDir : skill.filePath}`);
   }
+  lines.push(...serverLines);
   lines.push("", `${skills.length} skill${skills.length === 1 ? "" : "s"}`);
+  if (disabled.length > 0) {
+    lines.push(
+      `${disabled.length} disabled (run \`skillwright doctor\` for why): ${disabled.map((d) => d.skill.name).join(", ")}`,
+    );
+  }
   io.stdout(`${lines.join("\n")}\n`);
   return 0;
 }

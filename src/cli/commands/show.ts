@@ -2,7 +2,11 @@ import { loadSettings, permissionRules } from "../../config/settings.js";
 import type { Engine } from "../../engine.js";
 import { expandSkill } from "../../inline/expand-skill.js";
 import { skillExpansionText } from "../../inline/render.js";
+import { errorMessage } from "../../io/fs.js";
 import { createNodeShell } from "../../io/shell.js";
+import type { McpManager } from "../../mcp/manager.js";
+import { MCP_PREFIX, MCP_SEPARATOR, sanitizeServerName } from "../../mcp/names.js";
+import { resourceText } from "../../mcp/skill-refs.js";
 import { decide } from "../../permissions/decide.js";
 import { parseFrontmatter, splitFrontmatter } from "../../skill/frontmatter.js";
 import { answersTo, type Skill } from "../../skill/skill.js";
@@ -62,8 +66,65 @@ export async function showCommand(
   args: string[],
   options: ShowOptions,
 ) {
-  const { skills } = await engine.discover();
   const wanted = name.replace(/^\//, "");
+  const mcp = await mcpFor(engine, io, wanted);
+  if (mcp === "refused") return 1;
+  try {
+    return await showFound(engine, io, { name, wanted, args, options, mcp });
+  } finally {
+    await mcp?.close();
+  }
+}
+
+/**
+ * For a name `mcp__{server}__…` of a configured server: that server alone, started because the user asked for
+ * its skill (`show` starts nothing else; the other offline commands start nothing without `--start-mcp`).
+ * `"refused"` (after telling the user) when the server waits for approval or is disabled; undefined for other
+ * names and when discovery already started the servers (`--start-mcp`).
+ */
+async function mcpFor(
+  engine: Engine,
+  io: CliIo,
+  wanted: string,
+): Promise<McpManager | "refused" | undefined> {
+  if (!wanted.startsWith(MCP_PREFIX)) return undefined;
+  const extensions = await engine.extensions();
+  if (extensions.startMcp) return undefined;
+  const entry = extensions.mcpServers.find((e) =>
+    wanted.startsWith(`${MCP_PREFIX}${sanitizeServerName(e.name)}${MCP_SEPARATOR}`),
+  );
+  if (entry === undefined) return undefined;
+  if (entry.approval.state === "pending") {
+    io.stderr(
+      `${wanted}: MCP server "${entry.name}" (${entry.source}) waits for approval, so it was not started. Approve it with \`skillwright mcp approve ${entry.name}\`.\n`,
+    );
+    return "refused";
+  }
+  if (entry.approval.state === "disabled") {
+    io.stderr(
+      `${wanted}: MCP server "${entry.name}" is disabled by disabledMcpjsonServers in ${entry.approval.by}.\n`,
+    );
+    return "refused";
+  }
+  return extensions.mcpFor([entry.name]);
+}
+
+async function showFound(
+  engine: Engine,
+  io: CliIo,
+  request: {
+    name: string;
+    wanted: string;
+    args: string[];
+    options: ShowOptions;
+    mcp: McpManager | undefined;
+  },
+) {
+  const { name, wanted, args, options, mcp } = request;
+  const discovered = await engine.discover();
+  const fromServer = mcp === undefined ? [] : [...(await mcp.prompts()), ...(await mcp.skills())];
+  for (const d of mcp?.diagnostics() ?? []) io.stderr(`${d.severity} ${d.code}: ${d.message}\n`);
+  const skills = [...discovered.skills, ...fromServer];
   // A skill's own name wins over another skill's alias.
   const skill = skills.find((s) => s.name === wanted) ?? skills.find((s) => answersTo(s, wanted));
   if (skill === undefined) {
@@ -77,15 +138,43 @@ export async function showCommand(
   }
   let frontmatter: Record<string, unknown> = {};
   let body: string;
+  const server = skill.mcpServer;
   if (skill.filePath === "") {
-    body = await skill.loadBody();
+    // A code-defined or MCP prompt command: its text needs the args (a prompt maps them to its arguments).
+    try {
+      body = await skill.loadBody(undefined, args.join(" "));
+    } catch (error) {
+      io.stderr(`Could not get ${skill.name}: ${errorMessage(error)}\n`);
+      return 1;
+    }
+  } else if (skill.source === "mcp" && server !== undefined) {
+    // An MCP skill's file is a resource of its server (`skill://…/SKILL.md`), not a local path.
+    const manager = mcp ?? (await engine.extensions()).mcp;
+    try {
+      body = await skill.loadBody();
+      const text =
+        manager === undefined
+          ? ""
+          : resourceText(await manager.readResource(server, skill.filePath), skill.filePath);
+      const split = splitFrontmatter(text);
+      frontmatter = split.frontmatter === undefined ? {} : parseFrontmatter(split.frontmatter).data;
+    } catch (error) {
+      io.stderr(
+        `${skill.name}: could not fetch ${skill.filePath} from MCP server "${server}": ${errorMessage(error)}\n`,
+      );
+      return 1;
+    }
   } else {
     const split = splitFrontmatter(await engine.fs.readFile(skill.filePath));
     frontmatter = split.frontmatter === undefined ? {} : parseFrontmatter(split.frontmatter).data;
     body = split.body;
   }
   const joined = args.join(" ");
-  const expansion = await expansionFor(engine, skill, joined, options.runShell);
+  // A literal body (an MCP prompt's text) is sent as it is: no substitution, no inline shell.
+  const expansion =
+    skill.literalBody === true
+      ? { ok: true as const, text: body }
+      : await expansionFor(engine, skill, joined, options.runShell);
   const expansionText = expansion.ok ? expansion.text : expansion.message;
   if (options.json) {
     const record = {

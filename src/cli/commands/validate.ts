@@ -1,19 +1,33 @@
 import { resolve } from "node:path";
-import { hasErrors } from "../../diagnostics.js";
+import { type Diagnostic, hasErrors } from "../../diagnostics.js";
 import type { FsOps } from "../../io/fs.js";
-import { validatePath } from "../../skill/validate-path.js";
+import { type ValidatedFile, validatePath } from "../../skill/validate-path.js";
 import type { CliIo } from "../io.js";
 
-/** `skillwright validate <path> [--spec]`: exit 1 when any file has an error diagnostic. */
+/** Which profile found a problem: the engine's own rules and limits, or the Agent Skills specification. */
+type Profile = "engine" | "spec";
+
+function tagged(file: ValidatedFile): Array<Diagnostic & { profile: Profile }> {
+  return [
+    ...file.diagnostics.map((d) => ({ ...d, profile: "engine" as const })),
+    ...(file.spec ?? []).map((d) => ({ ...d, profile: "spec" as const })),
+  ];
+}
+
+/**
+ * `skillwright validate <path> [--spec]`: exit 1 when any file has an error diagnostic in either profile.
+ * Each diagnostic says which profile found it (`profile` in JSON, a heading per profile in text), so an engine
+ * limit (a 2 MB file) is never mistaken for a spec violation.
+ */
 export async function validateCommand(fs: FsOps, io: CliIo, target: string, spec: boolean, json: boolean) {
   const results = await validatePath(fs, resolve(io.cwd, target), spec);
-  const failed = results.some((r) => hasErrors(r.diagnostics));
+  const failed = results.some((r) => hasErrors(tagged(r)));
   if (json) {
     const report = results.map((r) => ({
       path: r.path,
       name: r.skill?.name,
-      ok: !hasErrors(r.diagnostics),
-      diagnostics: r.diagnostics,
+      ok: !hasErrors(tagged(r)),
+      diagnostics: tagged(r),
     }));
     io.stdout(
       `${JSON.stringify({ ok: !failed, profile: spec ? "spec" : "engine", files: report }, null, 2)}\n`,
@@ -22,12 +36,19 @@ export async function validateCommand(fs: FsOps, io: CliIo, target: string, spec
   }
   const out: string[] = [];
   for (const r of results) {
-    const errors = r.diagnostics.filter((d) => d.severity === "error").length;
-    const warnings = r.diagnostics.filter((d) => d.severity === "warning").length;
+    const all = tagged(r);
+    const errors = all.filter((d) => d.severity === "error").length;
+    const warnings = all.filter((d) => d.severity === "warning").length;
     out.push(
       `${errors > 0 ? "✗" : "✓"} ${r.path}${r.skill ? ` (${r.skill.name})` : ""}: ${errors} error(s), ${warnings} warning(s)`,
     );
-    for (const d of r.diagnostics) out.push(`    ${d.severity.padEnd(7)} ${d.code}: ${d.message}`);
+    const line = (d: Diagnostic) => `    ${d.severity.padEnd(7)} ${d.code}: ${d.message}`;
+    if (!spec) {
+      out.push(...r.diagnostics.map(line));
+      continue;
+    }
+    if (r.diagnostics.length > 0) out.push("  engine:", ...r.diagnostics.map(line));
+    if ((r.spec ?? []).length > 0) out.push("  Agent Skills spec:", ...(r.spec ?? []).map(line));
   }
   out.push(
     failed ? "validation failed" : `valid (${spec ? "engine + Agent Skills spec" : "engine"} profile)`,

@@ -1,0 +1,81 @@
+import { dirname, join } from "node:path";
+import type { Engine } from "../../engine.js";
+import { writeFileAtomic } from "../../io/atomic-write.js";
+import { errorCode, errorMessage } from "../../io/fs.js";
+import { isRecord } from "../../is-record.js";
+import { MCP_APPROVAL_KEYS } from "../../mcp/approval.js";
+import type { CliIo } from "../io.js";
+
+/** The usage line of the `mcp` subcommand. */
+export const MCP_USAGE = "usage: skillwright mcp approve <server-name>\n";
+
+/**
+ * Adds `name` to `enabledMcpjsonServers` of a settings object (and drops it from that object's own
+ * `disabledMcpjsonServers`), keeping every other key. Returns the new object; `settings` is not changed. Pure.
+ */
+export function withApproval(settings: Record<string, unknown>, name: string): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...settings };
+  const current = out[MCP_APPROVAL_KEYS.enabled];
+  const enabled: unknown[] = Array.isArray(current) ? [...current] : [];
+  if (!enabled.includes(name)) enabled.push(name);
+  out[MCP_APPROVAL_KEYS.enabled] = enabled;
+  const disabled = out[MCP_APPROVAL_KEYS.disabled];
+  if (Array.isArray(disabled)) out[MCP_APPROVAL_KEYS.disabled] = disabled.filter((n) => n !== name);
+  return out;
+}
+
+/**
+ * `skillwright mcp approve <name>`: lets a project (`.mcp.json`) or plugin MCP server start, by merging the
+ * name into `enabledMcpjsonServers` of `<project>/.claude/settings.local.json` (created when missing; other
+ * keys kept). Exit 1 for a name no config defines or a settings file that is not a JSON object.
+ */
+export async function mcpCommand(engine: Engine, io: CliIo, positionals: readonly string[]): Promise<number> {
+  const [sub, name, ...rest] = positionals;
+  if (sub !== "approve" || name === undefined || rest.length > 0) {
+    io.stderr(MCP_USAGE);
+    return 2;
+  }
+  const [{ projectDir }, extensions] = await Promise.all([engine.roots(), engine.extensions()]);
+  const entry = extensions.mcpServers.find((s) => s.name === name);
+  if (entry === undefined) {
+    const known = extensions.mcpServers.map((s) => s.name);
+    io.stderr(
+      `No MCP server "${name}" in .mcp.json, --mcp-config or a plugin${known.length > 0 ? ` (servers: ${known.join(", ")})` : ""}.\n`,
+    );
+    return 1;
+  }
+  const file = join(projectDir, ".claude", "settings.local.json");
+  let current: Record<string, unknown> = {};
+  try {
+    const text = await engine.fs.readFile(file);
+    const parsed: unknown = text.trim() === "" ? {} : JSON.parse(text.replace(/^\uFEFF/, ""));
+    if (!isRecord(parsed)) throw new Error("it is not a JSON object");
+    current = parsed;
+  } catch (error) {
+    if (errorCode(error) !== "ENOENT") {
+      io.stderr(`Could not update ${file}: ${errorMessage(error)}; left as it is.\n`);
+      return 1;
+    }
+  }
+  await engine.fs.mkdir(dirname(file));
+  await writeFileAtomic(engine.fs, file, `${JSON.stringify(withApproval(current, name), null, 2)}\n`);
+  io.stdout(`Approved MCP server "${name}" in ${file}.\n`);
+  if (entry.approval.state === "disabled" && entry.approval.by !== file) {
+    io.stdout(`It stays off: ${MCP_APPROVAL_KEYS.disabled} in ${entry.approval.by} lists it (that wins).\n`);
+  }
+  return 0;
+}
+
+/**
+ * Before a run: one stderr line naming the project and plugin MCP servers that will not start because they
+ * wait for approval (the `mcp-unapproved` diagnostics say the same in `doctor`).
+ */
+export async function noticeUnapprovedMcp(engine: Engine, io: CliIo): Promise<void> {
+  const { mcpServers } = await engine.extensions();
+  const pending = mcpServers.filter((s) => s.approval.state === "pending").map((s) => s.name);
+  if (pending.length === 0) return;
+  const list = pending.map((n) => `"${n}"`).join(", ");
+  io.stderr(
+    `skillwright: MCP server${pending.length === 1 ? "" : "s"} ${list} not started (not approved); run \`skillwright mcp approve <name>\` or see \`skillwright doctor\`\n`,
+  );
+}

@@ -1,0 +1,86 @@
+import * as z from "zod";
+import { lazy } from "../lazy.js";
+import { LISTING_DESCRIPTION_CAP, listingDescription, SKILL_SEARCH_TOOL_NAME } from "../listing.js";
+import { neutralizeMarkup } from "../skill/neutralize-markup.js";
+import { displayName, type Skill } from "../skill/skill.js";
+import { defineTool, type Tool, type ToolInputSchema, toolError } from "../tools/define-tool.js";
+import { SKILL_SEARCH_LIMIT, searchSkills } from "./search.js";
+
+/** The model-facing description of the `SkillSearch` tool (SPEC §14.15). */
+export const SKILL_SEARCH_DESCRIPTION = `Find skills that the skill listing leaves out. When there are more skills than fit, the listing in the <system-reminder> blocks shows only some of them and ends by saying how many are not listed: search those here.
+
+- query: words describing the task or the skill you need (e.g. "deploy kubernetes", "fill pdf forms").
+- Returns up to ${SKILL_SEARCH_LIMIT} matching skills as listing entries ("- name: description"), best first, ranked by the query's words found in each skill's name, description and when_to_use.
+- Call a skill found here with the Skill tool, exactly as a listed one.`;
+
+/** The `SkillSearch` input schema, built on the first call (zod is costly at start-up). */
+export const skillSearchInput = lazy(() =>
+  z.object({
+    query: z.string().min(1).describe("Words describing the task or the skill you need"),
+  }),
+);
+export type SkillSearchInput = z.infer<ReturnType<typeof skillSearchInput>>;
+
+/** `skillSearchInput` as the API gets it (`input_schema`); test/skill-search/tool.test.ts keeps the two equal. */
+export const SKILL_SEARCH_INPUT_SCHEMA: ToolInputSchema = {
+  type: "object",
+  properties: {
+    query: { description: "Words describing the task or the skill you need", type: "string", minLength: 1 },
+  },
+  required: ["query"],
+};
+
+/** What the `SkillSearch` tool searches. */
+export interface SkillSearchToolOptions {
+  /**
+   * The skills the model may call now, in listing order (un-activated conditional skills left out);
+   * `disable-model-invocation` skills are dropped here too.
+   */
+  skills: () => readonly Skill[];
+  /** The per-description cap of the listing, so a result line reads as the listing's entry would. */
+  maxDescChars?: number;
+}
+
+/**
+ * The text of a search result: a header line quoting the query (wrapper tags in it defused) and one listing
+ * entry per match. Pure.
+ */
+export function formatSearchResult(
+  rawQuery: string,
+  skills: readonly Skill[],
+  maxDescChars: number = LISTING_DESCRIPTION_CAP,
+): string {
+  const query = neutralizeMarkup(rawQuery);
+  if (skills.length === 0) {
+    return `No skill matches "${query}". Try other words: what the task is about, a file type, a tool or service name.`;
+  }
+  const lines = skills.map((skill) => {
+    const desc = listingDescription(skill, maxDescChars);
+    return desc === "" ? `- ${displayName(skill)}` : `- ${displayName(skill)}: ${desc}`;
+  });
+  const n = skills.length === 1 ? "1 skill matches" : `${skills.length} skills match`;
+  return `${n} "${query}" (best first; call one with the Skill tool):\n${lines.join("\n")}`;
+}
+
+/**
+ * The `SkillSearch` tool (SPEC §14.15): the best {@link SKILL_SEARCH_LIMIT} matches of `query` among the skills
+ * the model may call (see `searchSkills` for the scoring), as listing entries. Read-only; a query with no words
+ * is a tool error. Offered only in sessions whose catalog can overflow the listing (see `catalogCanOverflow`).
+ */
+export function createSkillSearchTool(options: SkillSearchToolOptions): Tool {
+  return defineTool({
+    name: SKILL_SEARCH_TOOL_NAME,
+    description: SKILL_SEARCH_DESCRIPTION,
+    input: skillSearchInput,
+    inputSchema: SKILL_SEARCH_INPUT_SCHEMA,
+    readOnly: true,
+    subject: (input) => input.query,
+    async execute(input) {
+      const query = input.query.trim();
+      if (query === "") return toolError("The query is empty: give words describing the skill you need.");
+      const callable = options.skills().filter((s) => !s.disableModelInvocation);
+      const found = searchSkills(callable, query).map((m) => m.skill);
+      return { content: formatSearchResult(query, found, options.maxDescChars) };
+    },
+  });
+}

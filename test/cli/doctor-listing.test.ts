@@ -1,0 +1,115 @@
+/** `doctor`'s listing part on the shipped bin: budget settings (SPEC §3) and every omitted name, text and JSON. */
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TmpTree, type TreeEntry, tmpTree } from "../support/tmp-tree.js";
+
+const BIN = fileURLToPath(new URL("../../dist/bin/main.js", import.meta.url));
+const SKILLS = 300;
+
+interface DoctorJson {
+  listing: {
+    budget: number;
+    maxDescChars: number;
+    skillSearch: boolean;
+    chars: number;
+    text: string;
+    omitted: string[];
+  };
+}
+
+let tree: TmpTree;
+beforeAll(async () => {
+  expect(existsSync(BIN), `${BIN} is missing: run \`npm run build\` first`).toBe(true);
+  const files: Record<string, TreeEntry> = { "home/.keep": "", "repo/.git": { dir: true } };
+  for (let i = 0; i < SKILLS; i++) {
+    const name = `skill-${String(i).padStart(3, "0")}`;
+    files[`repo/.claude/skills/${name}/SKILL.md`] =
+      `---\ndescription: Task ${i} ${"z".repeat(150)}\n---\nbody\n`;
+  }
+  tree = await tmpTree(files);
+});
+afterAll(() => tree?.cleanup());
+
+function doctor(args: string[], env: Record<string, string> = {}) {
+  return execa(
+    process.execPath,
+    [BIN, "doctor", "--cwd", tree.path("repo"), "--home", tree.path("home"), ...args],
+    {
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        SKILLWRIGHT_MANAGED_DIR: tree.path("managed"),
+        ...env,
+      },
+      extendEnv: false,
+      reject: false,
+      timeout: 30_000,
+    },
+  );
+}
+
+describe("doctor: the listing budget and what it leaves out (SPEC §3)", () => {
+  it("--json lists every omitted name; the listing stays within the budget; SkillSearch is offered", async () => {
+    const run = await doctor(["--json"], { SKILLWRIGHT_LISTING_BUDGET: "4000" });
+    expect(run.exitCode).toBe(0);
+    const { listing } = JSON.parse(run.stdout) as DoctorJson;
+    expect(listing.budget).toBe(4_000);
+    expect(listing.chars).toBeLessThanOrEqual(4_000);
+    expect(listing.skillSearch).toBe(true);
+    // Project skills only: the bundled ones (skill-author, …) are never left out.
+    const listed = listing.text.split("\n").filter((l) => /^- skill-\d{3}/.test(l));
+    expect(listed.length + listing.omitted.length).toBe(SKILLS);
+    // The lowest priority (no usage: the end of the listing order) are the ones left out.
+    expect(listing.omitted[0]).toBe(`skill-${String(listed.length).padStart(3, "0")}`);
+    expect(listing.omitted.at(-1)).toBe("skill-299");
+    expect(listing.text).toContain(`(${listing.omitted.length} more skills are not listed`);
+  });
+
+  it("the text report shows every omitted name", async () => {
+    const run = await doctor([], { SKILLWRIGHT_LISTING_BUDGET: "4000" });
+    const omitted = run.stdout.split("\n").filter((l) => l.startsWith("  omitted: "));
+    const { listing } = JSON.parse(
+      (await doctor(["--json"], { SKILLWRIGHT_LISTING_BUDGET: "4000" })).stdout,
+    ) as DoctorJson;
+    expect(omitted).toEqual(listing.omitted.map((n) => `  omitted: ${n} (not listed; found by SkillSearch)`));
+    expect(run.stdout).toContain(`${listing.omitted.length} not listed`);
+    expect(run.stdout).toContain("SkillSearch tool offered");
+  });
+
+  it("reads skillListingBudgetFraction and skillListingMaxDescChars from settings", async () => {
+    const settings = await tmpTree({
+      "repo/.claude/settings.json": JSON.stringify({
+        skillListingBudgetFraction: 0.5,
+        skillListingMaxDescChars: 100,
+      }),
+    });
+    try {
+      const run = await execa(
+        process.execPath,
+        [
+          BIN,
+          "doctor",
+          "--json",
+          "--model",
+          "claude-haiku-4-5",
+          "--cwd",
+          settings.path("repo"),
+          "--home",
+          tree.path("home"),
+        ],
+        {
+          env: { PATH: process.env.PATH ?? "/usr/bin:/bin", SKILLWRIGHT_MANAGED_DIR: tree.path("managed") },
+          extendEnv: false,
+          reject: false,
+        },
+      );
+      const { listing } = JSON.parse(run.stdout) as DoctorJson;
+      // 200,000 tokens × 4 chars × 0.5.
+      expect(listing.budget).toBe(400_000);
+      expect(listing.maxDescChars).toBe(100);
+    } finally {
+      await settings.cleanup();
+    }
+  });
+});

@@ -1,0 +1,126 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { PassThrough } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { parseCliArgs } from "../../src/cli/args.js";
+import { interactiveCommand } from "../../src/cli/interactive.js";
+import type { CliIo } from "../../src/cli/io.js";
+import { createEngine } from "../../src/engine.js";
+import { startTestModel, TEST_API_KEY, type TestModel, textTurn } from "../support/model-server.js";
+import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
+
+let tree: TmpTree | undefined;
+let model: TestModel | undefined;
+afterEach(async () => {
+  await model?.close();
+  await tree?.cleanup();
+  model = undefined;
+  tree = undefined;
+});
+
+async function put(path: string, text: string) {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, text);
+}
+
+/** Types each step's line after running its `before` (files changed while the session is open). */
+async function runSteps(t: TmpTree, steps: { before?: () => Promise<void>; line: string }[]) {
+  let stdout = "";
+  const io: CliIo = {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: () => {},
+    env: {
+      SKILLWRIGHT_MANAGED_DIR: t.path("managed"),
+      ANTHROPIC_API_KEY: TEST_API_KEY,
+      ANTHROPIC_BASE_URL: model?.server.url ?? "",
+    },
+    cwd: t.path("repo"),
+    home: t.path("home"),
+    bundledDir: t.path("no-bundled"),
+  };
+  const engine = createEngine({ cwd: io.cwd, home: io.home, env: io.env });
+  const parsed = parseCliArgs([]);
+  if (!parsed.ok) throw new Error(parsed.message);
+  const input = new PassThrough();
+  const output = new PassThrough();
+  output.resume();
+  const done = interactiveCommand(engine, io, parsed.args, { input, output });
+  for (const step of steps) {
+    await step.before?.();
+    const before = stdout.length;
+    input.write(`${step.line}\n`);
+    // Wait for this line's answer: the next prompt is printed once the line is handled.
+    while (!stdout.slice(before).includes("\n> ")) await new Promise((r) => setTimeout(r, 20));
+  }
+  input.end();
+  const code = await done;
+  await engine.close();
+  return { code, stdout };
+}
+
+describe("/reload in interactive mode", () => {
+  it("reloads skills, settings (skills.disabled, hooks) and reports what it found", async () => {
+    tree = await tmpTree({
+      "home/.keep": "",
+      "repo/.git": { dir: true },
+      "repo/.claude/skills/greet/SKILL.md": "---\ndescription: Greets people\n---\nGREET-BODY\n",
+    });
+    const t = tree;
+    model = await startTestModel([
+      textTurn("first", { lastUserTextIncludes: "one" }),
+      textTurn("second", { lastUserTextIncludes: "two" }),
+    ]);
+    const result = await runSteps(t, [
+      { line: "one" },
+      {
+        before: async () => {
+          await put(
+            t.path("repo/.claude/skills/fresh/SKILL.md"),
+            "---\ndescription: Fresh skill\n---\nFRESH\n",
+          );
+          await put(
+            t.path("repo/.claude/settings.json"),
+            JSON.stringify({
+              skills: { disabled: ["greet"] },
+              hooks: {
+                UserPromptSubmit: [
+                  {
+                    hooks: [
+                      {
+                        type: "command",
+                        command:
+                          'cat >> "$CLAUDE_PROJECT_DIR/submit.jsonl"; echo >> "$CLAUDE_PROJECT_DIR/submit.jsonl"',
+                      },
+                    ],
+                  },
+                ],
+              },
+            }),
+          );
+        },
+        line: "/reload",
+      },
+      { line: "two" },
+      { line: "/greet" },
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Reloaded: 1 skills (1 disabled), 0 plugins, 1 settings files.");
+    const bodies = (model.server.requests.filter((r) => r.path === "/v1/messages") ?? []).map((r) =>
+      JSON.stringify(r.body),
+    );
+    expect(bodies).toHaveLength(2);
+    expect(bodies[0]).toContain("- greet: Greets people");
+    // The turn after /reload announces the new skill (a listing delta) ...
+    expect(bodies[1]).toContain("- fresh: Fresh skill");
+    // ... runs the new settings hook (from the first prompt after /reload on) ...
+    const submitted = (await readFile(t.path("repo/submit.jsonl"), "utf8"))
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => (JSON.parse(l) as { prompt: string }).prompt);
+    expect(submitted).toEqual(["two", "/greet"]);
+    // ... and the newly disabled skill cannot be typed.
+    expect(result.stdout).toContain('Skill "greet" is disabled in this session');
+  });
+});

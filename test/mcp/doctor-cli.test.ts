@@ -1,0 +1,120 @@
+/**
+ * Issue 11.7: `doctor --start-mcp` summarises each MCP server (connected or why not, what it offers, how its
+ * skills were found), `list --json` shows a server that failed to start, and `show` fetches an MCP skill through
+ * the client. Runs the shipped bin against the official SDK's skills server over real corpus skills.
+ */
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { execa } from "execa";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CORPUS, SERVER_SCRIPT, SKILLS_SERVER } from "./support.js";
+
+const BIN = fileURLToPath(new URL("../../dist/bin/main.js", import.meta.url));
+
+let root: string;
+let config: string;
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), "skillwright-doctor-mcp-"));
+  cpSync(join(CORPUS, "webapp-testing"), join(root, "skills", "webapp-testing"), { recursive: true });
+  cpSync(join(CORPUS, "brand-guidelines"), join(root, "skills", "brand-guidelines"), { recursive: true });
+  const corpus = { command: process.execPath, args: [SKILLS_SERVER, "--root", join(root, "skills")] };
+  const broken = { command: process.execPath, args: [SERVER_SCRIPT, "--crash"] };
+  config = JSON.stringify({ mcpServers: { corpus, broken } });
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const run = (args: string[]) =>
+  execa(process.execPath, [BIN, ...args, "--cwd", root, "--home", root, "--mcp-config", config], {
+    env: { SKILLWRIGHT_MANAGED_DIR: join(root, "managed") },
+    reject: false,
+    timeout: 30_000,
+  });
+
+interface Row {
+  kind: string;
+  name: string;
+  state: string;
+  reason?: string;
+  tools?: number;
+  skills?: number;
+  skillsVia?: string;
+  resources?: number;
+  protocolVersion?: string;
+  skillsExtension?: boolean;
+}
+
+describe("MCP servers in doctor, list and show", () => {
+  it("doctor --start-mcp: per-server summary, and why a server failed", async () => {
+    const human = await run(["doctor", "--start-mcp"]);
+    expect(human.stdout).toMatch(
+      /corpus {2}\[cli\] --mcp-config \(inline JSON\)\n {4}connected, protocol \S+: 1 tools, 0 prompts, \d+ resources, 2 skills \(via skills\/list\)/,
+    );
+    expect(human.stdout).toMatch(
+      /broken {2}\[cli\] .*\n {4}failed: exited with code 1; stderr: mcp-server: crashing on purpose/,
+    );
+    const report = JSON.parse((await run(["doctor", "--json", "--start-mcp"])).stdout) as {
+      mcpServers: Row[];
+    };
+    const corpus = report.mcpServers.find((r) => r.name === "corpus");
+    expect(corpus).toMatchObject({
+      state: "connected",
+      skills: 2,
+      skillsVia: "skills/list",
+      skillsExtension: true,
+    });
+    expect(report.mcpServers.find((r) => r.name === "broken")?.state).toBe("failed");
+  });
+
+  it("list --json --start-mcp: the skills, then one entry per server, the failed one with its reason", async () => {
+    const rows = JSON.parse((await run(["list", "--json", "--start-mcp"])).stdout) as (Row & {
+      name: string;
+    })[];
+    expect(rows.filter((r) => r.name.startsWith("mcp__corpus__")).map((r) => r.name)).toEqual([
+      "mcp__corpus__brand-guidelines",
+      "mcp__corpus__webapp-testing",
+    ]);
+    const servers = rows.filter((r) => r.kind === "mcp-server");
+    expect(servers.map((r) => [r.name, r.state])).toEqual([
+      ["corpus", "connected"],
+      ["broken", "failed"],
+    ]);
+    expect(servers[1]?.reason).toContain("exited with code 1");
+  });
+
+  it("show of an MCP prompt maps the args to its arguments; missing ones are a clear error, not a crash", async () => {
+    const prompts = JSON.stringify({
+      mcpServers: { tst: { command: process.execPath, args: [SERVER_SCRIPT] } },
+    });
+    const show = (args: string[]) =>
+      execa(
+        process.execPath,
+        [BIN, "show", "mcp__tst__review", ...args, "--cwd", root, "--home", root, "--mcp-config", prompts],
+        { env: { SKILLWRIGHT_MANAGED_DIR: join(root, "managed") }, reject: false, timeout: 30_000 },
+      );
+    const good = await show(["a.ts", "security"]);
+    expect(good.exitCode).toBe(0);
+    expect(good.stdout).toContain("## Body\nReview a.ts.\n\nFocus: security");
+    const missing = await show([]);
+    expect(missing.exitCode).toBe(1);
+    expect(missing.stderr).toContain(
+      "Could not get mcp__tst__review: Missing required argument file for /mcp__tst__review.",
+    );
+    expect(missing.stderr).not.toContain("    at ");
+  });
+
+  it("show mcp__corpus__webapp-testing fetches the skill through the MCP client (no ENOENT)", async () => {
+    const show = await run(["show", "mcp__corpus__webapp-testing", "--json"]);
+    expect(show.stderr).not.toContain("ENOENT");
+    expect(show.exitCode).toBe(0);
+    const record = JSON.parse(show.stdout) as {
+      frontmatter: { name: string };
+      body: string;
+      expansion: string;
+    };
+    expect(record.frontmatter.name).toBe("webapp-testing");
+    expect(record.body).toContain("with_server.py");
+    expect(record.expansion).toContain("Base directory for this skill: skill://webapp-testing");
+  });
+});
