@@ -10,7 +10,17 @@ import { RACY_WINDOW_MS } from "../dist/discovery/head-cache.js";
 import { bundleSdkFloor } from "./agent-floor.js";
 import { writeProject } from "./agent-project.js";
 import { cliTimeline, TIMELINE_PHASES } from "./agent-timeline.js";
-import { compare, fmtInt, fmtMs, fmtRatio, formatTable, runChild, withTempDir } from "./lib.js";
+import {
+  childEnv,
+  compare,
+  fmtInt,
+  fmtMs,
+  fmtRatio,
+  formatTable,
+  NODE_START_VARIABLES,
+  runChild,
+  withTempDir,
+} from "./lib.js";
 import { profileChild } from "./profile.js";
 
 /** Target: the 0-skill run over `node -e 0`. */
@@ -30,8 +40,6 @@ export const CALLED_SKILL = "skill-author";
 const PROMPT = "bench-agent-prompt: help me write a skill";
 const API_KEY = "sk-bench-agent";
 const FINAL_TEXT = "Skill loaded; here is the plan.";
-/** Variables of the bench's own env that change how every node process starts; never passed to children. */
-const NODE_START_VARIABLES = ["NODE_OPTIONS", "NODE_EXTRA_CA_CERTS"];
 
 /** The script: turn 1 calls the skill, turn 2 (after `Launching skill`) answers. Both repeat forever. */
 /** @type {import("../dist/dev/model-script.js").ModelScriptInput} */
@@ -95,12 +103,11 @@ export function runCliPart(ctx) {
     const server = await startModelServer({ script: SCRIPT, apiKey: API_KEY });
     try {
       /** The one env of every child. */
-      const env = {
-        PATH: process.env.PATH ?? "/usr/bin:/bin",
+      const env = childEnv({
         ANTHROPIC_BASE_URL: server.url,
         ANTHROPIC_API_KEY: API_KEY,
         SKILLWRIGHT_MANAGED_DIR: managed,
-      };
+      });
       const bin = join(ctx.repoRoot, "dist", "bin", "main.js"); // the shipped bin (package.json "bin")
       /** @param {string} cwd */
       const cliArgs = (cwd) => [bin, "-p", PROMPT, "--output-format", "json", "--cwd", cwd, "--home", home];

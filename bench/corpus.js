@@ -8,8 +8,18 @@ import { createRng } from "./lib.js";
 export const SYMLINK_SHARE = 0.02;
 /** Share of skills with `paths:` (conditional). */
 export const PATHS_SHARE = 0.05;
-/** Share with YAML lists, block scalars or flow collections in the frontmatter. */
-export const COMPLEX_SHARE = 0.1;
+/** Share whose frontmatter only a full YAML parser reads (nested maps, flow maps, anchors). */
+export const YAML_HEAVY_SHARE = 0.03;
+/** How descriptions are written (the rest plain): real skills quote most of them. */
+export const DESCRIPTION_STYLES = { doubleQuoted: 0.6, singleQuoted: 0.1, block: 0.1 };
+/** Share with an `allowed-tools` list (flow, block or comma string). */
+export const ALLOWED_TOOLS_SHARE = 0.3;
+/** Share with a one-level `metadata:` map. */
+export const METADATA_SHARE = 0.15;
+/** Share of files with CRLF line ends. */
+export const CRLF_SHARE = 0.05;
+/** Share of files starting with a UTF-8 BOM. */
+export const BOM_SHARE = 0.02;
 /** Share of malformed files (bad YAML, unclosed fence, binary), split evenly. */
 export const MALFORMED_SHARE = 0.01;
 /** Share of skills whose name is already taken in an earlier root (a `shadowed` clash). */
@@ -37,7 +47,13 @@ const POOL_BYTES = 48 * 1_024;
  * @property {number} commands of which legacy commands
  * @property {number} symlinks
  * @property {number} paths conditional skills
- * @property {number} complex frontmatter that needs a YAML parser
+ * @property {number} quoted single- or double-quoted descriptions
+ * @property {number} blockScalars `|` / `>` descriptions
+ * @property {number} lists `allowed-tools` lists
+ * @property {number} maps one-level `metadata:` maps
+ * @property {number} yamlHeavy frontmatter only a full YAML parser reads
+ * @property {number} crlf files with CRLF line ends
+ * @property {number} bom files starting with a BOM
  * @property {number} clashes
  * @property {{ badYaml: number, unclosed: number, binary: number }} malformed
  * @property {number} bytes total bytes written
@@ -114,7 +130,13 @@ export function generateCorpus({ dir, n, seed = 20_260_101 }) {
     commands: 0,
     symlinks: 0,
     paths: 0,
-    complex: 0,
+    quoted: 0,
+    blockScalars: 0,
+    lists: 0,
+    maps: 0,
+    yamlHeavy: 0,
+    crlf: 0,
+    bom: 0,
     clashes: 0,
     malformed: { badYaml: 0, unclosed: 0, binary: 0 },
     bytes: 0,
@@ -212,7 +234,7 @@ function sentence(rng, min, max) {
 }
 
 /**
- * One skill or command file: frontmatter (simple, complex, conditional or malformed) and a 1–20 KB body.
+ * One skill or command file: frontmatter (quoted, lists, block scalars, maps, YAML-heavy, conditional or malformed; some CRLF or BOM) and a 1–20 KB body.
  * @param {import("./lib.js").Rng} rng
  * @param {string} pool
  * @param {string} name
@@ -228,18 +250,24 @@ function skillFile(rng, pool, name, layout, stats) {
   const lines = [];
   if (layout === "skills" && rng.chance(0.9)) lines.push(`name: ${name.split(":").pop()}`);
   const description = `${sentence(rng, 8, 30)} Use when the user asks to ${sentence(rng, 3, 10).toLowerCase()}`;
-  const complex = rng.chance(COMPLEX_SHARE);
-  if (complex) {
-    stats.complex++;
-    lines.push(...complexFields(rng, description));
+  if (rng.chance(YAML_HEAVY_SHARE)) {
+    stats.yamlHeavy++;
+    lines.push(...yamlHeavyFields(rng, description));
   } else if (!rng.chance(NO_DESCRIPTION_SHARE)) {
-    lines.push(`description: ${description}`);
+    lines.push(...descriptionField(rng, description, stats));
+  }
+  if (!lines.some((l) => l.startsWith("allowed-tools:")) && rng.chance(ALLOWED_TOOLS_SHARE)) {
+    stats.lists++;
+    lines.push(allowedTools(rng));
+  }
+  if (!lines.some((l) => l.startsWith("metadata:")) && rng.chance(METADATA_SHARE)) {
+    stats.maps++;
+    lines.push(
+      `metadata:\n  author: team-${rng.pick(NOUNS)}\n  version: "${rng.int(1, 3)}.${rng.int(0, 9)}"\n  category: ${rng.pick(WORDS)}`,
+    );
   }
   if (rng.chance(0.2)) lines.push("license: MIT");
   if (rng.chance(0.1)) lines.push(`version: 1.${rng.int(0, 9)}.${rng.int(0, 20)}`);
-  if (!lines.some((l) => l.startsWith("allowed-tools:")) && rng.chance(0.15)) {
-    lines.push(`allowed-tools: ${[rng.pick(TOOLS), rng.pick(TOOLS)].join(", ")}`);
-  }
   if (rng.chance(0.05)) lines.push(`model: ${rng.pick(["sonnet", "opus", "haiku", "inherit"])}`);
   if (rng.chance(0.05)) lines.push("argument-hint: <file> [options]");
   if (rng.chance(0.03)) lines.push("context: fork");
@@ -266,31 +294,75 @@ function skillFile(rng, pool, name, layout, stats) {
     const bytes = Buffer.concat([head, tail]);
     return bytes;
   }
-  return `---\n${lines.join("\n")}\n---\n\n${body}`;
+  const file = `---\n${lines.join("\n")}\n---\n\n${body}`;
+  const crlf = rng.chance(CRLF_SHARE);
+  const bom = rng.chance(BOM_SHARE);
+  if (crlf) stats.crlf++;
+  if (bom) stats.bom++;
+  return `${bom ? "\uFEFF" : ""}${crlf ? file.replaceAll("\n", "\r\n") : file}`;
 }
 
 /**
- * Frontmatter lines that need a YAML parser: block lists, block scalars, flow collections, nested maps.
+ * The description as real skills write it: mostly double-quoted (sometimes with escapes), some single-quoted,
+ * plain, or a `|` / `>` block scalar.
+ * @param {import("./lib.js").Rng} rng
+ * @param {string} description
+ * @param {CorpusStats} stats
+ * @returns {string[]}
+ */
+function descriptionField(rng, description, stats) {
+  const roll = rng.next();
+  if (roll < DESCRIPTION_STYLES.doubleQuoted) {
+    stats.quoted++;
+    const text = rng.chance(0.2) ? `${description} (e.g. "ship it": \\o/)` : description;
+    return [`description: ${JSON.stringify(text)}`];
+  }
+  if (roll < DESCRIPTION_STYLES.doubleQuoted + DESCRIPTION_STYLES.singleQuoted) {
+    stats.quoted++;
+    return [`description: '${description.replaceAll("'", "''")} (it''s safe)'`];
+  }
+  if (roll < DESCRIPTION_STYLES.doubleQuoted + DESCRIPTION_STYLES.singleQuoted + DESCRIPTION_STYLES.block) {
+    stats.blockScalars++;
+    const half = Math.floor(description.length / 2);
+    const cut = description.indexOf(" ", half);
+    const [first, second] =
+      cut < 0 ? [description, ""] : [description.slice(0, cut), description.slice(cut + 1)];
+    return [`description: ${rng.pick(["|", ">", ">-", "|-"])}\n  ${first}\n  ${second}`];
+  }
+  return [`description: ${description}`];
+}
+
+/**
+ * `allowed-tools` as a flow list, a block list (quoted items where they hold `(`) or a comma string.
+ * @param {import("./lib.js").Rng} rng
+ * @returns {string}
+ */
+function allowedTools(rng) {
+  const tools = [rng.pick(TOOLS), rng.pick(TOOLS), rng.pick(TOOLS)];
+  const quote = (/** @type {string} */ t) => (t.includes("(") ? `"${t}"` : t);
+  switch (rng.int(0, 2)) {
+    case 0:
+      return `allowed-tools: [${tools.map(quote).join(", ")}]`;
+    case 1:
+      return `allowed-tools:\n${tools.map((t) => `  - ${quote(t)}`).join("\n")}`;
+    default:
+      return `allowed-tools: ${tools.join(", ")}`;
+  }
+}
+
+/**
+ * Frontmatter only a full YAML parser reads: nested maps, flow maps, anchors.
  * @param {import("./lib.js").Rng} rng
  * @param {string} description
  * @returns {string[]}
  */
-function complexFields(rng, description) {
-  const half = Math.floor(description.length / 2);
-  const cut = description.indexOf(" ", half);
-  const [first, second] =
-    cut < 0 ? [description, ""] : [description.slice(0, cut), description.slice(cut + 1)];
-  switch (rng.int(0, 3)) {
+function yamlHeavyFields(rng, description) {
+  switch (rng.int(0, 2)) {
     case 0:
-      return [`description: >-\n  ${first}\n  ${second}`];
-    case 1:
-      return [
-        `description: |\n  ${first}\n  ${second}`,
-        `allowed-tools:\n  - ${TOOLS[0]}\n  - "${TOOLS[5]}"`,
-      ];
-    case 2:
-      return [`description: "${description}"`, `allowed-tools: ["${rng.pick(TOOLS)}", "${rng.pick(TOOLS)}"]`];
-    default:
       return [`description: ${description}`, `metadata:\n  owner: team-${rng.pick(NOUNS)}\n  tags: [a, b]`];
+    case 1:
+      return [`description: "${description}"`, `hooks:\n  PreToolUse:\n    - matcher: Bash`];
+    default:
+      return [`description: &d "${description}"`, "metadata: { owner: me, tier: 2 }"];
   }
 }

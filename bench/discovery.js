@@ -1,20 +1,26 @@
 // Bench section "discovery": in-process discovery vs an fs floor, the whole CLI process vs `node -e 0`,
 // and peak RSS, over synthetic corpora of each size.
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { discoverSkills } from "../dist/discovery/discover.js";
 import { createEngine } from "../dist/engine.js";
 import { createNodeFs } from "../dist/io/fs.js";
 import { generateCorpus } from "./corpus.js";
-import { fsFloor } from "./fs-floor.js";
-import { compare, fmtInt, fmtMs, fmtRatio, formatTable, runChild, withTempDir } from "./lib.js";
+import { fsFloor, fsFloorSync } from "./fs-floor.js";
+import { childEnv, compare, fmtInt, fmtMs, fmtRatio, formatTable, runChild, withTempDir } from "./lib.js";
 import { profileChild } from "./profile.js";
 
-/** Target for in-process discovery time over the fs floor. */
-export const TARGET_FLOOR_RATIO = 1.5;
+/** Target for discovery time over the synchronous fs floor (in process, and whole process). */
+export const TARGET_FLOOR_RATIO = 1.3;
 /** Target for the peak RSS of a process that ran discovery over the largest corpus, in MiB. */
 export const TARGET_RSS_MB = 120;
+/**
+ * `list --json` peak RSS: ≤ TARGET_RSS_MB up to this size, above it ≤ LIST_RSS_FLOOR_RATIO × the sync floor
+ * child's peak (the stricter of the two floors; the ratio to the async floor child is shown beside it).
+ */
+export const LIST_RSS_ABSOLUTE_UP_TO = 10_000;
+export const LIST_RSS_FLOOR_RATIO = 1.5;
 /** Child runs per peak-RSS figure (the largest is kept). */
 const RSS_RUNS = 2;
 /** Runs in a profiled child, so the profile shows steady state more than start-up. */
@@ -37,8 +43,9 @@ const TIME_BIN = "/usr/bin/time";
  * @property {import("./corpus.js").CorpusStats} corpus
  * @property {number} generateMs
  * @property {Record<string, number>} diagnostics count per code from one discovery
- * @property {Record<"ours" | "engine" | "floor", import("./lib.js").Stats>} inProcess
- * @property {Record<"cli" | "cliUncached" | "node", import("./lib.js").Stats>} process
+ * @property {Record<"ours" | "oursSync" | "engine" | "floor" | "floorAsync", import("./lib.js").Stats>} inProcess
+ *   `ours` uses the library's default file access (`createNodeFs()`), `oursSync` `createNodeFs({ syncReads: true })`
+ * @property {Record<"cli" | "cliUncached" | "node" | "discoverChild" | "floorChild", import("./lib.js").Stats>} process
  * @property {Record<string, number | undefined>} rssMb peak RSS in MiB per rss-child mode, and `cli`
  * @property {import("./profile.js").ProfileSummary} [profile] the discovery child, PROFILE_REPEAT runs
  * @property {import("./profile.js").ProfileSummary} [floorProfile] the floor child, PROFILE_REPEAT runs
@@ -80,6 +87,9 @@ function measureSize(ctx, n, largest) {
     const env = { SKILLWRIGHT_MANAGED_DIR: managedDir };
     const { roots } = await createEngine({ cwd, home, env }).roots();
     const fs = createNodeFs();
+    const syncFs = createNodeFs({ syncReads: true });
+    const rootsFile = join(dir, "roots.json");
+    writeFileSync(rootsFile, JSON.stringify(roots.map((r) => ({ dir: r.dir, layout: r.layout }))));
 
     const check = await discoverSkills({ fs, roots });
     if (check.skills.length !== stats.expectedSkills) {
@@ -87,18 +97,26 @@ function measureSize(ctx, n, largest) {
         `N=${n}: discovery found ${check.skills.length} skills, corpus holds ${stats.expectedSkills}`,
       );
     }
-    const floorCheck = await fsFloor(roots);
-    if (floorCheck.found !== stats.entries || floorCheck.unique !== stats.files) {
-      throw new Error(
-        `N=${n}: floor found ${floorCheck.found}/${floorCheck.unique}, corpus ${stats.entries}/${stats.files}`,
-      );
+    /** @type {[string, import("./fs-floor.js").FloorResult][]} */
+    const floorChecks = [
+      ["async floor", await fsFloor(roots)],
+      ["sync floor", fsFloorSync(roots)],
+    ];
+    for (const [label, floorCheck] of floorChecks) {
+      if (floorCheck.found !== stats.entries || floorCheck.unique !== stats.files) {
+        throw new Error(
+          `N=${n}: ${label} found ${JSON.stringify(floorCheck)}, corpus ${stats.entries}/${stats.files}`,
+        );
+      }
     }
     /** @type {Record<string, number>} */
     const diagnostics = {};
     for (const d of check.diagnostics) diagnostics[d.code] = (diagnostics[d.code] ?? 0) + 1;
     ctx.log(
       `N=${fmtInt(n)}: ${fmtInt(stats.files)} files (${fmtInt(stats.commands)} commands) + ${stats.symlinks} symlinks, ` +
-        `${(stats.bytes / 1_048_576).toFixed(1)} MiB, ${stats.paths} paths:, ${stats.complex} YAML-heavy, ` +
+        `${(stats.bytes / 1_048_576).toFixed(1)} MiB, ${stats.paths} paths:, ${stats.quoted} quoted descriptions, ` +
+        `${stats.blockScalars} block scalars, ${stats.lists} tool lists, ${stats.maps} maps, ` +
+        `${stats.yamlHeavy} YAML-heavy, ${stats.crlf} CRLF, ${stats.bom} BOM, ` +
         `${stats.clashes} clashes, malformed ${JSON.stringify(stats.malformed)}; generated in ${fmtMs(generateMs)} ms`,
     );
     ctx.log(`  ${check.skills.length} skills; diagnostics ${JSON.stringify(diagnostics)}`);
@@ -106,64 +124,83 @@ function measureSize(ctx, n, largest) {
     const inProcess = await compare(
       {
         ours: () => discoverSkills({ fs, roots }),
+        oursSync: () => discoverSkills({ fs: syncFs, roots }),
         engine: () => createEngine({ cwd, home, env }).discover(),
-        floor: () => fsFloor(roots),
+        floor: async () => fsFloorSync(roots),
+        floorAsync: () => fsFloor(roots),
       },
       { runs: ctx.runs, warmup: ctx.warmup },
     );
 
     const cli = join(ctx.repoRoot, "dist", "bin", "main.js"); // the shipped bin (package.json "bin")
     const cliArgs = [cli, "list", "--json", "--cwd", cwd, "--home", home];
-    const childEnv = { ...process.env, ...env };
-    const listed = await succeed(runChild(process.execPath, cliArgs, { env: childEnv, capture: "file" }));
+    const cliEnv = childEnv(env);
+    const listed = await succeed(runChild(process.execPath, cliArgs, { env: cliEnv, capture: "file" }));
     const cliCount = JSON.parse(listed.stdout).length;
     if (cliCount < stats.expectedSkills) {
       throw new Error(`N=${n}: CLI listed ${cliCount} skills, corpus holds ${stats.expectedSkills}`);
     }
-    const piped = await succeed(runChild(process.execPath, cliArgs, { env: childEnv, capture: "pipe" }));
+    const piped = await succeed(runChild(process.execPath, cliArgs, { env: cliEnv, capture: "pipe" }));
     if (piped.stdout.length !== listed.stdout.length) {
       ctx.log(
         `  WARNING: \`list --json\` through a pipe wrote ${fmtInt(piped.stdout.length)} of ` +
           `${fmtInt(listed.stdout.length)} chars (stdout cut off at exit)`,
       );
     }
+    const child = join(ctx.repoRoot, "bench", "rss-child.js");
+    const floorChild = join(ctx.repoRoot, "bench", "floor-child.js");
     const processes = await compare(
       {
-        cli: () => succeed(runChild(process.execPath, cliArgs, { env: childEnv })),
+        cli: () => succeed(runChild(process.execPath, cliArgs, { env: cliEnv })),
         cliUncached: () =>
           succeed(
-            runChild(process.execPath, cliArgs, { env: { ...childEnv, SKILLWRIGHT_DISCOVERY_CACHE: "off" } }),
+            runChild(process.execPath, cliArgs, { env: { ...cliEnv, SKILLWRIGHT_DISCOVERY_CACHE: "off" } }),
           ),
-        node: () => succeed(runChild(process.execPath, ["-e", "0"], { env: childEnv })),
+        node: () => succeed(runChild(process.execPath, ["-e", "0"], { env: cliEnv })),
+        discoverChild: () =>
+          succeed(runChild(process.execPath, [child, "discover", managedDir, home, cwd], { env: cliEnv })),
+        floorChild: () => succeed(runChild(process.execPath, [floorChild, rootsFile], { env: cliEnv })),
       },
       { runs: ctx.runs, warmup: 1 },
     );
 
-    const child = join(ctx.repoRoot, "bench", "rss-child.js");
     /** @type {Record<string, number | undefined>} */
     const rssMb = {};
     for (const mode of RSS_MODES) {
       let peak = 0;
       for (let i = 0; i < RSS_RUNS; i++) {
         const out = await succeed(
-          runChild(process.execPath, [child, mode, managedDir, home, cwd], { capture: "pipe" }),
+          runChild(process.execPath, [child, mode, managedDir, home, cwd], { env: cliEnv, capture: "pipe" }),
         );
         peak = Math.max(peak, JSON.parse(out.stdout).maxRssKb / 1024);
       }
       rssMb[mode] = peak;
     }
-    rssMb.cli = await cliPeakRss(cliArgs, childEnv);
+    const floorRss = await succeed(
+      runChild(process.execPath, [floorChild, rootsFile], { env: cliEnv, capture: "pipe" }),
+    );
+    rssMb.floorSync = JSON.parse(floorRss.stdout).maxRssKb / 1024;
+    rssMb.cli = await cliPeakRss(cliArgs, cliEnv);
 
     /** @type {SizeFigures} */
     const result = { n, corpus: stats, generateMs, diagnostics, inProcess, process: processes, rssMb };
     const ratio = inProcess.ours.median / inProcess.floor.median;
-    const overTarget = ratio > TARGET_FLOOR_RATIO || (rssMb.engine ?? 0) > TARGET_RSS_MB;
+    const v = listRssVerdict(result);
+    ctx.log(
+      `  list --json peak RSS ${rssMb.cli?.toFixed(1) ?? "n/a"} MB` +
+        `${v.ratio === undefined ? "" : ` (${fmtRatio(v.ratio)} the sync floor child, ${fmtRatio(v.asyncRatio ?? Number.NaN)} the async one)`}: ${v.over ? "MISSED" : "met"}; ` +
+        `discovery/sync floor ${fmtRatio(ratio)}: ${ratio > TARGET_FLOOR_RATIO ? "MISSED" : "met"}`,
+    );
+    const overTarget = ratio > TARGET_FLOOR_RATIO || (rssMb.engine ?? 0) > TARGET_RSS_MB || v.over;
     if (largest && (ctx.profile || overTarget)) {
       /** @param {string} mode */
       const childArgs = (mode) => [child, mode, managedDir, home, cwd, String(PROFILE_REPEAT)];
-      result.profile = await profileChild(childArgs("discover"), { top: PROFILE_TOP });
-      result.floorProfile = await profileChild(childArgs("floor"), { top: PROFILE_TOP });
-      result.cliProfile = await profileChild(cliArgs, { env: childEnv, top: PROFILE_TOP });
+      result.profile = await profileChild(childArgs("discover"), { env: cliEnv, top: PROFILE_TOP });
+      result.floorProfile = await profileChild([floorChild, rootsFile, String(PROFILE_REPEAT)], {
+        env: cliEnv,
+        top: PROFILE_TOP,
+      });
+      result.cliProfile = await profileChild(cliArgs, { env: cliEnv, top: PROFILE_TOP });
     }
     return result;
   });
@@ -199,21 +236,38 @@ async function succeed(pending) {
 function tableRows(figures) {
   const mb = (/** @type {number | undefined} */ v) => (v === undefined ? "n/a" : `${v.toFixed(1)} MB`);
   const mark = (/** @type {boolean} */ over) => (over ? " ✗" : "");
+  const ratioCell = (/** @type {number} */ r) => `${fmtRatio(r)}${mark(r > TARGET_FLOOR_RATIO)}`;
   /** @type {[string, (f: SizeFigures) => string, string][]} */
   const rows = [
-    ["ours: discoverSkills(roots)", (f) => fmtMs(f.inProcess.ours.median), ""],
+    ["ours: discoverSkills, default fs (createNodeFs())", (f) => fmtMs(f.inProcess.ours.median), ""],
+    ["ours: discoverSkills, createNodeFs({ syncReads })", (f) => fmtMs(f.inProcess.oursSync.median), ""],
     ["engine: createEngine().discover()", (f) => fmtMs(f.inProcess.engine.median), ""],
-    ["fs floor (readdir+realpath+readFile+regex)", (f) => fmtMs(f.inProcess.floor.median), ""],
+    ["sync floor (readdir+open/fstat/read head, sync)", (f) => fmtMs(f.inProcess.floor.median), ""],
+    ["async floor (readdir+realpath+readFile, p-limit 64)", (f) => fmtMs(f.inProcess.floorAsync.median), ""],
     [
-      "ours / floor",
-      (f) => {
-        const r = f.inProcess.ours.median / f.inProcess.floor.median;
-        return `${fmtRatio(r)}${mark(r > TARGET_FLOOR_RATIO)}`;
-      },
+      "ours (default fs) / sync floor",
+      (f) => ratioCell(f.inProcess.ours.median / f.inProcess.floor.median),
       `≤ ${fmtRatio(TARGET_FLOOR_RATIO)}`,
     ],
-    ["ours / floor, CPU time (all threads)", (f) => cpuRatio(f.inProcess.ours, f.inProcess.floor), ""],
-    ["engine / floor", (f) => fmtRatio(f.inProcess.engine.median / f.inProcess.floor.median), ""],
+    [
+      "ours (syncReads) / sync floor",
+      (f) => fmtRatio(f.inProcess.oursSync.median / f.inProcess.floor.median),
+      "",
+    ],
+    ["ours (default fs) / sync floor, CPU time", (f) => cpuRatio(f.inProcess.ours, f.inProcess.floor), ""],
+    ["engine / sync floor", (f) => fmtRatio(f.inProcess.engine.median / f.inProcess.floor.median), ""],
+    [
+      "ours (default fs) / async floor (old floor)",
+      (f) => fmtRatio(f.inProcess.ours.median / f.inProcess.floorAsync.median),
+      "",
+    ],
+    ["process: discoverSkills child (default fs)", (f) => fmtMs(f.process.discoverChild.median), ""],
+    ["process: sync floor child (node:fs only)", (f) => fmtMs(f.process.floorChild.median), ""],
+    [
+      "whole process: discover child / floor child",
+      (f) => ratioCell(f.process.discoverChild.median / f.process.floorChild.median),
+      `≤ ${fmtRatio(TARGET_FLOOR_RATIO)}`,
+    ],
     ["process: CLI list --json (discovery cache warm)", (f) => fmtMs(f.process.cli.median), ""],
     ["process: CLI list --json, cache off", (f) => fmtMs(f.process.cliUncached.median), ""],
     ["process: node -e 0", (f) => fmtMs(f.process.node.median), ""],
@@ -229,12 +283,37 @@ function tableRows(figures) {
       (f) => `${mb(f.rssMb.discover)}${mark((f.rssMb.discover ?? 0) > TARGET_RSS_MB)}`,
       `≤ ${TARGET_RSS_MB} MB`,
     ],
-    ["peak RSS: floor child (same modules)", (f) => mb(f.rssMb.floor), ""],
+    ["peak RSS: async floor child (same modules)", (f) => mb(f.rssMb.floor), ""],
+    ["peak RSS: sync floor child (node:fs only)", (f) => mb(f.rssMb.floorSync), ""],
     ["peak RSS: engine modules, no discovery", (f) => mb(f.rssMb["engine-modules"]), ""],
     ["peak RSS: discovery modules, no discovery", (f) => mb(f.rssMb["discover-modules"]), ""],
-    ["peak RSS: CLI list --json", (f) => mb(f.rssMb.cli), ""],
+    [
+      "peak RSS: CLI list --json",
+      (f) => {
+        const v = listRssVerdict(f);
+        return `${mb(f.rssMb.cli)}${v.ratio === undefined ? "" : ` (${fmtRatio(v.ratio)})`}${mark(v.over)}`;
+      },
+      `≤ ${TARGET_RSS_MB} MB to ${fmtInt(LIST_RSS_ABSOLUTE_UP_TO)}, then ≤ ${fmtRatio(LIST_RSS_FLOOR_RATIO)} sync floor`,
+    ],
   ];
   return rows.map(([label, cell, target]) => [label, ...figures.map(cell), target]);
+}
+
+/**
+ * The `list --json` peak RSS verdict: an absolute target up to LIST_RSS_ABSOLUTE_UP_TO skills, a multiple of
+ * the sync floor child's peak above. `ratio` is over the sync floor child, `asyncRatio` over the async one.
+ * @param {{ n: number, rssMb: Record<string, number | undefined> }} f
+ * @returns {{ over: boolean, ratio: number | undefined, asyncRatio: number | undefined }}
+ */
+export function listRssVerdict(f) {
+  const cli = f.rssMb.cli;
+  const over = (/** @type {number | undefined} */ floor) =>
+    cli === undefined || floor === undefined ? undefined : cli / floor;
+  const ratio = over(f.rssMb.floorSync);
+  const asyncRatio = over(f.rssMb.floor);
+  if (cli === undefined) return { over: false, ratio, asyncRatio };
+  if (f.n <= LIST_RSS_ABSOLUTE_UP_TO) return { over: cli > TARGET_RSS_MB, ratio, asyncRatio };
+  return { over: ratio !== undefined && ratio > LIST_RSS_FLOOR_RATIO, ratio, asyncRatio };
 }
 
 /**
@@ -259,7 +338,7 @@ function profileReport(f) {
   const parts = [];
   if (f.profile !== undefined) {
     parts.push(
-      `\nCPU profile: discoverSkills child vs floor child (same modules loaded), N=${fmtInt(f.n)}, ` +
+      `\nCPU profile: discoverSkills child vs sync floor child (node:fs only), N=${fmtInt(f.n)}, ` +
         `${PROFILE_REPEAT} runs each in one process`,
       categoryTable(f.profile, f.floorProfile),
       "",
@@ -300,4 +379,28 @@ function categoryTable(ours, floor) {
       ],
     ],
   );
+}
+
+/**
+ * The closing note's lines: each size's discovery/sync-floor ratios and `list --json` peak RSS, with verdicts.
+ * @param {SizeFigures[]} figures
+ * @returns {string[]}
+ */
+export function closing(figures) {
+  const verdict = (/** @type {boolean} */ over) => (over ? "MISSED" : "met");
+  return figures.flatMap((f) => {
+    const inProcess = f.inProcess.ours.median / f.inProcess.floor.median;
+    const whole = f.process.discoverChild.median / f.process.floorChild.median;
+    const rss = listRssVerdict(f);
+    const target =
+      f.n <= LIST_RSS_ABSOLUTE_UP_TO
+        ? `≤ ${TARGET_RSS_MB} MB`
+        : `≤ ${fmtRatio(LIST_RSS_FLOOR_RATIO)} the sync floor child`;
+    return [
+      `N=${fmtInt(f.n)} discovery / sync floor ${fmtRatio(inProcess)} in process, ${fmtRatio(whole)} whole process ` +
+        `(target ≤ ${fmtRatio(TARGET_FLOOR_RATIO)}): ${verdict(inProcess > TARGET_FLOOR_RATIO)}, ${verdict(whole > TARGET_FLOOR_RATIO)}`,
+      `N=${fmtInt(f.n)} list --json peak RSS ${f.rssMb.cli?.toFixed(1) ?? "n/a"} MB` +
+        `${rss.ratio === undefined ? "" : ` (${fmtRatio(rss.ratio)} the sync floor child, ${fmtRatio(rss.asyncRatio ?? Number.NaN)} the async one)`} (target ${target}): ${verdict(rss.over)}`,
+    ];
+  });
 }

@@ -139,6 +139,34 @@ export async function compare(tasks, options = {}) {
   );
 }
 
+/** Variables of the bench's own env that change how every node process starts; never passed to a child. */
+export const NODE_START_VARIABLES = ["NODE_OPTIONS", "NODE_EXTRA_CA_CERTS"];
+
+/**
+ * The one env of every child process of every section: `PATH` and nothing else from the bench's own env, plus
+ * the section's data variables (`extra`: a managed dir, the scripted server's URL and key). A variable such as
+ * NODE_EXTRA_CA_CERTS makes every node start slower (~60 ms instead of ~22 ms for `node -e 0`), so passing it
+ * to some rows and not others skews ratios; it is passed to none.
+ * @param {Record<string, string>} [extra]
+ * @returns {Record<string, string>}
+ */
+export function childEnv(extra = {}) {
+  return { PATH: process.env.PATH ?? "/usr/bin:/bin", ...extra };
+}
+
+/**
+ * The bench header's line about child envs.
+ * @returns {string}
+ */
+export function childEnvNote() {
+  const withheld = NODE_START_VARIABLES.filter((name) => process.env[name] !== undefined);
+  return (
+    "env of every child process (every section, row, timeline and profile): PATH + the section's own " +
+    "SKILLWRIGHT_MANAGED_DIR / ANTHROPIC_BASE_URL / ANTHROPIC_API_KEY / SKILLWRIGHT_DISCOVERY_CACHE only" +
+    (withheld.length === 0 ? "" : `; set in the bench's env but never passed: ${withheld.join(", ")}`)
+  );
+}
+
 /**
  * @typedef {object} ChildResult
  * @property {number} ms wall time from spawn to exit
@@ -151,7 +179,8 @@ export async function compare(tasks, options = {}) {
  * Runs a command to completion without a shell. stdout goes to /dev/null unless `capture` is set (so timing
  * does not include piping megabytes back): `capture: "pipe"` reads it through a pipe, `capture: "file"` through
  * a temp file (a plain file is written synchronously by Node, so output survives a child's `process.exit()`).
- * stderr is always captured. Never rejects for a non-zero exit: the caller checks `code`.
+ * stderr is always captured. The env defaults to {@link childEnv}`()`, never the bench's own. Never rejects for a
+ * non-zero exit: the caller checks `code`.
  * @param {string} command
  * @param {readonly string[]} args
  * @param {{ env?: NodeJS.ProcessEnv, capture?: "pipe" | "file", cwd?: string }} [options]
@@ -182,7 +211,7 @@ function spawnChild(command, args, options, stdout) {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const child = spawn(command, args, {
-      env: options.env ?? process.env,
+      env: options.env ?? childEnv(),
       cwd: options.cwd,
       stdio: ["ignore", stdout, "pipe"],
     });

@@ -4,8 +4,9 @@ import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, it } from "node:test";
+import { requestUnits, servedFromCache } from "./cache-prefix.js";
 import { generateCorpus } from "./corpus.js";
-import { fsFloor } from "./fs-floor.js";
+import { fsFloor, fsFloorSync } from "./fs-floor.js";
 import { compare, createRng, formatTable, median, runChild, withTempDir } from "./lib.js";
 import { categoryOf } from "./profile.js";
 
@@ -135,7 +136,18 @@ describe("generateCorpus", () => {
       assert.equal(stats.symlinks, n * 0.02);
       const share = (/** @type {number} */ count) => count / stats.files;
       assert.ok(share(stats.paths) > 0.03 && share(stats.paths) < 0.07, `paths ${stats.paths}`);
-      assert.ok(share(stats.complex) > 0.07 && share(stats.complex) < 0.13, `complex ${stats.complex}`);
+      assert.ok(
+        share(stats.yamlHeavy) > 0.015 && share(stats.yamlHeavy) < 0.05,
+        `yamlHeavy ${stats.yamlHeavy}`,
+      );
+      assert.ok(share(stats.quoted) > 0.55 && share(stats.quoted) < 0.8, `quoted ${stats.quoted}`);
+      assert.ok(
+        share(stats.blockScalars) > 0.06 && share(stats.blockScalars) < 0.14,
+        `block ${stats.blockScalars}`,
+      );
+      assert.ok(share(stats.lists) > 0.2 && share(stats.lists) < 0.4, `lists ${stats.lists}`);
+      assert.ok(share(stats.maps) > 0.1 && share(stats.maps) < 0.2, `maps ${stats.maps}`);
+      assert.ok(stats.crlf > 0 && stats.bom > 0, `crlf ${stats.crlf}, bom ${stats.bom}`);
       const malformed = stats.malformed.badYaml + stats.malformed.unclosed + stats.malformed.binary;
       assert.ok(share(malformed) > 0.003 && share(malformed) < 0.02, `malformed ${malformed}`);
       assert.ok(stats.clashes > 0 && stats.expectedSkills === stats.files - stats.clashes);
@@ -143,6 +155,62 @@ describe("generateCorpus", () => {
       const floor = await fsFloor(roots);
       assert.equal(floor.found, n);
       assert.equal(floor.unique, stats.files);
+      const sync = fsFloorSync(roots);
+      assert.equal(sync.found, n);
+      assert.equal(sync.unique, stats.files);
+      assert.equal(sync.withFrontmatter, floor.withFrontmatter);
     });
+  });
+});
+
+describe("cache-prefix", () => {
+  const mark = { cache_control: { type: "ephemeral" } };
+  /** @param {string} model @param {unknown[]} blocks */
+  const body = (model, blocks) => ({
+    model,
+    tools: [{ name: "Read", input_schema: {}, ...mark }],
+    system: [{ type: "text", text: "sys", ...mark }],
+    messages: [{ role: "user", content: blocks }],
+  });
+  const a = { type: "text", text: "listing" };
+  const b = { type: "text", text: "task one" };
+  const c = { type: "text", text: "task two" };
+
+  it("cuts a body into units in API order, cache_control left out of their text", () => {
+    const units = requestUnits(body("m", [a, { ...b, ...mark }]));
+    assert.deepEqual(units.labels, [
+      "tools[0]",
+      "system[0]",
+      "messages[0][0] (user text)",
+      "messages[0][1] (user text)",
+    ]);
+    assert.deepEqual(units.breakpoints, [0, 1, 3]);
+    assert.ok(!units.texts.join("").includes("cache_control"));
+    assert.equal(units.chars, units.texts.join("").length);
+  });
+
+  it("serves the longest earlier same-model prefix that ends at one of that request's breakpoints", () => {
+    const first = requestUnits(body("m", [a, { ...b, ...mark }]));
+    const upToSystem = (first.texts[0]?.length ?? 0) + (first.texts[1]?.length ?? 0);
+    // `a` is identical but the first request has no breakpoint after it: only tools + system are served.
+    const second = servedFromCache(requestUnits(body("m", [a, { ...c, ...mark }])), [first]);
+    assert.equal(second.chars, upToSystem);
+    assert.match(second.why, /after its last breakpoint|differs/);
+    // With a breakpoint on `a` in the earlier request, `a` is served too.
+    const marked = requestUnits(
+      body("m", [
+        { ...a, ...mark },
+        { ...b, ...mark },
+      ]),
+    );
+    const third = servedFromCache(requestUnits(body("m", [a, { ...c, ...mark }])), [marked]);
+    assert.equal(third.chars, upToSystem + (marked.texts[2]?.length ?? 0));
+    // The whole request again: everything is served.
+    const same = requestUnits(body("m", [a, { ...b, ...mark }]));
+    assert.equal(servedFromCache(same, [first]).chars, same.chars);
+    // Another model: nothing, and the reason says so.
+    const other = servedFromCache(requestUnits(body("x", [a, { ...b, ...mark }])), [first]);
+    assert.equal(other.chars, 0);
+    assert.match(other.why, /per model/);
   });
 });

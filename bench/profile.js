@@ -119,7 +119,7 @@ export async function profileChild(args, options) {
   const dir = await mkdtemp(join(tmpdir(), "skillwright-prof-"));
   try {
     const result = await runChild(process.execPath, ["--cpu-prof", "--cpu-prof-dir", dir, ...args], {
-      env: options.env ?? process.env,
+      ...(options.env === undefined ? {} : { env: options.env }),
     });
     if (result.code !== 0) throw new Error(`profiled child exited with ${result.code}: ${result.stderr}`);
     const [file] = (await readdir(dir)).filter((f) => f.endsWith(".cpuprofile"));

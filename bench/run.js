@@ -6,12 +6,14 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import * as activation from "./activation.js";
 import * as agent from "./agent.js";
+import * as cache from "./cache-reuse.js";
+import * as deps from "./deps.js";
 import * as discovery from "./discovery.js";
-import { DEFAULT_RUNS, DEFAULT_WARMUP } from "./lib.js";
+import { childEnvNote, DEFAULT_RUNS, DEFAULT_WARMUP } from "./lib.js";
 import * as listing from "./listing.js";
 
 /** Every section, in run order. Each module exports `run(ctx: BenchContext) → Promise<figures>`. */
-const SECTIONS = { discovery, activation, listing, agent };
+const SECTIONS = { discovery, activation, listing, agent, cache, deps };
 /** Corpus sizes when `--sizes` is not given. */
 const DEFAULT_SIZES = [1_000, 10_000];
 
@@ -55,8 +57,9 @@ if (ctx.sizes.some((n) => !Number.isInteger(n) || n < 100) || !(ctx.runs >= 1) |
 }
 ctx.log(
   `skillwright bench: node ${process.version}, ${ctx.runs} timed runs after ${ctx.warmup} warm-up, ` +
-    "median shown, runs of the tasks compared interleaved\n",
+    "median shown, runs of the tasks compared interleaved",
 );
+ctx.log(`${childEnvNote()}\n`);
 
 /** @type {Record<string, unknown>} */
 const results = {};
@@ -66,4 +69,14 @@ for (const name of names) {
   results[name] = await section.run(ctx);
   ctx.log(`(${name}: ${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
 }
+// The closing note: every figure with a target, and its verdict, from the sections that export `closing`.
+const closing = names.flatMap((name) => {
+  const section = /** @type {{ closing?: (figures: unknown) => string[] }} */ (
+    SECTIONS[/** @type {keyof typeof SECTIONS} */ (name)]
+  );
+  return section.closing === undefined
+    ? []
+    : section.closing(results[name]).map((line) => `- ${name}: ${line}`);
+});
+if (closing.length > 0) ctx.log(`## closing note: targets and verdicts\n\n${closing.join("\n")}\n`);
 if (values.json !== undefined) await writeFile(values.json, `${JSON.stringify(results, null, 2)}\n`);

@@ -15,13 +15,34 @@ function withBreakpoint(block: ModelContentBlock): ContentBlockParam {
 }
 
 /**
+ * The block of the first message that gets a breakpoint of its own: the one before its last, when it has more
+ * than one. A conversation opens with context blocks (the skill listing, hook context) and then the task or
+ * prompt; every fork started with the same listing shares that opening, so a breakpoint after it lets the next
+ * fork read tools + system + listing from the cache instead of tools + system only. Pure.
+ */
+export function openingBreakpoint(messages: ModelRequest["messages"]): number | undefined {
+  const first = messages[0];
+  if (first === undefined || typeof first.content === "string" || first.content.length < 2) return undefined;
+  return first.content.length - 2;
+}
+
+/**
  * The Messages API body for a request (pure; the inputs are not mutated). Resolves the model alias, sends
  * `output_config.effort` as `requestEffort` says (the request's effort, else `medium`, on models that support
- * effort; nothing on others), and puts prompt-cache breakpoints on the system prompt, the last tool
- * and the last content block of the newest message. Empty `system`/`tools` are left out.
+ * effort; nothing on others), and puts prompt-cache breakpoints (at most 4, the API's limit) on the system
+ * prompt, the last tool, the end of the first message's opening context ({@link openingBreakpoint}) and the last
+ * content block of the newest message. Empty `system`/`tools` are left out.
  */
 export function buildRequestBody(request: ModelRequest): MessageCreateParamsStreaming {
+  const opening = openingBreakpoint(request.messages);
   const messages: MessageParam[] = request.messages.map((message, index): MessageParam => {
+    if (index === 0 && opening !== undefined && typeof message.content !== "string") {
+      const last = index === request.messages.length - 1;
+      const blocks: ContentBlockParam[] = message.content.map((b, i, all) =>
+        i === opening || (last && i === all.length - 1) ? withBreakpoint(b) : b,
+      );
+      return { role: message.role, content: blocks };
+    }
     if (index !== request.messages.length - 1) return { role: message.role, content: message.content };
     if (typeof message.content === "string") {
       if (message.content === "") return { role: message.role, content: message.content };

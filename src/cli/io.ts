@@ -4,6 +4,11 @@ import type { CliArgs } from "./args.js";
 /** What a CLI command may touch of the process: injected so tests run commands in-process. */
 export interface CliIo {
   stdout: (text: string) => void;
+  /**
+   * Writes to stdout and resolves once the stream can take more (after `drain` when its buffer is full), so
+   * large output is produced no faster than it is consumed. Absent: callers fall back to `stdout`.
+   */
+  writeStdout?: (text: string) => Promise<void>;
   stderr: (text: string) => void;
   env: Record<string, string | undefined>;
   cwd: string;

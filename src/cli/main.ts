@@ -46,6 +46,19 @@ const waitForStop = () =>
 
 runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
+  writeStdout: (text) =>
+    new Promise<void>((resolve) => {
+      if (process.stdout.write(text)) {
+        resolve();
+        return;
+      }
+      // A closed pipe never drains: give up waiting then too (the write error is reported by the stream).
+      const done = () => {
+        process.stdout.off("drain", done).off("close", done).off("error", done);
+        resolve();
+      };
+      process.stdout.once("drain", done).once("close", done).once("error", done);
+    }),
   stderr: (text) => process.stderr.write(text),
   env: process.env,
   cwd: process.cwd(),

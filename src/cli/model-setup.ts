@@ -61,7 +61,7 @@ export async function prepareRun(
       ...effort,
       ...(args.model === undefined ? {} : { model: args.model }),
       // Discovery reads synchronously in the CLI; the tools keep asynchronous reads.
-      toolsFs: createNodeFs(),
+      toolsFs: createNodeFs({ syncReads: false }),
       allowedTools: args.allowedTools,
       disallowedTools: args.disallowedTools,
       ...(args.resume === undefined ? {} : { resume: args.resume }),

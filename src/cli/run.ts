@@ -33,8 +33,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   ]);
   const discoveryCache = discoveryCacheFor({ home, env: io.env, version: io.version, buildId: io.buildId });
   const engine = createEngine({
-    // A one-shot command scans with synchronous reads (much faster cold); tools get asynchronous ones.
-    fs: createNodeFs({ syncReads: true }),
+    // Synchronous reads, the default: much faster for a cold scan.
+    fs: createNodeFs(),
     cwd,
     home,
     env: io.env,

@@ -34,8 +34,11 @@ export interface ForkDeps {
     signal: AbortSignal,
   ) => Promise<{ texts: string[]; warnings: string[] }>;
   emit: (event: AgentEvent) => void;
-  /** The listing block for a new agent (it gets the same skills), sized for the model it runs on. */
-  listing: (agentId: string, model: string) => Promise<string>;
+  /**
+   * The listing blocks for a new agent (it gets the same skills), sized for the model it runs on: the full
+   * listing, then possibly a delta of skills that appeared since; none when there is nothing to list.
+   */
+  listing: (agentId: string, model: string) => Promise<string[]>;
   maxTokens: number;
   newAgentId: () => string;
   onMessage?: (agentId: string, message: ModelMessage) => Promise<void>;
@@ -197,7 +200,7 @@ async function runAgentFork(
   const first: ModelMessage = {
     role: "user",
     content: [
-      ...(listing === "" ? [] : [{ type: "text" as const, text: listing }]),
+      ...listing.map((text) => ({ type: "text" as const, text })),
       ...start.additionalContext.map((text) => ({ type: "text" as const, text })),
       ...preloaded.texts.map((text) => ({ type: "text" as const, text })),
       { type: "text" as const, text: request.task },

@@ -102,9 +102,12 @@ function headOf(bytes: Buffer, stat: { size: number; dev: number; ino: number })
 }
 
 /**
- * Reads with the synchronous calls (the methods still return promises, and errors still reject). For one-shot
- * CLI discovery, which reads thousands of small files with nothing else to do meanwhile: skipping the thread
- * pool makes a cold scan several times faster. Long-lived hosts should keep the asynchronous reads.
+ * Reads with the synchronous calls (the methods still return promises, and errors still reject). Discovery reads
+ * thousands of small heads with nothing else to do meanwhile, and the thread pool's hand-offs cost more than
+ * the reads: with synchronous reads discovery took 0.71× the time of asynchronous ones on the bench corpus
+ * (1k skills; `npm run bench`, discovery section, "default fs" vs "syncReads" rows). The event loop is blocked
+ * for the length of each call (one small file), so this is the default; a host that must stay responsive while
+ * it discovers can ask for the asynchronous reads.
  */
 function syncReads(): Pick<FsOps, "readdir" | "stat" | "realpath" | "readFile" | "readBytes" | "readHead"> {
   return {
@@ -129,7 +132,11 @@ function syncReads(): Pick<FsOps, "readdir" | "stat" | "realpath" | "readFile" |
   };
 }
 
-/** The real file system through `node:fs`; `syncReads` reads synchronously (see {@link syncReads}). */
+/**
+ * The real file system through `node:fs`. Reads (readdir, stat, realpath, readFile, readBytes, readHead) are
+ * synchronous unless `syncReads: false` (see {@link syncReads}: the fastest strategy for discovery); writes are
+ * always asynchronous.
+ */
 export function createNodeFs(options: { syncReads?: boolean } = {}): FsOps {
   const fs: FsOps = {
     async readdir(path) {
@@ -161,7 +168,7 @@ export function createNodeFs(options: { syncReads?: boolean } = {}): FsOps {
     rename: (from, to) => nodeFs.rename(from, to),
     rm: (path) => nodeFs.rm(path, { recursive: true, force: true }),
   };
-  return options.syncReads === true ? { ...fs, ...syncReads() } : fs;
+  return options.syncReads === false ? fs : { ...fs, ...syncReads() };
 }
 
 /** The `code` of a Node error, or undefined. */

@@ -88,10 +88,47 @@ export function createSession(deps: SessionDeps): Session {
     }),
     searchable: deps.skillSearch !== undefined,
   });
+  /**
+   * The main agent's first full listing (the names it listed or left out) and how it was packed. Kept after
+   * compaction too: forks open with it as long as it names only visible skills, so their opening stays
+   * byte-identical all session.
+   */
+  let mainFullListing: { text: string; names: string[]; pack: string } | undefined;
   const listingFor = async (agent: string, model: string) => {
     await deps.settled?.();
-    return (await listing.next(agent, deps.skills.visible(), pack(model), () => deps.usage.load(), now()))
-      .text;
+    const full = listing.sent(agent).size === 0;
+    const sent = await listing.next(
+      agent,
+      deps.skills.visible(),
+      pack(model),
+      () => deps.usage.load(),
+      now(),
+    );
+    if (agent === MAIN_AGENT && full && sent.text !== "" && mainFullListing === undefined) {
+      const names = [...sent.entries.map((e) => e.name), ...sent.omitted];
+      mainFullListing = { text: sent.text, names, pack: JSON.stringify(pack(model)) };
+    }
+    return sent.text;
+  };
+  /**
+   * A fork's listing blocks: the main agent's first full listing as it was sent, then one delta block with what
+   * became visible since (an activated conditional skill). Every fork so opens with the same bytes, which a
+   * prompt cache serves; a fork packed otherwise (a model with another budget) gets a listing of its own.
+   */
+  const forkListing = async (agentId: string, model: string): Promise<string[]> => {
+    const base = mainFullListing;
+    const visible = new Set(deps.skills.visible().map((s) => s.name));
+    if (
+      base === undefined ||
+      base.pack !== JSON.stringify(pack(model)) ||
+      base.names.some((n) => !visible.has(n))
+    ) {
+      const own = await listingFor(agentId, model);
+      return own === "" ? [] : [own];
+    }
+    listing.markSent(agentId, base.names);
+    const delta = await listingFor(agentId, model);
+    return delta === "" ? [base.text] : [base.text, delta];
   };
 
   const runtime = createSkillRuntime({
@@ -102,7 +139,7 @@ export function createSession(deps: SessionDeps): Session {
     gate,
     now,
     emit: (event) => emit(event),
-    listing: (agentId, model) => listingFor(agentId, model),
+    listing: (agentId, model) => forkListing(agentId, model),
     persist,
     record: async (invocation) => {
       invocations.push(invocation);

@@ -32,7 +32,7 @@ export interface SkillRuntimeDeps {
   now: () => number;
   emit: (event: AgentEvent) => void;
   /** The listing block for an agent (a delta after the first), sized for the model it runs on. */
-  listing: (agentId: string, model: string) => Promise<string>;
+  listing: (agentId: string, model: string) => Promise<string[]>;
   persist: (message: ModelMessage, agentId?: string) => Promise<void>;
   record: (invocation: InvokedSkill) => Promise<void>;
   /** The expansions each conversation already holds (re-invocations, SPEC §14.3). */

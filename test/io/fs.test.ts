@@ -1,3 +1,6 @@
+import { pbkdf2 } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { discoverSkills } from "../../src/discovery/discover.js";
 import { skillRoots } from "../../src/discovery/sources.js";
@@ -25,8 +28,8 @@ beforeAll(async () => {
 afterAll(() => tree.cleanup());
 
 const variants: [string, FsOps][] = [
-  ["async reads", createNodeFs()],
-  ["sync reads", createNodeFs({ syncReads: true })],
+  ["async reads", createNodeFs({ syncReads: false })],
+  ["sync reads (the default)", createNodeFs()],
 ];
 
 describe.each(variants)("createNodeFs (%s)", (_name, fs) => {
@@ -78,10 +81,36 @@ it("discovery gives the same skills and diagnostics with sync and async reads", 
     });
   };
   const [asyncView, syncView] = await Promise.all([
+    view(createNodeFs({ syncReads: false })),
     view(createNodeFs()),
-    view(createNodeFs({ syncReads: true })),
   ]);
   expect(syncView).toBe(asyncView);
   expect(asyncView).toContain("duplicate-realpath");
   expect(asyncView).toContain("symlink-loop");
+});
+
+describe("createNodeFs's default read strategy", () => {
+  /** Keeps every libuv thread-pool thread busy for a while, so an asynchronous fs call waits behind it. */
+  const busyThreadPool = () =>
+    Promise.all(
+      Array.from(
+        { length: 16 },
+        () => new Promise((resolve) => pbkdf2("x", "salt", 200_000, 32, "sha256", () => resolve(undefined))),
+      ),
+    );
+
+  it("reads synchronously unless asked not to (the faster strategy for discovery)", async () => {
+    const dir = tree.path("dir");
+    const seen = async (fs: FsOps, name: string) => {
+      const busy = busyThreadPool();
+      // A synchronous readdir has listed the dir before this call returns; an asynchronous one runs later.
+      const listing = fs.readdir(dir);
+      writeFileSync(join(dir, name), "");
+      const names = (await listing).map((e) => e.name);
+      await busy;
+      return names.includes(name);
+    };
+    expect(await seen(createNodeFs(), "after-default.md")).toBe(false);
+    expect(await seen(createNodeFs({ syncReads: false }), "after-async.md")).toBe(true);
+  });
 });

@@ -2,6 +2,7 @@ import type { Engine } from "../../engine.js";
 import { displayName } from "../../skill/skill.js";
 import { disabledSource } from "../../skill-filter.js";
 import type { CliIo } from "../io.js";
+import { writeJsonArray } from "../json-array-stream.js";
 import { mcpServerLines, mcpServerReports } from "../mcp-report.js";
 import { skillFlags, skillToJson } from "../skill-json.js";
 
@@ -20,11 +21,17 @@ export async function listCommand(engine: Engine, io: CliIo, json: boolean): Pro
   const live = extensions.startMcp ? extensions.mcp?.status() : undefined;
   const servers = mcpServerReports(extensions.mcpServers, live);
   if (json) {
-    const off = disabled.map(({ skill, by }) => ({
-      ...skillToJson(skill),
-      disabled: { ...by, reason: disabledSource(by) },
-    }));
-    io.stdout(`${JSON.stringify([...skills.map(skillToJson), ...off, ...servers], null, 2)}\n`);
+    // Streamed, one entry at a time: at 50k skills the whole text (and the mapped copies) was most of the
+    // process's peak memory. The same entries, in the same order, as JSON.stringify of the array would give.
+    function* entries(): Generator<unknown> {
+      for (const skill of skills) yield skillToJson(skill);
+      for (const { skill, by } of disabled)
+        yield { ...skillToJson(skill), disabled: { ...by, reason: disabledSource(by) } };
+      yield* servers;
+    }
+    const write = io.writeStdout ?? io.stdout;
+    await writeJsonArray(entries(), (entry) => entry, write);
+    await write("\n");
     return 0;
   }
   const serverLines = servers.length === 0 ? [] : ["", "MCP servers:", ...mcpServerLines(servers)];
