@@ -28,6 +28,7 @@ export const DIAGNOSTIC_CODES = [
   "bundled-path-escape",
   "settings-invalid",
   "hooks-invalid",
+  "hooks-unapproved",
   "agent-invalid",
   "plugin-invalid",
   "mcp-failed",

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { type LoadedSettings, loadSettings, userAndLocalSettingsFiles } from "./config/settings.js";
 import { type Diagnostic, diagnostic } from "./diagnostics.js";
+import { approvedSettingsHooks, PROJECT_HOOKS_KEY, type SettingsHooks } from "./hooks/settings-hooks.js";
 import type { FsOps } from "./io/fs.js";
 import { approvalHint, approveServer, type McpServerEntry, mcpApprovalSettings } from "./mcp/approval.js";
 import { loadMcpConfigs, type McpServerConfig, parseMcpConfig } from "./mcp/config.js";
@@ -38,6 +39,8 @@ export interface ExtensionInputs {
 /** Settings, plugins and MCP servers of one engine, loaded once. */
 export interface Extensions {
   settings: LoadedSettings;
+  /** The settings hooks that may run (a project's committed settings wait for `enableProjectHooks`). */
+  settingsHooks: SettingsHooks;
   plugins: SourcedPlugin[];
   /** The approved MCP servers; undefined when none is. Nothing starts until it is used. */
   mcp: McpManager | undefined;
@@ -69,11 +72,24 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
     projectDir: inputs.projectDir,
   });
   const diagnostics: Diagnostic[] = [...settings.diagnostics, ...loaded.diagnostics];
+  const settingsHooks = approvedSettingsHooks(settings.layers, userAndLocalSettingsFiles(inputs));
+  const localSettingsFile = join(inputs.projectDir, ".claude", "settings.local.json");
+  for (const file of settingsHooks.pending) {
+    diagnostics.push(
+      diagnostic(
+        "info",
+        "hooks-unapproved",
+        `hooks in ${file} do not run: a project's committed settings need approval; run \`skillwright hooks approve\` (sets ${PROJECT_HOOKS_KEY} in ${localSettingsFile}), or set it in ~/.claude/settings.json`,
+        file,
+      ),
+    );
+  }
   const env = inputs.env;
   if (inputs.keepMcp !== undefined) {
     const { mcp, mcpServers, mcpFor } = inputs.keepMcp;
     return {
       settings,
+      settingsHooks,
       plugins: loaded.plugins,
       mcp,
       mcpServers,
@@ -146,6 +162,7 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
   const mcp = await managerFor(approved);
   return {
     settings,
+    settingsHooks,
     plugins: loaded.plugins,
     mcp,
     mcpServers: entries,

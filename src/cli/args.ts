@@ -37,7 +37,17 @@ export const CLI_OPTIONS = {
 } as const;
 
 /** The offline and dev subcommands; anything else is a prompt. */
-export const SUBCOMMANDS = ["list", "doctor", "show", "validate", "plugin", "dev", "help", "mcp"] as const;
+export const SUBCOMMANDS = [
+  "list",
+  "doctor",
+  "show",
+  "validate",
+  "plugin",
+  "dev",
+  "help",
+  "mcp",
+  "hooks",
+] as const;
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

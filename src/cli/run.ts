@@ -64,6 +64,7 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
   switch (args.command) {
     case undefined: {
       await (await import("./commands/mcp.js")).noticeUnapprovedMcp(engine, io);
+      await (await import("./commands/hooks.js")).noticeUnapprovedHooks(engine, io);
       if (args.print && args.inputFormat === "stream-json") {
         return (await import("./commands/headless.js")).headlessCommand(engine, scoped, args, undefined);
       }
@@ -132,6 +133,8 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
     }
     case "mcp":
       return (await import("./commands/mcp.js")).mcpCommand(engine, scoped, args.positionals);
+    case "hooks":
+      return (await import("./commands/hooks.js")).hooksCommand(engine, scoped, args.positionals);
     default:
       io.stderr(`Unknown command: ${args.command}\n\n${USAGE}`);
       return 2;

@@ -12,6 +12,7 @@ Commands (offline):
   plugin validate <dir> [--json]     check a plugin: manifest, skills, commands, agents, hooks, MCP config
   dev model-server --script F [--port N]  a scripted Messages API server for testing skills offline
   mcp approve <name>                 let a project or plugin MCP server start (writes .claude/settings.local.json)
+  hooks approve                      let the hooks in the project's committed settings run (same file)
   (list and doctor never start an MCP server unless given --start-mcp; show starts only the one it shows)
 
 Run options:

@@ -39,6 +39,8 @@ const settingsSchema = lazy(() =>
     /** The per-description cap of the skill listing in chars (SPEC §3; default 1,536). */
     skillListingMaxDescChars: z.number().int().min(1).optional(),
     model: z.string().optional(),
+    // Lets the project's committed settings run hooks; honoured only from user and local settings (hooks/settings-hooks.ts).
+    enableProjectHooks: z.boolean().optional(),
     // MCP trust (Claude Code's keys): honoured only from user and local settings, see `mcp/approval.ts`.
     enabledMcpjsonServers: z.array(z.string()).optional(),
     disabledMcpjsonServers: z.array(z.string()).optional(),

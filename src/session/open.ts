@@ -90,7 +90,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
   const removed = new Set(disallowed.filter((r) => !r.includes("(")).map(ruleToolName));
 
   const hooks = createHookRegistry();
-  const parsedHooks = parseHooksConfig(settings.settings.hooks, "settings");
+  const parsedHooks = parseHooksConfig(extensions.settingsHooks.hooks, "settings");
   diagnostics.push(...parsedHooks.diagnostics);
   hooks.register({ kind: "settings", name: "settings" }, parsedHooks.config);
   for (const plugin of extensions.plugins) {
@@ -191,7 +191,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     rules.ask = next.ask;
     hooks.register(
       { kind: "settings", name: "settings" },
-      parseHooksConfig(fresh.settings.settings.hooks, "settings").config,
+      parseHooksConfig(fresh.settingsHooks.hooks, "settings").config,
     );
     for (const name of pluginNames) {
       if (!fresh.plugins.some((p) => p.name === name)) hooks.unregister({ kind: "plugin", name });

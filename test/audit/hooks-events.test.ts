@@ -57,7 +57,7 @@ describe("hook events fire from a session (SPEC §10)", () => {
   it("SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, SubagentStart/Stop and SessionEnd", async () => {
     e = await startE2E({
       files: {
-        "project/.claude/settings.json": settings,
+        "project/.claude/settings.local.json": settings,
         "project/.claude/skills/sub/SKILL.md": skillMd("description: A fork\ncontext: fork", "SUB-TASK"),
       },
       turns: [
@@ -111,7 +111,7 @@ describe("hook events fire from a session (SPEC §10)", () => {
   const exitOneHook = () =>
     startE2E({
       files: {
-        "project/.claude/settings.json": JSON.stringify({
+        "project/.claude/settings.local.json": JSON.stringify({
           hooks: {
             PreToolUse: [
               { matcher: "Bash", hooks: [{ type: "command", command: "echo not-fatal >&2; exit 1" }] },
@@ -141,7 +141,7 @@ describe("hook events fire from a session (SPEC §10)", () => {
   it("exit 0 with JSON {decision: block} on PreToolUse blocks the tool, reason to the model (SPEC §10)", async () => {
     e = await startE2E({
       files: {
-        "project/.claude/settings.json": JSON.stringify({
+        "project/.claude/settings.local.json": JSON.stringify({
           hooks: {
             PreToolUse: [
               {
@@ -168,7 +168,7 @@ describe("hook events fire from a session (SPEC §10)", () => {
       'if [ -f "$CLAUDE_PROJECT_DIR/stopped" ]; then exit 0; fi; touch "$CLAUDE_PROJECT_DIR/stopped"; echo KEEP-GOING >&2; exit 2';
     e = await startE2E({
       files: {
-        "project/.claude/settings.json": JSON.stringify({
+        "project/.claude/settings.local.json": JSON.stringify({
           hooks: { Stop: [{ hooks: [{ type: "command", command: once }] }] },
         }),
       },

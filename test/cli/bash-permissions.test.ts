@@ -170,7 +170,7 @@ describe("redirection out of the project needs its own approval (issue 16.6)", (
   it("settings permissions.additionalDirectories counts too (relative to the project)", async () => {
     const settings = { permissions: { additionalDirectories: ["../outside"] } };
     const { tree: t, model: m } = await setup((t) => oneBashCall(`echo x > ${t.path("outside/file")}`), {
-      "repo/.claude/settings.json": JSON.stringify(settings),
+      "repo/.claude/settings.local.json": JSON.stringify(settings),
     });
     await skillwright(t, m, ["-p", "go", "--allowedTools", "Bash(echo:*)"]);
     expect(onlyResult(m, 1).isError).toBe(false);
@@ -211,7 +211,7 @@ describe("deny beats every grant (SPEC §14.1)", () => {
   it("a settings deny rule wins the same way", async () => {
     const { tree: t, model: m } = await setup(turns(), {
       ...SKILL,
-      "repo/.claude/settings.json": JSON.stringify({ permissions: { deny: ["Bash"] } }),
+      "repo/.claude/settings.local.json": JSON.stringify({ permissions: { deny: ["Bash"] } }),
     });
     expect((await skillwright(t, m, ["-p", "go", "--allowedTools", "Skill"])).exitCode).toBe(0);
     expect(onlyResult(m, 1).text).toContain(DENIED);
@@ -234,7 +234,7 @@ describe("hooks get Claude Code's tool_input (SPEC §14.12)", () => {
       ],
       {
         "repo/notes.txt": "alpha\nbeta\n",
-        "repo/.claude/settings.json": JSON.stringify(settings),
+        "repo/.claude/settings.local.json": JSON.stringify(settings),
       },
     );
     const run = await skillwright(t, m, ["-p", "go"]);

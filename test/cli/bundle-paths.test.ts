@@ -54,7 +54,7 @@ beforeAll(async () => {
     "home/repo/.claude/skills/shelly/SKILL.md": "---\ndescription: runs shell\n---\nOut: !`echo shell-ran`\n",
     "home/repo/.claude/skills/research/SKILL.md":
       "---\ndescription: Researches in a fork\ncontext: fork\n---\nResearch $ARGUMENTS.\n",
-    "home/repo/.claude/settings.json": JSON.stringify({
+    "home/repo/.claude/settings.local.json": JSON.stringify({
       hooks: {
         PreToolUse: [{ matcher: "Skill", hooks: [{ type: "command", command: "touch hook-fired" }] }],
       },

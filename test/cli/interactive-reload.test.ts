@@ -81,7 +81,7 @@ describe("/reload in interactive mode", () => {
             "---\ndescription: Fresh skill\n---\nFRESH\n",
           );
           await put(
-            t.path("repo/.claude/settings.json"),
+            t.path("repo/.claude/settings.local.json"),
             JSON.stringify({
               skills: { disabled: ["greet"] },
               hooks: {

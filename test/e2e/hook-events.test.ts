@@ -40,7 +40,7 @@ describe("UserPromptExpansion (a typed /skill expands)", () => {
       files: {
         "project/.claude/skills/greet/SKILL.md": greet,
         "project/hooks/expansion.sh": recorder("expansion.json"),
-        "project/.claude/settings.json": JSON.stringify({
+        "project/.claude/settings.local.json": JSON.stringify({
           hooks: { UserPromptExpansion: [{ matcher: "greet", hooks: [hook("expansion.sh")] }] },
         }),
       },
@@ -66,7 +66,7 @@ describe("UserPromptExpansion (a typed /skill expands)", () => {
       files: {
         "project/.claude/skills/greet/SKILL.md": greet,
         "project/hooks/block.sh": recorder("blocked.json", { stderr: "not on Fridays", code: 2 }),
-        "project/.claude/settings.json": JSON.stringify({
+        "project/.claude/settings.local.json": JSON.stringify({
           hooks: { UserPromptExpansion: [{ hooks: [hook("block.sh")] }] },
         }),
       },
@@ -86,7 +86,7 @@ describe("PostToolUseFailure (a tool call that ended in error)", () => {
       files: {
         "project/hooks/failure.sh": recorder("failure.json", { stderr: "try another path", code: 2 }),
         "project/hooks/post.sh": recorder("post.json"),
-        "project/.claude/settings.json": JSON.stringify({
+        "project/.claude/settings.local.json": JSON.stringify({
           hooks: {
             PostToolUseFailure: [{ matcher: "Read", hooks: [hook("failure.sh")] }],
             PostToolUse: [{ hooks: [hook("post.sh")] }],
@@ -126,7 +126,7 @@ describe("PermissionRequest (a permission would be asked)", () => {
     e = await startE2E({
       files: {
         "project/hooks/permission.sh": recorder("permission.json", { out: allow }),
-        "project/.claude/settings.json": JSON.stringify({
+        "project/.claude/settings.local.json": JSON.stringify({
           hooks: { PermissionRequest: [{ matcher: "Bash", hooks: [hook("permission.sh")] }] },
         }),
       },
@@ -154,7 +154,7 @@ describe("PermissionRequest (a permission would be asked)", () => {
     e = await startE2E({
       files: {
         "project/hooks/permission.sh": recorder("permission.json", { out: deny }),
-        "project/.claude/settings.json": JSON.stringify({
+        "project/.claude/settings.local.json": JSON.stringify({
           hooks: { PermissionRequest: [{ hooks: [hook("permission.sh")] }] },
         }),
       },
@@ -179,7 +179,7 @@ describe("PermissionRequest (a permission would be asked)", () => {
     e = await startE2E({
       files: {
         "project/hooks/permission.sh": recorder("permission.json"),
-        "project/.claude/settings.json": JSON.stringify({
+        "project/.claude/settings.local.json": JSON.stringify({
           hooks: { PermissionRequest: [{ hooks: [hook("permission.sh")] }] },
         }),
       },

@@ -25,7 +25,7 @@ describe("PreToolUse hooks from settings and plugins in a session (SPEC §10, §
       },
     };
     e = await startE2E({
-      files: { "project/.claude/settings.json": JSON.stringify(settings) },
+      files: { "project/.claude/settings.local.json": JSON.stringify(settings) },
       turns: [bash("echo hi > ran.txt", "toolu_bash"), textTurn("ok")],
       session: { allowedTools: ["Bash"] },
     });

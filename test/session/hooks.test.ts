@@ -46,7 +46,7 @@ const TREE: Record<string, TreeEntry> = {
 const ALLOW = { allow: ["Skill(watch)", "Skill(watch-once)", "Bash(echo:*)"] };
 
 function settingsFile(settings: Record<string, unknown>): Record<string, string> {
-  return { "project/.claude/settings.json": JSON.stringify({ permissions: ALLOW, ...settings }) };
+  return { "project/.claude/settings.local.json": JSON.stringify({ permissions: ALLOW, ...settings }) };
 }
 
 function blockingHook(event: string, matcher: string | undefined, message: string) {

@@ -1,10 +1,7 @@
-import { dirname, join } from "node:path";
 import type { Engine } from "../../engine.js";
-import { writeFileAtomic } from "../../io/atomic-write.js";
-import { errorCode, errorMessage } from "../../io/fs.js";
-import { isRecord } from "../../is-record.js";
 import { MCP_APPROVAL_KEYS } from "../../mcp/approval.js";
 import type { CliIo } from "../io.js";
+import { updateLocalSettings } from "../local-settings.js";
 
 /** The usage line of the `mcp` subcommand. */
 export const MCP_USAGE = "usage: skillwright mcp approve <server-name>\n";
@@ -35,7 +32,7 @@ export async function mcpCommand(engine: Engine, io: CliIo, positionals: readonl
     io.stderr(MCP_USAGE);
     return 2;
   }
-  const [{ projectDir }, extensions] = await Promise.all([engine.roots(), engine.extensions()]);
+  const extensions = await engine.extensions();
   const entry = extensions.mcpServers.find((s) => s.name === name);
   if (entry === undefined) {
     const known = extensions.mcpServers.map((s) => s.name);
@@ -44,21 +41,12 @@ export async function mcpCommand(engine: Engine, io: CliIo, positionals: readonl
     );
     return 1;
   }
-  const file = join(projectDir, ".claude", "settings.local.json");
-  let current: Record<string, unknown> = {};
-  try {
-    const text = await engine.fs.readFile(file);
-    const parsed: unknown = text.trim() === "" ? {} : JSON.parse(text.replace(/^\uFEFF/, ""));
-    if (!isRecord(parsed)) throw new Error("it is not a JSON object");
-    current = parsed;
-  } catch (error) {
-    if (errorCode(error) !== "ENOENT") {
-      io.stderr(`Could not update ${file}: ${errorMessage(error)}; left as it is.\n`);
-      return 1;
-    }
+  const written = await updateLocalSettings(engine, (current) => withApproval(current, name));
+  if (!written.ok) {
+    io.stderr(`${written.message}\n`);
+    return 1;
   }
-  await engine.fs.mkdir(dirname(file));
-  await writeFileAtomic(engine.fs, file, `${JSON.stringify(withApproval(current, name), null, 2)}\n`);
+  const { file } = written;
   io.stdout(`Approved MCP server "${name}" in ${file}.\n`);
   if (entry.approval.state === "disabled" && entry.approval.by !== file) {
     io.stdout(`It stays off: ${MCP_APPROVAL_KEYS.disabled} in ${entry.approval.by} lists it (that wins).\n`);

@@ -1,0 +1,35 @@
+import { dirname, join } from "node:path";
+import type { Engine } from "../engine.js";
+import { writeFileAtomic } from "../io/atomic-write.js";
+import { errorCode, errorMessage } from "../io/fs.js";
+import { isRecord } from "../is-record.js";
+
+/** The outcome of updating the project's local settings: the file written, or why it was left as it was. */
+export type LocalSettingsUpdate = { ok: true; file: string } | { ok: false; file: string; message: string };
+
+/**
+ * Rewrites `<project>/.claude/settings.local.json` (the user's own, uncommitted settings) with `update` applied
+ * to its object: created when missing, other keys kept, written atomically. Refuses (and writes nothing) when the
+ * file is not a JSON object or cannot be read.
+ */
+export async function updateLocalSettings(
+  engine: Engine,
+  update: (settings: Record<string, unknown>) => Record<string, unknown>,
+): Promise<LocalSettingsUpdate> {
+  const { projectDir } = await engine.roots();
+  const file = join(projectDir, ".claude", "settings.local.json");
+  let current: Record<string, unknown> = {};
+  try {
+    const text = await engine.fs.readFile(file);
+    const parsed: unknown = text.trim() === "" ? {} : JSON.parse(text.replace(/^\uFEFF/, ""));
+    if (!isRecord(parsed)) throw new Error("it is not a JSON object");
+    current = parsed;
+  } catch (error) {
+    if (errorCode(error) !== "ENOENT") {
+      return { ok: false, file, message: `Could not update ${file}: ${errorMessage(error)}; left as it is.` };
+    }
+  }
+  await engine.fs.mkdir(dirname(file));
+  await writeFileAtomic(engine.fs, file, `${JSON.stringify(update(current), null, 2)}\n`);
+  return { ok: true, file };
+}
