@@ -32,12 +32,24 @@ export const CLI_OPTIONS = {
   script: { type: "string" },
   port: { type: "string" },
   "start-mcp": { type: "boolean" },
+  "min-score": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
 
 /** The offline and dev subcommands; anything else is a prompt. */
-export const SUBCOMMANDS = ["list", "doctor", "show", "validate", "plugin", "dev", "help", "mcp"] as const;
+export const SUBCOMMANDS = [
+  "list",
+  "doctor",
+  "show",
+  "validate",
+  "plugin",
+  "dev",
+  "help",
+  "mcp",
+  "lint",
+  "to-prompt",
+] as const;
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -85,6 +97,8 @@ export interface CliArgs {
   port: number | undefined;
   /** `list`/`doctor --start-mcp`: start the approved MCP servers (the offline commands never do otherwise). */
   startMcp: boolean;
+  /** `lint --min-score N`: exit 1 when any skill scores below N (0–100). */
+  minScore: number | undefined;
   help: boolean;
   version: boolean;
 }
@@ -115,6 +129,14 @@ function positiveInt(value: string | undefined, name: string): number | undefine
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0)
     throw new Error(`--${name} takes a positive whole number, got "${value}"`);
+  return n;
+}
+
+function minScore(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isInteger(n) || n < 0 || n > 100)
+    throw new Error(`--min-score takes a whole number from 0 to 100, got "${value}"`);
   return n;
 }
 
@@ -179,6 +201,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         script: values.script,
         port: positiveInt(values.port, "port"),
         startMcp: values["start-mcp"] ?? false,
+        minScore: minScore(values["min-score"]),
         help: values.help ?? false,
         version: values.version ?? false,
       },
