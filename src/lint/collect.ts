@@ -49,7 +49,10 @@ export async function findSkillFiles(fs: FsOps, path: string): Promise<string[]>
   return found;
 }
 
-/** Paths (files and dirs, `/`-separated) under `dir`, relative to it. Symlinks are recorded, not followed. */
+/**
+ * Paths (files and dirs, `/`-separated) under `dir`, relative to it. Links to dirs are followed (a shared
+ * `references` link is common); {@link MAX_WALK_DEPTH} and {@link MAX_SKILL_ENTRIES} bound a link loop.
+ */
 async function skillPaths(fs: FsOps, dir: string): Promise<Set<string>> {
   const paths = new Set<string>();
   const walk = async (abs: string, rel: string, depth: number): Promise<void> => {
@@ -58,9 +61,10 @@ async function skillPaths(fs: FsOps, dir: string): Promise<Set<string>> {
       if (paths.size >= MAX_SKILL_ENTRIES) return;
       const relative = rel === "" ? entry.name : `${rel}/${entry.name}`;
       paths.add(relative);
-      if (entry.kind === "dir" && !SKIPPED_DIRS.has(entry.name) && depth < MAX_WALK_DEPTH) {
-        await walk(join(abs, entry.name), relative, depth + 1);
-      }
+      if (SKIPPED_DIRS.has(entry.name) || depth >= MAX_WALK_DEPTH) continue;
+      const child = join(abs, entry.name);
+      const isDir = entry.kind === "dir" || (entry.kind === "symlink" && (await kindAt(fs, child)) === "dir");
+      if (isDir) await walk(child, relative, depth + 1);
     }
   };
   await walk(dir, "", 0);

@@ -232,11 +232,45 @@ export interface ListingModels {
   "1M": ListingLimits;
 }
 
+/** What one skill's listing entry costs against one model's limits. */
+export interface ListingCost {
+  /** Chars of the entry line as sent (`- {name}: {desc}`), 0 for a skill that is not listed. */
+  chars: number;
+  budget: number;
+  /** `chars / budget` (1 when the budget is 0). */
+  share: number;
+  /** Why the model would see less than the whole description, if it would. */
+  cut?: "description-capped" | "over-budget";
+}
+
 /**
- * What the skill's listing entry costs on 200k- and 1M-token models: its chars, the share of each budget, and
- * whether it would be cut (`listing-cut`: the description is over the per-description cap, or the entry alone
- * is over the budget). `listing-cost` is a warning when the entry takes {@link LISTING_SHARE_WARNING} or more of
- * the 200k budget, info otherwise. Skills hidden from the model (`disable-model-invocation`) cost nothing. Pure.
+ * The listing entry's cost for one model's limits: its chars, the share of the budget, and whether it would be
+ * cut (the description over the per-description cap, or the entry alone over the budget: name only). A skill
+ * with `disable-model-invocation` is not listed and costs nothing. Pure.
+ */
+export function listingCost(
+  skill: Pick<Skill, "name" | "alias" | "description" | "whenToUse" | "disableModelInvocation">,
+  limits: ListingLimits,
+): ListingCost {
+  if (skill.disableModelInvocation) return { chars: 0, budget: limits.budget, share: 0 };
+  const full = listingDescription(skill, Number.MAX_SAFE_INTEGER);
+  const shown = listingDescription(skill, limits.maxDescChars);
+  const chars = (shown === "" ? `- ${displayName(skill)}` : `- ${displayName(skill)}: ${shown}`).length;
+  const cost: ListingCost = {
+    chars,
+    budget: limits.budget,
+    share: limits.budget > 0 ? chars / limits.budget : 1,
+  };
+  if (full.length > limits.maxDescChars) cost.cut = "description-capped";
+  else if (chars > limits.budget) cost.cut = "over-budget";
+  return cost;
+}
+
+/**
+ * What the skill's listing entry costs on 200k- and 1M-token models (see {@link listingCost}): `listing-cost`
+ * gives the chars and the share of each budget, a warning when the entry takes {@link LISTING_SHARE_WARNING} or
+ * more of the 200k budget, info otherwise; `listing-cut` (a warning per model) when the model would see it cut.
+ * Pure.
  */
 export function listingCostRule(
   skill: Pick<Skill, "name" | "alias" | "description" | "whenToUse" | "disableModelInvocation">,
@@ -256,28 +290,24 @@ export function listingCostRule(
   }
   const out: LintFinding[] = [];
   const parts: string[] = [];
-  let share200k = 0;
   for (const model of ["200k", "1M"] as const) {
     const limits = models[model];
-    const full = listingDescription(skill, Number.MAX_SAFE_INTEGER);
-    const shown = listingDescription(skill, limits.maxDescChars);
-    const entry = shown === "" ? `- ${displayName(skill)}` : `- ${displayName(skill)}: ${shown}`;
-    const share = limits.budget > 0 ? entry.length / limits.budget : 1;
-    if (model === "200k") share200k = share;
+    const cost = listingCost(skill, limits);
     parts.push(
-      `${model}: ${entry.length} chars, ${(share * 100).toFixed(1)}% of the ${limits.budget}-char budget`,
+      `${model}: ${cost.chars} chars, ${(cost.share * 100).toFixed(1)}% of the ${cost.budget}-char budget`,
     );
-    if (full.length > limits.maxDescChars) {
+    if (cost.cut === "description-capped") {
+      const length = listingDescription(skill, Number.MAX_SAFE_INTEGER).length;
       out.push(
         finding(
           "listing-cut",
           "warning",
-          `${model}: the description is ${full.length} chars, over the ${limits.maxDescChars}-char cap: the model sees it cut`,
+          `${model}: the description is ${length} chars, over the ${limits.maxDescChars}-char cap: the model sees it cut`,
           skillMd,
           0,
         ),
       );
-    } else if (entry.length > limits.budget) {
+    } else if (cost.cut === "over-budget") {
       out.push(
         finding(
           "listing-cut",
@@ -289,6 +319,7 @@ export function listingCostRule(
       );
     }
   }
+  const share200k = listingCost(skill, models["200k"]).share;
   const severity = share200k >= LISTING_SHARE_WARNING ? "warning" : "info";
   out.unshift(finding("listing-cost", severity, `listing entry ${parts.join("; ")}`, skillMd, 0));
   return out;

@@ -14,6 +14,7 @@ interface LintReport {
     path: string;
     name?: string;
     score: number;
+    listing?: Record<"200k" | "1M", { chars: number; budget: number; share: number; cut?: string }>;
     findings: { code: string; severity: string; file: string; line: number; message: string }[];
     diagnostics: { code: string; severity: string }[];
   }[];
@@ -34,6 +35,9 @@ beforeAll(async () => {
     "prompt/sql/SKILL.md": CLEAN,
     "broken/SKILL.md": "---\ndescription: [unclosed\n---\nbody\n",
     "empty/README.md": "nothing here\n",
+    "shared-refs/notes.md": "notes\n",
+    "linked/skill/SKILL.md": `${CLEAN}See [notes](references/notes.md).\n`,
+    "linked/skill/references": { symlink: "../../shared-refs" },
   });
 });
 afterAll(() => tree.cleanup());
@@ -61,6 +65,17 @@ describe("skillwright lint", () => {
       ["listing-cost", "info", "SKILL.md", 1],
     ]);
     expect(skill?.score).toBe(50);
+    // "- wipe: Formats SQL. Use when the user asks to tidy a query." is 60 chars.
+    expect(skill?.listing).toEqual({
+      "200k": { chars: 60, budget: 8000, share: 60 / 8000 },
+      "1M": { chars: 60, budget: 30000, share: 60 / 30000 },
+    });
+  });
+
+  it("follows a linked references dir when checking links", async () => {
+    const result = await cli(tree, ["lint", "linked", "--json"], ".");
+    expect(result.code).toBe(0);
+    expect(json<LintReport>(result).skills[0]?.findings.map((f) => f.code)).toEqual(["listing-cost"]);
   });
 
   it("--min-score gates on the score", async () => {

@@ -5,6 +5,7 @@ import {
   type LintSubject,
   linkRule,
   lintSkill,
+  listingCost,
   listingCostRule,
   riskyShellRule,
   secretRule,
@@ -213,6 +214,27 @@ describe("listingCostRule", () => {
   it("costs nothing for a skill hidden from the model", () => {
     const findings = listingCostRule(skill("z".repeat(5000), true), md(""), models);
     expect(findings.map((f) => [f.code, f.severity])).toEqual([["listing-cost", "info"]]);
+  });
+});
+
+describe("listingCost", () => {
+  const limits = { budget: 100, maxDescChars: 10 };
+  it.each([
+    ["fits", { description: "short" }, { chars: 12, budget: 100, share: 0.12 }],
+    [
+      "capped",
+      { description: "a long description" },
+      { chars: 17, budget: 100, share: 0.17, cut: "description-capped" },
+    ],
+    [
+      "name only",
+      { description: "d", alias: "x".repeat(120) },
+      { chars: 131, budget: 100, share: 1.31, cut: "over-budget" },
+    ],
+    ["not listed", { description: "d", disableModelInvocation: true }, { chars: 0, budget: 100, share: 0 }],
+  ])("%s", (_case, fields, expected) => {
+    const skill = { name: "fmt", disableModelInvocation: false, ...fields };
+    expect(listingCost(skill, limits)).toEqual(expected);
   });
 });
 

@@ -2,7 +2,13 @@ import { relative, resolve } from "node:path";
 import { type Diagnostic, hasErrors } from "../../diagnostics.js";
 import type { FsOps } from "../../io/fs.js";
 import { collectSkill, findSkillFiles } from "../../lint/collect.js";
-import { type LintFinding, type ListingModels, lintSkill } from "../../lint/rules.js";
+import {
+  type LintFinding,
+  type ListingCost,
+  type ListingModels,
+  lintSkill,
+  listingCost,
+} from "../../lint/rules.js";
 import { lintScore } from "../../lint/score.js";
 import { listingLimits } from "../../listing.js";
 import type { CliIo } from "../io.js";
@@ -16,6 +22,8 @@ interface SkillReport {
   score: number;
   /** True when the skill could not be loaded (its diagnostics say why). */
   unloaded: boolean;
+  /** The listing entry's cost per model; absent when the skill did not load. */
+  listing?: Record<keyof ListingModels, ListingCost>;
   findings: LintFinding[];
   diagnostics: Diagnostic[];
 }
@@ -57,8 +65,14 @@ export async function lintCommand(
     for (const file of files) {
       const collected = await collectSkill(fs, file);
       const findings = collected.subject === undefined ? [] : lintSkill(collected.subject, models);
+      const skill = collected.skill;
       reports.push({
         path: file,
+        ...(skill === undefined
+          ? {}
+          : {
+              listing: { "200k": listingCost(skill, models["200k"]), "1M": listingCost(skill, models["1M"]) },
+            }),
         name: collected.skill?.name,
         score: collected.subject === undefined ? 0 : lintScore(findings),
         unloaded: collected.subject === undefined,
