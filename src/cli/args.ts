@@ -32,6 +32,7 @@ export const CLI_OPTIONS = {
   script: { type: "string" },
   port: { type: "string" },
   "start-mcp": { type: "boolean" },
+  "min-score": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
@@ -47,6 +48,8 @@ export const SUBCOMMANDS = [
   "help",
   "mcp",
   "hooks",
+  "lint",
+  "to-prompt",
 ] as const;
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
@@ -95,6 +98,8 @@ export interface CliArgs {
   port: number | undefined;
   /** `list`/`doctor --start-mcp`: start the approved MCP servers (the offline commands never do otherwise). */
   startMcp: boolean;
+  /** `lint --min-score N`: exit 1 when any skill scores below N (0–100). */
+  minScore: number | undefined;
   help: boolean;
   version: boolean;
 }
@@ -125,6 +130,14 @@ function positiveInt(value: string | undefined, name: string): number | undefine
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0)
     throw new Error(`--${name} takes a positive whole number, got "${value}"`);
+  return n;
+}
+
+function minScore(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isInteger(n) || n < 0 || n > 100)
+    throw new Error(`--min-score takes a whole number from 0 to 100, got "${value}"`);
   return n;
 }
 
@@ -189,6 +202,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         script: values.script,
         port: positiveInt(values.port, "port"),
         startMcp: values["start-mcp"] ?? false,
+        minScore: minScore(values["min-score"]),
         help: values.help ?? false,
         version: values.version ?? false,
       },

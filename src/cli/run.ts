@@ -135,6 +135,13 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
       return (await import("./commands/mcp.js")).mcpCommand(engine, scoped, args.positionals);
     case "hooks":
       return (await import("./commands/hooks.js")).hooksCommand(engine, scoped, args.positionals);
+    case "lint":
+      return (await import("./commands/lint.js")).lintCommand(engine.fs, scoped, args.positionals, {
+        json: args.json,
+        minScore: args.minScore,
+      });
+    case "to-prompt":
+      return (await import("./commands/to-prompt.js")).toPromptCommand(engine.fs, scoped, args.positionals);
     default:
       io.stderr(`Unknown command: ${args.command}\n\n${USAGE}`);
       return 2;

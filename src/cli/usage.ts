@@ -11,6 +11,9 @@ Commands (offline):
   validate <path> [--spec]           check a skill file or dir (exit 1 on errors); --spec adds the Agent Skills profile
   plugin validate <dir> [--json]     check a plugin: manifest, skills, commands, agents, hooks, MCP config
   dev model-server --script F [--port N]  a scripted Messages API server for testing skills offline
+  lint [path...] [--json] [--min-score N]  risky shell, secrets, side effects, links, description, listing
+                                     cost; a 0–100 score per skill (exit 1 on errors or below N)
+  to-prompt <dirs...>                the <available_skills> XML block for the skills (as skills-ref)
   mcp approve <name>                 let a project or plugin MCP server start (writes .claude/settings.local.json)
   hooks approve                      let the hooks in the project's committed settings run (same file)
   (list and doctor never start an MCP server unless given --start-mcp; show starts only the one it shows)

@@ -25,7 +25,9 @@ const PRE_COMPACT_HOOK = { type: "command", command: 'cat > "$CLAUDE_PROJECT_DIR
 const TREE: Record<string, TreeEntry> = {
   "project/.claude/skills/alpha/SKILL.md": skillMd("description: Alpha steps", "ALPHA for $ARGUMENTS"),
   "project/.claude/skills/beta/SKILL.md": skillMd("description: Beta steps", "BETA for $ARGUMENTS"),
-  "project/.claude/settings.local.json": JSON.stringify({ hooks: { PreCompact: [{ hooks: [PRE_COMPACT_HOOK] }] } }),
+  "project/.claude/settings.local.json": JSON.stringify({
+    hooks: { PreCompact: [{ hooks: [PRE_COMPACT_HOOK] }] },
+  }),
 };
 
 const FULL_LISTING = listingBlock("- alpha: Alpha steps", "- beta: Beta steps", INIT_ENTRY);

@@ -1,0 +1,38 @@
+/** One `<skill>` of the `<available_skills>` block. */
+export interface PromptSkill {
+  name: string;
+  description: string;
+  /** The SKILL.md path. */
+  location: string;
+}
+
+/** Escapes `&`, `<`, `>`, `"` and `'` for XML text (as Python's `html.escape`, which skills-ref uses). Pure. */
+export function escapeXml(text: string): string {
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#x27;");
+}
+
+/**
+ * The `<available_skills>` block the Agent Skills reference tool (`skills-ref to-prompt`) prints: each tag on its
+ * own line, each value escaped on its own line, skills in the order given. Pure.
+ */
+export function availableSkillsXml(skills: readonly PromptSkill[]): string {
+  const lines = ["<available_skills>"];
+  for (const s of skills) {
+    lines.push("<skill>");
+    for (const [tag, value] of [
+      ["name", s.name],
+      ["description", s.description],
+      ["location", s.location],
+    ] as const) {
+      lines.push(`<${tag}>`, escapeXml(value), `</${tag}>`);
+    }
+    lines.push("</skill>");
+  }
+  lines.push("</available_skills>");
+  return lines.join("\n");
+}
