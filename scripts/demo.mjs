@@ -4,7 +4,8 @@
 // The example project is copied to a temp dir and made a git repo with one staged change, so the skills' inline
 // `git diff --cached` has something to show. The session runs through the shipped bin (dist/bin/main.js,
 // `-p … --output-format stream-json`) with a temp home. Offline (the default, or `--offline`), the model is the
-// scripted Messages API server of the built library (dist/index.js `startModelServer`), playing the turns below:
+// scripted Messages API server of the built library's testing entry (dist/testing.js, `skillwright/testing`:
+// `startModelServer`), playing the turns below:
 // review src/index.ts with the forked `code-review` skill, load the inline `commit-message` skill (whose
 // PreToolUse hook then refuses `git commit`), and answer. With ANTHROPIC_API_KEY set (and no `--offline`), the
 // same prompt goes to the real model instead.
@@ -16,7 +17,7 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const BIN = join(ROOT, "dist/bin/main.js");
-const LIBRARY = join(ROOT, "dist/index.js");
+const LIBRARY = join(ROOT, "dist/testing.js");
 const EXAMPLE = join(ROOT, "examples/project");
 const PROMPT =
   "Review src/index.ts with the code-review skill, then write a commit message for the staged changes and commit them.";

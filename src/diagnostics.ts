@@ -43,8 +43,10 @@ export const DIAGNOSTIC_CODES = [
   "transcript-torn",
 ] as const;
 
+/** A stable diagnostic code: one of {@link DIAGNOSTIC_CODES}. */
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
 
+/** How bad a diagnostic is: `error` leaves the skill out; `warning` and `info` keep it. */
 export type Severity = "error" | "warning" | "info";
 
 /** One problem found in user content. `path` is the file or dir it is about, when there is one. */

@@ -15,6 +15,7 @@ import { type Extensions, extensionSkills, loadExtensions } from "./engine-exten
 import { createNodeFs, type FsOps } from "./io/fs.js";
 import { partitionSkills, type SkillFilter, type SkillSwitches, skillFilterFrom } from "./skill-filter.js";
 
+/** Where the engine looks and what it uses: the directories, the environment, and the injected file system. */
 export interface EngineOptions {
   cwd: string;
   home: string;
@@ -56,6 +57,10 @@ export interface EngineOptions {
   now?: () => number;
 }
 
+/**
+ * One project's skills engine: discovers skills (memoised; `reload` rescans), holds plugins, MCP servers and
+ * settings, and is what `openSession` opens sessions on. `close` stops its MCP servers.
+ */
 export interface Engine {
   readonly cwd: string;
   readonly home: string;

@@ -8,6 +8,7 @@
 
 /** The `effort` levels the Messages API accepts in `output_config.effort` (SPEC §1 `effort`). */
 export const MODEL_EFFORTS = ["low", "medium", "high", "xhigh", "max"] as const;
+/** One of {@link MODEL_EFFORTS}: how hard the model thinks (`--effort`, a skill's `effort`). */
 export type ModelEffort = (typeof MODEL_EFFORTS)[number];
 
 /** The effort sent to a model that supports effort when nothing sets one (SPEC §14.2). */

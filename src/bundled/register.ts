@@ -17,6 +17,7 @@ export interface BundledSkillDefinition {
   files?: Record<string, string>;
 }
 
+/** The skills registered from code (`engine.registerBundledSkill`), whose files are written out on first use. */
 export interface BundledRegistry {
   /** Adds a skill; returns diagnostics (an invalid name or an escaping file path refuses the skill). */
   register(definition: BundledSkillDefinition): Diagnostic[];

@@ -109,6 +109,7 @@ export const ScriptTurn = z
     message: "a turn needs a response (only an http fault can stand alone)",
   });
 export type ScriptTurn = z.infer<typeof ScriptTurn>;
+/** A {@link ScriptTurn} as written, before defaults are applied. */
 export type ScriptTurnInput = z.input<typeof ScriptTurn>;
 
 /**
@@ -127,6 +128,7 @@ export type ScriptTurnInput = z.input<typeof ScriptTurn>;
  */
 export const ModelScript = z.object({ turns: z.array(ScriptTurn) }).strict();
 export type ModelScript = z.infer<typeof ModelScript>;
+/** A {@link ModelScript} as written, before defaults are applied. */
 export type ModelScriptInput = z.input<typeof ModelScript>;
 
 /** Validates a script's JSON text. `source` names it in the error. */

@@ -39,6 +39,7 @@ export interface RootReport {
   count: number;
 }
 
+/** What a discovery found: the skills in listing order, what was wrong, and each root it looked in. */
 export interface Discovery {
   /** In listing order (SPEC §2). */
   skills: Skill[];

@@ -5,11 +5,13 @@ import { promisify } from "node:util";
 /** The kind of a directory entry, as seen without following symlinks. */
 export type EntryKind = "file" | "dir" | "symlink" | "other";
 
+/** One entry of a directory listing. */
 export interface DirEntry {
   name: string;
   kind: EntryKind;
 }
 
+/** What `stat` reports about a path. */
 export interface FileStat {
   kind: EntryKind;
   size: number;

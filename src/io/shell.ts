@@ -1,3 +1,4 @@
+/** Where and how {@link ShellOps.run} runs a command. */
 export interface ShellRunOptions {
   cwd: string;
   /** Added to the parent's environment. */
@@ -12,6 +13,7 @@ export interface ShellRunOptions {
   onData?: (chunk: string, stream: "stdout" | "stderr") => void;
 }
 
+/** What a finished (or killed) command left behind. */
 export interface ShellResult {
   stdout: string;
   stderr: string;

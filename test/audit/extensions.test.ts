@@ -6,8 +6,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createEngine, type Engine } from "../../src/engine.js";
 import { openSession } from "../../src/session/open.js";
-import { sendOn } from "../e2e/harness.js";
 import { SERVER_SCRIPT } from "../mcp/support.js";
+import { sendOn } from "../support/harness.js";
 import { startTestModel, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 

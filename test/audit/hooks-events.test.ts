@@ -6,7 +6,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { type E2E, resultText, skillMd, startE2E, toolResults } from "../e2e/harness.js";
+import { type Harness, resultText, skillMd, startHarness, toolResults } from "../support/harness.js";
 import { textTurn, toolTurn } from "../support/model-server.js";
 
 const EVENTS = [
@@ -39,7 +39,7 @@ interface Logged {
   agent_type?: string;
 }
 
-async function logged(e: E2E): Promise<Logged[]> {
+async function logged(e: Harness): Promise<Logged[]> {
   const text = await readFile(e.tree.path("project/hooks.log"), "utf8").catch(() => "");
   return text
     .split("\n")
@@ -47,7 +47,7 @@ async function logged(e: E2E): Promise<Logged[]> {
     .map((l) => JSON.parse(l) as Logged);
 }
 
-let e: E2E | undefined;
+let e: Harness | undefined;
 afterEach(async () => {
   await e?.close();
   e = undefined;
@@ -55,7 +55,7 @@ afterEach(async () => {
 
 describe("hook events fire from a session (SPEC §10)", () => {
   it("SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, SubagentStart/Stop and SessionEnd", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: {
         "project/.claude/settings.local.json": settings,
         "project/.claude/skills/sub/SKILL.md": skillMd("description: A fork\ncontext: fork", "SUB-TASK"),
@@ -109,7 +109,7 @@ describe("hook events fire from a session (SPEC §10)", () => {
   });
 
   const exitOneHook = () =>
-    startE2E({
+    startHarness({
       files: {
         "project/.claude/settings.local.json": JSON.stringify({
           hooks: {
@@ -139,7 +139,7 @@ describe("hook events fire from a session (SPEC §10)", () => {
   });
 
   it("exit 0 with JSON {decision: block} on PreToolUse blocks the tool, reason to the model (SPEC §10)", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: {
         "project/.claude/settings.local.json": JSON.stringify({
           hooks: {
@@ -166,7 +166,7 @@ describe("hook events fire from a session (SPEC §10)", () => {
   it("a Stop hook exiting 2 keeps the agent going with its stderr as the next input (SPEC §10 exit 2)", async () => {
     const once =
       'if [ -f "$CLAUDE_PROJECT_DIR/stopped" ]; then exit 0; fi; touch "$CLAUDE_PROJECT_DIR/stopped"; echo KEEP-GOING >&2; exit 2';
-    e = await startE2E({
+    e = await startHarness({
       files: {
         "project/.claude/settings.local.json": JSON.stringify({
           hooks: { Stop: [{ hooks: [{ type: "command", command: once }] }] },

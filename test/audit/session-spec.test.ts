@@ -8,7 +8,7 @@ import { AGENT_ID_HEADER } from "../../src/agent/model-client.js";
 import { createEngine } from "../../src/engine.js";
 import { openSession } from "../../src/session/open.js";
 import {
-  type E2E,
+  type Harness,
   INIT_ENTRY,
   LISTING_HEADER,
   lastUser,
@@ -16,14 +16,14 @@ import {
   resultText,
   sendOn,
   skillMd,
-  startE2E,
+  startHarness,
   textBlocks,
   toolResults,
-} from "../e2e/harness.js";
+} from "../support/harness.js";
 import { startTestModel, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
-let e: E2E | undefined;
+let e: Harness | undefined;
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   await e?.close();
@@ -36,7 +36,7 @@ describe("session variables in a skill body (SPEC §5 table)", () => {
   const body = "SID=${CLAUDE_SESSION_ID} PD=${CLAUDE_PROJECT_DIR} SD=${SKILL_DIR}";
 
   it("CLAUDE_SESSION_ID is the session's id and CLAUDE_PROJECT_DIR the project dir, on the model path", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: { "project/.claude/skills/vars/SKILL.md": skillMd("description: vars", body) },
       turns: [toolTurn("Skill", { skill: "vars" }), textTurn("ok", { hasToolResultFor: "Skill" })],
     });
@@ -49,7 +49,7 @@ describe("session variables in a skill body (SPEC §5 table)", () => {
   });
 
   it("the same on the user's /name path", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: { "project/.claude/skills/vars/SKILL.md": skillMd("description: vars", body) },
       turns: [textTurn("ok")],
     });
@@ -107,11 +107,11 @@ function bigSkills(): Record<string, string> {
 }
 
 describe("the listing budget follows the session model's context window (SPEC §3)", () => {
-  const listingOf = (t: E2E) =>
+  const listingOf = (t: Harness) =>
     textBlocks(lastUser(t.body(0)).content).find((x) => x.includes(LISTING_HEADER));
 
   it("a 200k-token model: 8,000 chars, so name-only entries and the marker line", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: bigSkills(),
       turns: [textTurn("ok")],
       session: { model: "claude-haiku-4-5" },
@@ -125,7 +125,7 @@ describe("the listing budget follows the session model's context window (SPEC §
   });
 
   it("a 1M-token model (the default sonnet): every entry in full", async () => {
-    e = await startE2E({ files: bigSkills(), turns: [textTurn("ok")] });
+    e = await startHarness({ files: bigSkills(), turns: [textTurn("ok")] });
     await e.send("hi");
     const listing = listingOf(e) ?? "";
     expect(listing.split("\n").filter((l) => l.startsWith("- ") && l.includes(": Big "))).toHaveLength(20);
@@ -137,7 +137,7 @@ describe("listing deltas after reload() (SPEC §2 reload, §3 deltas)", () => {
   // SPEC §3 "Skills that appear later (… reload) are announced in the next request": a session follows
   // engine.catalog.onChange.
   it("a skill added on disk and picked up by engine.reload() is announced in the next request", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: { "project/.claude/skills/old/SKILL.md": skillMd("description: Old one", "OLD") },
       turns: [textTurn("first"), textTurn("second")],
     });
@@ -154,7 +154,7 @@ describe("listing deltas after reload() (SPEC §2 reload, §3 deltas)", () => {
   });
 
   it("(control) before reload the on-disk skill is not visible, so the delta test above is meaningful", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: { "project/.claude/skills/old/SKILL.md": skillMd("description: Old one", "OLD") },
       turns: [textTurn("first")],
     });
@@ -174,7 +174,7 @@ describe("forks run in parallel bounded by p-limit, default 4 (SPEC §7)", () =>
       );
       calls.push({ type: "tool_use" as const, id: `toolu_f${i}`, name: "Skill", input: { skill: `f${i}` } });
     }
-    e = await startE2E({
+    e = await startHarness({
       files,
       turns: [
         { match: { agentId: null }, response: { content: calls } },
@@ -205,7 +205,7 @@ describe("paths touched by a forked sub-agent's tools (SPEC §9)", () => {
   // SPEC §9: a conditional skill activates when a matching file "is read, written, edited or found by a tool"
   // and then "stays active for the session": a sub-agent's tools count too.
   it("a Read by a forked Explore agent activates a matching conditional skill for the session", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: {
         "project/src/a.ts": "export const a = 1;\n",
         "project/.claude/skills/ts-style/SKILL.md": skillMd(
@@ -232,7 +232,7 @@ describe("paths touched by a forked sub-agent's tools (SPEC §9)", () => {
   });
 
   it("(control) the same Read by the main agent does activate it", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: {
         "project/src/a.ts": "export const a = 1;\n",
         "project/.claude/skills/ts-style/SKILL.md": skillMd(
@@ -253,7 +253,7 @@ describe("paths touched by a forked sub-agent's tools (SPEC §9)", () => {
 
 describe("fork progress reaches the host while the fork runs (SPEC §7)", () => {
   it("fork_progress events (turns, tool calls) arrive before the parent's Skill call ends", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: {
         "project/notes.txt": "alpha\n",
         "project/.claude/skills/scan/SKILL.md": skillMd(

@@ -5,21 +5,21 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import {
-  type E2E,
+  type Harness,
   INIT_ENTRY,
   LISTING_HEADER,
   lastUser,
   listingBlock,
   resultText,
   skillMd,
-  startE2E,
+  startHarness,
   textBlocks,
   toolResults,
-} from "../e2e/harness.js";
+} from "../support/harness.js";
 import { textTurn, toolTurn } from "../support/model-server.js";
 import { tmpTree } from "../support/tmp-tree.js";
 
-let e: E2E | undefined;
+let e: Harness | undefined;
 afterEach(async () => {
   await e?.close();
   e = undefined;
@@ -58,12 +58,12 @@ const FILES = {
   "project/.claude/commands/top.md": "Top command first line\n\nTOP\n",
 };
 
-const listingIn = (t: E2E, index: number) =>
+const listingIn = (t: Harness, index: number) =>
   textBlocks(lastUser(t.body(index)).content).find((x) => x.includes(LISTING_HEADER)) ?? "";
 
 describe("what the listing shows for each §1 field (SPEC §1, §3)", () => {
   it("names, aliases, description fallbacks, when_to_use, collapsed newlines, hidden skills", async () => {
-    e = await startE2E({ files: FILES, turns: [textTurn("ok")] });
+    e = await startHarness({ files: FILES, turns: [textTurn("ok")] });
     await e.send("hi");
     const lines = listingIn(e, 0)
       .split("\n")
@@ -85,7 +85,7 @@ describe("what the listing shows for each §1 field (SPEC §1, §3)", () => {
 
 describe("invocation by every name a skill answers to (SPEC §1 name, §4, §6)", () => {
   it("the Skill tool accepts the dir name and the alias; names are case-sensitive", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: FILES,
       turns: [
         {
@@ -112,14 +112,14 @@ describe("invocation by every name a skill answers to (SPEC §1 name, §4, §6)"
   });
 
   it("a typed /alias expands the aliased skill", async () => {
-    e = await startE2E({ files: FILES, turns: [textTurn("ok")] });
+    e = await startHarness({ files: FILES, turns: [textTurn("ok")] });
     await e.send("/nick hello");
     const texts = textBlocks(lastUser(e.body(0)).content);
     expect(texts.some((t) => t.endsWith("ALIASED hello"))).toBe(true);
   });
 
   it("user-invocable: Off refuses a typed /quiet (the alias) as well as /noslash, with no model request", async () => {
-    e = await startE2E({ files: FILES, turns: [textTurn("never")] });
+    e = await startHarness({ files: FILES, turns: [textTurn("never")] });
     for (const typed of ["/noslash", "/quiet"]) {
       const events = await e.send(typed);
       const done = events.findLast((ev) => ev.type === "done");
@@ -131,7 +131,7 @@ describe("invocation by every name a skill answers to (SPEC §1 name, §4, §6)"
   });
 
   it("a nested legacy command is typed as /ns:sub; its name: is ignored and it has no Base directory line", async () => {
-    e = await startE2E({ files: FILES, turns: [textTurn("ok")] });
+    e = await startHarness({ files: FILES, turns: [textTurn("ok")] });
     await e.send("/ns:sub a b");
     const texts = textBlocks(lastUser(e.body(0)).content);
     expect(texts).toContain(
@@ -141,7 +141,7 @@ describe("invocation by every name a skill answers to (SPEC §1 name, §4, §6)"
   });
 
   it("disable-model-invocation: YES is refused on the Skill tool with the SPEC text", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: FILES,
       turns: [toolTurn("Skill", { skill: "hidden-yes" }), textTurn("ok", { hasToolResultFor: "Skill" })],
     });
@@ -156,7 +156,7 @@ describe("invocation by every name a skill answers to (SPEC §1 name, §4, §6)"
 
 describe("argument substitution as the model sends it (SPEC §5 table)", () => {
   const expansionFor = async (skill: string, args: string) => {
-    e = await startE2E({
+    e = await startHarness({
       files: FILES,
       turns: [toolTurn("Skill", { skill, args }), textTurn("ok", { hasToolResultFor: "Skill" })],
     });
@@ -180,7 +180,7 @@ describe("argument substitution as the model sends it (SPEC §5 table)", () => {
 
 describe("lenient frontmatter reaches activation (SPEC §1 lenient parser, §9)", () => {
   it("an unquoted `paths: *.ts` (invalid YAML) is the glob *.ts, matching at any depth", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: {
         "project/deep/er/x.ts": "export {};\n",
         "project/.claude/skills/unq/SKILL.md": "---\ndescription: Unquoted glob\npaths: *.ts\n---\nUNQ\n",
@@ -202,7 +202,7 @@ describe("over budget, bundled skills keep their text (SPEC §3)", () => {
   it("with a budget of 0 every file skill is left out but the bundled one is in full", async () => {
     const bundled = await tmpTree({ "bund/SKILL.md": skillMd("description: Bundled skill", "B") });
     try {
-      e = await startE2E({
+      e = await startHarness({
         files: { "project/.claude/skills/proj/SKILL.md": skillMd("description: Project skill", "P") },
         turns: [textTurn("ok")],
         env: { SKILLWRIGHT_LISTING_BUDGET: "0" },

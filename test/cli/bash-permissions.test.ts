@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ScriptTurnInput } from "../../src/dev/model-script.js";
-import { bodyOf, resultText, toolResultsOf } from "../session-cli/harness.js";
+import { bodyOf, resultText, toolResultsOf } from "../support/harness.js";
 import { startTestModel, TEST_API_KEY, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
 import { type TmpTree, type TreeEntry, tmpTree } from "../support/tmp-tree.js";
 

@@ -60,5 +60,30 @@ describe("the published package", () => {
     expect(doctor.stdout).not.toContain("yaml-invalid");
     expect(doctor.stdout).toContain("Diagnostics: none");
     expect(doctor.exitCode, doctor.stderr).toBe(0);
+
+    // Both entries resolve by name in the installed package, and work together as the README shows: a session
+    // opened through `skillwright` talks to the scripted server from `skillwright/testing`.
+    const script = [
+      'import { createEngine, createModelClient, openSession } from "skillwright";',
+      'import { startModelServer } from "skillwright/testing";',
+      "const server = await startModelServer({",
+      '  script: { turns: [{ response: { content: [{ type: "text", text: "Hello from the script" }] } }] },',
+      "});",
+      "const engine = createEngine({ cwd: process.cwd(), home: process.env.SKILLWRIGHT_HOME, env: {} });",
+      'const client = createModelClient({ apiKey: "test", baseURL: server.url });',
+      "const { session } = await openSession(engine, { client });",
+      'for await (const event of session.send("hi")) if (event.type === "done") console.log(event.result.text);',
+      "await session.close();",
+      "await engine.close();",
+      "await server.close();",
+    ].join("\n");
+    const library = await execa("node", ["--input-type=module", "-e", script], {
+      cwd: project,
+      env,
+      reject: false,
+    });
+    expect(library.stderr).toBe("");
+    expect(library.stdout).toBe("Hello from the script");
+    expect(library.exitCode).toBe(0);
   }, 180_000);
 });

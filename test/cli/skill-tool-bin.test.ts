@@ -8,8 +8,8 @@ import { execa } from "execa";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AGENT_ID_HEADER } from "../../src/agent/model-client.js";
 import type { ScriptTurnInput } from "../../src/dev/model-script.js";
-import type { RequestBody } from "../session/harness.js";
-import { lastUser, resultText, skillMd, textBlocks, toolResults } from "../session/harness.js";
+import type { RequestBody } from "../support/harness.js";
+import { lastUser, resultText, skillMd, textBlocks, toolResults } from "../support/harness.js";
 import { startTestModel, TEST_API_KEY, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { type Harness, skillMd, startHarness } from "../support/harness.js";
 import { textTurn, toolTurn } from "../support/model-server.js";
-import { type E2E, skillMd, startE2E } from "./harness.js";
 
-let e: E2E | undefined;
+let e: Harness | undefined;
 afterEach(async () => {
   await e?.close();
   e = undefined;
@@ -36,7 +36,7 @@ function breakpoints(body: Body): string[] {
 
 describe("prompt-cache breakpoints in recorded request bodies", () => {
   it("a fork's opening listing ends at a breakpoint, so the next fork can read it from the cache", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: {
         "project/.claude/skills/audit-a/SKILL.md": skillMd("description: Audit A\ncontext: fork", "TASK-A"),
         "project/.claude/skills/audit-b/SKILL.md": skillMd("description: Audit B\ncontext: fork", "TASK-B"),
@@ -72,7 +72,7 @@ describe("prompt-cache breakpoints in recorded request bodies", () => {
 
 describe("a fork's opening listing", () => {
   it("is the main agent's full listing as sent, then a delta of skills activated since", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: {
         "project/.claude/skills/audit-a/SKILL.md": skillMd("description: Audit A\ncontext: fork", "TASK-A"),
         "project/.claude/skills/audit-b/SKILL.md": skillMd("description: Audit B\ncontext: fork", "TASK-B"),

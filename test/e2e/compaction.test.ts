@@ -4,10 +4,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { REATTACH_INTRO, SUMMARY_FRAMING, SUMMARY_SYSTEM_PROMPT } from "../../src/agent/compaction.js";
 import type { TranscriptEntry } from "../../src/agent/session-store.js";
 import type { ScriptTurnInput } from "../../src/dev/model-script.js";
-import { textTurn, toolTurn } from "../support/model-server.js";
-import type { TreeEntry } from "../support/tmp-tree.js";
 import {
-  type E2E,
+  type Harness,
   INIT_ENTRY,
   LISTING_HEADER,
   lastUser,
@@ -16,9 +14,11 @@ import {
   type RequestBody,
   sendOn,
   skillMd,
-  startE2E,
+  startHarness,
   textBlocks,
-} from "./harness.js";
+} from "../support/harness.js";
+import { textTurn, toolTurn } from "../support/model-server.js";
+import type { TreeEntry } from "../support/tmp-tree.js";
 
 const PRE_COMPACT_HOOK = { type: "command", command: 'cat > "$CLAUDE_PROJECT_DIR/precompact.json"' };
 
@@ -42,7 +42,7 @@ function isSummary(body: RequestBody): boolean {
 }
 
 /** The compacted message's blocks: summary, both skills re-attached newest first (beta, then alpha), listing. */
-function compactedBlocks(e: E2E, summary: string) {
+function compactedBlocks(e: Harness, summary: string) {
   const dir = (name: string) => e.tree.path(`project/.claude/skills/${name}`);
   const skill = (name: string, args: string, body: string) =>
     `## Skill "${name}", previously invoked in this session\n` +
@@ -58,7 +58,7 @@ function compactedBlocks(e: E2E, summary: string) {
   ];
 }
 
-async function transcript(e: E2E): Promise<TranscriptEntry[]> {
+async function transcript(e: Harness): Promise<TranscriptEntry[]> {
   const path = join(e.home, ".skillwright", "sessions", `${e.opened.session.id}.jsonl`);
   return (await readFile(path, "utf8"))
     .split("\n")
@@ -66,7 +66,7 @@ async function transcript(e: E2E): Promise<TranscriptEntry[]> {
     .map((line) => JSON.parse(line) as TranscriptEntry);
 }
 
-let e: E2E | undefined;
+let e: Harness | undefined;
 afterEach(async () => {
   await e?.close();
   e = undefined;
@@ -82,7 +82,7 @@ const TWO_SKILLS: ScriptTurnInput[] = [
 
 describe("compaction in a session (SPEC §8)", () => {
   it("/compact: PreCompact hook, a tool-less summary request, then summary + skills + full listing", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: TREE,
       turns: [...TWO_SKILLS, summaryTurn("SUMMARY-ONE"), textTurn("carrying on")],
     });
@@ -128,7 +128,7 @@ describe("compaction in a session (SPEC §8)", () => {
   });
 
   it("auto-compacts after a turn whose usage nears the window; the next request starts from the summary", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: TREE,
       turns: [
         TWO_SKILLS[0] as ScriptTurnInput,
@@ -158,7 +158,7 @@ describe("compaction in a session (SPEC §8)", () => {
   });
 
   it("no auto-compaction while usage stays below the threshold", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: TREE,
       turns: [
         { response: { content: [{ type: "text", text: "small" }], usage: { input_tokens: 700_000 } } },
@@ -172,7 +172,7 @@ describe("compaction in a session (SPEC §8)", () => {
   });
 
   it("--resume after compaction sends the compacted message, then what came after it", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: TREE,
       turns: [...TWO_SKILLS, summaryTurn("SUMMARY-ONE"), textTurn("carrying on"), textTurn("resumed fine")],
     });
@@ -194,7 +194,7 @@ describe("compaction in a session (SPEC §8)", () => {
 
 describe("auto-compaction in the middle of a turn", () => {
   it("compacts between two requests of one turn when a response nears the window, then goes on", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: TREE,
       turns: [
         {
@@ -240,7 +240,7 @@ describe("auto-compaction edge cases", () => {
         usage: { input_tokens: 950_000 },
       },
     });
-    e = await startE2E({
+    e = await startHarness({
       files: TREE,
       turns: [
         { match: { lastUserTextIncludes: "long task" }, ...big("toolu_1") },
@@ -259,7 +259,7 @@ describe("auto-compaction edge cases", () => {
   });
 
   it("a turn that fails after an auto-compaction does not compact again on the old usage", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: TREE,
       turns: [
         { response: { content: [{ type: "text", text: "big" }], usage: { input_tokens: 950_000 } } },

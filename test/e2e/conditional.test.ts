@@ -1,19 +1,19 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { textTurn, toolTurn } from "../support/model-server.js";
-import type { TreeEntry } from "../support/tmp-tree.js";
 import {
-  type E2E,
-  type E2EOptions,
+  type Harness,
+  type HarnessOptions,
   INIT_ENTRY,
   lastUser,
   listingBlock,
   plainBlocks,
   resultText,
   skillMd,
-  startE2E,
+  startHarness,
   textBlocks,
   toolResults,
-} from "./harness.js";
+} from "../support/harness.js";
+import { textTurn, toolTurn } from "../support/model-server.js";
+import type { TreeEntry } from "../support/tmp-tree.js";
 
 const TREE: Record<string, TreeEntry> = {
   "project/.claude/skills/deploy/SKILL.md": skillMd("description: Deploys the app", "Deploy."),
@@ -27,14 +27,14 @@ const TREE: Record<string, TreeEntry> = {
 
 const TS_ENTRY = "- ts-style: TypeScript house style - when editing .ts files";
 
-let e: E2E | undefined;
+let e: Harness | undefined;
 afterEach(async () => {
   await e?.close();
   e = undefined;
 });
 
-async function start(options: Omit<E2EOptions, "files">): Promise<E2E> {
-  e = await startE2E({ files: TREE, ...options });
+async function start(options: Omit<HarnessOptions, "files">): Promise<Harness> {
+  e = await startHarness({ files: TREE, ...options });
   return e;
 }
 

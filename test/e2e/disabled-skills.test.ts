@@ -3,13 +3,20 @@ import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { matchesSkillPattern, skillFilterFrom, whyDisabled } from "../../src/skill-filter.js";
 import { runIn } from "../audit/support.js";
+import {
+  type Harness,
+  resultText,
+  skillMd,
+  startHarness,
+  textBlocks,
+  toolResults,
+} from "../support/harness.js";
 import { textTurn, toolTurn } from "../support/model-server.js";
 import { tmpTree } from "../support/tmp-tree.js";
-import { type E2E, resultText, skillMd, startE2E, textBlocks, toolResults } from "./harness.js";
 
 const BIN = fileURLToPath(new URL("../../dist/bin/main.js", import.meta.url));
 
-let e: E2E | undefined;
+let e: Harness | undefined;
 afterEach(async () => {
   await e?.close();
   e = undefined;
@@ -55,7 +62,7 @@ describe("skill patterns", () => {
 
 describe("disabled skills in a session (settings skills.disabled)", () => {
   it("are not listed, a Skill call gets an error naming the settings file, the fork's listing leaves them out", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: { ...skills, "project/.claude/settings.local.json": settings },
       turns: [
         toolTurn("Skill", { skill: "secret" }, { id: "toolu_secret", match: { agentId: null } }),
@@ -86,7 +93,7 @@ describe("disabled skills in a session (settings skills.disabled)", () => {
   });
 
   it("a typed /name gets a clear reply and no model request", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: { ...skills, "project/.claude/settings.json": settings },
       turns: [textTurn("should not be asked")],
     });
@@ -98,7 +105,7 @@ describe("disabled skills in a session (settings skills.disabled)", () => {
   });
 
   it("the engine option `skills.only` (library form of --skills) disables every other skill", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: skills,
       engine: { skills: { only: ["keep"] } },
       turns: [toolTurn("Skill", { skill: "secret" }, { id: "toolu_1" }), textTurn("ok")],

@@ -5,10 +5,17 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  type Harness,
+  resultText,
+  skillMd,
+  startHarness,
+  textBlocks,
+  toolResults,
+} from "../support/harness.js";
 import { textTurn, toolTurn } from "../support/model-server.js";
-import { type E2E, resultText, skillMd, startE2E, textBlocks, toolResults } from "./harness.js";
 
-let e: E2E | undefined;
+let e: Harness | undefined;
 afterEach(async () => {
   await e?.close();
   e = undefined;
@@ -36,7 +43,7 @@ const greet = skillMd("description: Greets people", "GREET-BODY for $ARGUMENTS")
 
 describe("UserPromptExpansion (a typed /skill expands)", () => {
   it("gets Claude Code's fields, then the expansion goes to the model", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: {
         "project/.claude/skills/greet/SKILL.md": greet,
         "project/hooks/expansion.sh": recorder("expansion.json"),
@@ -62,7 +69,7 @@ describe("UserPromptExpansion (a typed /skill expands)", () => {
   });
 
   it("exit 2 blocks: no model request, the reply says why", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: {
         "project/.claude/skills/greet/SKILL.md": greet,
         "project/hooks/block.sh": recorder("blocked.json", { stderr: "not on Fridays", code: 2 }),
@@ -82,7 +89,7 @@ describe("UserPromptExpansion (a typed /skill expands)", () => {
 
 describe("PostToolUseFailure (a tool call that ended in error)", () => {
   it("fires with tool_name, tool_input, tool_use_id and error; PostToolUse does not", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: {
         "project/hooks/failure.sh": recorder("failure.json", { stderr: "try another path", code: 2 }),
         "project/hooks/post.sh": recorder("post.json"),
@@ -123,7 +130,7 @@ describe("PermissionRequest (a permission would be asked)", () => {
     const allow = JSON.stringify({
       hookSpecificOutput: { hookEventName: "PermissionRequest", decision: { behavior: "allow" } },
     });
-    e = await startE2E({
+    e = await startHarness({
       files: {
         "project/hooks/permission.sh": recorder("permission.json", { out: allow }),
         "project/.claude/settings.local.json": JSON.stringify({
@@ -151,7 +158,7 @@ describe("PermissionRequest (a permission would be asked)", () => {
       },
     });
     const asked: string[] = [];
-    e = await startE2E({
+    e = await startHarness({
       files: {
         "project/hooks/permission.sh": recorder("permission.json", { out: deny }),
         "project/.claude/settings.local.json": JSON.stringify({
@@ -176,7 +183,7 @@ describe("PermissionRequest (a permission would be asked)", () => {
 
   it("no answer from the hook: the question goes on to the user as before", async () => {
     const asked: string[] = [];
-    e = await startE2E({
+    e = await startHarness({
       files: {
         "project/hooks/permission.sh": recorder("permission.json"),
         "project/.claude/settings.local.json": JSON.stringify({

@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { type Harness, PLUGINS_DIR, resultText, startHarness, toolResults } from "../support/harness.js";
 import { textTurn, toolTurn } from "../support/model-server.js";
-import { type E2E, PLUGINS_DIR, resultText, startE2E, toolResults } from "./harness.js";
 
-let e: E2E | undefined;
+let e: Harness | undefined;
 afterEach(async () => {
   await e?.close();
   e = undefined;
@@ -24,7 +24,7 @@ describe("PreToolUse hooks from settings and plugins in a session (SPEC §10, §
         ],
       },
     };
-    e = await startE2E({
+    e = await startHarness({
       files: { "project/.claude/settings.local.json": JSON.stringify(settings) },
       turns: [bash("echo hi > ran.txt", "toolu_bash"), textTurn("ok")],
       session: { allowedTools: ["Bash"] },
@@ -37,7 +37,7 @@ describe("PreToolUse hooks from settings and plugins in a session (SPEC §10, §
   });
 
   it("git-guard (--plugin-dir) blocks `rm -rf /` with its message and lets `echo ok` run", async () => {
-    e = await startE2E({
+    e = await startHarness({
       engine: { pluginDirs: [join(PLUGINS_DIR, "git-guard")] },
       turns: [bash("rm -rf /", "toolu_rm"), bash("echo ok", "toolu_echo"), textTurn("done")],
       // Only echo is allowed: without the hook, rm would be denied by permissions with another message.

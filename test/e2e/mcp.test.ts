@@ -3,19 +3,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CORPUS, isAlive, SERVER_SCRIPT, SKILLS_SERVER, waitFor } from "../mcp/support.js";
-import { textTurn, toolTurn } from "../support/model-server.js";
 import {
-  type E2E,
-  type E2EOptions,
+  type Harness,
+  type HarnessOptions,
   INIT_ENTRY,
   lastUser,
   listingBlock,
   plainBlocks,
   resultText,
-  startE2E,
+  startHarness,
   textBlocks,
   toolResults,
-} from "./harness.js";
+} from "../support/harness.js";
+import { textTurn, toolTurn } from "../support/model-server.js";
 
 /** An inline `--mcp-config` with the test server as `tst` (pid written to `{tree}/tst.pid`), plus `extra`. */
 function mcpConfig(extra: Record<string, unknown> = {}): string {
@@ -23,14 +23,14 @@ function mcpConfig(extra: Record<string, unknown> = {}): string {
   return JSON.stringify({ mcpServers: { tst, ...extra } });
 }
 
-let e: E2E | undefined;
+let e: Harness | undefined;
 afterEach(async () => {
   await e?.close();
   e = undefined;
 });
 
-async function start(options: Omit<E2EOptions, "engine"> & { config?: string }): Promise<E2E> {
-  e = await startE2E({ ...options, engine: { mcpConfigs: [options.config ?? mcpConfig()] } });
+async function start(options: Omit<HarnessOptions, "engine"> & { config?: string }): Promise<Harness> {
+  e = await startHarness({ ...options, engine: { mcpConfigs: [options.config ?? mcpConfig()] } });
   return e;
 }
 

@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { textTurn, toolTurn } from "../support/model-server.js";
-import type { TreeEntry } from "../support/tmp-tree.js";
 import {
-  type E2E,
+  type Harness,
   INIT_ENTRY,
   LISTING_HEADER,
   lastUser,
@@ -10,10 +8,12 @@ import {
   plainBlocks,
   resultText,
   skillMd,
-  startE2E,
+  startHarness,
   textBlocks,
   toolResults,
-} from "./harness.js";
+} from "../support/harness.js";
+import { textTurn, toolTurn } from "../support/model-server.js";
+import type { TreeEntry } from "../support/tmp-tree.js";
 
 const TREE: Record<string, TreeEntry> = {
   "project/.gitignore": "packages/ignored/\n",
@@ -55,7 +55,7 @@ const ANNOUNCEMENT = [
   "</system-reminder>",
 ].join("\n");
 
-let e: E2E | undefined;
+let e: Harness | undefined;
 afterEach(async () => {
   await e?.close();
   e = undefined;
@@ -63,7 +63,7 @@ afterEach(async () => {
 
 describe("nested skill discovery in a session (SPEC §9)", () => {
   it("a Read below packages/web announces its skills dir, byte-exact, and they become invocable", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: TREE,
       turns: [
         toolTurn("Skill", { skill: "web-build" }, { id: "toolu_early" }),
@@ -103,7 +103,7 @@ describe("nested skill discovery in a session (SPEC §9)", () => {
   });
 
   it("a git-ignored package and node_modules are never searched, even when read", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: TREE,
       turns: [
         toolTurn("Read", { path: "packages/ignored/src/y.ts" }),

@@ -1,22 +1,22 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RequestBody } from "../session/harness.js";
-import { textTurn, toolTurn } from "../support/model-server.js";
+import type { RequestBody } from "../support/harness.js";
 import {
-  type E2E,
+  type Harness,
   lastUser,
   PLUGINS_DIR,
   resultText,
   skillMd,
-  startE2E,
+  startHarness,
   textBlocks,
   toolResults,
-} from "./harness.js";
+} from "../support/harness.js";
+import { textTurn, toolTurn } from "../support/model-server.js";
 
 const REPO_NOTES = join(PLUGINS_DIR, "repo-notes");
 
-let e: E2E | undefined;
+let e: Harness | undefined;
 afterEach(async () => {
   await e?.close();
   e = undefined;
@@ -24,7 +24,7 @@ afterEach(async () => {
 
 describe("plugins in a session (SPEC §11)", () => {
   it("repo-notes:remember is listed and invocable; a bare `remember` points at the full name", async () => {
-    e = await startE2E({
+    e = await startHarness({
       engine: { pluginDirs: [REPO_NOTES] },
       // Plugin MCP servers start only when approved (issue 16.1).
       files: { "home/.claude/settings.json": JSON.stringify({ enabledMcpjsonServers: ["notes"] }) },
@@ -59,7 +59,7 @@ describe("plugins in a session (SPEC §11)", () => {
   });
 
   it("repo-notes:map-repo forks with agent repo-notes:cartographer (its system prompt, read-only tools)", async () => {
-    e = await startE2E({
+    e = await startHarness({
       engine: { pluginDirs: [REPO_NOTES] },
       turns: [
         toolTurn("Skill", { skill: "repo-notes:map-repo", args: "the build" }, { match: { agentId: null } }),
@@ -92,7 +92,7 @@ describe("plugins in a session (SPEC §11)", () => {
       "{CLAUDE_PLUGIN_DATA}\nDir: $",
       "{CLAUDE_SKILL_DIR}",
     ];
-    e = await startE2E({
+    e = await startHarness({
       files: {
         "plugins/demo/.claude-plugin/plugin.json": JSON.stringify({ name: "demo", version: "1.0.0" }),
         "plugins/demo/skills/where/SKILL.md": skillMd("description: Says where it lives", body.join("")),

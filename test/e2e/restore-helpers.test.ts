@@ -4,8 +4,8 @@ import { createActivationState } from "../../src/activation/activation-state.js"
 import { announcedNestedRoot, nestedAnnouncement } from "../../src/activation/announce.js";
 import type { ModelMessage } from "../../src/agent/model-client.js";
 import { namesListedIn, reminderTexts } from "../../src/session/listing-state.js";
+import { listingBlock } from "../support/harness.js";
 import { makeSkill } from "../support/make-skill.js";
-import { listingBlock } from "./harness.js";
 
 const user = (...texts: string[]): ModelMessage => ({
   role: "user",

@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { textTurn, toolTurn } from "../support/model-server.js";
-import type { TreeEntry } from "../support/tmp-tree.js";
 import {
-  type E2E,
+  type Harness,
   INIT_ENTRY,
   LISTING_HEADER,
   lastUser,
@@ -12,10 +10,12 @@ import {
   resultText,
   sendOn,
   skillMd,
-  startE2E,
+  startHarness,
   textBlocks,
   toolResults,
-} from "./harness.js";
+} from "../support/harness.js";
+import { textTurn, toolTurn } from "../support/model-server.js";
+import type { TreeEntry } from "../support/tmp-tree.js";
 
 const TREE: Record<string, TreeEntry> = {
   "project/.claude/skills/deploy/SKILL.md": skillMd("description: Deploys the app", "ROOT-DEPLOY"),
@@ -30,7 +30,7 @@ const TREE: Record<string, TreeEntry> = {
   "project/packages/web/x.ts": "export const x = 1;\n",
 };
 
-let e: E2E | undefined;
+let e: Harness | undefined;
 afterEach(async () => {
   await e?.close();
   e = undefined;
@@ -42,7 +42,7 @@ function listingsIn(body: RequestBody): string[] {
 
 describe("--resume keeps what the stored conversation was told (SPEC §3, §8, §9)", () => {
   it("does not send the listing again: the stored first message holds it", async () => {
-    e = await startE2E({ files: TREE, turns: [textTurn("one"), textTurn("two")] });
+    e = await startHarness({ files: TREE, turns: [textTurn("one"), textTurn("two")] });
     await e.send("hello");
     const resumed = await e.reopen({ resume: e.opened.session.id });
     await sendOn(resumed, "again");
@@ -52,7 +52,7 @@ describe("--resume keeps what the stored conversation was told (SPEC §3, §8, �
   });
 
   it("conditional skills activated and nested skills discovered before stay invocable after a resume", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: TREE,
       turns: [
         toolTurn("Read", { path: "src/a.ts" }),
@@ -96,7 +96,7 @@ describe("--resume keeps what the stored conversation was told (SPEC §3, §8, �
       ].join("\n"),
       "Guarding.",
     );
-    e = await startE2E({
+    e = await startHarness({
       files: { ...TREE, "project/.claude/skills/guard/SKILL.md": guard },
       turns: [
         toolTurn("Skill", { skill: "guard" }),

@@ -10,11 +10,11 @@ import type { RecordedRequest } from "../../src/dev/model-server.js";
 import { parseAgentFile } from "../../src/fork/agents.js";
 import { createNodeFs } from "../../src/io/fs.js";
 import { loadPluginAgents } from "../../src/plugins/load-agents.js";
-import { type BodyBlock, type E2E, resultText, skillMd, startE2E } from "../e2e/harness.js";
+import { type BodyBlock, type Harness, resultText, skillMd, startHarness } from "../support/harness.js";
 import { textTurn, toolTurn } from "../support/model-server.js";
 import { tmpTree } from "../support/tmp-tree.js";
 
-let e: E2E | undefined;
+let e: Harness | undefined;
 afterEach(async () => {
   await e?.close();
   e = undefined;
@@ -130,7 +130,7 @@ describe("agent files: the new fields", () => {
 
 describe("a forked skill running as a custom agent", () => {
   it("skills: the preloaded skill's expansion is in the fork's first message, before the task", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: {
         "project/.claude/skills/review/SKILL.md": reviewSkill,
         "project/.claude/skills/style/SKILL.md": styleSkill,
@@ -156,7 +156,7 @@ describe("a forked skill running as a custom agent", () => {
   });
 
   it("disallowedTools removes tools from the fork; permissionMode acceptEdits lets it edit without asking", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: {
         "project/notes.txt": "old text\n",
         "project/.claude/skills/review/SKILL.md": reviewSkill,
@@ -186,7 +186,7 @@ describe("a forked skill running as a custom agent", () => {
   });
 
   it("permissionMode plan: only read-only tools; bypassPermissions: Bash runs without asking", async () => {
-    e = await startE2E({
+    e = await startHarness({
       files: {
         "project/.claude/skills/review/SKILL.md": reviewSkill,
         "project/.claude/skills/build/SKILL.md": skillMd(
@@ -221,7 +221,7 @@ describe("a forked skill running as a custom agent", () => {
 
   it("permissionMode dontAsk: what no rule allows is denied, and nobody is asked", async () => {
     const asked: string[] = [];
-    e = await startE2E({
+    e = await startHarness({
       files: {
         "project/.claude/skills/review/SKILL.md": reviewSkill,
         "project/.claude/agents/reviewer.md": agentFile(
@@ -246,7 +246,7 @@ describe("a forked skill running as a custom agent", () => {
   it("hooks: registered while the agent runs, for its own events only (Stop runs as SubagentStop)", async () => {
     const record = (file: string) =>
       `cat >> "$CLAUDE_PROJECT_DIR/${file}"; echo >> "$CLAUDE_PROJECT_DIR/${file}"`;
-    e = await startE2E({
+    e = await startHarness({
       files: {
         "project/notes.txt": "text\n",
         "project/.claude/skills/review/SKILL.md": reviewSkill,

@@ -7,7 +7,7 @@ import {
   mainRequests,
   openTestSession,
   sendAll,
-} from "../session-cli/harness.js";
+} from "../support/harness.js";
 import { startTestModel, textTurn, toolTurn } from "../support/model-server.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 

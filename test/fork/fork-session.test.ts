@@ -12,7 +12,7 @@ import {
   sendAll,
   toolResultsOf,
   transcript,
-} from "../session-cli/harness.js";
+} from "../support/harness.js";
 import { startTestModel, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
 import { isAlive, waitForPid, waitUntil } from "../support/processes.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";

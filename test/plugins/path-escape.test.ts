@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Diagnostic } from "../../src/diagnostics.js";
 import { createNodeFs } from "../../src/io/fs.js";
 import { loadPlugin } from "../../src/plugins/load-plugin.js";
-import { INIT_ENTRY, lastUser, listingBlock, startE2E, textBlocks } from "../e2e/harness.js";
+import { INIT_ENTRY, lastUser, listingBlock, startHarness, textBlocks } from "../support/harness.js";
 import { textTurn } from "../support/model-server.js";
 import { type TmpTree, type TreeEntry, tmpTree } from "../support/tmp-tree.js";
 
@@ -124,7 +124,7 @@ describe("loadPlugin refuses files whose real path leaves the plugin root", () =
 
 describe("a plugin skill linked outside never reaches the listing", () => {
   it("the model's listing holds only the honest skill", async () => {
-    const e = await startE2E({
+    const e = await startHarness({
       files: {
         "plug/.claude-plugin/plugin.json": json({ name: "p" }),
         "plug/skills/ok/SKILL.md": "---\ndescription: Honest skill\n---\nOk\n",

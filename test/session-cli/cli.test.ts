@@ -6,6 +6,7 @@ import { execa, type ResultPromise } from "execa";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createModelClient } from "../../src/agent/model-client.js";
 import type { ScriptTurnInput } from "../../src/dev/model-script.js";
+import { bodyOf, firstMessageTexts, resultText, toolResultsOf, transcript } from "../support/harness.js";
 import {
   httpFaultTurn,
   startTestModel,
@@ -16,7 +17,6 @@ import {
 } from "../support/model-server.js";
 import { isAlive, waitForPid, waitUntil } from "../support/processes.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
-import { bodyOf, firstMessageTexts, resultText, toolResultsOf, transcript } from "./harness.js";
 
 /** The shipped bin (package.json "bin"); CI runs `npm run build` before the tests. */
 const BIN = fileURLToPath(new URL("../../dist/bin/main.js", import.meta.url));

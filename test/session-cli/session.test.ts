@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ModelMessage } from "../../src/agent/model-client.js";
 import type { TranscriptEntry } from "../../src/agent/session-store.js";
+import { bodyOf, openTestSession, sendAll, transcript } from "../support/harness.js";
 import {
   httpFaultTurn,
   startTestModel,
@@ -9,7 +10,6 @@ import {
   toolTurn,
 } from "../support/model-server.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
-import { bodyOf, openTestSession, sendAll, transcript } from "./harness.js";
 
 let tree: TmpTree;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { appendFile, readFile, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { bodyOf, openTestSession, sendAll, transcriptPath } from "../support/harness.js";
 import { startTestModel, type TestModel, textTurn } from "../support/model-server.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
-import { bodyOf, openTestSession, sendAll, transcriptPath } from "./harness.js";
 
 let tree: TmpTree | undefined;
 let model: TestModel | undefined;

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { INIT_COMMAND_PROMPT } from "../../src/skill-tool/builtin-commands.js";
-import { textTurn, toolTurn } from "../support/model-server.js";
 import {
   type Harness,
   INIT_ENTRY,
@@ -11,7 +10,8 @@ import {
   startHarness,
   textBlocks,
   toolResults,
-} from "./harness.js";
+} from "../support/harness.js";
+import { textTurn, toolTurn } from "../support/model-server.js";
 
 const LISTING = [
   "<system-reminder>",

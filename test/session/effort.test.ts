@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { AGENT_ID_HEADER } from "../../src/agent/model-client.js";
+import { type Harness, type RequestBody, skillMd, startHarness } from "../support/harness.js";
 import { textTurn, toolTurn } from "../support/model-server.js";
 import type { TreeEntry } from "../support/tmp-tree.js";
-import { type Harness, type RequestBody, skillMd, startHarness } from "./harness.js";
 
 const TREE: Record<string, TreeEntry> = {
   "project/.claude/skills/deep/SKILL.md": skillMd("description: Thinks hard\neffort: high", "Think hard."),
@@ -108,7 +108,7 @@ describe("default effort (SPEC §14.2)", () => {
       ["sub", undefined],
       ["main", undefined],
     ]);
-    expect(h.bodies().map((b) => b.model)).toEqual([
+    expect(h.allBodies().map((b) => b.model)).toEqual([
       "claude-sonnet-4-5",
       "claude-sonnet-4-5",
       "claude-sonnet-4-5",

@@ -4,8 +4,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/agent/events.js";
 import type { ScriptTurnInput } from "../../src/dev/model-script.js";
 import { openSession } from "../../src/session/open.js";
-import { textTurn, toolTurn } from "../support/model-server.js";
-import type { TreeEntry } from "../support/tmp-tree.js";
 import {
   doneResult,
   FIXED_NOW,
@@ -14,7 +12,9 @@ import {
   skillMd,
   startHarness,
   toolResults,
-} from "./harness.js";
+} from "../support/harness.js";
+import { textTurn, toolTurn } from "../support/model-server.js";
+import type { TreeEntry } from "../support/tmp-tree.js";
 
 /** Appends the hook's stdin JSON as one line to `hook.log` in the project dir. */
 const LOG_HOOK = `'{ cat; echo; } >> "$CLAUDE_PROJECT_DIR/hook.log"'`;

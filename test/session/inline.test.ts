@@ -2,8 +2,6 @@
 import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { textTurn, toolTurn } from "../support/model-server.js";
-import type { TreeEntry } from "../support/tmp-tree.js";
 import {
   type BodyBlock,
   type Harness,
@@ -13,7 +11,9 @@ import {
   skillMd,
   startHarness,
   toolResults,
-} from "./harness.js";
+} from "../support/harness.js";
+import { textTurn, toolTurn } from "../support/model-server.js";
+import type { TreeEntry } from "../support/tmp-tree.js";
 
 const INJECTION = "a; touch X; $(touch Y) `touch Z`";
 

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { textTurn, toolTurn } from "../support/model-server.js";
 import {
   type Harness,
   INIT_ENTRY,
@@ -10,7 +9,8 @@ import {
   startHarness,
   textBlocks,
   toolResults,
-} from "./harness.js";
+} from "../support/harness.js";
+import { textTurn, toolTurn } from "../support/model-server.js";
 
 const HEADER = "The following skills are available for use with the Skill tool:";
 

@@ -1,9 +1,16 @@
 import { access } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  type Harness,
+  type RequestBody,
+  resultText,
+  skillMd,
+  startHarness,
+  toolResults,
+} from "../support/harness.js";
 import { textTurn, toolTurn } from "../support/model-server.js";
 import type { TreeEntry } from "../support/tmp-tree.js";
-import { type Harness, type RequestBody, resultText, skillMd, startHarness, toolResults } from "./harness.js";
 
 const SESSION_MODEL = "claude-sonnet-5-5";
 const HAIKU = "claude-haiku-5-5";

@@ -1,7 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { AskPermission } from "../../src/permissions/decision.js";
-import { textTurn, toolTurn } from "../support/model-server.js";
-import type { TreeEntry } from "../support/tmp-tree.js";
 import {
   doneResult,
   type Harness,
@@ -10,7 +8,9 @@ import {
   skillMd,
   startHarness,
   toolResults,
-} from "./harness.js";
+} from "../support/harness.js";
+import { textTurn, toolTurn } from "../support/model-server.js";
+import type { TreeEntry } from "../support/tmp-tree.js";
 
 const TREE: Record<string, TreeEntry> = {
   "project/.claude/skills/danger/SKILL.md": skillMd(

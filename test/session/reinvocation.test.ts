@@ -1,8 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { openSession } from "../../src/session/open.js";
-import { textTurn, toolTurn } from "../support/model-server.js";
-import type { TreeEntry } from "../support/tmp-tree.js";
 import {
   FIXED_NOW,
   type Harness,
@@ -13,7 +11,9 @@ import {
   startHarness,
   textBlocks,
   toolResults,
-} from "./harness.js";
+} from "../support/harness.js";
+import { textTurn, toolTurn } from "../support/model-server.js";
+import type { TreeEntry } from "../support/tmp-tree.js";
 
 const TREE: Record<string, TreeEntry> = {
   "project/.claude/skills/greet/SKILL.md": skillMd("description: Greets", "Hello $ARGUMENTS."),
@@ -37,9 +37,16 @@ afterEach(async () => {
   h = undefined;
 });
 
+/** The body of request `index`, counting the main agent's and sub-agents' requests alike. */
+function requestBody(harness: Harness, index: number): RequestBody {
+  const found = harness.allBodies()[index];
+  if (found === undefined) throw new Error(`no request #${index} (${harness.allBodies().length} made)`);
+  return found;
+}
+
 /** The tool_result text and the follow-up text block of request `index` (an inline Skill call's answer). */
 function skillAnswer(harness: Harness, index: number): [string, string[]] {
-  const body: RequestBody = harness.body(index);
+  const body = requestBody(harness, index);
   const [result] = toolResults(body);
   const texts = textBlocks(lastUser(body).content).filter((t) => !t.startsWith("<system-reminder>"));
   return [result === undefined ? "" : resultText(result), texts];
@@ -47,7 +54,7 @@ function skillAnswer(harness: Harness, index: number): [string, string[]] {
 
 /** The expansion block of a typed `/name` (the user message's last text block) in request `index`. */
 function typedExpansion(harness: Harness, index: number): string | undefined {
-  return textBlocks(lastUser(harness.body(index)).content).at(-1);
+  return textBlocks(lastUser(requestBody(harness, index)).content).at(-1);
 }
 
 describe("re-invocation within one conversation (SPEC §14.3)", () => {

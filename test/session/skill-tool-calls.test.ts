@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  doneResult,
+  type Harness,
+  resultText,
+  skillMd,
+  startHarness,
+  toolResults,
+} from "../support/harness.js";
 import { textTurn, toolTurn } from "../support/model-server.js";
 import type { TreeEntry } from "../support/tmp-tree.js";
-import { doneResult, type Harness, resultText, skillMd, startHarness, toolResults } from "./harness.js";
 
 const TREE: Record<string, TreeEntry> = {
   "project/.claude/skills/deploy/SKILL.md": skillMd("description: Deploys the app", "Deploy $ARGUMENTS."),

@@ -1,7 +1,5 @@
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { textTurn, toolTurn } from "../support/model-server.js";
-import type { TreeEntry } from "../support/tmp-tree.js";
 import {
   doneResult,
   type Harness,
@@ -12,7 +10,9 @@ import {
   startHarness,
   textBlocks,
   toolResults,
-} from "./harness.js";
+} from "../support/harness.js";
+import { textTurn, toolTurn } from "../support/model-server.js";
+import type { TreeEntry } from "../support/tmp-tree.js";
 
 const LISTING_HEADER = "The following skills are available for use with the Skill tool:";
 const REFUSAL =

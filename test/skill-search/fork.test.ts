@@ -1,9 +1,9 @@
 /** A fork that may use skills gets the session's SkillSearch with its Skill tool, and a listing pointing to it. */
 import { afterEach, describe, expect, it } from "vitest";
-import { type E2E, LISTING_HEADER, skillMd, startE2E, textBlocks } from "../e2e/harness.js";
+import { type Harness, LISTING_HEADER, skillMd, startHarness, textBlocks } from "../support/harness.js";
 import { textTurn, toolTurn } from "../support/model-server.js";
 
-let e: E2E | undefined;
+let e: Harness | undefined;
 afterEach(async () => {
   await e?.close();
   e = undefined;
@@ -25,7 +25,7 @@ describe("SkillSearch in forks (SPEC §14.15)", () => {
     for (let i = 0; i < 50; i++) {
       files[`project/.claude/skills/extra-${i}/SKILL.md`] = skillMd(`description: Extra ${i}`, "x");
     }
-    e = await startE2E({
+    e = await startHarness({
       files,
       // Room for a few names only: the catalog overflows.
       env: { SKILLWRIGHT_LISTING_BUDGET: "400" },
