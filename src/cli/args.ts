@@ -32,12 +32,24 @@ export const CLI_OPTIONS = {
   script: { type: "string" },
   port: { type: "string" },
   "start-mcp": { type: "boolean" },
+  junit: { type: "string" },
+  update: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
 
 /** The offline and dev subcommands; anything else is a prompt. */
-export const SUBCOMMANDS = ["list", "doctor", "show", "validate", "plugin", "dev", "help", "mcp"] as const;
+export const SUBCOMMANDS = [
+  "list",
+  "doctor",
+  "show",
+  "validate",
+  "plugin",
+  "dev",
+  "help",
+  "mcp",
+  "test",
+] as const;
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -85,6 +97,10 @@ export interface CliArgs {
   port: number | undefined;
   /** `list`/`doctor --start-mcp`: start the approved MCP servers (the offline commands never do otherwise). */
   startMcp: boolean;
+  /** `test --junit FILE`: also write JUnit XML there. */
+  junit: string | undefined;
+  /** `test --update`: rewrite expected exact bodies that differ. */
+  update: boolean;
   help: boolean;
   version: boolean;
 }
@@ -179,6 +195,8 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         script: values.script,
         port: positiveInt(values.port, "port"),
         startMcp: values["start-mcp"] ?? false,
+        junit: values.junit,
+        update: values.update ?? false,
         help: values.help ?? false,
         version: values.version ?? false,
       },

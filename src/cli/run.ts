@@ -132,6 +132,12 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
     }
     case "mcp":
       return (await import("./commands/mcp.js")).mcpCommand(engine, scoped, args.positionals);
+    case "test":
+      return (await import("./commands/test.js")).testCommand(engine, scoped, args.positionals, {
+        json: args.json,
+        junit: args.junit,
+        update: args.update,
+      });
     default:
       io.stderr(`Unknown command: ${args.command}\n\n${USAGE}`);
       return 2;

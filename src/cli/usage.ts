@@ -11,6 +11,8 @@ Commands (offline):
   validate <path> [--spec]           check a skill file or dir (exit 1 on errors); --spec adds the Agent Skills profile
   plugin validate <dir> [--json]     check a plugin: manifest, skills, commands, agents, hooks, MCP config
   dev model-server --script F [--port N]  a scripted Messages API server for testing skills offline
+  test [path...] [--json] [--junit F] [--update]  run the cases in <skill>/tests/*.yaml (default: every
+                                     skill of the project); exit 1 on any failure
   mcp approve <name>                 let a project or plugin MCP server start (writes .claude/settings.local.json)
   (list and doctor never start an MCP server unless given --start-mcp; show starts only the one it shows)
 
