@@ -13,12 +13,15 @@ interface JsonReport {
   fileErrors: { file: string; line: number; column: number; message: string }[];
 }
 
+/** `${CLAUDE_SKILL_DIR}` as a body writes it (and as the report shows the temp copy's path). */
+const SKILL_DIR = ["$", "{CLAUDE_SKILL_DIR}"].join("");
+
 const SKILL = [
   "---",
   "name: greet",
   "description: Greets someone. Use when the user asks for a greeting.",
   "---",
-  "Hello $ARGUMENTS from ${CLAUDE_SKILL_DIR}!",
+  `Hello $ARGUMENTS from ${SKILL_DIR}!`,
   "Branch: !`git branch --show-current`",
   "",
 ].join("\n");
@@ -103,7 +106,7 @@ describe("skillwright test: expansion cases", () => {
     expect(text.code).toBe(1);
     expect(text.stdout).toContain("✗ greet › exact wrong (expansion, ");
     expect(text.stdout).toContain("      - Hello Bob\n");
-    expect(text.stdout).toContain("      + Hello Ada from ${CLAUDE_SKILL_DIR}!\n");
+    expect(text.stdout).toContain(`      + Hello Ada from ${SKILL_DIR}!\n`);
     expect(text.stdout).toMatch(/2 passed, 4 failed \(1 skill\(s\)\)\n$/);
   });
 
@@ -143,9 +146,7 @@ describe("skillwright test: expansion cases", () => {
     expect(first.stdout).toContain("      - old text\n");
     const updated = await readFile(file, "utf8");
     expect(updated).toContain("# a comment that stays");
-    expect(updated).toContain(
-      "exact: |\n        Hello Ada from ${CLAUDE_SKILL_DIR}!\n        Branch: main\n",
-    );
+    expect(updated).toContain(`exact: |\n        Hello Ada from ${SKILL_DIR}!\n        Branch: main\n`);
     const second = await cli(t, ["test"]);
     expect(second.stdout).toContain("✓ greet › snapshot");
     expect(second.code).toBe(0);
