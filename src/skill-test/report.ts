@@ -1,3 +1,4 @@
+import { isAbsolute, relative } from "node:path";
 import type { CaseFileError } from "./cases.js";
 import { lineDiff } from "./line-diff.js";
 import type { CaseOutcome } from "./outcome.js";
@@ -8,15 +9,22 @@ export function runPassed(run: TestRun): boolean {
   return run.fileErrors.length === 0 && run.outcomes.every((o) => o.passed);
 }
 
-function fileError(e: CaseFileError): string {
-  return `✗ ${e.file}:${e.line}:${e.column}: ${e.message}`;
+/** `file` relative to `cwd` when it lies inside it, else as given. Pure. */
+function shown(file: string, cwd: string | undefined): string {
+  if (cwd === undefined) return file;
+  const rel = relative(cwd, file);
+  return rel === "" || rel.startsWith("..") || isAbsolute(rel) ? file : rel;
 }
 
-/** The readable report: one line per case, the reasons (and a diff for `exact`) under each failure. Pure. */
-export function textReport(run: TestRun): string {
+/**
+ * The readable report: one line per case, the reasons (and a diff for `exact`) under each failure, tests files
+ * shown relative to `cwd` when inside it. Pure.
+ */
+export function textReport(run: TestRun, cwd?: string): string {
   const out: string[] = [];
+  const fileError = (e: CaseFileError) => `✗ ${shown(e.file, cwd)}:${e.line}:${e.column}: ${e.message}`;
   for (const o of run.outcomes) {
-    out.push(`${o.passed ? "✓" : "✗"} ${o.skill} › ${o.name} (${o.kind}, ${o.file}:${o.line})`);
+    out.push(`${o.passed ? "✓" : "✗"} ${o.skill} › ${o.name} (${o.kind}, ${shown(o.file, cwd)}:${o.line})`);
     if (o.passed) continue;
     for (const f of o.failures) out.push(`    ${f.replaceAll("\n", "\n      ")}`);
     if (o.expected !== undefined && o.actual !== undefined && o.expected !== o.actual) {

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterEach, describe, expect, it } from "vitest";
 import { cli, json } from "../cli/run-cli.js";
@@ -211,7 +212,7 @@ describe("skillwright test: tests files and reports", () => {
     );
     const result = await cli(t, ["test"]);
     expect(result.code).toBe(1);
-    const file = t.path("home/repo/.claude/skills/greet/tests/a.yaml");
+    const file = ".claude/skills/greet/tests/a.yaml";
     expect(result.stdout).toContain(`✗ ${file}:7:13: cases[1].expect: Invalid option`);
     expect(result.stdout).toContain(`✗ ${file}:8:5: cases[2]: Unrecognized key: "argz"`);
     expect(result.stdout).not.toContain("✓ greet › fine");
@@ -264,5 +265,18 @@ describe("skillwright test: tests files and reports", () => {
     const missing = await cli(t, ["test", "nowhere"]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("No skill found at nowhere");
+  });
+});
+
+describe("the example project's skill tests (issue 15 #5)", () => {
+  const EXAMPLE = fileURLToPath(new URL("../../examples/project", import.meta.url));
+  it("`skillwright test` passes on examples/project through the built CLI", async () => {
+    const t = await project({ "home/repo/README.md": "x" });
+    const result = await cli(t, ["test", "--cwd", EXAMPLE, "--json"]);
+    const report = json<JsonReport>(result);
+    expect(report.fileErrors).toEqual([]);
+    expect(report.cases.filter((c) => !c.passed)).toEqual([]);
+    expect(new Set(report.cases.map((c) => c.kind))).toEqual(new Set(["expansion", "listing"]));
+    expect(result.code).toBe(0);
   });
 });

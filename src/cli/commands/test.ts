@@ -53,7 +53,7 @@ export async function testCommand(engine: Engine, io: CliIo, paths: string[], op
     env: engine.env,
     listingSettings: listingSettingsOf(settings.settings),
   });
-  io.stdout(options.json ? jsonReport(run) : textReport(run));
+  io.stdout(options.json ? jsonReport(run) : textReport(run, io.cwd));
   if (options.junit !== undefined) {
     const file = resolve(io.cwd, options.junit);
     try {
