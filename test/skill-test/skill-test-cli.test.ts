@@ -129,6 +129,23 @@ describe("skillwright test: expansion cases", () => {
     expect(existsSync(t.path("home/repo/.claude/skills/mk/made.txt"))).toBe(false);
   });
 
+  it("a stub matches the command with the argument values in place", async () => {
+    const t = await project({
+      "home/repo/.claude/skills/log/SKILL.md":
+        "---\ndescription: log\n---\nLog: !`git log --oneline $ARGUMENTS`\n",
+      "home/repo/.claude/skills/log/tests/t.yaml": `cases:
+  - name: stubbed with args
+    kind: expansion
+    args: main
+    stubs: { "git log --oneline main": "abc123 first\\n" }
+    expect: { exact: "Log: abc123 first\\n" }
+`,
+    });
+    const result = await cli(t, ["test", ".claude/skills/log"]);
+    expect(result.stdout).toContain("✓ log › stubbed with args");
+    expect(result.code).toBe(0);
+  });
+
   it("--update rewrites a differing exact body after showing the diff; the next run passes", async () => {
     const t = await project(
       cases(`cases:
