@@ -135,6 +135,7 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
     case "test":
       return (await import("./commands/test.js")).testCommand(engine, scoped, args.positionals, {
         json: args.json,
+        model: args.model,
         junit: args.junit,
         update: args.update,
       });

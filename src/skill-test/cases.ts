@@ -66,8 +66,27 @@ export const ListingCase = z
   .strict();
 export type ListingCase = z.infer<typeof ListingCase>;
 
+/**
+ * Prompts that should (`should`) and should not (`should_not`) make the model call this skill, each run `runs`
+ * times against the model of `ANTHROPIC_API_KEY`/`ANTHROPIC_BASE_URL` with the project's real listing. A
+ * `should` prompt passes when its trigger rate is at least `threshold`, a `should_not` one when at most
+ * `1 - threshold`.
+ */
+export const TriggerCase = z
+  .object({
+    kind: z.literal("trigger"),
+    name: z.string().min(1),
+    should: z.array(z.string().min(1)).default([]),
+    should_not: z.array(z.string().min(1)).default([]),
+    runs: z.number().int().min(1).max(20).default(3),
+    threshold: z.number().min(0).max(1).default(0.66),
+  })
+  .strict()
+  .refine((c) => c.should.length + c.should_not.length > 0, { message: "give should or should_not prompts" });
+export type TriggerCase = z.infer<typeof TriggerCase>;
+
 /** A test case of one skill. */
-export const TestCase = z.discriminatedUnion("kind", [ExpansionCase, ListingCase]);
+export const TestCase = z.discriminatedUnion("kind", [ExpansionCase, ListingCase, TriggerCase]);
 export type TestCase = z.infer<typeof TestCase>;
 
 /** A `tests/*.yaml` file. */

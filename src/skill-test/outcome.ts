@@ -10,6 +10,8 @@ export interface CaseOutcome {
   /** The case's position in the file's `cases`. */
   index: number;
   passed: boolean;
+  /** Why the case did not run (it counts as neither passed nor failed). */
+  skipped?: string;
   /** Why it failed, one line per failed expectation; empty when it passed. */
   failures: string[];
   /** What was produced (the expanded body, the listing entry), for the report and `--update`. */

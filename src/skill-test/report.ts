@@ -24,7 +24,11 @@ export function textReport(run: TestRun, cwd?: string): string {
   const out: string[] = [];
   const fileError = (e: CaseFileError) => `✗ ${shown(e.file, cwd)}:${e.line}:${e.column}: ${e.message}`;
   for (const o of run.outcomes) {
-    out.push(`${o.passed ? "✓" : "✗"} ${o.skill} › ${o.name} (${o.kind}, ${shown(o.file, cwd)}:${o.line})`);
+    const mark = o.skipped !== undefined ? "-" : o.passed ? "✓" : "✗";
+    const note = o.skipped === undefined ? "" : ` skipped: ${o.skipped}`;
+    out.push(`${mark} ${o.skill} › ${o.name} (${o.kind}, ${shown(o.file, cwd)}:${o.line})${note}`);
+    if (o.kind === "trigger" && o.actual !== undefined)
+      out.push(...o.actual.split("\n").map((l) => `    ${l}`));
     if (o.passed) continue;
     for (const f of o.failures) out.push(`    ${f.replaceAll("\n", "\n      ")}`);
     if (o.expected !== undefined && o.actual !== undefined && o.expected !== o.actual) {
@@ -36,12 +40,13 @@ export function textReport(run: TestRun, cwd?: string): string {
   }
   out.push(...run.fileErrors.map(fileError));
   const failed = run.outcomes.filter((o) => !o.passed).length;
-  const passed = run.outcomes.length - failed;
+  const skipped = run.outcomes.filter((o) => o.skipped !== undefined).length;
+  const passed = run.outcomes.length - failed - skipped;
   const bad = run.fileErrors.length === 0 ? "" : `, ${run.fileErrors.length} tests-file error(s)`;
   out.push(
     run.outcomes.length === 0 && run.fileErrors.length === 0
       ? `no test cases found (${run.skillsTested} skill(s) with tests/)`
-      : `${passed} passed, ${failed} failed${bad} (${run.skillsTested} skill(s))`,
+      : `${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ""}${bad} (${run.skillsTested} skill(s))`,
   );
   return `${out.join("\n")}\n`;
 }
@@ -50,7 +55,8 @@ export function textReport(run: TestRun, cwd?: string): string {
 export function jsonReport(run: TestRun): string {
   const record = {
     ok: runPassed(run),
-    passed: run.outcomes.filter((o) => o.passed).length,
+    passed: run.outcomes.filter((o) => o.passed && o.skipped === undefined).length,
+    skipped: run.outcomes.filter((o) => o.skipped !== undefined).length,
     failed: run.outcomes.filter((o) => !o.passed).length,
     skills: run.skillsTested,
     cases: run.outcomes,
@@ -72,6 +78,7 @@ export function xmlEscape(text: string): string {
 
 function testcase(o: CaseOutcome): string {
   const open = `    <testcase classname="${xmlEscape(o.skill)}" name="${xmlEscape(o.name)}" file="${xmlEscape(o.file)}" line="${o.line}">`;
+  if (o.skipped !== undefined) return `${open}<skipped message="${xmlEscape(o.skipped)}"/></testcase>`;
   if (o.passed) return `${open}</testcase>`;
   const message = xmlEscape(o.failures.join("; "));
   const detail = xmlEscape(

@@ -7,6 +7,7 @@ import { type CaseFileError, type LocatedCase, parseCasesFile } from "./cases.js
 import type { CaseOutcome } from "./outcome.js";
 import { runExpansionCase, type TempCopy } from "./run-expansion.js";
 import { runListingCase } from "./run-listing.js";
+import { runTriggerCase, type TriggerSession } from "./run-trigger.js";
 
 /** The dir beside SKILL.md that holds a skill's cases. */
 export const TESTS_DIR = "tests";
@@ -17,6 +18,10 @@ export interface RunTestsDeps {
   copyDir: (dir: string) => Promise<TempCopy>;
   env: Readonly<Record<string, string | undefined>>;
   listingSettings?: ListingSettings;
+  /** Opens a model session for trigger cases; absent (no API key): trigger cases are skipped. */
+  openTrigger?: () => Promise<TriggerSession>;
+  /** Called after each model run of a trigger case, for a progress bar. */
+  onModelRun?: () => void;
   /** Called after each case, for progress output. */
   onCase?: (outcome: CaseOutcome) => void;
 }
@@ -81,6 +86,21 @@ async function runCase(skill: Skill, located: LocatedCase, deps: RunTestsDeps): 
       const result = runListingCase(skill, c, {
         env: deps.env,
         ...(deps.listingSettings === undefined ? {} : { settings: deps.listingSettings }),
+      });
+      return {
+        ...base,
+        passed: result.failures.length === 0,
+        failures: result.failures,
+        actual: result.actual,
+      };
+    }
+    case "trigger": {
+      if (deps.openTrigger === undefined) {
+        return { ...base, passed: true, skipped: "no model: set ANTHROPIC_API_KEY", failures: [] };
+      }
+      const result = await runTriggerCase(skill, c, {
+        open: deps.openTrigger,
+        ...(deps.onModelRun === undefined ? {} : { onRun: deps.onModelRun }),
       });
       return {
         ...base,

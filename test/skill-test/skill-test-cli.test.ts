@@ -3,6 +3,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterEach, describe, expect, it } from "vitest";
+import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
 import { cli, json } from "../cli/run-cli.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
@@ -295,5 +296,75 @@ describe("the example project's skill tests (issue 15 #5)", () => {
     expect(report.cases.filter((c) => !c.passed)).toEqual([]);
     expect(new Set(report.cases.map((c) => c.kind))).toEqual(new Set(["expansion", "listing"]));
     expect(result.code).toBe(0);
+  });
+});
+
+describe("skillwright test: trigger cases against the scripted model server", () => {
+  let server: ModelServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  const TRIGGER = `cases:
+  - name: commit requests
+    kind: trigger
+    should: ["write a commit message for my staged work"]
+    should_not: ["what is the capital of France?"]
+    runs: 2
+  - name: a joke is not a commit
+    kind: trigger
+    should: ["tell me a joke"]
+    runs: 1
+`;
+
+  it("each prompt runs `runs` times with the project's real listing; the rate decides", async () => {
+    server = await startModelServer({
+      apiKey: "sk-test",
+      script: {
+        turns: [
+          {
+            match: { lastUserTextIncludes: "my staged work" },
+            repeat: true,
+            response: { content: [{ type: "tool_use", name: "Skill", input: { skill: "greet" } }] },
+          },
+          { repeat: true, response: { content: [{ type: "text", text: "no skill" }] } },
+        ],
+      },
+    });
+    const t = await project({
+      ...cases(TRIGGER),
+      "home/repo/.claude/skills/other/SKILL.md": "---\ndescription: Other.\n---\nx\n",
+    });
+    const result = await cli(t, ["test", "--json"], "home/repo", {
+      ANTHROPIC_API_KEY: "sk-test",
+      ANTHROPIC_BASE_URL: server.url,
+    });
+    const report = json<JsonReport>(result);
+    expect(byName(report, "commit requests")).toMatchObject({ passed: true, failures: [] });
+    expect(byName(report, "a joke is not a commit").failures).toEqual([
+      '"tell me a joke": triggered 0/1, expected a rate ≥ 0.66',
+    ]);
+    expect(result.code).toBe(1);
+    const posts = server.requests.filter((r) => r.path.startsWith("/v1/messages"));
+    expect(posts).toHaveLength(5);
+    for (const request of posts) {
+      const body = JSON.stringify(request.body);
+      expect(body).toContain("- greet: Greets someone. Use when the user asks for a greeting.");
+      expect(body).toContain("- other: Other.");
+      expect(body).toContain('"name":"Skill"');
+    }
+  });
+
+  it("without an API key, trigger cases are skipped (not failed)", async () => {
+    const t = await project(cases(TRIGGER));
+    const result = await cli(t, ["test", "--junit", "j.xml"]);
+    expect(result.stdout).toContain("- greet › commit requests (trigger, ");
+    expect(result.stdout).toContain("skipped: no model: set ANTHROPIC_API_KEY");
+    expect(result.stdout).toMatch(/0 passed, 0 failed, 2 skipped/);
+    expect(result.code).toBe(0);
+    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(
+      readFileSync(t.path("home/repo/j.xml"), "utf8"),
+    );
+    expect(parsed.testsuites.testsuite.testcase[0].skipped.message).toBe("no model: set ANTHROPIC_API_KEY");
   });
 });

@@ -6,14 +6,21 @@ import { createNodeShell } from "../../io/shell.js";
 import { listingSettingsOf } from "../../listing.js";
 import type { Skill } from "../../skill/skill.js";
 import { validatePath } from "../../skill/validate-path.js";
+import { createMemorySessionStore } from "../../skill-test/memory-store.js";
 import { jsonReport, junitReport, runPassed, textReport } from "../../skill-test/report.js";
 import { runSkillTests } from "../../skill-test/run-tests.js";
+import type { TriggerSession } from "../../skill-test/run-trigger.js";
+import { createStubShell } from "../../skill-test/stub-shell.js";
 import { copyToTemp } from "../../skill-test/temp-copy.js";
 import { updatedCasesText } from "../../skill-test/update.js";
+import { createFileUsageStore, defaultUsagePath } from "../../usage.js";
 import type { CliIo } from "../io.js";
+import { modelClientFromEnv } from "../model-setup.js";
 
 export interface TestOptions {
   json: boolean;
+  /** `--model`: the model trigger cases run against (default: the settings' or the default model). */
+  model: string | undefined;
   /** `--junit FILE`: also write JUnit XML there. */
   junit: string | undefined;
   /** `--update`: rewrite failed `exact` bodies with the actual ones (after the report shows the diff). */
@@ -32,6 +39,33 @@ async function skillsAt(engine: Engine, target: string): Promise<Skill[]> {
 }
 
 /**
+ * How trigger cases open a session: the project's real session (settings, listing, tools, model), with a
+ * transcript kept in memory, usage scores read but not written, and inline shell refused (a run stops at the
+ * Skill call; nothing of the skill needs to run). Headless: every `ask` is a no. Undefined without an API key.
+ */
+async function triggerSessions(
+  engine: Engine,
+  io: CliIo,
+  model: string | undefined,
+): Promise<(() => Promise<TriggerSession>) | undefined> {
+  const client = await modelClientFromEnv(io.env);
+  if (client === undefined) return undefined;
+  const { openSession } = await import("../../session/open.js");
+  const fileUsage = createFileUsageStore({ fs: engine.fs, path: defaultUsagePath(engine.home) });
+  return async () => {
+    const { session } = await openSession(engine, {
+      client,
+      ...(model === undefined ? {} : { model }),
+      maxTurns: 1,
+      shell: createStubShell({}),
+      store: createMemorySessionStore(),
+      usage: { load: () => fileUsage.load(), record: async () => {} },
+    });
+    return session;
+  };
+}
+
+/**
  * `skillwright test [path...]`: runs the cases in `<skill>/tests/*.yaml` of the skills at each path (default:
  * every skill the project discovers). Exit 1 on any failed case or tests-file mistake.
  */
@@ -45,6 +79,7 @@ export async function testCommand(engine: Engine, io: CliIo, paths: string[], op
     return 1;
   }
   const { projectDir } = await engine.roots();
+  const openTrigger = await triggerSessions(engine, io, options.model);
   const settings = await loadSettings({ fs: engine.fs, home: engine.home, projectDir });
   const run = await runSkillTests(skills, {
     fs: engine.fs,
@@ -52,7 +87,9 @@ export async function testCommand(engine: Engine, io: CliIo, paths: string[], op
     copyDir: copyToTemp,
     env: engine.env,
     listingSettings: listingSettingsOf(settings.settings),
+    ...(openTrigger === undefined ? {} : { openTrigger, onModelRun: () => io.stderr(".") }),
   });
+  if (openTrigger !== undefined && run.outcomes.some((o) => o.kind === "trigger")) io.stderr("\n");
   io.stdout(options.json ? jsonReport(run) : textReport(run, io.cwd));
   if (options.junit !== undefined) {
     const file = resolve(io.cwd, options.junit);
