@@ -294,7 +294,7 @@ describe("the example project's skill tests (issue 15 #5)", () => {
     const report = json<JsonReport>(result);
     expect(report.fileErrors).toEqual([]);
     expect(report.cases.filter((c) => !c.passed)).toEqual([]);
-    expect(new Set(report.cases.map((c) => c.kind))).toEqual(new Set(["expansion", "listing"]));
+    expect(new Set(report.cases.map((c) => c.kind))).toEqual(new Set(["expansion", "listing", "trigger"]));
     expect(result.code).toBe(0);
   });
 });
