@@ -33,6 +33,8 @@ export const CLI_OPTIONS = {
   port: { type: "string" },
   "start-mcp": { type: "boolean" },
   "min-score": { type: "string" },
+  junit: { type: "string" },
+  update: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
@@ -50,6 +52,7 @@ export const SUBCOMMANDS = [
   "hooks",
   "lint",
   "to-prompt",
+  "test",
 ] as const;
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
@@ -100,6 +103,10 @@ export interface CliArgs {
   startMcp: boolean;
   /** `lint --min-score N`: exit 1 when any skill scores below N (0–100). */
   minScore: number | undefined;
+  /** `test --junit FILE`: also write JUnit XML there. */
+  junit: string | undefined;
+  /** `test --update`: rewrite expected exact bodies that differ. */
+  update: boolean;
   help: boolean;
   version: boolean;
 }
@@ -203,6 +210,8 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         port: positiveInt(values.port, "port"),
         startMcp: values["start-mcp"] ?? false,
         minScore: minScore(values["min-score"]),
+        junit: values.junit,
+        update: values.update ?? false,
         help: values.help ?? false,
         version: values.version ?? false,
       },

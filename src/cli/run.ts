@@ -142,6 +142,13 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
       });
     case "to-prompt":
       return (await import("./commands/to-prompt.js")).toPromptCommand(engine.fs, scoped, args.positionals);
+    case "test":
+      return (await import("./commands/test.js")).testCommand(engine, scoped, args.positionals, {
+        json: args.json,
+        model: args.model,
+        junit: args.junit,
+        update: args.update,
+      });
     default:
       io.stderr(`Unknown command: ${args.command}\n\n${USAGE}`);
       return 2;

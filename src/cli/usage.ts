@@ -14,6 +14,8 @@ Commands (offline):
   lint [path...] [--json] [--min-score N]  risky shell, secrets, side effects, links, description, listing
                                      cost; a 0–100 score per skill (exit 1 on errors or below N)
   to-prompt <dirs...>                the <available_skills> XML block for the skills (as skills-ref)
+  test [path...] [--json] [--junit F] [--update]  run the cases in <skill>/tests/*.yaml (default: every
+                                     skill of the project); exit 1 on any failure
   mcp approve <name>                 let a project or plugin MCP server start (writes .claude/settings.local.json)
   hooks approve                      let the hooks in the project's committed settings run (same file)
   (list and doctor never start an MCP server unless given --start-mcp; show starts only the one it shows)

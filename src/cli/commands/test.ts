@@ -1,0 +1,117 @@
+import { join, resolve } from "node:path";
+import { loadSettings } from "../../config/settings.js";
+import type { Engine } from "../../engine.js";
+import { errorMessage } from "../../io/fs.js";
+import { createNodeShell } from "../../io/shell.js";
+import { listingSettingsOf } from "../../listing.js";
+import type { Skill } from "../../skill/skill.js";
+import { validatePath } from "../../skill/validate-path.js";
+import { createMemorySessionStore } from "../../skill-test/memory-store.js";
+import { jsonReport, junitReport, runPassed, textReport } from "../../skill-test/report.js";
+import { runSkillTests } from "../../skill-test/run-tests.js";
+import type { TriggerSession } from "../../skill-test/run-trigger.js";
+import { createStubShell } from "../../skill-test/stub-shell.js";
+import { copyToTemp } from "../../skill-test/temp-copy.js";
+import { updatedCasesText } from "../../skill-test/update.js";
+import { createFileUsageStore, defaultUsagePath } from "../../usage.js";
+import type { CliIo } from "../io.js";
+import { modelClientFromEnv } from "../model-setup.js";
+
+export interface TestOptions {
+  json: boolean;
+  /** `--model`: the model trigger cases run against (default: the settings' or the default model). */
+  model: string | undefined;
+  /** `--junit FILE`: also write JUnit XML there. */
+  junit: string | undefined;
+  /** `--update`: rewrite failed `exact` bodies with the actual ones (after the report shows the diff). */
+  update: boolean;
+}
+
+/**
+ * The skills at `target`: a skill dir (or its SKILL.md), a dir of skill dirs, or a plugin (its `skills/`).
+ * Files that do not load are left out (`skillwright validate` reports why).
+ */
+async function skillsAt(engine: Engine, target: string): Promise<Skill[]> {
+  const found = (await validatePath(engine.fs, target, false)).flatMap((r) => (r.skill ? [r.skill] : []));
+  if (found.length > 0) return found;
+  const plugin = join(target, "skills");
+  return (await validatePath(engine.fs, plugin, false)).flatMap((r) => (r.skill ? [r.skill] : []));
+}
+
+/**
+ * How trigger cases open a session: the project's real session (settings, listing, tools, model), with a
+ * transcript kept in memory, usage scores read but not written, and inline shell refused (a run stops at the
+ * Skill call; nothing of the skill needs to run). Headless: every `ask` is a no. Undefined without an API key.
+ */
+async function triggerSessions(
+  engine: Engine,
+  io: CliIo,
+  model: string | undefined,
+): Promise<(() => Promise<TriggerSession>) | undefined> {
+  const client = await modelClientFromEnv(io.env);
+  if (client === undefined) return undefined;
+  const { openSession } = await import("../../session/open.js");
+  const fileUsage = createFileUsageStore({ fs: engine.fs, path: defaultUsagePath(engine.home) });
+  return async () => {
+    const { session } = await openSession(engine, {
+      client,
+      ...(model === undefined ? {} : { model }),
+      maxTurns: 1,
+      shell: createStubShell({}),
+      store: createMemorySessionStore(),
+      usage: { load: () => fileUsage.load(), record: async () => {} },
+    });
+    return session;
+  };
+}
+
+/**
+ * `skillwright test [path...]`: runs the cases in `<skill>/tests/*.yaml` of the skills at each path (default:
+ * every skill the project discovers). Exit 1 on any failed case or tests-file mistake.
+ */
+export async function testCommand(engine: Engine, io: CliIo, paths: string[], options: TestOptions) {
+  const skills =
+    paths.length === 0
+      ? (await engine.discover()).skills.filter((s) => s.kind === "skill" && s.source !== "mcp")
+      : (await Promise.all(paths.map((p) => skillsAt(engine, resolve(io.cwd, p))))).flat();
+  if (paths.length > 0 && skills.length === 0) {
+    io.stderr(`No skill found at ${paths.join(", ")}\n`);
+    return 1;
+  }
+  const { projectDir } = await engine.roots();
+  const openTrigger = await triggerSessions(engine, io, options.model);
+  const settings = await loadSettings({ fs: engine.fs, home: engine.home, projectDir });
+  const run = await runSkillTests(skills, {
+    fs: engine.fs,
+    shell: createNodeShell(),
+    copyDir: copyToTemp,
+    env: engine.env,
+    listingSettings: listingSettingsOf(settings.settings),
+    ...(openTrigger === undefined ? {} : { openTrigger, onModelRun: () => io.stderr(".") }),
+  });
+  if (openTrigger !== undefined && run.outcomes.some((o) => o.kind === "trigger")) io.stderr("\n");
+  io.stdout(options.json ? jsonReport(run) : textReport(run, io.cwd));
+  if (options.junit !== undefined) {
+    const file = resolve(io.cwd, options.junit);
+    try {
+      await engine.fs.writeFile(file, junitReport(run));
+    } catch (error) {
+      io.stderr(`Could not write ${file}: ${errorMessage(error)}\n`);
+      return 1;
+    }
+  }
+  if (options.update) {
+    const files = [...new Set(run.outcomes.filter((o) => !o.passed).map((o) => o.file))];
+    for (const file of files) {
+      const text = await engine.fs.readFile(file);
+      const updated = updatedCasesText(
+        text,
+        run.outcomes.filter((o) => o.file === file),
+      );
+      if (updated === text) continue;
+      await engine.fs.writeFile(file, updated);
+      io.stderr(`updated ${file}\n`);
+    }
+  }
+  return runPassed(run) ? 0 : 1;
+}

@@ -1,0 +1,166 @@
+import { isNode, LineCounter, parseDocument } from "yaml";
+import * as z from "zod";
+
+/** A stubbed inline-shell command: its stdout, or the whole result. */
+const StubOutput = z.union([
+  z.string(),
+  z
+    .object({
+      stdout: z.string().default(""),
+      stderr: z.string().default(""),
+      exit_code: z.number().int().default(0),
+    })
+    .strict(),
+]);
+export type StubOutput = z.infer<typeof StubOutput>;
+
+/** One string or several: each must hold. */
+const OneOrMany = z.union([z.string(), z.array(z.string()).min(1)]);
+
+/** What an expanded body must be: exact text, text it contains, patterns it matches (all given must hold). */
+const ExpansionExpect = z
+  .object({
+    exact: z.string().optional(),
+    contains: OneOrMany.optional(),
+    not_contains: OneOrMany.optional(),
+    regex: OneOrMany.optional(),
+  })
+  .strict()
+  .refine((e) => Object.values(e).some((v) => v !== undefined), {
+    message: "give at least one of exact, contains, not_contains, regex",
+  });
+
+/** `args` → expected body, inline shell run in a temp copy of the skill dir or answered by `stubs`. */
+export const ExpansionCase = z
+  .object({
+    kind: z.literal("expansion"),
+    name: z.string().min(1),
+    args: z.string().default(""),
+    /** Command (as written in the body) → output. When given, no command runs; an unstubbed one fails. */
+    stubs: z.record(z.string(), StubOutput).optional(),
+    expect: ExpansionExpect,
+  })
+  .strict();
+export type ExpansionCase = z.infer<typeof ExpansionCase>;
+
+/** A skill listed beside the one under test. */
+const Neighbour = z.object({ name: z.string().min(1), description: z.string() }).strict();
+/** `count` generated neighbours `neighbour-1…`, each with `description`. */
+const NeighbourFill = z
+  .object({ count: z.number().int().nonnegative().max(100_000), description: z.string() })
+  .strict();
+
+/** How the skill shows in the listing: its whole entry, its name only, or not at all. */
+export const LISTING_STATES = ["full", "name-only", "omitted"] as const;
+export type ListingState = (typeof LISTING_STATES)[number];
+
+/** The skill's listing entry for a model (its context window sets the budget) among neighbours. */
+export const ListingCase = z
+  .object({
+    kind: z.literal("listing"),
+    name: z.string().min(1),
+    model: z.string().min(1).default("sonnet"),
+    neighbours: z.array(z.union([Neighbour, NeighbourFill])).default([]),
+    expect: z.enum(LISTING_STATES),
+  })
+  .strict();
+export type ListingCase = z.infer<typeof ListingCase>;
+
+/**
+ * Prompts that should (`should`) and should not (`should_not`) make the model call this skill, each run `runs`
+ * times against the model of `ANTHROPIC_API_KEY`/`ANTHROPIC_BASE_URL` with the project's real listing. A
+ * `should` prompt passes when its trigger rate is at least `threshold`, a `should_not` one when at most
+ * `1 - threshold`.
+ */
+export const TriggerCase = z
+  .object({
+    kind: z.literal("trigger"),
+    name: z.string().min(1),
+    should: z.array(z.string().min(1)).default([]),
+    should_not: z.array(z.string().min(1)).default([]),
+    runs: z.number().int().min(1).max(20).default(3),
+    threshold: z.number().min(0).max(1).default(0.66),
+  })
+  .strict()
+  .refine((c) => c.should.length + c.should_not.length > 0, { message: "give should or should_not prompts" });
+export type TriggerCase = z.infer<typeof TriggerCase>;
+
+/** A test case of one skill. */
+export const TestCase = z.discriminatedUnion("kind", [ExpansionCase, ListingCase, TriggerCase]);
+export type TestCase = z.infer<typeof TestCase>;
+
+/** A `tests/*.yaml` file. */
+export const CasesFile = z.object({ cases: z.array(TestCase) }).strict();
+
+/** A mistake in a tests file, with the 1-based line (and column) of the value at fault. */
+export interface CaseFileError {
+  file: string;
+  line: number;
+  column: number;
+  message: string;
+}
+
+/** A case with where it was written. */
+export interface LocatedCase {
+  file: string;
+  /** The case's position in the file's `cases`. */
+  index: number;
+  line: number;
+  case: TestCase;
+}
+
+export type ParsedCases = { ok: true; cases: LocatedCase[] } | { ok: false; errors: CaseFileError[] };
+
+function pathText(path: readonly PropertyKey[]): string {
+  return path
+    .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+    .join("")
+    .replace(/^\./, "");
+}
+
+/**
+ * Parses and checks a tests file. Every YAML error and every schema mistake is reported with its line: the
+ * position of the deepest node of the issue's path that exists (the parent map for a missing key). Pure.
+ */
+export function parseCasesFile(file: string, text: string): ParsedCases {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const at = (offset: number) => lineCounter.linePos(offset);
+  if (doc.errors.length > 0) {
+    return {
+      ok: false,
+      errors: doc.errors.map((e) => {
+        const pos = at(e.pos[0]);
+        return { file, line: pos.line, column: pos.col, message: e.message.split("\n")[0] ?? e.message };
+      }),
+    };
+  }
+  const nodeOffset = (path: readonly PropertyKey[]): number => {
+    for (let n = path.length; n >= 0; n--) {
+      const keys = path.slice(0, n).map((k) => (typeof k === "symbol" ? String(k) : k));
+      const node = n === 0 ? doc.contents : doc.getIn(keys, true);
+      if (isNode(node) && node.range) return node.range[0];
+    }
+    return 0;
+  };
+  const result = CasesFile.safeParse(doc.toJS());
+  if (!result.success) {
+    return {
+      ok: false,
+      errors: result.error.issues.map((issue) => {
+        const pos = at(nodeOffset(issue.path));
+        const where = issue.path.length > 0 ? `${pathText(issue.path)}: ` : "";
+        return { file, line: pos.line, column: pos.col, message: `${where}${issue.message}` };
+      }),
+    };
+  }
+  return {
+    ok: true,
+    cases: result.data.cases.map((c, i) => ({
+      file,
+      index: i,
+      line: at(nodeOffset(["cases", i])).line,
+      case: c,
+    })),
+  };
+}

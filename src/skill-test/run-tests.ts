@@ -1,0 +1,134 @@
+import { join } from "node:path";
+import type { FsOps } from "../io/fs.js";
+import type { ShellOps } from "../io/shell.js";
+import type { ListingSettings } from "../listing.js";
+import type { Skill } from "../skill/skill.js";
+import { type CaseFileError, type LocatedCase, parseCasesFile } from "./cases.js";
+import type { CaseOutcome } from "./outcome.js";
+import { runExpansionCase, type TempCopy } from "./run-expansion.js";
+import { runListingCase } from "./run-listing.js";
+import { runTriggerCase, type TriggerSession } from "./run-trigger.js";
+
+/** The dir beside SKILL.md that holds a skill's cases. */
+export const TESTS_DIR = "tests";
+
+export interface RunTestsDeps {
+  fs: FsOps;
+  shell: ShellOps;
+  copyDir: (dir: string) => Promise<TempCopy>;
+  env: Readonly<Record<string, string | undefined>>;
+  listingSettings?: ListingSettings;
+  /** Opens a model session for trigger cases; absent (no API key): trigger cases are skipped. */
+  openTrigger?: () => Promise<TriggerSession>;
+  /** Called after each model run of a trigger case, for a progress bar. */
+  onModelRun?: () => void;
+  /** Called after each case, for progress output. */
+  onCase?: (outcome: CaseOutcome) => void;
+}
+
+/** Everything a run found: the outcomes and the tests files that could not be read or parsed. */
+export interface TestRun {
+  outcomes: CaseOutcome[];
+  fileErrors: CaseFileError[];
+  /** Skills that had a `tests/` dir with at least one tests file. */
+  skillsTested: number;
+}
+
+/** `<baseDir>/tests/*.yaml|yml`, sorted; none when the dir is missing. */
+export async function caseFiles(fs: FsOps, skill: Pick<Skill, "baseDir">): Promise<string[]> {
+  if (skill.baseDir === "") return [];
+  const dir = join(skill.baseDir, TESTS_DIR);
+  const entries = await fs.readdir(dir).catch(() => []);
+  return entries
+    .map((e) => e.name)
+    .filter((n) => /\.ya?ml$/.test(n))
+    .sort()
+    .map((n) => join(dir, n));
+}
+
+async function loadCases(
+  fs: FsOps,
+  file: string,
+): Promise<{ cases: LocatedCase[]; errors: CaseFileError[] }> {
+  let text: string;
+  try {
+    text = await fs.readFile(file);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { cases: [], errors: [{ file, line: 1, column: 1, message: `cannot read: ${message}` }] };
+  }
+  const parsed = parseCasesFile(file, text);
+  return parsed.ok ? { cases: parsed.cases, errors: [] } : { cases: [], errors: parsed.errors };
+}
+
+async function runCase(skill: Skill, located: LocatedCase, deps: RunTestsDeps): Promise<CaseOutcome> {
+  const c = located.case;
+  const base = {
+    skill: skill.name,
+    name: c.name,
+    kind: c.kind,
+    file: located.file,
+    line: located.line,
+    index: located.index,
+  };
+  switch (c.kind) {
+    case "expansion": {
+      const result = await runExpansionCase(skill, c, deps);
+      const expected = c.expect.exact;
+      return {
+        ...base,
+        passed: result.failures.length === 0,
+        ...result,
+        ...(expected === undefined ? {} : { expected }),
+      };
+    }
+    case "listing": {
+      const result = runListingCase(skill, c, {
+        env: deps.env,
+        ...(deps.listingSettings === undefined ? {} : { settings: deps.listingSettings }),
+      });
+      return {
+        ...base,
+        passed: result.failures.length === 0,
+        failures: result.failures,
+        actual: result.actual,
+      };
+    }
+    case "trigger": {
+      if (deps.openTrigger === undefined) {
+        return { ...base, passed: true, skipped: "no model: set ANTHROPIC_API_KEY", failures: [] };
+      }
+      const result = await runTriggerCase(skill, c, {
+        open: deps.openTrigger,
+        ...(deps.onModelRun === undefined ? {} : { onRun: deps.onModelRun }),
+      });
+      return {
+        ...base,
+        passed: result.failures.length === 0,
+        failures: result.failures,
+        actual: result.actual,
+      };
+    }
+  }
+}
+
+/** Runs every case of every skill given, in order, one at a time (inline shell must not race). */
+export async function runSkillTests(skills: readonly Skill[], deps: RunTestsDeps): Promise<TestRun> {
+  const outcomes: CaseOutcome[] = [];
+  const fileErrors: CaseFileError[] = [];
+  let skillsTested = 0;
+  for (const skill of skills) {
+    const files = await caseFiles(deps.fs, skill);
+    if (files.length > 0) skillsTested += 1;
+    for (const file of files) {
+      const { cases, errors } = await loadCases(deps.fs, file);
+      fileErrors.push(...errors);
+      for (const located of cases) {
+        const outcome = await runCase(skill, located, deps);
+        outcomes.push(outcome);
+        deps.onCase?.(outcome);
+      }
+    }
+  }
+  return { outcomes, fileErrors, skillsTested };
+}
