@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import YAML from "yaml";
 import { parseFrontmatter, parseLenient, splitFrontmatter } from "../../src/skill/frontmatter.js";
+import { lazyYaml, parseFrontmatterLazily } from "../../src/skill/frontmatter-core.js";
 
 describe("splitFrontmatter", () => {
   it.each([
@@ -295,5 +296,16 @@ describe("parseLenient block scalars", () => {
     ],
   ])("%s", (_case, text, expected) => {
     expect(parseLenient(text)).toEqual(expected);
+  });
+});
+
+describe("lazyYaml", () => {
+  it("imports yaml once and hands the same parser to every head that needs it", async () => {
+    const loadYaml = lazyYaml();
+    const first = loadYaml();
+    expect(loadYaml()).toBe(first);
+    const parsed = await parseFrontmatterLazily("a: &x 1\nb: *x\n", loadYaml);
+    expect(parsed).toEqual({ data: { a: 1, b: 1 }, mode: "yaml" });
+    expect(loadYaml()).toBe(first);
   });
 });
