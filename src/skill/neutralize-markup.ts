@@ -45,6 +45,7 @@ export function hasControlChar(text: string): boolean {
 }
 
 /** The characters {@link isControl} accepts, as a regex class. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const CONTROL_CHAR = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
 
 /** `text` with every character {@link hasControlChar} looks for removed. Pure. */
