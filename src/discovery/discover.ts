@@ -1,6 +1,7 @@
 import pLimit from "p-limit";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import type { FsOps } from "../io/fs.js";
+import { lazyYaml, type YamlParser } from "../skill/frontmatter-core.js";
 import {
   type LoadResult,
   loadSkillFile,
@@ -71,13 +72,14 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
   // fan-out to hold in memory, and the file identity from fstat replaces a separate realpath phase.
   const results: LoadResult[] = new Array(found.length);
   let next = 0;
+  const loadYaml = lazyYaml();
   const worker = async () => {
     while (next < found.length) {
       const index = next;
       next += 1;
       options.signal?.throwIfAborted();
       const f = found[index] as Found;
-      results[index] = await load(fs, f.ref, options.cache);
+      results[index] = await load(fs, f.ref, options.cache, loadYaml);
     }
   };
   await Promise.all(Array.from({ length: Math.min(DISCOVERY_CONCURRENCY, found.length) }, worker));
@@ -144,14 +146,19 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
 }
 
 /** Loads a skill file, through the cache when there is one: a hit costs one stat. */
-async function load(fs: FsOps, ref: SkillFileRef, cache: HeadCache | undefined): Promise<LoadResult> {
-  if (cache === undefined) return loadSkillFile(fs, ref);
+async function load(
+  fs: FsOps,
+  ref: SkillFileRef,
+  cache: HeadCache | undefined,
+  loadYaml: () => Promise<YamlParser>,
+): Promise<LoadResult> {
+  if (cache === undefined) return loadSkillFile(fs, ref, loadYaml);
   const stat = await fs.stat(ref.path).catch(() => undefined);
-  if (stat?.kind !== "file") return loadSkillFile(fs, ref);
+  if (stat?.kind !== "file") return loadSkillFile(fs, ref, loadYaml);
   const kept = cache.get(ref, stat);
   if (kept !== undefined) return skillFromHead(fs, ref, kept);
   // Read after the stat: a file that changes in between is stored under its old stamp, so it misses next time.
-  const head = await readSkillHead(fs, ref);
+  const head = await readSkillHead(fs, ref, loadYaml);
   cache.put(ref, stat, head);
   return skillFromHead(fs, ref, head);
 }

@@ -112,6 +112,9 @@ function headOf(bytes: Buffer, stat: { size: number; dev: number; ino: number })
  * it discovers can ask for the asynchronous reads.
  */
 function syncReads(): Pick<FsOps, "readdir" | "stat" | "realpath" | "readFile" | "readBytes" | "readHead"> {
+  // One buffer for every head: each is decoded before the call returns (nothing in between can run), so a
+  // discovery allocates no 4 KB buffer per file.
+  let headBuffer = Buffer.allocUnsafe(0);
   return {
     readdir: async (path) =>
       callbackFs.readdirSync(path, { withFileTypes: true }).map((e) => ({ name: e.name, kind: kindOf(e) })),
@@ -124,9 +127,10 @@ function syncReads(): Pick<FsOps, "readdir" | "stat" | "realpath" | "readFile" |
       try {
         const stat = callbackFs.fstatSync(fd);
         if (!stat.isFile()) throw notRegularFile(path);
-        const buffer = Buffer.allocUnsafe(Math.min(maxBytes, stat.size));
-        const bytesRead = buffer.length === 0 ? 0 : callbackFs.readSync(fd, buffer, 0, buffer.length, 0);
-        return headOf(buffer.subarray(0, bytesRead), stat);
+        const length = Math.min(maxBytes, stat.size);
+        if (headBuffer.length < length) headBuffer = Buffer.allocUnsafe(Math.max(length, 4_096));
+        const bytesRead = length === 0 ? 0 : callbackFs.readSync(fd, headBuffer, 0, length, 0);
+        return headOf(headBuffer.subarray(0, bytesRead), stat);
       } finally {
         callbackFs.closeSync(fd);
       }

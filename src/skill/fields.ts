@@ -26,19 +26,20 @@ export function toText(value: unknown): string | undefined {
  * whole. Empty pieces are dropped.
  */
 export function splitOutsideBrackets(text: string, isSeparator: (char: string) => boolean): string[] {
+  // By UTF-16 unit: brackets and separators are single units, and half a surrogate pair is neither.
   const parts: string[] = [];
   let depth = 0;
   let start = 0;
-  let end = 0;
-  for (const char of text) {
-    if (char === "(" || char === "[" || char === "{") depth += 1;
-    else if ((char === ")" || char === "]" || char === "}") && depth > 0) depth -= 1;
-    if (depth === 0 && isSeparator(char)) {
-      const part = text.slice(start, end).trim();
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code === 40 || code === 91 || code === 123)
+      depth += 1; // ( [ {
+    else if ((code === 41 || code === 93 || code === 125) && depth > 0) depth -= 1; // ) ] }
+    if (depth === 0 && isSeparator(text[i] as string)) {
+      const part = text.slice(start, i).trim();
       if (part !== "") parts.push(part);
-      start = end + char.length;
+      start = i + 1;
     }
-    end += char.length;
   }
   const last = text.slice(start).trim();
   if (last !== "") parts.push(last);
@@ -46,9 +47,14 @@ export function splitOutsideBrackets(text: string, isSeparator: (char: string) =
 }
 
 const WHITESPACE = /\s/;
-const isCommaOrSpace = (char: string): boolean => char === "," || WHITESPACE.test(char);
+/** `\s` without the regex for ASCII (tab, LF, VT, FF, CR, space), the regex for the rest. */
+const isWhitespace = (char: string): boolean => {
+  const code = char.charCodeAt(0);
+  return code < 128 ? code === 32 || (code >= 9 && code <= 13) : WHITESPACE.test(char);
+};
+const isCommaOrSpace = (char: string): boolean => char === "," || isWhitespace(char);
 const isComma = (char: string): boolean => char === ",";
-const isSpace = (char: string): boolean => WHITESPACE.test(char);
+const isSpace = (char: string): boolean => isWhitespace(char);
 
 /** A list of texts from a YAML list, or from a string split by `split`. */
 function toList(value: unknown, split: (text: string) => string[]): string[] | undefined {
@@ -104,8 +110,10 @@ export function isValidSkillName(name: string): boolean {
 
 /**
  * A copy of `text` that does not share memory with the file text it was cut from (V8 keeps the whole
- * parent string alive behind a substring).
+ * parent string alive behind a substring). Slicing a concatenation makes V8 flatten it into a new string
+ * first, so the result points into that copy, not the parent: 2,000 200-char slices of 100 KB parents kept
+ * 3.5 MB of heap this way, as with the former UTF-8 round trip through a Buffer (which took 4-6x longer).
  */
 export function detach(text: string): string {
-  return text.length < 13 ? text : Buffer.from(text, "utf8").toString("utf8");
+  return text.length < 13 ? text : ` ${text}`.slice(1);
 }

@@ -114,22 +114,17 @@ interface Quoted {
 
 /** A single-quoted scalar starting at `start` and closing on the same line (`''` is a quote). */
 function singleQuoted(text: string, start: number): Maybe<Quoted> {
+  // Runs between quotes are copied with one slice each, not a character at a time.
   let value = "";
-  let i = start + 1;
-  while (i < text.length) {
-    const c = text[i] as string;
-    if (c === "'") {
-      if (text[i + 1] === "'") {
-        value += "'";
-        i += 2;
-        continue;
-      }
-      return { value, end: i + 1 };
-    }
-    value += c;
-    i += 1;
+  let from = start + 1;
+  for (;;) {
+    const quote = text.indexOf("'", from);
+    if (quote === -1) return DECLINE;
+    value += text.slice(from, quote);
+    if (text.charCodeAt(quote + 1) !== 39) return { value, end: quote + 1 };
+    value += "'";
+    from = quote + 2;
   }
-  return DECLINE;
 }
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
@@ -157,22 +152,25 @@ const HEX = /^[0-9A-Fa-f]+$/;
 
 /** A double-quoted scalar starting at `start` and closing on the same line, with YAML's escapes. */
 function doubleQuoted(text: string, start: number): Maybe<Quoted> {
+  // Runs between escapes are copied with one slice each, not a character at a time.
   let value = "";
-  let i = start + 1;
+  let from = start + 1;
+  let i = from;
   while (i < text.length) {
-    const c = text[i] as string;
-    if (c === '"') return { value, end: i + 1 };
-    if (c !== "\\") {
-      value += c;
+    const c = text.charCodeAt(i);
+    if (c === 34) return { value: value + text.slice(from, i), end: i + 1 }; // "
+    if (c !== 92) {
       i += 1;
       continue;
     }
+    value += text.slice(from, i);
     const e = text[i + 1];
     if (e === undefined) return DECLINE;
     const simple = SIMPLE_ESCAPES[e];
     if (simple !== undefined) {
       value += simple;
       i += 2;
+      from = i;
       continue;
     }
     const width = HEX_ESCAPES[e];
@@ -183,6 +181,7 @@ function doubleQuoted(text: string, start: number): Maybe<Quoted> {
     if (code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return DECLINE;
     value += String.fromCodePoint(code);
     i += 2 + width;
+    from = i;
   }
   return DECLINE;
 }

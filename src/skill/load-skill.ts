@@ -2,7 +2,12 @@ import { basename } from "node:path";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
 import { isValidSkillName, MAX_NAME_LENGTH } from "./fields.js";
-import { parseFrontmatterLazily, parseSimpleFrontmatter, splitFrontmatter } from "./frontmatter-core.js";
+import {
+  parseFrontmatterLazily,
+  parseSimpleFrontmatter,
+  splitFrontmatter,
+  type YamlParser,
+} from "./frontmatter-core.js";
 import { hasControlChar, neutralizeMarkup, stripControlChars } from "./neutralize-markup.js";
 import { isInside } from "./path-inside.js";
 import { DEFAULT_DESCRIPTION, firstBodyLine, normalizeMeta } from "./schema.js";
@@ -56,8 +61,12 @@ export interface HeadResult {
  * again by `loadBody` when the skill is expanded. Never throws: every problem is a diagnostic, and only an
  * unreadable or oversized file, or a name holding a wrapper tag or control character, yields no skill.
  */
-export async function loadSkillFile(fs: FsOps, ref: SkillFileRef): Promise<LoadResult> {
-  return skillFromHead(fs, ref, await readSkillHead(fs, ref));
+export async function loadSkillFile(
+  fs: FsOps,
+  ref: SkillFileRef,
+  loadYaml?: () => Promise<YamlParser>,
+): Promise<LoadResult> {
+  return skillFromHead(fs, ref, await readSkillHead(fs, ref, loadYaml));
 }
 
 /** The {@link LoadResult} for a head read now or kept from an earlier read of the same file. */
@@ -69,8 +78,15 @@ export function skillFromHead(fs: FsOps, ref: SkillFileRef, head: HeadResult): L
   return result;
 }
 
-/** Reads and parses one skill file's head into plain data. Never throws. */
-export async function readSkillHead(fs: FsOps, ref: SkillFileRef): Promise<HeadResult> {
+/**
+ * Reads and parses one skill file's head into plain data. Never throws. `loadYaml` supplies the `yaml` parser
+ * when a head needs it (a caller reading many heads passes one `lazyYaml()`); by default it is imported.
+ */
+export async function readSkillHead(
+  fs: FsOps,
+  ref: SkillFileRef,
+  loadYaml?: () => Promise<YamlParser>,
+): Promise<HeadResult> {
   const diagnostics: Diagnostic[] = [];
   // A name is echoed verbatim in the listing and in tool calls: one holding a wrapper tag could forge a block.
   if (neutralizeMarkup(ref.name) !== ref.name || hasControlChar(ref.name)) {
@@ -151,7 +167,8 @@ export async function readSkillHead(fs: FsOps, ref: SkillFileRef): Promise<HeadR
   if (split.frontmatter !== undefined) {
     // Synchronous unless the block needs `yaml`: an await per skill costs more than the parse.
     const parsed =
-      parseSimpleFrontmatter(split.frontmatter) ?? (await parseFrontmatterLazily(split.frontmatter));
+      parseSimpleFrontmatter(split.frontmatter) ??
+      (await parseFrontmatterLazily(split.frontmatter, loadYaml));
     data = parsed.data;
     for (const message of parsed.duplicateKeys ?? []) {
       diagnostics.push(diagnostic("warning", "yaml-invalid", `${message}; the last value is used`, ref.path));

@@ -201,7 +201,14 @@ function withoutControlChars(
 ): Record<string, unknown> {
   let out: Record<string, unknown> | undefined;
   for (const key of Object.keys(data)) {
-    if (!hasControlChar(key) && !holdsControlChar(data[key])) continue;
+    const value = data[key];
+    // Strings and other scalars (nearly every field) are checked without the WeakSet a nested value needs.
+    const bad =
+      hasControlChar(key) ||
+      (typeof value === "string"
+        ? hasControlChar(value)
+        : typeof value === "object" && value !== null && holdsControlChar(value, new WeakSet()));
+    if (!bad) continue;
     out ??= { ...data };
     delete out[key];
     diagnostics.push(
@@ -217,7 +224,7 @@ function withoutControlChars(
 }
 
 /** True when a string anywhere in `value` (keys too) holds a control character. Shared and cyclic parts (YAML aliases) are searched once. */
-function holdsControlChar(value: unknown, seen: WeakSet<object> = new WeakSet()): boolean {
+function holdsControlChar(value: unknown, seen: WeakSet<object>): boolean {
   if (typeof value === "string") return hasControlChar(value);
   if (typeof value !== "object" || value === null || seen.has(value)) return false;
   seen.add(value);

@@ -179,3 +179,48 @@ describe("detach", () => {
     expect(detach("short")).toBe("short");
   });
 });
+
+describe("splitOutsideBrackets matches the code-point walk it replaced", () => {
+  /** The former implementation: `for…of` over code points, `\s` by regex. */
+  const byCodePoint = (text: string, isSeparator: (char: string) => boolean): string[] => {
+    const parts: string[] = [];
+    let depth = 0;
+    let start = 0;
+    let end = 0;
+    for (const char of text) {
+      if (char === "(" || char === "[" || char === "{") depth += 1;
+      else if ((char === ")" || char === "]" || char === "}") && depth > 0) depth -= 1;
+      if (depth === 0 && isSeparator(char)) {
+        const part = text.slice(start, end).trim();
+        if (part !== "") parts.push(part);
+        start = end + char.length;
+      }
+      end += char.length;
+    }
+    const last = text.slice(start).trim();
+    if (last !== "") parts.push(last);
+    return parts;
+  };
+  const units = ["a", "Bash", "(", ")", "[", "]", "{", "}", ",", " ", "\t", "\n", "\v", "\f", "\r", "\u00a0"];
+  const more = ["\u2028", "\u3000", "\uFEFF", "😀", "\uD83D", "\uDE00", "é", ":", "*", "\x1c"];
+  const pieces = [...units, ...more];
+
+  it("on 20,000 generated texts (brackets, every kind of whitespace, surrogates) for each list field", () => {
+    let seed = 987_654_321;
+    const next = () => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return seed >>> 0;
+    };
+    for (let n = 0; n < 20_000; n += 1) {
+      let text = "";
+      const length = next() % 16;
+      for (let k = 0; k < length; k += 1) text += pieces[next() % pieces.length];
+      const label = JSON.stringify(text);
+      expect(toToolRules(text), label).toEqual(byCodePoint(text, (c) => c === "," || /\s/.test(c)));
+      expect(toWords(text), label).toEqual(byCodePoint(text, (c) => /\s/.test(c)));
+      expect(toGlobs(text), label).toEqual(byCodePoint(text, (c) => c === ","));
+    }
+  });
+});

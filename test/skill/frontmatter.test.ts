@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import YAML from "yaml";
 import { parseFrontmatter, parseLenient, splitFrontmatter } from "../../src/skill/frontmatter.js";
+import { lazyYaml, parseFrontmatterLazily } from "../../src/skill/frontmatter-core.js";
 
 describe("splitFrontmatter", () => {
   it.each([
@@ -295,5 +296,67 @@ describe("parseLenient block scalars", () => {
     ],
   ])("%s", (_case, text, expected) => {
     expect(parseLenient(text)).toEqual(expected);
+  });
+});
+
+describe("lazyYaml", () => {
+  it("imports yaml once and hands the same parser to every head that needs it", async () => {
+    const loadYaml = lazyYaml();
+    const first = loadYaml();
+    expect(loadYaml()).toBe(first);
+    const parsed = await parseFrontmatterLazily("a: &x 1\nb: *x\n", loadYaml);
+    expect(parsed).toEqual({ data: { a: 1, b: 1 }, mode: "yaml" });
+    expect(loadYaml()).toBe(first);
+  });
+});
+
+describe("splitFrontmatter matches the regex split it replaced", () => {
+  const closeFence = /^---[ \t]*\r?$/m;
+  const openFence = /^---[ \t]*\r?\n/;
+  /** The former implementation: a multiline regex for the closing fence. */
+  const byRegex = (text: string) => {
+    const source = text.startsWith("\uFEFF") ? text.slice(1) : text;
+    const open = openFence.exec(source);
+    if (open === null) return { frontmatter: undefined, body: source, unclosed: false };
+    const rest = source.slice(open[0].length);
+    const close = closeFence.exec(rest);
+    if (close === null || (close.index > 0 && rest[close.index - 1] !== "\n")) {
+      return { frontmatter: undefined, body: source, unclosed: true };
+    }
+    let bodyStart = close.index + close[0].length;
+    if (rest[bodyStart] === "\n") bodyStart += 1;
+    return { frontmatter: rest.slice(0, close.index), body: rest.slice(bodyStart), unclosed: false };
+  };
+  const pieces = [
+    "---",
+    "---",
+    "-",
+    " ",
+    "\t",
+    "\r",
+    "\n",
+    "\n",
+    "\r\n",
+    "\u2028",
+    "\u2029",
+    "a: b",
+    "x",
+    "\uFEFF",
+  ];
+
+  it("on 20,000 generated texts built from fences, dashes, blanks and every line terminator", () => {
+    let seed = 12_345;
+    const next = () => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return seed >>> 0;
+    };
+    for (let n = 0; n < 20_000; n += 1) {
+      let text = next() % 4 === 0 ? "" : "---\n";
+      const length = next() % 14;
+      for (let k = 0; k < length; k += 1) text += pieces[next() % pieces.length];
+      expect(splitFrontmatter(text), JSON.stringify(text)).toEqual(byRegex(text));
+    }
   });
 });

@@ -55,3 +55,14 @@ describe("control characters", () => {
     expect(stripControlChars(input)).toBe(stripped);
   });
 });
+
+describe("hasControlChar on every UTF-16 code unit", () => {
+  it("is true exactly for C0 controls other than tab, LF and CR, and for DEL", () => {
+    const wrong: number[] = [];
+    for (let code = 0; code <= 0xffff; code += 1) {
+      const expected = (code < 32 && code !== 9 && code !== 10 && code !== 13) || code === 127;
+      if (hasControlChar(`a${String.fromCharCode(code)}b`) !== expected) wrong.push(code);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
