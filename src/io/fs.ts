@@ -190,3 +190,13 @@ export function errorCode(error: unknown): string | undefined {
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** Whether `path` (links followed) is a file or a dir; undefined for anything else or when it cannot be stat'ed. */
+export async function pathKind(fs: FsOps, path: string): Promise<"file" | "dir" | undefined> {
+  try {
+    const kind = (await fs.stat(path)).kind;
+    return kind === "file" || kind === "dir" ? kind : undefined;
+  } catch {
+    return undefined;
+  }
+}

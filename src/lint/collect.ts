@@ -1,7 +1,7 @@
 import { basename, dirname, join } from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
 import { diagnostic } from "../diagnostics.js";
-import { errorMessage, type FsOps } from "../io/fs.js";
+import { errorMessage, type FsOps, pathKind } from "../io/fs.js";
 import { loadSkillFile } from "../skill/load-skill.js";
 import type { Skill } from "../skill/skill.js";
 import type { LintFile, LintSubject } from "./rules.js";
@@ -15,25 +15,16 @@ export const MAX_SCRIPT_BYTES = 256_000;
 
 const SKIPPED_DIRS = new Set(["node_modules", ".git"]);
 
-async function kindAt(fs: FsOps, path: string): Promise<"file" | "dir" | undefined> {
-  try {
-    const kind = (await fs.stat(path)).kind;
-    return kind === "file" || kind === "dir" ? kind : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The SKILL.md files at `path`: the file itself, the dir's own SKILL.md, or every SKILL.md below it (a dir of
  * skills, a plugin, a project), sorted. Symlinked dirs are not followed. Never throws: an unreadable path gives [].
  */
 export async function findSkillFiles(fs: FsOps, path: string): Promise<string[]> {
-  const kind = await kindAt(fs, path);
+  const kind = await pathKind(fs, path);
   if (kind === "file") return [path];
   if (kind === undefined) return [];
   const own = join(path, "SKILL.md");
-  if ((await kindAt(fs, own)) === "file") return [own];
+  if ((await pathKind(fs, own)) === "file") return [own];
   const found: string[] = [];
   const walk = async (dir: string, depth: number): Promise<void> => {
     const entries = await fs.readdir(dir).catch(() => []);
@@ -63,7 +54,8 @@ async function skillPaths(fs: FsOps, dir: string): Promise<Set<string>> {
       paths.add(relative);
       if (SKIPPED_DIRS.has(entry.name) || depth >= MAX_WALK_DEPTH) continue;
       const child = join(abs, entry.name);
-      const isDir = entry.kind === "dir" || (entry.kind === "symlink" && (await kindAt(fs, child)) === "dir");
+      const isDir =
+        entry.kind === "dir" || (entry.kind === "symlink" && (await pathKind(fs, child)) === "dir");
       if (isDir) await walk(child, relative, depth + 1);
     }
   };

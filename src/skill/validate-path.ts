@@ -1,6 +1,6 @@
 import { basename, dirname, join } from "node:path";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
-import { errorMessage, type FsOps } from "../io/fs.js";
+import { errorMessage, type FsOps, pathKind } from "../io/fs.js";
 import { parseFrontmatter, splitFrontmatter } from "./frontmatter.js";
 import { loadSkillFile } from "./load-skill.js";
 import type { Skill } from "./skill.js";
@@ -33,12 +33,12 @@ export async function validatePath(fs: FsOps, path: string, spec: boolean): Prom
   if (kind === "file" || basename(path) === "SKILL.md") return [await validateFile(fs, path, spec)];
   const own = join(path, "SKILL.md");
   // A directory named SKILL.md is validated too, so the report names that as the cause.
-  if ((await kindAt(fs, own)) !== undefined) return [await validateFile(fs, own, spec)];
+  if ((await pathKind(fs, own)) !== undefined) return [await validateFile(fs, own, spec)];
   const entries = await fs.readdir(path).catch(() => []);
   const files: string[] = [];
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
     const candidate = join(path, entry.name, "SKILL.md");
-    if ((await kindAt(fs, candidate)) !== undefined) files.push(candidate);
+    if ((await pathKind(fs, candidate)) !== undefined) files.push(candidate);
   }
   if (files.length === 0) {
     return [
@@ -98,13 +98,4 @@ async function specProfile(fs: FsOps, path: string, name: string): Promise<Diagn
   if (parsed.yamlError !== undefined) info.yamlError = parsed.yamlError;
   if (parsed.duplicateKeys !== undefined) info.duplicateKeys = parsed.duplicateKeys;
   return checkSpecProfile(parsed.data, name, path, info);
-}
-
-async function kindAt(fs: FsOps, path: string): Promise<"file" | "dir" | undefined> {
-  try {
-    const kind = (await fs.stat(path)).kind;
-    return kind === "file" || kind === "dir" ? kind : undefined;
-  } catch {
-    return undefined;
-  }
 }
