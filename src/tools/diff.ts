@@ -9,11 +9,15 @@ export const DIFF_CONTEXT_LINES = 3;
  */
 export const DIFF_MAX_CELLS = 4_000_000;
 
-type Op = { kind: " " | "-" | "+"; line: string };
+/** One line of a line diff: kept (` `), removed (`-`) or added (`+`). */
+export type DiffOp = { kind: " " | "-" | "+"; line: string };
 
-function lcsOps(a: readonly string[], b: readonly string[]): Op[] {
+function lcsOps(a: readonly string[], b: readonly string[]): DiffOp[] {
   if (a.length * b.length > DIFF_MAX_CELLS) {
-    return [...a.map((line): Op => ({ kind: "-", line })), ...b.map((line): Op => ({ kind: "+", line }))];
+    return [
+      ...a.map((line): DiffOp => ({ kind: "-", line })),
+      ...b.map((line): DiffOp => ({ kind: "+", line })),
+    ];
   }
   const width = b.length + 1;
   const table = new Uint32Array((a.length + 1) * width);
@@ -25,7 +29,7 @@ function lcsOps(a: readonly string[], b: readonly string[]): Op[] {
           : Math.max(table[(i + 1) * width + j] ?? 0, table[i * width + j + 1] ?? 0);
     }
   }
-  const ops: Op[] = [];
+  const ops: DiffOp[] = [];
   let i = 0;
   let j = 0;
   while (i < a.length || j < b.length) {
@@ -49,7 +53,12 @@ function lcsOps(a: readonly string[], b: readonly string[]): Op[] {
   return ops;
 }
 
-function diffOps(a: readonly string[], b: readonly string[]): Op[] {
+/**
+ * The line diff of `a` → `b`: common prefix and suffix kept, the region between diffed by longest common
+ * subsequence (a region over {@link DIFF_MAX_CELLS} is a whole removal then a whole addition); removals come
+ * before additions. Pure.
+ */
+export function diffLines(a: readonly string[], b: readonly string[]): DiffOp[] {
   let prefix = 0;
   while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
   let suffix = 0;
@@ -60,7 +69,7 @@ function diffOps(a: readonly string[], b: readonly string[]): Op[] {
   ) {
     suffix++;
   }
-  const same = (lines: readonly string[]) => lines.map((line): Op => ({ kind: " ", line }));
+  const same = (lines: readonly string[]) => lines.map((line): DiffOp => ({ kind: " ", line }));
   return [
     ...same(a.slice(0, prefix)),
     ...lcsOps(a.slice(prefix, a.length - suffix), b.slice(prefix, b.length - suffix)),
@@ -77,7 +86,7 @@ function header(start: number, count: number): string {
  * line by line. Empty string when they are equal. Pure.
  */
 export function unifiedDiff(before: string, after: string, label: string): string {
-  const ops = diffOps(splitLines(before), splitLines(after));
+  const ops = diffLines(splitLines(before), splitLines(after));
   const changed = ops.flatMap((op, i) => (op.kind === " " ? [] : [i]));
   if (changed.length === 0) return "";
   // Line counts before each op, in the old and the new text.
