@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import type { Engine } from "../engine.js";
+import { noticeUnapproved } from "./approval-notices.js";
 import { type CliArgs, parseCliArgs } from "./args.js";
 import { discoveryCacheFor } from "./discovery-cache.js";
 import type { CliIo } from "./io.js";
@@ -63,8 +64,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo): Promise<number> {
   switch (args.command) {
     case undefined: {
-      await (await import("./commands/mcp.js")).noticeUnapprovedMcp(engine, io);
-      await (await import("./commands/hooks.js")).noticeUnapprovedHooks(engine, io);
+      await noticeUnapproved(engine, io);
       if (args.print && args.inputFormat === "stream-json") {
         return (await import("./commands/headless.js")).headlessCommand(engine, scoped, args, undefined);
       }

@@ -35,15 +35,3 @@ export async function hooksCommand(
   );
   return 0;
 }
-
-/**
- * Before a run: one stderr line naming the project settings files whose hooks do not run because they wait for
- * approval (the `hooks-unapproved` diagnostics say the same in `doctor`).
- */
-export async function noticeUnapprovedHooks(engine: Engine, io: CliIo): Promise<void> {
-  const { settingsHooks } = await engine.extensions();
-  if (settingsHooks.pending.length === 0) return;
-  io.stderr(
-    `skillwright: hooks in ${settingsHooks.pending.join(", ")} not run (a project's committed settings need approval); run \`skillwright hooks approve\` or see \`skillwright doctor\`\n`,
-  );
-}

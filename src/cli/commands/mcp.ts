@@ -53,17 +53,3 @@ export async function mcpCommand(engine: Engine, io: CliIo, positionals: readonl
   }
   return 0;
 }
-
-/**
- * Before a run: one stderr line naming the project and plugin MCP servers that will not start because they
- * wait for approval (the `mcp-unapproved` diagnostics say the same in `doctor`).
- */
-export async function noticeUnapprovedMcp(engine: Engine, io: CliIo): Promise<void> {
-  const { mcpServers } = await engine.extensions();
-  const pending = mcpServers.filter((s) => s.approval.state === "pending").map((s) => s.name);
-  if (pending.length === 0) return;
-  const list = pending.map((n) => `"${n}"`).join(", ");
-  io.stderr(
-    `skillwright: MCP server${pending.length === 1 ? "" : "s"} ${list} not started (not approved); run \`skillwright mcp approve <name>\` or see \`skillwright doctor\`\n`,
-  );
-}

@@ -1,0 +1,23 @@
+import type { Engine } from "../engine.js";
+import type { CliIo } from "./io.js";
+
+/**
+ * Before a run: one stderr line naming the project and plugin MCP servers that will not start because they
+ * wait for approval, and one naming the project settings files whose hooks do not run for the same reason (the
+ * `mcp-unapproved` and `hooks-unapproved` diagnostics say the same in `doctor`). Nothing when all is approved.
+ */
+export async function noticeUnapproved(engine: Engine, io: CliIo): Promise<void> {
+  const { mcpServers, settingsHooks } = await engine.extensions();
+  const pending = mcpServers.filter((s) => s.approval.state === "pending").map((s) => s.name);
+  if (pending.length > 0) {
+    const list = pending.map((n) => `"${n}"`).join(", ");
+    io.stderr(
+      `skillwright: MCP server${pending.length === 1 ? "" : "s"} ${list} not started (not approved); run \`skillwright mcp approve <name>\` or see \`skillwright doctor\`\n`,
+    );
+  }
+  if (settingsHooks.pending.length > 0) {
+    io.stderr(
+      `skillwright: hooks in ${settingsHooks.pending.join(", ")} not run (a project's committed settings need approval); run \`skillwright hooks approve\` or see \`skillwright doctor\`\n`,
+    );
+  }
+}
