@@ -13,7 +13,6 @@ import {
 } from "../skill-tool/invoke.js";
 import type { LoadedSkills } from "../skill-tool/reinvocation.js";
 import { createSkillTool } from "../skill-tool/skill-tool.js";
-import { guardDisabledSkills } from "./disabled-guard.js";
 import type { RunHooks } from "./hooks-runner.js";
 import { preloadSkills } from "./preload-skills.js";
 import type { SessionDeps } from "./session-types.js";
@@ -112,15 +111,13 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       runFork: (forkRequest) => limitFor(forkRequest.depth)(() => fork(forkRequest)),
     });
   const skillTool = (depth: number, agentId?: string): AgentTool =>
-    guardDisabledSkills(
-      createSkillTool({
-        skills: () => s.skills.visible(),
-        pluginSkillNames: () => s.skills.pluginSkillNames(),
-        invoke,
-        depth,
-        ...(agentId === undefined ? {} : { agentId }),
-      }),
-      s.skills,
-    );
+    createSkillTool({
+      skills: () => s.skills.visible(),
+      pluginSkillNames: () => s.skills.pluginSkillNames(),
+      disabled: (name) => s.skills.disabled(name),
+      invoke,
+      depth,
+      ...(agentId === undefined ? {} : { agentId }),
+    });
   return { skillTool, invoke };
 }

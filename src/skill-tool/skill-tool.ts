@@ -1,5 +1,6 @@
 import type { AgentTool, AgentToolResult } from "../agent/loop.js";
 import type { Skill } from "../skill/skill.js";
+import type { DisabledSkill } from "../skill-filter.js";
 import type { InvocationOutcome, InvocationRequest } from "./invoke.js";
 import { SKILL_TOOL_DESCRIPTION, SKILL_TOOL_NAME } from "./prompt.js";
 import { parseSkillToolInput, SKILL_TOOL_INPUT_SCHEMA, toolUseError, validateSkillCall } from "./validate.js";
@@ -12,6 +13,8 @@ export interface SkillToolOptions {
   skills: () => readonly Skill[];
   /** Plugin skill names, for the bare-name hint. */
   pluginSkillNames: () => readonly string[];
+  /** The disabled skill called `name`, so a call of it says which setting or flag disabled it. */
+  disabled?: (name: string) => DisabledSkill | undefined;
   invoke: (request: InvocationRequest) => Promise<InvocationOutcome>;
   /** The depth of the agent this tool belongs to. */
   depth: number;
@@ -43,6 +46,7 @@ export function createSkillTool(options: SkillToolOptions): AgentTool {
       const valid = validateSkillCall(parsed.input, {
         skills: options.skills(),
         pluginSkillNames: options.pluginSkillNames(),
+        ...(options.disabled === undefined ? {} : { disabled: options.disabled }),
       });
       if (!valid.ok) return errorText(valid.message);
       const { skill, name } = valid;

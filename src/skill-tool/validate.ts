@@ -2,6 +2,7 @@ import * as z from "zod";
 import { lazy } from "../lazy.js";
 import { neutralizeMarkup } from "../skill/neutralize-markup.js";
 import type { Skill } from "../skill/skill.js";
+import { type DisabledSkill, disabledSkillText } from "../skill-filter.js";
 import { formatInputError, type ToolInputSchema } from "../tools/define-tool.js";
 import { isUiCommand } from "./builtin-commands.js";
 import { closestName } from "./did-you-mean.js";
@@ -155,12 +156,16 @@ export function validateSkillCall(
     skills: readonly Skill[];
     /** Extra namespaced names for the bare-name hint only (e.g. plugin skills not offered right now). */
     pluginSkillNames?: readonly string[];
+    /** The disabled skill called `name` (settings `skills.disabled`, `--skills`, `--no-skills`), if any. */
+    disabled?: (name: string) => DisabledSkill | undefined;
   },
 ): SkillCallValidation {
   const name = normalizeSkillName(input.skill);
   if (name === "") return { ok: false, message: "Skill name is empty" };
   const skill = findSkill(options.skills, name);
   if (skill === undefined) {
+    const off = options.disabled?.(name);
+    if (off !== undefined) return { ok: false, message: disabledSkillText(off.skill.name, off.by) };
     if (isUiCommand(name)) return { ok: false, message: uiCommandMessage(name) };
     return { ok: false, message: unknownSkillMessage(name, options.skills, options.pluginSkillNames ?? []) };
   }
