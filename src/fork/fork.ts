@@ -5,7 +5,7 @@ import { type ModelEffort, resolveModel } from "../agent/models.js";
 import { runWithStopChecks } from "../agent/stop-continuation.js";
 import { ruleToolName } from "../agent/turn.js";
 import type { HookRegistry } from "../hooks/registry.js";
-import type { RunHooks } from "../session/hooks-runner.js";
+import type { RunHooks } from "../hooks/runner.js";
 import type { ForkOutcome, ForkRequest } from "../skill-tool/invoke.js";
 import { type AgentType, DEFAULT_AGENT_TYPE } from "./agent-types.js";
 

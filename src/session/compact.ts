@@ -6,7 +6,7 @@ import {
 } from "../agent/compaction/summary-request.js";
 import { buildCompactedMessages } from "../agent/compaction.js";
 import type { ModelClient, ModelMessage } from "../agent/model-client.js";
-import type { RunHooks } from "./hooks-runner.js";
+import type { RunHooks } from "../hooks/runner.js";
 
 export interface CompactInput {
   client: ModelClient;

@@ -1,5 +1,5 @@
+import type { RunHooks } from "../hooks/runner.js";
 import type { PermissionDecision } from "../permissions/decision.js";
-import type { RunHooks } from "./hooks-runner.js";
 
 /**
  * Fires PermissionRequest (Claude Code's payload: `tool_name`, `tool_input`) for a call that would be asked

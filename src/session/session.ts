@@ -9,18 +9,18 @@ import { contextWindowFor, resolveModel } from "../agent/models.js";
 import type { TranscriptEntry } from "../agent/session-store.js";
 import { runWithStopChecks } from "../agent/stop-continuation.js";
 import type { TurnState } from "../agent/turn.js";
+import { createHooksRunner, type RunHooks } from "../hooks/runner.js";
 import { listingLimits } from "../listing.js";
+import { createToolGate } from "../permissions/policy.js";
 import type { InvokedSkill } from "../skill-tool/invoke.js";
 import { createLoadedSkills } from "../skill-tool/reinvocation.js";
 import { compactConversation } from "./compact.js";
-import { createHooksRunner, type RunHooks } from "./hooks-runner.js";
 import { createListingState, MAIN_AGENT } from "./listing-state.js";
 import { permissionRequestVerdict } from "./permission-request.js";
 import { restoreResumed } from "./restore.js";
 import type { Session, SessionDeps } from "./session-types.js";
 import { createSkillRuntime, DEFAULT_MAX_TOKENS } from "./skill-runtime.js";
 import { handleSlash } from "./slash.js";
-import { createToolGate } from "./tool-gate.js";
 
 export type { Session, SessionDeps } from "./session-types.js";
 

@@ -5,6 +5,8 @@ import type { AgentEvent } from "../agent/events.js";
 import type { AgentTool, ToolGate } from "../agent/loop.js";
 import type { ModelMessage } from "../agent/model-client.js";
 import { runFork } from "../fork/fork.js";
+import type { RunHooks } from "../hooks/runner.js";
+import { createToolGate, type PermissionPolicy } from "../permissions/policy.js";
 import {
   type ForkRequest,
   type InvocationOutcome,
@@ -13,10 +15,8 @@ import {
 } from "../skill-tool/invoke.js";
 import type { LoadedSkills } from "../skill-tool/reinvocation.js";
 import { createSkillTool } from "../skill-tool/skill-tool.js";
-import type { RunHooks } from "./hooks-runner.js";
 import { preloadSkills } from "./preload-skills.js";
 import type { SessionDeps } from "./session-types.js";
-import { createToolGate, type PermissionPolicy } from "./tool-gate.js";
 
 /** Forks one agent runs at once (SPEC §7). */
 export const DEFAULT_FORK_CONCURRENCY = 4;

@@ -3,6 +3,7 @@ import type { AgentEvent } from "../agent/events.js";
 import type { TurnPatch, TurnState } from "../agent/turn.js";
 import { userPromptExpansionPayload } from "../hooks/prompt-expansion.js";
 import type { HookRegistry } from "../hooks/registry.js";
+import type { RunHooks } from "../hooks/runner.js";
 import { registerSkillHooks } from "../hooks/skill-hooks.js";
 import { expandSkill } from "../inline/expand-skill.js";
 import { hasInlineShell, type InlineExpansion } from "../inline/inline-shell.js";
@@ -10,14 +11,13 @@ import { skillExpansionText } from "../inline/render.js";
 import type { FsOps } from "../io/fs.js";
 import type { ShellOps } from "../io/shell.js";
 import type { PermissionRules } from "../permissions/decision.js";
-import type { RunHooks } from "../session/hooks-runner.js";
 import {
   denialText,
   inlineShellCheck,
   type PermissionPolicy,
   settle,
   withTurnDenials,
-} from "../session/tool-gate.js";
+} from "../permissions/policy.js";
 import type { Skill } from "../skill/skill.js";
 import type { UsageStore } from "../usage.js";
 import { decideSkill } from "./permissions.js";

@@ -131,7 +131,7 @@ describe("hook events fire from a session (SPEC §10)", () => {
     expect(resultText(result ?? { type: "x" })).toContain("still-ran");
   });
 
-  // SPEC §10 "other codes: a warning": every event's warnings reach the host (src/session/hooks-runner.ts).
+  // SPEC §10 "other codes: a warning": every event's warnings reach the host (src/hooks/runner.ts).
   it("a hook exiting 1 is a warning the host sees (SPEC §10 other codes)", async () => {
     e = await exitOneHook();
     const events = await e.send("go");

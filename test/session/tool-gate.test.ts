@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { ToolCall } from "../../src/agent/loop.js";
 import type { HookDispatchResult } from "../../src/hooks/dispatch.js";
+import type { RunHooks } from "../../src/hooks/runner.js";
 import { createNodeShell } from "../../src/io/shell.js";
 import type { AskPermission, PermissionRules } from "../../src/permissions/decision.js";
-import type { RunHooks } from "../../src/session/hooks-runner.js";
-import { createToolGate, permissionSubject } from "../../src/session/tool-gate.js";
+import { createToolGate, permissionSubject } from "../../src/permissions/policy.js";
 import { createBashTool } from "../../src/tools/bash.js";
 
 const NO_HOOKS: RunHooks = async (): Promise<HookDispatchResult> => ({

@@ -6,11 +6,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/agent/events.js";
 import type { TurnState } from "../../src/agent/turn.js";
 import { createHookRegistry, type HookRegistry } from "../../src/hooks/registry.js";
+import { createHooksRunner } from "../../src/hooks/runner.js";
 import type { HooksConfig } from "../../src/hooks/schema.js";
 import { createNodeFs } from "../../src/io/fs.js";
 import { createNodeShell } from "../../src/io/shell.js";
 import type { AskPermission, PermissionRules } from "../../src/permissions/decision.js";
-import { createHooksRunner } from "../../src/session/hooks-runner.js";
 import type { Skill } from "../../src/skill/skill.js";
 import {
   type ForkOutcome,

@@ -1,11 +1,11 @@
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import type { AgentTool, ToolGate } from "../agent/loop.js";
+import type { RunHooks } from "../hooks/runner.js";
 import type { CheckCommand } from "../inline/inline-shell.js";
-import { decide } from "../permissions/decide.js";
-import type { AskPermission, PermissionDecision, PermissionRules } from "../permissions/decision.js";
-import type { PermissionSubject } from "../permissions/rules.js";
-import type { RunHooks } from "./hooks-runner.js";
+import { decide } from "./decide.js";
+import type { AskPermission, PermissionDecision, PermissionRules } from "./decision.js";
+import type { PermissionSubject } from "./rules.js";
 
 /** Tools whose subject is a file path (permission rules match it as a gitignore-style glob). */
 export const PATH_TOOLS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "Grep", "Glob", "LS"]);

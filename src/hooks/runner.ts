@@ -1,11 +1,6 @@
-import {
-  type DispatchDeps,
-  dispatchHooks,
-  type HookDispatchResult,
-  type HookPayload,
-} from "../hooks/dispatch.js";
-import type { HookRegistry } from "../hooks/registry.js";
-import type { HookEvent } from "../hooks/schema.js";
+import { type DispatchDeps, dispatchHooks, type HookDispatchResult, type HookPayload } from "./dispatch.js";
+import type { HookRegistry } from "./registry.js";
+import type { HookEvent } from "./schema.js";
 
 /** Fires one hook event for the session. Never rejects (failing hooks are warnings in the result). */
 export type RunHooks = (
