@@ -6,8 +6,8 @@ import { runWithStopChecks } from "../agent/stop-continuation.js";
 import { ruleToolName } from "../agent/turn.js";
 import type { HookRegistry } from "../hooks/registry.js";
 import type { RunHooks } from "../hooks/runner.js";
-import type { ForkOutcome, ForkRequest } from "../skill-tool/invoke.js";
 import { type AgentType, DEFAULT_AGENT_TYPE } from "./agent-types.js";
+import type { ForkOutcome, ForkRequest } from "./fork-request.js";
 
 export interface ForkDeps {
   client: ModelClient;

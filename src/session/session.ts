@@ -11,7 +11,6 @@ import { runWithStopChecks } from "../agent/stop-continuation.js";
 import type { TurnState } from "../agent/turn.js";
 import { createHooksRunner, type RunHooks } from "../hooks/runner.js";
 import { listingLimits } from "../listing.js";
-import { createToolGate } from "../permissions/policy.js";
 import type { InvokedSkill } from "../skill-tool/invoke.js";
 import { createLoadedSkills } from "../skill-tool/reinvocation.js";
 import { compactConversation } from "./compact.js";
@@ -21,6 +20,7 @@ import { restoreResumed } from "./restore.js";
 import type { Session, SessionDeps } from "./session-types.js";
 import { createSkillRuntime, DEFAULT_MAX_TOKENS } from "./skill-runtime.js";
 import { handleSlash } from "./slash.js";
+import { createToolGate } from "./tool-gate.js";
 
 export type { Session, SessionDeps } from "./session-types.js";
 

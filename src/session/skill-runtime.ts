@@ -5,18 +5,15 @@ import type { AgentEvent } from "../agent/events.js";
 import type { AgentTool, ToolGate } from "../agent/loop.js";
 import type { ModelMessage } from "../agent/model-client.js";
 import { runFork } from "../fork/fork.js";
+import type { ForkRequest } from "../fork/fork-request.js";
 import type { RunHooks } from "../hooks/runner.js";
-import { createToolGate, type PermissionPolicy } from "../permissions/policy.js";
-import {
-  type ForkRequest,
-  type InvocationOutcome,
-  type InvocationRequest,
-  invokeSkill,
-} from "../skill-tool/invoke.js";
+import type { PermissionPolicy } from "../permissions/policy.js";
+import { type InvocationOutcome, type InvocationRequest, invokeSkill } from "../skill-tool/invoke.js";
 import type { LoadedSkills } from "../skill-tool/reinvocation.js";
 import { createSkillTool } from "../skill-tool/skill-tool.js";
 import { preloadSkills } from "./preload-skills.js";
 import type { SessionDeps } from "./session-types.js";
+import { createToolGate } from "./tool-gate.js";
 
 /** Forks one agent runs at once (SPEC §7). */
 export const DEFAULT_FORK_CONCURRENCY = 4;

@@ -1,6 +1,7 @@
 import type { InvokedSkill } from "../agent/compaction/reattach.js";
 import type { AgentEvent } from "../agent/events.js";
 import type { TurnPatch, TurnState } from "../agent/turn.js";
+import type { ForkOutcome, ForkRequest } from "../fork/fork-request.js";
 import { userPromptExpansionPayload } from "../hooks/prompt-expansion.js";
 import type { HookRegistry } from "../hooks/registry.js";
 import type { RunHooks } from "../hooks/runner.js";
@@ -27,23 +28,6 @@ import { invocationText, type LoadedSkills } from "./reinvocation.js";
 export type InvocationOrigin = "model" | "user";
 
 export type { InvokedSkill } from "../agent/compaction/reattach.js";
-
-/** What a forked skill returns to its caller. */
-export type ForkOutcome = { ok: true; text: string; answer: string } | { ok: false; text: string };
-
-export interface ForkRequest {
-  skill: Skill;
-  /** The name as called (an alias stays the alias), for the result text. */
-  name: string;
-  args: string;
-  /** The task: `Base directory…⏎⏎{body}`, expanded. */
-  task: string;
-  signal: AbortSignal;
-  /** The depth of the agent that asked (0 = main). */
-  depth: number;
-  /** The asking agent's model for this turn, for `model: inherit` and skills that name none. */
-  parentModel: string;
-}
 
 /** Everything the one invocation pipeline needs from its session. */
 export interface InvocationDeps {

@@ -4,7 +4,8 @@ import type { HookDispatchResult } from "../../src/hooks/dispatch.js";
 import type { RunHooks } from "../../src/hooks/runner.js";
 import { createNodeShell } from "../../src/io/shell.js";
 import type { AskPermission, PermissionRules } from "../../src/permissions/decision.js";
-import { createToolGate, permissionSubject } from "../../src/permissions/policy.js";
+import { permissionSubject } from "../../src/permissions/policy.js";
+import { createToolGate } from "../../src/session/tool-gate.js";
 import { createBashTool } from "../../src/tools/bash.js";
 
 const NO_HOOKS: RunHooks = async (): Promise<HookDispatchResult> => ({

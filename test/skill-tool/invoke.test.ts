@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/agent/events.js";
 import type { TurnState } from "../../src/agent/turn.js";
+import type { ForkOutcome, ForkRequest } from "../../src/fork/fork-request.js";
 import { createHookRegistry, type HookRegistry } from "../../src/hooks/registry.js";
 import { createHooksRunner } from "../../src/hooks/runner.js";
 import type { HooksConfig } from "../../src/hooks/schema.js";
@@ -13,8 +14,6 @@ import { createNodeShell } from "../../src/io/shell.js";
 import type { AskPermission, PermissionRules } from "../../src/permissions/decision.js";
 import type { Skill } from "../../src/skill/skill.js";
 import {
-  type ForkOutcome,
-  type ForkRequest,
   type InvocationDeps,
   type InvocationRequest,
   type InvokedSkill,

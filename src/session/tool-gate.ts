@@ -1,0 +1,98 @@
+import type { ToolGate } from "../agent/loop.js";
+import type { RunHooks } from "../hooks/runner.js";
+import { decide } from "../permissions/decide.js";
+import {
+  denialText,
+  type PermissionPolicy,
+  permissionSubject,
+  settle,
+  withTurnDenials,
+} from "../permissions/policy.js";
+
+/** The Skill tool runs its own permission and hook checks (one pipeline for both invocation paths). */
+export const SELF_GATED_TOOLS: ReadonlySet<string> = new Set(["Skill"]);
+
+/** `agent_id` for a sub-agent's call (Claude Code's field), nothing for the main agent's. */
+function agentField(call: { agentId?: string }): { agent_id?: string } {
+  return call.agentId === undefined ? {} : { agent_id: call.agentId };
+}
+
+/**
+ * The gate around every tool call except the Skill tool: PreToolUse hooks first (a block or a hook `deny`
+ * stops the call; a hook `allow` answers an `ask`), then `decide()` with the turn's grants (deny rules always
+ * win), then PermissionRequest hooks and the host's `askPermission` for an `ask`. After the call, PostToolUse
+ * hooks (PostToolUseFailure when the call failed) may add context for the model.
+ */
+export function createToolGate(policy: PermissionPolicy, runHooks: RunHooks): ToolGate {
+  return {
+    async before(call) {
+      if (SELF_GATED_TOOLS.has(call.tool.name)) return { behavior: "allow" };
+      const hook = await runHooks(
+        "PreToolUse",
+        { tool_name: call.tool.name, tool_input: call.input, tool_use_id: call.id, ...agentField(call) },
+        call.signal,
+      );
+      if (hook.blocked !== undefined) {
+        return {
+          behavior: "deny",
+          message: `PreToolUse hook blocked ${call.tool.name}: ${hook.blocked.reason}`,
+        };
+      }
+      const subject = permissionSubject(call.tool, call.input, policy.cwd, policy.home);
+      let decision = decide({
+        rules: withTurnDenials(policy.rules, call.turn.removedTools),
+        grants: call.turn.grants,
+        tool: call.tool.name,
+        subject,
+        cwd: policy.cwd,
+        home: policy.home,
+        readOnly: call.tool.readOnly,
+      });
+      if (decision.behavior === "ask" && hook.permission?.decision === "allow")
+        decision = { behavior: "allow" };
+      if (decision.behavior === "allow" && hook.permission?.decision === "ask") {
+        decision = { behavior: "ask", prompt: hook.permission.reason ?? `Allow ${call.tool.name}?` };
+      }
+      decision = await settle(decision, call.tool.name, policy, call.signal, call.input);
+      return decision.behavior === "allow"
+        ? { behavior: "allow" }
+        : { behavior: "deny", message: denialText(decision) };
+    },
+    async after(call, result) {
+      const text = result.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");
+      if (result.isError) {
+        // Claude Code's split: PostToolUse after a call that succeeded, PostToolUseFailure after one that failed.
+        const failure = await runHooks(
+          "PostToolUseFailure",
+          {
+            tool_name: call.tool.name,
+            tool_input: call.input,
+            tool_use_id: call.id,
+            error: text,
+            is_interrupt: call.signal.aborted,
+            ...agentField(call),
+          },
+          call.signal,
+        );
+        const extra = [...failure.additionalContext];
+        if (failure.blocked !== undefined)
+          extra.push(`PostToolUseFailure hook feedback: ${failure.blocked.reason}`);
+        return extra;
+      }
+      const hook = await runHooks(
+        "PostToolUse",
+        {
+          tool_name: call.tool.name,
+          tool_input: call.input,
+          tool_use_id: call.id,
+          tool_response: text,
+          ...agentField(call),
+        },
+        call.signal,
+      );
+      const extra = [...hook.additionalContext];
+      if (hook.blocked !== undefined) extra.push(`PostToolUse hook feedback: ${hook.blocked.reason}`);
+      return extra;
+    },
+  };
+}

@@ -1,0 +1,140 @@
+// The tree's shape, checked: folders are layers that point down only. Every relative import (static, dynamic,
+// `export … from`) of every file under src/ is read, each file is mapped to its unit (its top-level folder, or
+// the file itself for a file directly in src/), and the unit graph must have no cycle. A failure prints each
+// cycle and the file-level imports that close it.
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+const SRC = fileURLToPath(new URL("../src", import.meta.url));
+
+/** One relative import: the importing file and the imported file, both relative to src/. */
+interface FileEdge {
+  from: string;
+  to: string;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** The relative imports of `text` (a file at `file` under `root`), resolved to paths relative to `root`. */
+function relativeImports(root: string, file: string, text: string): FileEdge[] {
+  const info = ts.preProcessFile(text, true, true);
+  return info.importedFiles
+    .filter((imported) => imported.fileName.startsWith("."))
+    .map((imported) => ({
+      from: relative(root, file),
+      to: relative(root, resolve(dirname(file), imported.fileName)).replace(/\.js$/, ".ts"),
+    }));
+}
+
+/** The unit a src-relative path belongs to: `session` for `session/open.ts`, `engine.ts` for `engine.ts`. */
+function unitOf(path: string): string {
+  return path.split("/")[0] ?? path;
+}
+
+/** Every cycle of the unit graph (its strongly connected components of more than one unit; Tarjan). */
+function unitCycles(edges: readonly FileEdge[]): string[][] {
+  const next = new Map<string, Set<string>>();
+  for (const { from, to } of edges) {
+    const a = unitOf(from);
+    const b = unitOf(to);
+    if (a === b) continue;
+    next.set(a, (next.get(a) ?? new Set()).add(b));
+    if (!next.has(b)) next.set(b, new Set());
+  }
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (unit: string): void => {
+    index.set(unit, counter);
+    low.set(unit, counter);
+    counter++;
+    stack.push(unit);
+    onStack.add(unit);
+    for (const target of next.get(unit) ?? []) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(unit, Math.min(low.get(unit)!, low.get(target)!));
+      } else if (onStack.has(target)) {
+        low.set(unit, Math.min(low.get(unit)!, index.get(target)!));
+      }
+    }
+    if (low.get(unit) !== index.get(unit)) return;
+    const component: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== unit);
+    if (component.length > 1) cycles.push(component.sort());
+  };
+  for (const unit of [...next.keys()].sort()) if (!index.has(unit)) visit(unit);
+  return cycles;
+}
+
+function srcEdges(): FileEdge[] {
+  return sourceFiles(SRC).flatMap((file) => relativeImports(SRC, file, readFileSync(file, "utf8")));
+}
+
+function describeCycle(cycle: readonly string[], edges: readonly FileEdge[]): string {
+  const members = new Set(cycle);
+  const closing = edges.filter(
+    (edge) =>
+      unitOf(edge.from) !== unitOf(edge.to) && members.has(unitOf(edge.from)) && members.has(unitOf(edge.to)),
+  );
+  return [`cycle: ${cycle.join(" ⇄ ")}`, ...closing.map((edge) => `  ${edge.from} → ${edge.to}`)].join("\n");
+}
+
+describe("folders are layers that point down only", () => {
+  it("no folder (or top-level file) of src/ imports one that imports it back", () => {
+    const edges = srcEdges();
+    const report = unitCycles(edges).map((cycle) => describeCycle(cycle, edges));
+    expect(report.join("\n\n")).toBe("");
+  });
+
+  it("the check finds a cycle through two folders, and one through three", () => {
+    expect(
+      unitCycles([
+        { from: "a/x.ts", to: "b/y.ts" },
+        { from: "b/y.ts", to: "a/z.ts" },
+        { from: "c/q.ts", to: "a/x.ts" },
+      ]),
+    ).toEqual([["a", "b"]]);
+    expect(
+      unitCycles([
+        { from: "a/x.ts", to: "b/y.ts" },
+        { from: "b/y.ts", to: "c.ts" },
+        { from: "c.ts", to: "a/x.ts" },
+      ]),
+    ).toEqual([["a", "b", "c.ts"]]);
+    expect(unitCycles([{ from: "a/x.ts", to: "a/y.ts" }])).toEqual([]);
+  });
+
+  it("reads static, type-only, dynamic and re-export imports", () => {
+    const text = [
+      'import { a } from "../a/a.js";',
+      'import type { B } from "../b/b.js";',
+      'export { c } from "./c.js";',
+      'const d = await import("../d.js");',
+      'import { e } from "node:fs";',
+    ].join("\n");
+    expect(relativeImports("/src", "/src/x/file.ts", text).map((edge) => edge.to)).toEqual([
+      "a/a.ts",
+      "b/b.ts",
+      "x/c.ts",
+      "d.ts",
+    ]);
+  });
+});
