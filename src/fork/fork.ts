@@ -4,9 +4,9 @@ import type { ModelClient, ModelMessage } from "../agent/model-client.js";
 import { type ModelEffort, resolveModel } from "../agent/models.js";
 import { runWithStopChecks } from "../agent/stop-continuation.js";
 import { ruleToolName } from "../agent/turn.js";
+import { type AgentType, DEFAULT_AGENT_TYPE } from "../agents/agent-types.js";
 import type { HookRegistry } from "../hooks/registry.js";
 import type { RunHooks } from "../hooks/runner.js";
-import { type AgentType, DEFAULT_AGENT_TYPE } from "./agent-types.js";
 import type { ForkOutcome, ForkRequest } from "./fork-request.js";
 
 export interface ForkDeps {

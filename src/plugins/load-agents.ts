@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import pLimit from "p-limit";
+import { type AgentType, parseAgentFile } from "../agents/parse-agent-file.js";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { dirProblem } from "../discovery/scan-dir.js";
-import { type AgentType, parseAgentFile } from "../fork/agents.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
 import { checkConfined } from "./confine.js";
 import { type ComponentTarget, PLUGIN_FILE_CONCURRENCY } from "./load-skills.js";

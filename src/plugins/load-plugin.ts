@@ -1,6 +1,6 @@
 import { basename, join } from "node:path";
+import type { AgentType } from "../agents/parse-agent-file.js";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
-import type { AgentType } from "../fork/agents.js";
 import type { HooksConfig } from "../hooks/schema.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
 import { isRecord } from "../is-record.js";

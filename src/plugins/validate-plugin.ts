@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import pLimit from "p-limit";
+import { BUILTIN_AGENTS } from "../agents/parse-agent-file.js";
 import { type Diagnostic, diagnostic, hasErrors } from "../diagnostics.js";
-import { BUILTIN_AGENTS } from "../fork/agents.js";
 import { HOOK_EVENTS } from "../hooks/schema.js";
 import type { FsOps } from "../io/fs.js";
 import { type LoadedPlugin, loadPlugin, MANIFEST_FILE } from "./load-plugin.js";

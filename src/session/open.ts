@@ -12,10 +12,10 @@ import {
 } from "../agent/session-store.js";
 import { buildSystemPrompt } from "../agent/system-prompt.js";
 import { ruleToolName } from "../agent/turn.js";
+import { loadAgentTypes } from "../agents/agent-types.js";
 import { permissionRules } from "../config/settings.js";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import type { Engine } from "../engine.js";
-import { loadAgentTypes } from "../fork/agent-types.js";
 import { createHookRegistry } from "../hooks/registry.js";
 import { parseHooksConfig } from "../hooks/schema.js";
 import { createNodeFileModes } from "../io/atomic-write.js";

@@ -1,10 +1,10 @@
+import type { SkillView } from "../discovery/skill-view.js";
 import { expandSkill } from "../inline/expand-skill.js";
 import { skillExpansionText } from "../inline/render.js";
 import type { ShellOps } from "../io/shell.js";
 import { inlineShellCheck, type PermissionPolicy } from "../permissions/policy.js";
 import { disabledSkillText } from "../skill-filter.js";
 import { findSkill } from "../skill-tool/validate.js";
-import type { SkillView } from "./skill-view.js";
 
 /** What preloading needs from the session. */
 export interface PreloadDeps {

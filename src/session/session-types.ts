@@ -4,14 +4,14 @@ import type { AgentTool } from "../agent/loop.js";
 import type { ModelClient, ModelMessage } from "../agent/model-client.js";
 import type { ModelEffort } from "../agent/models.js";
 import type { SessionStore } from "../agent/session-store.js";
-import type { AgentType } from "../fork/agent-types.js";
+import type { AgentType } from "../agents/agent-types.js";
+import type { SkillView } from "../discovery/skill-view.js";
 import type { HookRegistry } from "../hooks/registry.js";
 import type { FsOps } from "../io/fs.js";
 import type { ShellOps } from "../io/shell.js";
 import type { ListingSettings } from "../listing.js";
 import type { AskPermission, PermissionRules } from "../permissions/decision.js";
 import type { UsageStore } from "../usage.js";
-import type { SkillView } from "./skill-view.js";
 
 /** Everything a session is built from; the engine assembles it. */
 export interface SessionDeps {

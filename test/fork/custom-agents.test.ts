@@ -6,8 +6,8 @@
 import { readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { parseAgentFile } from "../../src/agents/parse-agent-file.js";
 import type { RecordedRequest } from "../../src/dev/model-server.js";
-import { parseAgentFile } from "../../src/fork/agents.js";
 import { createNodeFs } from "../../src/io/fs.js";
 import { loadPluginAgents } from "../../src/plugins/load-agents.js";
 import { type BodyBlock, type Harness, resultText, skillMd, startHarness } from "../support/harness.js";
