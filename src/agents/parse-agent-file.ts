@@ -2,13 +2,6 @@ import type { Diagnostic } from "../diagnostics.js";
 import { parseFrontmatter, splitFrontmatter } from "../skill/frontmatter.js";
 import { type AgentType, agentFromFile } from "./agent-types.js";
 
-export {
-  type AgentType,
-  BUILTIN_AGENTS,
-  DEFAULT_AGENT_TYPE,
-  loadAgentTypes,
-} from "./agent-types.js";
-
 /** Parses one `.claude/agents/*.md` file. Never throws. Synchronous: this module loads `yaml` up front. */
 export function parseAgentFile(
   text: string,
