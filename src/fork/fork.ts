@@ -1,30 +1,24 @@
 import type { AgentEvent, AgentResult } from "../agent/events.js";
 import { type AgentTool, executeAgent, type ToolGate } from "../agent/loop.js";
-import type { ModelClient, ModelMessage } from "../agent/model-client.js";
+import type { ModelMessage } from "../agent/model-client.js";
 import { type ModelEffort, resolveModel } from "../agent/models.js";
 import { runWithStopChecks } from "../agent/stop-continuation.js";
 import { ruleToolName } from "../agent/turn.js";
 import { type AgentType, DEFAULT_AGENT_TYPE } from "../agents/agent-types.js";
-import type { HookRegistry } from "../hooks/registry.js";
+import { childContext, type RunContext } from "../context.js";
 import type { RunHooks } from "../hooks/runner.js";
 import type { ForkOutcome, ForkRequest } from "./fork-request.js";
 
+/** What a fork needs beside its parent's {@link RunContext}: the session's gates, listing and hooks runner. */
 export interface ForkDeps {
-  client: ModelClient;
-  cwd: string;
-  agents: () => readonly AgentType[];
-  /** Every tool the parent may hand down (without the Skill tool). */
-  tools: readonly AgentTool[];
+  /** The asking agent's context; the fork runs on a child of it. */
+  context: RunContext;
   /** A Skill tool for an agent at `depth`. */
   skillTool: (depth: number, agentId: string) => AgentTool;
-  /** The session's `SkillSearch` tool, if any: it goes with the Skill tool (SPEC §14.15). */
-  skillSearch?: AgentTool;
   gate: ToolGate;
   /** The gate for a `permissionMode: dontAsk` agent: nobody is asked, what no rule allows is denied. */
   noAskGate?: ToolGate;
   runHooks: RunHooks;
-  /** The session's hook registry: a custom agent's `hooks` are registered here while it runs. */
-  hooks?: HookRegistry;
   /**
    * Expands the skills a custom agent preloads (`skills:`), for its first message; names it cannot expand
    * (unknown, disabled, failing) come back as warnings.
@@ -41,7 +35,6 @@ export interface ForkDeps {
   listing: (agentId: string, model: string) => Promise<string[]>;
   maxTokens: number;
   newAgentId: () => string;
-  onMessage?: (agentId: string, message: ModelMessage) => Promise<void>;
   /** Paths the sub-agent's tools touched: they activate conditional and nested skills for the session. */
   onTouchedPaths?: (paths: string[]) => Promise<void>;
 }
@@ -147,9 +140,9 @@ export async function runFork(request: ForkRequest, deps: ForkDeps): Promise<For
 async function runForkUnguarded(request: ForkRequest, deps: ForkDeps): Promise<ForkOutcome> {
   const { skill } = request;
   const agentName = skill.agent ?? DEFAULT_AGENT_TYPE;
-  const agent = deps.agents().find((a) => a.name === agentName);
+  const agent = deps.context.agents().find((a) => a.name === agentName);
   if (agent === undefined) {
-    const known = deps
+    const known = deps.context
       .agents()
       .map((a) => a.name)
       .join(", ");
@@ -160,11 +153,11 @@ async function runForkUnguarded(request: ForkRequest, deps: ForkDeps): Promise<F
   }
   const agentId = deps.newAgentId();
   const source = { kind: "agent" as const, name: agentId, agentId };
-  if (agent.hooks !== undefined) deps.hooks?.register(source, agent.hooks);
+  if (agent.hooks !== undefined) deps.context.hooks.register(source, agent.hooks);
   try {
     return await runAgentFork(request, deps, agent, agentId);
   } finally {
-    if (agent.hooks !== undefined) deps.hooks?.unregister(source);
+    if (agent.hooks !== undefined) deps.context.hooks.unregister(source);
   }
 }
 
@@ -175,27 +168,31 @@ async function runAgentFork(
   agentId: string,
 ): Promise<ForkOutcome> {
   const { skill } = request;
-  const depth = request.depth + 1;
-  const tools = toolsForAgent(agent, deps.tools);
+  const parent = deps.context;
+  const tools = toolsForAgent(agent, parent.tools);
   if (mayUseSkills(agent)) {
-    tools.push(deps.skillTool(depth, agentId));
-    if (deps.skillSearch !== undefined) tools.push(deps.skillSearch);
+    tools.push(deps.skillTool(request.depth + 1, agentId));
+    if (parent.skillSearch !== undefined) tools.push(parent.skillSearch);
   }
   const skillModel = skill.model !== undefined && skill.model !== "inherit" ? skill.model : undefined;
   const agentModel = agent.model !== undefined && agent.model !== "inherit" ? agent.model : undefined;
   const model = resolveModel(skillModel ?? agentModel ?? request.parentModel);
   const effort: ModelEffort | undefined = skill.effort ?? agent.effort;
+  const context = childContext(
+    { ...parent, depth: request.depth },
+    { agentId, signal: request.signal, model, tools, ...(effort === undefined ? {} : { effort }) },
+  );
 
   const start = await deps.runHooks(
     "SubagentStart",
     { agent_type: agent.name, agent_id: agentId },
-    request.signal,
+    context.signal,
   );
   const listing = await deps.listing(agentId, model);
   const preloaded =
     agent.skills === undefined || deps.preload === undefined
       ? { texts: [], warnings: [] }
-      : await deps.preload(agent.skills, request.signal);
+      : await deps.preload(agent.skills, context.signal);
   for (const message of preloaded.warnings) deps.emit({ type: "warning", agentId, message });
   const first: ModelMessage = {
     role: "user",
@@ -206,7 +203,7 @@ async function runAgentFork(
       { type: "text" as const, text: request.task },
     ],
   };
-  await deps.onMessage?.(agentId, first);
+  await context.transcript(first);
   let messages: ModelMessage[] = [first];
   let turnCount = 0;
   let toolCalls = 0;
@@ -230,25 +227,23 @@ async function runAgentFork(
     run: () =>
       executeAgent(
         {
-          client: deps.client,
+          client: context.client,
           system: agent.systemPrompt,
-          tools,
+          tools: context.tools,
           messages,
           turn: {
-            model,
-            ...(effort === undefined ? {} : { effort }),
+            model: context.model,
+            ...(context.effort === undefined ? {} : { effort: context.effort }),
             grants: [...skill.allowedTools, ...permissionModeGrants(agent, tools)],
             removedTools: [...skill.disallowedTools, ...(agent.disallowedTools ?? [])],
           },
           maxTokens: deps.maxTokens,
-          cwd: deps.cwd,
-          signal: request.signal,
+          cwd: context.cwd,
+          signal: context.signal,
           agentId,
           gate: agent.permissionMode === "dontAsk" ? (deps.noAskGate ?? deps.gate) : deps.gate,
           ...(deps.onTouchedPaths === undefined ? {} : { onTouchedPaths: deps.onTouchedPaths }),
-          ...(deps.onMessage === undefined
-            ? {}
-            : { onMessage: (m: ModelMessage) => deps.onMessage?.(agentId, m) ?? Promise.resolve() }),
+          onMessage: (m: ModelMessage) => context.transcript(m),
         },
         emit,
       ),
@@ -256,14 +251,14 @@ async function runAgentFork(
       const stop = await deps.runHooks(
         "SubagentStop",
         { agent_type: agent.name, agent_id: agentId, stop_hook_active: round > 0 },
-        request.signal,
+        context.signal,
       );
       return stop.blocked?.reason;
     },
     continueWith: async (reason) => {
       const next: ModelMessage = { role: "user", content: reason };
       messages = [...messages, next];
-      await deps.onMessage?.(agentId, next);
+      await context.transcript(next);
     },
   });
   return forkResultText(request.name, result);

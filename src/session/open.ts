@@ -14,6 +14,7 @@ import { buildSystemPrompt } from "../agent/system-prompt.js";
 import { ruleToolName } from "../agent/turn.js";
 import { loadAgentTypes } from "../agents/agent-types.js";
 import { permissionRules } from "../config/settings.js";
+import type { RunContext } from "../context.js";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import type { Engine } from "../engine.js";
 import { createHookRegistry } from "../hooks/registry.js";
@@ -27,7 +28,8 @@ import { catalogCanOverflow } from "../skill-search/overflow.js";
 import { createSkillSearchTool } from "../skill-search/tool.js";
 import { createBuiltinTools } from "../tools/builtin.js";
 import { createFileUsageStore, defaultUsagePath, type UsageStore } from "../usage.js";
-import { createSession, type Session } from "./session.js";
+import { createSession } from "./session.js";
+import type { Session } from "./session-types.js";
 import { createSkillView } from "./view.js";
 
 /** What a host chooses for a session; everything else comes from the engine's config and settings. */
@@ -203,8 +205,8 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     const reloadedAgents = await loadAgentTypes(fs, agentDirs);
     agents = [...reloadedAgents.agents, ...fresh.plugins.flatMap((p) => p.agents)];
   };
-  const session = createSession({
-    id,
+  const context: RunContext = {
+    sessionId: id,
     cwd: engine.cwd,
     projectDir,
     home: engine.home,
@@ -214,6 +216,23 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     client: options.client,
     model,
     ...(options.effort === undefined ? {} : { effort: options.effort }),
+    skills: view,
+    agents: () => agents,
+    tools,
+    ...(skillSearch === undefined ? {} : { skillSearch }),
+    rules,
+    ...(options.askPermission === undefined ? {} : { askPermission: options.askPermission }),
+    hooks,
+    signal: new AbortController().signal,
+    transcript: (message, agentId) =>
+      store.append(id, [
+        { type: "message", message, ...(agentId === undefined ? {} : { agentId }), at: stamp(now) },
+      ]),
+    depth: 0,
+    now,
+  };
+  const session = createSession({
+    context,
     system: buildSystemPrompt({
       cwd: engine.cwd,
       platform: process.platform,
@@ -221,8 +240,6 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
       mcpInstructions,
       ...(options.appendSystemPrompt === undefined ? {} : { append: options.appendSystemPrompt }),
     }),
-    tools,
-    skills: view,
     onClose: engine.catalog.onChange((rediscovered) => {
       view.rediscovered(rediscovered.skills, rediscovered.disabled ?? []);
       reloading = reloadSettings();
@@ -231,16 +248,10 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
       await engine.catalog.get();
       await reloading;
     },
-    agents: () => agents,
-    rules,
-    ...(options.askPermission === undefined ? {} : { askPermission: options.askPermission }),
-    hooks,
     usage: options.usage ?? createFileUsageStore({ fs, path: defaultUsagePath(engine.home) }),
     store,
     listingSettings,
-    ...(skillSearch === undefined ? {} : { skillSearch }),
     ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
-    now,
     ...(history === undefined ? {} : { history, priorInvocations, priorLoaded, priorFiredOnce }),
   });
   if (history === undefined) {
@@ -254,4 +265,9 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     ...(skillSearch === undefined ? [] : [skillSearch.name]),
   ];
   return { session, diagnostics, model, tools: toolNames };
+}
+
+/** An ISO timestamp for a transcript entry. */
+function stamp(now: () => number): string {
+  return new Date(now()).toISOString();
 }

@@ -1,51 +1,25 @@
 import type { InvokedSkill } from "../agent/compaction/reattach.js";
 import type { AgentEvent } from "../agent/events.js";
-import type { AgentTool } from "../agent/loop.js";
-import type { ModelClient, ModelMessage } from "../agent/model-client.js";
-import type { ModelEffort } from "../agent/models.js";
+import type { ModelMessage } from "../agent/model-client.js";
 import type { SessionStore } from "../agent/session-store.js";
-import type { AgentType } from "../agents/agent-types.js";
-import type { SkillView } from "../discovery/skill-view.js";
-import type { HookRegistry } from "../hooks/registry.js";
-import type { FsOps } from "../io/fs.js";
-import type { ShellOps } from "../io/shell.js";
+import type { RunContext } from "../context.js";
 import type { ListingSettings } from "../listing.js";
-import type { AskPermission, PermissionRules } from "../permissions/decision.js";
 import type { UsageStore } from "../usage.js";
 
-/** Everything a session is built from; the engine assembles it. */
+/**
+ * Everything a session is built from; `openSession` assembles it. What every layer needs is in `context`
+ * (built once); the rest is the session's own: its prompt, stores, limits and what a resumed session restores.
+ */
 export interface SessionDeps {
-  id: string;
-  cwd: string;
-  projectDir: string;
-  home: string;
-  env: Record<string, string | undefined>;
-  fs: FsOps;
-  shell: ShellOps;
-  client: ModelClient;
-  model: string;
-  effort?: ModelEffort;
+  context: RunContext;
   system: string;
-  /** Built-in and MCP tools (the Skill tool is added here). */
-  tools: readonly AgentTool[];
-  skills: SkillView;
-  agents: () => readonly AgentType[];
-  rules: PermissionRules;
-  askPermission?: AskPermission;
-  hooks: HookRegistry;
   usage: UsageStore;
   store: SessionStore;
   /** The listing settings (`skillListingBudget`, `skillListingBudgetFraction`, `skillListingMaxDescChars`). */
   listingSettings?: ListingSettings;
-  /**
-   * The `SkillSearch` tool, when the catalog can overflow the listing (decided at session open): offered to the
-   * main agent and to forks that may use skills, and named in the listing's omitted-skills line.
-   */
-  skillSearch?: AgentTool;
   maxTurns?: number;
   maxTokens?: number;
   forkConcurrency?: number;
-  now?: () => number;
   /** Messages to start from (a resumed session). */
   history?: ModelMessage[];
   /** Called once when the session closes (e.g. to stop following engine reloads). */

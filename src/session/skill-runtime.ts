@@ -3,7 +3,6 @@ import pLimit from "p-limit";
 import type { InvokedSkill } from "../agent/compaction/reattach.js";
 import type { AgentEvent } from "../agent/events.js";
 import type { AgentTool, ToolGate } from "../agent/loop.js";
-import type { ModelMessage } from "../agent/model-client.js";
 import { runFork } from "../fork/fork.js";
 import type { ForkRequest } from "../fork/fork-request.js";
 import type { RunHooks } from "../hooks/runner.js";
@@ -29,7 +28,6 @@ export interface SkillRuntimeDeps {
   emit: (event: AgentEvent) => void;
   /** The listing block for an agent (a delta after the first), sized for the model it runs on. */
   listing: (agentId: string, model: string) => Promise<string[]>;
-  persist: (message: ModelMessage, agentId?: string) => Promise<void>;
   record: (invocation: InvokedSkill) => Promise<void>;
   /** The expansions each conversation already holds (re-invocations, SPEC §14.3). */
   loaded: LoadedSkills;
@@ -50,6 +48,7 @@ export interface SkillRuntime {
  */
 export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
   const s = deps.session;
+  const context = s.context;
   let forkCounter = 0;
   const limits = new Map<number, ReturnType<typeof pLimit>>();
   const limitFor = (depth: number) => {
@@ -65,22 +64,17 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
   const noAskGate = createToolGate(quietPolicy, deps.runHooks);
   const fork = (request: ForkRequest) =>
     runFork(request, {
-      client: s.client,
-      cwd: s.cwd,
-      agents: s.agents,
-      tools: s.tools,
+      context,
       skillTool: (depth, agentId) => skillTool(depth, agentId),
-      ...(s.skillSearch === undefined ? {} : { skillSearch: s.skillSearch }),
       gate: deps.gate,
       noAskGate,
       runHooks: deps.runHooks,
-      hooks: s.hooks,
       preload: (names, signal) =>
         preloadSkills(names, {
-          skills: s.skills,
-          sessionId: s.id,
-          projectDir: s.projectDir,
-          shell: s.shell,
+          skills: context.skills,
+          sessionId: context.sessionId,
+          projectDir: context.projectDir,
+          shell: context.shell,
           policy: quietPolicy,
           signal,
         }),
@@ -88,18 +82,17 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       listing: deps.listing,
       maxTokens: s.maxTokens ?? DEFAULT_MAX_TOKENS,
       newAgentId: () => `fork-${++forkCounter}-${randomUUID().slice(0, 8)}`,
-      onMessage: (agentId, message) => deps.persist(message, agentId),
       onTouchedPaths: deps.touch,
     });
   const invoke = (request: InvocationRequest) =>
     invokeSkill(request, {
-      sessionId: s.id,
-      projectDir: s.projectDir,
-      fs: s.fs,
-      shell: s.shell,
+      sessionId: context.sessionId,
+      projectDir: context.projectDir,
+      fs: context.fs,
+      shell: context.shell,
       policy: deps.policy,
       runHooks: deps.runHooks,
-      hooks: s.hooks,
+      hooks: context.hooks,
       usage: s.usage,
       now: deps.now,
       emit: deps.emit,
@@ -109,9 +102,9 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
     });
   const skillTool = (depth: number, agentId?: string): AgentTool =>
     createSkillTool({
-      skills: () => s.skills.visible(),
-      pluginSkillNames: () => s.skills.pluginSkillNames(),
-      disabled: (name) => s.skills.disabled(name),
+      skills: () => context.skills.visible(),
+      pluginSkillNames: () => context.skills.pluginSkillNames(),
+      disabled: (name) => context.skills.disabled(name),
       invoke,
       depth,
       ...(agentId === undefined ? {} : { agentId }),

@@ -1,0 +1,88 @@
+import type { AgentTool } from "./agent/loop.js";
+import type { ModelClient, ModelMessage } from "./agent/model-client.js";
+import type { ModelEffort } from "./agent/models.js";
+import type { AgentType } from "./agents/agent-types.js";
+import type { SkillView } from "./discovery/skill-view.js";
+import type { HookRegistry } from "./hooks/registry.js";
+import type { FsOps } from "./io/fs.js";
+import type { ShellOps } from "./io/shell.js";
+import type { AskPermission, PermissionRules } from "./permissions/decision.js";
+
+/**
+ * Where an agent's conversation goes: each message it adds, written to the session's transcript. `agentId`
+ * names the sub-agent that added it; a child context's sink fills in its own.
+ */
+export type TranscriptSink = (message: ModelMessage, agentId?: string) => Promise<void>;
+
+/**
+ * What every layer of a run needs, built once per session (`openSession`) and handed down instead of a bag of
+ * fields copied at each layer: where it runs, its I/O, the model, the catalog (skills and agent types), the
+ * tools, permissions, hooks, the abort signal and the transcript. A fork runs on {@link childContext}.
+ */
+export interface RunContext {
+  readonly sessionId: string;
+  /** The working directory (tools resolve relative paths against it). */
+  readonly cwd: string;
+  /** The project root (`CLAUDE_PROJECT_DIR` for hooks and inline shell). */
+  readonly projectDir: string;
+  readonly home: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly fs: FsOps;
+  readonly shell: ShellOps;
+  readonly client: ModelClient;
+  /** The model this agent runs on (id or alias, as configured). */
+  readonly model: string;
+  readonly effort?: ModelEffort;
+  /** The session's skills as they stand now. */
+  readonly skills: SkillView;
+  /** The agent types a forked skill can run as (built-in, user, project, plugin). */
+  readonly agents: () => readonly AgentType[];
+  /** Built-in and MCP tools (without the Skill tool, which each agent gets for its own depth). */
+  readonly tools: readonly AgentTool[];
+  /** The `SkillSearch` tool, when the catalog can overflow the listing. */
+  readonly skillSearch?: AgentTool;
+  readonly rules: PermissionRules;
+  /** Asked when a permission decision is `ask`; absent (headless), `ask` means no. */
+  readonly askPermission?: AskPermission;
+  readonly hooks: HookRegistry;
+  /** Aborted when the run this context belongs to stops (for a child: when its parent's does, too). */
+  readonly signal: AbortSignal;
+  readonly transcript: TranscriptSink;
+  /** 0 for the main agent, parent's + 1 for a fork. */
+  readonly depth: number;
+  /** The sub-agent's id; undefined for the main agent. */
+  readonly agentId?: string;
+  readonly now: () => number;
+}
+
+/** What a child context changes: its agent id (required), and optionally its own signal, model and tools. */
+export interface ChildOverrides {
+  agentId: string;
+  /** Aborts the child alone; the parent's signal aborts it too. */
+  signal?: AbortSignal;
+  model?: string;
+  effort?: ModelEffort;
+  tools?: readonly AgentTool[];
+}
+
+/**
+ * The context of a fork: the parent's, narrowed. Depth + 1, its own agent id (its transcript entries carry
+ * it), a signal aborted by the parent's or its own (`AbortSignal.any`), and the model, effort and tools it was
+ * given; everything else (cwd, I/O, client, catalog, permissions, hooks) is the parent's. Pure.
+ */
+export function childContext(parent: RunContext, overrides: ChildOverrides): RunContext {
+  const { agentId } = overrides;
+  const effort = overrides.effort ?? parent.effort;
+  const { effort: _parentEffort, ...inherited } = parent;
+  return {
+    ...inherited,
+    ...(effort === undefined ? {} : { effort }),
+    model: overrides.model ?? parent.model,
+    tools: overrides.tools ?? parent.tools,
+    depth: parent.depth + 1,
+    agentId,
+    signal:
+      overrides.signal === undefined ? parent.signal : AbortSignal.any([parent.signal, overrides.signal]),
+    transcript: (message, id) => parent.transcript(message, id ?? agentId),
+  };
+}

@@ -1,0 +1,62 @@
+import { contextWindowFor } from "../agent/models.js";
+import { listingLimits } from "../listing.js";
+import { type ListingPack, MAIN_AGENT } from "./listing-state.js";
+import type { SessionState } from "./session-state.js";
+import type { SessionDeps } from "./session-types.js";
+
+/** The listing blocks each agent of a session gets. */
+export interface AgentListings {
+  /** The next listing block for `agent` on `model`: the full listing first, then deltas ("" when none). */
+  listingFor(agent: string, model: string): Promise<string>;
+  /**
+   * A fork's listing blocks: the main agent's first full listing as it was sent, then one delta block with
+   * what became visible since (an activated conditional skill). Every fork so opens with the same bytes, which
+   * a prompt cache serves; a fork packed otherwise (a model with another budget) gets a listing of its own.
+   */
+  forkListing(agentId: string, model: string): Promise<string[]>;
+}
+
+/** The listings of a session's agents, over its state (sent names, the main agent's first full listing). */
+export function createAgentListings(deps: SessionDeps, state: SessionState): AgentListings {
+  const { context } = deps;
+  const pack = (model: string): ListingPack => ({
+    ...listingLimits({
+      env: context.env,
+      settings: deps.listingSettings,
+      contextWindowTokens: contextWindowFor(model),
+    }),
+    searchable: context.skillSearch !== undefined,
+  });
+  const listingFor = async (agent: string, model: string) => {
+    await deps.settled?.();
+    const full = state.listing.sent(agent).size === 0;
+    const sent = await state.listing.next(
+      agent,
+      context.skills.visible(),
+      pack(model),
+      () => deps.usage.load(),
+      context.now(),
+    );
+    if (agent === MAIN_AGENT && full && sent.text !== "" && state.mainFullListing === undefined) {
+      const names = [...sent.entries.map((e) => e.name), ...sent.omitted];
+      state.mainFullListing = { text: sent.text, names, pack: JSON.stringify(pack(model)) };
+    }
+    return sent.text;
+  };
+  const forkListing = async (agentId: string, model: string): Promise<string[]> => {
+    const base = state.mainFullListing;
+    const visible = new Set(context.skills.visible().map((s) => s.name));
+    if (
+      base === undefined ||
+      base.pack !== JSON.stringify(pack(model)) ||
+      base.names.some((n) => !visible.has(n))
+    ) {
+      const own = await listingFor(agentId, model);
+      return own === "" ? [] : [own];
+    }
+    state.listing.markSent(agentId, base.names);
+    const delta = await listingFor(agentId, model);
+    return delta === "" ? [base.text] : [base.text, delta];
+  };
+  return { listingFor, forkListing };
+}

@@ -1,0 +1,81 @@
+import { promptTokens, shouldAutoCompact } from "../agent/compaction/tokens.js";
+import type { ModelMessage, ModelUsage } from "../agent/model-client.js";
+import { contextWindowFor } from "../agent/models.js";
+import type { TranscriptEntry } from "../agent/session-store.js";
+import type { RunHooks } from "../hooks/runner.js";
+import type { AgentListings } from "./agent-listings.js";
+import { type CompactOutcome, compactConversation } from "./compact.js";
+import { MAIN_AGENT } from "./listing-state.js";
+import type { SessionState } from "./session-state.js";
+import type { SessionDeps } from "./session-types.js";
+
+/** A session's compaction, by hand (`/compact`) or automatic (SPEC §8). */
+export interface Compactor {
+  /** Compacts the main conversation now; a failure keeps the old messages and says why. Never rejects. */
+  compact(trigger: "manual" | "auto", signal: AbortSignal): Promise<CompactOutcome>;
+  /**
+   * Compacts when `usage` (the last response's) passed the auto-compaction share of `model`'s window, after a
+   * turn or between two requests of one; resolves to the messages to go on from, else undefined. One failed
+   * attempt per user turn (a warning), not a summary request after every round of tool results.
+   */
+  autoCompact(
+    usage: ModelUsage | undefined,
+    model: string,
+    signal: AbortSignal,
+  ): Promise<ModelMessage[] | undefined>;
+}
+
+/** What a compactor works on: the session's state and parts, and the model the main agent runs on. */
+export interface CompactorDeps {
+  deps: SessionDeps;
+  state: SessionState;
+  model: string;
+  listings: AgentListings;
+  runHooks: RunHooks;
+  restore: () => Promise<void>;
+  append: (entries: TranscriptEntry[]) => Promise<void>;
+  record: (...messages: ModelMessage[]) => Promise<void>;
+}
+
+/** Binds compaction to a session: the summary replaces the conversation, and the transcript records it. */
+export function createCompactor(parts: CompactorDeps): Compactor {
+  const { state } = parts;
+  const compact = async (trigger: "manual" | "auto", signal: AbortSignal) => {
+    await parts.restore();
+    const outcome = await compactConversation({
+      client: parts.deps.context.client,
+      model: parts.model,
+      messages: state.messages,
+      invocations: state.invocations,
+      fullListing: async () => {
+        state.listing.reset(MAIN_AGENT);
+        return parts.listings.listingFor(MAIN_AGENT, parts.model);
+      },
+      runHooks: parts.runHooks,
+      trigger,
+      signal,
+    });
+    if (!outcome.ok) return outcome;
+    state.messages.splice(0, state.messages.length);
+    // The re-attached skills are history, not loaded instructions: the next call sends the full text again.
+    state.loaded.resetMain();
+    // The usage seen so far measured the old conversation; the next auto-compaction waits for a new one.
+    state.messagesUsage.splice(0, state.messagesUsage.length);
+    await parts.append([
+      { type: "compaction", summary: outcome.summary, at: new Date(parts.deps.context.now()).toISOString() },
+    ]);
+    await parts.record(...outcome.messages);
+    return outcome;
+  };
+  const autoCompact = async (usage: ModelUsage | undefined, model: string, signal: AbortSignal) => {
+    const window = contextWindowFor(model);
+    if (window === undefined || usage === undefined || state.compactFailedThisTurn) return undefined;
+    if (!shouldAutoCompact({ inputTokens: promptTokens(usage), contextWindow: window })) return undefined;
+    const outcome = await compact("auto", signal);
+    if (outcome.ok) return [...state.messages];
+    state.compactFailedThisTurn = true;
+    state.emit({ type: "warning", message: outcome.message });
+    return undefined;
+  };
+  return { compact, autoCompact };
+}

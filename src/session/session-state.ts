@@ -1,0 +1,56 @@
+import type { AgentEvent } from "../agent/events.js";
+import type { ModelMessage, ModelUsage } from "../agent/model-client.js";
+import type { InvokedSkill } from "../skill-tool/invoke.js";
+import { createLoadedSkills, type LoadedSkills } from "../skill-tool/reinvocation.js";
+import { createListingState, type ListingState } from "./listing-state.js";
+import type { SessionDeps } from "./session-types.js";
+
+/**
+ * Everything a session changes while it runs, in one place: the conversation, the invocation log, what each
+ * agent was listed, and the per-turn flags. The session's parts read and write it; nothing else holds state.
+ */
+export interface SessionState {
+  /** The main agent's conversation (a resumed session starts from its history). */
+  readonly messages: ModelMessage[];
+  /** Every skill invocation of the session (compaction re-attaches them). */
+  readonly invocations: InvokedSkill[];
+  /** The expansions each conversation holds now (re-invocations, SPEC §14.3). */
+  readonly loaded: LoadedSkills;
+  /** The names each agent was listed. */
+  readonly listing: ListingState;
+  /** Announcements of nested skills found since the last user message or request. */
+  readonly pendingAnnouncements: string[];
+  /** The main agent's response usages since the last compaction (auto-compaction reads the last). */
+  readonly messagesUsage: ModelUsage[];
+  /** Where the current `send`'s events go (a no-op between turns). */
+  emit: (event: AgentEvent) => void;
+  /** True once SessionStart hooks ran. */
+  started: boolean;
+  /** An auto-compaction failed in this user turn: no second try before the next one. */
+  compactFailedThisTurn: boolean;
+  /** The resumed conversation's restoration, started by the first turn or compaction. */
+  restored: Promise<void> | undefined;
+  /**
+   * The main agent's first full listing (the names it listed or left out) and how it was packed. Kept after
+   * compaction too: forks open with it as long as it names only visible skills, so their opening stays
+   * byte-identical all session.
+   */
+  mainFullListing: { text: string; names: string[]; pack: string } | undefined;
+}
+
+/** A new session's state: `deps.history`, `priorInvocations` and `priorLoaded` when it resumes one. */
+export function createSessionState(deps: SessionDeps): SessionState {
+  return {
+    messages: [...(deps.history ?? [])],
+    invocations: [...(deps.priorInvocations ?? [])],
+    loaded: createLoadedSkills(deps.priorLoaded ?? []),
+    listing: createListingState(),
+    pendingAnnouncements: [],
+    messagesUsage: [],
+    emit: () => {},
+    started: false,
+    compactFailedThisTurn: false,
+    restored: undefined,
+    mainFullListing: undefined,
+  };
+}

@@ -1,0 +1,161 @@
+import { mentionedPaths } from "../activation/mentions.js";
+import { type AgentResult, emptyUsage } from "../agent/events.js";
+import { type AgentTool, executeAgent, type ToolGate } from "../agent/loop.js";
+import type { ModelContentBlock, ModelMessage } from "../agent/model-client.js";
+import { runWithStopChecks } from "../agent/stop-continuation.js";
+import type { TurnState } from "../agent/turn.js";
+import type { RunHooks } from "../hooks/runner.js";
+import type { AgentListings } from "./agent-listings.js";
+import type { Compactor } from "./compactor.js";
+import { MAIN_AGENT } from "./listing-state.js";
+import type { SessionState } from "./session-state.js";
+import type { SessionDeps } from "./session-types.js";
+import type { SkillRuntime } from "./skill-runtime.js";
+import { DEFAULT_MAX_TOKENS } from "./skill-runtime.js";
+import { handleSlash } from "./slash.js";
+
+/** What a user types to compact the conversation (SPEC §8). */
+export const COMPACT_COMMAND = "/compact";
+
+/** The parts of a session one user turn runs on. */
+export interface TurnParts {
+  deps: SessionDeps;
+  state: SessionState;
+  /** The main agent's model (resolved). */
+  model: string;
+  /** The main agent's tools: the context's, its Skill tool, and `SkillSearch` when there is one. */
+  tools: readonly AgentTool[];
+  gate: ToolGate;
+  runHooks: RunHooks;
+  runtime: SkillRuntime;
+  listings: AgentListings;
+  compactor: Compactor;
+  /** Restores a resumed conversation's listing and announcements (once). */
+  restore: () => Promise<void>;
+  /** Records paths a tool touched or the prompt mentioned (activation, nested discovery). */
+  touch: (paths: readonly string[]) => Promise<void>;
+  /** Appends messages to the conversation and the transcript. */
+  record: (...messages: ModelMessage[]) => Promise<void>;
+}
+
+/**
+ * One user turn (SPEC §2, §10): SessionStart hooks on the first, `/compact`, UserPromptSubmit hooks, mentioned
+ * paths, a slash command or the prompt, then the agent loop with Stop hooks, then auto-compaction. Its events go
+ * to `parts.state.emit`, ending with `done`. Rejects only on a bug (the session reports it as an error event).
+ */
+export async function runUserTurn(prompt: string, signal: AbortSignal, parts: TurnParts): Promise<void> {
+  const { deps, state, runHooks } = parts;
+  const { context } = deps;
+  const finish = (text: string, cause: AgentResult["cause"]) =>
+    state.emit({ type: "done", result: { text, cause, turns: 0, usage: emptyUsage(), toolsUsed: [] } });
+  state.compactFailedThisTurn = false;
+  await parts.restore();
+  // A reload in flight (settings hooks, rules, skills) lands before this turn's first hook or request.
+  await deps.settled?.();
+  const opening: ModelContentBlock[] = [];
+  if (!state.started) {
+    state.started = true;
+    const start = await runHooks("SessionStart", { source: deps.history ? "resume" : "startup" }, signal);
+    opening.push(...start.additionalContext.map((text) => ({ type: "text" as const, text })));
+  }
+  if (prompt.trim() === COMPACT_COMMAND) {
+    const outcome = await parts.compactor.compact("manual", signal);
+    return finish(
+      outcome.ok ? "Conversation compacted." : outcome.message,
+      outcome.ok ? "end_turn" : "error",
+    );
+  }
+  const submit = await runHooks("UserPromptSubmit", { prompt }, signal);
+  if (submit.blocked !== undefined) {
+    const message = `UserPromptSubmit hook blocked the prompt: ${submit.blocked.reason}`;
+    state.emit({ type: "error", kind: "blocked", message });
+    return finish(message, "blocked");
+  }
+  opening.push(...submit.additionalContext.map((text) => ({ type: "text" as const, text })));
+  await parts.touch(mentionedPaths(prompt, context.cwd));
+  const turn: TurnState = {
+    model: parts.model,
+    ...(context.effort === undefined ? {} : { effort: context.effort }),
+    grants: [],
+    removedTools: [],
+  };
+  const slash = await handleSlash(prompt, {
+    skills: context.skills.visible(),
+    turn,
+    signal,
+    invoke: parts.runtime.invoke,
+    disabled: (name) => context.skills.disabled(name),
+  });
+  if (slash.kind === "reply") {
+    if (slash.record) {
+      const user: ModelMessage = {
+        role: "user",
+        content: [...(await openingBlocks(parts)), ...opening, ...slash.userBlocks],
+      };
+      await parts.record(user, { role: "assistant", content: [{ type: "text", text: slash.text }] });
+    }
+    state.emit({ type: "text_delta", text: slash.text });
+    return finish(slash.text, slash.ok ? "end_turn" : "blocked");
+  }
+  const first: ModelMessage = {
+    role: "user",
+    content: [...(await openingBlocks(parts)), ...opening, ...slash.userBlocks],
+  };
+  const result = await runAgentTurn(first, slash.kind === "expand" ? slash.turn : turn, signal, parts);
+  state.emit({ type: "done", result });
+  await parts.compactor.autoCompact(state.messagesUsage.at(-1), parts.model, signal);
+}
+
+/** The reminders that open a user message: nested-discovery announcements, then the listing (delta). */
+async function openingBlocks(parts: TurnParts): Promise<ModelContentBlock[]> {
+  const blocks: ModelContentBlock[] = parts.state.pendingAnnouncements
+    .splice(0)
+    .map((text) => ({ type: "text", text }));
+  const reminder = await parts.listings.listingFor(MAIN_AGENT, parts.model);
+  if (reminder !== "") blocks.push({ type: "text", text: reminder });
+  return blocks;
+}
+
+/** The main agent's loop for one user message, with Stop hooks that may make it go on. */
+async function runAgentTurn(
+  first: ModelMessage,
+  turn: TurnState,
+  signal: AbortSignal,
+  parts: TurnParts,
+): Promise<AgentResult> {
+  const { deps, state } = parts;
+  const { context } = deps;
+  await parts.record(first);
+  return runWithStopChecks({
+    run: () =>
+      executeAgent(
+        {
+          client: context.client,
+          system: deps.system,
+          tools: parts.tools,
+          messages: state.messages,
+          turn,
+          maxTokens: deps.maxTokens ?? DEFAULT_MAX_TOKENS,
+          cwd: context.cwd,
+          signal,
+          gate: parts.gate,
+          ...(deps.maxTurns === undefined ? {} : { maxTurns: deps.maxTurns }),
+          reminders: async () => {
+            const delta = await parts.listings.listingFor(MAIN_AGENT, parts.model);
+            const out = state.pendingAnnouncements.splice(0);
+            return delta === "" ? out : [...out, delta];
+          },
+          onMessage: async (message) => {
+            state.messages.push(message);
+            await context.transcript(message);
+          },
+          onTouchedPaths: parts.touch,
+          compact: parts.compactor.autoCompact,
+        },
+        (event) => state.emit(event),
+      ),
+    stopCheck: async (round) =>
+      (await parts.runHooks("Stop", { stop_hook_active: round > 0 }, signal)).blocked?.reason,
+    continueWith: (reason) => parts.record({ role: "user", content: [{ type: "text", text: reason }] }),
+  });
+}
