@@ -14,7 +14,6 @@ export {
 } from "./agent/model-client.js";
 export { ModelError } from "./agent/model-error.js";
 export { DEFAULT_MODEL, type ModelEffort } from "./agent/models.js";
-export { createFileSessionStore, type SessionStore, type TranscriptEntry } from "./agent/session-store.js";
 export type { BundledRegistry, BundledSkillDefinition } from "./bundled/register.js";
 export {
   DIAGNOSTIC_CODES,
@@ -31,6 +30,7 @@ export { createNodeShell, type ShellOps, type ShellResult, type ShellRunOptions 
 export { buildListing, type Listing, type ListingEntry } from "./listing.js";
 export type { AskPermission, PermissionDecision, PermissionRules } from "./permissions/decision.js";
 export { type OpenedSession, type OpenSessionOptions, openSession } from "./session/open.js";
+export { createFileSessionStore, type SessionStore, type TranscriptEntry } from "./session/session-store.js";
 export type { Session } from "./session/session-types.js";
 export { SKILL_SOURCES, type Skill, type SkillMeta } from "./skill/skill.js";
 export type { SkillSwitches } from "./skill-filter.js";

@@ -1,15 +1,8 @@
 import { join, resolve } from "node:path";
 import { createNestedDiscovery } from "../activation/nested.js";
-import { type InvokedSkill, invocationsFromTranscript } from "../agent/compaction/reattach.js";
 import type { AgentTool } from "../agent/loop.js";
 import type { ModelClient, ModelMessage } from "../agent/model-client.js";
 import { contextWindowFor, DEFAULT_MODEL, type ModelEffort } from "../agent/models.js";
-import {
-  createFileSessionStore,
-  newSessionId,
-  replayMessages,
-  type SessionStore,
-} from "../agent/session-store.js";
 import { buildSystemPrompt } from "../agent/system-prompt.js";
 import { ruleToolName } from "../agent/turn.js";
 import { loadAgentTypes } from "../agents/agent-types.js";
@@ -28,7 +21,9 @@ import { catalogCanOverflow } from "../skill-search/overflow.js";
 import { createSkillSearchTool } from "../skill-search/tool.js";
 import { createBuiltinTools } from "../tools/builtin.js";
 import { createFileUsageStore, defaultUsagePath, type UsageStore } from "../usage.js";
+import { type InvokedSkill, invocationsFromTranscript } from "./compaction/reattach.js";
 import { createSession } from "./session.js";
+import { createFileSessionStore, newSessionId, replayMessages, type SessionStore } from "./session-store.js";
 import type { Session } from "./session-types.js";
 import { createSkillView } from "./view.js";
 

@@ -1,10 +1,10 @@
-import type { InvokedSkill } from "../agent/compaction/reattach.js";
 import type { AgentEvent } from "../agent/events.js";
 import type { ModelMessage } from "../agent/model-client.js";
-import type { SessionStore } from "../agent/session-store.js";
 import type { RunContext } from "../context.js";
 import type { ListingSettings } from "../listing.js";
 import type { UsageStore } from "../usage.js";
+import type { InvokedSkill } from "./compaction/reattach.js";
+import type { SessionStore } from "./session-store.js";
 
 /**
  * Everything a session is built from; `openSession` assembles it. What every layer needs is in `context`

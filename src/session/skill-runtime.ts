@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import pLimit from "p-limit";
-import type { InvokedSkill } from "../agent/compaction/reattach.js";
 import type { AgentEvent } from "../agent/events.js";
 import type { AgentTool, ToolGate } from "../agent/loop.js";
 import { runFork } from "../fork/fork.js";
@@ -10,6 +9,7 @@ import type { PermissionPolicy } from "../permissions/policy.js";
 import { type InvocationOutcome, type InvocationRequest, invokeSkill } from "../skill-tool/invoke.js";
 import type { LoadedSkills } from "../skill-tool/reinvocation.js";
 import { createSkillTool } from "../skill-tool/skill-tool.js";
+import type { InvokedSkill } from "./compaction/reattach.js";
 import { preloadSkills } from "./preload-skills.js";
 import type { SessionDeps } from "./session-types.js";
 import { createToolGate } from "./tool-gate.js";

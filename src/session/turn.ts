@@ -6,7 +6,7 @@ import { runWithStopChecks } from "../agent/stop-continuation.js";
 import type { TurnState } from "../agent/turn.js";
 import type { RunHooks } from "../hooks/runner.js";
 import type { AgentListings } from "./agent-listings.js";
-import type { Compactor } from "./compactor.js";
+import type { Compactor } from "./compaction/compactor.js";
 import { MAIN_AGENT } from "./listing-state.js";
 import type { SessionState } from "./session-state.js";
 import type { SessionDeps } from "./session-types.js";

@@ -1,4 +1,4 @@
-import type { SessionStore, TranscriptEntry } from "../agent/session-store.js";
+import type { SessionStore, TranscriptEntry } from "../session/session-store.js";
 
 /** A session store in memory: trigger runs leave no transcripts in the user's home. */
 export function createMemorySessionStore(): SessionStore {

@@ -1,4 +1,3 @@
-import type { InvokedSkill } from "../agent/compaction/reattach.js";
 import type { AgentEvent } from "../agent/events.js";
 import type { TurnPatch, TurnState } from "../agent/turn.js";
 import type { ForkOutcome, ForkRequest } from "../fork/fork-request.js";
@@ -19,6 +18,7 @@ import {
   settle,
   withTurnDenials,
 } from "../permissions/policy.js";
+import type { InvokedSkill } from "../session/compaction/reattach.js";
 import type { Skill } from "../skill/skill.js";
 import type { UsageStore } from "../usage.js";
 import { decideSkill } from "./permissions.js";
@@ -27,7 +27,7 @@ import { invocationText, type LoadedSkills } from "./reinvocation.js";
 /** Who invoked a skill: the model through the Skill tool, or a person typing `/name`. */
 export type InvocationOrigin = "model" | "user";
 
-export type { InvokedSkill } from "../agent/compaction/reattach.js";
+export type { InvokedSkill } from "../session/compaction/reattach.js";
 
 /** Everything the one invocation pipeline needs from its session. */
 export interface InvocationDeps {

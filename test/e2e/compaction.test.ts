@@ -1,9 +1,13 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { REATTACH_INTRO, SUMMARY_FRAMING, SUMMARY_SYSTEM_PROMPT } from "../../src/agent/compaction.js";
-import type { TranscriptEntry } from "../../src/agent/session-store.js";
 import type { ScriptTurnInput } from "../../src/dev/model-script.js";
+import {
+  REATTACH_INTRO,
+  SUMMARY_FRAMING,
+  SUMMARY_SYSTEM_PROMPT,
+} from "../../src/session/compaction/compacted-messages.js";
+import type { TranscriptEntry } from "../../src/session/session-store.js";
 import {
   type Harness,
   INIT_ENTRY,

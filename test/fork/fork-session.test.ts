@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/agent/events.js";
 import { AGENT_ID_HEADER } from "../../src/agent/model-client.js";
-import { createFileSessionStore, type SessionStore } from "../../src/agent/session-store.js";
+import { createFileSessionStore, type SessionStore } from "../../src/session/session-store.js";
 import {
   bodyOf,
   firstMessageTexts,

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ModelMessage } from "../../src/agent/model-client.js";
-import type { TranscriptEntry } from "../../src/agent/session-store.js";
+import type { TranscriptEntry } from "../../src/session/session-store.js";
 import { bodyOf, openTestSession, sendAll, transcript } from "../support/harness.js";
 import {
   httpFaultTurn,

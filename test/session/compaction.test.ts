@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { ModelContentBlock, ModelMessage } from "../../src/agent/model-client.js";
+import { formatListingBlock } from "../../src/listing.js";
 import {
   buildCompactedMessages,
   droppedSkillsNote,
@@ -25,10 +27,8 @@ import {
   summaryFromResponse,
   summaryRequest,
   truncationNote,
-} from "../../src/agent/compaction.js";
-import type { ModelContentBlock, ModelMessage } from "../../src/agent/model-client.js";
-import type { TranscriptEntry } from "../../src/agent/session-store.js";
-import { formatListingBlock } from "../../src/listing.js";
+} from "../../src/session/compaction/compacted-messages.js";
+import type { TranscriptEntry } from "../../src/session/session-store.js";
 import { seededRandom } from "../support/seeded-random.js";
 
 const REATTACH_PREFIX = `<system-reminder>\n${REATTACH_INTRO}`;

@@ -1,5 +1,5 @@
-import { type InvokedSkill, reattachInvokedSkills } from "./compaction/reattach.js";
-import type { ModelMessage, ModelTextBlock } from "./model-client.js";
+import type { ModelMessage, ModelTextBlock } from "../../agent/model-client.js";
+import { type InvokedSkill, reattachInvokedSkills } from "./reattach.js";
 
 export {
   droppedSkillsNote,
@@ -16,7 +16,7 @@ export {
   reattachInvokedSkills,
   renderReattachedSkill,
   truncationNote,
-} from "./compaction/reattach.js";
+} from "./reattach.js";
 export {
   ELIDED_LISTING,
   ELIDED_REATTACHED_SKILLS,
@@ -30,7 +30,7 @@ export {
   type SummaryRequest,
   summaryFromResponse,
   summaryRequest,
-} from "./compaction/summary-request.js";
+} from "./summary-request.js";
 export {
   AUTO_COMPACT_THRESHOLD,
   type AutoCompactInput,
@@ -40,7 +40,7 @@ export {
   messagesTokens,
   promptTokens,
   shouldAutoCompact,
-} from "./compaction/tokens.js";
+} from "./tokens.js";
 
 /** The words that introduce the summary in the compacted conversation. */
 export const SUMMARY_FRAMING =

@@ -1,12 +1,8 @@
-import type { InvokedSkill } from "../agent/compaction/reattach.js";
-import {
-  SUMMARY_MAX_OUTPUT_TOKENS,
-  summaryFromResponse,
-  summaryRequest,
-} from "../agent/compaction/summary-request.js";
-import { buildCompactedMessages } from "../agent/compaction.js";
-import type { ModelClient, ModelMessage } from "../agent/model-client.js";
-import type { RunHooks } from "../hooks/runner.js";
+import type { ModelClient, ModelMessage } from "../../agent/model-client.js";
+import type { RunHooks } from "../../hooks/runner.js";
+import { buildCompactedMessages } from "./compacted-messages.js";
+import type { InvokedSkill } from "./reattach.js";
+import { SUMMARY_MAX_OUTPUT_TOKENS, summaryFromResponse, summaryRequest } from "./summary-request.js";
 
 export interface CompactInput {
   client: ModelClient;

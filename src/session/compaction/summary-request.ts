@@ -1,5 +1,5 @@
+import type { AssistantMessage, ModelContentBlock, ModelMessage } from "../../agent/model-client.js";
 import { assertNever } from "../../diagnostics.js";
-import type { AssistantMessage, ModelContentBlock, ModelMessage } from "../model-client.js";
 import { REATTACH_INTRO } from "./reattach.js";
 
 /** Most chars of one tool call's input (as JSON) shown to the summarizer; the middle of longer input is cut. */

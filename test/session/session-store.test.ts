@@ -10,7 +10,7 @@ import {
   TORN_SUFFIX,
   type TornTail,
   type TranscriptEntry,
-} from "../../src/agent/session-store.js";
+} from "../../src/session/session-store.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
 let tree: TmpTree | undefined;

@@ -1,5 +1,5 @@
+import type { ModelContentBlock, ModelMessage, ModelUsage } from "../../agent/model-client.js";
 import { assertNever } from "../../diagnostics.js";
-import type { ModelContentBlock, ModelMessage, ModelUsage } from "../model-client.js";
 
 /** Characters per token in the rough estimate used to size context (no tokenizer is shipped). */
 export const ESTIMATE_CHARS_PER_TOKEN = 4;

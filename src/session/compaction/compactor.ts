@@ -1,13 +1,13 @@
-import { promptTokens, shouldAutoCompact } from "../agent/compaction/tokens.js";
-import type { ModelMessage, ModelUsage } from "../agent/model-client.js";
-import { contextWindowFor } from "../agent/models.js";
-import type { TranscriptEntry } from "../agent/session-store.js";
-import type { RunHooks } from "../hooks/runner.js";
-import type { AgentListings } from "./agent-listings.js";
-import { type CompactOutcome, compactConversation } from "./compact.js";
-import { MAIN_AGENT } from "./listing-state.js";
-import type { SessionState } from "./session-state.js";
-import type { SessionDeps } from "./session-types.js";
+import type { ModelMessage, ModelUsage } from "../../agent/model-client.js";
+import { contextWindowFor } from "../../agent/models.js";
+import type { RunHooks } from "../../hooks/runner.js";
+import type { AgentListings } from "../agent-listings.js";
+import { MAIN_AGENT } from "../listing-state.js";
+import type { SessionState } from "../session-state.js";
+import type { TranscriptEntry } from "../session-store.js";
+import type { SessionDeps } from "../session-types.js";
+import { type CompactOutcome, compactConversation } from "./compact-conversation.js";
+import { promptTokens, shouldAutoCompact } from "./tokens.js";
 
 /** A session's compaction, by hand (`/compact`) or automatic (SPEC §8). */
 export interface Compactor {
