@@ -32,12 +32,11 @@ const REQUIRE_BANNER =
  * @returns {string}
  */
 export function floorSource({ sdkModule, prompt, toolResult }) {
-  return `import { createHttpFetch, MessagesClient } from ${JSON.stringify(sdkModule)};
+  return `import { createMessagesClient } from ${JSON.stringify(sdkModule)};
 
-const client = new MessagesClient({
+const client = createMessagesClient({
   apiKey: process.env.ANTHROPIC_API_KEY ?? null,
   baseURL: process.env.ANTHROPIC_BASE_URL,
-  fetch: createHttpFetch(),
 });
 
 /** One streamed request; resolves to the reply's content blocks, rebuilt from the events. */

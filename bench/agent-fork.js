@@ -180,7 +180,7 @@ export function runForkPart(ctx) {
  * Throws unless the turn ended with the scripted answer, after 1 + FORKS + 1 requests, every fork's
  * tool_result being a completed forked execution.
  * @param {import("../dist/agent/events.js").AgentResult | undefined} result
- * @param {readonly import("../dist/agent/model-client.js").ModelMessage[]} messages
+ * @param {readonly import("../dist/agent/model-types.js").ModelMessage[]} messages
  * @param {number} requests
  */
 function checkTurn(result, messages, requests) {

@@ -1,5 +1,6 @@
 import type { AgentTool } from "./agent/loop.js";
-import type { ModelClient, ModelMessage } from "./agent/model-client.js";
+import type { ModelClient } from "./agent/model-client.js";
+import type { ModelMessage } from "./agent/model-types.js";
 import type { ModelEffort } from "./agent/models.js";
 import type { AgentType } from "./agents/agent-types.js";
 import type { SkillView } from "./discovery/skill-view.js";

@@ -6,13 +6,9 @@
 
 export type { AgentEvent, AgentResult } from "./agent/events.js";
 export type { AgentTool } from "./agent/loop.js";
-export {
-  createModelClient,
-  type ModelClient,
-  type ModelClientOptions,
-  type ModelMessage,
-} from "./agent/model-client.js";
+export { createModelClient, type ModelClient, type ModelClientOptions } from "./agent/model-client.js";
 export { ModelError } from "./agent/model-error.js";
+export type { ModelMessage } from "./agent/model-types.js";
 export { DEFAULT_MODEL, type ModelEffort } from "./agent/models.js";
 export type { BundledRegistry, BundledSkillDefinition } from "./bundled/register.js";
 export {

@@ -84,6 +84,47 @@ function unitCycles(edges: readonly FileEdge[]): string[][] {
   return cycles;
 }
 
+/** Entries: the only files that may export what another module defines. */
+const ENTRIES = ["index.ts", "testing.ts"];
+
+/**
+ * The names `text` re-exports from elsewhere: `export … from "…"`, `export * from "…"`, and `export { a }`
+ * of a name it imported.
+ */
+function reExports(text: string): string[] {
+  const file = ts.createSourceFile("file.ts", text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const imported = new Set<string>();
+  const found: string[] = [];
+  for (const statement of file.statements) {
+    if (ts.isImportDeclaration(statement)) {
+      const clause = statement.importClause;
+      if (clause?.name !== undefined) imported.add(clause.name.text);
+      const bindings = clause?.namedBindings;
+      if (bindings !== undefined && ts.isNamedImports(bindings))
+        for (const element of bindings.elements) imported.add(element.name.text);
+      if (bindings !== undefined && ts.isNamespaceImport(bindings)) imported.add(bindings.name.text);
+    }
+  }
+  for (const statement of file.statements) {
+    if (!ts.isExportDeclaration(statement)) continue;
+    const clause = statement.exportClause;
+    const from = statement.moduleSpecifier;
+    if (clause === undefined) {
+      found.push(`* from ${from?.getText(file) ?? "?"}`);
+      continue;
+    }
+    if (!ts.isNamedExports(clause)) {
+      found.push(`* as ${clause.name.text}`);
+      continue;
+    }
+    for (const element of clause.elements) {
+      const local = (element.propertyName ?? element.name).text;
+      if (from !== undefined || imported.has(local)) found.push(element.name.text);
+    }
+  }
+  return found;
+}
+
 function srcEdges(): FileEdge[] {
   return sourceFiles(SRC).flatMap((file) => relativeImports(SRC, file, readFileSync(file, "utf8")));
 }
@@ -136,5 +177,32 @@ describe("folders are layers that point down only", () => {
       "x/c.ts",
       "d.ts",
     ]);
+  });
+});
+
+describe("no file but the entries re-exports from elsewhere", () => {
+  it("every module outside src/index.ts and src/testing.ts exports only what it defines", () => {
+    const shims = sourceFiles(SRC)
+      .filter((file) => !ENTRIES.includes(relative(SRC, file)))
+      .flatMap((file) => {
+        const names = reExports(readFileSync(file, "utf8"));
+        return names.length === 0 ? [] : [`${relative(SRC, file)}: ${names.join(", ")}`];
+      });
+    expect(shims).toEqual([]);
+  });
+
+  it("the check sees `export … from`, `export *` and a re-exported import, not a module's own exports", () => {
+    const text = [
+      'import { a, type B } from "./a.js";',
+      'import def from "./def.js";',
+      'export { c, type D } from "./c.js";',
+      'export * from "./e.js";',
+      "export { a, def };",
+      "export type { B as Bee };",
+      "const own = 1;",
+      "export { own };",
+      "export function f() {}",
+    ].join("\n");
+    expect(reExports(text)).toEqual(["c", "D", '* from "./e.js"', "a", "def", "Bee"]);
   });
 });

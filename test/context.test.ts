@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ModelMessage } from "../src/agent/model-client.js";
 import { createModelClient } from "../src/agent/model-client.js";
+import type { ModelMessage } from "../src/agent/model-types.js";
 import { childContext, type RunContext } from "../src/context.js";
 import { createHookRegistry } from "../src/hooks/registry.js";
 import { createNodeFs } from "../src/io/fs.js";

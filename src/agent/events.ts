@@ -1,5 +1,5 @@
 import type { ToolResult } from "../tools/define-tool.js";
-import type { AssistantMessage, ModelMessage, ModelUsage } from "./model-client.js";
+import type { AssistantMessage, ModelMessage, ModelUsage } from "./model-types.js";
 
 /** Why a run of the loop ended. */
 export type StopCause = "end_turn" | "max_turns" | "aborted" | "error" | "blocked";

@@ -2,15 +2,15 @@ import pLimit from "p-limit";
 import { ABORTED_TEXT, type Tool, type ToolContent, type ToolResult } from "../tools/define-tool.js";
 import { createChannel } from "./channel.js";
 import { type AgentEvent, type AgentResult, addUsage, emptyUsage } from "./events.js";
-import {
-  type AssistantMessage,
-  type ModelClient,
-  type ModelContentBlock,
-  ModelError,
-  type ModelMessage,
-  type ModelToolUseBlock,
-  type ModelUsage,
-} from "./model-client.js";
+import type { ModelClient } from "./model-client.js";
+import { ModelError } from "./model-error.js";
+import type {
+  AssistantMessage,
+  ModelContentBlock,
+  ModelMessage,
+  ModelToolUseBlock,
+  ModelUsage,
+} from "./model-types.js";
 import { applyPatch, isToolRemoved, type TurnPatch, type TurnState } from "./turn.js";
 
 /** Default cap on model requests in one user turn. */

@@ -1,5 +1,6 @@
 import type { Middleware } from "@anthropic-ai/sdk";
 import { collectMessage } from "./collect-message.js";
+import type { Fetch } from "./http-fetch.js";
 import { ModelError, type Sdk, toModelError } from "./model-error.js";
 import {
   AGENT_ID_HEADER,
@@ -9,28 +10,6 @@ import {
   type ModelStreamOptions,
 } from "./model-types.js";
 import { buildRequestBody } from "./request-body.js";
-import type { Fetch } from "./sdk.js";
-
-export { collectMessage } from "./collect-message.js";
-export { MODEL_ERROR_KINDS, ModelError, type ModelErrorKind, toModelError } from "./model-error.js";
-export {
-  AGENT_ID_HEADER,
-  type AssistantMessage,
-  type ModelContentBlock,
-  type ModelImageBlock,
-  type ModelMessage,
-  type ModelRequest,
-  type ModelStreamEvent,
-  type ModelStreamOptions,
-  type ModelTextBlock,
-  type ModelToolResultBlock,
-  type ModelToolSpec,
-  type ModelToolUseBlock,
-  type ModelUsage,
-  STOP_REASONS,
-  type StopReason,
-} from "./model-types.js";
-export { buildRequestBody } from "./request-body.js";
 
 /** How many times the SDK retries a failed request (429, 5xx, 529, connection errors) by default. */
 export const DEFAULT_MAX_RETRIES = 2;
@@ -85,11 +64,11 @@ export function createModelClient(options: ModelClientOptions = {}): ModelClient
   const load = () => {
     loaded ??= import("./sdk.js").then((sdk) => ({
       sdk,
-      client: new sdk.MessagesClient({
+      client: sdk.createMessagesClient({
         apiKey: options.apiKey ?? null,
         authToken: options.apiKey === undefined ? (options.authToken ?? null) : null,
         baseURL,
-        fetch: options.fetch ?? sdk.createHttpFetch(),
+        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
         maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
         ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
         ...(options.defaultHeaders === undefined ? {} : { defaultHeaders: options.defaultHeaders }),
@@ -132,7 +111,13 @@ export function createModelClient(options: ModelClientOptions = {}): ModelClient
         return await collectMessage(events, signal, emit, progress);
       } catch (error) {
         if (callbackError !== undefined && error === callbackError) throw error;
-        throw toModelError(error, sdk, { signal, attempts, streaming, baseURL, events: progress.events });
+        throw toModelError(error, sdk.SDK_ERRORS, {
+          signal,
+          attempts,
+          streaming,
+          baseURL,
+          events: progress.events,
+        });
       }
     },
   };

@@ -102,7 +102,7 @@ function rootCause(error: unknown): string {
  */
 export function toModelError(
   error: unknown,
-  sdk: Pick<Sdk, "APIError" | "APIUserAbortError" | "APIConnectionError" | "APIConnectionTimeoutError">,
+  sdk: Sdk["SDK_ERRORS"],
   context: { signal: AbortSignal; attempts: number; streaming: boolean; baseURL: string; events?: number },
 ): ModelError {
   if (error instanceof ModelError) return error;

@@ -1,5 +1,6 @@
 import type { Diagnostic } from "../diagnostics.js";
-import { parseFrontmatter, splitFrontmatter } from "../skill/frontmatter.js";
+import { parseFrontmatter } from "../skill/frontmatter.js";
+import { splitFrontmatter } from "../skill/frontmatter-core.js";
 import { type AgentType, agentFromFile } from "./agent-types.js";
 
 /** Parses one `.claude/agents/*.md` file. Never throws. Synchronous: this module loads `yaml` up front. */

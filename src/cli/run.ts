@@ -6,8 +6,6 @@ import { discoveryCacheFor } from "./discovery-cache.js";
 import type { CliIo } from "./io.js";
 import { USAGE } from "./usage.js";
 
-export { USAGE } from "./usage.js";
-
 /** Runs one CLI invocation and returns the exit code. All process access comes through `io`. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseCliArgs(argv);

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { AGENT_ID_HEADER, STOP_REASONS } from "../agent/model-client.js";
+import { AGENT_ID_HEADER, STOP_REASONS } from "../agent/model-types.js";
 import type { FsOps } from "../io/fs.js";
 
 /** A text block of a scripted response. */

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import * as z from "zod";
-import { AGENT_ID_HEADER } from "../agent/model-client.js";
+import { AGENT_ID_HEADER } from "../agent/model-types.js";
 import {
   headerRecord,
   MAX_BODY_BYTES,
@@ -28,17 +28,6 @@ import {
   newId,
   sseText,
   type WireMessage,
-} from "./wire-message.js";
-
-export { MAX_BODY_BYTES } from "./http-reply.js";
-export {
-  buildMessage,
-  CHARS_PER_TOKEN,
-  errorTypeForStatus,
-  MAX_DELTA_CHARS,
-  messageEvents,
-  splitChunks,
-  TEXT_DELTA_PARTS,
 } from "./wire-message.js";
 
 /** The server listens here unless told otherwise. */

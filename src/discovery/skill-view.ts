@@ -1,4 +1,4 @@
-import type { ModelMessage } from "../agent/model-client.js";
+import type { ModelMessage } from "../agent/model-types.js";
 import type { Skill } from "../skill/skill.js";
 import type { DisabledSkill } from "../skill-filter.js";
 

@@ -1,6 +1,6 @@
 import type { AgentEvent, AgentResult } from "../agent/events.js";
 import { type AgentTool, executeAgent, type ToolGate } from "../agent/loop.js";
-import type { ModelMessage } from "../agent/model-client.js";
+import type { ModelMessage } from "../agent/model-types.js";
 import { type ModelEffort, resolveModel } from "../agent/models.js";
 import { runWithStopChecks } from "../agent/stop-continuation.js";
 import { ruleToolName } from "../agent/turn.js";

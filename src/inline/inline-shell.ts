@@ -11,8 +11,6 @@ import {
   substitute,
 } from "./substitute.js";
 
-export { hasInlineShell } from "./shell-regions.js";
-
 /** Output of one inline command is cut to this many characters, then a truncation note follows (SPEC §5). */
 export const MAX_INLINE_OUTPUT_CHARS = 30_000;
 

@@ -5,7 +5,8 @@ import * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorMessage } from "../io/fs.js";
 import { lazy } from "../lazy.js";
-import { parseFrontmatter, splitFrontmatter } from "../skill/frontmatter.js";
+import { parseFrontmatter } from "../skill/frontmatter.js";
+import { splitFrontmatter } from "../skill/frontmatter-core.js";
 import { MAX_SKILL_FILE_BYTES } from "../skill/load-skill.js";
 import { firstBodyLine } from "../skill/schema.js";
 

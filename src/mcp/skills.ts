@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
-import { parseFrontmatter, splitFrontmatter } from "../skill/frontmatter.js";
+import { parseFrontmatter } from "../skill/frontmatter.js";
+import { splitFrontmatter } from "../skill/frontmatter-core.js";
 import { normalizeMeta } from "../skill/schema.js";
 import type { Skill } from "../skill/skill.js";
 import type { McpSkillRef } from "./skill-refs.js";

@@ -1,4 +1,4 @@
-import type { ModelMessage } from "../agent/model-client.js";
+import type { ModelMessage } from "../agent/model-types.js";
 import { buildListing, type Listing, type ListingLimits } from "../listing.js";
 import { displayName, type Skill } from "../skill/skill.js";
 import type { UsageScores } from "../usage.js";

@@ -1,7 +1,8 @@
 import { join, resolve } from "node:path";
 import { createNestedDiscovery } from "../activation/nested.js";
 import type { AgentTool } from "../agent/loop.js";
-import type { ModelClient, ModelMessage } from "../agent/model-client.js";
+import type { ModelClient } from "../agent/model-client.js";
+import type { ModelMessage } from "../agent/model-types.js";
 import { contextWindowFor, DEFAULT_MODEL, type ModelEffort } from "../agent/models.js";
 import { buildSystemPrompt } from "../agent/system-prompt.js";
 import { ruleToolName } from "../agent/turn.js";
@@ -19,9 +20,10 @@ import { listingLimits, listingSettingsOf, SKILL_SEARCH_TOOL_NAME } from "../lis
 import type { AskPermission } from "../permissions/decision.js";
 import { catalogCanOverflow } from "../skill-search/overflow.js";
 import { createSkillSearchTool } from "../skill-search/tool.js";
+import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
 import { createBuiltinTools } from "../tools/builtin.js";
 import { createFileUsageStore, defaultUsagePath, type UsageStore } from "../usage.js";
-import { type InvokedSkill, invocationsFromTranscript } from "./compaction/reattach.js";
+import { invocationsFromTranscript } from "./compaction/reattach.js";
 import { createSession } from "./session.js";
 import { createFileSessionStore, newSessionId, replayMessages, type SessionStore } from "./session-store.js";
 import type { Session } from "./session-types.js";

@@ -1,9 +1,9 @@
-import type { ModelMessage } from "../agent/model-client.js";
+import type { ModelMessage } from "../agent/model-types.js";
 import type { SkillView } from "../discovery/skill-view.js";
 import type { HookRegistry } from "../hooks/registry.js";
 import { registerSkillHooks } from "../hooks/skill-hooks.js";
+import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
 import { findSkill } from "../skill-tool/validate.js";
-import type { InvokedSkill } from "./compaction/reattach.js";
 
 /** What a resumed session is restored from: its stored conversation and invoked-skill log. */
 export interface ResumeState {

@@ -1,6 +1,6 @@
 import type { AgentEvent } from "../agent/events.js";
-import type { ModelMessage, ModelUsage } from "../agent/model-client.js";
-import type { InvokedSkill } from "../skill-tool/invoke.js";
+import type { ModelMessage, ModelUsage } from "../agent/model-types.js";
+import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
 import { createLoadedSkills, type LoadedSkills } from "../skill-tool/reinvocation.js";
 import { createListingState, type ListingState } from "./listing-state.js";
 import type { SessionDeps } from "./session-types.js";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { appendFile, chmod, mkdir, readFile, stat, truncate } from "node:fs/promises";
 import { join } from "node:path";
-import type { ModelMessage } from "../agent/model-client.js";
+import type { ModelMessage } from "../agent/model-types.js";
 
 /** One line of a session transcript (JSONL). */
 export type TranscriptEntry =

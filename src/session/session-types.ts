@@ -1,9 +1,9 @@
 import type { AgentEvent } from "../agent/events.js";
-import type { ModelMessage } from "../agent/model-client.js";
+import type { ModelMessage } from "../agent/model-types.js";
 import type { RunContext } from "../context.js";
 import type { ListingSettings } from "../listing.js";
+import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
 import type { UsageStore } from "../usage.js";
-import type { InvokedSkill } from "./compaction/reattach.js";
 import type { SessionStore } from "./session-store.js";
 
 /**

@@ -1,7 +1,7 @@
 import { createChannel } from "../agent/channel.js";
 import type { AgentEvent } from "../agent/events.js";
 import type { AgentTool } from "../agent/loop.js";
-import type { ModelMessage } from "../agent/model-client.js";
+import type { ModelMessage } from "../agent/model-types.js";
 import { resolveModel } from "../agent/models.js";
 import { createHooksRunner, type RunHooks } from "../hooks/runner.js";
 import { createAgentListings } from "./agent-listings.js";

@@ -1,4 +1,4 @@
-import type { ModelContentBlock } from "../agent/model-client.js";
+import type { ModelContentBlock } from "../agent/model-types.js";
 import { applyPatch, type TurnState } from "../agent/turn.js";
 import {
   commandMetadataText,

@@ -1,7 +1,7 @@
 import { mentionedPaths } from "../activation/mentions.js";
 import { type AgentResult, emptyUsage } from "../agent/events.js";
 import { type AgentTool, executeAgent, type ToolGate } from "../agent/loop.js";
-import type { ModelContentBlock, ModelMessage } from "../agent/model-client.js";
+import type { ModelContentBlock, ModelMessage } from "../agent/model-types.js";
 import { runWithStopChecks } from "../agent/stop-continuation.js";
 import type { TurnState } from "../agent/turn.js";
 import type { RunHooks } from "../hooks/runner.js";

@@ -6,8 +6,9 @@ import type { HookRegistry } from "../hooks/registry.js";
 import type { RunHooks } from "../hooks/runner.js";
 import { registerSkillHooks } from "../hooks/skill-hooks.js";
 import { expandSkill } from "../inline/expand-skill.js";
-import { hasInlineShell, type InlineExpansion } from "../inline/inline-shell.js";
+import type { InlineExpansion } from "../inline/inline-shell.js";
 import { skillExpansionText } from "../inline/render.js";
+import { hasInlineShell } from "../inline/shell-regions.js";
 import type { FsOps } from "../io/fs.js";
 import type { ShellOps } from "../io/shell.js";
 import type { PermissionRules } from "../permissions/decision.js";
@@ -18,16 +19,14 @@ import {
   settle,
   withTurnDenials,
 } from "../permissions/policy.js";
-import type { InvokedSkill } from "../session/compaction/reattach.js";
 import type { Skill } from "../skill/skill.js";
 import type { UsageStore } from "../usage.js";
+import type { InvokedSkill } from "./invoked-skill.js";
 import { decideSkill } from "./permissions.js";
 import { invocationText, type LoadedSkills } from "./reinvocation.js";
 
 /** Who invoked a skill: the model through the Skill tool, or a person typing `/name`. */
 export type InvocationOrigin = "model" | "user";
-
-export type { InvokedSkill } from "../session/compaction/reattach.js";
 
 /** Everything the one invocation pipeline needs from its session. */
 export interface InvocationDeps {

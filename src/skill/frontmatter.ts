@@ -1,14 +1,6 @@
 import YAML from "yaml";
 import { type ParsedFrontmatter, parseFrontmatterWith } from "./frontmatter-core.js";
 
-export {
-  type ParsedFrontmatter,
-  type ParseMode,
-  parseLenient,
-  type SplitFile,
-  splitFrontmatter,
-} from "./frontmatter-core.js";
-
 /**
  * Parses frontmatter text: the fast path for simple `key: value` lines, `yaml` for anything else, the
  * lenient line parser when `yaml` fails or yields a non-object. A key written twice keeps its last value and

@@ -1,7 +1,8 @@
 import { basename, dirname, join } from "node:path";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorMessage, type FsOps, pathKind } from "../io/fs.js";
-import { parseFrontmatter, splitFrontmatter } from "./frontmatter.js";
+import { parseFrontmatter } from "./frontmatter.js";
+import { splitFrontmatter } from "./frontmatter-core.js";
 import { loadSkillFile } from "./load-skill.js";
 import type { Skill } from "./skill.js";
 import { checkSpecProfile, type SpecParseInfo } from "./spec-profile.js";

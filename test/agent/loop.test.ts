@@ -9,7 +9,7 @@ import {
   runAgent,
   type ToolGate,
 } from "../../src/agent/loop.js";
-import type { ModelMessage, ModelToolResultBlock } from "../../src/agent/model-client.js";
+import type { ModelMessage, ModelToolResultBlock } from "../../src/agent/model-types.js";
 import type { RecordedRequest } from "../../src/dev/model-server.js";
 import { defineTool, toolError } from "../../src/tools/define-tool.js";
 import { startTestModel, type TestModel, textTurn, toolTurn } from "../support/model-server.js";

@@ -4,7 +4,7 @@
  * window, listing deltas after `reload()`, and the fork concurrency bound.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { AGENT_ID_HEADER } from "../../src/agent/model-client.js";
+import { AGENT_ID_HEADER } from "../../src/agent/model-types.js";
 import { createEngine } from "../../src/engine.js";
 import { openSession } from "../../src/session/open.js";
 import {

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { AGENT_ID_HEADER } from "../../src/agent/model-client.js";
+import { AGENT_ID_HEADER } from "../../src/agent/model-types.js";
 import type { ScriptTurnInput } from "../../src/dev/model-script.js";
 import type { RequestBody } from "../support/harness.js";
 import { lastUser, resultText, skillMd, textBlocks, toolResults } from "../support/harness.js";

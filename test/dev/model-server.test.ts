@@ -14,13 +14,8 @@ import {
   ScriptTurn,
   type ScriptTurnInput,
 } from "../../src/dev/model-script.js";
-import {
-  errorTypeForStatus,
-  MAX_DELTA_CHARS,
-  type ModelServer,
-  splitChunks,
-  startModelServer,
-} from "../../src/dev/model-server.js";
+import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
+import { errorTypeForStatus, MAX_DELTA_CHARS, splitChunks } from "../../src/dev/wire-message.js";
 import { createNodeFs } from "../../src/io/fs.js";
 
 let server: ModelServer | undefined;

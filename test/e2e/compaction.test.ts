@@ -2,11 +2,9 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ScriptTurnInput } from "../../src/dev/model-script.js";
-import {
-  REATTACH_INTRO,
-  SUMMARY_FRAMING,
-  SUMMARY_SYSTEM_PROMPT,
-} from "../../src/session/compaction/compacted-messages.js";
+import { SUMMARY_FRAMING } from "../../src/session/compaction/compacted-messages.js";
+import { REATTACH_INTRO } from "../../src/session/compaction/reattach.js";
+import { SUMMARY_SYSTEM_PROMPT } from "../../src/session/compaction/summary-request.js";
 import type { TranscriptEntry } from "../../src/session/session-store.js";
 import {
   type Harness,

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/agent/events.js";
-import { AGENT_ID_HEADER } from "../../src/agent/model-client.js";
+import { AGENT_ID_HEADER } from "../../src/agent/model-types.js";
 import { createFileSessionStore, type SessionStore } from "../../src/session/session-store.js";
 import {
   bodyOf,

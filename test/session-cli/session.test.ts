@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { ModelMessage } from "../../src/agent/model-client.js";
+import type { ModelMessage } from "../../src/agent/model-types.js";
 import type { TranscriptEntry } from "../../src/session/session-store.js";
 import { bodyOf, openTestSession, sendAll, transcript } from "../support/harness.js";
 import {

@@ -1,34 +1,37 @@
 import { describe, expect, it } from "vitest";
-import type { ModelContentBlock, ModelMessage } from "../../src/agent/model-client.js";
+import type { ModelContentBlock, ModelMessage } from "../../src/agent/model-types.js";
 import { formatListingBlock } from "../../src/listing.js";
+import { buildCompactedMessages, summaryBlockText } from "../../src/session/compaction/compacted-messages.js";
 import {
-  buildCompactedMessages,
   droppedSkillsNote,
-  ELIDED_LISTING,
-  ELIDED_REATTACHED_SKILLS,
-  EMPTY_MESSAGE,
-  estimateTokens,
-  type InvokedSkill,
   invocationEntry,
   invocationsFromTranscript,
-  messagesTokens,
   planReattachment,
-  promptTokens,
   REATTACH_INTRO,
   REATTACH_SKILL_TOKEN_CAP,
   REATTACH_TOTAL_TOKEN_CAP,
   reattachedSkillHeading,
   reattachInvokedSkills,
+  truncationNote,
+} from "../../src/session/compaction/reattach.js";
+import {
+  ELIDED_LISTING,
+  ELIDED_REATTACHED_SKILLS,
+  EMPTY_MESSAGE,
   SUMMARY_INSTRUCTION,
   SUMMARY_SYSTEM_PROMPT,
   SUMMARY_TOOL_RESULT_CHARS,
-  shouldAutoCompact,
-  summaryBlockText,
   summaryFromResponse,
   summaryRequest,
-  truncationNote,
-} from "../../src/session/compaction/compacted-messages.js";
+} from "../../src/session/compaction/summary-request.js";
+import {
+  estimateTokens,
+  messagesTokens,
+  promptTokens,
+  shouldAutoCompact,
+} from "../../src/session/compaction/tokens.js";
 import type { TranscriptEntry } from "../../src/session/session-store.js";
+import type { InvokedSkill } from "../../src/skill-tool/invoked-skill.js";
 import { seededRandom } from "../support/seeded-random.js";
 
 const REATTACH_PREFIX = `<system-reminder>\n${REATTACH_INTRO}`;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { AGENT_ID_HEADER } from "../../src/agent/model-client.js";
+import { AGENT_ID_HEADER } from "../../src/agent/model-types.js";
 import { type Harness, type RequestBody, skillMd, startHarness } from "../support/harness.js";
 import { textTurn, toolTurn } from "../support/model-server.js";
 import type { TreeEntry } from "../support/tmp-tree.js";

@@ -1,7 +1,7 @@
 import { appendFile, chmod, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ModelMessage } from "../../src/agent/model-client.js";
+import type { ModelMessage } from "../../src/agent/model-types.js";
 import {
   createFileSessionStore,
   newSessionId,

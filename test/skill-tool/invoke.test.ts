@@ -16,10 +16,10 @@ import type { Skill } from "../../src/skill/skill.js";
 import {
   type InvocationDeps,
   type InvocationRequest,
-  type InvokedSkill,
   invokeSkill,
   skillPatch,
 } from "../../src/skill-tool/invoke.js";
+import type { InvokedSkill } from "../../src/skill-tool/invoked-skill.js";
 import { createLoadedSkills } from "../../src/skill-tool/reinvocation.js";
 import type { UsageScores } from "../../src/usage.js";
 import { makeSkill } from "../support/make-skill.js";

@@ -1,7 +1,12 @@
 import { describe, expect, it, vi } from "vitest";
 import YAML from "yaml";
-import { parseFrontmatter, parseLenient, splitFrontmatter } from "../../src/skill/frontmatter.js";
-import { lazyYaml, parseFrontmatterLazily } from "../../src/skill/frontmatter-core.js";
+import { parseFrontmatter } from "../../src/skill/frontmatter.js";
+import {
+  lazyYaml,
+  parseFrontmatterLazily,
+  parseLenient,
+  splitFrontmatter,
+} from "../../src/skill/frontmatter-core.js";
 
 describe("splitFrontmatter", () => {
   it.each([

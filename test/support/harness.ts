@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
 import type { AgentEvent, AgentResult } from "../../src/agent/events.js";
-import { AGENT_ID_HEADER, type ModelToolResultBlock } from "../../src/agent/model-client.js";
+import { AGENT_ID_HEADER, type ModelToolResultBlock } from "../../src/agent/model-types.js";
 import type { ScriptTurnInput } from "../../src/dev/model-script.js";
 import type { RecordedRequest } from "../../src/dev/model-server.js";
 import { createEngine, type Engine, type EngineOptions } from "../../src/engine.js";

@@ -1,7 +1,8 @@
-import type { ModelClient, ModelMessage } from "../../agent/model-client.js";
+import type { ModelClient } from "../../agent/model-client.js";
+import type { ModelMessage } from "../../agent/model-types.js";
 import type { RunHooks } from "../../hooks/runner.js";
+import type { InvokedSkill } from "../../skill-tool/invoked-skill.js";
 import { buildCompactedMessages } from "./compacted-messages.js";
-import type { InvokedSkill } from "./reattach.js";
 import { SUMMARY_MAX_OUTPUT_TOKENS, summaryFromResponse, summaryRequest } from "./summary-request.js";
 
 export interface CompactInput {

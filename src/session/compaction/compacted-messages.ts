@@ -1,46 +1,6 @@
-import type { ModelMessage, ModelTextBlock } from "../../agent/model-client.js";
-import { type InvokedSkill, reattachInvokedSkills } from "./reattach.js";
-
-export {
-  droppedSkillsNote,
-  type InvokedSkill,
-  invocationEntry,
-  invocationsFromTranscript,
-  planReattachment,
-  REATTACH_INTRO,
-  REATTACH_SKILL_TOKEN_CAP,
-  REATTACH_TOTAL_TOKEN_CAP,
-  type ReattachedSkill,
-  type ReattachmentPlan,
-  reattachedSkillHeading,
-  reattachInvokedSkills,
-  renderReattachedSkill,
-  truncationNote,
-} from "./reattach.js";
-export {
-  ELIDED_LISTING,
-  ELIDED_REATTACHED_SKILLS,
-  EMPTY_MESSAGE,
-  SUMMARY_INSTRUCTION,
-  SUMMARY_MAX_OUTPUT_TOKENS,
-  SUMMARY_SYSTEM_PROMPT,
-  SUMMARY_TOOL_INPUT_CHARS,
-  SUMMARY_TOOL_RESULT_CHARS,
-  type SummaryOutcome,
-  type SummaryRequest,
-  summaryFromResponse,
-  summaryRequest,
-} from "./summary-request.js";
-export {
-  AUTO_COMPACT_THRESHOLD,
-  type AutoCompactInput,
-  ESTIMATE_CHARS_PER_TOKEN,
-  estimateTokens,
-  IMAGE_TOKEN_ESTIMATE,
-  messagesTokens,
-  promptTokens,
-  shouldAutoCompact,
-} from "./tokens.js";
+import type { ModelMessage, ModelTextBlock } from "../../agent/model-types.js";
+import type { InvokedSkill } from "../../skill-tool/invoked-skill.js";
+import { reattachInvokedSkills } from "./reattach.js";
 
 /** The words that introduce the summary in the compacted conversation. */
 export const SUMMARY_FRAMING =

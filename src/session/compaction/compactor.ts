@@ -1,4 +1,4 @@
-import type { ModelMessage, ModelUsage } from "../../agent/model-client.js";
+import type { ModelMessage, ModelUsage } from "../../agent/model-types.js";
 import { contextWindowFor } from "../../agent/models.js";
 import type { RunHooks } from "../../hooks/runner.js";
 import type { AgentListings } from "../agent-listings.js";

@@ -1,3 +1,4 @@
+import type { InvokedSkill } from "../../skill-tool/invoked-skill.js";
 import type { TranscriptEntry } from "../session-store.js";
 import { ESTIMATE_CHARS_PER_TOKEN, estimateTokens } from "./tokens.js";
 
@@ -9,19 +10,6 @@ export const REATTACH_TOTAL_TOKEN_CAP = 25_000;
 const TRUNCATION_NOTE_RESERVE = 240;
 /** A truncated text ends at a line break when there is one within this many chars before the cut. */
 const LINE_SNAP_CHARS = 1_000;
-
-/** One invocation of a skill, as recorded for usage scores and compaction (SPEC §5). */
-export interface InvokedSkill {
-  name: string;
-  /** The raw args string, as given. */
-  args: string;
-  /** The expansion as it was sent to the model. */
-  text: string;
-  /** Set for invocations made inside a sub-agent; only the main agent's (undefined) are re-attached. */
-  agentId?: string;
-  /** When it happened, in ms since the epoch. */
-  at: number;
-}
 
 /** A skill re-attached after compaction. */
 export interface ReattachedSkill {

@@ -1,4 +1,4 @@
-import type { AssistantMessage, ModelContentBlock, ModelMessage } from "../../agent/model-client.js";
+import type { AssistantMessage, ModelContentBlock, ModelMessage } from "../../agent/model-types.js";
 import { assertNever } from "../../diagnostics.js";
 import { REATTACH_INTRO } from "./reattach.js";
 

@@ -1,4 +1,4 @@
-import type { ModelContentBlock, ModelMessage, ModelUsage } from "../../agent/model-client.js";
+import type { ModelContentBlock, ModelMessage, ModelUsage } from "../../agent/model-types.js";
 import { assertNever } from "../../diagnostics.js";
 
 /** Characters per token in the rough estimate used to size context (no tokenizer is shipped). */
