@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createModelClient } from "../dist/agent/model-client.js";
 import { startModelServer } from "../dist/dev/model-server.js";
-import { createEngine } from "../dist/engine.js";
+import { createEngine } from "../dist/engine/engine.js";
 import { openSession } from "../dist/session/open.js";
 import { DEFAULT_FORK_CONCURRENCY } from "../dist/session/skill-runtime.js";
 import { writeProject } from "./agent-project.js";

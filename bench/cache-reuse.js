@@ -3,9 +3,10 @@
 // much of each request's input the API would serve from its prompt cache (bench/cache-prefix.js). No timing.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { AGENT_ID_HEADER, createModelClient } from "../dist/agent/model-client.js";
+import { createModelClient } from "../dist/agent/model-client.js";
+import { AGENT_ID_HEADER } from "../dist/agent/model-types.js";
 import { startModelServer } from "../dist/dev/model-server.js";
-import { createEngine } from "../dist/engine.js";
+import { createEngine } from "../dist/engine/engine.js";
 import { openSession } from "../dist/session/open.js";
 import { writeProject } from "./agent-project.js";
 import { requestUnits, servedFromCache } from "./cache-prefix.js";

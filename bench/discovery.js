@@ -4,7 +4,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { discoverSkills } from "../dist/discovery/discover.js";
-import { createEngine } from "../dist/engine.js";
+import { createEngine } from "../dist/engine/engine.js";
 import { createNodeFs } from "../dist/io/fs.js";
 import { generateCorpus } from "./corpus.js";
 import { fsFloor, fsFloorSync } from "./fs-floor.js";

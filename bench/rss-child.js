@@ -15,7 +15,7 @@ const repeat = Number(repeatArg ?? "1");
 let skills = 0;
 
 if (mode.startsWith("engine")) {
-  const { createEngine } = await import("../dist/engine.js");
+  const { createEngine } = await import("../dist/engine/engine.js");
   for (let i = 0; i < repeat && mode === "engine"; i++) {
     const engine = createEngine({ cwd, home, env: { SKILLWRIGHT_MANAGED_DIR: managedDir } });
     skills = (await engine.discover()).skills.length;
@@ -24,7 +24,7 @@ if (mode.startsWith("engine")) {
   const [{ discoverSkills }, { skillRoots }, { projectDirs }, { createNodeFs }, { fsFloor }] =
     await Promise.all([
       import("../dist/discovery/discover.js"),
-      import("../dist/discovery/sources.js"),
+      import("../dist/discovery/skill-roots.js"),
       import("../dist/config/project.js"),
       import("../dist/io/fs.js"),
       import("./fs-floor.js"),

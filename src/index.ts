@@ -20,7 +20,7 @@ export {
 } from "./diagnostics.js";
 export type { SkillCatalog } from "./discovery/catalog.js";
 export type { Discovery } from "./discovery/discover.js";
-export { createEngine, type Engine, type EngineOptions } from "./engine.js";
+export { createEngine, type Engine, type EngineOptions } from "./engine/engine.js";
 export { createNodeFs, type DirEntry, type FileHead, type FileStat, type FsOps } from "./io/fs.js";
 export { createNodeShell, type ShellOps, type ShellResult, type ShellRunOptions } from "./io/shell.js";
 export { buildListing, type Listing, type ListingEntry } from "./listing.js";

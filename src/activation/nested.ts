@@ -4,7 +4,7 @@ import { isInside } from "../config/project.js";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { explainMissingSkill } from "../discovery/explain.js";
 import { scanRoot } from "../discovery/scan-dir.js";
-import type { SkillRoot } from "../discovery/sources.js";
+import type { SkillRoot } from "../discovery/skill-roots.js";
 import type { FsOps } from "../io/fs.js";
 import { loadSkillFile } from "../skill/load-skill.js";
 import type { Skill } from "../skill/skill.js";

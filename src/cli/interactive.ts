@@ -1,7 +1,7 @@
 import { createInterface } from "node:readline";
 import { createChannel } from "../agent/channel.js";
 import type { AgentEvent } from "../agent/events.js";
-import type { Engine } from "../engine.js";
+import type { Engine } from "../engine/engine.js";
 import { openSession } from "../session/open.js";
 import type { CliArgs } from "./args.js";
 import type { CliIo } from "./io.js";

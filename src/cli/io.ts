@@ -1,4 +1,4 @@
-import type { Engine } from "../engine.js";
+import type { Engine } from "../engine/engine.js";
 import type { CliArgs } from "./args.js";
 
 /** What a CLI command may touch of the process: injected so tests run commands in-process. */

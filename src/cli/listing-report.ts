@@ -1,6 +1,6 @@
 import { contextWindowFor, DEFAULT_MODEL, resolveModel } from "../agent/models.js";
 import { loadSettings } from "../config/settings.js";
-import type { Engine } from "../engine.js";
+import type { Engine } from "../engine/engine.js";
 import { buildListing, type Listing, listingLimits, listingSettingsOf } from "../listing.js";
 import { catalogCanOverflow } from "../skill-search/overflow.js";
 import { createFileUsageStore, defaultUsagePath } from "../usage.js";

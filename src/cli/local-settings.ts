@@ -1,5 +1,5 @@
 import { dirname, join } from "node:path";
-import type { Engine } from "../engine.js";
+import type { Engine } from "../engine/engine.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
 import { errorCode, errorMessage } from "../io/fs.js";
 import { isRecord } from "../is-record.js";

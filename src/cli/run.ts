@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import type { Engine } from "../engine.js";
+import type { Engine } from "../engine/engine.js";
 import { noticeUnapproved } from "./approval-notices.js";
 import { type CliArgs, parseCliArgs } from "./args.js";
 import { discoveryCacheFor } from "./discovery-cache.js";
@@ -27,7 +27,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const scoped: CliIo = { ...io, cwd, home };
   // Each command loads only what it needs: start-up time is most of a short command's cost.
   const [{ createEngine }, { createNodeFs }] = await Promise.all([
-    import("../engine.js"),
+    import("../engine/engine.js"),
     import("../io/fs.js"),
   ]);
   const discoveryCache = discoveryCacheFor({ home, env: io.env, version: io.version, buildId: io.buildId });

@@ -15,7 +15,7 @@ import { explainMissingSkill } from "./explain.js";
 import type { HeadCache } from "./head-cache.js";
 import { listingOrder } from "./order.js";
 import { dirProblem, scanRoot } from "./scan-dir.js";
-import type { SkillRoot } from "./sources.js";
+import type { SkillRoot } from "./skill-roots.js";
 
 /** How many files are read at once. */
 export const DISCOVERY_CONCURRENCY = 64;

@@ -2,7 +2,7 @@ import { join, sep } from "node:path";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
 import type { SkillFileRef } from "../skill/load-skill.js";
-import { kindOf, type SkillRoot } from "./sources.js";
+import { kindOf, type SkillRoot } from "./skill-roots.js";
 
 /** Deepest `commands/` nesting followed (also a guard against symlink cycles the realpath set misses). */
 export const MAX_COMMAND_DEPTH = 8;

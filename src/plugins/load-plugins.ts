@@ -1,14 +1,14 @@
 import pLimit from "p-limit";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import type { FsOps } from "../io/fs.js";
-import type { LoadedPlugin } from "./load-plugin.js";
 import {
   type FindPluginsOptions,
   findPlugins,
   type PluginCandidate,
   type PluginOrigin,
   pluginDataRoot,
-} from "./sources.js";
+} from "./find-plugins.js";
+import type { LoadedPlugin } from "./load-plugin.js";
 
 /** How many plugins load at once. */
 export const PLUGIN_LOAD_CONCURRENCY = 8;

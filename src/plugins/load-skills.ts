@@ -3,7 +3,7 @@ import pLimit from "p-limit";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { explainMissingSkill } from "../discovery/explain.js";
 import { dirProblem, scanRoot } from "../discovery/scan-dir.js";
-import type { SkillRoot } from "../discovery/sources.js";
+import type { SkillRoot } from "../discovery/skill-roots.js";
 import { errorCode, type FsOps } from "../io/fs.js";
 import { loadSkillFile, type SkillFileRef } from "../skill/load-skill.js";
 import { isInside } from "../skill/path-inside.js";

@@ -10,7 +10,7 @@ import { loadAgentTypes } from "../agents/agent-types.js";
 import { permissionRules } from "../config/settings.js";
 import type { RunContext } from "../context.js";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
-import type { Engine } from "../engine.js";
+import type { Engine } from "../engine/engine.js";
 import { createHookRegistry } from "../hooks/registry.js";
 import { parseHooksConfig } from "../hooks/schema.js";
 import { createNodeFileModes } from "../io/atomic-write.js";

@@ -3,7 +3,7 @@ import { createActivationState } from "../../src/activation/activation-state.js"
 import { createIgnoredDirCheck } from "../../src/activation/ignored-dirs.js";
 import { createNestedDiscovery, dirsBelowCwd, nestedSkillDirs } from "../../src/activation/nested.js";
 import { projectDirs } from "../../src/config/project.js";
-import { skillRoots } from "../../src/discovery/sources.js";
+import { skillRoots } from "../../src/discovery/skill-roots.js";
 import { createNodeFs } from "../../src/io/fs.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 

@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { closeSync, constants, openSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
-import { createEngine } from "../../src/engine.js";
+import { createEngine } from "../../src/engine/engine.js";
 import { createNodeFs } from "../../src/io/fs.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 

@@ -4,7 +4,7 @@
  * and the session offers its tools and its prompt as a user command.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createEngine, type Engine } from "../../src/engine.js";
+import { createEngine, type Engine } from "../../src/engine/engine.js";
 import { openSession } from "../../src/session/open.js";
 import { SERVER_SCRIPT } from "../mcp/support.js";
 import { sendOn } from "../support/harness.js";

@@ -4,7 +4,7 @@
  * invalid YAML and so sends the whole block to the lenient line parser.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEngine } from "../../src/engine.js";
+import { createEngine } from "../../src/engine/engine.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
 let tree: TmpTree;

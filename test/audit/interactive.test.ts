@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { parseCliArgs } from "../../src/cli/args.js";
 import { interactiveCommand } from "../../src/cli/interactive.js";
 import type { CliIo } from "../../src/cli/io.js";
-import { createEngine } from "../../src/engine.js";
+import { createEngine } from "../../src/engine/engine.js";
 import { startTestModel, TEST_API_KEY, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
 import { isAlive, waitUntil as waitFor } from "../support/processes.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";

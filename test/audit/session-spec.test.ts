@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { AGENT_ID_HEADER } from "../../src/agent/model-types.js";
-import { createEngine } from "../../src/engine.js";
+import { createEngine } from "../../src/engine/engine.js";
 import { openSession } from "../../src/session/open.js";
 import {
   type Harness,

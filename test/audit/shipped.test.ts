@@ -7,7 +7,7 @@
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEngine } from "../../src/engine.js";
+import { createEngine } from "../../src/engine/engine.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { parsed, runIn } from "./support.js";
 

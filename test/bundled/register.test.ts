@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createBundledRegistry, safeJoin } from "../../src/bundled/register.js";
-import { createEngine } from "../../src/engine.js";
+import { createEngine } from "../../src/engine/engine.js";
 import { createNodeFs } from "../../src/io/fs.js";
 import { engineFor, treeSkills } from "../discovery/engine-for.js";
 import { spyFs } from "../discovery/spy-fs.js";

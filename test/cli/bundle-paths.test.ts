@@ -2,7 +2,7 @@
 // `node dist/bin/main.js`, so a bundling change that breaks a chunk (as `import("yaml")` once was) fails here.
 //
 //   dynamic import                                          test below
-//   cli/run.ts          ../engine.js, ../io/fs.js           every test (first: "list")
+//   cli/run.ts          ../engine/engine.js, ../io/fs.js    every test (first: "list")
 //   cli/run.ts          ./commands/list.js                  "list"
 //   cli/run.ts          ./commands/doctor.js                "doctor"
 //   cli/run.ts          ./commands/show.js                  "show"
@@ -16,7 +16,7 @@
 //                       (node:https: test/agent/https.test.ts runs dist/bin against a TLS server)
 //   io/shell.ts         execa                               "show --run-shell" and the -p run's hook
 //   skill/frontmatter-core.ts  yaml                         "list" (a block-scalar head)
-//   engine-extensions.ts  ./mcp/manager.js                  "--mcp-config"
+//   engine/extensions.ts  ../mcp/manager.js                 "--mcp-config"
 //   plugins/load-plugins.ts  ./load-plugin.js               "--plugin-dir"
 //   cli/main.ts         ./interactive.js                    "interactive" (in a pseudo-terminal via script(1))
 import { existsSync } from "node:fs";

@@ -4,7 +4,7 @@ import type { AgentEvent } from "../../src/agent/events.js";
 import { parseCliArgs } from "../../src/cli/args.js";
 import { completeSlash, eventLine, interactiveCommand } from "../../src/cli/interactive.js";
 import type { CliIo } from "../../src/cli/io.js";
-import { createEngine } from "../../src/engine.js";
+import { createEngine } from "../../src/engine/engine.js";
 import { startTestModel, TEST_API_KEY, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { writeJsonArray } from "../../src/cli/json-array-stream.js";
 import { runCli } from "../../src/cli/run.js";
 import { skillToJson } from "../../src/cli/skill-json.js";
-import { createEngine } from "../../src/engine.js";
+import { createEngine } from "../../src/engine/engine.js";
 import { createNodeFs } from "../../src/io/fs.js";
 import { tmpTree } from "../support/tmp-tree.js";
 

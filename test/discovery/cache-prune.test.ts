@@ -69,7 +69,7 @@ describe("pruneCacheDir", () => {
     await writeFile(t.path("cache/gone-00000000.json"), "{}");
     const longAgo = new Date(Date.now() - CACHE_FILE_MAX_AGE_MS * 2); // the engine runs on the real clock
     await utimes(t.path("cache/gone-00000000.json"), longAgo, longAgo);
-    const { createEngine } = await import("../../src/engine.js");
+    const { createEngine } = await import("../../src/engine/engine.js");
     const engine = createEngine({
       cwd: t.path("home/repo"),
       home: t.path("home"),

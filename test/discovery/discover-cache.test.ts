@@ -4,7 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { cacheFileFor } from "../../src/discovery/cache-file.js";
 import type { Discovery } from "../../src/discovery/discover.js";
-import { createEngine } from "../../src/engine.js";
+import { createEngine } from "../../src/engine/engine.js";
 import type { FsOps } from "../../src/io/fs.js";
 import { splitFrontmatter } from "../../src/skill/frontmatter-core.js";
 import { type TmpTree, type TreeEntry, tmpTree } from "../support/tmp-tree.js";

@@ -1,5 +1,5 @@
 import type { Discovery } from "../../src/discovery/discover.js";
-import { createEngine, type Engine } from "../../src/engine.js";
+import { createEngine, type Engine } from "../../src/engine/engine.js";
 import type { FsOps } from "../../src/io/fs.js";
 import type { Skill } from "../../src/skill/skill.js";
 import type { TmpTree } from "../support/tmp-tree.js";

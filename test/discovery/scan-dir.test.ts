@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { explainMissingSkill } from "../../src/discovery/explain.js";
 import { dirProblem, MAX_COMMAND_DEPTH, scanRoot } from "../../src/discovery/scan-dir.js";
-import type { SkillRoot } from "../../src/discovery/sources.js";
+import type { SkillRoot } from "../../src/discovery/skill-roots.js";
 import { createNodeFs } from "../../src/io/fs.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { fsError } from "./spy-fs.js";

@@ -4,7 +4,7 @@ import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
 import { DIAGNOSTIC_CODES, type Diagnostic } from "../../src/diagnostics.js";
 import { discoverSkills } from "../../src/discovery/discover.js";
-import type { SkillRoot } from "../../src/discovery/sources.js";
+import type { SkillRoot } from "../../src/discovery/skill-roots.js";
 import { expandSkill } from "../../src/inline/expand-skill.js";
 import { skillExpansionText } from "../../src/inline/render.js";
 import { createNodeFs, type FsOps } from "../../src/io/fs.js";

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { discoverSkills } from "../../src/discovery/discover.js";
-import { skillRoots } from "../../src/discovery/sources.js";
+import { skillRoots } from "../../src/discovery/skill-roots.js";
 import { createNodeFs, errorCode, type FsOps } from "../../src/io/fs.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 

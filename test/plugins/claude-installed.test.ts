@@ -1,10 +1,10 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createEngine } from "../../src/engine.js";
+import { createEngine } from "../../src/engine/engine.js";
 import { createNodeFs } from "../../src/io/fs.js";
 import { claudeInstalledFile, readClaudeInstalled } from "../../src/plugins/claude-installed.js";
-import { findPlugins } from "../../src/plugins/sources.js";
+import { findPlugins } from "../../src/plugins/find-plugins.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
 const fs = createNodeFs();

@@ -9,7 +9,7 @@ import type { AgentEvent, AgentResult } from "../../src/agent/events.js";
 import { AGENT_ID_HEADER, type ModelToolResultBlock } from "../../src/agent/model-types.js";
 import type { ScriptTurnInput } from "../../src/dev/model-script.js";
 import type { RecordedRequest } from "../../src/dev/model-server.js";
-import { createEngine, type Engine, type EngineOptions } from "../../src/engine.js";
+import { createEngine, type Engine, type EngineOptions } from "../../src/engine/engine.js";
 import type { AskPermission } from "../../src/permissions/decision.js";
 import { type OpenedSession, type OpenSessionOptions, openSession } from "../../src/session/open.js";
 import type { TranscriptEntry } from "../../src/session/session-store.js";

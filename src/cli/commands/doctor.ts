@@ -1,5 +1,5 @@
 import type { Diagnostic } from "../../diagnostics.js";
-import type { Engine } from "../../engine.js";
+import type { Engine } from "../../engine/engine.js";
 import { SKILL_SOURCES } from "../../skill/skill.js";
 import { type DisabledSkill, disabledSource } from "../../skill-filter.js";
 import type { CliIo } from "../io.js";

@@ -1,6 +1,6 @@
 import { appendFile } from "node:fs/promises";
 import { type AgentEvent, type AgentResult, emptyUsage } from "../../agent/events.js";
-import type { Engine } from "../../engine.js";
+import type { Engine } from "../../engine/engine.js";
 import { isRecord } from "../../is-record.js";
 import { openSession } from "../../session/open.js";
 import type { CliArgs } from "../args.js";

@@ -1,4 +1,4 @@
-import type { Engine } from "../../engine.js";
+import type { Engine } from "../../engine/engine.js";
 import { PROJECT_HOOKS_KEY } from "../../hooks/settings-hooks.js";
 import type { CliIo } from "../io.js";
 import { updateLocalSettings } from "../local-settings.js";

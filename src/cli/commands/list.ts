@@ -1,4 +1,4 @@
-import type { Engine } from "../../engine.js";
+import type { Engine } from "../../engine/engine.js";
 import { displayName } from "../../skill/skill.js";
 import { disabledSource } from "../../skill-filter.js";
 import type { CliIo } from "../io.js";

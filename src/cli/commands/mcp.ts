@@ -1,4 +1,4 @@
-import type { Engine } from "../../engine.js";
+import type { Engine } from "../../engine/engine.js";
 import { MCP_APPROVAL_KEYS } from "../../mcp/approval.js";
 import type { CliIo } from "../io.js";
 import { updateLocalSettings } from "../local-settings.js";

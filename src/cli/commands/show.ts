@@ -1,5 +1,5 @@
 import { loadSettings, permissionRules } from "../../config/settings.js";
-import type { Engine } from "../../engine.js";
+import type { Engine } from "../../engine/engine.js";
 import { expandSkill } from "../../inline/expand-skill.js";
 import { skillExpansionText } from "../../inline/render.js";
 import { errorMessage } from "../../io/fs.js";

@@ -1,6 +1,6 @@
 import { join, resolve } from "node:path";
 import { loadSettings } from "../../config/settings.js";
-import type { Engine } from "../../engine.js";
+import type { Engine } from "../../engine/engine.js";
 import { errorMessage } from "../../io/fs.js";
 import { createNodeShell } from "../../io/shell.js";
 import { listingSettingsOf } from "../../listing.js";

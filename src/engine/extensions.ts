@@ -1,14 +1,14 @@
 import { join } from "node:path";
-import { type LoadedSettings, loadSettings, userAndLocalSettingsFiles } from "./config/settings.js";
-import { type Diagnostic, diagnostic } from "./diagnostics.js";
-import { approvedSettingsHooks, PROJECT_HOOKS_KEY, type SettingsHooks } from "./hooks/settings-hooks.js";
-import type { FsOps } from "./io/fs.js";
-import { approvalHint, approveServer, type McpServerEntry, mcpApprovalSettings } from "./mcp/approval.js";
-import { loadMcpConfigs, type McpServerConfig, parseMcpConfig } from "./mcp/config.js";
-import type { McpManager } from "./mcp/manager.js";
-import { loadPlugins, type SourcedPlugin } from "./plugins/load-plugins.js";
-import { ensurePluginDataDir, usesPluginDataDir } from "./plugins/plugin-vars.js";
-import type { Skill } from "./skill/skill.js";
+import { type LoadedSettings, loadSettings, userAndLocalSettingsFiles } from "../config/settings.js";
+import { type Diagnostic, diagnostic } from "../diagnostics.js";
+import { approvedSettingsHooks, PROJECT_HOOKS_KEY, type SettingsHooks } from "../hooks/settings-hooks.js";
+import type { FsOps } from "../io/fs.js";
+import { approvalHint, approveServer, type McpServerEntry, mcpApprovalSettings } from "../mcp/approval.js";
+import { loadMcpConfigs, type McpServerConfig, parseMcpConfig } from "../mcp/config.js";
+import type { McpManager } from "../mcp/manager.js";
+import { loadPlugins, type SourcedPlugin } from "../plugins/load-plugins.js";
+import { ensurePluginDataDir, usesPluginDataDir } from "../plugins/plugin-vars.js";
+import type { Skill } from "../skill/skill.js";
 
 export interface ExtensionInputs {
   fs: FsOps;
@@ -151,7 +151,7 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
     }
     if (Object.keys(chosen).length === 0) return undefined;
     // The MCP SDK costs ~400 ms to load: only when a server may start.
-    return (await import("./mcp/manager.js")).createMcpManager({
+    return (await import("../mcp/manager.js")).createMcpManager({
       servers: chosen,
       env,
       cwd: inputs.cwd,

@@ -3,17 +3,17 @@ import {
   type BundledRegistry,
   type BundledSkillDefinition,
   createBundledRegistry,
-} from "./bundled/register.js";
-import { projectDirs } from "./config/project.js";
-import type { Diagnostic } from "./diagnostics.js";
-import { cacheFileFor } from "./discovery/cache-file.js";
-import { createSkillCatalog, type SkillCatalog } from "./discovery/catalog.js";
-import { type Discovery, discoverSkills } from "./discovery/discover.js";
-import { openHeadCache } from "./discovery/head-cache.js";
-import { type SkillRoot, skillRoots } from "./discovery/sources.js";
-import { type Extensions, extensionSkills, loadExtensions } from "./engine-extensions.js";
-import { createNodeFs, type FsOps } from "./io/fs.js";
-import { partitionSkills, type SkillFilter, type SkillSwitches, skillFilterFrom } from "./skill-filter.js";
+} from "../bundled/register.js";
+import { projectDirs } from "../config/project.js";
+import type { Diagnostic } from "../diagnostics.js";
+import { cacheFileFor } from "../discovery/cache-file.js";
+import { createSkillCatalog, type SkillCatalog } from "../discovery/catalog.js";
+import { type Discovery, discoverSkills } from "../discovery/discover.js";
+import { openHeadCache } from "../discovery/head-cache.js";
+import { type SkillRoot, skillRoots } from "../discovery/skill-roots.js";
+import { createNodeFs, type FsOps } from "../io/fs.js";
+import { partitionSkills, type SkillFilter, type SkillSwitches, skillFilterFrom } from "../skill-filter.js";
+import { type Extensions, extensionSkills, loadExtensions } from "./extensions.js";
 
 /** Where the engine looks and what it uses: the directories, the environment, and the injected file system. */
 export interface EngineOptions {

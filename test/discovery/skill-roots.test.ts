@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { CLAUDE_MANAGED_DIR, DEFAULT_MANAGED_DIR, kindOf, skillRoots } from "../../src/discovery/sources.js";
+import {
+  CLAUDE_MANAGED_DIR,
+  DEFAULT_MANAGED_DIR,
+  kindOf,
+  skillRoots,
+} from "../../src/discovery/skill-roots.js";
 
 describe("skillRoots", () => {
   it("is the one ordered list: managed, user, project (nearest first), --add-dir, bundled", () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createNodeFs } from "../../src/io/fs.js";
+import { findPlugins, pluginDataRoot, pluginInstallRoot } from "../../src/plugins/find-plugins.js";
 import { loadPlugins } from "../../src/plugins/load-plugins.js";
-import { findPlugins, pluginDataRoot, pluginInstallRoot } from "../../src/plugins/sources.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
 const fs = createNodeFs();
