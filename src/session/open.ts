@@ -6,7 +6,7 @@ import type { ModelMessage } from "../agent/model-types.js";
 import { contextWindowFor, DEFAULT_MODEL, type ModelEffort } from "../agent/models.js";
 import { buildSystemPrompt } from "../agent/system-prompt.js";
 import { ruleToolName } from "../agent/turn.js";
-import { loadAgentTypes } from "../agents/agent-types.js";
+import { discoverAgentTypes } from "../agents/discover-agents.js";
 import { permissionRules } from "../config/settings.js";
 import type { RunContext } from "../context.js";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
@@ -97,17 +97,14 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
   }
 
   let filter = await engine.skillFilter();
-  const agentDirs = [
-    { dir: join(engine.home, ".claude", "agents"), source: "user" as const },
-    ...roots
-      .filter(
-        (r) => r.source === "project" && r.layout === "skills" && r.dir.endsWith(join(".claude", "skills")),
-      )
-      .map((r) => ({ dir: join(r.dir, "..", "agents"), source: "project" as const })),
-  ];
-  const loadedAgents = await loadAgentTypes(fs, agentDirs);
-  diagnostics.push(...loadedAgents.diagnostics);
-  let agents = [...loadedAgents.agents, ...extensions.plugins.flatMap((p) => p.agents)];
+  const discoveredAgents = await discoverAgentTypes({
+    fs,
+    home: engine.home,
+    roots,
+    plugins: extensions.plugins,
+  });
+  diagnostics.push(...discoveredAgents.diagnostics);
+  let agents = discoveredAgents.agents;
   const mcpTools = extensions.mcp === undefined ? [] : await extensions.mcp.tools();
   const mcpInstructions = extensions.mcp === undefined ? [] : await extensions.mcp.instructions();
 
@@ -199,8 +196,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     for (const plugin of fresh.plugins) {
       hooks.register({ kind: "plugin", name: plugin.name, pluginRoot: plugin.root }, plugin.hooks);
     }
-    const reloadedAgents = await loadAgentTypes(fs, agentDirs);
-    agents = [...reloadedAgents.agents, ...fresh.plugins.flatMap((p) => p.agents)];
+    agents = (await discoverAgentTypes({ fs, home: engine.home, roots, plugins: fresh.plugins })).agents;
   };
   const context: RunContext = {
     sessionId: id,
