@@ -10,7 +10,7 @@ import {
   replayMessages,
   type SessionStore,
 } from "../agent/session-store.js";
-import { buildSystemPrompt } from "../agent/system-prompt.js";
+import { buildSystemPrompt } from "../prompt/system-prompt.js";
 import { ruleToolName } from "../agent/turn.js";
 import { permissionRules } from "../config/settings.js";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildSystemPrompt, mcpInstructionsSection } from "../../src/agent/system-prompt.js";
+import { buildSystemPrompt, mcpInstructionsSection } from "../../src/prompt/system-prompt.js";
 
 const base = { cwd: "/p", platform: "linux", date: "2026-01-02" };
 
