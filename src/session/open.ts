@@ -10,7 +10,6 @@ import {
   replayMessages,
   type SessionStore,
 } from "../agent/session-store.js";
-import { buildSystemPrompt } from "../prompt/system-prompt.js";
 import { ruleToolName } from "../agent/turn.js";
 import { permissionRules } from "../config/settings.js";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
@@ -23,6 +22,7 @@ import type { FsOps } from "../io/fs.js";
 import { createNodeShell, type ShellOps } from "../io/shell.js";
 import { listingLimits, listingSettingsOf, SKILL_SEARCH_TOOL_NAME } from "../listing.js";
 import type { AskPermission } from "../permissions/decision.js";
+import { assembleSessionPrompt, type SkillCatalogMode } from "../prompt/session-prompt.js";
 import { catalogCanOverflow } from "../skill-search/overflow.js";
 import { createSkillSearchTool } from "../skill-search/tool.js";
 import { createBuiltinTools } from "../tools/builtin.js";
@@ -49,6 +49,16 @@ export interface OpenSessionOptions {
   store?: SessionStore;
   usage?: UsageStore;
   appendSystemPrompt?: string;
+  /** Replaces the base system prompt (wins over `.skillwright/SYSTEM.md`). */
+  systemPrompt?: string;
+  /**
+   * Where the skill catalog goes: `messages` (default) lists skills in a `<system-reminder>`; `system` puts the
+   * catalog (`<available_skills>`, name and description) in the system prompt once, and skills that appear later
+   * arrive as message deltas.
+   */
+  skillCatalog?: SkillCatalogMode;
+  /** False when the session's tools use no file system: the system prompt then has no working directory or date. */
+  filesystem?: boolean;
   /** The file system the built-in tools use; default the engine's. */
   toolsFs?: FsOps;
   /** Extra tools (e.g. MCP tools) offered beside the built-ins. */
@@ -203,6 +213,22 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     const reloadedAgents = await loadAgentTypes(fs, agentDirs);
     agents = [...reloadedAgents.agents, ...fresh.plugins.flatMap((p) => p.agents)];
   };
+  const prompt = await assembleSessionPrompt({
+    fs,
+    home: engine.home,
+    projectDir,
+    cwd: engine.cwd,
+    gitRoot,
+    platform: process.platform,
+    date: new Date(now()).toISOString().slice(0, 10),
+    systemPrompt: options.systemPrompt,
+    appendSystemPrompt: options.appendSystemPrompt,
+    tools,
+    mcpInstructions,
+    catalog: options.skillCatalog === "system" ? view.visible() : undefined,
+    filesystem: options.filesystem,
+  });
+  diagnostics.push(...prompt.diagnostics);
   const session = createSession({
     id,
     cwd: engine.cwd,
@@ -214,13 +240,8 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     client: options.client,
     model,
     ...(options.effort === undefined ? {} : { effort: options.effort }),
-    system: buildSystemPrompt({
-      cwd: engine.cwd,
-      platform: process.platform,
-      date: new Date(now()).toISOString().slice(0, 10),
-      mcpInstructions,
-      ...(options.appendSystemPrompt === undefined ? {} : { append: options.appendSystemPrompt }),
-    }),
+    system: prompt.text,
+    catalogNames: prompt.catalogNames,
     tools,
     skills: view,
     onClose: engine.catalog.onChange((rediscovered) => {

@@ -26,6 +26,8 @@ export interface SessionDeps {
   model: string;
   effort?: ModelEffort;
   system: string;
+  /** Skills whose name and description the system prompt already holds (catalog in system mode). */
+  catalogNames?: readonly string[];
   /** Built-in and MCP tools (the Skill tool is added here). */
   tools: readonly AgentTool[];
   skills: SkillView;

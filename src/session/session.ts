@@ -36,6 +36,8 @@ export function createSession(deps: SessionDeps): Session {
   const invocations: InvokedSkill[] = [...(deps.priorInvocations ?? [])];
   const loaded = createLoadedSkills(deps.priorLoaded ?? []);
   const listing = createListingState();
+  // Catalog in the system prompt: those skills are sent; the listing deltas bring only what appears later.
+  listing.markSent(MAIN_AGENT, deps.catalogNames ?? []);
   // A resumed conversation already holds a listing and announcements: keep those skills, send them once.
   let restored: Promise<void> | undefined;
   const restore = () => {
@@ -215,6 +217,7 @@ export function createSession(deps: SessionDeps): Session {
       invocations,
       fullListing: async () => {
         listing.reset(MAIN_AGENT);
+        listing.markSent(MAIN_AGENT, deps.catalogNames ?? []);
         return listingFor(MAIN_AGENT, currentModel);
       },
       runHooks,
