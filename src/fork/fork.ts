@@ -239,6 +239,7 @@ async function runAgentFork(
             ...(effort === undefined ? {} : { effort }),
             grants: [...skill.allowedTools, ...permissionModeGrants(agent, tools)],
             removedTools: [...skill.disallowedTools, ...(agent.disallowedTools ?? [])],
+            removedBy: Object.fromEntries(skill.disallowedTools.map((r) => [r, skill.name])),
           },
           maxTokens: deps.maxTokens,
           cwd: deps.cwd,
