@@ -23,6 +23,9 @@ import { createNodeShell, type ShellOps } from "../io/shell.js";
 import { listingLimits, listingSettingsOf, SKILL_SEARCH_TOOL_NAME } from "../listing.js";
 import type { AskPermission } from "../permissions/decision.js";
 import { assembleSessionPrompt, type SkillCatalogMode } from "../prompt/session-prompt.js";
+import { loadPromptTemplates } from "../prompt-templates/load-templates.js";
+import { expandPromptTemplate } from "../prompt-templates/template.js";
+import { answersTo } from "../skill/skill.js";
 import { catalogCanOverflow } from "../skill-search/overflow.js";
 import { createSkillSearchTool } from "../skill-search/tool.js";
 import { createBuiltinTools } from "../tools/builtin.js";
@@ -229,6 +232,11 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     filesystem: options.filesystem,
   });
   diagnostics.push(...prompt.diagnostics);
+  const skillNames = new Set(
+    discovery.skills.flatMap((s) => (s.alias === undefined ? [s.name] : [s.name, s.alias])),
+  );
+  const loadedTemplates = await loadPromptTemplates(fs, { home: engine.home, projectDir }, skillNames);
+  diagnostics.push(...loadedTemplates.diagnostics);
   const session = createSession({
     id,
     cwd: engine.cwd,
@@ -242,6 +250,11 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     ...(options.effort === undefined ? {} : { effort: options.effort }),
     system: prompt.text,
     catalogNames: prompt.catalogNames,
+    // `/name args` naming a prompt template (and no skill, even one that appeared later) is its expansion.
+    expandTemplate: (text) =>
+      expandPromptTemplate(text, loadedTemplates.templates, (name) =>
+        view.visible().some((s) => answersTo(s, name)),
+      ),
     tools,
     skills: view,
     onClose: engine.catalog.onChange((rediscovered) => {

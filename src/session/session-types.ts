@@ -28,6 +28,8 @@ export interface SessionDeps {
   system: string;
   /** Skills whose name and description the system prompt already holds (catalog in system mode). */
   catalogNames?: readonly string[];
+  /** The expansion of a user prompt that names a prompt template (`/name args`), else undefined. */
+  expandTemplate?: (prompt: string) => string | undefined;
   /** Built-in and MCP tools (the Skill tool is added here). */
   tools: readonly AgentTool[];
   skills: SkillView;

@@ -259,7 +259,7 @@ export function createSession(deps: SessionDeps): Session {
     return blocks;
   };
 
-  const handle = async (prompt: string, signal: AbortSignal): Promise<void> => {
+  const handle = async (typed: string, signal: AbortSignal): Promise<void> => {
     compactFailedThisTurn = false;
     await restore();
     // A reload in flight (settings hooks, rules, skills) lands before this turn's first hook or request.
@@ -270,13 +270,15 @@ export function createSession(deps: SessionDeps): Session {
       const start = await runHooks("SessionStart", { source: deps.history ? "resume" : "startup" }, signal);
       context.push(...start.additionalContext.map((text) => ({ type: "text" as const, text })));
     }
-    if (prompt.trim() === COMPACT_COMMAND) {
+    if (typed.trim() === COMPACT_COMMAND) {
       const outcome = await compact("manual", signal);
       return finish(
         outcome.ok ? "Conversation compacted." : outcome.message,
         outcome.ok ? "end_turn" : "error",
       );
     }
+    // A prompt template (`/name args`) becomes its text before anything else sees the prompt.
+    const prompt = deps.expandTemplate?.(typed) ?? typed;
     const submit = await runHooks("UserPromptSubmit", { prompt }, signal);
     if (submit.blocked !== undefined) {
       const message = `UserPromptSubmit hook blocked the prompt: ${submit.blocked.reason}`;

@@ -318,9 +318,8 @@ describe("executeAgent: turn state", () => {
     // The tools array never changes (a fixed prompt prefix): the removed Echo stays offered, its call is refused.
     expect(first.tools?.map((t) => t.name)).toEqual(["Echo", "Patch"]);
     expect(JSON.stringify(second.tools)).toBe(JSON.stringify(first.tools));
-    const refused = (
-      third.messages.at(-1)?.content as { type: string; is_error?: boolean; content?: unknown }[]
-    )[0];
+    const lastContent = third.messages.at(-1)?.content ?? [];
+    const refused = (lastContent as { type: string; is_error?: boolean; content?: unknown }[])[0];
     expect(refused).toMatchObject({
       is_error: true,
       content: [
