@@ -49,6 +49,8 @@ describe("skillwright doctor --prompt (built bin)", () => {
     expect(result.stdout).toContain("- Read: ");
     expect(result.stdout).not.toContain("- Bash: ");
     expect(result.stdout).toContain("<name>\npdf\n</name>");
+    // As in a session, the built-in init command is in the catalog.
+    expect(result.stdout).toContain("<name>\ninit\n</name>");
     expect(result.stdout).toContain(`Working directory: ${t.path("home/repo")}`);
   });
 

@@ -3,6 +3,7 @@ import type { Engine } from "../../engine.js";
 import { createNodeShell } from "../../io/shell.js";
 import { assembleSessionPrompt } from "../../prompt/session-prompt.js";
 import { describePromptParts } from "../../prompt/system-prompt.js";
+import { withBuiltinCommands } from "../../skill-tool/builtin-commands.js";
 import { createBuiltinTools } from "../../tools/builtin.js";
 import type { CliArgs } from "../args.js";
 import type { CliIo } from "../io.js";
@@ -37,8 +38,11 @@ export async function doctorPromptCommand(engine: Engine, io: CliIo, args: CliAr
     appendSystemPrompt: args.appendSystemPrompt,
     tools,
     mcpInstructions: mcp === undefined ? [] : await mcp.instructions(),
+    // As a session's skill view: conditional skills wait for a matching path; the built-in commands are there.
     catalog:
-      args.skillCatalog === "system" ? discovery.skills.filter((s) => s.paths === undefined) : undefined,
+      args.skillCatalog === "system"
+        ? withBuiltinCommands(discovery.skills.filter((s) => s.paths === undefined))
+        : undefined,
   });
   if (args.json) {
     const out = { parts: prompt.parts, text: prompt.text, diagnostics: prompt.diagnostics };
