@@ -11,7 +11,7 @@ import type {
   ModelToolUseBlock,
   ModelUsage,
 } from "./model-types.js";
-import { applyPatch, isToolRemoved, type TurnPatch, type TurnState } from "./turn.js";
+import { applyPatch, removedToolRefusal, type TurnPatch, type TurnState } from "./turn.js";
 
 /** Default cap on model requests in one user turn. */
 export const DEFAULT_MAX_TURNS = 100;
@@ -150,7 +150,8 @@ export async function executeAgent(
     if (options.signal.aborted) return finish("aborted");
     if (turns >= maxTurns) return finish("max_turns");
     turns += 1;
-    const tools = options.tools.filter((t) => !isToolRemoved(turn, t.name));
+    // The same tools array on every request (a fixed prompt prefix): removed tools are refused at dispatch.
+    const tools = options.tools;
     emit({ type: "request_start", ...stamp, turn: turns, model: turn.model });
     let message: AssistantMessage;
     try {
@@ -238,6 +239,8 @@ async function runCall(
     const names = tools.map((t) => t.name).join(", ");
     return done(errorOf(`No such tool available: ${call.name}. Available tools: ${names}`));
   }
+  const refusal = removedToolRefusal(turn, tool.name);
+  if (refusal !== undefined) return done(errorOf(refusal));
   const toolCall: ToolCall = {
     id: call.id,
     tool,

@@ -23,6 +23,9 @@ export const CLI_OPTIONS = {
   "max-turns": { type: "string" },
   "debug-file": { type: "string" },
   "append-system-prompt": { type: "string" },
+  "system-prompt": { type: "string" },
+  "skill-catalog": { type: "string" },
+  prompt: { type: "boolean" },
   "run-shell": { type: "boolean" },
   cwd: { type: "string" },
   home: { type: "string" },
@@ -62,6 +65,10 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 export const INPUT_FORMATS = ["text", "stream-json"] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
 
+/** `--skill-catalog`: where the skill catalog goes (default `messages`). */
+export const SKILL_CATALOG_MODES = ["messages", "system"] as const;
+export type SkillCatalogFlag = (typeof SKILL_CATALOG_MODES)[number];
+
 export interface CliArgs {
   /** A subcommand, or undefined for a run (headless with `print`, else interactive). */
   command: string | undefined;
@@ -90,6 +97,12 @@ export interface CliArgs {
   maxTurns: number | undefined;
   debugFile: string | undefined;
   appendSystemPrompt: string | undefined;
+  /** `--system-prompt`: replaces the base system prompt (wins over `.skillwright/SYSTEM.md`). */
+  systemPrompt: string | undefined;
+  /** `--skill-catalog system`: the skill catalog in the system prompt instead of a `<system-reminder>`. */
+  skillCatalog: SkillCatalogFlag;
+  /** `doctor --prompt`: print the assembled system prompt with each part's origin. */
+  prompt: boolean;
   runShell: boolean;
   cwd: string | undefined;
   home: string | undefined;
@@ -173,6 +186,12 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
     if (inputFormat === "stream-json" && format !== "stream-json") {
       throw new Error("--input-format stream-json needs --output-format stream-json");
     }
+    const skillCatalog = SKILL_CATALOG_MODES.find((m) => m === (values["skill-catalog"] ?? "messages"));
+    if (skillCatalog === undefined) {
+      throw new Error(
+        `--skill-catalog must be one of ${SKILL_CATALOG_MODES.join(", ")}, got "${values["skill-catalog"] ?? ""}"`,
+      );
+    }
     return {
       ok: true,
       args: {
@@ -200,6 +219,9 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         maxTurns: positiveInt(values["max-turns"], "max-turns"),
         debugFile: values["debug-file"],
         appendSystemPrompt: values["append-system-prompt"],
+        systemPrompt: values["system-prompt"],
+        skillCatalog,
+        prompt: values.prompt ?? false,
         runShell: values["run-shell"] ?? false,
         cwd: values.cwd,
         home: values.home,

@@ -67,6 +67,8 @@ export async function prepareRun(
       ...(args.resume === undefined ? {} : { resume: args.resume }),
       ...(args.maxTurns === undefined ? {} : { maxTurns: args.maxTurns }),
       ...(args.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: args.appendSystemPrompt }),
+      ...(args.systemPrompt === undefined ? {} : { systemPrompt: args.systemPrompt }),
+      skillCatalog: args.skillCatalog,
     },
   };
 }

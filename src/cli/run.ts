@@ -88,6 +88,7 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
         json: args.json,
         model: args.model,
         strict: args.strict,
+        prompt: args.prompt ? args : undefined,
       });
     case "show": {
       const [name, ...rest] = args.positionals;

@@ -7,6 +7,7 @@ export const USAGE = `Usage:
 Commands (offline):
   list [--json]                      every skill found, with source, path, description and flags
   doctor [--json] [--model M] [--strict]  roots, counts, diagnostics, ignored files, the listing the model sees
+  doctor --prompt [--json]           the assembled system prompt, each part headed by its origin
   show <name> [args...] [--run-shell]  a skill's frontmatter and its exact expansion for args
   validate <path> [--spec]           check a skill file or dir (exit 1 on errors); --spec adds the Agent Skills profile
   plugin validate <dir> [--json]     check a plugin: manifest, skills, commands, agents, hooks, MCP config
@@ -28,7 +29,11 @@ Run options:
   --model <id|alias>  --effort <low|medium|high|xhigh|max>
   --allowedTools <rules>     allow without asking, e.g. "Bash(git add:*),Read"
   --disallowedTools <rules>  remove tools (bare names) or deny calls (scoped rules)
-  --resume <session-id>  --max-turns <n>  --debug-file <path>  --append-system-prompt <text>
+  --resume <session-id>  --max-turns <n>  --debug-file <path>
+  --system-prompt <text>     replace the base system prompt (else .skillwright/SYSTEM.md, project then ~)
+  --append-system-prompt <text>  append to the system prompt (after .skillwright/APPEND_SYSTEM.md)
+  --skill-catalog messages|system  where the skill catalog goes: a <system-reminder> in the messages
+                             (default), or <available_skills> in the system prompt (fixed prefix)
   --plugin-dir <dir>  --mcp-config <file|json>
   --strict-mcp-config        only the --mcp-config servers (ignore .mcp.json and plugin servers)
   --verbose                  more detail on stderr (session, skills, diagnostics, warnings)

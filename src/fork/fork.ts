@@ -236,6 +236,7 @@ async function runAgentFork(
             ...(context.effort === undefined ? {} : { effort: context.effort }),
             grants: [...skill.allowedTools, ...permissionModeGrants(agent, tools)],
             removedTools: [...skill.disallowedTools, ...(agent.disallowedTools ?? [])],
+            removedBy: Object.fromEntries(skill.disallowedTools.map((r) => [r, skill.name])),
           },
           maxTokens: deps.maxTokens,
           cwd: context.cwd,

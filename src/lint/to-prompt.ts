@@ -2,8 +2,8 @@
 export interface PromptSkill {
   name: string;
   description: string;
-  /** The SKILL.md path. */
-  location: string;
+  /** The SKILL.md path; left out (no `<location>` tag) for skills the model calls by name, not by reading. */
+  location?: string;
 }
 
 /** Escapes `&`, `<`, `>`, `"` and `'` for XML text (as Python's `html.escape`, which skills-ref uses). Pure. */
@@ -18,17 +18,19 @@ export function escapeXml(text: string): string {
 
 /**
  * The `<available_skills>` block the Agent Skills reference tool (`skills-ref to-prompt`) prints: each tag on its
- * own line, each value escaped on its own line, skills in the order given. Pure.
+ * own line, each value escaped on its own line, skills in the order given. Without a location, a skill has
+ * only `<name>` and `<description>` (the catalog of a system prompt, seed 002). Pure.
  */
 export function availableSkillsXml(skills: readonly PromptSkill[]): string {
   const lines = ["<available_skills>"];
   for (const s of skills) {
     lines.push("<skill>");
-    for (const [tag, value] of [
+    const tags: [string, string][] = [
       ["name", s.name],
       ["description", s.description],
-      ["location", s.location],
-    ] as const) {
+    ];
+    if (s.location !== undefined) tags.push(["location", s.location]);
+    for (const [tag, value] of tags) {
       lines.push(`<${tag}>`, escapeXml(value), `</${tag}>`);
     }
     lines.push("</skill>");

@@ -4,7 +4,6 @@ import type { AgentTool } from "../agent/loop.js";
 import type { ModelClient } from "../agent/model-client.js";
 import type { ModelMessage } from "../agent/model-types.js";
 import { contextWindowFor, DEFAULT_MODEL, type ModelEffort } from "../agent/models.js";
-import { buildSystemPrompt } from "../agent/system-prompt.js";
 import { ruleToolName } from "../agent/turn.js";
 import { discoverAgentTypes } from "../agents/discover-agents.js";
 import { permissionRules } from "../config/settings.js";
@@ -18,6 +17,10 @@ import type { FsOps } from "../io/fs.js";
 import { createNodeShell, type ShellOps } from "../io/shell.js";
 import { listingLimits, listingSettingsOf, SKILL_SEARCH_TOOL_NAME } from "../listing.js";
 import type { AskPermission } from "../permissions/decision.js";
+import { assembleSessionPrompt, type SkillCatalogMode } from "../prompt/session-prompt.js";
+import { loadPromptTemplates } from "../prompt-templates/load-templates.js";
+import { expandPromptTemplate } from "../prompt-templates/template.js";
+import { answersTo } from "../skill/skill.js";
 import { catalogCanOverflow } from "../skill-search/overflow.js";
 import { createSkillSearchTool } from "../skill-search/tool.js";
 import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
@@ -48,6 +51,16 @@ export interface OpenSessionOptions {
   store?: SessionStore;
   usage?: UsageStore;
   appendSystemPrompt?: string;
+  /** Replaces the base system prompt (wins over `.skillwright/SYSTEM.md`). */
+  systemPrompt?: string;
+  /**
+   * Where the skill catalog goes: `messages` (default) lists skills in a `<system-reminder>`; `system` puts the
+   * catalog (`<available_skills>`, name and description) in the system prompt once, and skills that appear later
+   * arrive as message deltas.
+   */
+  skillCatalog?: SkillCatalogMode;
+  /** False when the session's tools use no file system: the system prompt then has no working directory or date. */
+  filesystem?: boolean;
   /** The file system the built-in tools use; default the engine's. */
   toolsFs?: FsOps;
   /** Extra tools (e.g. MCP tools) offered beside the built-ins. */
@@ -198,6 +211,27 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     }
     agents = (await discoverAgentTypes({ fs, home: engine.home, roots, plugins: fresh.plugins })).agents;
   };
+  const prompt = await assembleSessionPrompt({
+    fs,
+    home: engine.home,
+    projectDir,
+    cwd: engine.cwd,
+    gitRoot,
+    platform: process.platform,
+    date: new Date(now()).toISOString().slice(0, 10),
+    systemPrompt: options.systemPrompt,
+    appendSystemPrompt: options.appendSystemPrompt,
+    tools,
+    mcpInstructions,
+    catalog: options.skillCatalog === "system" ? view.visible() : undefined,
+    filesystem: options.filesystem,
+  });
+  diagnostics.push(...prompt.diagnostics);
+  const skillNames = new Set(
+    discovery.skills.flatMap((s) => (s.alias === undefined ? [s.name] : [s.name, s.alias])),
+  );
+  const loadedTemplates = await loadPromptTemplates(fs, { home: engine.home, projectDir }, skillNames);
+  diagnostics.push(...loadedTemplates.diagnostics);
   const context: RunContext = {
     sessionId: id,
     cwd: engine.cwd,
@@ -226,13 +260,13 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
   };
   const session = createSession({
     context,
-    system: buildSystemPrompt({
-      cwd: engine.cwd,
-      platform: process.platform,
-      date: new Date(now()).toISOString().slice(0, 10),
-      mcpInstructions,
-      ...(options.appendSystemPrompt === undefined ? {} : { append: options.appendSystemPrompt }),
-    }),
+    system: prompt.text,
+    catalogNames: prompt.catalogNames,
+    // `/name args` naming a prompt template (and no skill, even one that appeared later) is its expansion.
+    expandTemplate: (text) =>
+      expandPromptTemplate(text, loadedTemplates.templates, (name) =>
+        view.visible().some((s) => answersTo(s, name)),
+      ),
     onClose: engine.catalog.onChange((rediscovered) => {
       view.rediscovered(rediscovered.skills, rediscovered.disabled ?? []);
       reloading = reloadSettings();

@@ -2,7 +2,7 @@ import type { AgentEvent } from "../agent/events.js";
 import type { ModelMessage, ModelUsage } from "../agent/model-types.js";
 import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
 import { createLoadedSkills, type LoadedSkills } from "../skill-tool/reinvocation.js";
-import { createListingState, type ListingState } from "./listing-state.js";
+import { createListingState, type ListingState, MAIN_AGENT } from "./listing-state.js";
 import type { SessionDeps } from "./session-types.js";
 
 /**
@@ -40,11 +40,14 @@ export interface SessionState {
 
 /** A new session's state: `deps.history`, `priorInvocations` and `priorLoaded` when it resumes one. */
 export function createSessionState(deps: SessionDeps): SessionState {
+  const listing = createListingState();
+  // Catalog in the system prompt: those skills are sent; the listing deltas bring only what appears later.
+  listing.markSent(MAIN_AGENT, deps.catalogNames ?? []);
   return {
     messages: [...(deps.history ?? [])],
     invocations: [...(deps.priorInvocations ?? [])],
     loaded: createLoadedSkills(deps.priorLoaded ?? []),
-    listing: createListingState(),
+    listing,
     pendingAnnouncements: [],
     messagesUsage: [],
     emit: () => {},

@@ -13,6 +13,10 @@ import type { SessionStore } from "./session-store.js";
 export interface SessionDeps {
   context: RunContext;
   system: string;
+  /** Skills whose name and description the system prompt already holds (catalog in system mode). */
+  catalogNames?: readonly string[];
+  /** The expansion of a user prompt that names a prompt template (`/name args`), else undefined. */
+  expandTemplate?: (prompt: string) => string | undefined;
   usage: UsageStore;
   store: SessionStore;
   /** The listing settings (`skillListingBudget`, `skillListingBudgetFraction`, `skillListingMaxDescChars`). */

@@ -43,7 +43,7 @@ export interface TurnParts {
  * paths, a slash command or the prompt, then the agent loop with Stop hooks, then auto-compaction. Its events go
  * to `parts.state.emit`, ending with `done`. Rejects only on a bug (the session reports it as an error event).
  */
-export async function runUserTurn(prompt: string, signal: AbortSignal, parts: TurnParts): Promise<void> {
+export async function runUserTurn(typed: string, signal: AbortSignal, parts: TurnParts): Promise<void> {
   const { deps, state, runHooks } = parts;
   const { context } = deps;
   const finish = (text: string, cause: AgentResult["cause"]) =>
@@ -58,13 +58,15 @@ export async function runUserTurn(prompt: string, signal: AbortSignal, parts: Tu
     const start = await runHooks("SessionStart", { source: deps.history ? "resume" : "startup" }, signal);
     opening.push(...start.additionalContext.map((text) => ({ type: "text" as const, text })));
   }
-  if (prompt.trim() === COMPACT_COMMAND) {
+  if (typed.trim() === COMPACT_COMMAND) {
     const outcome = await parts.compactor.compact("manual", signal);
     return finish(
       outcome.ok ? "Conversation compacted." : outcome.message,
       outcome.ok ? "end_turn" : "error",
     );
   }
+  // A prompt template (`/name args`) becomes its text before anything else sees the prompt.
+  const prompt = deps.expandTemplate?.(typed) ?? typed;
   const submit = await runHooks("UserPromptSubmit", { prompt }, signal);
   if (submit.blocked !== undefined) {
     const message = `UserPromptSubmit hook blocked the prompt: ${submit.blocked.reason}`;

@@ -75,7 +75,10 @@ export function skillPatch(skill: Skill): TurnPatch {
   if (skill.model !== undefined && skill.model !== "inherit") patch.model = skill.model;
   if (skill.effort !== undefined) patch.effort = skill.effort;
   if (skill.allowedTools.length > 0) patch.grants = [...skill.allowedTools];
-  if (skill.disallowedTools.length > 0) patch.removeTools = [...skill.disallowedTools];
+  if (skill.disallowedTools.length > 0) {
+    patch.removeTools = [...skill.disallowedTools];
+    patch.removedBy = skill.name;
+  }
   return patch;
 }
 

@@ -1,7 +1,7 @@
 import * as z from "zod";
 import type { ShellOps } from "../io/shell.js";
 import { lazy } from "../lazy.js";
-import { defineTool, type Tool, type ToolInputSchema, type ToolOutput, toolError } from "./define-tool.js";
+import { defineTool, type Tool, type ToolOutput, toolError } from "./define-tool.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatBytes, truncateTail } from "./truncate.js";
 
 /** Default command timeout, in milliseconds (Claude Code's: 2 minutes). */
@@ -26,7 +26,7 @@ export const BASH_DESCRIPTION = `Run a bash command in the working directory and
 - A non-zero exit code is reported as an error with the output.
 - Prefer Read, Edit, Write, Grep, Glob and LS over cat, sed, echo >, grep, find and ls.`;
 
-/** The `Bash` tool's input schema, built on the first call that parses an input (zod is costly at start-up). */
+/** The `Bash` tool's input schema: the single source of its JSON schema and its parsing, built on first use. */
 export const bashInput = lazy(() =>
   z.object({
     command: z.string().min(1).describe("The command to run"),
@@ -41,23 +41,6 @@ export const bashInput = lazy(() =>
   }),
 );
 export type BashInput = z.infer<ReturnType<typeof bashInput>>;
-
-/** `bashInput` as the API gets it (`input_schema`); test/tools/input-schemas.test.ts keeps the two equal. */
-export const BASH_INPUT_SCHEMA: ToolInputSchema = {
-  type: "object",
-  properties: {
-    command: { type: "string", minLength: 1, description: "The command to run" },
-    description: { description: "What the command does, in 5-10 words", type: "string" },
-    timeout: {
-      description: `Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, max ${BASH_MAX_TIMEOUT_MS})`,
-      type: "number",
-      exclusiveMinimum: 0,
-      maximum: BASH_MAX_TIMEOUT_MS,
-    },
-    run_in_background: { description: "Not supported: must be absent or false", type: "boolean" },
-  },
-  required: ["command"],
-};
 
 export interface BashToolOptions {
   shell: ShellOps;
@@ -93,8 +76,9 @@ export function createBashTool(options: BashToolOptions): Tool {
     name: "Bash",
     description: BASH_DESCRIPTION,
     input: bashInput,
-    inputSchema: BASH_INPUT_SCHEMA,
     readOnly: false,
+    snippet: "Run a shell command",
+    guidelines: ["Keep commands non-interactive."],
     truncate: "tail",
     subject: (input) => input.command,
     async execute(input, ctx): Promise<ToolOutput> {

@@ -70,6 +70,10 @@ export interface Tool {
   readonly inputSchema: ToolInputSchema;
   /** True when the tool never changes anything (used for read-only agent types). */
   readonly readOnly: boolean;
+  /** One line for the system prompt's tool list (`- {name}: {snippet}`); absent: the tool is not listed. */
+  readonly snippet?: string;
+  /** Advice lines the system prompt adds to its guidelines when the tool is offered. */
+  readonly guidelines?: readonly string[];
   /**
    * What permission rules and hook matchers match against (`Bash(git add:*)` → the command, `Read(./src/**)`
    * → the path as the model wrote it). Undefined when the input is invalid or the tool has no subject.
@@ -83,21 +87,25 @@ export interface Tool {
 }
 
 /**
- * What `defineTool` needs. `input` is an object schema (its parsed value is what `execute` gets), given either
- * eagerly, when `defineTool` generates its JSON schema at once (`toToolInputSchema`), or, to keep zod off
- * start-up, as a function building it (e.g. `lazy(() => z.strictObject({…}))`) that the first `run` or
- * `subject` calls; a function needs `inputSchema`.
+ * What `defineTool` needs. `input` is an object schema (its parsed value is what `execute` gets), the single
+ * source of the tool's input: the JSON schema the API gets is generated from it (`toToolInputSchema`). Given
+ * eagerly, it is generated at once; given as a function building it (e.g. `lazy(() => z.object({…}))`), the
+ * schema is built on first use (reading `inputSchema`, or the first `run` or `subject`) and reused.
  */
 export interface ToolSpec<S extends z.ZodType> {
   name: string;
   description: string;
   input: S | (() => S);
   /**
-   * The JSON schema the API gets, as a literal: required with a function `input`, and then it must equal
-   * `toToolInputSchema(name, input())` (pin it with a test). With an eager `input` it is ignored.
+   * A literal JSON schema to send instead of generating it from a function `input` (tools that pin their
+   * schema; it must equal `toToolInputSchema(name, input())`). With an eager `input` it is ignored.
    */
   inputSchema?: ToolInputSchema;
   readOnly: boolean;
+  /** One line for the system prompt's tool list. */
+  snippet?: string;
+  /** Advice lines for the system prompt's guidelines. */
+  guidelines?: readonly string[];
   subject?: (input: z.output<S>) => string | undefined;
   execute: (input: z.output<S>, ctx: ToolContext) => Promise<ToolOutput>;
   /** Stops the call after this many milliseconds. Default: none. */
@@ -212,26 +220,31 @@ function finish(output: ToolOutput, from: "head" | "tail"): ToolResult {
 }
 
 /**
- * Builds a `Tool` from a spec. `defineTool` alone owns: JSON-schema generation (no `$schema` key) for an eager
- * input, building a lazy input on the first `run` or `subject` (once, for the tool's lifetime), input parsing
+ * Builds a `Tool` from a spec. `defineTool` alone owns: JSON-schema generation from the zod input (no `$schema`
+ * key; at once for an eager input, on first read of `inputSchema` for a lazy one), building a lazy input on first
+ * use (once, for the tool's lifetime), input parsing
  * with a model-readable error, abort (`Aborted` when the signal is aborted before or during the call), the
  * optional timeout, the safety-net truncation of text blocks (`RESULT_LIMITS`), and turning thrown errors into
- * `{tool} failed: {message}` results, and renaming `legacyKeys` before parsing. Throws (a programmer error) for a bad name or a non-object eager schema.
+ * `{tool} failed: {message}` results, and renaming `legacyKeys` before parsing. Throws (a programmer error) for a bad name or a non-object schema (a lazy one: when first read).
  */
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
   if (!TOOL_NAME_PATTERN.test(spec.name)) throw new Error(`Invalid tool name: ${spec.name}`);
   const { input } = spec;
-  const inputSchema = typeof input === "function" ? spec.inputSchema : toToolInputSchema(spec.name, input);
-  if (inputSchema === undefined) throw new Error(`Tool ${spec.name}: a lazy input needs an inputSchema`);
   const schema: () => S = typeof input === "function" ? lazy(input) : () => input;
+  const eager = typeof input === "function" ? spec.inputSchema : toToolInputSchema(spec.name, input);
+  const inputSchema = eager === undefined ? lazy(() => toToolInputSchema(spec.name, schema())) : () => eager;
   const from = spec.truncate ?? "head";
   const timedOutText = `${spec.name} timed out after ${(spec.timeoutMs ?? 0) / 1000} seconds`;
 
   return {
     name: spec.name,
     description: spec.description,
-    inputSchema,
+    get inputSchema() {
+      return inputSchema();
+    },
     readOnly: spec.readOnly,
+    ...(spec.snippet === undefined ? {} : { snippet: spec.snippet }),
+    ...(spec.guidelines === undefined ? {} : { guidelines: spec.guidelines }),
     subject(rawInput) {
       const parsed = schema().safeParse(applyLegacyKeys(rawInput, spec.legacyKeys));
       return parsed.success ? spec.subject?.(parsed.data) : undefined;

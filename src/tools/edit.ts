@@ -4,7 +4,7 @@ import { assertNever } from "../diagnostics.js";
 import { type FileModeOps, writeFileAtomic } from "../io/atomic-write.js";
 import { errorCode, type FsOps } from "../io/fs.js";
 import { lazy } from "../lazy.js";
-import { defineTool, type Tool, type ToolInputSchema, type ToolOutput, toolError } from "./define-tool.js";
+import { defineTool, type Tool, type ToolOutput, toolError } from "./define-tool.js";
 import { unifiedDiff } from "./diff.js";
 import { findMatches, replaceRanges } from "./edit-match.js";
 import { BINARY_SNIFF_BYTES, LEGACY_PATH_KEY } from "./read.js";
@@ -18,7 +18,7 @@ export const EDIT_DESCRIPTION = `Replace text in an existing file.
 - The file's line endings (LF or CRLF) and byte-order mark are kept; write old_string and new_string with plain newlines.
 - Use Write to create a file.`;
 
-/** The `Edit` tool's input schema, built on the first call that parses an input (zod is costly at start-up). */
+/** The `Edit` tool's input schema: the single source of its JSON schema and its parsing, built on first use. */
 export const editInput = lazy(() =>
   z.object({
     file_path: z.string().min(1).describe("The path of the file to edit"),
@@ -28,18 +28,6 @@ export const editInput = lazy(() =>
   }),
 );
 export type EditInput = z.infer<ReturnType<typeof editInput>>;
-
-/** `editInput` as the API gets it (`input_schema`); test/tools/input-schemas.test.ts keeps the two equal. */
-export const EDIT_INPUT_SCHEMA: ToolInputSchema = {
-  type: "object",
-  properties: {
-    file_path: { type: "string", minLength: 1, description: "The path of the file to edit" },
-    old_string: { type: "string", description: "The exact text to replace" },
-    new_string: { type: "string", description: "The text to put in its place" },
-    replace_all: { description: "Replace every occurrence (default false)", type: "boolean" },
-  },
-  required: ["file_path", "old_string", "new_string"],
-};
 
 /** What an edit reports in `details`. */
 export interface EditDetails {
@@ -72,8 +60,9 @@ export function createEditTool(options: EditToolOptions): Tool {
     name: "Edit",
     description: EDIT_DESCRIPTION,
     input: editInput,
-    inputSchema: EDIT_INPUT_SCHEMA,
     readOnly: false,
+    snippet: "Replace exact text in a file",
+    guidelines: ["Prefer Edit over Write for changes to an existing file."],
     legacyKeys: LEGACY_PATH_KEY,
     subject: (input) => input.file_path,
     async execute(input, ctx): Promise<ToolOutput> {

@@ -3,7 +3,7 @@ import picomatch from "picomatch";
 import * as z from "zod";
 import { errorCode, type FsOps } from "../io/fs.js";
 import { lazy } from "../lazy.js";
-import { defineTool, type Tool, type ToolInputSchema, type ToolOutput, toolError } from "./define-tool.js";
+import { defineTool, type Tool, type ToolOutput, toolError } from "./define-tool.js";
 import { displayPath, resolveToolPath } from "./resolve-path.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "./truncate.js";
 import { walkFiles } from "./walk.js";
@@ -18,7 +18,7 @@ export const FIND_DESCRIPTION = `Find files by glob pattern.
 - .gitignore files are honoured; .git and node_modules are always skipped. Only files are returned, not directories.
 - Paths are relative to the working directory and sorted. At most ${FIND_DEFAULT_LIMIT} paths and ${DEFAULT_MAX_LINES} lines / ${DEFAULT_MAX_BYTES / 1024} KB of output are returned.`;
 
-/** The `Glob` tool's input schema, built on the first call that parses an input (zod is costly at start-up). */
+/** The `Glob` tool's input schema: the single source of its JSON schema and its parsing, built on first use. */
 export const findInput = lazy(() =>
   z.object({
     pattern: z.string().min(1).describe('Glob to match, e.g. "*.ts" or "src/**/*.test.ts"'),
@@ -26,20 +26,6 @@ export const findInput = lazy(() =>
   }),
 );
 export type FindInput = z.infer<ReturnType<typeof findInput>>;
-
-/** `findInput` as the API gets it (`input_schema`); test/tools/input-schemas.test.ts keeps the two equal. */
-export const FIND_INPUT_SCHEMA: ToolInputSchema = {
-  type: "object",
-  properties: {
-    pattern: {
-      type: "string",
-      minLength: 1,
-      description: 'Glob to match, e.g. "*.ts" or "src/**/*.test.ts"',
-    },
-    path: { description: "Directory to search (default: working directory)", type: "string", minLength: 1 },
-  },
-  required: ["pattern"],
-};
 
 export interface FindToolOptions {
   fs: FsOps;
@@ -57,8 +43,8 @@ export function createFindTool(options: FindToolOptions): Tool {
     name: "Glob",
     description: FIND_DESCRIPTION,
     input: findInput,
-    inputSchema: FIND_INPUT_SCHEMA,
     readOnly: true,
+    snippet: "Find files by glob pattern",
     subject: (input) => input.path ?? ".",
     async execute(input, ctx): Promise<ToolOutput> {
       const root = resolveToolPath(input.path ?? ".", ctx.cwd, homeDir);

@@ -4,7 +4,7 @@ import picomatch from "picomatch";
 import * as z from "zod";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
 import { lazy } from "../lazy.js";
-import { defineTool, type Tool, type ToolInputSchema, type ToolOutput, toolError } from "./define-tool.js";
+import { defineTool, type Tool, type ToolOutput, toolError } from "./define-tool.js";
 import { BINARY_SNIFF_BYTES } from "./read.js";
 import { displayPath, resolveToolPath } from "./resolve-path.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, splitLines, truncateHead, truncateLine } from "./truncate.js";
@@ -32,7 +32,7 @@ export const GREP_DESCRIPTION = `Search file contents with a regular expression 
 - .gitignore files are honoured; .git and node_modules are always skipped, and so are binary files and files over ${GREP_MAX_FILE_BYTES / (1024 * 1024)} MB.
 - Paths are relative to the working directory. Lines longer than ${GREP_MAX_LINE_CHARS} characters are cut; at most ${DEFAULT_MAX_LINES} lines / ${DEFAULT_MAX_BYTES / 1024} KB of output are returned.`;
 
-/** The `Grep` tool's input schema, built on the first call that parses an input (zod is costly at start-up). */
+/** The `Grep` tool's input schema: the single source of its JSON schema and its parsing, built on first use. */
 export const grepInput = lazy(() =>
   z.object({
     pattern: z.string().min(1).describe("The regular expression to search for"),
@@ -56,38 +56,6 @@ export const grepInput = lazy(() =>
   }),
 );
 export type GrepInput = z.infer<ReturnType<typeof grepInput>>;
-
-const contextProperty = (description: string) => ({ description, type: "integer", minimum: 0 });
-
-/** `grepInput` as the API gets it (`input_schema`); test/tools/input-schemas.test.ts keeps the two equal. */
-export const GREP_INPUT_SCHEMA: ToolInputSchema = {
-  type: "object",
-  properties: {
-    pattern: { type: "string", minLength: 1, description: "The regular expression to search for" },
-    path: {
-      description: "File or directory to search (default: working directory)",
-      type: "string",
-      minLength: 1,
-    },
-    glob: { description: 'Only search files matching this glob, e.g. "*.ts"', type: "string", minLength: 1 },
-    output_mode: {
-      description: '"content", "files_with_matches" (default) or "count"',
-      type: "string",
-      enum: [...GREP_OUTPUT_MODES],
-    },
-    "-i": { description: "Case-insensitive search", type: "boolean" },
-    "-n": { description: "Show line numbers (content mode; default true)", type: "boolean" },
-    "-A": contextProperty("Lines to show after each match (content mode)"),
-    "-B": contextProperty("Lines to show before each match (content mode)"),
-    "-C": contextProperty("Lines to show around each match (content mode)"),
-    head_limit: {
-      description: `Only the first N lines or entries (default ${GREP_DEFAULT_HEAD_LIMIT})`,
-      type: "integer",
-      minimum: 1,
-    },
-  },
-  required: ["pattern"],
-};
 
 export interface GrepToolOptions {
   fs: FsOps;
@@ -153,8 +121,9 @@ export function createGrepTool(options: GrepToolOptions): Tool {
     name: "Grep",
     description: GREP_DESCRIPTION,
     input: grepInput,
-    inputSchema: GREP_INPUT_SCHEMA,
     readOnly: true,
+    snippet: "Search file contents with a regular expression",
+    guidelines: ["Prefer Grep, Glob and LS over Bash for searching and listing files."],
     subject: (input) => input.path ?? ".",
     async execute(input, ctx): Promise<ToolOutput> {
       let regex: RegExp;

@@ -4,7 +4,7 @@ import picomatch from "picomatch";
 import * as z from "zod";
 import { errorCode, type FsOps } from "../io/fs.js";
 import { lazy } from "../lazy.js";
-import { defineTool, type Tool, type ToolInputSchema, type ToolOutput, toolError } from "./define-tool.js";
+import { defineTool, type Tool, type ToolOutput, toolError } from "./define-tool.js";
 import { displayPath, resolveToolPath } from "./resolve-path.js";
 import { truncateHead } from "./truncate.js";
 
@@ -17,7 +17,7 @@ export const LS_DESCRIPTION = `List a directory's entries, sorted, directories m
 - ignore: glob patterns of entry names to leave out, e.g. ["*.log", "dist"].
 - At most ${LS_DEFAULT_LIMIT} entries. Use Glob to find files deeper down.`;
 
-/** The `LS` tool's input schema, built on the first call that parses an input (zod is costly at start-up). */
+/** The `LS` tool's input schema: the single source of its JSON schema and its parsing, built on first use. */
 export const lsInput = lazy(() =>
   z.object({
     path: z.string().min(1).optional().describe("Directory to list (default: working directory)"),
@@ -25,19 +25,6 @@ export const lsInput = lazy(() =>
   }),
 );
 export type LsInput = z.infer<ReturnType<typeof lsInput>>;
-
-/** `lsInput` as the API gets it (`input_schema`); test/tools/input-schemas.test.ts keeps the two equal. */
-export const LS_INPUT_SCHEMA: ToolInputSchema = {
-  type: "object",
-  properties: {
-    path: { description: "Directory to list (default: working directory)", type: "string", minLength: 1 },
-    ignore: {
-      description: "Glob patterns of entry names to leave out",
-      type: "array",
-      items: { type: "string" },
-    },
-  },
-};
 
 export interface LsToolOptions {
   fs: FsOps;
@@ -55,8 +42,8 @@ export function createLsTool(options: LsToolOptions): Tool {
     name: "LS",
     description: LS_DESCRIPTION,
     input: lsInput,
-    inputSchema: LS_INPUT_SCHEMA,
     readOnly: true,
+    snippet: "List a directory",
     subject: (input) => input.path ?? ".",
     async execute(input, ctx): Promise<ToolOutput> {
       const dir = resolveToolPath(input.path ?? ".", ctx.cwd, homeDir);

@@ -3,14 +3,7 @@ import * as path from "node:path";
 import * as z from "zod";
 import { errorCode, type FsOps } from "../io/fs.js";
 import { lazy } from "../lazy.js";
-import {
-  defineTool,
-  type ImageMediaType,
-  type Tool,
-  type ToolInputSchema,
-  type ToolOutput,
-  toolError,
-} from "./define-tool.js";
+import { defineTool, type ImageMediaType, type Tool, type ToolOutput, toolError } from "./define-tool.js";
 import { displayPath, resolveToolPath } from "./resolve-path.js";
 import {
   DEFAULT_MAX_BYTES,
@@ -69,7 +62,7 @@ export const READ_DESCRIPTION = `Read a file from the local file system.
 - Binary files are refused; use Bash with a suitable tool to inspect them.
 - Reading a directory fails: use LS.`;
 
-/** The `Read` tool's input schema, built on the first call that parses an input (zod is costly at start-up). */
+/** The `Read` tool's input schema: the single source of its JSON schema and its parsing, built on first use. */
 export const readInput = lazy(() =>
   z.object({
     file_path: z.string().min(1).describe("The path of the file to read"),
@@ -78,17 +71,6 @@ export const readInput = lazy(() =>
   }),
 );
 export type ReadInput = z.infer<ReturnType<typeof readInput>>;
-
-/** `readInput` as the API gets it (`input_schema`); test/tools/input-schemas.test.ts keeps the two equal. */
-export const READ_INPUT_SCHEMA: ToolInputSchema = {
-  type: "object",
-  properties: {
-    file_path: { type: "string", minLength: 1, description: "The path of the file to read" },
-    offset: { description: "1-based line number to start reading at", type: "integer", minimum: 1 },
-    limit: { description: "Maximum number of lines to read", type: "integer", minimum: 1 },
-  },
-  required: ["file_path"],
-};
 
 /**
  * The key the file tools took before they used Claude Code's `file_path`: still accepted when `file_path` is
@@ -137,8 +119,9 @@ export function createReadTool(options: ReadToolOptions): Tool {
     name: "Read",
     description: READ_DESCRIPTION,
     input: readInput,
-    inputSchema: READ_INPUT_SCHEMA,
     readOnly: true,
+    snippet: "Read a file: text with numbered lines, or an image",
+    guidelines: ["Read a file before you edit or overwrite it."],
     legacyKeys: LEGACY_PATH_KEY,
     subject: (input) => input.file_path,
     async execute(input, ctx): Promise<ToolOutput> {

@@ -4,7 +4,7 @@ import * as z from "zod";
 import { type FileModeOps, writeFileAtomic } from "../io/atomic-write.js";
 import type { FsOps } from "../io/fs.js";
 import { lazy } from "../lazy.js";
-import { defineTool, type Tool, type ToolInputSchema, toolError } from "./define-tool.js";
+import { defineTool, type Tool, toolError } from "./define-tool.js";
 import { LEGACY_PATH_KEY } from "./read.js";
 import { displayPath, resolveToolPath } from "./resolve-path.js";
 import { byteLength } from "./truncate.js";
@@ -15,7 +15,7 @@ export const WRITE_DESCRIPTION = `Write a file to the local file system, replaci
 - content: the whole new content of the file.
 - Prefer Edit for changing part of an existing file; Read a file before overwriting it.`;
 
-/** The `Write` tool's input schema, built on the first call that parses an input (zod is costly at start-up). */
+/** The `Write` tool's input schema: the single source of its JSON schema and its parsing, built on first use. */
 export const writeInput = lazy(() =>
   z.object({
     file_path: z.string().min(1).describe("The path of the file to write"),
@@ -23,16 +23,6 @@ export const writeInput = lazy(() =>
   }),
 );
 export type WriteInput = z.infer<ReturnType<typeof writeInput>>;
-
-/** `writeInput` as the API gets it (`input_schema`); test/tools/input-schemas.test.ts keeps the two equal. */
-export const WRITE_INPUT_SCHEMA: ToolInputSchema = {
-  type: "object",
-  properties: {
-    file_path: { type: "string", minLength: 1, description: "The path of the file to write" },
-    content: { type: "string", description: "The full content to write" },
-  },
-  required: ["file_path", "content"],
-};
 
 export interface WriteToolOptions {
   fs: FsOps;
@@ -50,8 +40,8 @@ export function createWriteTool(options: WriteToolOptions): Tool {
     name: "Write",
     description: WRITE_DESCRIPTION,
     input: writeInput,
-    inputSchema: WRITE_INPUT_SCHEMA,
     readOnly: false,
+    snippet: "Create a file or replace its whole content",
     legacyKeys: LEGACY_PATH_KEY,
     subject: (input) => input.file_path,
     async execute(input, ctx) {

@@ -306,15 +306,29 @@ describe("executeAgent: turn state", () => {
     };
     const { client, server } = await setup([
       toolTurn("Patch", {}),
-      textTurn("ok", { hasToolResultFor: "Patch", model: "claude-haiku-5-5" }),
+      toolTurn("Echo", { text: "x" }, { match: { hasToolResultFor: "Patch", model: "claude-haiku-5-5" } }),
+      textTurn("ok", { hasToolResultFor: "Echo" }),
     ]);
     const { result } = await run(options(client, { tools: [echoTool, patching] }));
 
     expect(result.cause).toBe("end_turn");
     const first = server.requests[0]?.body as Body & { output_config?: unknown };
     const second = server.requests[1]?.body as Body & { output_config?: unknown };
+    const third = server.requests[2]?.body as Body;
+    // The tools array never changes (a fixed prompt prefix): the removed Echo stays offered, its call is refused.
     expect(first.tools?.map((t) => t.name)).toEqual(["Echo", "Patch"]);
-    expect(second.tools?.map((t) => t.name)).toEqual(["Patch"]);
+    expect(JSON.stringify(second.tools)).toBe(JSON.stringify(first.tools));
+    const lastContent = third.messages.at(-1)?.content ?? [];
+    const refused = (lastContent as { type: string; is_error?: boolean; content?: unknown }[])[0];
+    expect(refused).toMatchObject({
+      is_error: true,
+      content: [
+        {
+          type: "text",
+          text: "The Echo tool is not available for the rest of this turn: it is disallowed. Continue without it.",
+        },
+      ],
+    });
     expect(first.output_config).toEqual({ effort: "medium" });
     expect(second.output_config).toEqual({ effort: "low" });
     const last = second.messages.at(-1)?.content as { type: string; text?: string }[];

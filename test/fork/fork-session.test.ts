@@ -283,7 +283,7 @@ describe("a context: fork skill run through a session", () => {
     ]);
   });
 
-  it("grants the skill's allowed-tools to the fork and removes its disallowed-tools", async () => {
+  it("grants the skill's allowed-tools to the fork; its disallowed-tools stay offered (a fixed prefix)", async () => {
     const m = await setup([
       toolTurn("Skill", { skill: "granted" }, { match: MAIN }),
       toolTurn(
@@ -298,7 +298,8 @@ describe("a context: fork skill run through a session", () => {
     await sendAll(await openTestSession(tree, m, ALLOW), "go");
 
     const subs = forkRequests(m);
-    expect(bodyOf(subs[0]).tools?.map((t) => t.name)).not.toContain("Write");
+    expect(bodyOf(subs[0]).tools?.map((t) => t.name)).toContain("Write");
+    expect(JSON.stringify(bodyOf(subs[1]).tools)).toBe(JSON.stringify(bodyOf(subs[0]).tools));
     const [bash] = toolResultsOf(subs[1]);
     expect(resultText(bash)).toContain("granted-ok");
     expect(bash?.is_error).toBeUndefined();

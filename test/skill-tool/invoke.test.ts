@@ -135,7 +135,7 @@ describe("skillPatch", () => {
     {
       case: "disallowed-tools remove",
       fields: { disallowedTools: ["Bash"] },
-      want: { removeTools: ["Bash"] },
+      want: { removeTools: ["Bash"], removedBy: "x" },
     },
   ])("$case", ({ fields, want }) => {
     expect(skillPatch(makeSkill({ name: "x", ...fields }))).toEqual(want);

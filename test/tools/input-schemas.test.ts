@@ -4,46 +4,78 @@ import { createNodeFs } from "../../src/io/fs.js";
 import { createNodeShell } from "../../src/io/shell.js";
 import { createSkillTool } from "../../src/skill-tool/skill-tool.js";
 import { SKILL_TOOL_INPUT_SCHEMA, SkillToolInput } from "../../src/skill-tool/validate.js";
-import { BASH_INPUT_SCHEMA, bashInput } from "../../src/tools/bash.js";
+import { bashInput } from "../../src/tools/bash.js";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools } from "../../src/tools/builtin.js";
 import { defineTool, type ToolInputSchema, toToolInputSchema } from "../../src/tools/define-tool.js";
-import { EDIT_INPUT_SCHEMA, editInput } from "../../src/tools/edit.js";
-import { FIND_INPUT_SCHEMA, findInput } from "../../src/tools/find.js";
-import { GREP_INPUT_SCHEMA, grepInput } from "../../src/tools/grep.js";
-import { LS_INPUT_SCHEMA, lsInput } from "../../src/tools/ls.js";
-import { READ_INPUT_SCHEMA, readInput } from "../../src/tools/read.js";
-import { WRITE_INPUT_SCHEMA, writeInput } from "../../src/tools/write.js";
+import { editInput } from "../../src/tools/edit.js";
+import { findInput } from "../../src/tools/find.js";
+import { grepInput } from "../../src/tools/grep.js";
+import { lsInput } from "../../src/tools/ls.js";
+import { readInput } from "../../src/tools/read.js";
+import { writeInput } from "../../src/tools/write.js";
 import { ctxFor } from "./helpers.js";
 
-/** Every built-in tool and the Skill tool: the literal the API gets and the zod schema that parses the input. */
-const TABLE: { name: string; literal: ToolInputSchema; zod: () => z.ZodType }[] = [
-  { name: "Read", literal: READ_INPUT_SCHEMA, zod: readInput },
-  { name: "Write", literal: WRITE_INPUT_SCHEMA, zod: writeInput },
-  { name: "Edit", literal: EDIT_INPUT_SCHEMA, zod: editInput },
-  { name: "Bash", literal: BASH_INPUT_SCHEMA, zod: bashInput },
-  { name: "Grep", literal: GREP_INPUT_SCHEMA, zod: grepInput },
-  { name: "Glob", literal: FIND_INPUT_SCHEMA, zod: findInput },
-  { name: "LS", literal: LS_INPUT_SCHEMA, zod: lsInput },
-  { name: "Skill", literal: SKILL_TOOL_INPUT_SCHEMA, zod: SkillToolInput },
+/**
+ * The bytes each built-in tool's `input_schema` had when it was a hand-written literal: the schema generated from
+ * zod must keep them (a change breaks every user's prompt cache across versions; change it only on purpose).
+ */
+const SENT_BYTES: Record<string, string> = {
+  Read: '{"type":"object","properties":{"file_path":{"type":"string","minLength":1,"description":"The path of the file to read"},"offset":{"description":"1-based line number to start reading at","type":"integer","minimum":1},"limit":{"description":"Maximum number of lines to read","type":"integer","minimum":1}},"required":["file_path"]}',
+  Write:
+    '{"type":"object","properties":{"file_path":{"type":"string","minLength":1,"description":"The path of the file to write"},"content":{"type":"string","description":"The full content to write"}},"required":["file_path","content"]}',
+  Edit: '{"type":"object","properties":{"file_path":{"type":"string","minLength":1,"description":"The path of the file to edit"},"old_string":{"type":"string","description":"The exact text to replace"},"new_string":{"type":"string","description":"The text to put in its place"},"replace_all":{"description":"Replace every occurrence (default false)","type":"boolean"}},"required":["file_path","old_string","new_string"]}',
+  Bash: '{"type":"object","properties":{"command":{"type":"string","minLength":1,"description":"The command to run"},"description":{"description":"What the command does, in 5-10 words","type":"string"},"timeout":{"description":"Timeout in milliseconds (default 120000, max 600000)","type":"number","exclusiveMinimum":0,"maximum":600000},"run_in_background":{"description":"Not supported: must be absent or false","type":"boolean"}},"required":["command"]}',
+  Grep: '{"type":"object","properties":{"pattern":{"type":"string","minLength":1,"description":"The regular expression to search for"},"path":{"description":"File or directory to search (default: working directory)","type":"string","minLength":1},"glob":{"description":"Only search files matching this glob, e.g. \\"*.ts\\"","type":"string","minLength":1},"output_mode":{"description":"\\"content\\", \\"files_with_matches\\" (default) or \\"count\\"","type":"string","enum":["content","files_with_matches","count"]},"-i":{"description":"Case-insensitive search","type":"boolean"},"-n":{"description":"Show line numbers (content mode; default true)","type":"boolean"},"-A":{"description":"Lines to show after each match (content mode)","type":"integer","minimum":0},"-B":{"description":"Lines to show before each match (content mode)","type":"integer","minimum":0},"-C":{"description":"Lines to show around each match (content mode)","type":"integer","minimum":0},"head_limit":{"description":"Only the first N lines or entries (default 250)","type":"integer","minimum":1}},"required":["pattern"]}',
+  Glob: '{"type":"object","properties":{"pattern":{"type":"string","minLength":1,"description":"Glob to match, e.g. \\"*.ts\\" or \\"src/**/*.test.ts\\""},"path":{"description":"Directory to search (default: working directory)","type":"string","minLength":1}},"required":["pattern"]}',
+  LS: '{"type":"object","properties":{"path":{"description":"Directory to list (default: working directory)","type":"string","minLength":1},"ignore":{"description":"Glob patterns of entry names to leave out","type":"array","items":{"type":"string"}}}}',
+};
+
+/** Every built-in tool and the Skill tool: the zod schema that parses the input (the single source). */
+const TABLE: { name: string; zod: () => z.ZodType }[] = [
+  { name: "Read", zod: readInput },
+  { name: "Write", zod: writeInput },
+  { name: "Edit", zod: editInput },
+  { name: "Bash", zod: bashInput },
+  { name: "Grep", zod: grepInput },
+  { name: "Glob", zod: findInput },
+  { name: "LS", zod: lsInput },
+  { name: "Skill", zod: SkillToolInput },
 ];
 
-describe("input schema literals", () => {
-  it.each(TABLE)(
-    "$name: the literal is what its zod schema generates, key order included",
-    ({ name, literal, zod }) => {
-      const generated = toToolInputSchema(name, zod());
-      expect(literal).toStrictEqual(generated);
-      // Same bytes in the request as when the schema was generated (prompt caching across versions).
-      expect(JSON.stringify(literal)).toBe(JSON.stringify(generated));
+const generated = (name: string): ToolInputSchema => {
+  const row = TABLE.find((r) => r.name === name);
+  if (row === undefined) throw new Error(`no row for ${name}`);
+  return toToolInputSchema(name, row.zod());
+};
+
+describe("input schemas generated from zod", () => {
+  it.each(Object.entries(SENT_BYTES))(
+    "%s: the generated schema keeps the bytes sent before",
+    (name, bytes) => {
+      expect(JSON.stringify(generated(name))).toBe(bytes);
     },
   );
 
-  it("covers every built-in tool, and each tool offers its literal", () => {
+  it("covers every built-in tool, and each tool sends the schema generated from its zod input", () => {
     const tools = createBuiltinTools({ fs: createNodeFs(), shell: createNodeShell() });
-    expect(TABLE.map((row) => row.name).filter((n) => n !== "Skill")).toEqual([...BUILTIN_TOOL_NAMES]);
+    expect(Object.keys(SENT_BYTES)).toEqual([...BUILTIN_TOOL_NAMES]);
     for (const tool of tools) {
-      expect(tool.inputSchema).toBe(TABLE.find((row) => row.name === tool.name)?.literal);
+      expect(JSON.stringify(tool.inputSchema)).toBe(SENT_BYTES[tool.name]);
+      // Generated once per tool, then the same object every request.
+      expect(tool.inputSchema).toBe(tool.inputSchema);
     }
+  });
+
+  it("each built-in tool has a one-line snippet for the system prompt", () => {
+    const tools = createBuiltinTools({ fs: createNodeFs(), shell: createNodeShell() });
+    for (const tool of tools) {
+      expect(tool.snippet, tool.name).toMatch(/^[^\n]{5,80}$/);
+      for (const line of tool.guidelines ?? []) expect(line).not.toContain("\n");
+    }
+  });
+
+  it("the Skill tool's literal is what its zod schema generates, key order included", () => {
+    expect(JSON.stringify(SKILL_TOOL_INPUT_SCHEMA)).toBe(JSON.stringify(generated("Skill")));
   });
 
   it("the Skill tool offers its literal", () => {
@@ -73,7 +105,7 @@ const CLAUDE_CODE_KEYS: Record<string, { required: string[]; optional: string[] 
 
 describe("Claude Code's input shapes (SPEC §14.12)", () => {
   it.each(Object.entries(CLAUDE_CODE_KEYS))("%s takes exactly Claude Code's keys", (name, keys) => {
-    const literal = TABLE.find((row) => row.name === name)?.literal;
+    const literal = generated(name);
     expect(Object.keys(literal?.properties ?? {}).sort()).toEqual(
       [...keys.required, ...keys.optional].sort(),
     );
@@ -140,15 +172,33 @@ describe("defineTool with a lazy input", () => {
     expect(builds()).toBe(1);
   });
 
-  it("throws (a programmer error) for a lazy input without inputSchema", () => {
-    expect(() =>
-      defineTool({
-        name: "NoSchema",
-        description: "",
-        input: () => z.strictObject({}),
-        readOnly: true,
-        execute: async () => ({ content: "" }),
-      }),
-    ).toThrow(/needs an inputSchema/);
+  it("without inputSchema, generates the JSON schema from the lazy input on first read, once", async () => {
+    let builds = 0;
+    const tool = defineTool({
+      name: "Gen",
+      description: "",
+      input: () => {
+        builds += 1;
+        return z.strictObject({ text: z.string() });
+      },
+      readOnly: true,
+      execute: async (input) => ({ content: input.text }),
+    });
+    expect(builds).toBe(0);
+    expect(tool.inputSchema).toStrictEqual(LITERAL);
+    expect(tool.inputSchema).toBe(tool.inputSchema);
+    await tool.run({ text: "yo" }, ctxFor("/"));
+    expect(builds).toBe(1);
+  });
+
+  it("throws (a programmer error) when a lazy input is not an object schema, on first read", () => {
+    const tool = defineTool({
+      name: "NotObject",
+      description: "",
+      input: () => z.string(),
+      readOnly: true,
+      execute: async () => ({ content: "" }),
+    });
+    expect(() => tool.inputSchema).toThrow(/must be an object schema/);
   });
 });

@@ -2,9 +2,11 @@ import type { Diagnostic } from "../../diagnostics.js";
 import type { Engine } from "../../engine/engine.js";
 import { SKILL_SOURCES } from "../../skill/skill.js";
 import { type DisabledSkill, disabledSource } from "../../skill-filter.js";
+import type { CliArgs } from "../args.js";
 import type { CliIo } from "../io.js";
 import { type ListingReport, listingReport } from "../listing-report.js";
 import { mcpServerLines, mcpServerReports } from "../mcp-report.js";
+import { doctorPromptCommand } from "./doctor-prompt.js";
 
 /** Diagnostics grouped by the file they are about, files in first-seen order. Pure. */
 export function groupByPath(diagnostics: readonly Diagnostic[]): Map<string, Diagnostic[]> {
@@ -49,6 +51,8 @@ export interface DoctorOptions {
   model?: string | undefined;
   /** Exit 1 when any diagnostic is a warning or an error (a CI gate); info never fails. */
   strict?: boolean;
+  /** `--prompt`: print the assembled system prompt for a session run with these args instead. */
+  prompt?: CliArgs | undefined;
 }
 
 /**
@@ -57,6 +61,7 @@ export interface DoctorOptions {
  * when a warning or error was found (the report is printed either way).
  */
 export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOptions): Promise<number> {
+  if (options.prompt !== undefined) return doctorPromptCommand(engine, io, options.prompt);
   const { json, model } = options;
   const discovery = await engine.discover();
   const report = await listingReport(engine, model, Date.now());

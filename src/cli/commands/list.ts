@@ -1,4 +1,6 @@
 import type { Engine } from "../../engine/engine.js";
+import { loadPromptTemplates } from "../../prompt-templates/load-templates.js";
+import type { PromptTemplate } from "../../prompt-templates/template.js";
 import { displayName } from "../../skill/skill.js";
 import { disabledSource } from "../../skill-filter.js";
 import type { CliIo } from "../io.js";
@@ -13,13 +15,17 @@ export const LIST_DESCRIPTION_WIDTH = 80;
  * `skillwright list [--json]`: every skill with its source, path, description and flags, then every configured
  * MCP server (`--json`: after the skills and the disabled skills, one `{ kind: "mcp-server", … }` entry each,
  * see `McpServerReport`), so
- * a server that failed, waits for approval or was not started is visible. Exit code 0.
+ * a server that failed, waits for approval or was not started is visible, then every prompt template (`--json`:
+ * one `{ kind: "prompt-template", … }` entry each, last). Exit code 0.
  */
 export async function listCommand(engine: Engine, io: CliIo, json: boolean): Promise<number> {
   const { skills, disabled = [] } = await engine.discover();
   const extensions = await engine.extensions();
   const live = extensions.startMcp ? extensions.mcp?.status() : undefined;
   const servers = mcpServerReports(extensions.mcpServers, live);
+  const { projectDir } = await engine.roots();
+  const skillNames = new Set(skills.flatMap((s) => (s.alias === undefined ? [s.name] : [s.name, s.alias])));
+  const { templates } = await loadPromptTemplates(engine.fs, { home: engine.home, projectDir }, skillNames);
   if (json) {
     // Streamed, one entry at a time: at 50k skills the whole text (and the mapped copies) was most of the
     // process's peak memory. The same entries, in the same order, as JSON.stringify of the array would give.
@@ -28,6 +34,7 @@ export async function listCommand(engine: Engine, io: CliIo, json: boolean): Pro
       for (const { skill, by } of disabled)
         yield { ...skillToJson(skill), disabled: { ...by, reason: disabledSource(by) } };
       yield* servers;
+      yield* templates.map(templateToJson);
     }
     const write = io.writeStdout ?? io.stdout;
     await writeJsonArray(entries(), (entry) => entry, write);
@@ -35,9 +42,11 @@ export async function listCommand(engine: Engine, io: CliIo, json: boolean): Pro
     return 0;
   }
   const serverLines = servers.length === 0 ? [] : ["", "MCP servers:", ...mcpServerLines(servers)];
+  const templateLines =
+    templates.length === 0 ? [] : ["", "Prompt templates:", ...templates.flatMap(templateListLines)];
   if (skills.length === 0 && disabled.length === 0) {
     const none = "No skills found. Run `skillwright doctor` to see where skillwright looked.";
-    io.stdout(`${[none, ...serverLines].join("\n")}\n`);
+    io.stdout(`${[none, ...serverLines, ...templateLines].join("\n")}\n`);
     return 0;
   }
   const lines: string[] = [];
@@ -53,7 +62,7 @@ export async function listCommand(engine: Engine, io: CliIo, json: boolean): Pro
     lines.push(`    ${description}`);
     lines.push(`    ${skill.filePath === "" ? skill.baseDir : skill.filePath}`);
   }
-  lines.push(...serverLines);
+  lines.push(...serverLines, ...templateLines);
   lines.push("", `${skills.length} skill${skills.length === 1 ? "" : "s"}`);
   if (disabled.length > 0) {
     lines.push(
@@ -62,4 +71,23 @@ export async function listCommand(engine: Engine, io: CliIo, json: boolean): Pro
   }
   io.stdout(`${lines.join("\n")}\n`);
   return 0;
+}
+
+/** A prompt template's entry in `list --json`. Pure. */
+export function templateToJson(template: PromptTemplate): Record<string, unknown> {
+  return {
+    kind: "prompt-template",
+    name: template.name,
+    description: template.description,
+    source: template.source,
+    path: template.filePath,
+  };
+}
+
+/** A prompt template's lines in `list`: `/name  [source]`, its description, its path. Pure. */
+export function templateListLines(template: PromptTemplate): string[] {
+  const lines = [`/${template.name}  [${template.source}]`];
+  if (template.description !== "") lines.push(`    ${template.description}`);
+  lines.push(`    ${template.filePath}`);
+  return lines;
 }

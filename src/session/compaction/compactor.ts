@@ -49,6 +49,7 @@ export function createCompactor(parts: CompactorDeps): Compactor {
       invocations: state.invocations,
       fullListing: async () => {
         state.listing.reset(MAIN_AGENT);
+        state.listing.markSent(MAIN_AGENT, parts.deps.catalogNames ?? []);
         return parts.listings.listingFor(MAIN_AGENT, parts.model);
       },
       runHooks: parts.runHooks,

@@ -1,0 +1,80 @@
+import type { Diagnostic } from "../diagnostics.js";
+import type { FsOps } from "../io/fs.js";
+import { listingDescription } from "../listing.js";
+import type { Skill } from "../skill/skill.js";
+import { loadPromptFiles, type PromptFileDirs } from "./load-prompt-files.js";
+import type { PromptPart, PromptText } from "./prompt-part.js";
+import { joinPromptParts, type PromptTool, systemPromptParts } from "./system-prompt.js";
+
+/** Where the skill catalog goes: a `<system-reminder>` listing in the messages (default), or the system prompt. */
+export type SkillCatalogMode = "messages" | "system";
+
+/** What a session's system prompt is assembled from. */
+export interface SessionPromptOptions extends PromptFileDirs {
+  fs: FsOps;
+  platform: string;
+  /** `YYYY-MM-DD`. */
+  date: string;
+  /** Replaces the base prompt (wins over `SYSTEM.md`). */
+  systemPrompt?: string | undefined;
+  /** Appended after `APPEND_SYSTEM.md` (`--append-system-prompt`). */
+  appendSystemPrompt?: string | undefined;
+  tools: readonly PromptTool[];
+  mcpInstructions?: ReadonlyArray<{ server: string; text: string }>;
+  /** The skills in the system prompt's catalog (system mode); undefined: no catalog. */
+  catalog?: readonly Skill[] | undefined;
+  /** False when the session's tools use no file system (no working directory, platform, date). */
+  filesystem?: boolean | undefined;
+}
+
+/** The assembled system prompt, its parts with their origins, and what was wrong with the prompt files. */
+export interface SessionPrompt {
+  text: string;
+  parts: PromptPart[];
+  /** The names in the system prompt's catalog (system mode): the listing deltas leave them out. */
+  catalogNames: string[];
+  diagnostics: Diagnostic[];
+}
+
+/** The skills of a system-prompt catalog: those the model may call, with their listing description. Pure. */
+export function catalogEntries(skills: readonly Skill[]): { name: string; description: string }[] {
+  return skills
+    .filter((s) => !s.disableModelInvocation)
+    .map((s) => ({ name: s.name, description: listingDescription(s) }));
+}
+
+/**
+ * Reads the prompt files and assembles a session's system prompt (see `systemPromptParts` for the order): the
+ * `systemPrompt` option wins over `SYSTEM.md`; `APPEND_SYSTEM.md` then `appendSystemPrompt` are appended. Never
+ * rejects for a missing or unreadable file.
+ */
+export async function assembleSessionPrompt(options: SessionPromptOptions): Promise<SessionPrompt> {
+  const files = await loadPromptFiles(options.fs, options);
+  const base: PromptText | undefined =
+    options.systemPrompt === undefined ? files.system : { text: options.systemPrompt, origin: "option" };
+  const append: PromptText[] = [
+    ...(files.append === undefined ? [] : [files.append]),
+    ...(options.appendSystemPrompt === undefined
+      ? []
+      : [{ text: options.appendSystemPrompt, origin: "option" }]),
+  ];
+  const catalog = options.catalog === undefined ? undefined : catalogEntries(options.catalog);
+  const parts = systemPromptParts({
+    cwd: options.cwd,
+    platform: options.platform,
+    date: options.date,
+    base,
+    tools: options.tools,
+    append,
+    contextFiles: files.contextFiles,
+    mcpInstructions: options.mcpInstructions ?? [],
+    skillCatalog: catalog,
+    filesystem: options.filesystem !== false,
+  });
+  return {
+    text: joinPromptParts(parts),
+    parts,
+    catalogNames: (catalog ?? []).map((c) => c.name),
+    diagnostics: files.diagnostics,
+  };
+}
