@@ -41,6 +41,7 @@ export const DIAGNOSTIC_CODES = [
   "spec-compatibility-length",
   "spec-field-invalid",
   "transcript-torn",
+  "source-failed",
 ] as const;
 
 /** A stable diagnostic code: one of {@link DIAGNOSTIC_CODES}. */

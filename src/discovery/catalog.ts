@@ -4,6 +4,11 @@ import type { Discovery } from "./discover.js";
 export interface SkillCatalog {
   get(): Promise<Discovery>;
   reload(): Promise<Discovery>;
+  /**
+   * A source changed: rescans (and tells the listeners) when something was discovered already; before the
+   * first `get()` there is nothing to do, the first scan will see the change.
+   */
+  refresh(): void;
   /** Returns a function that removes the listener. */
   onChange(listener: (discovery: Discovery) => void): () => void;
 }
@@ -22,6 +27,10 @@ export function createSkillCatalog(discover: () => Promise<Discovery>): SkillCat
       const discovery = await current;
       for (const listener of listeners) listener(discovery);
       return discovery;
+    },
+    refresh() {
+      if (current === undefined) return;
+      void this.reload().catch(() => undefined);
     },
     onChange(listener) {
       listeners.add(listener);
