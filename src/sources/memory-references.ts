@@ -12,7 +12,11 @@ export function memoryReferences(references: readonly SkillReference[]): SkillRe
     async read(name) {
       const found = references.find((r) => r.name === name);
       if (found === undefined) return undefined;
-      return typeof found.content === "string" ? found.content : await found.content();
+      if (typeof found.content === "string") return found.content;
+      // A loader written in JavaScript may return anything: only text reaches the model.
+      const loaded: unknown = await found.content();
+      if (typeof loaded !== "string") throw new Error(`the loader returned ${typeof loaded}, not text`);
+      return loaded;
     },
   };
 }

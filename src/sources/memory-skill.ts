@@ -44,6 +44,10 @@ export function memorySkill(
   extract?: ExtractTarget,
 ): { skill?: Skill; diagnostics: Diagnostic[] } {
   const where = `${origin}:${definition.name}`;
+  const problem = shapeProblem(definition);
+  if (problem !== undefined) {
+    return { diagnostics: [diagnostic("error", "field-invalid", `${problem}; skill refused`, where)] };
+  }
   if (!isValidSkillName(definition.name)) {
     return {
       diagnostics: [diagnostic("error", "name-invalid", `invalid skill name "${definition.name}"`, where)],
@@ -125,4 +129,31 @@ export function memorySkill(
     ...(refs === undefined ? {} : { references: refs }),
   };
   return { skill, diagnostics };
+}
+
+/** What is wrong with a definition built at run time (from JavaScript or a database row), or undefined. Pure. */
+function shapeProblem(definition: MemorySkillDefinition): string | undefined {
+  const loose: Record<string, unknown> = { ...definition };
+  for (const key of ["name", "description", "body"]) {
+    if (typeof loose[key] !== "string") return `"${key}" must be a string`;
+  }
+  const references: unknown = loose.references;
+  if (references !== undefined && !Array.isArray(references)) return `"references" must be a list`;
+  for (const ref of Array.isArray(references) ? references : []) {
+    const r: Record<string, unknown> = typeof ref === "object" && ref !== null ? { ...ref } : {};
+    const content = r.content;
+    if (typeof r.name !== "string" || typeof r.description !== "string") {
+      return "each reference needs a string name and description";
+    }
+    if (typeof content !== "string" && typeof content !== "function") {
+      return `reference "${r.name}" needs content: a string or a function returning a promise of one`;
+    }
+  }
+  const files: unknown = loose.files;
+  if (files !== undefined && (typeof files !== "object" || files === null))
+    return `"files" must be an object`;
+  for (const value of Object.values(files ?? {})) {
+    if (typeof value !== "string") return "every file's content must be a string";
+  }
+  return undefined;
 }

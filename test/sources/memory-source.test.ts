@@ -45,6 +45,34 @@ describe("createMemorySource", () => {
   });
 });
 
+describe("bad input from JavaScript or a database row", () => {
+  it("is refused with a field-invalid diagnostic, never a crash", () => {
+    const source = createMemorySource();
+    const rows: unknown[] = [
+      { name: "a", description: 3, body: "b" },
+      { name: "a", description: "d" },
+      { name: "a", description: "d", body: "b", references: "nope" },
+      { name: "a", description: "d", body: "b", references: [{ name: "r", description: "d" }] },
+      { name: "a", description: "d", body: "b", files: { "x.md": 1 } },
+    ];
+    for (const row of rows) {
+      // @ts-expect-error: the point is input the types do not allow
+      expect(source.add(row)).toMatchObject([{ severity: "error", code: "field-invalid" }]);
+    }
+    expect(source.skills()).toEqual([]);
+  });
+
+  it("a loader that returns something other than text fails that read only", async () => {
+    const source = createMemorySource({
+      // @ts-expect-error: a JavaScript loader returning a number
+      skills: [{ ...def("a"), references: [{ name: "r", description: "d", content: async () => 42 }] }],
+    });
+    await expect(source.skills()[0]?.references?.read("r")).rejects.toThrow(
+      "the loader returned number, not text",
+    );
+  });
+});
+
 describe("rankSourceSkills", () => {
   it("orders by rank, keeps the given order within a rank, and turns a failing source into a diagnostic", async () => {
     const failing: SkillSource = {
