@@ -1,8 +1,8 @@
 import { basename } from "node:path";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
-import { fileReferences } from "../sources/file-references.js";
 import { isValidSkillName, MAX_NAME_LENGTH } from "./fields.js";
+import { fileReferences } from "./file-references.js";
 import {
   parseFrontmatterLazily,
   parseSimpleFrontmatter,

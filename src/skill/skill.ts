@@ -1,4 +1,4 @@
-import type { SkillReferences } from "../sources/reference.js";
+import type { SkillReferences } from "./reference.js";
 
 /**
  * Where a skill came from, in precedence order (SPEC §2). `app`: an application's source

@@ -1,4 +1,4 @@
-import type { ReferenceInfo, SkillReference, SkillReferences } from "./reference.js";
+import type { ReferenceInfo, SkillReference, SkillReferences } from "../skill/reference.js";
 
 /**
  * References held in memory. A loader runs only when its reference is read, and every read calls it again:

@@ -3,11 +3,11 @@ import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import type { FsOps } from "../io/fs.js";
 import { isValidSkillName } from "../skill/fields.js";
 import { neutralizeMarkup } from "../skill/neutralize-markup.js";
+import type { SkillReference } from "../skill/reference.js";
 import { safeJoin } from "../skill/safe-join.js";
 import { firstBodyLine, normalizeMeta } from "../skill/schema.js";
 import type { Skill } from "../skill/skill.js";
 import { memoryReferences } from "./memory-references.js";
-import type { SkillReference } from "./reference.js";
 
 /** A skill defined in code or held by an application (a database row): its text and its references. */
 export interface MemorySkillDefinition {

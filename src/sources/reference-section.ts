@@ -1,6 +1,6 @@
 import { neutralizeMarkup } from "../skill/neutralize-markup.js";
+import type { ReferenceInfo } from "../skill/reference.js";
 import type { Skill } from "../skill/skill.js";
-import type { ReferenceInfo } from "./reference.js";
 
 /** The name of the tool that reads a skill's references. */
 export const LOAD_REFERENCE_TOOL_NAME = "load_reference";

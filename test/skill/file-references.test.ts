@@ -1,7 +1,7 @@
 // A file skill's folder as references: relative paths as names, nothing that resolves outside the folder.
 import { afterEach, describe, expect, it } from "vitest";
 import { createNodeFs } from "../../src/io/fs.js";
-import { fileReferences } from "../../src/sources/file-references.js";
+import { fileReferences } from "../../src/skill/file-references.js";
 import { type Harness, resultText, skillMd, startHarness, toolResults } from "../support/harness.js";
 import { textTurn, toolTurn } from "../support/model-server.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";

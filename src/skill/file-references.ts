@@ -1,8 +1,8 @@
 import { join, relative, sep } from "node:path";
 import type { FsOps } from "../io/fs.js";
-import { isInside } from "../skill/path-inside.js";
-import { safeJoin } from "../skill/safe-join.js";
+import { isInside } from "./path-inside.js";
 import type { ReferenceInfo, SkillReferences } from "./reference.js";
+import { safeJoin } from "./safe-join.js";
 
 /** A reference file over this many bytes is refused (the same limit as a SKILL.md, SPEC §1). */
 export const MAX_REFERENCE_BYTES = 1_000_000;
