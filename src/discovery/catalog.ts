@@ -23,9 +23,12 @@ export function createSkillCatalog(discover: () => Promise<Discovery>): SkillCat
       return current;
     },
     async reload() {
-      current = discover();
-      const discovery = await current;
-      for (const listener of listeners) listener(discovery);
+      const mine = discover();
+      current = mine;
+      const discovery = await mine;
+      // Two reloads in flight (a burst of source changes): only the newest tells the listeners, so an older
+      // scan that finishes last never replaces a newer one.
+      if (current === mine) for (const listener of listeners) listener(discovery);
       return discovery;
     },
     refresh() {

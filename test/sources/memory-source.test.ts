@@ -148,6 +148,29 @@ describe("the engine's app sources", () => {
 });
 
 describe("catalog.refresh", () => {
+  it("when two rescans overlap, only the newer one reaches the listeners, even if the older ends last", async () => {
+    const pending: Array<(d: Discovery) => void> = [];
+    const catalog = createSkillCatalog(() => new Promise<Discovery>((resolve) => pending.push(resolve)));
+    const first = catalog.get();
+    pending[0]?.({ skills: [], diagnostics: [], roots: [] });
+    await first;
+    const seen: string[] = [];
+    catalog.onChange((d) => seen.push(d.diagnostics[0]?.message ?? ""));
+    const older = catalog.reload();
+    const newer = catalog.reload();
+    const found = (message: string): Discovery => ({
+      skills: [],
+      diagnostics: [{ severity: "info", code: "shadowed", message }],
+      roots: [],
+    });
+    pending[2]?.(found("newer"));
+    await newer;
+    pending[1]?.(found("older"));
+    await older;
+    expect(seen).toEqual(["newer"]);
+    expect((await catalog.get()).diagnostics[0]?.message).toBe("newer");
+  });
+
   it("does nothing before the first get()", async () => {
     let runs = 0;
     const catalog = createSkillCatalog(async () => {
