@@ -59,7 +59,8 @@ export interface EngineOptions {
   now?: () => number;
   /**
    * The application's own skill sources (e.g. `createMemorySource()`), composed with the file roots, plugins,
-   * MCP and bundled skills. Each sits at its `rank` (`SOURCE_RANKS` scale; default after MCP, before bundled);
+   * MCP and bundled skills. Each sits at its `rank` (managed 100, user 200, project 300, plugin 400, MCP 500,
+   * bundled 600; default 550, after MCP and before bundled; a lower rank wins a name clash);
    * sources of the same rank keep this order. A change a source reports rescans, and open sessions get the
    * listing delta on their next request.
    */

@@ -34,7 +34,10 @@ export interface SourceListing {
 export interface SkillSource {
   /** Names the source in diagnostics, e.g. `memory`, `db:skills`. */
   readonly id: string;
-  /** Precedence on the {@link SOURCE_RANKS} scale; default {@link DEFAULT_APP_RANK}. */
+  /**
+   * Precedence on the {@link SOURCE_RANKS} scale (managed 100, user 200, project 300, plugin 400, MCP 500,
+   * bundled 600), an integer; default {@link DEFAULT_APP_RANK} (550). Lower wins a name clash.
+   */
   readonly rank?: number;
   list(signal?: AbortSignal): Promise<SourceListing>;
   /** Calls `onChange` after each change; returns a function that stops it. */
