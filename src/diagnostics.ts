@@ -42,6 +42,7 @@ export const DIAGNOSTIC_CODES = [
   "spec-field-invalid",
   "transcript-torn",
   "template-shadowed",
+  "source-failed",
 ] as const;
 
 /** A stable diagnostic code: one of {@link DIAGNOSTIC_CODES}. */

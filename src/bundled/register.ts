@@ -1,11 +1,12 @@
-import { isAbsolute, join, normalize, sep } from "node:path";
-import { type Diagnostic, diagnostic } from "../diagnostics.js";
+import type { Diagnostic } from "../diagnostics.js";
 import type { FsOps } from "../io/fs.js";
-import { isValidSkillName } from "../skill/fields.js";
-import { firstBodyLine, normalizeMeta } from "../skill/schema.js";
 import type { Skill } from "../skill/skill.js";
+import { createMemorySource, type MemorySource } from "../sources/memory-source.js";
 
-/** A skill defined in code. `files` are written under the skill's private dir the first time it is used. */
+/**
+ * A skill defined in code. `files` are its references; they are also written under the skill's private dir the
+ * first time it is used (scripts a skill runs need a disk). A skill without files writes nothing.
+ */
 export interface BundledSkillDefinition {
   name: string;
   description: string;
@@ -17,93 +18,28 @@ export interface BundledSkillDefinition {
   files?: Record<string, string>;
 }
 
-/** The skills registered from code (`engine.registerBundledSkill`), whose files are written out on first use. */
+/** The skills registered from code (`engine.registerBundledSkill`): a memory source whose skills are bundled. */
 export interface BundledRegistry {
   /** Adds a skill; returns diagnostics (an invalid name or an escaping file path refuses the skill). */
   register(definition: BundledSkillDefinition): Diagnostic[];
   /** The registered skills, in registration order. */
   skills(): Skill[];
-}
-
-/** Resolves `relative` under `dir`, or undefined when it is absolute or climbs out. Pure. */
-export function safeJoin(dir: string, relative: string): string | undefined {
-  if (relative === "" || relative.includes("\0") || isAbsolute(relative)) return undefined;
-  const normal = normalize(relative);
-  if (normal === ".." || normal.startsWith(`..${sep}`) || isAbsolute(normal)) return undefined;
-  return join(dir, normal);
+  /** The memory source behind it, composed by the engine at the bundled rank. */
+  readonly source: MemorySource;
 }
 
 /**
- * Skills registered in code (SPEC §2 "bundled"). Files are extracted lazily, once, into
- * `{extractRoot}/{name}/`, which is the skill's base directory.
+ * Skills registered in code (SPEC §2 "bundled"), held in a memory source. Files are extracted lazily, once,
+ * into `{extractRoot}/{name}/`, which is then the skill's base directory; a skill with no files has none.
  */
 export function createBundledRegistry(options: { fs: FsOps; extractRoot: string }): BundledRegistry {
-  const { fs, extractRoot } = options;
-  const skills: Skill[] = [];
+  const source = createMemorySource(
+    { id: "bundled" },
+    { source: "bundled", extract: { fs: options.fs, root: options.extractRoot } },
+  );
   return {
-    register(definition) {
-      const origin = `bundled:${definition.name}`;
-      if (!isValidSkillName(definition.name)) {
-        return [
-          diagnostic("error", "name-invalid", `invalid bundled skill name "${definition.name}"`, origin),
-        ];
-      }
-      if (skills.some((s) => s.name === definition.name)) {
-        return [
-          diagnostic("warning", "shadowed", `bundled skill "${definition.name}" registered twice`, origin),
-        ];
-      }
-      const baseDir = join(extractRoot, definition.name);
-      const targets: [string, string][] = [];
-      for (const [relative, content] of Object.entries(definition.files ?? {})) {
-        const target = safeJoin(baseDir, relative);
-        if (target === undefined) {
-          return [
-            diagnostic(
-              "error",
-              "bundled-path-escape",
-              `file path "${relative}" escapes the skill's dir; skill refused`,
-              origin,
-            ),
-          ];
-        }
-        targets.push([target, content]);
-      }
-      const { meta, diagnostics } = normalizeMeta({
-        data: { ...definition.frontmatter, description: definition.description },
-        kind: "skill",
-        dirName: definition.name,
-        firstBodyLine: firstBodyLine(definition.body),
-        path: origin,
-      });
-      let extracted: Promise<void> | undefined;
-      const extract = async () => {
-        for (const [target, content] of targets) {
-          await fs.mkdir(join(target, ".."));
-          await fs.writeFile(target, content);
-        }
-        await fs.mkdir(baseDir);
-      };
-      skills.push({
-        ...meta,
-        name: definition.name,
-        source: "bundled",
-        kind: "skill",
-        filePath: "",
-        baseDir,
-        root: extractRoot,
-        loadBody: async () => {
-          // A failed extraction is retried on the next use rather than cached.
-          extracted ??= extract().catch((error: unknown) => {
-            extracted = undefined;
-            throw error;
-          });
-          await extracted;
-          return definition.body;
-        },
-      });
-      return diagnostics;
-    },
-    skills: () => [...skills],
+    register: (definition) => source.add(definition),
+    skills: () => source.skills(),
+    source,
   };
 }

@@ -4,6 +4,11 @@ import type { Discovery } from "./discover.js";
 export interface SkillCatalog {
   get(): Promise<Discovery>;
   reload(): Promise<Discovery>;
+  /**
+   * A source changed: rescans (and tells the listeners) when something was discovered already; before the
+   * first `get()` there is nothing to do, the first scan will see the change.
+   */
+  refresh(): void;
   /** Returns a function that removes the listener. */
   onChange(listener: (discovery: Discovery) => void): () => void;
 }
@@ -18,10 +23,17 @@ export function createSkillCatalog(discover: () => Promise<Discovery>): SkillCat
       return current;
     },
     async reload() {
-      current = discover();
-      const discovery = await current;
-      for (const listener of listeners) listener(discovery);
+      const mine = discover();
+      current = mine;
+      const discovery = await mine;
+      // Two reloads in flight (a burst of source changes): only the newest tells the listeners, so an older
+      // scan that finishes last never replaces a newer one.
+      if (current === mine) for (const listener of listeners) listener(discovery);
       return discovery;
+    },
+    refresh() {
+      if (current === undefined) return;
+      void this.reload().catch(() => undefined);
     },
     onChange(listener) {
       listeners.add(listener);

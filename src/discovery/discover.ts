@@ -11,6 +11,7 @@ import {
 } from "../skill/load-skill.js";
 import type { Skill } from "../skill/skill.js";
 import type { DisabledSkill } from "../skill-filter.js";
+import { SOURCE_RANKS } from "../sources/skill-source.js";
 import { explainMissingSkill } from "./explain.js";
 import type { HeadCache } from "./head-cache.js";
 import { listingOrder } from "./order.js";
@@ -26,6 +27,11 @@ export interface DiscoverOptions {
   roots: SkillRoot[];
   /** Skills from other loaders (plugins, MCP, registered bundled skills), already namespaced, in that order. */
   extraSkills?: Skill[];
+  /**
+   * Skills of app sources (`createEngine({ sources })`), each with its source's rank on the `SOURCE_RANKS`
+   * scale, in source order: one sits after every built-in skill of the same or a lower rank.
+   */
+  rankedSkills?: { skill: Skill; rank: number }[];
   signal?: AbortSignal;
   /** Heads kept from earlier runs (see `head-cache.ts`); the caller saves it afterwards. */
   cache?: HeadCache;
@@ -67,7 +73,10 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
   const scans = await Promise.all(roots.map((root) => limit(() => scanRoot(fs, root))));
   const diagnostics: Diagnostic[] = scans.flatMap((s) => s.diagnostics);
 
-  const found: Found[] = scans.flatMap((scan, rank) => scan.files.map((ref) => ({ ref, rank })));
+  // Ranks on the SOURCE_RANKS scale: a root's layer, then its place in the root order (below 0.4), so app
+  // sources (+0.5) can sit between layers.
+  const layerRank = (i: number) => SOURCE_RANKS[roots[i]?.source ?? "bundled"] + (0.4 * i) / roots.length;
+  const found: Found[] = scans.flatMap((scan, i) => scan.files.map((ref) => ({ ref, rank: layerRank(i) })));
   // One pass per file (open, fstat, read the head, parse) by a fixed pool of workers: no per-file promise
   // fan-out to hold in memory, and the file identity from fstat replaces a separate realpath phase.
   const results: LoadResult[] = new Array(found.length);
@@ -126,7 +135,13 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
     diagnostics.push(...(dirError === undefined ? own : [dirProblem(f.ref.baseDir, dirError)]));
   }
   const extra = options.extraSkills ?? [];
-  for (const [i, skill] of extra.entries()) candidates.push({ skill, rank: roots.length + i });
+  for (const [i, skill] of extra.entries()) {
+    candidates.push({ skill, rank: SOURCE_RANKS[skill.source] + 0.4 + (0.1 * i) / extra.length });
+  }
+  const ranked = options.rankedSkills ?? [];
+  for (const [i, { skill, rank }] of ranked.entries()) {
+    candidates.push({ skill, rank: rank + 0.5 + (0.4 * i) / ranked.length });
+  }
 
   const winners = resolveClashes(candidates, diagnostics);
   const rootRank = new Map(roots.map((r, i) => [r.dir, i] as const));

@@ -9,7 +9,8 @@ export function compareNames(a: string, b: string): number {
 }
 
 function group(skill: Skill): number {
-  if (skill.source === "bundled") return 7;
+  if (skill.source === "bundled") return 8;
+  if (skill.source === "app") return 7;
   if (skill.source === "mcp") return 6;
   if (skill.source === "plugin") return skill.kind === "command" ? 4 : 5;
   if (skill.kind === "command") return 3;
@@ -19,7 +20,7 @@ function group(skill: Skill): number {
 
 /**
  * Listing order (SPEC §2): managed, user skills (sorted), project skills (nearest root first, each sorted),
- * legacy commands of all sources merged and sorted, plugin commands then plugin skills, MCP, bundled.
+ * legacy commands of all sources merged and sorted, plugin commands then plugin skills, MCP, app sources, bundled.
  * `rootRank` gives each root dir its position in precedence order. Pure; returns a new array.
  */
 export function listingOrder(skills: readonly Skill[], rootRank: ReadonlyMap<string, number>): Skill[] {

@@ -13,6 +13,8 @@ import { openHeadCache } from "../discovery/head-cache.js";
 import { type SkillRoot, skillRoots } from "../discovery/skill-roots.js";
 import { createNodeFs, type FsOps } from "../io/fs.js";
 import { partitionSkills, type SkillFilter, type SkillSwitches, skillFilterFrom } from "../skill-filter.js";
+import { rankSourceSkills } from "../sources/rank-sources.js";
+import type { SkillSource } from "../sources/skill-source.js";
 import { type Extensions, extensionSkills, loadExtensions } from "./extensions.js";
 
 /** Where the engine looks and what it uses: the directories, the environment, and the injected file system. */
@@ -55,6 +57,14 @@ export interface EngineOptions {
   discoveryCache?: { dir: string; key: string };
   /** The clock, for the discovery cache. Default `Date.now`. */
   now?: () => number;
+  /**
+   * The application's own skill sources (e.g. `createMemorySource()`), composed with the file roots, plugins,
+   * MCP and bundled skills. Each sits at its `rank` (managed 100, user 200, project 300, plugin 400, MCP 500,
+   * bundled 600; default 550, after MCP and before bundled; a lower rank wins a name clash);
+   * sources of the same rank keep this order. A change a source reports rescans, and open sessions get the
+   * listing delta on their next request.
+   */
+  sources?: SkillSource[];
 }
 
 /**
@@ -70,8 +80,9 @@ export interface Engine {
   readonly addDirs: readonly string[];
   readonly bundled: BundledRegistry;
   /**
-   * Adds a skill defined in code (SPEC §2 bundled); its `files` are extracted to a private dir on first use and
-   * paths that escape it refuse the skill. The next `discover()` includes it. Returns the diagnostics.
+   * Adds a skill defined in code (SPEC §2 bundled) to the engine's bundled memory source; its `files` are its
+   * references and are extracted to a private dir on first use (paths that escape it refuse the skill); a skill
+   * without files writes nothing. Open sessions get it as a listing delta. Returns the diagnostics.
    */
   registerBundledSkill(definition: BundledSkillDefinition): Diagnostic[];
   /** The file roots in precedence order, and the git root when there is one. */
@@ -121,7 +132,6 @@ export function createEngine(options: EngineOptions): Engine {
     return rootsMemo;
   };
   let extensionsMemo: Promise<Extensions> | undefined;
-  let stale = false;
   const extensions = () => {
     extensionsMemo ??= loadAll(undefined);
     return extensionsMemo;
@@ -145,6 +155,7 @@ export function createEngine(options: EngineOptions): Engine {
         onMcpListChanged: () => void catalog.reload().catch(() => undefined),
       }),
     );
+  const appSources = options.sources ?? [];
   const skillFilter = async () => skillFilterFrom((await extensions()).settings.layers, options.skills ?? {});
   const catalog = createSkillCatalog(async () => {
     const [{ roots: list, projectDir }, loaded] = await Promise.all([roots(), extensions()]);
@@ -159,10 +170,12 @@ export function createEngine(options: EngineOptions): Engine {
             key: cacheOptions.key,
             now: (options.now ?? Date.now)(),
           });
+    const app = await rankSourceSkills(appSources);
     const discovery = await discoverSkills({
       fs,
       roots: list,
       extraSkills: [...extra.skills, ...bundled.skills()],
+      rankedSkills: app.skills,
       ...(cache === undefined ? {} : { cache }),
     });
     const cacheProblem = await cache?.save();
@@ -176,12 +189,16 @@ export function createEngine(options: EngineOptions): Engine {
       disabled,
       diagnostics: [
         ...discovery.diagnostics,
+        ...app.diagnostics,
         ...loaded.diagnostics,
         ...extra.diagnostics,
         ...(cacheProblem === undefined ? [] : [cacheProblem]),
       ],
     };
   });
+  const unsubscribe = [bundled.source, ...appSources].map((source) =>
+    source.subscribe(() => catalog.refresh()),
+  );
   return {
     cwd: options.cwd,
     home: options.home,
@@ -193,23 +210,15 @@ export function createEngine(options: EngineOptions): Engine {
     extensions,
     skillFilter,
     catalog,
-    registerBundledSkill(definition) {
-      const diagnostics = bundled.register(definition);
-      stale = true;
-      return diagnostics;
-    },
-    discover: () => {
-      if (!stale) return catalog.get();
-      stale = false;
-      return catalog.reload();
-    },
+    registerBundledSkill: (definition) => bundled.register(definition),
+    discover: () => catalog.get(),
     async reload() {
       const previous = extensionsMemo === undefined ? undefined : await extensionsMemo;
       if (previous !== undefined) extensionsMemo = loadAll(previous);
-      stale = false;
       return catalog.reload();
     },
     async close() {
+      for (const stop of unsubscribe.splice(0)) stop();
       if (extensionsMemo === undefined) return;
       await (await extensionsMemo).mcp?.close();
     },

@@ -24,7 +24,9 @@ import { answersTo } from "../skill/skill.js";
 import { catalogCanOverflow } from "../skill-search/overflow.js";
 import { createSkillSearchTool } from "../skill-search/tool.js";
 import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
+import { LOAD_REFERENCE_TOOL_NAME, namesReferences } from "../sources/reference-section.js";
 import { createBuiltinTools } from "../tools/builtin.js";
+import { createLoadReferenceTool } from "../tools/load-reference.js";
 import { createFileUsageStore, defaultUsagePath, type UsageStore } from "../usage.js";
 import { invocationsFromTranscript } from "./compaction/reattach.js";
 import { createSession } from "./session.js";
@@ -65,6 +67,16 @@ export interface OpenSessionOptions {
   toolsFs?: FsOps;
   /** Extra tools (e.g. MCP tools) offered beside the built-ins. */
   extraTools?: AgentTool[];
+  /**
+   * Whether the built-in file and shell tools (Read, Write, Edit, Bash, …) are offered. Default true; an app
+   * that gives the model only its own tools (`extraTools`) turns them off.
+   */
+  builtinTools?: boolean;
+  /**
+   * Whether the `load_reference` tool is offered. Default: when a skill without a folder (memory, app or
+   * code-registered) has references at open. Decided once: the tools array never changes within a session.
+   */
+  loadReference?: boolean;
   now?: () => number;
 }
 
@@ -128,9 +140,11 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     modes: createNodeFileModes(),
     homeDir: engine.home,
   });
-  const tools: AgentTool[] = [...builtins, ...mcpTools, ...(options.extraTools ?? [])].filter(
-    (t) => !removed.has(t.name),
-  );
+  const tools: AgentTool[] = [
+    ...(options.builtinTools === false ? [] : builtins),
+    ...mcpTools,
+    ...(options.extraTools ?? []),
+  ].filter((t) => !removed.has(t.name));
   const store =
     options.store ??
     createFileSessionStore(join(engine.home, ".skillwright", "sessions"), {
@@ -173,6 +187,12 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
       loadedRoots: roots.filter((r) => r.source === "project").map((r) => r.dir),
     }),
   });
+  if (
+    (options.loadReference ?? discovery.skills.some(namesReferences)) &&
+    !removed.has(LOAD_REFERENCE_TOOL_NAME)
+  ) {
+    tools.push(createLoadReferenceTool({ skills: () => view.visible() }));
+  }
   // Decided once, so the tools array never changes within the session (SPEC §14.15).
   const listingSettings = listingSettingsOf(settings.settings);
   const { budget, maxDescChars } = listingLimits({

@@ -20,6 +20,7 @@ import {
   withTurnDenials,
 } from "../permissions/policy.js";
 import type { Skill } from "../skill/skill.js";
+import { namesReferences, referenceSection } from "../sources/reference-section.js";
 import type { UsageStore } from "../usage.js";
 import type { InvokedSkill } from "./invoked-skill.js";
 import { decideSkill } from "./permissions.js";
@@ -144,6 +145,13 @@ export async function invokeSkill(
   }
   let text =
     skill.literalBody === true ? expanded.text : skillExpansionText(skill.kind, skill.baseDir, expanded.text);
+  if (namesReferences(skill)) {
+    const section = referenceSection(
+      skill.name,
+      (await skill.references?.list(signal).catch(() => [])) ?? [],
+    );
+    if (section !== "") text = `${text}\n\n${section}`;
+  }
 
   if (request.origin === "user") {
     // A typed `/name` expanded: UserPromptExpansion hooks see it before it reaches the model (exit 2 blocks).

@@ -43,7 +43,7 @@ export function isSafeSkill(
  * granted tools and inline shell must not run before the user approves (a rule, `--allowedTools`, or a
  * question). Plugin and MCP skills come from someone else too.
  */
-const PLACED_BY_USER: ReadonlySet<Skill["source"]> = new Set(["managed", "user", "bundled"]);
+const PLACED_BY_USER: ReadonlySet<Skill["source"]> = new Set(["managed", "user", "app", "bundled"]);
 
 /**
  * The permission decision for invoking `skill` (SPEC §4), through the shared `decide`: `Skill(name)` /

@@ -2,6 +2,7 @@ import { basename } from "node:path";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
 import { isValidSkillName, MAX_NAME_LENGTH } from "./fields.js";
+import { fileReferences } from "./file-references.js";
 import {
   parseFrontmatterLazily,
   parseSimpleFrontmatter,
@@ -212,6 +213,7 @@ function skillFromMeta(fs: FsOps, ref: SkillFileRef, meta: SkillMeta): Skill {
     },
   });
   if (ref.plugin !== undefined) skill.plugin = ref.plugin;
+  if (ref.kind === "skill") skill.references = fileReferences(fs, ref.baseDir);
   return skill;
 }
 

@@ -1,5 +1,10 @@
-/** Where a skill came from, in precedence order (SPEC §2). */
-export const SKILL_SOURCES = ["managed", "user", "project", "plugin", "mcp", "bundled"] as const;
+import type { SkillReferences } from "./reference.js";
+
+/**
+ * Where a skill came from, in precedence order (SPEC §2). `app`: an application's source
+ * (`createEngine({ sources })`), whose precedence is its own `rank`.
+ */
+export const SKILL_SOURCES = ["managed", "user", "project", "plugin", "mcp", "app", "bundled"] as const;
 export type SkillSource = (typeof SKILL_SOURCES)[number];
 
 /** A `SKILL.md` directory skill, or a legacy `commands/*.md` command. */
@@ -73,6 +78,11 @@ export interface Skill extends SkillMeta {
   loadBody(signal?: AbortSignal, args?: string): Promise<string>;
   /** True when the body is final text: no substitution, no inline shell (MCP prompts). */
   literalBody?: boolean;
+  /**
+   * What the model may read with `load_reference`: declared references of memory skills, or the files in a
+   * file skill's folder (relative paths as names). Absent: none.
+   */
+  references?: SkillReferences;
 }
 
 /** The name as listed: `{dir} ({alias})` when there is an alias. */

@@ -3,9 +3,10 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createBundledRegistry, safeJoin } from "../../src/bundled/register.js";
+import { createBundledRegistry } from "../../src/bundled/register.js";
 import { createEngine } from "../../src/engine/engine.js";
 import { createNodeFs } from "../../src/io/fs.js";
+import { safeJoin } from "../../src/skill/safe-join.js";
 import { engineFor, treeSkills } from "../discovery/engine-for.js";
 import { spyFs } from "../discovery/spy-fs.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
@@ -93,12 +94,23 @@ describe("createBundledRegistry", () => {
     expect(spy.calls.writeFile).toHaveLength(1);
   });
 
-  it("a skill without files still gets its base dir on first use", async () => {
+  it("a skill without files writes nothing and has no base directory (no host path for the model)", async () => {
     tree = await tmpTree();
     const registry = createBundledRegistry({ fs: createNodeFs(), extractRoot: tree.path("extract") });
     registry.register({ name: "plain", description: "d", body: "b" });
-    await registry.skills()[0]?.loadBody();
-    expect(existsSync(tree.path("extract/plain"))).toBe(true);
+    expect(await registry.skills()[0]?.loadBody()).toBe("b");
+    expect(registry.skills()[0]?.baseDir).toBe("");
+    expect(existsSync(tree.path("extract"))).toBe(false);
+  });
+
+  it("a skill's files are also its references, read from memory", async () => {
+    tree = await tmpTree();
+    const registry = createBundledRegistry({ fs: createNodeFs(), extractRoot: tree.path("extract") });
+    registry.register({ name: "docs", description: "d", body: "b", files: { "ref/api.md": "# API" } });
+    const refs = registry.skills()[0]?.references;
+    expect(await refs?.list()).toEqual([{ name: "ref/api.md", description: "file ref/api.md" }]);
+    expect(await refs?.read("ref/api.md")).toBe("# API");
+    expect(existsSync(tree.path("extract"))).toBe(false);
   });
 
   it.each(["../x", "/abs/path", "a/../../x", "..", ""])(
