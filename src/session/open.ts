@@ -71,7 +71,7 @@ export interface OpenedSession {
  */
 export async function openSession(engine: Engine, options: OpenSessionOptions): Promise<OpenedSession> {
   const { fs } = engine;
-  const { projectDir, roots, gitRoot } = await engine.roots();
+  const { projectDir, roots, gitRoot, environment } = await engine.roots();
   const [extensions, discovery] = await Promise.all([engine.extensions(), engine.discover()]);
   const { settings } = extensions;
   const diagnostics: Diagnostic[] = [];
@@ -99,6 +99,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
 
   let filter = await engine.skillFilter();
   const agentDirs = [
+    ...(environment === undefined ? [] : [{ dir: join(environment.dir, "agents"), source: "user" as const }]),
     { dir: join(engine.home, ".claude", "agents"), source: "user" as const },
     ...roots
       .filter(
