@@ -176,9 +176,20 @@ describe("live reload (watch)", () => {
       "home/.keep": "",
     });
     const index = fileURLToPath(new URL("../../dist/index.js", import.meta.url));
+    // It first waits for a reload the watcher made (writing until one comes), so the watches are really open.
     const script = `
+      const { writeFile, mkdir } = await import("node:fs/promises");
       const { createEngine } = await import(${JSON.stringify(index)});
-      const engine = createEngine({ cwd: ${JSON.stringify(tree.path("repo"))}, home: ${JSON.stringify(tree.path("home"))}, env: { SKILLWRIGHT_MANAGED_DIR: ${JSON.stringify(tree.path("managed"))} }, watch: true });
+      const engine = createEngine({ cwd: ${JSON.stringify(tree.path("repo"))}, home: ${JSON.stringify(tree.path("home"))}, env: { SKILLWRIGHT_MANAGED_DIR: ${JSON.stringify(tree.path("managed"))} }, watch: { delayMs: 20 } });
+      let reloaded = false;
+      engine.catalog.onChange(() => { reloaded = true; });
+      await engine.discover();
+      const dir = ${JSON.stringify(tree.path("repo/.claude/skills/b"))};
+      await mkdir(dir, { recursive: true });
+      for (let i = 0; !reloaded; i++) {
+        await writeFile(dir + "/SKILL.md", "---\\ndescription: B " + i + "\\n---\\n");
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       console.log((await engine.discover()).skills.map((s) => s.name).join(","));
       await engine.close();
     `;
@@ -188,6 +199,6 @@ describe("live reload (watch)", () => {
     });
     expect(result.timedOut).toBe(false);
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toBe("a");
+    expect(result.stdout).toBe("a,b");
   });
 });
