@@ -46,7 +46,8 @@ export function kindOf(root: SkillRoot): SkillKind {
  * THE ordered list of file roots (SPEC §2): precedence lives here and nowhere else. Earlier roots win name
  * clashes. Plugin and MCP skills are namespaced and come from their own loaders. A selected named environment's
  * `skills/` comes right after the managed roots: chosen for this run, it beats the user's and the project's
- * skills of the same name; its skills are listed with the project skills (source `project`), first.
+ * skills of the same name. Its skills have source `user` (the user put them in their home dir: trusted and
+ * listed as user skills are).
  */
 export function skillRoots(inputs: RootInputs): SkillRoot[] {
   const roots: SkillRoot[] = [];
@@ -62,7 +63,7 @@ export function skillRoots(inputs: RootInputs): SkillRoot[] {
   if (inputs.environment !== undefined) {
     roots.push({
       dir: join(inputs.environment.dir, "skills"),
-      source: "project",
+      source: "user",
       layout: "skills",
       label: `environment ${inputs.environment.name}`,
       environment: inputs.environment.name,

@@ -25,7 +25,7 @@ describe("--env NAME (named environments)", () => {
       ["lint-docs", undefined],
     ]);
     const text = await cli(tree, ["list", "--env", "work"]);
-    expect(text.stdout).toContain('release-notes "Release Notes"  [project]');
+    expect(text.stdout).toContain('release-notes "Release Notes"  [user]');
     // Without --env the environment is not used.
     const plain = json<{ name: string }[]>(await cli(tree, ["list", "--json"]));
     expect(plain.map((s) => s.name)).toEqual(["lint-docs"]);

@@ -73,21 +73,21 @@ describe("named environments (seed 004)", () => {
         name: "hidden",
         description: "Not for the model",
         path: t.path(`${ENVS}/writing/skills/hidden/SKILL.md`),
-        source: "project",
+        source: "user",
       },
       {
         id: "release-notes",
         name: "Release Notes",
         description: "Writes release notes",
         path: t.path(`${ENVS}/writing/skills/release-notes/skill.md`),
-        source: "project",
+        source: "user",
       },
       {
         id: "style-guide",
         name: "style-guide",
         description: "House style",
         path: t.path(`${ENVS}/writing/skills/style-guide/SKILL.md`),
-        source: "project",
+        source: "user",
       },
     ]);
     expect((await e.getSkill("release-notes"))?.name).toBe("Release Notes");
@@ -120,10 +120,10 @@ describe("named environments (seed 004)", () => {
     expect((await e.discover()).skills.map((s) => s.name)).toContain("style-guide");
     const switched = await e.switchEnvironment("ops");
     expect(e.currentEnvironment()).toBe("ops");
-    expect(switched.skills.map((s) => [s.name, s.title ?? ""])).toEqual([
-      ["release-notes", ""],
-      ["deploy", "Deploy It"],
-      ["lint-docs", ""],
+    expect(switched.skills.map((s) => [s.name, s.title ?? "", s.source])).toEqual([
+      ["deploy", "Deploy It", "user"],
+      ["release-notes", "", "user"],
+      ["lint-docs", "", "project"],
     ]);
     const error = await e.switchEnvironment("../writing").catch((err: unknown) => err);
     expect(error).toBeInstanceOf(UnknownEnvironmentError);

@@ -48,4 +48,25 @@ describe("engine.switchEnvironment in an open session", () => {
     expect(resultText(toolResults(h.body(2))[0])).toBe("Launching skill: beta-plan");
     expect(JSON.stringify(h.body(2).messages.at(-1))).toContain("BETA-BODY");
   });
+
+  it("trusts an environment's skills as the user's own: one with allowed-tools runs headless without a rule", async () => {
+    h = await startHarness({
+      files: {
+        [`${ENVS}/work/skills/tooling/SKILL.md`]:
+          "---\ndescription: Uses tools\nallowed-tools: Bash(echo:*)\n---\nTOOLING-BODY\n",
+        "project/.claude/skills/repo-tool/SKILL.md":
+          "---\ndescription: Repo tool\nallowed-tools: Bash(echo:*)\n---\nREPO-BODY\n",
+      },
+      engine: { environment: "work" },
+      turns: [
+        toolTurn("Skill", { skill: "tooling" }, { match: { lastUserTextIncludes: "one" } }),
+        toolTurn("Skill", { skill: "repo-tool" }),
+        textTurn("done"),
+      ],
+    });
+    await h.send("one");
+    expect(resultText(toolResults(h.body(1))[0])).toBe("Launching skill: tooling");
+    // A project skill of the same kind still needs a rule (SPEC §4), as before.
+    expect(toolResults(h.body(2))[0]?.is_error).toBe(true);
+  });
 });
