@@ -69,4 +69,23 @@ describe("engine.switchEnvironment in an open session", () => {
     // A project skill of the same kind still needs a rule (SPEC §4), as before.
     expect(toolResults(h.body(2))[0]?.is_error).toBe(true);
   });
+
+  it("gives forks the environment's agents/", async () => {
+    h = await startHarness({
+      files: {
+        [`${ENVS}/work/skills/draft/SKILL.md`]:
+          "---\ndescription: Drafts\ncontext: fork\nagent: writer\n---\nDRAFT-TASK\n",
+        [`${ENVS}/work/agents/writer.md`]: "---\nname: writer\ndescription: Writes\n---\nENV-AGENT-PROMPT\n",
+      },
+      engine: { environment: "work" },
+      turns: [
+        toolTurn("Skill", { skill: "draft" }, { match: { agentId: null } }),
+        textTurn("Drafted.", { agentId: "*" }),
+        textTurn("Done.", { agentId: null }),
+      ],
+    });
+    await h.send("draft it");
+    const [fork] = h.forkRequests();
+    expect(JSON.stringify(fork?.body)).toContain("ENV-AGENT-PROMPT");
+  });
 });
