@@ -11,7 +11,10 @@ afterEach(async () => {
   tree = undefined;
 });
 
-/** Writes a new skill again and again until the engine reloads by itself (its watcher saw the file). */
+/**
+ * Writes a new skill, again every second until the engine reloads by itself (the first write may come before
+ * the watches are open).
+ */
 async function reloadsByItself(engine: Engine, dir: string): Promise<string[]> {
   let reloaded: string[] | undefined;
   const stop = engine.catalog.onChange((d) => {
@@ -20,7 +23,10 @@ async function reloadsByItself(engine: Engine, dir: string): Promise<string[]> {
   await mkdir(`${dir}/fresh`, { recursive: true });
   for (let i = 0; reloaded === undefined; i++) {
     await writeFile(`${dir}/fresh/SKILL.md`, `---\ndescription: Fresh ${i}\n---\n`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Well over the watcher's quiet time (150 ms): each write is followed by a pause the reload can run in.
+    for (let wait = 0; wait < 20 && reloaded === undefined; wait++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
   stop();
   return reloaded;

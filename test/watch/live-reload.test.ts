@@ -188,7 +188,7 @@ describe("live reload (watch)", () => {
       await mkdir(dir, { recursive: true });
       for (let i = 0; !reloaded; i++) {
         await writeFile(dir + "/SKILL.md", "---\\ndescription: B " + i + "\\n---\\n");
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        for (let wait = 0; wait < 10 && !reloaded; wait++) await new Promise((resolve) => setTimeout(resolve, 50));
       }
       console.log((await engine.discover()).skills.map((s) => s.name).join(","));
       await engine.close();
