@@ -21,6 +21,8 @@ export {
 export type { SkillCatalog } from "./discovery/catalog.js";
 export type { Discovery } from "./discovery/discover.js";
 export { createEngine, type Engine, type EngineOptions } from "./engine/engine.js";
+export type { SkillInfo } from "./environments/skill-info.js";
+export { UnknownEnvironmentError } from "./environments/unknown-environment-error.js";
 export { createNodeFs, type DirEntry, type FileHead, type FileStat, type FsOps } from "./io/fs.js";
 export { createMemoryFs } from "./io/memory-fs.js";
 export { createNodeShell, type ShellOps, type ShellResult, type ShellRunOptions } from "./io/shell.js";

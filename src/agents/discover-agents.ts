@@ -11,12 +11,16 @@ export interface AgentDir {
 }
 
 /**
- * Where custom agents live, in precedence order: `~/.claude/agents`, then the `agents` dir beside each project
+ * Where custom agents live, in precedence order: the named environment's `agents/` (when one is in use), then
+ * `~/.claude/agents`, then the `agents` dir beside each project
  * `.claude/skills` root (nearest first, the skill roots' order). Other roots (`--add-dir`, `--skills-dir`,
  * managed, legacy commands) hold no agents. Pure.
  */
-export function agentDirs(home: string, roots: readonly SkillRoot[]): AgentDir[] {
+export function agentDirs(home: string, roots: readonly SkillRoot[], environmentDir?: string): AgentDir[] {
   return [
+    ...(environmentDir === undefined
+      ? []
+      : [{ dir: join(environmentDir, "agents"), source: "user" as const }]),
     { dir: join(home, ".claude", "agents"), source: "user" },
     ...roots
       .filter(
@@ -36,8 +40,10 @@ export async function discoverAgentTypes(input: {
   home: string;
   roots: readonly SkillRoot[];
   plugins: readonly { agents: readonly AgentType[] }[];
+  /** The named environment's dir (`~/.skillwright/environments/<name>`), whose `agents/` come first. */
+  environmentDir?: string;
 }): Promise<{ agents: AgentType[]; diagnostics: Diagnostic[] }> {
-  const loaded = await loadAgentTypes(input.fs, agentDirs(input.home, input.roots));
+  const loaded = await loadAgentTypes(input.fs, agentDirs(input.home, input.roots, input.environmentDir));
   return {
     agents: [...loaded.agents, ...input.plugins.flatMap((plugin) => plugin.agents)],
     diagnostics: loaded.diagnostics,

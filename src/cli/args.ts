@@ -17,6 +17,8 @@ export const CLI_OPTIONS = {
   "skills-dir": { type: "string", multiple: true },
   skills: { type: "string", multiple: true },
   "no-skills": { type: "string", multiple: true },
+  env: { type: "string" },
+  watch: { type: "boolean" },
   "input-format": { type: "string" },
   verbose: { type: "boolean" },
   resume: { type: "string", short: "r" },
@@ -91,6 +93,10 @@ export interface CliArgs {
   onlySkills: string[] | undefined;
   /** `--no-skills a,b`: these skills (names or globs) are disabled. */
   noSkills: string[];
+  /** `--env NAME`: the named environment `~/.skillwright/environments/NAME/`. */
+  environment: string | undefined;
+  /** `--watch`: reload skills when their files change (interactive mode always does). */
+  watch: boolean;
   /** `--verbose`: more detail on stderr. */
   verbose: boolean;
   resume: string | undefined;
@@ -214,6 +220,8 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         skillsDirs: values["skills-dir"] ?? [],
         onlySkills: values.skills === undefined ? undefined : splitToolList(values.skills),
         noSkills: splitToolList(values["no-skills"] ?? []),
+        environment: values.env,
+        watch: values.watch ?? false,
         verbose: values.verbose ?? false,
         resume: values.resume,
         maxTurns: positiveInt(values["max-turns"], "max-turns"),

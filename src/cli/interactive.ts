@@ -68,6 +68,10 @@ export async function interactiveCommand(
   const userNames = (skills: readonly { name: string; userInvocable: boolean }[]) =>
     skills.filter((s) => s.userInvocable).map((s) => s.name);
   let names = userNames((await engine.discover()).skills);
+  // A reload by the watcher (or by another caller) refreshes the completions as /reload does.
+  const stopFollowing = engine.catalog.onChange((discovery) => {
+    names = userNames(discovery.skills);
+  });
   const rl = createInterface({
     input: streams.input,
     output: streams.output,
@@ -128,6 +132,7 @@ export async function interactiveCommand(
     io.stdout("\n");
   }
   rl.close();
+  stopFollowing();
   await session.close();
   return 0;
 }

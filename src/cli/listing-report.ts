@@ -27,8 +27,13 @@ export async function listingReport(
   model: string | undefined,
   now: number,
 ): Promise<ListingReport> {
-  const [{ skills }, { projectDir }] = await Promise.all([engine.discover(), engine.roots()]);
-  const settings = await loadSettings({ fs: engine.fs, home: engine.home, projectDir });
+  const [{ skills }, { projectDir, environment }] = await Promise.all([engine.discover(), engine.roots()]);
+  const settings = await loadSettings({
+    fs: engine.fs,
+    home: engine.home,
+    projectDir,
+    ...(environment === undefined ? {} : { environmentDir: environment.dir }),
+  });
   const resolved = resolveModel(model ?? settings.settings.model ?? DEFAULT_MODEL);
   const contextWindow = contextWindowFor(resolved);
   const { budget, maxDescChars } = listingLimits({

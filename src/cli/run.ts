@@ -1,5 +1,7 @@
 import { resolve } from "node:path";
 import type { Engine } from "../engine/engine.js";
+import { resolveEnvironment } from "../environments/environments.js";
+import { UnknownEnvironmentError } from "../environments/unknown-environment-error.js";
 import { noticeUnapproved } from "./approval-notices.js";
 import { type CliArgs, parseCliArgs } from "./args.js";
 import { discoveryCacheFor } from "./discovery-cache.js";
@@ -30,6 +32,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     import("../engine/engine.js"),
     import("../io/fs.js"),
   ]);
+  if (args.environment !== undefined) {
+    try {
+      await resolveEnvironment(createNodeFs(), home, args.environment);
+    } catch (error) {
+      if (!(error instanceof UnknownEnvironmentError)) throw error;
+      io.stderr(`skillwright: ${error.message}\n`);
+      return 2;
+    }
+  }
   const discoveryCache = discoveryCacheFor({ home, env: io.env, version: io.version, buildId: io.buildId });
   const engine = createEngine({
     // Synchronous reads, the default: much faster for a cold scan.
@@ -49,6 +60,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       disabled: args.noSkills,
     },
     bundledDir: io.bundledDir,
+    ...(args.environment === undefined ? {} : { environment: args.environment }),
+    // Interactive sessions follow skill files as they change; `-p` runs only when asked (`--watch`).
+    ...(args.command === undefined && (args.watch || !args.print) ? { watch: true } : {}),
     ...(io.version === undefined ? {} : { version: io.version }),
     ...(discoveryCache === undefined ? {} : { discoveryCache }),
   });

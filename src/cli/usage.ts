@@ -37,6 +37,8 @@ Run options:
   --plugin-dir <dir>  --mcp-config <file|json>
   --strict-mcp-config        only the --mcp-config servers (ignore .mcp.json and plugin servers)
   --verbose                  more detail on stderr (session, skills, diagnostics, warnings)
+  --watch                    reload skills when their files change (interactive mode always does;
+                             a burst of changes is one reload, and the model sees the new skills)
 
 Common options:
   --cwd <dir>       work as if started in <dir>
@@ -47,5 +49,7 @@ Common options:
                     skills (repeatable)
   --skills <names>  only these skills are enabled this session (names or globs, comma-separated)
   --no-skills <names>  disable these skills this session (names or globs, e.g. "plugin:*,mcp__srv__*")
+  --env <name>      use the named environment ~/.skillwright/environments/<name>/: its skills/, settings.json
+                    and agents/ (exit 2 when there is no such environment)
   --json            machine-readable output
 `;

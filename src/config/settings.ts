@@ -54,16 +54,26 @@ export type Settings = z.infer<ReturnType<typeof settingsSchema>>;
 /** Invalid values are removed and the file parsed again at most this many times before it is given up. */
 export const MAX_SETTINGS_REPAIR_PASSES = 5;
 
+/** Where the settings files are: the home dir, the project dir, and the selected named environment's dir. */
+export interface SettingsPlaces {
+  home: string;
+  projectDir: string;
+  /** A named environment's dir (`~/.skillwright/environments/{name}`): its `settings.json` is a user file. */
+  environmentDir?: string;
+}
+
 /**
  * The settings files, lowest precedence first (later files override scalars; arrays are concatenated):
- * `~/.claude/settings.json`, `~/.skillwright/settings.json`, then in the project `.claude/settings.json`,
- * `.claude/settings.local.json`, `.skillwright/settings.json`, `.skillwright/settings.local.json`. Pure.
+ * `~/.claude/settings.json`, `~/.skillwright/settings.json`, the selected environment's `settings.json`, then
+ * in the project `.claude/settings.json`, `.claude/settings.local.json`, `.skillwright/settings.json`,
+ * `.skillwright/settings.local.json`. Pure.
  */
-export function settingsFiles(options: { home: string; projectDir: string }): string[] {
+export function settingsFiles(options: SettingsPlaces): string[] {
   const { home, projectDir } = options;
   return [
     join(home, ".claude", "settings.json"),
     join(home, ".skillwright", "settings.json"),
+    ...(options.environmentDir === undefined ? [] : [join(options.environmentDir, "settings.json")]),
     join(projectDir, ".claude", "settings.json"),
     join(projectDir, ".claude", "settings.local.json"),
     join(projectDir, ".skillwright", "settings.json"),
@@ -72,12 +82,17 @@ export function settingsFiles(options: { home: string; projectDir: string }): st
 }
 
 /**
- * The settings files the user wrote for this machine (never committed to a repository): the two user files and
- * the project's two `settings.local.json`. Approvals (MCP servers) count only from these. Pure.
+ * The settings files the user wrote for this machine (never committed to a repository): the two user files, the
+ * selected environment's file and the project's two `settings.local.json`. Approvals (MCP servers) count only
+ * from these. Pure.
  */
-export function userAndLocalSettingsFiles(options: { home: string; projectDir: string }): string[] {
-  const [claudeUser, ownUser, , claudeLocal, , ownLocal] = settingsFiles(options);
-  return [claudeUser, ownUser, claudeLocal, ownLocal].filter((f): f is string => f !== undefined);
+export function userAndLocalSettingsFiles(options: SettingsPlaces): string[] {
+  const { environmentDir, ...rest } = options;
+  const [claudeUser, ownUser, , claudeLocal, , ownLocal] = settingsFiles(rest);
+  const environment = environmentDir === undefined ? [] : [join(environmentDir, "settings.json")];
+  return [claudeUser, ownUser, ...environment, claudeLocal, ownLocal].filter(
+    (f): f is string => f !== undefined,
+  );
 }
 
 type Json = unknown;
@@ -231,11 +246,7 @@ export interface LoadedSettings {
  * `settings-invalid` error and the file is ignored; an unreadable file is a `file-unreadable` warning. An empty
  * file counts as `{}`.
  */
-export async function loadSettings(options: {
-  fs: FsOps;
-  home: string;
-  projectDir: string;
-}): Promise<LoadedSettings> {
+export async function loadSettings(options: SettingsPlaces & { fs: FsOps }): Promise<LoadedSettings> {
   const paths = settingsFiles(options);
   const read = await Promise.all(
     paths.map(async (path): Promise<{ path: string; text?: string; diagnostic?: Diagnostic }> => {

@@ -32,8 +32,10 @@ export async function scanRoot(fs: FsOps, root: SkillRoot): Promise<RootScan> {
   }
   scan.exists = true;
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  if (root.layout === "skills") scanSkillsDir(root, entries, scan);
-  else await scanCommandsDir(fs, root, root.dir, [], entries, scan, new Set());
+  if (root.layout === "skills") {
+    scanSkillsDir(root, entries, scan);
+    if (root.environment !== undefined) await preferLowercaseFile(fs, scan);
+  } else await scanCommandsDir(fs, root, root.dir, [], entries, scan, new Set());
   return scan;
 }
 
@@ -71,6 +73,23 @@ function scanSkillsDir(
       baseDir: dir,
     });
   }
+}
+
+/**
+ * In an environment's skills dir a skill file may be named `skill.md`: each dir holding that and no `SKILL.md`
+ * points at it instead, and its head is read with a frontmatter `name` that is a display title.
+ */
+async function preferLowercaseFile(fs: FsOps, scan: RootScan): Promise<void> {
+  scan.files = await Promise.all(
+    scan.files.map(async (ref) => {
+      const names = await fs.readdir(ref.baseDir).then(
+        (entries) => entries.map((e) => e.name),
+        (): string[] => [],
+      );
+      const file = !names.includes("SKILL.md") && names.includes("skill.md") ? "skill.md" : "SKILL.md";
+      return { ...ref, path: `${ref.baseDir}${sep}${file}`, titleName: true };
+    }),
+  );
 }
 
 async function scanCommandsDir(

@@ -9,6 +9,11 @@ export interface SkillRoot {
   layout: "skills" | "commands";
   /** Human label for doctor output, e.g. `project (.claude/skills)`. */
   label: string;
+  /**
+   * Set on a named environment's `skills/` dir (the environment's name): there a skill file may also be named
+   * `skill.md`, and a frontmatter `name` that is not a valid skill name is a display title (the dir stays the id).
+   */
+  environment?: string;
 }
 
 export interface RootInputs {
@@ -23,6 +28,8 @@ export interface RootInputs {
   skillsDirs?: string[];
   /** The package's own `bundled-skills/` dir. */
   bundledDir?: string;
+  /** The selected named environment (`--env`, `switchEnvironment`): its name and its dir. */
+  environment?: { name: string; dir: string };
 }
 
 /** The default managed dir when `$SKILLWRIGHT_MANAGED_DIR` is not set. */
@@ -37,7 +44,10 @@ export function kindOf(root: SkillRoot): SkillKind {
 
 /**
  * THE ordered list of file roots (SPEC §2): precedence lives here and nowhere else. Earlier roots win name
- * clashes. Plugin and MCP skills are namespaced and come from their own loaders.
+ * clashes. Plugin and MCP skills are namespaced and come from their own loaders. A selected named environment's
+ * `skills/` comes right after the managed roots: chosen for this run, it beats the user's and the project's
+ * skills of the same name. Its skills have source `user` (the user put them in their home dir: trusted and
+ * listed as user skills are).
  */
 export function skillRoots(inputs: RootInputs): SkillRoot[] {
   const roots: SkillRoot[] = [];
@@ -48,6 +58,15 @@ export function skillRoots(inputs: RootInputs): SkillRoot[] {
       source: "managed",
       layout: "commands",
       label: "managed commands",
+    });
+  }
+  if (inputs.environment !== undefined) {
+    roots.push({
+      dir: join(inputs.environment.dir, "skills"),
+      source: "user",
+      layout: "skills",
+      label: `environment ${inputs.environment.name}`,
+      environment: inputs.environment.name,
     });
   }
   roots.push(

@@ -11,10 +11,14 @@ import { createSkillCatalog, type SkillCatalog } from "../discovery/catalog.js";
 import { type Discovery, discoverSkills } from "../discovery/discover.js";
 import { openHeadCache } from "../discovery/head-cache.js";
 import { type SkillRoot, skillRoots } from "../discovery/skill-roots.js";
+import { type EnvironmentRef, resolveEnvironment } from "../environments/environments.js";
+import { type SkillInfo, skillInfoOf, skillsInfoForToolDescription } from "../environments/skill-info.js";
 import { createNodeFs, type FsOps } from "../io/fs.js";
+import { answersTo } from "../skill/skill.js";
 import { partitionSkills, type SkillFilter, type SkillSwitches, skillFilterFrom } from "../skill-filter.js";
 import { rankSourceSkills } from "../sources/rank-sources.js";
 import type { SkillSource } from "../sources/skill-source.js";
+import { type SkillWatcher, startSkillWatcher, type WatchOptions } from "../watch/skill-watcher.js";
 import { type Extensions, extensionSkills, loadExtensions } from "./extensions.js";
 
 /** Where the engine looks and what it uses: the directories, the environment, and the injected file system. */
@@ -65,6 +69,17 @@ export interface EngineOptions {
    * listing delta on their next request.
    */
   sources?: SkillSource[];
+  /**
+   * A named environment (`--env`): `~/.skillwright/environments/{name}/` adds its `skills/` (just below the managed
+   * skills in precedence), its `settings.json` (after the user settings) and its `agents/`. An unknown name makes
+   * discovery reject with `UnknownEnvironmentError`. `switchEnvironment` changes it later.
+   */
+  environment?: string;
+  /**
+   * Live reload: watch the skill roots (and the nearest existing parent of those not there yet); a burst of
+   * changes becomes one `reload()`, so open sessions get one listing delta. Off by default; `close()` stops it.
+   */
+  watch?: boolean | WatchOptions;
 }
 
 /**
@@ -85,8 +100,16 @@ export interface Engine {
    * without files writes nothing. Open sessions get it as a listing delta. Returns the diagnostics.
    */
   registerBundledSkill(definition: BundledSkillDefinition): Diagnostic[];
-  /** The file roots in precedence order, and the git root when there is one. */
-  roots(): Promise<{ roots: SkillRoot[]; gitRoot?: string; projectDir: string }>;
+  /**
+   * The file roots in precedence order, the git root when there is one, and the selected named environment.
+   * Rejects with `UnknownEnvironmentError` when the selected environment does not exist.
+   */
+  roots(): Promise<{
+    roots: SkillRoot[];
+    gitRoot?: string;
+    projectDir: string;
+    environment?: EnvironmentRef;
+  }>;
   /** Settings, plugins and MCP servers (loaded once; MCP servers start on first use). */
   extensions(): Promise<Extensions>;
   /** Which skills are switched off: settings `skills.disabled` (each traced to its file) and the switches. */
@@ -99,7 +122,22 @@ export interface Engine {
    * change (listing delta, settings hooks and permission rules). MCP servers keep running.
    */
   reload(): Promise<Discovery>;
-  /** Stops MCP servers. Idempotent. */
+  /** The selected named environment's name, if any. */
+  currentEnvironment(): string | undefined;
+  /**
+   * Selects the named environment `name` (undefined: none) and rescans as `reload()` does, so open sessions get
+   * the listing delta on their next request; a watcher follows the new roots. Rejects with
+   * `UnknownEnvironmentError` (listing the environments that exist) and keeps the current one when there is no
+   * such environment.
+   */
+  switchEnvironment(name: string | undefined): Promise<Discovery>;
+  /** Every enabled skill, in listing order, as `{ id, name, description, path, source }` (seed 004). */
+  listSkills(): Promise<SkillInfo[]>;
+  /** The enabled skill answering to `id` (its name or alias), or undefined. */
+  getSkill(id: string): Promise<SkillInfo | undefined>;
+  /** One `- {id}: {description}` line per model-invocable skill, for an application's own tool description. */
+  getSkillsInfoForToolDescription(): Promise<string>;
+  /** Stops the skill watcher and MCP servers. Idempotent. */
   close(): Promise<void>;
 }
 
@@ -111,9 +149,13 @@ export function createEngine(options: EngineOptions): Engine {
     fs,
     extractRoot: options.bundledExtractRoot ?? join(options.home, ".skillwright", "bundled"),
   });
+  let environmentName = options.environment;
   let rootsMemo: ReturnType<Engine["roots"]> | undefined;
   const roots: Engine["roots"] = () => {
+    const selected = environmentName;
     rootsMemo ??= (async () => {
+      const environment =
+        selected === undefined ? undefined : await resolveEnvironment(fs, options.home, selected);
       const project = await projectDirs(fs, options.cwd, options.home);
       const managedDir = env.SKILLWRIGHT_MANAGED_DIR;
       const list = skillRoots({
@@ -123,11 +165,15 @@ export function createEngine(options: EngineOptions): Engine {
         addDirs: options.addDirs ?? [],
         skillsDirs: options.skillsDirs ?? [],
         ...(options.bundledDir === undefined ? {} : { bundledDir: options.bundledDir }),
+        ...(environment === undefined ? {} : { environment }),
       });
       const projectDir = project.gitRoot ?? options.cwd;
-      return project.gitRoot === undefined
-        ? { roots: list, projectDir }
-        : { roots: list, gitRoot: project.gitRoot, projectDir };
+      return {
+        roots: list,
+        projectDir,
+        ...(project.gitRoot === undefined ? {} : { gitRoot: project.gitRoot }),
+        ...(environment === undefined ? {} : { environment }),
+      };
     })();
     return rootsMemo;
   };
@@ -138,9 +184,10 @@ export function createEngine(options: EngineOptions): Engine {
   };
   /** Loads settings, plugins and MCP configs; `keep` carries a running MCP manager over a reload. */
   const loadAll = (keep: Pick<Extensions, "mcp" | "mcpServers" | "mcpFor"> | undefined) =>
-    roots().then(({ projectDir }) =>
+    roots().then(({ projectDir, environment }) =>
       loadExtensions({
         fs,
+        ...(environment === undefined ? {} : { environmentDir: environment.dir }),
         cwd: options.cwd,
         home: options.home,
         projectDir,
@@ -199,6 +246,22 @@ export function createEngine(options: EngineOptions): Engine {
   const unsubscribe = [bundled.source, ...appSources].map((source) =>
     source.subscribe(() => catalog.refresh()),
   );
+  const reload = async () => {
+    const previous = extensionsMemo === undefined ? undefined : await extensionsMemo.catch(() => undefined);
+    extensionsMemo = loadAll(previous);
+    return catalog.reload();
+  };
+  const discover = () => catalog.get();
+  const watchOptions = options.watch === true ? {} : options.watch === false ? undefined : options.watch;
+  const watcher: SkillWatcher | undefined =
+    watchOptions === undefined
+      ? undefined
+      : startSkillWatcher({
+          ...watchOptions,
+          fs,
+          roots: async () => (await roots()).roots.filter((r) => r.source !== "bundled").map((r) => r.dir),
+          onChange: reload,
+        });
   return {
     cwd: options.cwd,
     home: options.home,
@@ -211,16 +274,27 @@ export function createEngine(options: EngineOptions): Engine {
     skillFilter,
     catalog,
     registerBundledSkill: (definition) => bundled.register(definition),
-    discover: () => catalog.get(),
-    async reload() {
-      const previous = extensionsMemo === undefined ? undefined : await extensionsMemo;
-      if (previous !== undefined) extensionsMemo = loadAll(previous);
-      return catalog.reload();
+    discover,
+    reload,
+    currentEnvironment: () => environmentName,
+    async switchEnvironment(name) {
+      if (name !== undefined) await resolveEnvironment(fs, options.home, name);
+      environmentName = name;
+      rootsMemo = undefined;
+      await watcher?.rearm();
+      return reload();
     },
+    listSkills: async () => (await discover()).skills.map(skillInfoOf),
+    async getSkill(id) {
+      const skill = (await discover()).skills.find((s) => answersTo(s, id));
+      return skill === undefined ? undefined : skillInfoOf(skill);
+    },
+    getSkillsInfoForToolDescription: async () => skillsInfoForToolDescription((await discover()).skills),
     async close() {
       for (const stop of unsubscribe.splice(0)) stop();
+      await watcher?.close();
       if (extensionsMemo === undefined) return;
-      await (await extensionsMemo).mcp?.close();
+      await (await extensionsMemo.catch(() => undefined))?.mcp?.close();
     },
   };
 }

@@ -15,6 +15,8 @@ export interface ExtensionInputs {
   cwd: string;
   home: string;
   projectDir: string;
+  /** The selected named environment's dir: its `settings.json` is read after the user settings. */
+  environmentDir?: string;
   env: Record<string, string | undefined>;
   pluginDirs: readonly string[];
   /** `--mcp-config` values: file paths or inline JSON. */
@@ -63,7 +65,7 @@ export interface Extensions {
  */
 export async function loadExtensions(inputs: ExtensionInputs): Promise<Extensions> {
   const { fs } = inputs;
-  const settings = await loadSettings({ fs, home: inputs.home, projectDir: inputs.projectDir });
+  const settings = await loadSettings(inputs);
   const loaded = await loadPlugins({
     fs,
     pluginDirs: inputs.pluginDirs,

@@ -95,7 +95,7 @@ export interface OpenedSession {
  */
 export async function openSession(engine: Engine, options: OpenSessionOptions): Promise<OpenedSession> {
   const { fs } = engine;
-  const { projectDir, roots, gitRoot } = await engine.roots();
+  const { projectDir, roots, gitRoot, environment } = await engine.roots();
   const [extensions, discovery] = await Promise.all([engine.extensions(), engine.discover()]);
   const { settings } = extensions;
   const diagnostics: Diagnostic[] = [];
@@ -127,6 +127,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     home: engine.home,
     roots,
     plugins: extensions.plugins,
+    ...(environment === undefined ? {} : { environmentDir: environment.dir }),
   });
   diagnostics.push(...discoveredAgents.diagnostics);
   let agents = discoveredAgents.agents;
@@ -229,7 +230,15 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     for (const plugin of fresh.plugins) {
       hooks.register({ kind: "plugin", name: plugin.name, pluginRoot: plugin.root }, plugin.hooks);
     }
-    agents = (await discoverAgentTypes({ fs, home: engine.home, roots, plugins: fresh.plugins })).agents;
+    agents = (
+      await discoverAgentTypes({
+        fs,
+        home: engine.home,
+        roots,
+        plugins: fresh.plugins,
+        ...(environment === undefined ? {} : { environmentDir: environment.dir }),
+      })
+    ).agents;
   };
   const prompt = await assembleSessionPrompt({
     fs,

@@ -35,6 +35,11 @@ export interface SkillFileRef {
    * is still under it, so a link swapped after discovery cannot point the read elsewhere.
    */
   confine?: string;
+  /**
+   * A frontmatter `name` that is not a valid skill name is a display title (`title`), not an invalid alias: set
+   * for a named environment's skills (`name: Release Notes` in `release-notes/skill.md`).
+   */
+  titleName?: boolean;
 }
 
 export interface LoadResult {
@@ -191,6 +196,7 @@ export async function readSkillHead(
     dirName: ref.name,
     firstBodyLine: firstBodyLine(split.body),
     path: ref.path,
+    ...(ref.titleName === true ? { titleName: true } : {}),
   });
   diagnostics.push(...fieldDiagnostics);
   return { meta, diagnostics, fileId: head.fileId };

@@ -50,6 +50,8 @@ export interface NormalizeInput {
   /** The first non-empty body line, for the description fallback; undefined for an empty body. */
   firstBodyLine: string | undefined;
   path: string;
+  /** A `name` that is not a valid skill name becomes `title` (a display title) instead of a warning. */
+  titleName?: boolean;
 }
 
 /**
@@ -111,9 +113,11 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
   }
 
   let alias: string | undefined;
+  let title: string | undefined;
   const name = kind === "skill" ? text("name") : undefined;
   if (name !== undefined && name !== "" && name !== input.dirName) {
     if (isValidSkillName(name)) alias = name;
+    else if (input.titleName === true) title = neutralizeMarkup(collapseNewlines(name));
     else {
       diagnostics.push(
         diagnostic(
@@ -166,6 +170,7 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
     extra,
   };
   if (alias !== undefined) meta.alias = alias;
+  if (title !== undefined) meta.title = title;
   if (whenToUse !== undefined && whenToUse !== "") {
     meta.whenToUse = neutralizeMarkup(collapseNewlines(whenToUse));
   }

@@ -26,6 +26,11 @@ export interface PluginRef {
 export interface SkillMeta {
   /** The `name:` alias when it differs from the dir name and is valid. */
   alias?: string;
+  /**
+   * A display title: a named environment's skill whose frontmatter `name` is not a valid skill name
+   * (`name: Release Notes`). Shown to people (`listSkills()`, `list`); the skill answers only to its dir name.
+   */
+  title?: string;
   description: string;
   /** True when the description came from the body or the default, not from the frontmatter. */
   descriptionFromBody: boolean;

@@ -57,7 +57,7 @@ export async function listCommand(engine: Engine, io: CliIo, json: boolean): Pro
         ? `${skill.description.slice(0, LIST_DESCRIPTION_WIDTH - 1)}…`
         : skill.description;
     lines.push(
-      `${displayName(skill)}  [${skill.source}]${flags.length > 0 ? `  {${flags.join(", ")}}` : ""}`,
+      `${displayName(skill)}${skill.title === undefined ? "" : ` "${skill.title}"`}  [${skill.source}]${flags.length > 0 ? `  {${flags.join(", ")}}` : ""}`,
     );
     lines.push(`    ${description}`);
     lines.push(`    ${skill.filePath === "" ? skill.baseDir : skill.filePath}`);

@@ -23,8 +23,13 @@ export const SHOW_SESSION_ID = "show-preview";
  * `runShell` (through the settings' deny rules; the user's flag answers an `ask`); otherwise its markers stay.
  */
 async function expansionFor(engine: Engine, skill: Skill, args: string, runShell: boolean) {
-  const { projectDir } = await engine.roots();
-  const settings = await loadSettings({ fs: engine.fs, home: engine.home, projectDir });
+  const { projectDir, environment } = await engine.roots();
+  const settings = await loadSettings({
+    fs: engine.fs,
+    home: engine.home,
+    projectDir,
+    ...(environment === undefined ? {} : { environmentDir: environment.dir }),
+  });
   const rules = permissionRules(settings.settings);
   const expandable: Skill = runShell
     ? skill
