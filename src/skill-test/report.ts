@@ -31,6 +31,9 @@ export function textReport(run: TestRun, cwd?: string): string {
       out.push(...o.actual.split("\n").map((l) => `    ${l}`));
     if (o.passed) continue;
     for (const f of o.failures) out.push(`    ${f.replaceAll("\n", "\n      ")}`);
+    if (o.kind === "session" && o.actual !== undefined) {
+      out.push("    the session made:", ...o.actual.split("\n").map((l) => `      ${l}`));
+    }
     if (o.expected !== undefined && o.actual !== undefined && o.expected !== o.actual) {
       out.push(
         "    diff (- expected, + actual):",

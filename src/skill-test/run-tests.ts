@@ -8,6 +8,8 @@ import type { CaseOutcome } from "./outcome.js";
 import { runExpansionCase, type TempCopy } from "./run-expansion.js";
 import { runListingCase } from "./run-listing.js";
 import { runTriggerCase, type TriggerSession } from "./run-trigger.js";
+import { sessionFailures, sessionSummary } from "./session-checks.js";
+import type { RunSessionCase } from "./session-host.js";
 
 /** The dir beside SKILL.md that holds a skill's cases. */
 export const TESTS_DIR = "tests";
@@ -22,6 +24,8 @@ export interface RunTestsDeps {
   openTrigger?: () => Promise<TriggerSession>;
   /** Called after each model run of a trigger case, for a progress bar. */
   onModelRun?: () => void;
+  /** Runs session cases; absent: they are skipped. */
+  runSession?: RunSessionCase;
   /** Called after each case, for progress output. */
   onCase?: (outcome: CaseOutcome) => void;
 }
@@ -108,6 +112,19 @@ async function runCase(skill: Skill, located: LocatedCase, deps: RunTestsDeps): 
         failures: result.failures,
         actual: result.actual,
       };
+    }
+    case "session": {
+      if (deps.runSession === undefined) {
+        return { ...base, passed: true, skipped: "no session runner", failures: [] };
+      }
+      try {
+        const seen = await deps.runSession(skill, c);
+        const failures = sessionFailures(c, seen);
+        return { ...base, passed: failures.length === 0, failures, actual: sessionSummary(seen) };
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return { ...base, passed: false, failures: [`the session could not run: ${message}`] };
+      }
     }
   }
 }

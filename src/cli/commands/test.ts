@@ -10,6 +10,7 @@ import { createMemorySessionStore } from "../../skill-test/memory-store.js";
 import { jsonReport, junitReport, runPassed, textReport } from "../../skill-test/report.js";
 import { runSkillTests } from "../../skill-test/run-tests.js";
 import type { TriggerSession } from "../../skill-test/run-trigger.js";
+import { createSessionHost, type RunSessionCase } from "../../skill-test/session-host.js";
 import { createStubShell } from "../../skill-test/stub-shell.js";
 import { copyToTemp } from "../../skill-test/temp-copy.js";
 import { updatedCasesText } from "../../skill-test/update.js";
@@ -66,6 +67,29 @@ async function triggerSessions(
 }
 
 /**
+ * How session cases run: the project copied to a temp dir, a fresh engine and the real session on it, the model
+ * played by the scripted server. The engine and session modules load on the first session case.
+ */
+function sessionRunner(engine: Engine, io: CliIo, projectDir: string): RunSessionCase {
+  return async (skill, testCase) => {
+    const [{ createEngine }, { openSession }] = await Promise.all([
+      import("../../engine.js"),
+      import("../../session/open.js"),
+    ]);
+    const run = createSessionHost({
+      projectDir,
+      cwd: io.cwd,
+      env: engine.env,
+      bundledDir: io.bundledDir,
+      shell: createNodeShell(),
+      createEngine,
+      openSession,
+    });
+    return run(skill, testCase);
+  };
+}
+
+/**
  * `skillwright test [path...]`: runs the cases in `<skill>/tests/*.yaml` of the skills at each path (default:
  * every skill the project discovers). Exit 1 on any failed case or tests-file mistake.
  */
@@ -87,6 +111,7 @@ export async function testCommand(engine: Engine, io: CliIo, paths: string[], op
     copyDir: copyToTemp,
     env: engine.env,
     listingSettings: listingSettingsOf(settings.settings),
+    runSession: sessionRunner(engine, io, projectDir),
     ...(openTrigger === undefined ? {} : { openTrigger, onModelRun: () => io.stderr(".") }),
   });
   if (openTrigger !== undefined && run.outcomes.some((o) => o.kind === "trigger")) io.stderr("\n");
