@@ -3,6 +3,7 @@ import type { FsOps } from "../io/fs.js";
 import type { ShellOps } from "../io/shell.js";
 import type { ListingSettings } from "../listing.js";
 import type { Skill } from "../skill/skill.js";
+import type { TriggerAdvice } from "./advice.js";
 import { type CaseFileError, type LocatedCase, parseCasesFile } from "./cases.js";
 import type { CaseOutcome } from "./outcome.js";
 import { runExpansionCase, type TempCopy } from "./run-expansion.js";
@@ -22,6 +23,8 @@ export interface RunTestsDeps {
   listingSettings?: ListingSettings;
   /** Opens a model session for trigger cases; absent (no API key): trigger cases are skipped. */
   openTrigger?: () => Promise<TriggerSession>;
+  /** The listing entry and competing skills of a skill whose trigger case failed. */
+  adviseTrigger?: (skill: Skill) => TriggerAdvice;
   /** Called after each model run of a trigger case, for a progress bar. */
   onModelRun?: () => void;
   /** Runs session cases; absent: they are skipped. */
@@ -106,11 +109,14 @@ async function runCase(skill: Skill, located: LocatedCase, deps: RunTestsDeps): 
         open: deps.openTrigger,
         ...(deps.onModelRun === undefined ? {} : { onRun: deps.onModelRun }),
       });
+      const passed = result.failures.length === 0;
+      const advice = passed ? undefined : deps.adviseTrigger?.(skill);
       return {
         ...base,
-        passed: result.failures.length === 0,
+        passed,
         failures: result.failures,
         actual: result.actual,
+        ...(advice === undefined ? {} : { advice }),
       };
     }
     case "session": {

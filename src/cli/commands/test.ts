@@ -1,11 +1,13 @@
 import { join, resolve } from "node:path";
+import { contextWindowFor, DEFAULT_MODEL, resolveModel } from "../../agent/models.js";
 import { loadSettings } from "../../config/settings.js";
 import type { Engine } from "../../engine.js";
 import { errorMessage } from "../../io/fs.js";
 import { createNodeShell } from "../../io/shell.js";
-import { listingSettingsOf } from "../../listing.js";
+import { type ListingSettings, listingLimits, listingSettingsOf } from "../../listing.js";
 import type { Skill } from "../../skill/skill.js";
 import { validatePath } from "../../skill/validate-path.js";
+import { type TriggerAdvice, triggerAdvice } from "../../skill-test/advice.js";
 import { createMemorySessionStore } from "../../skill-test/memory-store.js";
 import { jsonReport, junitReport, runPassed, textReport } from "../../skill-test/report.js";
 import { runSkillTests } from "../../skill-test/run-tests.js";
@@ -67,6 +69,22 @@ async function triggerSessions(
 }
 
 /**
+ * The advice for failed trigger cases: the listing a trigger session sends (the project's skills that are not
+ * conditional, packed for the run's model with the usage scores it reads), built once on first use.
+ */
+async function triggerAdviser(
+  engine: Engine,
+  model: string,
+  settings: ListingSettings,
+): Promise<(skill: Skill) => TriggerAdvice> {
+  const listed = (await engine.discover()).skills.filter((s) => s.paths === undefined);
+  const usage = await createFileUsageStore({ fs: engine.fs, path: defaultUsagePath(engine.home) }).load();
+  const limits = listingLimits({ env: engine.env, settings, contextWindowTokens: contextWindowFor(model) });
+  const now = Date.now();
+  return (skill) => triggerAdvice(skill, { model, limits, listed, usage, now });
+}
+
+/**
  * How session cases run: the project copied to a temp dir, a fresh engine and the real session on it, the model
  * played by the scripted server. The engine and session modules load on the first session case.
  */
@@ -105,12 +123,17 @@ export async function testCommand(engine: Engine, io: CliIo, paths: string[], op
   const { projectDir } = await engine.roots();
   const openTrigger = await triggerSessions(engine, io, options.model);
   const settings = await loadSettings({ fs: engine.fs, home: engine.home, projectDir });
+  const listingSettings = listingSettingsOf(settings.settings);
+  const model = resolveModel(options.model ?? settings.settings.model ?? DEFAULT_MODEL);
+  const adviseTrigger =
+    openTrigger === undefined ? undefined : await triggerAdviser(engine, model, listingSettings);
   const run = await runSkillTests(skills, {
     fs: engine.fs,
     shell: createNodeShell(),
     copyDir: copyToTemp,
     env: engine.env,
-    listingSettings: listingSettingsOf(settings.settings),
+    listingSettings,
+    ...(adviseTrigger === undefined ? {} : { adviseTrigger }),
     runSession: sessionRunner(engine, io, projectDir),
     ...(openTrigger === undefined ? {} : { openTrigger, onModelRun: () => io.stderr(".") }),
   });
