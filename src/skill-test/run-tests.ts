@@ -25,8 +25,10 @@ export interface RunTestsDeps {
   openTrigger?: () => Promise<TriggerSession>;
   /** The listing entry and competing skills of a skill whose trigger case failed. */
   adviseTrigger?: (skill: Skill) => TriggerAdvice;
-  /** Called after each model run of a trigger case, for a progress bar. */
-  onModelRun?: () => void;
+  /** Told, before any case runs, how many model runs the trigger cases will make (only with `openTrigger`). */
+  onPlan?: (modelRuns: number) => void;
+  /** Called after each model run of a trigger case (`skill › case`), for a progress bar. */
+  onModelRun?: (label: string) => void;
   /** Runs session cases; absent: they are skipped. */
   runSession?: RunSessionCase;
   /** Called after each case, for progress output. */
@@ -107,7 +109,9 @@ async function runCase(skill: Skill, located: LocatedCase, deps: RunTestsDeps): 
       }
       const result = await runTriggerCase(skill, c, {
         open: deps.openTrigger,
-        ...(deps.onModelRun === undefined ? {} : { onRun: deps.onModelRun }),
+        ...(deps.onModelRun === undefined
+          ? {}
+          : { onRun: () => deps.onModelRun?.(`${skill.name} › ${c.name}`) }),
       });
       const passed = result.failures.length === 0;
       const advice = passed ? undefined : deps.adviseTrigger?.(skill);
@@ -135,10 +139,19 @@ async function runCase(skill: Skill, located: LocatedCase, deps: RunTestsDeps): 
   }
 }
 
-/** Runs every case of every skill given, in order, one at a time (inline shell must not race). */
+/** The model runs a trigger case makes: each prompt `runs` times; 0 for other kinds. Pure. */
+export function modelRunsOf(c: LocatedCase["case"]): number {
+  return c.kind === "trigger" ? (c.should.length + c.should_not.length) * c.runs : 0;
+}
+
+/**
+ * Runs every case of every skill given, in order, one at a time (inline shell must not race). Every tests file
+ * is read first, so `onPlan` knows the number of model runs before the first one.
+ */
 export async function runSkillTests(skills: readonly Skill[], deps: RunTestsDeps): Promise<TestRun> {
   const outcomes: CaseOutcome[] = [];
   const fileErrors: CaseFileError[] = [];
+  const planned: { skill: Skill; located: LocatedCase }[] = [];
   let skillsTested = 0;
   for (const skill of skills) {
     const files = await caseFiles(deps.fs, skill);
@@ -146,12 +159,16 @@ export async function runSkillTests(skills: readonly Skill[], deps: RunTestsDeps
     for (const file of files) {
       const { cases, errors } = await loadCases(deps.fs, file);
       fileErrors.push(...errors);
-      for (const located of cases) {
-        const outcome = await runCase(skill, located, deps);
-        outcomes.push(outcome);
-        deps.onCase?.(outcome);
-      }
+      planned.push(...cases.map((located) => ({ skill, located })));
     }
+  }
+  if (deps.openTrigger !== undefined) {
+    deps.onPlan?.(planned.reduce((sum, p) => sum + modelRunsOf(p.located.case), 0));
+  }
+  for (const { skill, located } of planned) {
+    const outcome = await runCase(skill, located, deps);
+    outcomes.push(outcome);
+    deps.onCase?.(outcome);
   }
   return { outcomes, fileErrors, skillsTested };
 }

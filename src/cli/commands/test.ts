@@ -9,6 +9,7 @@ import type { Skill } from "../../skill/skill.js";
 import { validatePath } from "../../skill/validate-path.js";
 import { type TriggerAdvice, triggerAdvice } from "../../skill-test/advice.js";
 import { createMemorySessionStore } from "../../skill-test/memory-store.js";
+import { createProgress } from "../../skill-test/progress.js";
 import { jsonReport, junitReport, runPassed, textReport } from "../../skill-test/report.js";
 import { runSkillTests } from "../../skill-test/run-tests.js";
 import type { TriggerSession } from "../../skill-test/run-trigger.js";
@@ -127,6 +128,10 @@ export async function testCommand(engine: Engine, io: CliIo, paths: string[], op
   const model = resolveModel(options.model ?? settings.settings.model ?? DEFAULT_MODEL);
   const adviseTrigger =
     openTrigger === undefined ? undefined : await triggerAdviser(engine, model, listingSettings);
+  // Never with --json: its readers want the report alone.
+  const progress = options.json
+    ? undefined
+    : createProgress({ write: io.stderr, tty: io.stderrIsTTY === true, now: Date.now });
   const run = await runSkillTests(skills, {
     fs: engine.fs,
     shell: createNodeShell(),
@@ -135,9 +140,12 @@ export async function testCommand(engine: Engine, io: CliIo, paths: string[], op
     listingSettings,
     ...(adviseTrigger === undefined ? {} : { adviseTrigger }),
     runSession: sessionRunner(engine, io, projectDir),
-    ...(openTrigger === undefined ? {} : { openTrigger, onModelRun: () => io.stderr(".") }),
+    ...(openTrigger === undefined ? {} : { openTrigger }),
+    ...(progress === undefined
+      ? {}
+      : { onPlan: (n: number) => progress.start(n), onModelRun: (label: string) => progress.tick(label) }),
   });
-  if (openTrigger !== undefined && run.outcomes.some((o) => o.kind === "trigger")) io.stderr("\n");
+  progress?.finish();
   io.stdout(options.json ? jsonReport(run) : textReport(run, io.cwd));
   if (options.junit !== undefined) {
     const file = resolve(io.cwd, options.junit);
