@@ -5,6 +5,9 @@ import { type ModelServer, startModelServer } from "../../src/dev/model-server.j
 import { BIN, cli, json } from "../cli/run-cli.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
+/** The escape character that starts the bar's clear-to-end-of-line sequence. */
+const ESC = String.fromCharCode(27);
+
 const FILES = {
   "home/repo/.git/HEAD": "ref: refs/heads/main\n",
   "home/repo/.claude/skills/greet/SKILL.md": "---\nname: greet\ndescription: Greets someone.\n---\nHello\n",
@@ -59,7 +62,8 @@ describe("skillwright test: progress of model runs", () => {
       "model run 3/4 (…): greet › greetings",
       "model run 4/4 (…): greet › greetings",
     ]);
-    expect(result.stderr).not.toMatch(/[\r\x1b]/);
+    expect(result.stderr).not.toContain("\r");
+    expect(result.stderr).not.toContain("\x1b");
     expect(result.stdout).toContain("2 passed, 0 failed");
   });
 
@@ -90,7 +94,9 @@ describe("skillwright test: progress of model runs", () => {
     });
     const output = String(result.stdout);
     expect(output).toContain(`\r[${"░".repeat(24)}] 0/4 model runs · `);
-    expect(output).toMatch(/\r\[█{24}\] 4\/4 model runs · [\d.]+s · greet › greetings\x1b\[K/);
+    expect(output).toMatch(
+      new RegExp(`\r\\[█{24}\\] 4/4 model runs · [\\d.]+s · greet › greetings${ESC}\\[K`),
+    );
     expect(output).not.toContain("model run 1/4");
     expect(output).toContain("2 passed, 0 failed");
   });
