@@ -39,7 +39,7 @@ function inside(dir: string, path: string): boolean {
 /**
  * The temp project a case runs in: a copy of the project (without `node_modules` and `.git`) when the skill is
  * one of its skills, else an empty project holding only a copy of the skill in `.claude/skills/`. Either way a
- * git root, with an empty home beside it.
+ * new, empty git repository, with an empty home beside it.
  */
 async function tempProject(
   skill: Skill,
@@ -63,7 +63,13 @@ async function tempProject(
       verbatimSymlinks: true,
     });
   }
-  await mkdir(join(project, ".git"), { recursive: true });
+  // A fresh repository (the project's history stays behind), so skills that run git find one; without git, an
+  // empty `.git` still marks the project root.
+  await mkdir(project, { recursive: true });
+  const init = await deps.shell
+    .run("git init -q", { cwd: project, timeoutMs: 30_000 })
+    .catch(() => ({ exitCode: 1 }));
+  if (init.exitCode !== 0) await mkdir(join(project, ".git"), { recursive: true });
   const cwd =
     ofProject && inside(deps.projectDir, deps.cwd)
       ? join(project, relative(deps.projectDir, deps.cwd))

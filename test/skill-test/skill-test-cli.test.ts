@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
@@ -283,19 +282,6 @@ describe("skillwright test: tests files and reports", () => {
     const missing = await cli(t, ["test", "nowhere"]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("No skill found at nowhere");
-  });
-});
-
-describe("the example project's skill tests (issue 15 #5)", () => {
-  const EXAMPLE = fileURLToPath(new URL("../../examples/project", import.meta.url));
-  it("`skillwright test` passes on examples/project through the built CLI", async () => {
-    const t = await project({ "home/repo/README.md": "x" });
-    const result = await cli(t, ["test", "--cwd", EXAMPLE, "--json"]);
-    const report = json<JsonReport>(result);
-    expect(report.fileErrors).toEqual([]);
-    expect(report.cases.filter((c) => !c.passed)).toEqual([]);
-    expect(new Set(report.cases.map((c) => c.kind))).toEqual(new Set(["expansion", "listing", "trigger"]));
-    expect(result.code).toBe(0);
   });
 });
 
