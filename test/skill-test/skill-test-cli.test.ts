@@ -273,6 +273,18 @@ describe("skillwright test: tests files and reports", () => {
     expect(suite.testcase[1].failure.message).toBe('body does not contain "<nope & never>"');
   });
 
+  it("by default the bundled skills' cases are left out; a path to them runs them", async () => {
+    const t = await project({
+      "bundled/packaged/SKILL.md": "---\ndescription: A bundled skill.\n---\nBody\n",
+      "bundled/packaged/tests/a.yaml": "cases:\n  - { name: listed, kind: listing, expect: full }\n",
+    });
+    const none = await cli(t, ["test"]);
+    expect(none.stdout).toBe("no test cases found (0 skill(s) with tests/)\n");
+    const given = await cli(t, ["test", "../../bundled/packaged"]);
+    expect(given.stdout).toContain("✓ packaged › listed (listing, ");
+    expect(given.code).toBe(0);
+  });
+
   it("no tests: exit 0 with a note; an unknown path: exit 1", async () => {
     const t = await project({ "home/repo/.claude/skills/plain/SKILL.md": "---\ndescription: d\n---\nx\n" });
     const none = await cli(t, ["test"]);

@@ -110,12 +110,15 @@ function sessionRunner(engine: Engine, io: CliIo, projectDir: string): RunSessio
 
 /**
  * `skillwright test [path...]`: runs the cases in `<skill>/tests/*.yaml` of the skills at each path (default:
- * every skill the project discovers). Exit 1 on any failed case or tests-file mistake.
+ * every skill the project discovers but the bundled ones, which ship tested: `skillwright test <bundled dir>`
+ * runs theirs). Exit 1 on any failed case or tests-file mistake.
  */
 export async function testCommand(engine: Engine, io: CliIo, paths: string[], options: TestOptions) {
   const skills =
     paths.length === 0
-      ? (await engine.discover()).skills.filter((s) => s.kind === "skill" && s.source !== "mcp")
+      ? (await engine.discover()).skills.filter(
+          (s) => s.kind === "skill" && s.source !== "mcp" && s.source !== "bundled",
+        )
       : (await Promise.all(paths.map((p) => skillsAt(engine, resolve(io.cwd, p))))).flat();
   if (paths.length > 0 && skills.length === 0) {
     io.stderr(`No skill found at ${paths.join(", ")}\n`);
