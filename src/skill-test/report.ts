@@ -87,7 +87,11 @@ function testcase(o: CaseOutcome): string {
   if (o.passed) return `${open}</testcase>`;
   const message = xmlEscape(o.failures.join("; "));
   const detail = xmlEscape(
-    [...o.failures, ...(o.actual === undefined ? [] : ["actual:", o.actual])].join("\n"),
+    [
+      ...o.failures,
+      ...(o.actual === undefined ? [] : ["actual:", o.actual]),
+      ...(o.advice === undefined ? [] : adviceLines(o.advice)),
+    ].join("\n"),
   );
   return `${open}\n      <failure message="${message}" type="${xmlEscape(o.kind)}">${detail}</failure>\n    </testcase>`;
 }

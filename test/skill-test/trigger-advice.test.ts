@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { XMLParser } from "fast-xml-parser";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
 import { cli, json } from "../cli/run-cli.js";
@@ -82,7 +84,13 @@ describe("skillwright test: advice for failed trigger cases", () => {
     expect(advice?.competitors[0]?.shared).toEqual(["greeting", "name", "warm"]);
     expect(advice?.competitors[0]?.score).toBeGreaterThan(advice?.competitors[1]?.score ?? 1);
 
-    const text = await cli(tree, ["test"], "home/repo", env);
+    const text = await cli(tree, ["test", "--junit", "junit.xml"], "home/repo", env);
+    const junit = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "" }).parse(
+      readFileSync(tree.path("home/repo/junit.xml"), "utf8"),
+    );
+    expect(junit.testsuites.testsuite.testcase.failure["#text"]).toContain(
+      "competing skills (description overlap, tf-idf cosine):\n  ",
+    );
     expect(text.stdout).toContain(
       `    the model saw (${advice?.model}, budget 30000 chars, 4 skill(s)): full\n` +
         `      - greet: ${GREET}\n` +
