@@ -10,6 +10,8 @@ export interface CliIo {
    */
   writeStdout?: (text: string) => Promise<void>;
   stderr: (text: string) => void;
+  /** Whether stderr is a terminal (progress bars redraw in place there). */
+  stderrIsTTY?: boolean;
   env: Record<string, string | undefined>;
   cwd: string;
   home: string;

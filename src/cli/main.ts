@@ -60,6 +60,7 @@ runCli(process.argv.slice(2), {
       process.stdout.once("drain", done).once("close", done).once("error", done);
     }),
   stderr: (text) => process.stderr.write(text),
+  stderrIsTTY: process.stderr.isTTY === true,
   env: process.env,
   cwd: process.cwd(),
   home: process.env.SKILLWRIGHT_HOME ?? homedir(),

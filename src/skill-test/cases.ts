@@ -1,5 +1,6 @@
 import { isNode, LineCounter, parseDocument } from "yaml";
 import * as z from "zod";
+import { ScriptTurn } from "../dev/model-script.js";
 
 /** A stubbed inline-shell command: its stdout, or the whole result. */
 const StubOutput = z.union([
@@ -85,8 +86,78 @@ export const TriggerCase = z
   .refine((c) => c.should.length + c.should_not.length > 0, { message: "give should or should_not prompts" });
 export type TriggerCase = z.infer<typeof TriggerCase>;
 
+/** Text checks: every given one must hold. */
+const TextChecks = {
+  contains: OneOrMany.optional(),
+  not_contains: OneOrMany.optional(),
+  regex: OneOrMany.optional(),
+};
+
+/** What a recorded request must hold: its strings (system, messages, tool calls and results) joined. */
+const RequestExpect = z
+  .object({
+    /** 0-based index among the main agent's requests; absent: some request (any agent) must match. */
+    request: z.number().int().nonnegative().optional(),
+    ...TextChecks,
+  })
+  .strict();
+
+/** A Skill call the engine ran (`skill_invoked`), with its arguments when given. */
+const SkillCallExpect = z.object({ skill: z.string().min(1), args: z.string().optional() }).strict();
+
+/** Some result of `tool` must hold. */
+const ToolResultExpect = z
+  .object({ tool: z.string().min(1), is_error: z.boolean().optional(), ...TextChecks })
+  .strict();
+
+/** A file of the temp project copy after the session (relative to the project dir). */
+const FileExpect = z
+  .object({
+    path: z.string().min(1),
+    exists: z.boolean().default(true),
+    exact: z.string().optional(),
+    ...TextChecks,
+  })
+  .strict();
+
+/** What a session must have done; at least one kind of expectation. */
+const SessionExpect = z
+  .object({
+    requests: z.array(RequestExpect).optional(),
+    /** Skill calls that must run, in this order (others may run between them). */
+    skill_calls: z.array(SkillCallExpect).optional(),
+    tool_results: z.array(ToolResultExpect).optional(),
+    files: z.array(FileExpect).optional(),
+    /** Every hook command run, in order: `Event` or `Event:Tool` (e.g. `PreToolUse:Write`). */
+    hooks: z.array(z.string().min(1)).optional(),
+    /** The assistant's text of the last turn. */
+    reply: z.object(TextChecks).strict().optional(),
+  })
+  .strict()
+  .refine((e) => Object.values(e).some((v) => v !== undefined), {
+    message: "give at least one of requests, skill_calls, tool_results, files, hooks, reply",
+  });
+
+/**
+ * A scripted conversation: `prompt`(s) sent in order to the engine's real session in a temp copy of the project,
+ * the model played by the scripted server with `turns` (the `skillwright dev model-server` script format).
+ */
+export const SessionCase = z
+  .object({
+    kind: z.literal("session"),
+    name: z.string().min(1),
+    prompt: OneOrMany,
+    turns: z.array(ScriptTurn).min(1),
+    /** Allow rules added for the run (headless: anything that asks is refused). */
+    allowed_tools: z.array(z.string().min(1)).default([]),
+    model: z.string().min(1).optional(),
+    expect: SessionExpect,
+  })
+  .strict();
+export type SessionCase = z.infer<typeof SessionCase>;
+
 /** A test case of one skill. */
-export const TestCase = z.discriminatedUnion("kind", [ExpansionCase, ListingCase, TriggerCase]);
+export const TestCase = z.discriminatedUnion("kind", [ExpansionCase, ListingCase, TriggerCase, SessionCase]);
 export type TestCase = z.infer<typeof TestCase>;
 
 /** A `tests/*.yaml` file. */

@@ -1,3 +1,5 @@
+import type { TriggerAdvice } from "./advice.js";
+
 /** The result of one test case. */
 export interface CaseOutcome {
   skill: string;
@@ -18,4 +20,6 @@ export interface CaseOutcome {
   actual?: string;
   /** The expected exact body, when the case gives one. */
   expected?: string;
+  /** For a failed trigger case: the listing entry the model saw and the skills competing with it. */
+  advice?: TriggerAdvice;
 }

@@ -1,4 +1,5 @@
 import { isAbsolute, relative } from "node:path";
+import { adviceLines } from "./advice.js";
 import type { CaseFileError } from "./cases.js";
 import { lineDiff } from "./line-diff.js";
 import type { CaseOutcome } from "./outcome.js";
@@ -31,6 +32,10 @@ export function textReport(run: TestRun, cwd?: string): string {
       out.push(...o.actual.split("\n").map((l) => `    ${l}`));
     if (o.passed) continue;
     for (const f of o.failures) out.push(`    ${f.replaceAll("\n", "\n      ")}`);
+    if (o.advice !== undefined) out.push(...adviceLines(o.advice).map((l) => `    ${l}`));
+    if (o.kind === "session" && o.actual !== undefined) {
+      out.push("    the session made:", ...o.actual.split("\n").map((l) => `      ${l}`));
+    }
     if (o.expected !== undefined && o.actual !== undefined && o.expected !== o.actual) {
       out.push(
         "    diff (- expected, + actual):",
@@ -82,7 +87,11 @@ function testcase(o: CaseOutcome): string {
   if (o.passed) return `${open}</testcase>`;
   const message = xmlEscape(o.failures.join("; "));
   const detail = xmlEscape(
-    [...o.failures, ...(o.actual === undefined ? [] : ["actual:", o.actual])].join("\n"),
+    [
+      ...o.failures,
+      ...(o.actual === undefined ? [] : ["actual:", o.actual]),
+      ...(o.advice === undefined ? [] : adviceLines(o.advice)),
+    ].join("\n"),
   );
   return `${open}\n      <failure message="${message}" type="${xmlEscape(o.kind)}">${detail}</failure>\n    </testcase>`;
 }

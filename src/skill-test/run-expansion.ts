@@ -3,6 +3,7 @@ import type { ShellOps } from "../io/shell.js";
 import type { Skill } from "../skill/skill.js";
 import type { ExpansionCase } from "./cases.js";
 import { createStubShell } from "./stub-shell.js";
+import { textFailures } from "./text-checks.js";
 
 /** The session id an expansion case substitutes for `${CLAUDE_SESSION_ID}`. */
 export const TEST_SESSION_ID = "skill-test";
@@ -30,33 +31,10 @@ export interface ExpansionResult {
   failures: string[];
 }
 
-function list(value: string | string[] | undefined): string[] {
-  return value === undefined ? [] : typeof value === "string" ? [value] : value;
-}
-
 /** Checks a body against a case's expectations; one message per unmet one. Pure. */
 export function checkBody(body: string, expect: ExpansionCase["expect"]): string[] {
-  const failures: string[] = [];
-  if (expect.exact !== undefined && body !== expect.exact) failures.push("body differs from `exact`");
-  for (const text of list(expect.contains)) {
-    if (!body.includes(text)) failures.push(`body does not contain ${JSON.stringify(text)}`);
-  }
-  for (const text of list(expect.not_contains)) {
-    if (body.includes(text)) failures.push(`body contains ${JSON.stringify(text)}`);
-  }
-  for (const source of list(expect.regex)) {
-    let pattern: RegExp;
-    try {
-      pattern = new RegExp(source, "m");
-    } catch (error) {
-      failures.push(
-        `invalid regex ${JSON.stringify(source)}: ${error instanceof Error ? error.message : error}`,
-      );
-      continue;
-    }
-    if (!pattern.test(body)) failures.push(`body does not match /${source}/m`);
-  }
-  return failures;
+  const exact = expect.exact !== undefined && body !== expect.exact ? ["body differs from `exact`"] : [];
+  return [...exact, ...textFailures("body", body, expect)];
 }
 
 /**

@@ -3,11 +3,14 @@ import type { FsOps } from "../io/fs.js";
 import type { ShellOps } from "../io/shell.js";
 import type { ListingSettings } from "../listing.js";
 import type { Skill } from "../skill/skill.js";
+import type { TriggerAdvice } from "./advice.js";
 import { type CaseFileError, type LocatedCase, parseCasesFile } from "./cases.js";
 import type { CaseOutcome } from "./outcome.js";
 import { runExpansionCase, type TempCopy } from "./run-expansion.js";
 import { runListingCase } from "./run-listing.js";
 import { runTriggerCase, type TriggerSession } from "./run-trigger.js";
+import { sessionFailures, sessionSummary } from "./session-checks.js";
+import type { RunSessionCase } from "./session-host.js";
 
 /** The dir beside SKILL.md that holds a skill's cases. */
 export const TESTS_DIR = "tests";
@@ -20,8 +23,14 @@ export interface RunTestsDeps {
   listingSettings?: ListingSettings;
   /** Opens a model session for trigger cases; absent (no API key): trigger cases are skipped. */
   openTrigger?: () => Promise<TriggerSession>;
-  /** Called after each model run of a trigger case, for a progress bar. */
-  onModelRun?: () => void;
+  /** The listing entry and competing skills of a skill whose trigger case failed. */
+  adviseTrigger?: (skill: Skill) => TriggerAdvice;
+  /** Told, before any case runs, how many model runs the trigger cases will make (only with `openTrigger`). */
+  onPlan?: (modelRuns: number) => void;
+  /** Called after each model run of a trigger case (`skill › case`), for a progress bar. */
+  onModelRun?: (label: string) => void;
+  /** Runs session cases; absent: they are skipped. */
+  runSession?: RunSessionCase;
   /** Called after each case, for progress output. */
   onCase?: (outcome: CaseOutcome) => void;
 }
@@ -100,22 +109,49 @@ async function runCase(skill: Skill, located: LocatedCase, deps: RunTestsDeps): 
       }
       const result = await runTriggerCase(skill, c, {
         open: deps.openTrigger,
-        ...(deps.onModelRun === undefined ? {} : { onRun: deps.onModelRun }),
+        ...(deps.onModelRun === undefined
+          ? {}
+          : { onRun: () => deps.onModelRun?.(`${skill.name} › ${c.name}`) }),
       });
+      const passed = result.failures.length === 0;
+      const advice = passed ? undefined : deps.adviseTrigger?.(skill);
       return {
         ...base,
-        passed: result.failures.length === 0,
+        passed,
         failures: result.failures,
         actual: result.actual,
+        ...(advice === undefined ? {} : { advice }),
       };
+    }
+    case "session": {
+      if (deps.runSession === undefined) {
+        return { ...base, passed: true, skipped: "no session runner", failures: [] };
+      }
+      try {
+        const seen = await deps.runSession(skill, c);
+        const failures = sessionFailures(c, seen);
+        return { ...base, passed: failures.length === 0, failures, actual: sessionSummary(seen) };
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return { ...base, passed: false, failures: [`the session could not run: ${message}`] };
+      }
     }
   }
 }
 
-/** Runs every case of every skill given, in order, one at a time (inline shell must not race). */
+/** The model runs a trigger case makes: each prompt `runs` times; 0 for other kinds. Pure. */
+export function modelRunsOf(c: LocatedCase["case"]): number {
+  return c.kind === "trigger" ? (c.should.length + c.should_not.length) * c.runs : 0;
+}
+
+/**
+ * Runs every case of every skill given, in order, one at a time (inline shell must not race). Every tests file
+ * is read first, so `onPlan` knows the number of model runs before the first one.
+ */
 export async function runSkillTests(skills: readonly Skill[], deps: RunTestsDeps): Promise<TestRun> {
   const outcomes: CaseOutcome[] = [];
   const fileErrors: CaseFileError[] = [];
+  const planned: { skill: Skill; located: LocatedCase }[] = [];
   let skillsTested = 0;
   for (const skill of skills) {
     const files = await caseFiles(deps.fs, skill);
@@ -123,12 +159,16 @@ export async function runSkillTests(skills: readonly Skill[], deps: RunTestsDeps
     for (const file of files) {
       const { cases, errors } = await loadCases(deps.fs, file);
       fileErrors.push(...errors);
-      for (const located of cases) {
-        const outcome = await runCase(skill, located, deps);
-        outcomes.push(outcome);
-        deps.onCase?.(outcome);
-      }
+      planned.push(...cases.map((located) => ({ skill, located })));
     }
+  }
+  if (deps.openTrigger !== undefined) {
+    deps.onPlan?.(planned.reduce((sum, p) => sum + modelRunsOf(p.located.case), 0));
+  }
+  for (const { skill, located } of planned) {
+    const outcome = await runCase(skill, located, deps);
+    outcomes.push(outcome);
+    deps.onCase?.(outcome);
   }
   return { outcomes, fileErrors, skillsTested };
 }

@@ -15,6 +15,8 @@ export interface PromptRate {
   expected: "trigger" | "no-trigger";
   triggered: number;
   runs: number;
+  /** Other skills the model called instead, in the order first called. */
+  others: string[];
 }
 
 export interface TriggerResult {
@@ -61,12 +63,14 @@ export async function runTriggerCase(
   ];
   for (const { prompt, expected } of prompts) {
     let triggered = 0;
+    const others: string[] = [];
     for (let i = 0; i < testCase.runs; i++) {
       const called = await skillCalled(deps.open, prompt);
       if (called !== undefined && answersTo(skill, called)) triggered += 1;
+      else if (called !== undefined && called !== "" && !others.includes(called)) others.push(called);
       deps.onRun?.();
     }
-    rates.push({ prompt, expected, triggered, runs: testCase.runs });
+    rates.push({ prompt, expected, triggered, runs: testCase.runs, others });
   }
   const failures: string[] = [];
   for (const r of rates) {
@@ -82,6 +86,11 @@ export async function runTriggerCase(
       );
     }
   }
-  const actual = rates.map((r) => `${r.expected} ${r.triggered}/${r.runs}: ${r.prompt}`).join("\n");
+  const actual = rates
+    .map((r) => {
+      const others = r.others.length === 0 ? "" : ` (called instead: ${r.others.join(", ")})`;
+      return `${r.expected} ${r.triggered}/${r.runs}: ${r.prompt}${others}`;
+    })
+    .join("\n");
   return { rates, failures, actual };
 }

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
@@ -274,6 +273,18 @@ describe("skillwright test: tests files and reports", () => {
     expect(suite.testcase[1].failure.message).toBe('body does not contain "<nope & never>"');
   });
 
+  it("by default the bundled skills' cases are left out; a path to them runs them", async () => {
+    const t = await project({
+      "bundled/packaged/SKILL.md": "---\ndescription: A bundled skill.\n---\nBody\n",
+      "bundled/packaged/tests/a.yaml": "cases:\n  - { name: listed, kind: listing, expect: full }\n",
+    });
+    const none = await cli(t, ["test"]);
+    expect(none.stdout).toBe("no test cases found (0 skill(s) with tests/)\n");
+    const given = await cli(t, ["test", "../../bundled/packaged"]);
+    expect(given.stdout).toContain("✓ packaged › listed (listing, ");
+    expect(given.code).toBe(0);
+  });
+
   it("no tests: exit 0 with a note; an unknown path: exit 1", async () => {
     const t = await project({ "home/repo/.claude/skills/plain/SKILL.md": "---\ndescription: d\n---\nx\n" });
     const none = await cli(t, ["test"]);
@@ -283,19 +294,6 @@ describe("skillwright test: tests files and reports", () => {
     const missing = await cli(t, ["test", "nowhere"]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("No skill found at nowhere");
-  });
-});
-
-describe("the example project's skill tests (issue 15 #5)", () => {
-  const EXAMPLE = fileURLToPath(new URL("../../examples/project", import.meta.url));
-  it("`skillwright test` passes on examples/project through the built CLI", async () => {
-    const t = await project({ "home/repo/README.md": "x" });
-    const result = await cli(t, ["test", "--cwd", EXAMPLE, "--json"]);
-    const report = json<JsonReport>(result);
-    expect(report.fileErrors).toEqual([]);
-    expect(report.cases.filter((c) => !c.passed)).toEqual([]);
-    expect(new Set(report.cases.map((c) => c.kind))).toEqual(new Set(["expansion", "listing", "trigger"]));
-    expect(result.code).toBe(0);
   });
 });
 

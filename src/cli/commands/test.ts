@@ -1,15 +1,19 @@
 import { join, resolve } from "node:path";
+import { contextWindowFor, DEFAULT_MODEL, resolveModel } from "../../agent/models.js";
 import { loadSettings } from "../../config/settings.js";
 import type { Engine } from "../../engine/engine.js";
 import { errorMessage } from "../../io/fs.js";
 import { createNodeShell } from "../../io/shell.js";
-import { listingSettingsOf } from "../../listing.js";
+import { type ListingSettings, listingLimits, listingSettingsOf } from "../../listing.js";
 import type { Skill } from "../../skill/skill.js";
 import { validatePath } from "../../skill/validate-path.js";
+import { type TriggerAdvice, triggerAdvice } from "../../skill-test/advice.js";
 import { createMemorySessionStore } from "../../skill-test/memory-store.js";
+import { createProgress } from "../../skill-test/progress.js";
 import { jsonReport, junitReport, runPassed, textReport } from "../../skill-test/report.js";
 import { runSkillTests } from "../../skill-test/run-tests.js";
 import type { TriggerSession } from "../../skill-test/run-trigger.js";
+import { createSessionHost, type RunSessionCase } from "../../skill-test/session-host.js";
 import { createStubShell } from "../../skill-test/stub-shell.js";
 import { copyToTemp } from "../../skill-test/temp-copy.js";
 import { updatedCasesText } from "../../skill-test/update.js";
@@ -66,13 +70,55 @@ async function triggerSessions(
 }
 
 /**
+ * The advice for failed trigger cases: the listing a trigger session sends (the project's skills that are not
+ * conditional, packed for the run's model with the usage scores it reads), built once on first use.
+ */
+async function triggerAdviser(
+  engine: Engine,
+  model: string,
+  settings: ListingSettings,
+): Promise<(skill: Skill) => TriggerAdvice> {
+  const listed = (await engine.discover()).skills.filter((s) => s.paths === undefined);
+  const usage = await createFileUsageStore({ fs: engine.fs, path: defaultUsagePath(engine.home) }).load();
+  const limits = listingLimits({ env: engine.env, settings, contextWindowTokens: contextWindowFor(model) });
+  const now = Date.now();
+  return (skill) => triggerAdvice(skill, { model, limits, listed, usage, now });
+}
+
+/**
+ * How session cases run: the project copied to a temp dir, a fresh engine and the real session on it, the model
+ * played by the scripted server. The engine and session modules load on the first session case.
+ */
+function sessionRunner(engine: Engine, io: CliIo, projectDir: string): RunSessionCase {
+  return async (skill, testCase) => {
+    const [{ createEngine }, { openSession }] = await Promise.all([
+      import("../../engine.js"),
+      import("../../session/open.js"),
+    ]);
+    const run = createSessionHost({
+      projectDir,
+      cwd: io.cwd,
+      env: engine.env,
+      bundledDir: io.bundledDir,
+      shell: createNodeShell(),
+      createEngine,
+      openSession,
+    });
+    return run(skill, testCase);
+  };
+}
+
+/**
  * `skillwright test [path...]`: runs the cases in `<skill>/tests/*.yaml` of the skills at each path (default:
- * every skill the project discovers). Exit 1 on any failed case or tests-file mistake.
+ * every skill the project discovers but the bundled ones, which ship tested: `skillwright test <bundled dir>`
+ * runs theirs). Exit 1 on any failed case or tests-file mistake.
  */
 export async function testCommand(engine: Engine, io: CliIo, paths: string[], options: TestOptions) {
   const skills =
     paths.length === 0
-      ? (await engine.discover()).skills.filter((s) => s.kind === "skill" && s.source !== "mcp")
+      ? (await engine.discover()).skills.filter(
+          (s) => s.kind === "skill" && s.source !== "mcp" && s.source !== "bundled",
+        )
       : (await Promise.all(paths.map((p) => skillsAt(engine, resolve(io.cwd, p))))).flat();
   if (paths.length > 0 && skills.length === 0) {
     io.stderr(`No skill found at ${paths.join(", ")}\n`);
@@ -81,15 +127,28 @@ export async function testCommand(engine: Engine, io: CliIo, paths: string[], op
   const { projectDir } = await engine.roots();
   const openTrigger = await triggerSessions(engine, io, options.model);
   const settings = await loadSettings({ fs: engine.fs, home: engine.home, projectDir });
+  const listingSettings = listingSettingsOf(settings.settings);
+  const model = resolveModel(options.model ?? settings.settings.model ?? DEFAULT_MODEL);
+  const adviseTrigger =
+    openTrigger === undefined ? undefined : await triggerAdviser(engine, model, listingSettings);
+  // Never with --json: its readers want the report alone.
+  const progress = options.json
+    ? undefined
+    : createProgress({ write: io.stderr, tty: io.stderrIsTTY === true, now: Date.now });
   const run = await runSkillTests(skills, {
     fs: engine.fs,
     shell: createNodeShell(),
     copyDir: copyToTemp,
     env: engine.env,
-    listingSettings: listingSettingsOf(settings.settings),
-    ...(openTrigger === undefined ? {} : { openTrigger, onModelRun: () => io.stderr(".") }),
+    listingSettings,
+    ...(adviseTrigger === undefined ? {} : { adviseTrigger }),
+    runSession: sessionRunner(engine, io, projectDir),
+    ...(openTrigger === undefined ? {} : { openTrigger }),
+    ...(progress === undefined
+      ? {}
+      : { onPlan: (n: number) => progress.start(n), onModelRun: (label: string) => progress.tick(label) }),
   });
-  if (openTrigger !== undefined && run.outcomes.some((o) => o.kind === "trigger")) io.stderr("\n");
+  progress?.finish();
   io.stdout(options.json ? jsonReport(run) : textReport(run, io.cwd));
   if (options.junit !== undefined) {
     const file = resolve(io.cwd, options.junit);

@@ -1,0 +1,152 @@
+import { cp, mkdir, mkdtemp, readFile, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, isAbsolute, join, relative, resolve } from "node:path";
+import type { AgentEvent } from "../agent/events.js";
+import { createModelClient } from "../agent/model-client.js";
+import { startModelServer } from "../dev/model-server.js";
+import type { Engine, EngineOptions } from "../engine.js";
+import type { ShellOps } from "../io/shell.js";
+import type { OpenedSession, OpenSessionOptions } from "../session/open.js";
+import type { Skill } from "../skill/skill.js";
+import type { SessionCase } from "./cases.js";
+import { createHookRecordingShell } from "./hook-recorder.js";
+import { createMemorySessionStore } from "./memory-store.js";
+import { type HookRun, type SessionObservation, stringsIn } from "./session-checks.js";
+
+/** The key the in-process scripted server demands (it listens on 127.0.0.1 only, for the length of a case). */
+const SESSION_TEST_KEY = "sk-skillwright-test";
+
+/** What a session case runs with: where the project is, and the engine entry points (injected). */
+export interface SessionHostDeps {
+  /** The project dir of the run and the cwd inside it. */
+  projectDir: string;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  bundledDir?: string;
+  shell: ShellOps;
+  createEngine: (options: EngineOptions) => Engine;
+  openSession: (engine: Engine, options: OpenSessionOptions) => Promise<OpenedSession>;
+}
+
+/** Runs one session case and reports what it observed. */
+export type RunSessionCase = (skill: Skill, testCase: SessionCase) => Promise<SessionObservation>;
+
+function inside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+}
+
+/**
+ * The temp project a case runs in: a copy of the project (without `node_modules` and `.git`) when the skill is
+ * one of its skills, else an empty project holding only a copy of the skill in `.claude/skills/`. Either way a
+ * new, empty git repository, with an empty home beside it.
+ */
+async function tempProject(
+  skill: Skill,
+  deps: SessionHostDeps,
+): Promise<{ root: string; project: string; cwd: string; home: string }> {
+  const root = await realpath(await mkdtemp(join(tmpdir(), "skillwright-session-test-")));
+  const project = join(root, "project");
+  const home = join(root, "home");
+  await mkdir(home);
+  const ofProject = skill.source === "project" && inside(deps.projectDir, skill.baseDir);
+  if (ofProject) {
+    const gitDir = join(deps.projectDir, ".git");
+    await cp(deps.projectDir, project, {
+      recursive: true,
+      verbatimSymlinks: true,
+      filter: (source) => basename(source) !== "node_modules" && source !== gitDir,
+    });
+  } else {
+    await cp(skill.baseDir, join(project, ".claude", "skills", basename(skill.baseDir)), {
+      recursive: true,
+      verbatimSymlinks: true,
+    });
+  }
+  // A fresh repository (the project's history stays behind), so skills that run git find one; without git, an
+  // empty `.git` still marks the project root.
+  await mkdir(project, { recursive: true });
+  const init = await deps.shell
+    .run("git init -q", { cwd: project, timeoutMs: 30_000 })
+    .catch(() => ({ exitCode: 1 }));
+  if (init.exitCode !== 0) await mkdir(join(project, ".git"), { recursive: true });
+  const cwd =
+    ofProject && inside(deps.projectDir, deps.cwd)
+      ? join(project, relative(deps.projectDir, deps.cwd))
+      : project;
+  await mkdir(cwd, { recursive: true });
+  return { root, project, cwd, home };
+}
+
+function observe(events: readonly AgentEvent[]) {
+  const skillCalls: SessionObservation["skillCalls"] = [];
+  const toolResults: SessionObservation["toolResults"] = [];
+  const errors: string[] = [];
+  let reply = "";
+  for (const event of events) {
+    if (event.type === "skill_invoked") skillCalls.push({ name: event.name, args: event.args });
+    if (event.type === "tool_end") {
+      const text = event.result.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
+      toolResults.push({ tool: event.name, isError: event.result.isError, text });
+    }
+    if (event.type === "error" && event.agentId === undefined) errors.push(`${event.kind}: ${event.message}`);
+    if (event.type === "assistant_message" && event.agentId === undefined) {
+      reply = event.message.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("\n");
+    }
+  }
+  return { skillCalls, toolResults, errors, reply };
+}
+
+/**
+ * Session cases through the engine's real session: a temp copy of the project, a fresh engine on it (empty
+ * home, the run's env and bundled skills), the case's turns played by an in-process scripted Messages API
+ * server, headless permissions plus the case's `allowed_tools`, a transcript in memory. Every hook command run
+ * is logged. The temp tree, the engine and the server are gone when it returns.
+ */
+export function createSessionHost(deps: SessionHostDeps): RunSessionCase {
+  return async (skill, testCase) => {
+    const where = await tempProject(skill, deps);
+    const server = await startModelServer({ apiKey: SESSION_TEST_KEY, script: { turns: testCase.turns } });
+    const hooks: HookRun[] = [];
+    const engine = deps.createEngine({
+      cwd: where.cwd,
+      home: where.home,
+      env: deps.env,
+      ...(deps.bundledDir === undefined ? {} : { bundledDir: deps.bundledDir }),
+    });
+    try {
+      const { session } = await deps.openSession(engine, {
+        client: createModelClient({ apiKey: SESSION_TEST_KEY, baseURL: server.url, maxRetries: 0 }),
+        ...(testCase.model === undefined ? {} : { model: testCase.model }),
+        allowedTools: testCase.allowed_tools,
+        shell: createHookRecordingShell(deps.shell, hooks),
+        store: createMemorySessionStore(),
+      });
+      const events: AgentEvent[] = [];
+      try {
+        const prompts = typeof testCase.prompt === "string" ? [testCase.prompt] : testCase.prompt;
+        for (const prompt of prompts) for await (const event of session.send(prompt)) events.push(event);
+      } finally {
+        await session.close();
+      }
+      const files = new Map<string, string | undefined>();
+      for (const file of testCase.expect.files ?? []) {
+        const text = await readFile(resolve(where.project, file.path), "utf8").catch(() => undefined);
+        files.set(file.path, text);
+      }
+      return {
+        ...observe(events),
+        requests: server.requests
+          .filter((r) => r.path === "/v1/messages")
+          .map((r) => ({ agentId: r.agentId, text: stringsIn(r.body) })),
+        hooks,
+        files,
+        unusedTurns: server.remainingTurns().filter((t) => !t.repeat).length,
+      };
+    } finally {
+      await engine.close();
+      await server.close();
+      await rm(where.root, { recursive: true, force: true });
+    }
+  };
+}
