@@ -90,8 +90,8 @@ export function createSession(deps: SessionDeps): Session {
   });
   /**
    * The main agent's first full listing (the names it listed or left out) and how it was packed. Kept after
-   * compaction too: forks open with it as long as it names only visible skills, so their opening stays
-   * byte-identical all session.
+   * compaction too: forks, and the main agent after a compaction, open with it as long as it names only visible
+   * skills, so their opening stays byte-identical all session.
    */
   let mainFullListing: { text: string; names: string[]; pack: string } | undefined;
   const listingFor = async (agent: string, model: string) => {
@@ -111,11 +111,12 @@ export function createSession(deps: SessionDeps): Session {
     return sent.text;
   };
   /**
-   * A fork's listing blocks: the main agent's first full listing as it was sent, then one delta block with what
-   * became visible since (an activated conditional skill). Every fork so opens with the same bytes, which a
-   * prompt cache serves; a fork packed otherwise (a model with another budget) gets a listing of its own.
+   * The opening listing blocks of an agent that has been sent none (a fork, or the main agent after compaction):
+   * the main agent's first full listing as it was sent, then one delta block with what became visible since (an
+   * activated conditional skill). Each so opens with the same bytes, which a prompt cache serves; an agent
+   * packed otherwise (a model with another budget) gets a listing of its own.
    */
-  const forkListing = async (agentId: string, model: string): Promise<string[]> => {
+  const openingListing = async (agentId: string, model: string): Promise<string[]> => {
     const base = mainFullListing;
     const visible = new Set(deps.skills.visible().map((s) => s.name));
     if (
@@ -139,7 +140,7 @@ export function createSession(deps: SessionDeps): Session {
     gate,
     now,
     emit: (event) => emit(event),
-    listing: (agentId, model) => forkListing(agentId, model),
+    listing: (agentId, model) => openingListing(agentId, model),
     persist,
     record: async (invocation) => {
       invocations.push(invocation);
@@ -215,7 +216,7 @@ export function createSession(deps: SessionDeps): Session {
       invocations,
       fullListing: async () => {
         listing.reset(MAIN_AGENT);
-        return listingFor(MAIN_AGENT, currentModel);
+        return openingListing(MAIN_AGENT, currentModel);
       },
       runHooks,
       trigger,
