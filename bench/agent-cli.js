@@ -23,10 +23,12 @@ import {
 } from "./lib.js";
 import { profileChild } from "./profile.js";
 
-/** Target: the 0-skill run over `node -e 0`. */
-export const TARGET_CLI_NODE_RATIO = 3;
-/** Target: the 1,000-skill run over the 0-skill run. */
-export const TARGET_SKILLS_RATIO = 1.15;
+/** Target (issue 12.5): the 0-skill run over the SDK floor. */
+export const TARGET_CLI_FLOOR_RATIO = 1.3;
+/** Target (issue 12.5): the 1,000-skill run with a warm discovery cache over the 0-skill run. */
+export const TARGET_SKILLS_RATIO = 1.1;
+/** Target (issue 12.5): the 1,000-skill run with the discovery cache off (cold) over the 0-skill run. */
+export const TARGET_UNCACHED_RATIO = 1.3;
 /** Skills in the larger project. */
 export const CLI_SKILLS = 1_000;
 /** Timed runs at least (the brief asks for 10; a few more steady the medians on a busy machine). */
@@ -69,7 +71,10 @@ const SCRIPT = {
  * @property {number} floorCliRatio 0-skill / SDK floor
  * @property {number} skillsRatio 1,000-skill / 0-skill
  * @property {number} uncachedRatio 1,000-skill with the discovery cache off / 0-skill
- * @property {boolean} met both targets met and no run failed
+ * @property {boolean} floorMet 0-skill / SDK floor within TARGET_CLI_FLOOR_RATIO
+ * @property {boolean} skillsMet warm 1,000-skill / 0-skill within TARGET_SKILLS_RATIO
+ * @property {boolean} uncachedMet cold 1,000-skill / 0-skill within TARGET_UNCACHED_RATIO
+ * @property {boolean} met every target met and no run failed
  * @property {string[]} childEnv names of the env variables every child got
  * @property {Record<"cli0" | "cli1000", number[]>} timeline median ms per TIMELINE_PHASES entry
  * @property {Record<string, import("./profile.js").ProfileSummary>} [profiles]
@@ -143,9 +148,10 @@ export function runCliPart(ctx) {
       const floorCliRatio = stats.cli0.median / stats.floor.median;
       const skillsRatio = stats.cli1000.median / stats.cli0.median;
       const uncachedRatio = stats.cli1000Uncached.median / stats.cli0.median;
-      const nodeMet = nodeRatio <= TARGET_CLI_NODE_RATIO;
+      const floorMet = floorCliRatio <= TARGET_CLI_FLOOR_RATIO;
       const skillsMet = skillsRatio <= TARGET_SKILLS_RATIO;
-      const met = nodeMet && skillsMet && failed === 0;
+      const uncachedMet = uncachedRatio <= TARGET_UNCACHED_RATIO;
+      const met = floorMet && skillsMet && uncachedMet && failed === 0;
       const mark = (/** @type {boolean} */ ok) => (ok ? " met" : " MISSED");
       /** @param {import("./lib.js").Stats} s */
       const times = (s) => [fmtMs(s.median), fmtMs(s.min), fmtMs(s.max)];
@@ -164,19 +170,19 @@ export function runCliPart(ctx) {
               "skillwright -p, 0 project skills",
               ...times(stats.cli0),
               `${fmtRatio(nodeRatio)} node, ${fmtRatio(floorCliRatio)} floor`,
-              `≤ ${TARGET_CLI_NODE_RATIO}× node${mark(nodeMet)}`,
+              `≤ ${TARGET_CLI_FLOOR_RATIO}× floor${mark(floorMet)}`,
             ],
             [
               `skillwright -p, ${fmtInt(CLI_SKILLS)} project skills`,
               ...times(stats.cli1000),
               `${fmtRatio(skillsRatio)} 0-skill`,
-              `≤ ${TARGET_SKILLS_RATIO}× 0-skill${mark(skillsMet)}`,
+              `≤ ${TARGET_SKILLS_RATIO}× 0-skill (warm)${mark(skillsMet)}`,
             ],
             [
               `  … with the discovery cache off`,
               ...times(stats.cli1000Uncached),
               `${fmtRatio(uncachedRatio)} 0-skill`,
-              "(first run)",
+              `≤ ${TARGET_UNCACHED_RATIO}× 0-skill (cold)${mark(uncachedMet)}`,
             ],
           ],
         )}`,
@@ -188,9 +194,9 @@ export function runCliPart(ctx) {
       );
       ctx.log(
         `note: the SDK floor alone is ${fmtRatio(floorRatio)} node -e 0, ` +
-          `${Math.round((floorRatio / TARGET_CLI_NODE_RATIO) * 100)}% of the ≤ ${TARGET_CLI_NODE_RATIO}× target ` +
-          `before any skillwright code runs; skillwright adds ${fmtMs(stats.cli0.median - stats.floor.median)} ms ` +
-          "on top of it (0 skills)",
+          "what any client of the SDK pays before its own code runs; skillwright adds " +
+          `${fmtMs(stats.cli0.median - stats.floor.median)} ms on top of it (0 skills), the target allows ` +
+          `${fmtMs(stats.floor.median * (TARGET_CLI_FLOOR_RATIO - 1))} ms`,
       );
       ctx.log(
         `(${stats.cli0.samples.length * 3} CLI runs and ${stats.floor.samples.length} floor runs, ${failed} ` +
@@ -224,6 +230,9 @@ export function runCliPart(ctx) {
         floorCliRatio,
         skillsRatio,
         uncachedRatio,
+        floorMet,
+        skillsMet,
+        uncachedMet,
         met,
         childEnv: Object.keys(env),
         timeline,

@@ -2,9 +2,15 @@
 // (b) 8 forked skills called in one assistant message versus the ideal wall time.
 // Run alone with `node bench/agent.js` after `npm run build`.
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { runCliPart } from "./agent-cli.js";
-import { runForkPart } from "./agent-fork.js";
-import { DEFAULT_RUNS, DEFAULT_WARMUP, fmtMs } from "./lib.js";
+import {
+  CLI_SKILLS,
+  runCliPart,
+  TARGET_CLI_FLOOR_RATIO,
+  TARGET_SKILLS_RATIO,
+  TARGET_UNCACHED_RATIO,
+} from "./agent-cli.js";
+import { runForkPart, TARGET_FORK_RATIO } from "./agent-fork.js";
+import { DEFAULT_RUNS, DEFAULT_WARMUP, fmtInt, fmtMs, fmtRatio } from "./lib.js";
 
 /**
  * Runs both parts and prints their tables (and CPU profiles of the CLI runs when a target is missed or
@@ -19,6 +25,23 @@ export async function run(ctx) {
   }
   const fork = await runForkPart(ctx);
   return { cli, fork, met: cli.met && fork.met };
+}
+
+/**
+ * The closing note's lines: the start-up ratios of issue 12.5 and the fork wave, each with its target and verdict.
+ * @param {{ cli: import("./agent-cli.js").CliFigures, fork: { ratio: number, met: boolean } }} figures
+ * @returns {string[]}
+ */
+export function closing({ cli, fork }) {
+  const verdict = (/** @type {boolean} */ met) => (met ? "met" : "MISSED");
+  const skills = fmtInt(CLI_SKILLS);
+  return [
+    `headless 2-turn run, 0 skills ${fmtRatio(cli.floorCliRatio)} the SDK floor (target ≤ ${TARGET_CLI_FLOOR_RATIO}×): ${verdict(cli.floorMet)}`,
+    `${skills} skills, discovery cache warm ${fmtRatio(cli.skillsRatio)} the 0-skill run (target ≤ ${TARGET_SKILLS_RATIO}×): ${verdict(cli.skillsMet)}`,
+    `${skills} skills, discovery cache off ${fmtRatio(cli.uncachedRatio)} the 0-skill run (target ≤ ${TARGET_UNCACHED_RATIO}×): ${verdict(cli.uncachedMet)}`,
+    `8 forks in one message ${fmtRatio(fork.ratio)} the ideal wall time (target ≤ ${TARGET_FORK_RATIO}×): ${verdict(fork.met)}`,
+    ...(cli.failed === 0 ? [] : [`${cli.failed} CLI or floor runs failed their output check`]),
+  ];
 }
 
 /**

@@ -107,7 +107,19 @@ function session(schema) {
  * @property {CacheRow[]} rows
  * @property {{ served: number, chars: number, share: number, met: boolean }} main after the first request
  * @property {{ served: number, chars: number, share: number, met: boolean }} forks after the first fork request
+ * @property {{ served: number, chars: number, share: number, met: boolean }} mainOneModel after the first request,
+ *   without the requests sent with another model than the first (an inline skill's `model:`, SPEC §1: "model for
+ *   the rest of the turn"; the API keeps one cache per model, so such a request can only be served from an
+ *   earlier request with the same model, and this session has none)
  */
+
+/** Why a request with a skill's own model misses, and why the summary request does: the closing note says it. */
+const MODEL_SWITCH_NOTE =
+  "an inline skill's `model:` applies to the rest of the turn (SPEC §1) and the API caches per model, so the " +
+  "switched request can only be served from an earlier request on that model: not fixable without ignoring `model:`";
+const SUMMARY_NOTE =
+  "the compaction summary request has its own system prompt and no tools and sends a rendered, clipped " +
+  "transcript (about a sixth of the chars the full conversation would be): a miss by design";
 
 /**
  * Replays the session, checks it went as scripted, prints one row per request and the two shares.
@@ -137,9 +149,11 @@ export async function run(ctx) {
       [
         ["main thread, requests 2..", ...shareCells(figures.main)],
         ["forks, every fork request but the first", ...shareCells(figures.forks)],
+        ["main thread without the model switch", ...shareCells(figures.mainOneModel)],
       ],
     )}\n`,
   );
+  ctx.log(`model switch: ${MODEL_SWITCH_NOTE}\nsummary request: ${SUMMARY_NOTE}\n`);
   return figures;
 }
 
@@ -239,7 +253,13 @@ export function figuresOf(requests) {
   };
   const main = rows.filter((r) => r.thread === "main");
   const forks = rows.filter((r) => r.thread !== "main");
-  return { rows, main: share(main.slice(1)), forks: share(forks.slice(1)) };
+  const firstModel = main[0]?.model;
+  return {
+    rows,
+    main: share(main.slice(1)),
+    forks: share(forks.slice(1)),
+    mainOneModel: share(main.slice(1).filter((r) => r.model === firstModel)),
+  };
 }
 
 /**
@@ -254,6 +274,8 @@ export function closing(figures) {
   return [
     line("main thread", figures.main),
     line("forks", figures.forks),
+    line("main thread without the model-switched request", figures.mainOneModel),
+    `model switch: ${MODEL_SWITCH_NOTE}`,
     ...breakers.map((r) => `request #${r.index} (${r.thread}) ${pct(r.served / r.chars)}: ${r.why}`),
   ];
 }

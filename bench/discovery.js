@@ -1,11 +1,12 @@
 // Bench section "discovery": in-process discovery vs an fs floor, the whole CLI process vs `node -e 0`,
 // and peak RSS, over synthetic corpora of each size.
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { discoverSkills } from "../dist/discovery/discover.js";
 import { createEngine } from "../dist/engine/engine.js";
 import { createNodeFs } from "../dist/io/fs.js";
+import { parseSimpleFrontmatter, splitFrontmatter } from "../dist/skill/frontmatter-core.js";
 import { generateCorpus } from "./corpus.js";
 import { fsFloor, fsFloorSync } from "./fs-floor.js";
 import { childEnv, compare, fmtInt, fmtMs, fmtRatio, formatTable, runChild, withTempDir } from "./lib.js";
@@ -43,6 +44,7 @@ const TIME_BIN = "/usr/bin/time";
  * @property {import("./corpus.js").CorpusStats} corpus
  * @property {number} generateMs
  * @property {Record<string, number>} diagnostics count per code from one discovery
+ * @property {{ heads: number, fast: number }} fastPath frontmatter blocks, and how many the fast path parsed
  * @property {Record<"ours" | "oursSync" | "engine" | "floor" | "floorAsync", import("./lib.js").Stats>} inProcess
  *   `ours` uses the library's default file access (`createNodeFs()`), `oursSync` `createNodeFs({ syncReads: true })`
  * @property {Record<"cli" | "cliUncached" | "node" | "discoverChild" | "floorChild", import("./lib.js").Stats>} process
@@ -120,6 +122,11 @@ function measureSize(ctx, n, largest) {
         `${stats.clashes} clashes, malformed ${JSON.stringify(stats.malformed)}; generated in ${fmtMs(generateMs)} ms`,
     );
     ctx.log(`  ${check.skills.length} skills; diagnostics ${JSON.stringify(diagnostics)}`);
+    const fast = fastPathShare(check.skills.map((s) => s.filePath));
+    ctx.log(
+      `  frontmatter fast path: ${fmtInt(fast.fast)} of ${fmtInt(fast.heads)} heads (${((fast.fast / fast.heads) * 100).toFixed(1)}%); ` +
+        "the rest load and run `yaml` (YAML-heavy heads, malformed ones)",
+    );
 
     const inProcess = await compare(
       {
@@ -183,7 +190,16 @@ function measureSize(ctx, n, largest) {
     rssMb.cli = await cliPeakRss(cliArgs, cliEnv);
 
     /** @type {SizeFigures} */
-    const result = { n, corpus: stats, generateMs, diagnostics, inProcess, process: processes, rssMb };
+    const result = {
+      n,
+      corpus: stats,
+      generateMs,
+      diagnostics,
+      fastPath: fast,
+      inProcess,
+      process: processes,
+      rssMb,
+    };
     const ratio = inProcess.ours.median / inProcess.floor.median;
     const v = listRssVerdict(result);
     ctx.log(
@@ -379,6 +395,24 @@ function categoryTable(ours, floor) {
       ],
     ],
   );
+}
+
+/**
+ * How many of the files' frontmatter blocks the fast path parses (the rest need `yaml`), read whole here (not
+ * timed). Discovery reads the same blocks from the head of each file.
+ * @param {string[]} paths
+ * @returns {{ heads: number, fast: number }}
+ */
+function fastPathShare(paths) {
+  let heads = 0;
+  let fast = 0;
+  for (const path of paths) {
+    const { frontmatter } = splitFrontmatter(readFileSync(path, "utf8"));
+    if (frontmatter === undefined) continue;
+    heads += 1;
+    if (parseSimpleFrontmatter(frontmatter) !== undefined) fast += 1;
+  }
+  return { heads, fast };
 }
 
 /**

@@ -216,6 +216,25 @@ export async function run(ctx) {
   return { sizes: results, met: results.every((r) => r.met) };
 }
 
+/**
+ * The closing note's lines: each size and budget's median with its target and verdict (CPU ms beside it: the
+ * figure a loaded machine moves least), and whether every listing stayed within its budget (SPEC §3).
+ * @param {{ sizes: Awaited<ReturnType<typeof runSize>>[] }} figures
+ * @returns {string[]}
+ */
+export function closing(figures) {
+  return figures.sizes.flatMap((size) =>
+    size.cases.map((c) => {
+      const ms = c.stats?.median ?? Number.NaN;
+      const within = c.check !== undefined && c.check.within === c.check.runs;
+      return (
+        `${fmtInt(size.size)} skills, budget ${fmtInt(c.budget)}: ${fmtMs(ms)} ms (CPU ${fmtMs(c.stats?.cpuMedian ?? Number.NaN)} ms) ` +
+        `(target ≤ ${size.targetMs} ms): ${ms <= size.targetMs ? "met" : "MISSED"}; within budget in every run: ${within ? "yes" : "NO"}`
+      );
+    }),
+  );
+}
+
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   await run({
     repoRoot: fileURLToPath(new URL("..", import.meta.url)),

@@ -9,11 +9,12 @@ export interface AgentListings {
   /** The next listing block for `agent` on `model`: the full listing first, then deltas ("" when none). */
   listingFor(agent: string, model: string): Promise<string>;
   /**
-   * A fork's listing blocks: the main agent's first full listing as it was sent, then one delta block with
-   * what became visible since (an activated conditional skill). Every fork so opens with the same bytes, which
-   * a prompt cache serves; a fork packed otherwise (a model with another budget) gets a listing of its own.
+   * The opening listing blocks of an agent that has been sent none (a fork, or the main agent after
+   * compaction): the main agent's first full listing as it was sent, then one delta block with what became
+   * visible since (an activated conditional skill). Each so opens with the same bytes, which a prompt cache
+   * serves; an agent packed otherwise (a model with another budget) gets a listing of its own.
    */
-  forkListing(agentId: string, model: string): Promise<string[]>;
+  openingListing(agentId: string, model: string): Promise<string[]>;
 }
 
 /** The listings of a session's agents, over its state (sent names, the main agent's first full listing). */
@@ -43,7 +44,7 @@ export function createAgentListings(deps: SessionDeps, state: SessionState): Age
     }
     return sent.text;
   };
-  const forkListing = async (agentId: string, model: string): Promise<string[]> => {
+  const openingListing = async (agentId: string, model: string): Promise<string[]> => {
     const base = state.mainFullListing;
     const visible = new Set(context.skills.visible().map((s) => s.name));
     if (
@@ -58,5 +59,5 @@ export function createAgentListings(deps: SessionDeps, state: SessionState): Age
     const delta = await listingFor(agentId, model);
     return delta === "" ? [base.text] : [base.text, delta];
   };
-  return { listingFor, forkListing };
+  return { listingFor, openingListing };
 }

@@ -85,7 +85,7 @@ export function createSession(deps: SessionDeps): Session {
     gate,
     now: context.now,
     emit: (event) => state.emit(event),
-    listing: listings.forkListing,
+    listing: listings.openingListing,
     record: async (invocation) => {
       state.invocations.push(invocation);
       await append([invocationEntry(invocation)]);

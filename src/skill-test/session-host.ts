@@ -4,7 +4,7 @@ import { basename, isAbsolute, join, relative, resolve } from "node:path";
 import type { AgentEvent } from "../agent/events.js";
 import { createModelClient } from "../agent/model-client.js";
 import { startModelServer } from "../dev/model-server.js";
-import type { Engine, EngineOptions } from "../engine.js";
+import type { Engine, EngineOptions } from "../engine/engine.js";
 import type { ShellOps } from "../io/shell.js";
 import type { OpenedSession, OpenSessionOptions } from "../session/open.js";
 import type { Skill } from "../skill/skill.js";

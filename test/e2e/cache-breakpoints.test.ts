@@ -115,3 +115,35 @@ describe("a fork's opening listing", () => {
     expect(listings.map((x) => x.text)).toEqual([a[0]?.text, b[1]?.text]);
   });
 });
+
+describe("the main agent's listing after compaction", () => {
+  it("opens with the session's first listing, byte for byte, then a delta, before the summary", async () => {
+    e = await startHarness({
+      files: {
+        "project/.claude/skills/alpha/SKILL.md": skillMd("description: Alpha steps", "ALPHA"),
+        "project/.claude/skills/sql/SKILL.md": skillMd('description: SQL rules\npaths: "**/*.sql"', "SQL"),
+        "project/db/schema.sql": "create table t (id int);\n",
+      },
+      turns: [
+        toolTurn("Read", { path: "db/schema.sql" }, { match: { agentId: null } }),
+        textTurn("read it", { agentId: null }),
+        textTurn("SUMMARY-TEXT", { systemIncludes: "You summarize conversations" }),
+        textTurn("carrying on", { agentId: null }),
+      ],
+      session: { allowedTools: ["Read"] },
+    });
+    await e.send("read the schema");
+    await e.send("/compact");
+    await e.send("go on");
+    const first = e.body(0).messages[0]?.content as Block[];
+    const after = e.bodies().at(-1)?.messages[0]?.content as Block[];
+    expect(first[0]?.text).toContain("- alpha: Alpha steps");
+    expect(first[0]?.text).not.toContain("- sql");
+    // The first listing as sent (still cached with tools + system), then what became visible since, then the rest.
+    expect(after[0]?.text).toBe(first[0]?.text);
+    expect(after[1]?.text).toBe(
+      "<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n- sql: SQL rules\n</system-reminder>",
+    );
+    expect(after[2]?.text).toContain("<summary>\nSUMMARY-TEXT\n</summary>");
+  });
+});

@@ -43,7 +43,7 @@ function isSummary(body: RequestBody): boolean {
   return JSON.stringify(body.system ?? "").includes("You summarize conversations");
 }
 
-/** The compacted message's blocks: summary, both skills re-attached newest first (beta, then alpha), listing. */
+/** The compacted message's blocks: listing, summary, both skills re-attached newest first (beta, then alpha). */
 function compactedBlocks(e: Harness, summary: string) {
   const dir = (name: string) => e.tree.path(`project/.claude/skills/${name}`);
   const skill = (name: string, args: string, body: string) =>
@@ -51,12 +51,12 @@ function compactedBlocks(e: Harness, summary: string) {
     `Arguments (historical, not to be re-executed): "${args}"\n\n` +
     `Base directory for this skill: ${dir(name)}\n\n${body}`;
   return [
+    { type: "text", text: FULL_LISTING },
     { type: "text", text: `${SUMMARY_FRAMING}\n\n<summary>\n${summary}\n</summary>` },
     {
       type: "text",
       text: `<system-reminder>\n${REATTACH_INTRO}\n\n${skill("beta", "b-2", "BETA for b-2")}\n\n${skill("alpha", "a-1", "ALPHA for a-1")}\n</system-reminder>`,
     },
-    { type: "text", text: FULL_LISTING },
   ];
 }
 
@@ -83,7 +83,7 @@ const TWO_SKILLS: ScriptTurnInput[] = [
 ];
 
 describe("compaction in a session (SPEC §8)", () => {
-  it("/compact: PreCompact hook, a tool-less summary request, then summary + skills + full listing", async () => {
+  it("/compact: PreCompact hook, a tool-less summary request, then full listing + summary + skills", async () => {
     e = await startHarness({
       files: TREE,
       turns: [...TWO_SKILLS, summaryTurn("SUMMARY-ONE"), textTurn("carrying on")],
@@ -152,7 +152,7 @@ describe("compaction in a session (SPEC §8)", () => {
     await e.send("next step");
     const next = e.body(3);
     expect(next.messages).toHaveLength(2);
-    const [summary, skills, listing] = textBlocks(next.messages[0]?.content ?? "");
+    const [listing, summary, skills] = textBlocks(next.messages[0]?.content ?? "");
     expect(summary).toContain("<summary>\nSUMMARY-AUTO\n</summary>");
     expect(skills).toContain('## Skill "alpha", previously invoked in this session');
     expect(listing).toBe(FULL_LISTING);
@@ -221,7 +221,7 @@ describe("auto-compaction in the middle of a turn", () => {
     // The turn went on from the compacted conversation: one user message (summary, alpha re-attached, listing).
     const next = e.body(2);
     expect(next.messages).toHaveLength(1);
-    const [summary, skills, listing] = textBlocks(next.messages[0]?.content ?? "");
+    const [listing, summary, skills] = textBlocks(next.messages[0]?.content ?? "");
     expect(summary).toContain("<summary>\nSUMMARY-MID\n</summary>");
     expect(skills).toContain('## Skill "alpha", previously invoked in this session');
     expect(listing).toBe(FULL_LISTING);

@@ -341,22 +341,24 @@ describe("invocationsFromTranscript", () => {
 describe("buildCompactedMessages", () => {
   const listingText = formatListingBlock(["- a: does A", "- b"]);
 
-  it("is one user message: summary, re-attached skills, listing", () => {
+  it("is one user message: listing blocks as given, summary, re-attached skills", () => {
     const invocations = [inv("a", "A body", 1)];
-    expect(buildCompactedMessages({ summary: "S", invocations, listingText })).toEqual([
+    const delta = formatListingBlock(["- c: later"]);
+    expect(buildCompactedMessages({ summary: "S", invocations, listing: [listingText, delta] })).toEqual([
       {
         role: "user",
         content: [
+          { type: "text", text: listingText },
+          { type: "text", text: delta },
           { type: "text", text: summaryBlockText("S") },
           { type: "text", text: reattachInvokedSkills(invocations) },
-          { type: "text", text: listingText },
         ],
       },
     ]);
   });
 
-  it("leaves out the skills block when none were invoked and an empty listing", () => {
-    expect(buildCompactedMessages({ summary: "S", invocations: [], listingText: "" })).toEqual([
+  it("leaves out the skills block when none were invoked and empty listing blocks", () => {
+    expect(buildCompactedMessages({ summary: "S", invocations: [], listing: ["", " "] })).toEqual([
       { role: "user", content: [{ type: "text", text: summaryBlockText("S") }] },
     ]);
   });
@@ -471,14 +473,18 @@ describe("summaryRequest", () => {
     const delta = formatListingBlock(["- new-one: later"], {
       header: "New skills discovered in x/.claude/skills",
     });
-    const compacted = buildCompactedMessages({ summary: "S1", invocations: [inv("a", "A", 1)], listingText });
+    const compacted = buildCompactedMessages({
+      summary: "S1",
+      invocations: [inv("a", "A", 1)],
+      listing: [listingText],
+    });
     const request = summaryRequest([
       ...compacted,
       { role: "assistant", content: "ok" },
       { role: "user", content: delta },
     ]);
     expect(request.messages.map((m) => texts([m]))).toEqual([
-      [summaryBlockText("S1"), ELIDED_REATTACHED_SKILLS, ELIDED_LISTING],
+      [ELIDED_LISTING, summaryBlockText("S1"), ELIDED_REATTACHED_SKILLS],
       ["ok"],
       [delta, SUMMARY_INSTRUCTION],
     ]);
@@ -560,11 +566,12 @@ function checkCompacted(
   expect(messages[0]?.role).toBe("user");
   const blocks = texts(messages);
   const whole = blocks.join("\n\n");
-  expect(blocks[0]).toBe(summaryBlockText(summary));
-  if (listingText === "") expect(blocks.at(-1)?.startsWith("<system-reminder>\nThe following")).toBe(false);
+  const listed = listingText === "" ? 0 : 1;
+  expect(blocks[listed]).toBe(summaryBlockText(summary));
+  if (listingText === "") expect(blocks[0]?.startsWith("<system-reminder>\nThe following")).toBe(false);
   else {
     expect(count(whole, listingText)).toBe(1);
-    expect(blocks.at(-1)).toBe(listingText);
+    expect(blocks[0]).toBe(listingText);
   }
 
   // The expected state, straight from the sequence: times never decrease, so the last record is the latest.
@@ -582,7 +589,7 @@ function checkCompacted(
     expect(skillsBlock).toBeUndefined();
     return;
   }
-  expect(blocks[1]).toBe(skillsBlock);
+  expect(blocks[listed + 1]).toBe(skillsBlock);
   const block = skillsBlock ?? "";
 
   const present = newestFirst.filter((i) => count(whole, `## Skill "${i.name}", previously invoked`) > 0);
@@ -691,7 +698,7 @@ describe("compaction properties (seeded random sequences)", () => {
           const request = summaryRequest(messages);
           checkRequest(request, listingText, toolCalls);
           const summary = `Summary ${compactions}: ${request.messages.length} messages, ${messagesTokens(request.messages)} tokens`;
-          messages = buildCompactedMessages({ summary, invocations, listingText });
+          messages = buildCompactedMessages({ summary, invocations, listing: [listingText] });
           checkCompacted(messages, summary, invocations, listingText);
           const plan = planReattachment(invocations);
           drops += plan.dropped.length;

@@ -92,7 +92,7 @@ async function triggerAdviser(
 function sessionRunner(engine: Engine, io: CliIo, projectDir: string): RunSessionCase {
   return async (skill, testCase) => {
     const [{ createEngine }, { openSession }] = await Promise.all([
-      import("../../engine.js"),
+      import("../../engine/engine.js"),
       import("../../session/open.js"),
     ]);
     const run = createSessionHost({

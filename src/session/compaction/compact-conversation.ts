@@ -10,8 +10,11 @@ export interface CompactInput {
   model: string;
   messages: readonly ModelMessage[];
   invocations: readonly InvokedSkill[];
-  /** Builds the full listing (the caller resets the agent's sent names first). */
-  fullListing: () => Promise<string>;
+  /**
+   * Builds the full listing as its blocks (see `CompactedMessagesInput.listing`; the caller resets the agent's
+   * sent names first).
+   */
+  fullListing: () => Promise<string[]>;
   runHooks: RunHooks;
   trigger: "manual" | "auto";
   signal: AbortSignal;
@@ -23,7 +26,7 @@ export type CompactOutcome =
 
 /**
  * Compaction (SPEC §8): PreCompact hooks, a separate model request for the summary, then one user message with
- * the summary, the invoked skills re-attached within their caps and the full listing. A failed summary keeps
+ * the full listing, the summary and the invoked skills re-attached within their caps. A failed summary keeps
  * the old messages (`ok: false`). Never rejects.
  */
 export async function compactConversation(input: CompactInput): Promise<CompactOutcome> {
@@ -53,10 +56,10 @@ export async function compactConversation(input: CompactInput): Promise<CompactO
       message: `Compaction failed: ${error instanceof Error ? error.message : String(error)}`,
     };
   }
-  const listingText = await input.fullListing();
+  const listing = await input.fullListing();
   return {
     ok: true,
     summary,
-    messages: buildCompactedMessages({ summary, invocations: input.invocations, listingText }),
+    messages: buildCompactedMessages({ summary, invocations: input.invocations, listing }),
   };
 }

@@ -19,20 +19,28 @@ export interface CompactedMessagesInput {
   summary: string;
   /** Every skill invocation of the session, in order (sub-agents' ones are ignored). */
   invocations: readonly InvokedSkill[];
-  /** The full listing block, already built by the caller; "" when there is nothing to list. */
-  listingText: string;
+  /**
+   * The full listing, already built by the caller, as its blocks: the session's first full listing as it was
+   * sent, then a delta of what became visible since (or one listing block of its own); empty blocks are left out.
+   */
+  listing: readonly string[];
 }
 
 /**
- * The conversation after compaction (SPEC §8): ONE user message whose text blocks are, in order, the summary
- * framed by {@link summaryBlockText}, the re-attached skills block of `reattachInvokedSkills` (left out when
- * the main agent invoked none) and `listingText` exactly as given (left out when empty). The caller then
- * appends the next user prompt or continues the turn, and records every listed name as sent. Pure.
+ * The conversation after compaction (SPEC §8): ONE user message whose text blocks are, in order, the `listing`
+ * blocks exactly as given, the summary framed by {@link summaryBlockText} and the re-attached skills block of
+ * `reattachInvokedSkills` (left out when the main agent invoked none). The listing comes first, as at the start
+ * of a session: when its first block is the session's first listing, byte for byte, the request after
+ * compaction opens with the same tools + system + listing as the session's first request, which the prompt
+ * cache still holds (bench/cache-reuse.js). The caller then appends the next user prompt or continues the
+ * turn, and records every listed name as sent. Pure.
  */
 export function buildCompactedMessages(input: CompactedMessagesInput): ModelMessage[] {
-  const blocks: ModelTextBlock[] = [{ type: "text", text: summaryBlockText(input.summary) }];
+  const blocks: ModelTextBlock[] = input.listing
+    .filter((text) => text.trim() !== "")
+    .map((text) => ({ type: "text", text }));
+  blocks.push({ type: "text", text: summaryBlockText(input.summary) });
   const skills = reattachInvokedSkills(input.invocations);
   if (skills !== undefined) blocks.push({ type: "text", text: skills });
-  if (input.listingText.trim() !== "") blocks.push({ type: "text", text: input.listingText });
   return [{ role: "user", content: blocks }];
 }

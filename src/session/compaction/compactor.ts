@@ -50,7 +50,7 @@ export function createCompactor(parts: CompactorDeps): Compactor {
       fullListing: async () => {
         state.listing.reset(MAIN_AGENT);
         state.listing.markSent(MAIN_AGENT, parts.deps.catalogNames ?? []);
-        return parts.listings.listingFor(MAIN_AGENT, parts.model);
+        return parts.listings.openingListing(MAIN_AGENT, parts.model);
       },
       runHooks: parts.runHooks,
       trigger,
