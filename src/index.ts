@@ -26,14 +26,12 @@ export { UnknownEnvironmentError } from "./environments/unknown-environment-erro
 export { createNodeFs, type DirEntry, type FileHead, type FileStat, type FsOps } from "./io/fs.js";
 export { createMemoryFs } from "./io/memory-fs.js";
 export { createNodeShell, type ShellOps, type ShellResult, type ShellRunOptions } from "./io/shell.js";
-export { buildListing, type Listing, type ListingEntry } from "./listing.js";
 export type { AskPermission, PermissionDecision, PermissionRules } from "./permissions/decision.js";
 export { type OpenedSession, type OpenSessionOptions, openSession } from "./session/open.js";
 export { createFileSessionStore, type SessionStore, type TranscriptEntry } from "./session/session-store.js";
 export type { Session } from "./session/session-types.js";
 export { SKILL_SOURCES, type Skill, type SkillMeta } from "./skill/skill.js";
 export type { SkillSwitches } from "./skill-filter.js";
-export { type SkillMatch, searchSkills } from "./skill-search/search.js";
 export type { MemorySkillDefinition } from "./sources/memory-skill.js";
 export { createMemorySource } from "./sources/memory-source.js";
 export type { SkillSource } from "./sources/skill-source.js";
