@@ -13,6 +13,13 @@ export interface SessionRunner {
     session: BetaManagedAgentsSession,
     events: readonly ({ type: string } & Record<string, unknown>)[],
   ): Promise<SessionEvent[]>;
-  /** The session's events from now on, as they are appended, until `signal` aborts. */
-  subscribe(workspaceId: string, sessionId: string, signal: AbortSignal): AsyncIterable<SessionEvent>;
+  /**
+   * The session's events appended after this resolves, as they are appended, until `signal` aborts
+   * (`followEvents` in events/follow-events.ts reads them back from the store).
+   */
+  subscribe(
+    workspaceId: string,
+    sessionId: string,
+    signal: AbortSignal,
+  ): Promise<AsyncIterable<SessionEvent>>;
 }

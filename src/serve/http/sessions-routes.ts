@@ -157,11 +157,13 @@ export function sessionsRoutes({ store, runner }: ServeDeps): Hono<ServeEnv> {
     if (runner === undefined) throw notImplemented("streaming session events");
     const ws = c.var.workspaceId;
     const id = c.req.param("id");
+    const abort = new AbortController();
+    // Subscribed before the response starts: an event sent once the client has the stream is never missed.
+    const events = await runner.subscribe(ws, id, abort.signal);
     // Each event under `event: <type>`: the SDK skips SSE messages without an event line.
     return streamSSE(c, async (stream) => {
-      const abort = new AbortController();
       stream.onAbort(() => abort.abort());
-      for await (const event of runner.subscribe(ws, id, abort.signal)) {
+      for await (const event of events) {
         await stream.writeSSE({ event: event.type, data: JSON.stringify(event), id: event.id });
       }
     });

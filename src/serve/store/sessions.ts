@@ -83,6 +83,12 @@ export interface SessionStore {
     events: readonly ({ type: string } & Record<string, unknown>)[],
   ): Promise<SessionEvent[]>;
   listEvents(workspaceId: string, id: string, page: PageRequest): Promise<Page<SessionEvent>>;
+  /** Events after sequence number `after` (0: all), oldest first, each with its sequence number. */
+  eventsSince(
+    workspaceId: string,
+    id: string,
+    after: number,
+  ): Promise<{ seq: number; event: SessionEvent }[]>;
 }
 
 /** The session store over `db`. */
@@ -181,6 +187,14 @@ export function createSessionStore(db: SqlDriver): SessionStore {
         }
         return stored;
       });
+    },
+    async eventsSince(workspaceId, id, after) {
+      await getRow(db, workspaceId, id);
+      const rows = await db.query(
+        "SELECT * FROM session_events WHERE session_id = $1 AND seq > $2 ORDER BY seq ASC LIMIT 1000",
+        [id, after],
+      );
+      return rows.map((row) => ({ seq: num(row, "seq"), event: eventOf(row) }));
     },
     async listEvents(workspaceId, id, page) {
       await getRow(db, workspaceId, id);
