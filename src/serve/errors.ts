@@ -18,7 +18,7 @@ export class ApiError extends Error {
   /** The error type in the body. */
   readonly type: ApiErrorType;
   /** The HTTP status. */
-  readonly status: number;
+  readonly status: (typeof API_ERRORS)[ApiErrorType];
   constructor(type: ApiErrorType, message: string) {
     super(message);
     this.type = type;

@@ -30,7 +30,7 @@ export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
     const api =
       error instanceof ApiError ? error : new ApiError("api_error", "internal error; see the server's log");
     if (!(error instanceof ApiError)) console.error(error);
-    return c.json(errorBody(api), api.status as 400);
+    return c.json(errorBody(api), api.status);
   });
   app.notFound((c) =>
     c.json(errorBody(new ApiError("not_found_error", `no route ${c.req.method} ${c.req.path}`)), 404),
