@@ -17,6 +17,9 @@ await build({
   platform: "node",
   target: "node20",
   sourcemap: true,
+  // PGlite loads its wasm and data files from beside its own modules, and pg may require the optional
+  // pg-native: both stay runtime dependencies, imported from node_modules (lazily, by serve and keys).
+  external: ["@electric-sql/pglite", "pg"],
   logLevel: "warning",
   // CommonJS dependencies bundled into ESM still call require().
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },

@@ -36,6 +36,10 @@ export const CLI_OPTIONS = {
   strict: { type: "boolean" },
   script: { type: "string" },
   port: { type: "string" },
+  host: { type: "string" },
+  db: { type: "string" },
+  "api-key": { type: "string" },
+  workspace: { type: "string" },
   "start-mcp": { type: "boolean" },
   "min-score": { type: "string" },
   junit: { type: "string" },
@@ -58,6 +62,8 @@ export const SUBCOMMANDS = [
   "lint",
   "to-prompt",
   "test",
+  "serve",
+  "keys",
 ] as const;
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
@@ -118,6 +124,14 @@ export interface CliArgs {
   strict: boolean;
   script: string | undefined;
   port: number | undefined;
+  /** `serve --host H`: the address to listen on. */
+  host: string | undefined;
+  /** `serve`/`keys --db DIR|URL`: the PGlite dir or PostgreSQL URL. */
+  db: string | undefined;
+  /** `serve --api-key KEY`: admitted to the default workspace. */
+  apiKey: string | undefined;
+  /** `keys create --workspace W`. */
+  workspace: string | undefined;
   /** `list`/`doctor --start-mcp`: start the approved MCP servers (the offline commands never do otherwise). */
   startMcp: boolean;
   /** `lint --min-score N`: exit 1 when any skill scores below N (0–100). */
@@ -156,6 +170,15 @@ function positiveInt(value: string | undefined, name: string): number | undefine
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0)
     throw new Error(`--${name} takes a positive whole number, got "${value}"`);
+  return n;
+}
+
+/** `--port N`: 0 to 65535; 0 lets the system choose (the bound port is printed). */
+function portNumber(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isInteger(n) || n < 0 || n > 65_535)
+    throw new Error(`--port takes a whole number from 0 to 65535, got "${value}"`);
   return n;
 }
 
@@ -237,7 +260,11 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         spec: values.spec ?? false,
         strict: values.strict ?? false,
         script: values.script,
-        port: positiveInt(values.port, "port"),
+        port: portNumber(values.port),
+        host: values.host,
+        db: values.db,
+        apiKey: values["api-key"],
+        workspace: values.workspace,
         startMcp: values["start-mcp"] ?? false,
         minScore: minScore(values["min-score"]),
         junit: values.junit,

@@ -27,6 +27,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const cwd = resolve(io.cwd, args.cwd ?? ".");
   const home = resolve(io.cwd, args.home ?? io.home);
   const scoped: CliIo = { ...io, cwd, home };
+  // The server commands need no engine over the local skills: they serve the store's.
+  if (args.command === "serve") return (await import("./commands/serve.js")).serveCommand(scoped, args);
+  if (args.command === "keys") return (await import("./commands/keys.js")).keysCommand(scoped, args);
   // Each command loads only what it needs: start-up time is most of a short command's cost.
   const [{ createEngine }, { createNodeFs }] = await Promise.all([
     import("../engine/engine.js"),

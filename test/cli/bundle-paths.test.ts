@@ -18,11 +18,17 @@
 //   skill/frontmatter-core.ts  yaml                         "list" (a block-scalar head)
 //   engine/extensions.ts  ../mcp/manager.js                 "--mcp-config"
 //   plugins/load-plugins.ts  ./load-plugin.js               "--plugin-dir"
+//   cli/run.ts          ./commands/serve.js (hono)           "serve … keys create"
+//   serve/store/open-driver.ts  ./pglite-driver.js (@electric-sql/pglite, external)  "serve … keys create"
+//   cli/run.ts          ./commands/keys.js                  "serve … keys create"
+//                       (./pg-driver.js, pg: test/serve/sdk.test.ts runs dist/bin on PostgreSQL)
 //   cli/main.ts         ./interactive.js                    "interactive" (in a pseudo-terminal via script(1))
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServe } from "../serve/serve-process.js";
+import { waitUntil } from "../support/processes.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { assertBuilt, BIN, cli, json } from "./run-cli.js";
 
@@ -71,6 +77,23 @@ describe("every lazily loaded path of dist/bin", () => {
     const skills = json<{ name: string; description: string }[]>(result);
     expect(skills.find((s) => s.name === "folded")?.description).toBe("Block scalar description.");
   });
+
+  it("serve … keys create: the serve and keys chunks, Hono, PGlite (external) and its wasm", async () => {
+    const db = tree.path("serve-db");
+    const made = await cli(tree, ["keys", "create", "--workspace", "w", "--db", db]);
+    expect(made.code, made.stderr).toBe(0);
+    const key = made.stdout.trim();
+    const server = await startServe(["--db", db]);
+    try {
+      await waitUntil(() => server.stdout().includes("API key for the default workspace"));
+      expect(server.stdout()).toMatch(/API key for the default workspace .*: sk-sw-/);
+      const response = await fetch(`${server.url}/v1/agents`, { headers: { "x-api-key": key } });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ data: [] });
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 
   it("doctor", async () => {
     const result = await cli(tree, ["doctor", "--json"]);

@@ -85,5 +85,27 @@ describe("the published package", () => {
     expect(library.stderr).toBe("");
     expect(library.stdout).toBe("Hello from the script");
     expect(library.exitCode).toBe(0);
+
+    // `skillwright serve` works from the installed package with no database set up: PGlite's wasm and data
+    // files load from its own node_modules dir. The bin itself, not npx: npx does not pass SIGTERM on.
+    const serve = execa(
+      join(project, "node_modules", ".bin", "skillwright"),
+      ["serve", "--port", "0", "--db", tree.path("serve-data"), "--api-key", "k"],
+      { cwd: project, env, reject: false },
+    );
+    let out = "";
+    const url = await new Promise<string>((resolve, reject) => {
+      serve.stdout?.on("data", (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /listening on (\S+)/.exec(out);
+        if (match?.[1] !== undefined) resolve(match[1]);
+      });
+      serve.then((result) => reject(new Error(`serve exited: ${result.stderr}`)));
+    });
+    const listed = await fetch(`${url}/v1/skills`, { headers: { authorization: "Bearer k" } });
+    expect(listed.status).toBe(200);
+    expect(await listed.json()).toMatchObject({ data: [], has_more: false });
+    serve.kill("SIGTERM");
+    await serve;
   }, 180_000);
 });

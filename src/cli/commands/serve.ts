@@ -1,0 +1,75 @@
+import { isAbsolute, join, resolve } from "node:path";
+import { createAdaptorServer } from "@hono/node-server";
+import { createServeApp } from "../../serve/http/app.js";
+import { newApiKey } from "../../serve/store/ids.js";
+import { openDriver } from "../../serve/store/open-driver.js";
+import { createStore, type Store } from "../../serve/store/store.js";
+import { addApiKey, DEFAULT_WORKSPACE, ensureWorkspace } from "../../serve/store/workspaces.js";
+import type { CliArgs } from "../args.js";
+import type { CliIo } from "../io.js";
+
+/** The port `serve` listens on without `--port`. */
+export const DEFAULT_PORT = 8787;
+
+/** Where `--db` points: a PostgreSQL URL as is, a dir resolved against the cwd, by default `~/.skillwright/data`. */
+export function dbLocation(db: string | undefined, io: Pick<CliIo, "cwd" | "home">): string {
+  if (db === undefined) return join(io.home, ".skillwright", "data");
+  if (/^postgres(ql)?:\/\//.test(db) || isAbsolute(db)) return db;
+  return resolve(io.cwd, db);
+}
+
+/** Opens the store `--db` names, or writes why it cannot and returns undefined. */
+export async function openStoreFor(args: CliArgs, io: CliIo): Promise<Store | undefined> {
+  const location = dbLocation(args.db, io);
+  try {
+    return await createStore(await openDriver(location));
+  } catch (error) {
+    const shown = location.replace(/\/\/[^@/]*@/, "//…@");
+    io.stderr(
+      `skillwright: cannot open the database ${shown}: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return undefined;
+  }
+}
+
+/**
+ * `skillwright serve [--port N] [--host H] [--db DIR|URL] [--api-key KEY]`: the HTTP API of the SDK's
+ * `client.beta.skills/environments/agents/sessions` over the store, until SIGINT/SIGTERM. `--api-key` (or
+ * SKILLWRIGHT_API_KEY) is admitted to the default workspace; without one, a key is made and printed.
+ * Prints `listening on URL` first (with `--port 0`, the port the system chose).
+ */
+export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
+  const store = await openStoreFor(args, io);
+  if (store === undefined) return 1;
+  const workspaceId = await ensureWorkspace(store.db, DEFAULT_WORKSPACE);
+  const given = args.apiKey ?? io.env.SKILLWRIGHT_API_KEY;
+  const key = given === undefined || given === "" ? newApiKey() : given;
+  await addApiKey(store.db, workspaceId, key);
+  const server = createAdaptorServer({ fetch: createServeApp({ store }).fetch });
+  const host = args.host ?? "127.0.0.1";
+  try {
+    await new Promise<void>((done, fail) => {
+      server.once("error", fail);
+      server.listen(args.port ?? DEFAULT_PORT, host, () => done());
+    });
+  } catch (error) {
+    io.stderr(
+      `skillwright: cannot listen on ${host}:${args.port ?? DEFAULT_PORT}: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    await store.close();
+    return 1;
+  }
+  const address = server.address();
+  if (typeof address !== "object" || address === null) throw new Error("the server has no address");
+  const shownHost = address.address.includes(":") ? `[${address.address}]` : address.address;
+  io.stdout(`skillwright serve listening on http://${shownHost}:${address.port}\n`);
+  if (given === undefined || given === "") {
+    io.stdout(
+      `API key for the default workspace (pass --api-key or set SKILLWRIGHT_API_KEY to choose one): ${key}\n`,
+    );
+  }
+  await (io.waitForStop?.() ?? new Promise<void>(() => {}));
+  await new Promise<void>((done) => server.close(() => done()));
+  await store.close();
+  return 0;
+}

@@ -1,0 +1,56 @@
+import type { SessionEvent, SessionStore } from "../store/sessions.js";
+
+/** How often {@link followEvents} asks the store for new events. */
+export const FOLLOW_INTERVAL_MS = 100;
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+/**
+ * A session's events appended after this call resolves, read back from the store (so events written by any
+ * instance on the same database arrive, in order), until `signal` aborts. Resolves once the starting point
+ * is fixed, so nothing sent after it is missed. The building block of a SessionRunner's `subscribe`; an
+ * instance may add LISTEN/NOTIFY to wake it sooner than the poll.
+ */
+export async function followEvents(
+  sessions: SessionStore,
+  workspaceId: string,
+  sessionId: string,
+  signal: AbortSignal,
+): Promise<AsyncIterable<SessionEvent>> {
+  // A stream shows what happens next; `events.list` shows the history.
+  let after = 0;
+  for (let batch = await sessions.eventsSince(workspaceId, sessionId, 0); batch.length > 0; ) {
+    after = batch.at(-1)?.seq ?? after;
+    batch = await sessions.eventsSince(workspaceId, sessionId, after);
+  }
+  return follow(sessions, workspaceId, sessionId, signal, after);
+}
+
+async function* follow(
+  sessions: SessionStore,
+  workspaceId: string,
+  sessionId: string,
+  signal: AbortSignal,
+  start: number,
+): AsyncGenerator<SessionEvent> {
+  let after = start;
+  while (!signal.aborted) {
+    const batch = await sessions.eventsSince(workspaceId, sessionId, after);
+    for (const { seq, event } of batch) {
+      if (signal.aborted) return;
+      after = seq;
+      yield event;
+    }
+    if (batch.length === 0) await sleep(FOLLOW_INTERVAL_MS, signal);
+  }
+}

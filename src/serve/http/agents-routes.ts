@@ -1,0 +1,264 @@
+import type {
+  BetaManagedAgentsAgent,
+  BetaManagedAgentsAgentToolset20260401,
+  BetaManagedAgentsModelConfig,
+} from "@anthropic-ai/sdk/resources/beta/agents/agents";
+import { Hono } from "hono";
+import { z } from "zod";
+import { ApiError, invalid } from "../errors.js";
+import type { AgentBody } from "../store/agents.js";
+import { pageRequest } from "../store/page.js";
+import type { Store } from "../store/store.js";
+import type { ServeDeps, ServeEnv } from "./env.js";
+import { boolQuery, jsonBody, patchMetadata } from "./parse.js";
+
+const effort = z.enum(["low", "medium", "high", "xhigh", "max"]);
+const model = z.union([
+  z.string().min(1),
+  z.strictObject({
+    id: z.string().min(1),
+    effort: z.union([effort, z.strictObject({ type: effort })]).nullish(),
+    inference_geo: z.string().nullish(),
+    speed: z.enum(["standard", "fast"]).nullish(),
+  }),
+]);
+const skill = z.strictObject({
+  type: z.enum(["custom", "anthropic"]),
+  skill_id: z.string().min(1),
+  version: z.string().nullish(),
+});
+const policy = z.strictObject({ type: z.enum(["always_allow", "always_ask", "auto"]) });
+const toolConfig = z.looseObject({
+  name: z.string(),
+  enabled: z.boolean().nullish(),
+  permission_policy: policy.nullish(),
+});
+const agentToolConfig = z.strictObject({
+  name: z.enum(["bash", "edit", "read", "write", "glob", "grep", "web_fetch", "web_search"]),
+  type: z.string().optional(),
+  enabled: z.boolean().nullish(),
+  permission_policy: policy.nullish(),
+});
+const defaultConfig = z.strictObject({ enabled: z.boolean().nullish(), permission_policy: policy.nullish() });
+const tool = z.discriminatedUnion("type", [
+  z.strictObject({
+    type: z.literal("custom"),
+    name: z.string().regex(/^[a-zA-Z0-9_-]{1,128}$/, "must be 1-128 letters, digits, _ or -"),
+    description: z.string(),
+    input_schema: z.looseObject({ type: z.literal("object") }),
+  }),
+  z.strictObject({
+    type: z.literal("agent_toolset_20260401"),
+    configs: z.array(agentToolConfig).optional(),
+    default_config: defaultConfig.nullish(),
+  }),
+  z.strictObject({
+    type: z.literal("mcp_toolset"),
+    mcp_server_name: z.string().min(1),
+    configs: z.array(toolConfig).optional(),
+    default_config: defaultConfig.nullish(),
+  }),
+]);
+const mcpServer = z.strictObject({
+  type: z.literal("url"),
+  name: z.string().min(1),
+  url: z.url({ protocol: /^https?$/ }),
+});
+const identity = z.union([
+  z.strictObject({ type: z.literal("service_account") }),
+  z.strictObject({ type: z.literal("aws_role"), role_arn: z.string() }),
+]);
+
+const createSchema = z.strictObject({
+  name: z.string().trim().min(1).max(256),
+  model,
+  description: z.string().nullish(),
+  system: z.string().nullish(),
+  skills: z.array(skill).optional(),
+  tools: z.array(tool).optional(),
+  mcp_servers: z.array(mcpServer).optional(),
+  metadata: z.record(z.string().max(64), z.string().max(512)).optional(),
+  execution_identity: identity.nullish(),
+  multiagent: z.null().optional(),
+});
+const updateSchema = z.strictObject({
+  name: z.string().trim().min(1).max(256).optional(),
+  model: model.optional(),
+  description: z.string().nullish(),
+  system: z.string().nullish(),
+  skills: z.array(skill).nullish(),
+  tools: z.array(tool).nullish(),
+  mcp_servers: z.array(mcpServer).nullish(),
+  metadata: z.record(z.string(), z.string().nullable()).nullish(),
+  execution_identity: identity.nullish(),
+  multiagent: z.null().optional(),
+  version: z.number().int().positive().optional(),
+});
+
+/** The stored model config for a model id or config. Pure. */
+export function resolveModel(input: z.infer<typeof model>): BetaManagedAgentsModelConfig {
+  if (typeof input === "string") return { id: input };
+  const e = input.effort;
+  return {
+    id: input.id,
+    ...(e === null || e === undefined ? {} : { effort: typeof e === "string" ? { type: e } : e }),
+    ...(input.inference_geo === null || input.inference_geo === undefined
+      ? {}
+      : { inference_geo: input.inference_geo }),
+    ...(input.speed === null || input.speed === undefined ? {} : { speed: input.speed }),
+  };
+}
+
+/** Resolves skill references: each custom skill (and pinned version) must exist in the workspace. */
+async function resolveSkills(
+  store: Store,
+  workspaceId: string,
+  skills: readonly z.infer<typeof skill>[],
+): Promise<BetaManagedAgentsAgent["skills"]> {
+  const out: BetaManagedAgentsAgent["skills"] = [];
+  for (const ref of skills) {
+    if (ref.type === "anthropic") {
+      throw new ApiError(
+        "not_implemented_error",
+        `anthropic skill ${JSON.stringify(ref.skill_id)}: Anthropic's own skills are not served by skillwright; upload the skill and use {"type":"custom"}`,
+      );
+    }
+    const version = ref.version ?? "latest";
+    await store.skills.getVersion(workspaceId, ref.skill_id, version).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 404) {
+        throw invalid(`skills: ${error.message} in this workspace`);
+      }
+      throw error;
+    });
+    out.push({ type: "custom", skill_id: ref.skill_id, version });
+  }
+  return out;
+}
+
+type ToolConfig = BetaManagedAgentsAgentToolset20260401["configs"][number];
+
+/** One file or shell tool's config, named and typed alike (the SDK's union, one member per tool). Pure. */
+function fileToolConfig(
+  name: "bash" | "edit" | "read" | "write" | "glob" | "grep",
+  rest: Pick<ToolConfig, "enabled" | "permission_policy">,
+): ToolConfig {
+  switch (name) {
+    case "bash":
+      return { name, type: name, ...rest };
+    case "edit":
+      return { name, type: name, ...rest };
+    case "read":
+      return { name, type: name, ...rest };
+    case "write":
+      return { name, type: name, ...rest };
+    case "glob":
+      return { name, type: name, ...rest };
+    case "grep":
+      return { name, type: name, ...rest };
+  }
+}
+
+function resolveTools(tools: readonly z.infer<typeof tool>[]): BetaManagedAgentsAgent["tools"] {
+  const names = new Set<string>();
+  return tools.map((t) => {
+    if (t.type === "custom") {
+      if (names.has(t.name)) throw invalid(`tools: custom tool ${JSON.stringify(t.name)} is defined twice`);
+      names.add(t.name);
+      return { type: "custom", name: t.name, description: t.description, input_schema: t.input_schema };
+    }
+    const defaults = {
+      enabled: t.default_config?.enabled ?? true,
+      permission_policy: t.default_config?.permission_policy ?? { type: "always_allow" as const },
+    };
+    if (t.type === "mcp_toolset") {
+      const configs = (t.configs ?? []).map((config) => ({
+        name: config.name,
+        enabled: config.enabled ?? defaults.enabled,
+        permission_policy: config.permission_policy ?? defaults.permission_policy,
+      }));
+      return { type: "mcp_toolset", mcp_server_name: t.mcp_server_name, configs, default_config: defaults };
+    }
+    const configs = (t.configs ?? []).map((config) => {
+      const { name } = config;
+      if (name === "web_fetch" || name === "web_search") {
+        throw new ApiError("not_implemented_error", `tools: ${name} is not implemented by skillwright serve`);
+      }
+      if (config.type !== undefined && config.type !== name) {
+        throw invalid(`tools: a ${name} config has type ${JSON.stringify(config.type)}`);
+      }
+      return fileToolConfig(name, {
+        enabled: config.enabled ?? defaults.enabled,
+        permission_policy: config.permission_policy ?? defaults.permission_policy,
+      });
+    });
+    // Stored as configured; served sessions get no file or shell tools unless the operator turns them on.
+    return { type: "agent_toolset_20260401", configs, default_config: defaults };
+  });
+}
+
+/** `/v1/agents`: the SDK's `client.beta.agents` (+ `versions`). */
+export function agentsRoutes({ store }: ServeDeps): Hono<ServeEnv> {
+  const app = new Hono<ServeEnv>();
+  app.post("/", async (c) => {
+    const body = await jsonBody(c, createSchema);
+    const agent: AgentBody = {
+      name: body.name,
+      description: body.description ?? null,
+      model: resolveModel(body.model),
+      system: body.system ?? null,
+      skills: await resolveSkills(store, c.var.workspaceId, body.skills ?? []),
+      tools: resolveTools(body.tools ?? []),
+      mcp_servers: body.mcp_servers ?? [],
+      metadata: body.metadata ?? {},
+      execution_identity: body.execution_identity ?? { type: "service_account" },
+      multiagent: null,
+    };
+    return c.json(await store.agents.create(c.var.workspaceId, agent));
+  });
+  app.get("/", async (c) => {
+    const page = pageRequest(c.req.query("limit"), c.req.query("page"));
+    return c.json(await store.agents.list(c.var.workspaceId, page, boolQuery(c, "include_archived")));
+  });
+  app.get("/:id", async (c) => {
+    const raw = c.req.query("version");
+    const version = raw === undefined ? undefined : Number(raw);
+    if (version !== undefined && (!Number.isInteger(version) || version < 1)) {
+      throw invalid(`version must be a positive whole number, got ${JSON.stringify(raw)}`);
+    }
+    return c.json(await store.agents.get(c.var.workspaceId, c.req.param("id"), version));
+  });
+  app.post("/:id", async (c) => {
+    const body = await jsonBody(c, updateSchema);
+    const ws = c.var.workspaceId;
+    const skills = body.skills === undefined ? undefined : await resolveSkills(store, ws, body.skills ?? []);
+    const tools = body.tools === undefined ? undefined : resolveTools(body.tools ?? []);
+    const agent = await store.agents.update(
+      ws,
+      c.req.param("id"),
+      (current) => ({
+        ...current,
+        ...(body.name === undefined ? {} : { name: body.name }),
+        ...(body.model === undefined ? {} : { model: resolveModel(body.model) }),
+        ...(body.description === undefined ? {} : { description: body.description }),
+        ...(body.system === undefined ? {} : { system: body.system }),
+        ...(skills === undefined ? {} : { skills }),
+        ...(tools === undefined ? {} : { tools }),
+        ...(body.mcp_servers === undefined ? {} : { mcp_servers: body.mcp_servers ?? [] }),
+        ...(body.execution_identity === undefined
+          ? {}
+          : { execution_identity: body.execution_identity ?? { type: "service_account" } }),
+        metadata: patchMetadata(current.metadata, body.metadata),
+      }),
+      body.version,
+    );
+    return c.json(agent);
+  });
+  app.post("/:id/archive", async (c) =>
+    c.json(await store.agents.archive(c.var.workspaceId, c.req.param("id"))),
+  );
+  app.get("/:id/versions", async (c) => {
+    const page = pageRequest(c.req.query("limit"), c.req.query("page"));
+    return c.json(await store.agents.listVersions(c.var.workspaceId, c.req.param("id"), page));
+  });
+  return app;
+}

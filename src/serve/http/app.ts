@@ -1,0 +1,72 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { ApiError } from "../errors.js";
+import { workspaceForKey } from "../store/workspaces.js";
+import { UPLOAD_LIMITS } from "../upload/limits.js";
+import { agentsRoutes } from "./agents-routes.js";
+import type { ServeDeps, ServeEnv } from "./env.js";
+import { environmentsRoutes } from "./environments-routes.js";
+import { sessionsRoutes } from "./sessions-routes.js";
+import { skillsRoutes } from "./skills-routes.js";
+
+/** The API key of a request: `Authorization: Bearer KEY` (what the SDK sends) or `x-api-key: KEY`. Pure. */
+export function apiKeyOf(authorization: string | undefined, xApiKey: string | undefined): string | undefined {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "")?.[1];
+  return bearer ?? (xApiKey?.trim() || undefined);
+}
+
+function errorBody(error: ApiError) {
+  return { type: "error", error: { type: error.type, message: error.message } };
+}
+
+/**
+ * The HTTP API: the routes of the SDK's `client.beta.skills`, `.environments`, `.agents` and `.sessions`
+ * under `/v1`, each request authenticated by an API key and confined to that key's workspace. Every error
+ * is `{type:"error",error:{type,message}}` with the status the SDK maps to its error classes.
+ */
+export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
+  const app = new Hono<ServeEnv>();
+  app.onError((error, c) => {
+    const api =
+      error instanceof ApiError ? error : new ApiError("api_error", "internal error; see the server's log");
+    if (!(error instanceof ApiError)) console.error(error);
+    return c.json(errorBody(api), api.status);
+  });
+  app.notFound((c) =>
+    c.json(errorBody(new ApiError("not_found_error", `no route ${c.req.method} ${c.req.path}`)), 404),
+  );
+  app.use(
+    "/v1/*",
+    bodyLimit({
+      maxSize: UPLOAD_LIMITS.maxBodyBytes,
+      onError: () => {
+        throw new ApiError(
+          "request_too_large",
+          `the request body is over the ${UPLOAD_LIMITS.maxBodyBytes}-byte limit`,
+        );
+      },
+    }),
+  );
+  app.use("/v1/*", async (c, next) => {
+    const key = apiKeyOf(c.req.header("authorization"), c.req.header("x-api-key"));
+    if (key === undefined) {
+      throw new ApiError(
+        "authentication_error",
+        "no API key: send Authorization: Bearer KEY or x-api-key: KEY",
+      );
+    }
+    const workspaceId = await workspaceForKey(deps.store.db, key);
+    if (workspaceId === undefined) throw new ApiError("authentication_error", "invalid API key");
+    const asked = c.req.header("anthropic-workspace-id");
+    if (asked !== undefined && asked !== workspaceId) {
+      throw new ApiError("permission_error", `this API key does not belong to workspace ${asked}`);
+    }
+    c.set("workspaceId", workspaceId);
+    await next();
+  });
+  app.route("/v1/skills", skillsRoutes(deps));
+  app.route("/v1/environments", environmentsRoutes(deps));
+  app.route("/v1/agents", agentsRoutes(deps));
+  app.route("/v1/sessions", sessionsRoutes(deps));
+  return app;
+}

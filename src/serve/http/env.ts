@@ -1,0 +1,13 @@
+import type { SessionRunner } from "../session-runner.js";
+import type { Store } from "../store/store.js";
+
+/** The Hono environment of every route: the caller's workspace, set by the auth middleware. */
+export interface ServeEnv {
+  Variables: { workspaceId: string };
+}
+
+/** What the routes work with: the store, and the session runner when events are served. */
+export interface ServeDeps {
+  store: Store;
+  runner?: SessionRunner;
+}

@@ -1,0 +1,172 @@
+import type { BetaManagedAgentsAgent } from "@anthropic-ai/sdk/resources/beta/agents/agents";
+import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
+import { Hono } from "hono";
+import { streamSSE } from "hono/streaming";
+import { z } from "zod";
+import { ApiError, invalid } from "../errors.js";
+import { pageRequest } from "../store/page.js";
+import type { ServeDeps, ServeEnv } from "./env.js";
+import { boolQuery, jsonBody, patchMetadata } from "./parse.js";
+
+const STATUSES = ["rescheduling", "running", "idle", "terminated"] as const;
+
+const agentRef = z.union([
+  z.string().min(1),
+  z.strictObject({
+    type: z.literal("agent"),
+    id: z.string().min(1),
+    version: z.number().int().positive().optional(),
+  }),
+  z.looseObject({ type: z.literal("agent_with_overrides"), id: z.string().min(1) }),
+]);
+const createSchema = z.strictObject({
+  agent: agentRef,
+  environment_id: z.string().min(1),
+  title: z.string().max(512).nullish(),
+  metadata: z.record(z.string().max(64), z.string().max(512)).optional(),
+  vault_ids: z.array(z.string()).optional(),
+  initial_events: z.array(z.looseObject({ type: z.string() })).optional(),
+  resources: z.array(z.looseObject({ type: z.string() })).optional(),
+  budget: z.looseObject({ type: z.string() }).optional(),
+});
+const updateSchema = z.strictObject({
+  title: z.string().max(512).nullish(),
+  metadata: z.record(z.string(), z.string().nullable()).nullish(),
+  vault_ids: z.array(z.string()).optional(),
+  agent: z.looseObject({}).optional(),
+  budget: z.looseObject({}).nullish(),
+});
+
+function notImplemented(what: string): ApiError {
+  return new ApiError("not_implemented_error", `${what} is not implemented by skillwright serve`);
+}
+
+/** The agent as a session pins it (the SDK's `BetaManagedAgentsSessionAgent`). Pure. */
+function sessionAgent(agent: BetaManagedAgentsAgent): BetaManagedAgentsSession["agent"] {
+  return {
+    type: "agent",
+    id: agent.id,
+    version: agent.version,
+    name: agent.name,
+    description: agent.description,
+    model: agent.model,
+    system: agent.system,
+    skills: agent.skills,
+    tools: agent.tools,
+    mcp_servers: agent.mcp_servers,
+    execution_identity: agent.execution_identity,
+    multiagent: null,
+  };
+}
+
+function optionalInt(raw: string | undefined, name: string): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw invalid(`${name} must be a positive whole number`);
+  return n;
+}
+
+/** `/v1/sessions` (+ `/events`): the SDK's `client.beta.sessions` (+ `events`). */
+export function sessionsRoutes({ store, runner }: ServeDeps): Hono<ServeEnv> {
+  const app = new Hono<ServeEnv>();
+  app.post("/", async (c) => {
+    const body = await jsonBody(c, createSchema);
+    const ws = c.var.workspaceId;
+    if (typeof body.agent === "object" && body.agent.type === "agent_with_overrides") {
+      throw notImplemented("agent_with_overrides");
+    }
+    if ((body.resources ?? []).length > 0) throw notImplemented("session resources");
+    if (body.budget !== undefined) throw notImplemented("session budgets");
+    if ((body.initial_events ?? []).length > 0 && runner === undefined) {
+      throw notImplemented("initial_events (session events)");
+    }
+    const ref = typeof body.agent === "string" ? { id: body.agent, version: undefined } : body.agent;
+    const agent = await store.agents.get(ws, ref.id, "version" in ref ? ref.version : undefined);
+    if (agent.archived_at !== null) throw invalid(`agent ${agent.id} is archived`);
+    const environment = await store.environments.get(ws, body.environment_id);
+    if (environment.archived_at !== null) throw invalid(`environment ${environment.id} is archived`);
+    const session = await store.sessions.create(ws, {
+      agent: sessionAgent(agent),
+      environmentId: environment.id,
+      title: body.title ?? null,
+      metadata: body.metadata ?? {},
+      vault_ids: body.vault_ids ?? [],
+    });
+    if (runner !== undefined && (body.initial_events ?? []).length > 0) {
+      await runner.send(ws, session, body.initial_events ?? []);
+    }
+    return c.json(session);
+  });
+  app.get("/", async (c) => {
+    const page = pageRequest(c.req.query("limit"), c.req.query("page"));
+    const order = c.req.query("order") ?? "desc";
+    if (order !== "asc" && order !== "desc")
+      throw invalid(`order must be asc or desc, got ${JSON.stringify(order)}`);
+    const statuses = [...(c.req.queries("statuses") ?? []), ...(c.req.queries("statuses[]") ?? [])];
+    const unknown = statuses.find((s) => !(STATUSES as readonly string[]).includes(s));
+    if (unknown !== undefined) throw invalid(`statuses: unknown status ${JSON.stringify(unknown)}`);
+    const agentId = c.req.query("agent_id");
+    const agentVersion = optionalInt(c.req.query("agent_version"), "agent_version");
+    return c.json(
+      await store.sessions.list(c.var.workspaceId, page, {
+        order,
+        includeArchived: boolQuery(c, "include_archived"),
+        ...(agentId === undefined ? {} : { agentId }),
+        ...(agentVersion === undefined ? {} : { agentVersion }),
+        ...(statuses.length === 0 ? {} : { statuses }),
+      }),
+    );
+  });
+  app.get("/:id", async (c) => c.json(await store.sessions.get(c.var.workspaceId, c.req.param("id"))));
+  app.post("/:id", async (c) => {
+    const body = await jsonBody(c, updateSchema);
+    if (body.agent !== undefined) throw notImplemented("changing a session's agent");
+    if (body.budget !== undefined && body.budget !== null) throw notImplemented("session budgets");
+    return c.json(
+      await store.sessions.update(c.var.workspaceId, c.req.param("id"), (current) => ({
+        ...current,
+        ...(body.title === undefined ? {} : { title: body.title }),
+        ...(body.vault_ids === undefined ? {} : { vault_ids: body.vault_ids }),
+        metadata: patchMetadata(current.metadata, body.metadata),
+      })),
+    );
+  });
+  app.delete("/:id", async (c) => {
+    const id = c.req.param("id");
+    await store.sessions.delete(c.var.workspaceId, id);
+    return c.json({ id, type: "session_deleted" });
+  });
+  app.post("/:id/archive", async (c) =>
+    c.json(await store.sessions.archive(c.var.workspaceId, c.req.param("id"))),
+  );
+  app.get("/:id/events", async (c) => {
+    const page = pageRequest(c.req.query("limit"), c.req.query("page"));
+    return c.json(await store.sessions.listEvents(c.var.workspaceId, c.req.param("id"), page));
+  });
+  app.post("/:id/events", async (c) => {
+    const session = await store.sessions.get(c.var.workspaceId, c.req.param("id"));
+    if (runner === undefined) throw notImplemented("sending session events (running the agent)");
+    const body = await jsonBody(
+      c,
+      z.strictObject({ events: z.array(z.looseObject({ type: z.string() })).min(1) }),
+    );
+    return c.json({ data: await runner.send(c.var.workspaceId, session, body.events) });
+  });
+  app.get("/:id/events/stream", async (c) => {
+    await store.sessions.get(c.var.workspaceId, c.req.param("id"));
+    if (runner === undefined) throw notImplemented("streaming session events");
+    const ws = c.var.workspaceId;
+    const id = c.req.param("id");
+    const abort = new AbortController();
+    // Subscribed before the response starts: an event sent once the client has the stream is never missed.
+    const events = await runner.subscribe(ws, id, abort.signal);
+    // Each event under `event: <type>`: the SDK skips SSE messages without an event line.
+    return streamSSE(c, async (stream) => {
+      stream.onAbort(() => abort.abort());
+      for await (const event of events) {
+        await stream.writeSSE({ event: event.type, data: JSON.stringify(event), id: event.id });
+      }
+    });
+  });
+  return app;
+}

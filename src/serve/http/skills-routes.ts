@@ -1,0 +1,107 @@
+import { zipSync } from "fflate";
+import { type Context, Hono } from "hono";
+import { invalid } from "../errors.js";
+import { pageRequest } from "../store/page.js";
+import type { SkillUpload } from "../store/skill-upload.js";
+import { skillTree } from "../upload/skill-files.js";
+import { parseSkillUpload } from "../upload/skill-head.js";
+import { readZip } from "../upload/zip-reader.js";
+import type { ServeDeps, ServeEnv } from "./env.js";
+
+const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
+
+function isZip(name: string, content: Uint8Array): boolean {
+  return name.toLowerCase().endsWith(".zip") || ZIP_MAGIC.every((byte, i) => content[i] === byte);
+}
+
+/**
+ * The upload in a multipart body: `files[]` (or `files`) holding the skill's files by path, or one zip of
+ * them, plus an optional `display_name`. Any other field is refused.
+ */
+async function readUpload(c: Context): Promise<{ upload: SkillUpload; displayName: string | undefined }> {
+  const type = c.req.header("content-type") ?? "";
+  if (!type.startsWith("multipart/form-data")) {
+    throw invalid("upload the skill as multipart/form-data with files[] (its files, or one zip)");
+  }
+  let form: FormData;
+  try {
+    form = await c.req.formData();
+  } catch {
+    throw invalid("the multipart body could not be parsed");
+  }
+  const entries: { name: string; content: Uint8Array }[] = [];
+  let displayName: string | undefined;
+  for (const [key, value] of form.entries()) {
+    if (key === "display_name" && typeof value === "string") {
+      displayName = value;
+      continue;
+    }
+    if (key !== "files[]" && key !== "files") throw invalid(`unknown field ${JSON.stringify(key)}`);
+    if (typeof value === "string") throw invalid(`${key} must hold files, not text`);
+    entries.push({ name: value.name, content: new Uint8Array(await value.arrayBuffer()) });
+  }
+  const [only] = entries;
+  const files =
+    entries.length === 1 && only !== undefined && isZip(only.name, only.content)
+      ? readZip(only.content)
+      : entries;
+  return { upload: parseSkillUpload(skillTree(files)), displayName };
+}
+
+/** `/v1/skills` and `/v1/skills/:id/versions`: the SDK's `client.beta.skills` (+ `versions`). */
+export function skillsRoutes({ store }: ServeDeps): Hono<ServeEnv> {
+  const app = new Hono<ServeEnv>();
+  app.post("/", async (c) => {
+    const { upload, displayName } = await readUpload(c);
+    return c.json(await store.skills.create(c.var.workspaceId, upload, displayName));
+  });
+  app.get("/", async (c) => {
+    const page = pageRequest(c.req.query("limit"), c.req.query("page"));
+    const source = c.req.query("source");
+    if (source !== undefined && source !== "custom") {
+      // Only custom skills live here: Anthropic's own skills are not served by a self-hosted server.
+      return c.json({ data: [], has_more: false, first_id: null, last_id: null, next_page: null });
+    }
+    return c.json(await store.skills.list(c.var.workspaceId, page));
+  });
+  app.get("/:id", async (c) => c.json(await store.skills.get(c.var.workspaceId, c.req.param("id"))));
+  app.delete("/:id", async (c) => {
+    const id = c.req.param("id");
+    await store.skills.delete(c.var.workspaceId, id);
+    return c.json({ id, type: "skill_deleted" });
+  });
+  app.post("/:id/versions", async (c) => {
+    const { upload, displayName } = await readUpload(c);
+    if (displayName !== undefined) throw invalid("display_name is set on the skill, not on a version");
+    return c.json(await store.skills.addVersion(c.var.workspaceId, c.req.param("id"), upload));
+  });
+  app.get("/:id/versions", async (c) => {
+    const page = pageRequest(c.req.query("limit"), c.req.query("page"));
+    return c.json(await store.skills.listVersions(c.var.workspaceId, c.req.param("id"), page));
+  });
+  app.get("/:id/versions/:version", async (c) =>
+    c.json(await store.skills.getVersion(c.var.workspaceId, c.req.param("id"), c.req.param("version"))),
+  );
+  app.delete("/:id/versions/:version", async (c) => {
+    const deleted = await store.skills.deleteVersion(
+      c.var.workspaceId,
+      c.req.param("id"),
+      c.req.param("version"),
+    );
+    return c.json({ id: deleted.id, type: "skill_version_deleted" });
+  });
+  app.get("/:id/versions/:version/content", async (c) => {
+    const version = await store.skills.getVersion(
+      c.var.workspaceId,
+      c.req.param("id"),
+      c.req.param("version"),
+    );
+    const files = await store.skills.files(version.id);
+    const zip = zipSync(Object.fromEntries(files.map((f) => [`${version.name}/${f.path}`, f.content])));
+    return c.body(new Uint8Array(zip), 200, {
+      "content-type": "application/zip",
+      "content-disposition": `attachment; filename="${version.name}.zip"`,
+    });
+  });
+  return app;
+}

@@ -1,0 +1,140 @@
+import type { SqlDriver } from "./driver.js";
+
+/**
+ * The schema, as numbered migrations applied in order and recorded in `schema_migrations`. Append only:
+ * a released migration is never edited, a change is a new one. Plain SQL that PostgreSQL and PGlite both run.
+ */
+export const MIGRATIONS: readonly { version: number; name: string; sql: readonly string[] }[] = [
+  {
+    version: 1,
+    name: "initial schema",
+    sql: [
+      `CREATE TABLE workspaces (
+        id text PRIMARY KEY,
+        name text NOT NULL UNIQUE,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      `CREATE TABLE api_keys (
+        key_hash text PRIMARY KEY,
+        workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      `CREATE TABLE skills (
+        id text PRIMARY KEY,
+        seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+        workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+        name text NOT NULL,
+        display_name text NOT NULL,
+        latest_version_id text,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      "CREATE INDEX skills_workspace_seq ON skills (workspace_id, seq)",
+      `CREATE TABLE skill_versions (
+        id text PRIMARY KEY,
+        seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+        skill_id text NOT NULL REFERENCES skills(id) ON DELETE CASCADE,
+        name text NOT NULL,
+        description text NOT NULL,
+        head jsonb NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      "CREATE INDEX skill_versions_skill_seq ON skill_versions (skill_id, seq)",
+      `CREATE TABLE skill_files (
+        version_id text NOT NULL REFERENCES skill_versions(id) ON DELETE CASCADE,
+        path text NOT NULL,
+        content bytea NOT NULL,
+        PRIMARY KEY (version_id, path)
+      )`,
+      `CREATE TABLE environments (
+        id text PRIMARY KEY,
+        seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+        workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+        body jsonb NOT NULL,
+        archived_at timestamptz,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      "CREATE INDEX environments_workspace_seq ON environments (workspace_id, seq)",
+      `CREATE TABLE agents (
+        id text PRIMARY KEY,
+        seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+        workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+        version integer NOT NULL,
+        archived_at timestamptz,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      "CREATE INDEX agents_workspace_seq ON agents (workspace_id, seq)",
+      `CREATE TABLE agent_versions (
+        agent_id text NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
+        version integer NOT NULL,
+        body jsonb NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (agent_id, version)
+      )`,
+      `CREATE TABLE sessions (
+        id text PRIMARY KEY,
+        seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+        workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+        agent_id text NOT NULL,
+        agent_version integer NOT NULL,
+        environment_id text NOT NULL,
+        body jsonb NOT NULL,
+        status text NOT NULL DEFAULT 'idle',
+        archived_at timestamptz,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      "CREATE INDEX sessions_workspace_seq ON sessions (workspace_id, seq)",
+      `CREATE TABLE session_events (
+        session_id text NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        seq integer NOT NULL,
+        id text NOT NULL UNIQUE,
+        type text NOT NULL,
+        body jsonb NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (session_id, seq)
+      )`,
+      `CREATE TABLE usage (
+        workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+        session_id text,
+        model text NOT NULL,
+        input_tokens integer NOT NULL DEFAULT 0,
+        output_tokens integer NOT NULL DEFAULT 0,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`,
+    ],
+  },
+];
+
+/** An arbitrary constant: the advisory lock that serialises migrations across instances. */
+const MIGRATION_LOCK = 74_201_114;
+
+/**
+ * Brings the schema up to date. Safe to run from many instances at once: the migrations run in one
+ * transaction under an advisory lock, and each is applied only when `schema_migrations` lacks it.
+ * Returns the versions applied now.
+ */
+export async function migrate(db: SqlDriver): Promise<number[]> {
+  return db.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    await tx.query(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())",
+    );
+    const done = new Set(
+      (await tx.query("SELECT version FROM schema_migrations")).map((row) => Number(row.version)),
+    );
+    const applied: number[] = [];
+    for (const migration of MIGRATIONS) {
+      if (done.has(migration.version)) continue;
+      for (const statement of migration.sql) await tx.query(statement);
+      await tx.query("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [
+        migration.version,
+        migration.name,
+      ]);
+      applied.push(migration.version);
+    }
+    return applied;
+  });
+}

@@ -1,0 +1,40 @@
+import type { SqlDriver, SqlParam, SqlQuery, SqlRow } from "./driver.js";
+
+/**
+ * The PostgreSQL driver: a `pg` pool on `url` (`postgres://…`). Each transaction holds one pooled client from
+ * BEGIN to COMMIT/ROLLBACK. Loaded lazily, like the PGlite driver.
+ */
+export async function openPgDriver(url: string): Promise<SqlDriver> {
+  const pg = (await import("pg")).default;
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle client losing its connection (the server restarted) must not crash the process.
+  pool.on("error", () => {});
+  const rowsOf = (rows: unknown[]): SqlRow[] =>
+    rows.filter((row): row is SqlRow => typeof row === "object" && row !== null);
+  const query = async (sql: string, params: readonly SqlParam[] = []) =>
+    rowsOf((await pool.query(sql, [...params])).rows);
+  // Fail fast with a clear error when the server is not reachable.
+  await query("SELECT 1");
+  return {
+    kind: "postgres",
+    query,
+    transaction: async (fn) => {
+      const client = await pool.connect();
+      const tx: SqlQuery = {
+        query: async (sql, params = []) => rowsOf((await client.query(sql, [...params])).rows),
+      };
+      try {
+        await client.query("BEGIN");
+        const result = await fn(tx);
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,30 @@
+import type { SqlDriver, SqlParam, SqlQuery, SqlRow } from "./driver.js";
+
+interface PgliteLike {
+  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+  transaction<T>(fn: (tx: { query: PgliteLike["query"] }) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+function rowsOf(result: { rows: unknown[] }): SqlRow[] {
+  return result.rows.filter((row): row is SqlRow => typeof row === "object" && row !== null);
+}
+
+/**
+ * The embedded driver: PGlite (PostgreSQL compiled to WebAssembly) keeping its data in `dir`, or in memory
+ * when `dir` is undefined. Loaded lazily: the package is large and only `serve` and `keys` need it.
+ */
+export async function openPgliteDriver(dir: string | undefined): Promise<SqlDriver> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const db: PgliteLike = await PGlite.create(dir === undefined ? {} : { dataDir: dir });
+  const wrap = (q: PgliteLike["query"]): SqlQuery => ({
+    query: async (sql: string, params: readonly SqlParam[] = []) => rowsOf(await q(sql, [...params])),
+  });
+  const root = wrap((sql, params) => db.query(sql, params));
+  return {
+    kind: "pglite",
+    query: root.query,
+    transaction: (fn) => db.transaction((tx) => fn(wrap((sql, params) => tx.query(sql, params)))),
+    close: () => db.close(),
+  };
+}

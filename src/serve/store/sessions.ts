@@ -1,0 +1,211 @@
+import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
+import { notFound } from "../errors.js";
+import type { SqlDriver, SqlQuery, SqlRow } from "./driver.js";
+import { newId } from "./ids.js";
+import { type Page, type PageRequest, toPage } from "./page.js";
+import { iso, isoOrNull, num, record, text } from "./rows.js";
+
+/** What a session holds besides its ids, status and timestamps. */
+export interface SessionBody {
+  agent: BetaManagedAgentsSession["agent"];
+  title: string | null;
+  metadata: Record<string, string>;
+  vault_ids: string[];
+}
+
+/** What a session is created from: the agent version it pins and the environment it runs in. */
+export interface NewSession extends SessionBody {
+  environmentId: string;
+}
+
+/** One stored event: what the SDK reads (`id`, `type`, `processed_at`, the rest of its fields). */
+export type SessionEvent = { id: string; type: string; processed_at: string } & Record<string, unknown>;
+
+/** Filters of a session listing. */
+export interface SessionFilter {
+  agentId?: string;
+  agentVersion?: number;
+  includeArchived: boolean;
+  order: "asc" | "desc";
+  statuses?: string[];
+}
+
+function sessionOf(row: SqlRow): BetaManagedAgentsSession {
+  const body = record(row, "body") as unknown as SessionBody;
+  const status = text(row, "status");
+  return {
+    ...body,
+    id: text(row, "id"),
+    type: "session",
+    environment_id: text(row, "environment_id"),
+    status: status === "running" || status === "rescheduling" || status === "terminated" ? status : "idle",
+    archived_at: isoOrNull(row, "archived_at"),
+    budget: null,
+    outcome_evaluations: [],
+    resources: [],
+    stats: {},
+    usage: {},
+    created_at: iso(row, "created_at"),
+    updated_at: iso(row, "updated_at"),
+  };
+}
+
+function eventOf(row: SqlRow): SessionEvent {
+  return {
+    ...record(row, "body"),
+    id: text(row, "id"),
+    type: text(row, "type"),
+    processed_at: iso(row, "created_at"),
+  };
+}
+
+/** Sessions and their events (append-only, ordered per session). */
+export interface SessionStore {
+  create(workspaceId: string, session: NewSession): Promise<BetaManagedAgentsSession>;
+  get(workspaceId: string, id: string): Promise<BetaManagedAgentsSession>;
+  update(
+    workspaceId: string,
+    id: string,
+    patch: (current: SessionBody) => SessionBody,
+  ): Promise<BetaManagedAgentsSession>;
+  list(
+    workspaceId: string,
+    page: PageRequest,
+    filter: SessionFilter,
+  ): Promise<Page<BetaManagedAgentsSession>>;
+  delete(workspaceId: string, id: string): Promise<void>;
+  archive(workspaceId: string, id: string): Promise<BetaManagedAgentsSession>;
+  setStatus(workspaceId: string, id: string, status: BetaManagedAgentsSession["status"]): Promise<void>;
+  /** Appends events in one transaction, in order after every earlier one; returns them as stored. */
+  appendEvents(
+    workspaceId: string,
+    id: string,
+    events: readonly ({ type: string } & Record<string, unknown>)[],
+  ): Promise<SessionEvent[]>;
+  listEvents(workspaceId: string, id: string, page: PageRequest): Promise<Page<SessionEvent>>;
+  /** Events after sequence number `after` (0: all), oldest first, each with its sequence number. */
+  eventsSince(
+    workspaceId: string,
+    id: string,
+    after: number,
+  ): Promise<{ seq: number; event: SessionEvent }[]>;
+}
+
+/** The session store over `db`. */
+export function createSessionStore(db: SqlDriver): SessionStore {
+  const getRow = async (q: SqlQuery, workspaceId: string, id: string, lock = false): Promise<SqlRow> => {
+    const [row] = await q.query(
+      `SELECT * FROM sessions WHERE id = $1 AND workspace_id = $2${lock ? " FOR UPDATE" : ""}`,
+      [id, workspaceId],
+    );
+    if (row === undefined) throw notFound("session", id);
+    return row;
+  };
+  return {
+    async create(workspaceId, session) {
+      const id = newId("sesn");
+      const { environmentId, ...body } = session;
+      await db.query(
+        "INSERT INTO sessions (id, workspace_id, agent_id, agent_version, environment_id, body) VALUES ($1, $2, $3, $4, $5, $6::jsonb)",
+        [id, workspaceId, body.agent.id, body.agent.version, environmentId, JSON.stringify(body)],
+      );
+      return sessionOf(await getRow(db, workspaceId, id));
+    },
+    async get(workspaceId, id) {
+      return sessionOf(await getRow(db, workspaceId, id));
+    },
+    async update(workspaceId, id, patch) {
+      return db.transaction(async (tx) => {
+        const current = record(await getRow(tx, workspaceId, id, true), "body") as unknown as SessionBody;
+        await tx.query("UPDATE sessions SET body = $1::jsonb, updated_at = now() WHERE id = $2", [
+          JSON.stringify(patch(current)),
+          id,
+        ]);
+        return sessionOf(await getRow(tx, workspaceId, id));
+      });
+    },
+    async list(workspaceId, page, filter) {
+      const desc = filter.order === "desc";
+      const rows = await db.query(
+        `SELECT * FROM sessions WHERE workspace_id = $1
+          AND ($2::bigint IS NULL OR seq ${desc ? "<" : ">"} $2)
+          AND ($3::text IS NULL OR agent_id = $3)
+          AND ($4::integer IS NULL OR agent_version = $4)
+          AND ($5::text IS NULL OR status = ANY(string_to_array($5, ',')))
+          ${filter.includeArchived ? "" : "AND archived_at IS NULL"}
+          ORDER BY seq ${desc ? "DESC" : "ASC"} LIMIT $6`,
+        [
+          workspaceId,
+          page.after ?? null,
+          filter.agentId ?? null,
+          filter.agentVersion ?? null,
+          filter.statuses === undefined ? null : filter.statuses.join(","),
+          page.limit + 1,
+        ],
+      );
+      return toPage(
+        rows.map((row) => ({ item: sessionOf(row), seq: num(row, "seq") })),
+        page.limit,
+      );
+    },
+    async delete(workspaceId, id) {
+      await getRow(db, workspaceId, id);
+      await db.query("DELETE FROM sessions WHERE id = $1 AND workspace_id = $2", [id, workspaceId]);
+    },
+    async archive(workspaceId, id) {
+      await getRow(db, workspaceId, id);
+      await db.query(
+        "UPDATE sessions SET archived_at = coalesce(archived_at, now()), updated_at = now() WHERE id = $1",
+        [id],
+      );
+      return sessionOf(await getRow(db, workspaceId, id));
+    },
+    async setStatus(workspaceId, id, status) {
+      await db.query(
+        "UPDATE sessions SET status = $1, updated_at = now() WHERE id = $2 AND workspace_id = $3",
+        [status, id, workspaceId],
+      );
+    },
+    async appendEvents(workspaceId, id, events) {
+      return db.transaction(async (tx) => {
+        await getRow(tx, workspaceId, id, true);
+        const [last] = await tx.query(
+          "SELECT coalesce(max(seq), 0) AS seq FROM session_events WHERE session_id = $1",
+          [id],
+        );
+        let seq = last === undefined ? 0 : num(last, "seq");
+        const stored: SessionEvent[] = [];
+        for (const event of events) {
+          seq += 1;
+          const { type, id: _ignored, processed_at: _at, ...rest } = event;
+          const eventId = newId("sevt");
+          const [row] = await tx.query(
+            "INSERT INTO session_events (session_id, seq, id, type, body) VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING *",
+            [id, seq, eventId, type, JSON.stringify(rest)],
+          );
+          if (row !== undefined) stored.push(eventOf(row));
+        }
+        return stored;
+      });
+    },
+    async eventsSince(workspaceId, id, after) {
+      await getRow(db, workspaceId, id);
+      const rows = await db.query(
+        "SELECT * FROM session_events WHERE session_id = $1 AND seq > $2 ORDER BY seq ASC LIMIT 1000",
+        [id, after],
+      );
+      return rows.map((row) => ({ seq: num(row, "seq"), event: eventOf(row) }));
+    },
+    async listEvents(workspaceId, id, page) {
+      await getRow(db, workspaceId, id);
+      const rows = await db.query(
+        "SELECT * FROM session_events WHERE session_id = $1 AND ($2::integer IS NULL OR seq > $2) ORDER BY seq ASC LIMIT $3",
+        [id, page.after ?? null, page.limit + 1],
+      );
+      return toPage(
+        rows.map((row) => ({ item: eventOf(row), seq: num(row, "seq") })),
+        page.limit,
+      );
+    },
+  };
+}

@@ -1,0 +1,194 @@
+import type { BetaSkill } from "@anthropic-ai/sdk/resources/beta/skills/skills";
+import type { BetaSkillVersion } from "@anthropic-ai/sdk/resources/beta/skills/versions";
+import { invalid, notFound } from "../errors.js";
+import type { SqlDriver, SqlQuery, SqlRow } from "./driver.js";
+import { newId } from "./ids.js";
+import { type Page, type PageRequest, toPage } from "./page.js";
+import { bytes, iso, num, text } from "./rows.js";
+import type { SkillFile, SkillUpload } from "./skill-upload.js";
+
+const MAX_DISPLAY_NAME = 255;
+
+function skillOf(row: SqlRow): BetaSkill {
+  return {
+    id: text(row, "id"),
+    type: "skill",
+    display_name: text(row, "display_name"),
+    latest_version_id: text(row, "latest_version_id"),
+    source: { type: "custom" },
+    created_at: iso(row, "created_at"),
+    updated_at: iso(row, "updated_at"),
+  };
+}
+
+function versionOf(row: SqlRow): BetaSkillVersion {
+  return {
+    id: text(row, "id"),
+    type: "skill_version",
+    skill_id: text(row, "skill_id"),
+    name: text(row, "name"),
+    description: text(row, "description"),
+    created_at: iso(row, "created_at"),
+  };
+}
+
+function checkDisplayName(displayName: string): string {
+  const trimmed = displayName.trim();
+  if (trimmed === "" || trimmed.length > MAX_DISPLAY_NAME || /[\r\n]/.test(trimmed)) {
+    throw invalid(`display_name must be one line of 1 to ${MAX_DISPLAY_NAME} characters`);
+  }
+  return trimmed;
+}
+
+async function insertVersion(tx: SqlQuery, skillId: string, upload: SkillUpload): Promise<string> {
+  const versionId = newId("skillver");
+  await tx.query(
+    "INSERT INTO skill_versions (id, skill_id, name, description, head) VALUES ($1, $2, $3, $4, $5::jsonb)",
+    [versionId, skillId, upload.name, upload.description, JSON.stringify(upload.head)],
+  );
+  for (const file of upload.files) {
+    await tx.query("INSERT INTO skill_files (version_id, path, content) VALUES ($1, $2, $3)", [
+      versionId,
+      file.path,
+      file.content,
+    ]);
+  }
+  return versionId;
+}
+
+/** Skills and their immutable versions, per workspace. */
+export interface SkillStore {
+  create(workspaceId: string, upload: SkillUpload, displayName?: string): Promise<BetaSkill>;
+  get(workspaceId: string, skillId: string): Promise<BetaSkill>;
+  list(workspaceId: string, page: PageRequest): Promise<Page<BetaSkill>>;
+  delete(workspaceId: string, skillId: string): Promise<void>;
+  addVersion(workspaceId: string, skillId: string, upload: SkillUpload): Promise<BetaSkillVersion>;
+  /** `version` is a version id or `latest`. */
+  getVersion(workspaceId: string, skillId: string, version: string): Promise<BetaSkillVersion>;
+  listVersions(workspaceId: string, skillId: string, page: PageRequest): Promise<Page<BetaSkillVersion>>;
+  deleteVersion(workspaceId: string, skillId: string, version: string): Promise<BetaSkillVersion>;
+  files(versionId: string): Promise<SkillFile[]>;
+}
+
+/** The skill store over `db`. Every write is one transaction: nothing is half-written. */
+export function createSkillStore(db: SqlDriver): SkillStore {
+  const getRow = async (q: SqlQuery, workspaceId: string, skillId: string): Promise<SqlRow> => {
+    const [row] = await q.query("SELECT * FROM skills WHERE id = $1 AND workspace_id = $2", [
+      skillId,
+      workspaceId,
+    ]);
+    if (row === undefined) throw notFound("skill", skillId);
+    return row;
+  };
+  const getVersionRow = async (
+    q: SqlQuery,
+    workspaceId: string,
+    skillId: string,
+    version: string,
+  ): Promise<SqlRow> => {
+    const skill = await getRow(q, workspaceId, skillId);
+    const id = version === "latest" ? text(skill, "latest_version_id") : version;
+    const [row] = await q.query("SELECT * FROM skill_versions WHERE id = $1 AND skill_id = $2", [
+      id,
+      skillId,
+    ]);
+    if (row === undefined) throw notFound(`version of skill ${skillId}`, version);
+    return row;
+  };
+  return {
+    async create(workspaceId, upload, displayName) {
+      const label = checkDisplayName(displayName ?? upload.name);
+      return db.transaction(async (tx) => {
+        const skillId = newId("skill");
+        await tx.query("INSERT INTO skills (id, workspace_id, name, display_name) VALUES ($1, $2, $3, $4)", [
+          skillId,
+          workspaceId,
+          upload.name,
+          label,
+        ]);
+        const versionId = await insertVersion(tx, skillId, upload);
+        await tx.query("UPDATE skills SET latest_version_id = $1 WHERE id = $2", [versionId, skillId]);
+        return skillOf(await getRow(tx, workspaceId, skillId));
+      });
+    },
+    async get(workspaceId, skillId) {
+      return skillOf(await getRow(db, workspaceId, skillId));
+    },
+    async list(workspaceId, page) {
+      const rows = await db.query(
+        "SELECT * FROM skills WHERE workspace_id = $1 AND ($2::bigint IS NULL OR seq < $2) ORDER BY seq DESC LIMIT $3",
+        [workspaceId, page.after ?? null, page.limit + 1],
+      );
+      return toPage(
+        rows.map((row) => ({ item: skillOf(row), seq: num(row, "seq") })),
+        page.limit,
+      );
+    },
+    async delete(workspaceId, skillId) {
+      await getRow(db, workspaceId, skillId);
+      await db.query("DELETE FROM skills WHERE id = $1 AND workspace_id = $2", [skillId, workspaceId]);
+    },
+    async addVersion(workspaceId, skillId, upload) {
+      return db.transaction(async (tx) => {
+        // Locks the skill row: two uploads at once get versions in one order and one `latest`.
+        const [skill] = await tx.query(
+          "SELECT * FROM skills WHERE id = $1 AND workspace_id = $2 FOR UPDATE",
+          [skillId, workspaceId],
+        );
+        if (skill === undefined) throw notFound("skill", skillId);
+        if (text(skill, "name") !== upload.name) {
+          throw invalid(
+            `SKILL.md name ${JSON.stringify(upload.name)} does not match this skill's name ${JSON.stringify(text(skill, "name"))}: every version of a skill keeps its name`,
+          );
+        }
+        const versionId = await insertVersion(tx, skillId, upload);
+        await tx.query("UPDATE skills SET latest_version_id = $1, updated_at = now() WHERE id = $2", [
+          versionId,
+          skillId,
+        ]);
+        return versionOf(await getVersionRow(tx, workspaceId, skillId, versionId));
+      });
+    },
+    async getVersion(workspaceId, skillId, version) {
+      return versionOf(await getVersionRow(db, workspaceId, skillId, version));
+    },
+    async listVersions(workspaceId, skillId, page) {
+      await getRow(db, workspaceId, skillId);
+      const rows = await db.query(
+        "SELECT * FROM skill_versions WHERE skill_id = $1 AND ($2::bigint IS NULL OR seq < $2) ORDER BY seq DESC LIMIT $3",
+        [skillId, page.after ?? null, page.limit + 1],
+      );
+      return toPage(
+        rows.map((row) => ({ item: versionOf(row), seq: num(row, "seq") })),
+        page.limit,
+      );
+    },
+    async deleteVersion(workspaceId, skillId, version) {
+      return db.transaction(async (tx) => {
+        await tx.query("SELECT id FROM skills WHERE id = $1 FOR UPDATE", [skillId]);
+        const row = await getVersionRow(tx, workspaceId, skillId, version);
+        const [count] = await tx.query("SELECT count(*) AS n FROM skill_versions WHERE skill_id = $1", [
+          skillId,
+        ]);
+        if (count !== undefined && num(count, "n") <= 1) {
+          throw invalid(
+            `version ${text(row, "id")} is the only version of skill ${skillId}; delete the skill instead`,
+          );
+        }
+        await tx.query("DELETE FROM skill_versions WHERE id = $1", [text(row, "id")]);
+        await tx.query(
+          "UPDATE skills SET latest_version_id = (SELECT id FROM skill_versions WHERE skill_id = $1 ORDER BY seq DESC LIMIT 1), updated_at = now() WHERE id = $1",
+          [skillId],
+        );
+        return versionOf(row);
+      });
+    },
+    async files(versionId) {
+      const rows = await db.query(
+        "SELECT path, content FROM skill_files WHERE version_id = $1 ORDER BY path",
+        [versionId],
+      );
+      return rows.map((row) => ({ path: text(row, "path"), content: bytes(row, "content") }));
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { type AgentStore, createAgentStore } from "./agents.js";
+import type { SqlDriver } from "./driver.js";
+import { createEnvironmentStore, type EnvironmentStore } from "./environments.js";
+import { migrate } from "./migrations.js";
+import { createSessionStore, type SessionStore } from "./sessions.js";
+import { createSkillStore, type SkillStore } from "./skills.js";
+
+/** Everything `serve` keeps, over one database. */
+export interface Store {
+  db: SqlDriver;
+  skills: SkillStore;
+  environments: EnvironmentStore;
+  agents: AgentStore;
+  sessions: SessionStore;
+  close(): Promise<void>;
+}
+
+/** Migrates `db` to the current schema and returns the store over it. */
+export async function createStore(db: SqlDriver): Promise<Store> {
+  await migrate(db);
+  return {
+    db,
+    skills: createSkillStore(db),
+    environments: createEnvironmentStore(db),
+    agents: createAgentStore(db),
+    sessions: createSessionStore(db),
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,53 @@
+import Anthropic from "@anthropic-ai/sdk";
+import { execa, type ResultPromise } from "execa";
+import { assertBuilt, BIN } from "../cli/run-cli.js";
+
+/** A running `node dist/bin/main.js serve --port 0` and where it listens. */
+export interface ServeProcess {
+  url: string;
+  process: ResultPromise;
+  /** Everything the server wrote to stdout so far. */
+  stdout(): string;
+  /** SIGTERM, then waits for the exit. */
+  stop(): Promise<void>;
+}
+
+/** Starts the shipped bin's `serve` on a free port and waits for its `listening on URL` line. */
+export async function startServe(args: string[], env: Record<string, string> = {}): Promise<ServeProcess> {
+  assertBuilt();
+  const child = execa(process.execPath, [BIN, "serve", "--port", "0", ...args], {
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
+    extendEnv: false,
+    reject: false,
+    stdin: "ignore",
+  });
+  let out = "";
+  let err = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (\S+)/.exec(out);
+      if (match?.[1] !== undefined) resolve(match[1]);
+    });
+    child.then((result) =>
+      reject(new Error(`serve exited (${result.exitCode}) before listening:\n${out}\n${err}`)),
+    );
+  });
+  return {
+    url,
+    process: child,
+    stdout: () => out,
+    async stop() {
+      child.kill("SIGTERM");
+      await child;
+    },
+  };
+}
+
+/** The official SDK client, unchanged, pointed at a served URL (no retries: a 5xx must show at once). */
+export function sdkClient(url: string, apiKey: string): Anthropic {
+  return new Anthropic({ apiKey, baseURL: url, maxRetries: 0 });
+}

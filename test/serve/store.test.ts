@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SqlDriver } from "../../src/serve/store/driver.js";
+import { MIGRATIONS, migrate } from "../../src/serve/store/migrations.js";
+import { openDriver } from "../../src/serve/store/open-driver.js";
+import type { SkillUpload } from "../../src/serve/store/skill-upload.js";
+import { createStore, type Store } from "../../src/serve/store/store.js";
+import { addApiKey, ensureWorkspace, workspaceForKey } from "../../src/serve/store/workspaces.js";
+import { startPostgres, type TestPostgres } from "../support/postgres.js";
+import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
+
+let tree: TmpTree;
+let postgres: TestPostgres;
+beforeAll(async () => {
+  tree = await tmpTree({});
+  postgres = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  await postgres?.stop();
+  await tree?.cleanup();
+});
+
+const upload = (name: string, body = "Body"): SkillUpload => ({
+  name,
+  description: `${name} does things`,
+  head: { description: `${name} does things` },
+  files: [
+    { path: "SKILL.md", content: new TextEncoder().encode(`---\nname: ${name}\n---\n${body}\n`) },
+    { path: "references/a.md", content: new Uint8Array([0, 1, 2, 255]) },
+  ],
+});
+
+const drivers: [string, (n: number) => Promise<string>][] = [
+  ["PGlite", async (n) => tree.path(`pglite-${n}`)],
+  ["PostgreSQL", async (n) => postgres.createDatabase(`store_${n}`)],
+];
+
+describe.each(drivers)("the store on %s", (_name, location) => {
+  let counter = 0;
+  const open = async (): Promise<{ db: string; store: Store }> => {
+    counter += 1;
+    const db = await location(counter);
+    return { db, store: await createStore(await openDriver(db)) };
+  };
+
+  it("migrates once, records each migration, and a second migrate is a no-op", async () => {
+    const { db, store } = await open();
+    const rows = await store.db.query("SELECT version FROM schema_migrations ORDER BY version");
+    expect(rows.map((row) => Number(row.version))).toEqual(MIGRATIONS.map((m) => m.version));
+    expect(await migrate(store.db)).toEqual([]);
+    await store.close();
+    const again: SqlDriver = await openDriver(db);
+    expect(await migrate(again)).toEqual([]);
+    await again.close();
+  }, 60_000);
+
+  it("keeps skills, versions and files per workspace, and finds them after reopening", async () => {
+    const { db, store } = await open();
+    const ws = await ensureWorkspace(store.db, "default");
+    const other = await ensureWorkspace(store.db, "other");
+    await addApiKey(store.db, ws, "key-1");
+    expect(await workspaceForKey(store.db, "key-1")).toBe(ws);
+    expect(await workspaceForKey(store.db, "nope")).toBeUndefined();
+    const skill = await store.skills.create(ws, upload("alpha"));
+    expect(skill).toMatchObject({ type: "skill", display_name: "alpha", source: { type: "custom" } });
+    const v2 = await store.skills.addVersion(ws, skill.id, upload("alpha", "Second"));
+    expect((await store.skills.get(ws, skill.id)).latest_version_id).toBe(v2.id);
+    await expect(store.skills.addVersion(ws, skill.id, upload("beta"))).rejects.toThrow(/keeps its name/);
+    await expect(store.skills.get(other, skill.id)).rejects.toMatchObject({ status: 404 });
+    const files = await store.skills.files(v2.id);
+    expect(files.map((f) => f.path)).toEqual(["SKILL.md", "references/a.md"]);
+    expect([...(files[1]?.content ?? [])]).toEqual([0, 1, 2, 255]);
+    await store.close();
+
+    const reopened = await createStore(await openDriver(db));
+    expect((await reopened.skills.getVersion(ws, skill.id, "latest")).id).toBe(v2.id);
+    expect(await workspaceForKey(reopened.db, "key-1")).toBe(ws);
+    await reopened.close();
+  }, 60_000);
+
+  it("pages with cursors, newest first", async () => {
+    const { store } = await open();
+    const ws = await ensureWorkspace(store.db, "default");
+    for (const name of ["a", "b", "c", "d", "e"]) await store.skills.create(ws, upload(name));
+    const first = await store.skills.list(ws, { limit: 2, after: undefined });
+    expect(first.data.map((s) => s.display_name)).toEqual(["e", "d"]);
+    expect(first.has_more).toBe(true);
+    expect(first.next_page).not.toBeNull();
+    const names: string[] = [...first.data.map((s) => s.display_name)];
+    let page = first;
+    while (page.next_page !== null) {
+      const { pageRequest } = await import("../../src/serve/store/page.js");
+      page = await store.skills.list(ws, pageRequest("2", page.next_page));
+      names.push(...page.data.map((s) => s.display_name));
+    }
+    expect(names).toEqual(["e", "d", "c", "b", "a"]);
+    await store.close();
+  }, 60_000);
+
+  it("rolls a failed write back whole: no skill without its version", async () => {
+    const { store } = await open();
+    const ws = await ensureWorkspace(store.db, "default");
+    const duplicate = upload("dup");
+    duplicate.files.push({ path: "SKILL.md", content: new Uint8Array() });
+    await expect(store.skills.create(ws, duplicate)).rejects.toThrow();
+    expect((await store.skills.list(ws, { limit: 10, after: undefined })).data).toEqual([]);
+    await store.close();
+  }, 60_000);
+
+  it("versions agents and orders session events", async () => {
+    const { store } = await open();
+    const ws = await ensureWorkspace(store.db, "default");
+    const agent = await store.agents.create(ws, {
+      name: "helper",
+      description: null,
+      model: { id: "claude-sonnet-4-5" },
+      system: null,
+      skills: [],
+      tools: [],
+      mcp_servers: [],
+      metadata: {},
+      execution_identity: { type: "service_account" },
+      multiagent: null,
+    });
+    expect(agent.version).toBe(1);
+    const same = await store.agents.update(ws, agent.id, (body) => body);
+    expect(same.version).toBe(1);
+    const v2 = await store.agents.update(ws, agent.id, (body) => ({ ...body, system: "Be brief." }), 1);
+    expect(v2.version).toBe(2);
+    await expect(store.agents.update(ws, agent.id, (b) => b, 1)).rejects.toMatchObject({ status: 409 });
+    expect((await store.agents.get(ws, agent.id, 1)).system).toBeNull();
+    const env = await store.environments.create(ws, {
+      name: "e",
+      description: null,
+      config: { type: "self_hosted" },
+      metadata: {},
+    });
+    const session = await store.sessions.create(ws, {
+      agent: { ...v2, type: "agent", multiagent: null },
+      environmentId: env.id,
+      title: null,
+      metadata: {},
+      vault_ids: [],
+    });
+    await store.sessions.appendEvents(ws, session.id, [{ type: "user.message", content: [] }]);
+    await store.sessions.appendEvents(ws, session.id, [{ type: "a" }, { type: "b" }]);
+    const events = await store.sessions.listEvents(ws, session.id, { limit: 10, after: undefined });
+    expect(events.data.map((e) => e.type)).toEqual(["user.message", "a", "b"]);
+    await store.close();
+  }, 60_000);
+});
