@@ -1,5 +1,6 @@
 import { isValidSkillName, MAX_NAME_LENGTH } from "../../skill/fields.js";
-import { parseFrontmatter, splitFrontmatter } from "../../skill/frontmatter.js";
+import { parseFrontmatter } from "../../skill/frontmatter.js";
+import { splitFrontmatter } from "../../skill/frontmatter-core.js";
 import { MAX_SKILL_FILE_BYTES, unclosedMessage } from "../../skill/load-skill.js";
 import { firstBodyLine, normalizeMeta } from "../../skill/schema.js";
 import { invalid } from "../errors.js";
