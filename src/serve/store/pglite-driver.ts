@@ -1,3 +1,4 @@
+import { mkdir } from "node:fs/promises";
 import type { SqlDriver, SqlParam, SqlQuery, SqlRow } from "./driver.js";
 
 interface PgliteLike {
@@ -12,9 +13,11 @@ function rowsOf(result: { rows: unknown[] }): SqlRow[] {
 
 /**
  * The embedded driver: PGlite (PostgreSQL compiled to WebAssembly) keeping its data in `dir`, or in memory
- * when `dir` is undefined. Loaded lazily: the package is large and only `serve` and `keys` need it.
+ * when `dir` is undefined. `dir` and its missing parents are created (owner only): a first `serve` on a machine
+ * has no `~/.skillwright` yet. Loaded lazily: the package is large and only `serve` and `keys` need it.
  */
 export async function openPgliteDriver(dir: string | undefined): Promise<SqlDriver> {
+  if (dir !== undefined) await mkdir(dir, { recursive: true, mode: 0o700 });
   const { PGlite } = await import("@electric-sql/pglite");
   const db: PgliteLike = await PGlite.create(dir === undefined ? {} : { dataDir: dir });
   const wrap = (q: PgliteLike["query"]): SqlQuery => ({
