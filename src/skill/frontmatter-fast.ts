@@ -4,9 +4,10 @@
  * (undefined), never a different value; test/skill/frontmatter-fast.test.ts checks that against `yaml` on the
  * real corpus and on generated heads.
  *
- * Handled: top-level `key: value` lines whose value is a plain scalar, a single- or double-quoted scalar on one
+ * Handled: top-level `key: value` lines (an anchor `&name` before the value allowed) whose value is a plain scalar, a single- or double-quoted scalar on one
  * line (YAML's escapes), a flow list of scalars on one line, a `|` / `>` block scalar (clip or strip chomping);
- * and a `key:` followed by an indented block list of scalars or a one-level map of scalars. Comments and blank
+ * and a `key:` followed by an indented block list of scalars or a one-level map of scalars and flow lists of
+ * scalars (`metadata:` with `tags: [a, b]`). Comments and blank
  * lines between entries. Anything else declines.
  */
 
@@ -23,6 +24,11 @@ const YAML_SYNTAX_INSIDE = /:\s|\s#/;
 /** Inside a flow list, these end or nest a plain scalar. */
 const FLOW_INDICATORS = /[[\]{},]/;
 const BLOCK_HEADER = /^([|>])(-?)$/;
+/**
+ * An anchor (`&name `) before a value on a top-level key's line: it names the value and changes nothing in it.
+ * An alias (`*name`) always declines (a plain scalar may not start with `*`), so no anchor is ever used.
+ */
+const ANCHOR = /^&[A-Za-z0-9_-]+ +(?=\S)/;
 /** What may follow a closing quote: nothing, or whitespace and a comment. */
 const AFTER_QUOTE = /^(?:[ \t]*|[ \t]+#.*)$/;
 
@@ -60,7 +66,8 @@ export function parseFastFrontmatter(text: string): Record<string, unknown> | un
         value = block.value;
         i = block.next;
       } else {
-        value = inlineValue(rest);
+        const anchor = ANCHOR.exec(rest);
+        value = inlineValue(anchor === null ? rest : rest.slice(anchor[0].length));
       }
     }
     if (value === DECLINE) return undefined;
@@ -268,7 +275,7 @@ function blockMap(lines: readonly string[], start: number, indent: number): Mayb
     const key = match[1] as string;
     const text = (match[2] ?? "").trimEnd();
     if (text === "" || Object.hasOwn(map, key) || !isPlainKey(key)) return "decline";
-    const value = text.startsWith("[") || BLOCK_HEADER.test(text) ? DECLINE : inlineValue(text);
+    const value = BLOCK_HEADER.test(text) ? DECLINE : inlineValue(text);
     if (value === DECLINE) return "decline";
     map[key] = value;
     return "taken";
