@@ -5,7 +5,7 @@
  * real corpus and on generated heads.
  *
  * Handled: top-level `key: value` lines (an anchor `&name` before the value allowed) whose value is a plain scalar, a single- or double-quoted scalar on one
- * line (YAML's escapes), a flow list of scalars on one line, a `|` / `>` block scalar (clip or strip chomping);
+ * line (YAML's escapes), a flow list of scalars or a flow map of scalars on one line, a `|` / `>` block scalar (clip or strip chomping);
  * and a `key:` followed by an indented block list of scalars or a one-level map of scalars and flow lists of
  * scalars (`metadata:` with `tags: [a, b]`). Comments and blank
  * lines between entries. Anything else declines.
@@ -96,6 +96,8 @@ function indentOf(line: string): number {
 function inlineValue(text: string): Maybe<unknown> {
   if (text.startsWith('"') || text.startsWith("'")) return quotedWhole(text);
   if (text.startsWith("[")) return flowList(text);
+  if (text.startsWith("{")) return flowMap(text);
+
   return plainScalar(text);
 }
 
@@ -228,6 +230,56 @@ function flowList(text: string): Maybe<unknown[]> {
       continue;
     }
     if (text[i] === "]") return AFTER_QUOTE.test(text.slice(i + 1)) ? items : DECLINE;
+    return DECLINE;
+  }
+}
+
+/** A `key: ` inside a flow map: a plain key, `:` and a space. */
+const FLOW_KEY = /^([A-Za-z_][\w-]*): +/;
+
+/**
+ * `{ a: b, c: "d" }` on one line: plain keys each followed by `: `, scalar values (quoted, or plain without
+ * flow indicators, `:` or `#`), no nesting, no trailing comma, no trailing text but a comment.
+ */
+function flowMap(text: string): Maybe<Record<string, unknown>> {
+  const map: Record<string, unknown> = {};
+  let i = 1;
+  const skipSpaces = () => {
+    while (text[i] === " ") i += 1;
+  };
+  skipSpaces();
+  if (text[i] === "}") return AFTER_QUOTE.test(text.slice(i + 1)) ? map : DECLINE;
+  for (;;) {
+    skipSpaces();
+    const key = FLOW_KEY.exec(text.slice(i));
+    if (key === null) return DECLINE;
+    const name = key[1] as string;
+    if (Object.hasOwn(map, name) || !isPlainKey(name)) return DECLINE;
+    i += key[0].length;
+    const c = text[i];
+    if (c === '"' || c === "'") {
+      const quoted = c === '"' ? doubleQuoted(text, i) : singleQuoted(text, i);
+      if (quoted === DECLINE) return DECLINE;
+      map[name] = quoted.value;
+      i = quoted.end;
+    } else {
+      let end = i;
+      while (end < text.length && text[end] !== "," && text[end] !== "}") end += 1;
+      const raw = text.slice(i, end).trimEnd();
+      if (raw === "" || FLOW_INDICATORS.test(raw) || raw.includes(":") || raw.includes("#")) return DECLINE;
+      const value = plainScalar(raw);
+      if (value === DECLINE) return DECLINE;
+      map[name] = value;
+      i = end;
+    }
+    skipSpaces();
+    if (text[i] === ",") {
+      i += 1;
+      skipSpaces();
+      if (text[i] === "}") return DECLINE;
+      continue;
+    }
+    if (text[i] === "}") return AFTER_QUOTE.test(text.slice(i + 1)) ? map : DECLINE;
     return DECLINE;
   }
 }
