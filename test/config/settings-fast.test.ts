@@ -26,7 +26,7 @@ const ODD_VALUES: unknown[] = [
   2 ** 60,
   Number.MAX_SAFE_INTEGER,
   Number.POSITIVE_INFINITY,
-  1e400,
+  JSON.parse("1e400"), // what a settings file holding 1e400 parses to: Infinity
   "",
   "x",
   [],
