@@ -98,6 +98,9 @@ export async function bundleSdkFloor({ repoRoot, dir, prompt, toolResult }) {
     format: "esm",
     platform: "node",
     target: "node20",
+    // As scripts/bundle.mjs: the SDK loads minified in the CLI, so it does in the floor.
+    minify: true,
+    keepNames: true,
     logLevel: "warning",
     banner: { js: REQUIRE_BANNER },
   });

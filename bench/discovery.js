@@ -44,7 +44,7 @@ const TIME_BIN = "/usr/bin/time";
  * @property {import("./corpus.js").CorpusStats} corpus
  * @property {number} generateMs
  * @property {Record<string, number>} diagnostics count per code from one discovery
- * @property {{ heads: number, fast: number }} fastPath frontmatter blocks, and how many the fast path parsed
+ * @property {{ heads: number, fast: number, declines: Record<string, number> }} fastPath frontmatter blocks, and how many the fast path parsed
  * @property {Record<"ours" | "oursSync" | "engine" | "floor" | "floorAsync", import("./lib.js").Stats>} inProcess
  *   `ours` uses the library's default file access (`createNodeFs()`), `oursSync` `createNodeFs({ syncReads: true })`
  * @property {Record<"cli" | "cliUncached" | "node" | "discoverChild" | "floorChild", import("./lib.js").Stats>} process
@@ -126,6 +126,12 @@ function measureSize(ctx, n, largest) {
     ctx.log(
       `  frontmatter fast path: ${fmtInt(fast.fast)} of ${fmtInt(fast.heads)} heads (${((fast.fast / fast.heads) * 100).toFixed(1)}%); ` +
         "the rest load and run `yaml` (YAML-heavy heads, malformed ones)",
+    );
+    ctx.log(
+      `  fast path declines, by the first entry it declines: ${Object.entries(fast.declines)
+        .sort((a, b) => b[1] - a[1])
+        .map(([reason, count]) => `${reason} ${fmtInt(count)}`)
+        .join(", ")}`,
     );
 
     const inProcess = await compare(
@@ -399,20 +405,64 @@ function categoryTable(ours, floor) {
 
 /**
  * How many of the files' frontmatter blocks the fast path parses (the rest need `yaml`), read whole here (not
- * timed). Discovery reads the same blocks from the head of each file.
+ * timed), and why it declined the others: the first top-level entry it declines on its own, by shape. Discovery
+ * reads the same blocks from the head of each file.
  * @param {string[]} paths
- * @returns {{ heads: number, fast: number }}
+ * @returns {{ heads: number, fast: number, declines: Record<string, number> }}
  */
 function fastPathShare(paths) {
   let heads = 0;
   let fast = 0;
+  /** @type {Record<string, number>} */
+  const declines = {};
   for (const path of paths) {
     const { frontmatter } = splitFrontmatter(readFileSync(path, "utf8"));
     if (frontmatter === undefined) continue;
     heads += 1;
     if (parseSimpleFrontmatter(frontmatter) !== undefined) fast += 1;
+    else {
+      const reason = declineReason(frontmatter);
+      declines[reason] = (declines[reason] ?? 0) + 1;
+    }
   }
-  return { heads, fast };
+  return { heads, fast, declines };
+}
+
+/**
+ * The shape of the first top-level entry of `frontmatter` that the fast path declines alone (an entry: a line at
+ * column 0 and the indented lines after it).
+ * @param {string} frontmatter
+ */
+export function declineReason(frontmatter) {
+  const lines = frontmatter.split("\n");
+  /** @type {string[][]} */
+  const entries = [];
+  for (const line of lines) {
+    if (entries.length === 0 || /^[^\s#]/.test(line)) entries.push([line]);
+    else entries[entries.length - 1]?.push(line);
+  }
+  for (const entry of entries) {
+    const text = entry.join("\n");
+    if (parseSimpleFrontmatter(text) !== undefined) continue;
+    const head = entry[0] ?? "";
+    if (!/^[A-Za-z_][\w-]*:/.test(head)) return "not a `key:` line";
+    if (/[&*][\w-]+/.test(text) && /(^|[\s:[{,-])[&*][\w-]/.test(text)) return "anchor or alias";
+    if (/:\s*\{/.test(head) || /^\s+[\w-]+:\s*\{/m.test(text)) return "flow map";
+    if (
+      entry
+        .slice(1)
+        .some(
+          (l) =>
+            /^\s{2,}\S/.test(l) && /^\s+/.exec(l)?.[0].length !== /^\s+/.exec(entry[1] ?? "")?.[0].length,
+        )
+    )
+      return "nested collection";
+    if (/:\s*\[/.test(head)) return "flow list with other than scalars";
+    if (/:\s*[|>]/.test(head)) return "block scalar (other header or indent)";
+    if (/:\s*["']/.test(head)) return "quoted scalar (multi-line or odd escape)";
+    return "other";
+  }
+  return "the whole (duplicate key or a line between entries)";
 }
 
 /**

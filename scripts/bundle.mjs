@@ -17,6 +17,11 @@ await build({
   platform: "node",
   target: "node20",
   sourcemap: true,
+  // Node compiles every module it loads, and a short command spends more time compiling than running: minified
+  // chunks are half the size (1.06 MB -> ~0.5 MB on a -p run) and a -p run ~10% faster (interleaved A/B, 20
+  // runs: median 163 -> 144 ms). keepNames keeps functions' and classes' `name` (error classes, stack traces).
+  minify: true,
+  keepNames: true,
   // PGlite loads its wasm and data files from beside its own modules, and pg may require the optional
   // pg-native: both stay runtime dependencies, imported from node_modules (lazily, by serve and keys).
   external: ["@electric-sql/pglite", "pg"],

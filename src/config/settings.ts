@@ -5,6 +5,7 @@ import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
 import { lazy } from "../lazy.js";
 import type { PermissionRules } from "../permissions/decision.js";
 import { parseRule } from "../permissions/rules.js";
+import { readSettingsFast } from "./settings-fast.js";
 
 const permissionSettingsSchema = lazy(() =>
   z.looseObject({
@@ -27,7 +28,11 @@ const skillSettingsSchema = lazy(() =>
 /** The `skills` block: `{ disabled: [...] }` plus any other keys, kept. */
 export type SkillSettings = z.infer<ReturnType<typeof skillSettingsSchema>>;
 
-const settingsSchema = lazy(() =>
+/**
+ * The zod schema of one settings file, built on first use: `readSettingsFast` reads valid files without it; it
+ * decides (and words the warnings) for the rest.
+ */
+export const settingsSchema = lazy(() =>
   z.looseObject({
     permissions: permissionSettingsSchema().optional(),
     hooks: z.record(z.string(), z.unknown()).optional(),
@@ -132,8 +137,28 @@ function describePath(path: readonly PropertyKey[]): string {
     .replace(/^\./, "");
 }
 
+/** `settings` without the permission rules that do not parse, each with a `settings-invalid` warning. */
+function dropBadRules(settings: Settings, path: string, diagnostics: Diagnostic[]): Settings {
+  const permissions = settings.permissions;
+  if (permissions === undefined) return settings;
+  for (const list of ["allow", "deny", "ask"] as const) {
+    const rules = permissions[list];
+    if (rules === undefined) continue;
+    permissions[list] = rules.filter((raw) => {
+      const parsed = parseRule(raw);
+      if (!parsed.ok) {
+        diagnostics.push(
+          diagnostic("warning", "settings-invalid", `permissions.${list}: ${parsed.message}; ignored`, path),
+        );
+      }
+      return parsed.ok;
+    });
+  }
+  return settings;
+}
+
 /**
- * Validates one parsed settings file. Values that do not fit the schema are dropped, each with a
+ * Validates one parsed settings file (`readSettingsFast` first, zod for what it declines). Values that do not fit the schema are dropped, each with a
  * `settings-invalid` warning naming the key, and so are permission rules that do not parse; the rest is kept.
  * A file that is not a JSON object yields `undefined` and an error. Pure.
  */
@@ -146,33 +171,11 @@ export function parseSettings(json: Json, path: string): { settings?: Settings; 
     return { diagnostics };
   }
   const working = structuredClone(json);
+  const fast = readSettingsFast(working);
+  if (fast !== undefined) return { settings: dropBadRules(fast, path, diagnostics), diagnostics };
   for (let pass = 0; pass < MAX_SETTINGS_REPAIR_PASSES; pass++) {
     const result = settingsSchema().safeParse(working);
-    if (result.success) {
-      const settings = result.data;
-      const permissions = settings.permissions;
-      if (permissions !== undefined) {
-        for (const list of ["allow", "deny", "ask"] as const) {
-          const rules = permissions[list];
-          if (rules === undefined) continue;
-          permissions[list] = rules.filter((raw) => {
-            const parsed = parseRule(raw);
-            if (!parsed.ok) {
-              diagnostics.push(
-                diagnostic(
-                  "warning",
-                  "settings-invalid",
-                  `permissions.${list}: ${parsed.message}; ignored`,
-                  path,
-                ),
-              );
-            }
-            return parsed.ok;
-          });
-        }
-      }
-      return { settings, diagnostics };
-    }
+    if (result.success) return { settings: dropBadRules(result.data, path, diagnostics), diagnostics };
     const paths = result.error.issues.map((issue) => issue.path);
     if (paths.some((p) => p.length === 0)) break;
     for (const issue of result.error.issues) {

@@ -4,9 +4,10 @@
  * (undefined), never a different value; test/skill/frontmatter-fast.test.ts checks that against `yaml` on the
  * real corpus and on generated heads.
  *
- * Handled: top-level `key: value` lines whose value is a plain scalar, a single- or double-quoted scalar on one
- * line (YAML's escapes), a flow list of scalars on one line, a `|` / `>` block scalar (clip or strip chomping);
- * and a `key:` followed by an indented block list of scalars or a one-level map of scalars. Comments and blank
+ * Handled: top-level `key: value` lines (an anchor `&name` before the value allowed) whose value is a plain scalar, a single- or double-quoted scalar on one
+ * line (YAML's escapes), a flow list of scalars or a flow map of scalars on one line, a `|` / `>` block scalar (clip or strip chomping);
+ * and a `key:` followed by an indented block list of scalars or a one-level map of scalars and flow lists of
+ * scalars (`metadata:` with `tags: [a, b]`). Comments and blank
  * lines between entries. Anything else declines.
  */
 
@@ -23,6 +24,11 @@ const YAML_SYNTAX_INSIDE = /:\s|\s#/;
 /** Inside a flow list, these end or nest a plain scalar. */
 const FLOW_INDICATORS = /[[\]{},]/;
 const BLOCK_HEADER = /^([|>])(-?)$/;
+/**
+ * An anchor (`&name `) before a value on a top-level key's line: it names the value and changes nothing in it.
+ * An alias (`*name`) always declines (a plain scalar may not start with `*`), so no anchor is ever used.
+ */
+const ANCHOR = /^&[A-Za-z0-9_-]+ +(?=\S)/;
 /** What may follow a closing quote: nothing, or whitespace and a comment. */
 const AFTER_QUOTE = /^(?:[ \t]*|[ \t]+#.*)$/;
 
@@ -60,7 +66,8 @@ export function parseFastFrontmatter(text: string): Record<string, unknown> | un
         value = block.value;
         i = block.next;
       } else {
-        value = inlineValue(rest);
+        const anchor = ANCHOR.exec(rest);
+        value = inlineValue(anchor === null ? rest : rest.slice(anchor[0].length));
       }
     }
     if (value === DECLINE) return undefined;
@@ -89,6 +96,8 @@ function indentOf(line: string): number {
 function inlineValue(text: string): Maybe<unknown> {
   if (text.startsWith('"') || text.startsWith("'")) return quotedWhole(text);
   if (text.startsWith("[")) return flowList(text);
+  if (text.startsWith("{")) return flowMap(text);
+
   return plainScalar(text);
 }
 
@@ -225,6 +234,56 @@ function flowList(text: string): Maybe<unknown[]> {
   }
 }
 
+/** A `key: ` inside a flow map: a plain key, `:` and a space. */
+const FLOW_KEY = /^([A-Za-z_][\w-]*): +/;
+
+/**
+ * `{ a: b, c: "d" }` on one line: plain keys each followed by `: `, scalar values (quoted, or plain without
+ * flow indicators, `:` or `#`), no nesting, no trailing comma, no trailing text but a comment.
+ */
+function flowMap(text: string): Maybe<Record<string, unknown>> {
+  const map: Record<string, unknown> = {};
+  let i = 1;
+  const skipSpaces = () => {
+    while (text[i] === " ") i += 1;
+  };
+  skipSpaces();
+  if (text[i] === "}") return AFTER_QUOTE.test(text.slice(i + 1)) ? map : DECLINE;
+  for (;;) {
+    skipSpaces();
+    const key = FLOW_KEY.exec(text.slice(i));
+    if (key === null) return DECLINE;
+    const name = key[1] as string;
+    if (Object.hasOwn(map, name) || !isPlainKey(name)) return DECLINE;
+    i += key[0].length;
+    const c = text[i];
+    if (c === '"' || c === "'") {
+      const quoted = c === '"' ? doubleQuoted(text, i) : singleQuoted(text, i);
+      if (quoted === DECLINE) return DECLINE;
+      map[name] = quoted.value;
+      i = quoted.end;
+    } else {
+      let end = i;
+      while (end < text.length && text[end] !== "," && text[end] !== "}") end += 1;
+      const raw = text.slice(i, end).trimEnd();
+      if (raw === "" || FLOW_INDICATORS.test(raw) || raw.includes(":") || raw.includes("#")) return DECLINE;
+      const value = plainScalar(raw);
+      if (value === DECLINE) return DECLINE;
+      map[name] = value;
+      i = end;
+    }
+    skipSpaces();
+    if (text[i] === ",") {
+      i += 1;
+      skipSpaces();
+      if (text[i] === "}") return DECLINE;
+      continue;
+    }
+    if (text[i] === "}") return AFTER_QUOTE.test(text.slice(i + 1)) ? map : DECLINE;
+    return DECLINE;
+  }
+}
+
 interface Nested {
   value: unknown;
   next: number;
@@ -268,7 +327,7 @@ function blockMap(lines: readonly string[], start: number, indent: number): Mayb
     const key = match[1] as string;
     const text = (match[2] ?? "").trimEnd();
     if (text === "" || Object.hasOwn(map, key) || !isPlainKey(key)) return "decline";
-    const value = text.startsWith("[") || BLOCK_HEADER.test(text) ? DECLINE : inlineValue(text);
+    const value = BLOCK_HEADER.test(text) ? DECLINE : inlineValue(text);
     if (value === DECLINE) return "decline";
     map[key] = value;
     return "taken";

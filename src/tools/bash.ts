@@ -2,6 +2,7 @@ import * as z from "zod";
 import type { ShellOps } from "../io/shell.js";
 import { lazy } from "../lazy.js";
 import { defineTool, type Tool, type ToolOutput, toolError } from "./define-tool.js";
+import { BASH_INPUT_SCHEMA } from "./input-schemas.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, formatBytes, truncateTail } from "./truncate.js";
 
 /** Default command timeout, in milliseconds (Claude Code's: 2 minutes). */
@@ -76,6 +77,7 @@ export function createBashTool(options: BashToolOptions): Tool {
     name: "Bash",
     description: BASH_DESCRIPTION,
     input: bashInput,
+    inputSchema: BASH_INPUT_SCHEMA,
     readOnly: false,
     snippet: "Run a shell command",
     guidelines: ["Keep commands non-interactive."],

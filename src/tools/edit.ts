@@ -7,6 +7,7 @@ import { lazy } from "../lazy.js";
 import { defineTool, type Tool, type ToolOutput, toolError } from "./define-tool.js";
 import { unifiedDiff } from "./diff.js";
 import { findMatches, replaceRanges } from "./edit-match.js";
+import { EDIT_INPUT_SCHEMA } from "./input-schemas.js";
 import { BINARY_SNIFF_BYTES, LEGACY_PATH_KEY } from "./read.js";
 import { displayPath, resolveToolPath } from "./resolve-path.js";
 
@@ -60,6 +61,7 @@ export function createEditTool(options: EditToolOptions): Tool {
     name: "Edit",
     description: EDIT_DESCRIPTION,
     input: editInput,
+    inputSchema: EDIT_INPUT_SCHEMA,
     readOnly: false,
     snippet: "Replace exact text in a file",
     guidelines: ["Prefer Edit over Write for changes to an existing file."],

@@ -4,6 +4,7 @@ import * as z from "zod";
 import { errorCode, type FsOps } from "../io/fs.js";
 import { lazy } from "../lazy.js";
 import { defineTool, type Tool, type ToolOutput, toolError } from "./define-tool.js";
+import { GLOB_INPUT_SCHEMA } from "./input-schemas.js";
 import { displayPath, resolveToolPath } from "./resolve-path.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "./truncate.js";
 import { walkFiles } from "./walk.js";
@@ -43,6 +44,7 @@ export function createFindTool(options: FindToolOptions): Tool {
     name: "Glob",
     description: FIND_DESCRIPTION,
     input: findInput,
+    inputSchema: GLOB_INPUT_SCHEMA,
     readOnly: true,
     snippet: "Find files by glob pattern",
     subject: (input) => input.path ?? ".",

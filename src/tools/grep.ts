@@ -5,6 +5,7 @@ import * as z from "zod";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
 import { lazy } from "../lazy.js";
 import { defineTool, type Tool, type ToolOutput, toolError } from "./define-tool.js";
+import { GREP_INPUT_SCHEMA } from "./input-schemas.js";
 import { BINARY_SNIFF_BYTES } from "./read.js";
 import { displayPath, resolveToolPath } from "./resolve-path.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, splitLines, truncateHead, truncateLine } from "./truncate.js";
@@ -121,6 +122,7 @@ export function createGrepTool(options: GrepToolOptions): Tool {
     name: "Grep",
     description: GREP_DESCRIPTION,
     input: grepInput,
+    inputSchema: GREP_INPUT_SCHEMA,
     readOnly: true,
     snippet: "Search file contents with a regular expression",
     guidelines: ["Prefer Grep, Glob and LS over Bash for searching and listing files."],

@@ -1,8 +1,10 @@
 import * as z from "zod";
 import { errorMessage } from "../io/fs.js";
+import { lazy } from "../lazy.js";
 import { answersTo, type Skill } from "../skill/skill.js";
 import { LOAD_REFERENCE_TOOL_NAME } from "../sources/reference-section.js";
 import { defineTool, type Tool, toolError } from "./define-tool.js";
+import { LOAD_REFERENCE_INPUT_SCHEMA } from "./input-schemas.js";
 
 /** The model-facing description of `load_reference`. */
 export const LOAD_REFERENCE_DESCRIPTION = `Load one reference of a skill: a template, an example, a document the skill's instructions point to.
@@ -10,6 +12,14 @@ export const LOAD_REFERENCE_DESCRIPTION = `Load one reference of a skill: a temp
 - skill: the skill's name, as in the listing.
 - name: the reference's name, as the skill's Skill tool result lists it.
 - Returns the reference's text. Load a reference only when the task needs it.`;
+
+/** The `load_reference` tool's input schema, built on first use (its JSON schema is generated at build time). */
+export const loadReferenceInput = lazy(() =>
+  z.strictObject({
+    skill: z.string().min(1).describe("The skill's name"),
+    name: z.string().min(1).describe("The reference's name, as the skill lists it"),
+  }),
+);
 
 /** What `load_reference` reads from. */
 export interface LoadReferenceToolOptions {
@@ -28,10 +38,8 @@ export function createLoadReferenceTool(options: LoadReferenceToolOptions): Tool
   return defineTool({
     name: LOAD_REFERENCE_TOOL_NAME,
     description: LOAD_REFERENCE_DESCRIPTION,
-    input: z.strictObject({
-      skill: z.string().min(1).describe("The skill's name"),
-      name: z.string().min(1).describe("The reference's name, as the skill lists it"),
-    }),
+    input: loadReferenceInput,
+    inputSchema: LOAD_REFERENCE_INPUT_SCHEMA,
     readOnly: true,
     subject: (input) => `${input.skill}:${input.name}`,
     async execute(input, ctx) {

@@ -5,6 +5,7 @@ import * as z from "zod";
 import { errorCode, type FsOps } from "../io/fs.js";
 import { lazy } from "../lazy.js";
 import { defineTool, type Tool, type ToolOutput, toolError } from "./define-tool.js";
+import { LS_INPUT_SCHEMA } from "./input-schemas.js";
 import { displayPath, resolveToolPath } from "./resolve-path.js";
 import { truncateHead } from "./truncate.js";
 
@@ -42,6 +43,7 @@ export function createLsTool(options: LsToolOptions): Tool {
     name: "LS",
     description: LS_DESCRIPTION,
     input: lsInput,
+    inputSchema: LS_INPUT_SCHEMA,
     readOnly: true,
     snippet: "List a directory",
     subject: (input) => input.path ?? ".",

@@ -4,6 +4,7 @@ import * as z from "zod";
 import { errorCode, type FsOps } from "../io/fs.js";
 import { lazy } from "../lazy.js";
 import { defineTool, type ImageMediaType, type Tool, type ToolOutput, toolError } from "./define-tool.js";
+import { READ_INPUT_SCHEMA } from "./input-schemas.js";
 import { displayPath, resolveToolPath } from "./resolve-path.js";
 import {
   DEFAULT_MAX_BYTES,
@@ -119,6 +120,7 @@ export function createReadTool(options: ReadToolOptions): Tool {
     name: "Read",
     description: READ_DESCRIPTION,
     input: readInput,
+    inputSchema: READ_INPUT_SCHEMA,
     readOnly: true,
     snippet: "Read a file: text with numbered lines, or an image",
     guidelines: ["Read a file before you edit or overwrite it."],

@@ -5,6 +5,7 @@ import { type FileModeOps, writeFileAtomic } from "../io/atomic-write.js";
 import type { FsOps } from "../io/fs.js";
 import { lazy } from "../lazy.js";
 import { defineTool, type Tool, toolError } from "./define-tool.js";
+import { WRITE_INPUT_SCHEMA } from "./input-schemas.js";
 import { LEGACY_PATH_KEY } from "./read.js";
 import { displayPath, resolveToolPath } from "./resolve-path.js";
 import { byteLength } from "./truncate.js";
@@ -40,6 +41,7 @@ export function createWriteTool(options: WriteToolOptions): Tool {
     name: "Write",
     description: WRITE_DESCRIPTION,
     input: writeInput,
+    inputSchema: WRITE_INPUT_SCHEMA,
     readOnly: false,
     snippet: "Create a file or replace its whole content",
     legacyKeys: LEGACY_PATH_KEY,

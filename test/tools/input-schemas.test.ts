@@ -10,6 +10,8 @@ import { defineTool, type ToolInputSchema, toToolInputSchema } from "../../src/t
 import { editInput } from "../../src/tools/edit.js";
 import { findInput } from "../../src/tools/find.js";
 import { grepInput } from "../../src/tools/grep.js";
+import * as GENERATED from "../../src/tools/input-schemas.js";
+import { loadReferenceInput } from "../../src/tools/load-reference.js";
 import { lsInput } from "../../src/tools/ls.js";
 import { readInput } from "../../src/tools/read.js";
 import { writeInput } from "../../src/tools/write.js";
@@ -102,6 +104,41 @@ const CLAUDE_CODE_KEYS: Record<string, { required: string[]; optional: string[] 
   Glob: { required: ["pattern"], optional: ["path"] },
   LS: { required: [], optional: ["path", "ignore"] },
 };
+
+/** Each constant of src/tools/input-schemas.ts (written at build time) and the zod input it is generated from. */
+const GENERATED_TABLE: [string, ToolInputSchema, () => z.ZodType][] = [
+  ["Read", GENERATED.READ_INPUT_SCHEMA, readInput],
+  ["Write", GENERATED.WRITE_INPUT_SCHEMA, writeInput],
+  ["Edit", GENERATED.EDIT_INPUT_SCHEMA, editInput],
+  ["Bash", GENERATED.BASH_INPUT_SCHEMA, bashInput],
+  ["Grep", GENERATED.GREP_INPUT_SCHEMA, grepInput],
+  ["Glob", GENERATED.GLOB_INPUT_SCHEMA, findInput],
+  ["LS", GENERATED.LS_INPUT_SCHEMA, lsInput],
+  ["load_reference", GENERATED.LOAD_REFERENCE_INPUT_SCHEMA, loadReferenceInput],
+];
+
+describe("input schemas generated at build time (scripts/tool-schemas.mjs)", () => {
+  it.each(GENERATED_TABLE)(
+    "%s: the literal is what z.toJSONSchema generates from its zod input",
+    (name, literal, zod) => {
+      expect(JSON.stringify(literal)).toBe(JSON.stringify(toToolInputSchema(name, zod())));
+    },
+  );
+
+  it("covers every constant of the generated file", () => {
+    expect(new Set(GENERATED_TABLE.map(([, literal]) => literal))).toEqual(new Set(Object.values(GENERATED)));
+    expect(GENERATED_TABLE).toHaveLength(Object.keys(GENERATED).length);
+  });
+
+  it("each built-in tool offers its generated literal (no JSON-schema generation at run time)", () => {
+    const tools = createBuiltinTools({ fs: createNodeFs(), shell: createNodeShell() });
+    for (const tool of tools) {
+      const row = GENERATED_TABLE.find(([name]) => name === tool.name);
+      expect(row, tool.name).toBeDefined();
+      if (row !== undefined) expect(tool.inputSchema, tool.name).toBe(row[1]);
+    }
+  });
+});
 
 describe("Claude Code's input shapes (SPEC §14.12)", () => {
   it.each(Object.entries(CLAUDE_CODE_KEYS))("%s takes exactly Claude Code's keys", (name, keys) => {

@@ -4,7 +4,7 @@ import type {
   BetaManagedAgentsModelConfig,
 } from "@anthropic-ai/sdk/resources/beta/agents/agents";
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { ApiError, invalid } from "../errors.js";
 import type { AgentBody } from "../store/agents.js";
 import { pageRequest } from "../store/page.js";

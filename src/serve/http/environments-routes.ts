@@ -1,6 +1,6 @@
 import type { BetaEnvironment } from "@anthropic-ai/sdk/resources/beta/environments/environments";
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { pageRequest } from "../store/page.js";
 import type { ServeDeps, ServeEnv } from "./env.js";
 import { boolQuery, jsonBody, patchMetadata } from "./parse.js";

@@ -2,7 +2,7 @@ import type { BetaManagedAgentsAgent } from "@anthropic-ai/sdk/resources/beta/ag
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
-import { z } from "zod";
+import * as z from "zod";
 import { ApiError, invalid } from "../errors.js";
 import { pageRequest } from "../store/page.js";
 import type { ServeDeps, ServeEnv } from "./env.js";
