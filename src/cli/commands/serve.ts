@@ -1,12 +1,14 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
 import { createServeApp } from "../../serve/http/app.js";
+import { createSessionRunner } from "../../serve/sessions/runner.js";
 import { newApiKey } from "../../serve/store/ids.js";
 import { openDriver } from "../../serve/store/open-driver.js";
 import { createStore, type Store } from "../../serve/store/store.js";
 import { addApiKey, DEFAULT_WORKSPACE, ensureWorkspace } from "../../serve/store/workspaces.js";
 import type { CliArgs } from "../args.js";
 import type { CliIo } from "../io.js";
+import { modelClientFromEnv } from "../model-setup.js";
 
 /** The port `serve` listens on without `--port`. */
 export const DEFAULT_PORT = 8787;
@@ -33,10 +35,12 @@ export async function openStoreFor(args: CliArgs, io: CliIo): Promise<Store | un
 }
 
 /**
- * `skillwright serve [--port N] [--host H] [--db DIR|URL] [--api-key KEY]`: the HTTP API of the SDK's
+ * `skillwright serve [--port N] [--host H] [--db DIR|URL] [--api-key KEY] [--host-tools]`: the HTTP API of the
+ * SDK's
  * `client.beta.skills/environments/agents/sessions` over the store, until SIGINT/SIGTERM. `--api-key` (or
  * SKILLWRIGHT_API_KEY) is admitted to the default workspace; without one, a key is made and printed.
- * Prints `listening on URL` first (with `--port 0`, the port the system chose).
+ * Sessions run the engine (ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL name the model) with no host file system
+ * unless `--host-tools`. Prints `listening on URL` first (with `--port 0`, the port the system chose).
  */
 export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
   const store = await openStoreFor(args, io);
@@ -45,7 +49,13 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
   const given = args.apiKey ?? io.env.SKILLWRIGHT_API_KEY;
   const key = given === undefined || given === "" ? newApiKey() : given;
   await addApiKey(store.db, workspaceId, key);
-  const server = createAdaptorServer({ fetch: createServeApp({ store }).fetch });
+  const client = await modelClientFromEnv(io.env);
+  const runner = createSessionRunner({
+    store,
+    ...(client === undefined ? {} : { client }),
+    ...(args.hostTools ? { hostTools: { cwd: io.cwd, home: io.home } } : {}),
+  });
+  const server = createAdaptorServer({ fetch: createServeApp({ store, runner }).fetch });
   const host = args.host ?? "127.0.0.1";
   try {
     await new Promise<void>((done, fail) => {
