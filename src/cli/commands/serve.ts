@@ -1,5 +1,7 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
+import { createEventSignals } from "../../serve/events/event-signals.js";
+import { EVENTS_CHANNEL, listenForEvents } from "../../serve/events/pg-listen.js";
 import { createServeApp } from "../../serve/http/app.js";
 import { createSessionRunner } from "../../serve/sessions/runner.js";
 import { newApiKey } from "../../serve/store/ids.js";
@@ -50,8 +52,21 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
   const key = given === undefined || given === "" ? newApiKey() : given;
   await addApiKey(store.db, workspaceId, key);
   const client = await modelClientFromEnv(io.env);
+  // Streams wake on this instance's appends at once, and on other instances' through PostgreSQL NOTIFY.
+  const signals = createEventSignals();
+  const location = dbLocation(args.db, io);
+  const shared = store.db.kind === "postgres";
+  const listener = shared ? await listenForEvents(location, (id) => signals.notify(id)) : undefined;
   const runner = createSessionRunner({
     store,
+    signals,
+    ...(shared
+      ? {
+          publish: async (id: string) => {
+            await store.db.query("SELECT pg_notify($1, $2)", [EVENTS_CHANNEL, id]);
+          },
+        }
+      : { followIntervalMs: 1000 }),
     ...(client === undefined ? {} : { client }),
     ...(args.hostTools ? { hostTools: { cwd: io.cwd, home: io.home } } : {}),
   });
@@ -66,6 +81,7 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
     io.stderr(
       `skillwright: cannot listen on ${host}:${args.port ?? DEFAULT_PORT}: ${error instanceof Error ? error.message : String(error)}\n`,
     );
+    await listener?.close();
     await store.close();
     return 1;
   }
@@ -80,6 +96,7 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
   }
   await (io.waitForStop?.() ?? new Promise<void>(() => {}));
   await new Promise<void>((done) => server.close(() => done()));
+  await listener?.close();
   await store.close();
   return 0;
 }

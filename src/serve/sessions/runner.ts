@@ -5,6 +5,7 @@ import { createMemoryFs } from "../../io/memory-fs.js";
 import { openSession } from "../../session/open.js";
 import type { SessionStore as TranscriptStore } from "../../session/session-store.js";
 import { invalid } from "../errors.js";
+import type { EventSignals } from "../events/event-signals.js";
 import { followEvents } from "../events/follow-events.js";
 import type { SessionRunner } from "../session-runner.js";
 import type { SessionEvent } from "../store/sessions.js";
@@ -32,6 +33,15 @@ export interface SessionRunnerOptions {
    * settings). Absent (the default): no host file system at all; skills come from the store only.
    */
   hostTools?: { cwd: string; home: string };
+  /**
+   * Wakes streams when events are appended. Absent: streams poll every `FOLLOW_INTERVAL_MS`; present, they
+   * wait on it, polling every `followIntervalMs` as a fallback.
+   */
+  signals?: EventSignals;
+  /** Tells the other instances that a session has new events (PostgreSQL NOTIFY). */
+  publish?: (sessionId: string) => Promise<void>;
+  /** The fallback poll interval when `signals` is given. Default 1000 ms. */
+  followIntervalMs?: number;
 }
 
 type UserEvent = { type: string } & Record<string, unknown>;
@@ -84,11 +94,33 @@ export function checkUserEvents(events: readonly UserEvent[]): void {
 export function createSessionRunner(options: SessionRunnerOptions): SessionRunner {
   const { store } = options;
   const queues = new Map<string, Promise<void>>();
+  const appendEvents = async (
+    ws: string,
+    sessionId: string,
+    events: readonly UserEvent[],
+  ): Promise<SessionEvent[]> => {
+    const stored = await store.sessions.appendEvents(ws, sessionId, events);
+    options.signals?.notify(sessionId);
+    await options.publish?.(sessionId).catch(() => {});
+    return stored;
+  };
+  const follow = (ws: string, sessionId: string, signal: AbortSignal) => {
+    const signals = options.signals;
+    return signals === undefined
+      ? followEvents(store.sessions, ws, sessionId, signal)
+      : followEvents(
+          store.sessions,
+          ws,
+          sessionId,
+          signal,
+          () => signals.arm(sessionId),
+          options.followIntervalMs ?? 1000,
+        );
+  };
   const running = new Map<string, AbortController>();
 
   const turn = async (ws: string, session: BetaManagedAgentsSession, text: string): Promise<void> => {
-    const append = (events: OutEvent[]): Promise<SessionEvent[]> =>
-      store.sessions.appendEvents(ws, session.id, events);
+    const append = (events: OutEvent[]): Promise<SessionEvent[]> => appendEvents(ws, session.id, events);
     const abort = new AbortController();
     running.set(session.id, abort);
     await store.sessions.setStatus(ws, session.id, "running");
@@ -147,7 +179,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
           extraTools: customTools.map((spec) =>
             createCustomTool(spec, {
               append,
-              follow: (signal) => followEvents(store.sessions, ws, session.id, signal),
+              follow: (signal) => follow(ws, session.id, signal),
             }),
           ),
           ...(resumed ? { resume: session.id } : {}),
@@ -191,13 +223,13 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
   return {
     async send(ws, session, events) {
       checkUserEvents(events);
-      const stored = await store.sessions.appendEvents(ws, session.id, events);
+      const stored = await appendEvents(ws, session.id, events);
       for (const event of events) {
         if (event.type === "user.interrupt") running.get(session.id)?.abort();
         if (event.type === "user.message") enqueue(ws, session, userText(event));
       }
       return stored;
     },
-    subscribe: (ws, id, signal) => followEvents(store.sessions, ws, id, signal),
+    subscribe: (ws, id, signal) => follow(ws, id, signal),
   };
 }
