@@ -39,6 +39,7 @@ export const CLI_OPTIONS = {
   host: { type: "string" },
   db: { type: "string" },
   "api-key": { type: "string" },
+  "host-tools": { type: "boolean" },
   workspace: { type: "string" },
   "start-mcp": { type: "boolean" },
   "min-score": { type: "string" },
@@ -130,6 +131,8 @@ export interface CliArgs {
   db: string | undefined;
   /** `serve --api-key KEY`: admitted to the default workspace. */
   apiKey: string | undefined;
+  /** `serve --host-tools`: served sessions get the built-in file and shell tools, in the cwd. */
+  hostTools: boolean;
   /** `keys create --workspace W`. */
   workspace: string | undefined;
   /** `list`/`doctor --start-mcp`: start the approved MCP servers (the offline commands never do otherwise). */
@@ -264,6 +267,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         host: values.host,
         db: values.db,
         apiKey: values["api-key"],
+        hostTools: values["host-tools"] ?? false,
         workspace: values.workspace,
         startMcp: values["start-mcp"] ?? false,
         minScore: minScore(values["min-score"]),

@@ -17,9 +17,11 @@ Commands (offline):
   to-prompt <dirs...>                the <available_skills> XML block for the skills (as skills-ref)
   test [path...] [--json] [--junit F] [--update]  run the cases in <skill>/tests/*.yaml (default: every
                                      skill of the project); exit 1 on any failure
-  serve [--port N] [--host H] [--db DIR|URL] [--api-key KEY]  the Skills/Agents/Sessions API of
-                                     @anthropic-ai/sdk's client.beta over a store (default ~/.skillwright/data,
-                                     PGlite; a postgres:// URL for PostgreSQL); key also from SKILLWRIGHT_API_KEY
+  serve [--port N] [--host H] [--db DIR|URL] [--api-key KEY] [--host-tools]  the Skills/Agents/Sessions API
+                                     of @anthropic-ai/sdk's client.beta over a store (default ~/.skillwright/data,
+                                     PGlite; a postgres:// URL for PostgreSQL); key also from SKILLWRIGHT_API_KEY;
+                                     sessions use ANTHROPIC_API_KEY/ANTHROPIC_BASE_URL and get no file or shell
+                                     tools unless --host-tools
   keys create --workspace W [--db DIR|URL]  make an API key for workspace W (printed once)
   mcp approve <name>                 let a project or plugin MCP server start (writes .claude/settings.local.json)
   hooks approve                      let the hooks in the project's committed settings run (same file)

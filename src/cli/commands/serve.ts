@@ -1,12 +1,16 @@
 import { isAbsolute, join, resolve } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
+import { createEventSignals } from "../../serve/events/event-signals.js";
+import { EVENTS_CHANNEL, listenForEvents } from "../../serve/events/pg-listen.js";
 import { createServeApp } from "../../serve/http/app.js";
+import { createSessionRunner } from "../../serve/sessions/runner.js";
 import { newApiKey } from "../../serve/store/ids.js";
 import { openDriver } from "../../serve/store/open-driver.js";
 import { createStore, type Store } from "../../serve/store/store.js";
 import { addApiKey, DEFAULT_WORKSPACE, ensureWorkspace } from "../../serve/store/workspaces.js";
 import type { CliArgs } from "../args.js";
 import type { CliIo } from "../io.js";
+import { modelClientFromEnv } from "../model-setup.js";
 
 /** The port `serve` listens on without `--port`. */
 export const DEFAULT_PORT = 8787;
@@ -33,10 +37,12 @@ export async function openStoreFor(args: CliArgs, io: CliIo): Promise<Store | un
 }
 
 /**
- * `skillwright serve [--port N] [--host H] [--db DIR|URL] [--api-key KEY]`: the HTTP API of the SDK's
+ * `skillwright serve [--port N] [--host H] [--db DIR|URL] [--api-key KEY] [--host-tools]`: the HTTP API of the
+ * SDK's
  * `client.beta.skills/environments/agents/sessions` over the store, until SIGINT/SIGTERM. `--api-key` (or
  * SKILLWRIGHT_API_KEY) is admitted to the default workspace; without one, a key is made and printed.
- * Prints `listening on URL` first (with `--port 0`, the port the system chose).
+ * Sessions run the engine (ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL name the model) with no host file system
+ * unless `--host-tools`. Prints `listening on URL` first (with `--port 0`, the port the system chose).
  */
 export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
   const store = await openStoreFor(args, io);
@@ -45,7 +51,26 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
   const given = args.apiKey ?? io.env.SKILLWRIGHT_API_KEY;
   const key = given === undefined || given === "" ? newApiKey() : given;
   await addApiKey(store.db, workspaceId, key);
-  const server = createAdaptorServer({ fetch: createServeApp({ store }).fetch });
+  const client = await modelClientFromEnv(io.env);
+  // Streams wake on this instance's appends at once, and on other instances' through PostgreSQL NOTIFY.
+  const signals = createEventSignals();
+  const location = dbLocation(args.db, io);
+  const shared = store.db.kind === "postgres";
+  const listener = shared ? await listenForEvents(location, (id) => signals.notify(id)) : undefined;
+  const runner = createSessionRunner({
+    store,
+    signals,
+    ...(shared
+      ? {
+          publish: async (id: string) => {
+            await store.db.query("SELECT pg_notify($1, $2)", [EVENTS_CHANNEL, id]);
+          },
+        }
+      : { followIntervalMs: 1000 }),
+    ...(client === undefined ? {} : { client }),
+    ...(args.hostTools ? { hostTools: { cwd: io.cwd, home: io.home } } : {}),
+  });
+  const server = createAdaptorServer({ fetch: createServeApp({ store, runner }).fetch });
   const host = args.host ?? "127.0.0.1";
   try {
     await new Promise<void>((done, fail) => {
@@ -56,6 +81,7 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
     io.stderr(
       `skillwright: cannot listen on ${host}:${args.port ?? DEFAULT_PORT}: ${error instanceof Error ? error.message : String(error)}\n`,
     );
+    await listener?.close();
     await store.close();
     return 1;
   }
@@ -70,6 +96,7 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
   }
   await (io.waitForStop?.() ?? new Promise<void>(() => {}));
   await new Promise<void>((done) => server.close(() => done()));
+  await listener?.close();
   await store.close();
   return 0;
 }

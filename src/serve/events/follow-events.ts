@@ -1,5 +1,8 @@
 import type { SessionEvent, SessionStore } from "../store/sessions.js";
 
+/** A wait for new events: resolves after `ms`, when `signal` aborts, or earlier when woken. */
+export type Wait = (ms: number, signal: AbortSignal) => Promise<void>;
+
 /** How often {@link followEvents} asks the store for new events. */
 export const FOLLOW_INTERVAL_MS = 100;
 
@@ -18,14 +21,17 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 /**
  * A session's events appended after this call resolves, read back from the store (so events written by any
  * instance on the same database arrive, in order), until `signal` aborts. Resolves once the starting point
- * is fixed, so nothing sent after it is missed. The building block of a SessionRunner's `subscribe`; an
- * instance may add LISTEN/NOTIFY to wake it sooner than the poll.
+ * is fixed, so nothing sent after it is missed. The building block of a SessionRunner's `subscribe`. Between
+ * reads it waits `intervalMs` (default {@link FOLLOW_INTERVAL_MS}) with a wait `arm()` made before the read;
+ * one that resolves early (an append on this instance, a PostgreSQL NOTIFY from another) wakes it sooner.
  */
 export async function followEvents(
   sessions: SessionStore,
   workspaceId: string,
   sessionId: string,
   signal: AbortSignal,
+  arm: () => Wait = () => sleep,
+  intervalMs = FOLLOW_INTERVAL_MS,
 ): Promise<AsyncIterable<SessionEvent>> {
   // A stream shows what happens next; `events.list` shows the history.
   let after = 0;
@@ -33,7 +39,7 @@ export async function followEvents(
     after = batch.at(-1)?.seq ?? after;
     batch = await sessions.eventsSince(workspaceId, sessionId, after);
   }
-  return follow(sessions, workspaceId, sessionId, signal, after);
+  return follow(sessions, workspaceId, sessionId, signal, after, arm, intervalMs);
 }
 
 async function* follow(
@@ -42,15 +48,19 @@ async function* follow(
   sessionId: string,
   signal: AbortSignal,
   start: number,
+  arm: () => Wait,
+  intervalMs: number,
 ): AsyncGenerator<SessionEvent> {
   let after = start;
   while (!signal.aborted) {
+    // Armed before the read: a wake-up that comes between the read and the wait is not lost.
+    const wait = arm();
     const batch = await sessions.eventsSince(workspaceId, sessionId, after);
     for (const { seq, event } of batch) {
       if (signal.aborted) return;
       after = seq;
       yield event;
     }
-    if (batch.length === 0) await sleep(FOLLOW_INTERVAL_MS, signal);
+    if (batch.length === 0) await wait(intervalMs, signal);
   }
 }

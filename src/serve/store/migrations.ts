@@ -106,6 +106,18 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
       )`,
     ],
   },
+  {
+    version: 2,
+    name: "session transcripts",
+    sql: [
+      `CREATE TABLE session_transcripts (
+        session_id text NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        seq bigint GENERATED ALWAYS AS IDENTITY,
+        entry jsonb NOT NULL,
+        PRIMARY KEY (session_id, seq)
+      )`,
+    ],
+  },
 ];
 
 /** An arbitrary constant: the advisory lock that serialises migrations across instances. */

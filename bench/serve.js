@@ -1,0 +1,341 @@
+// Serve bench: N concurrent sessions over 2 `serve` instances (the shipped bin) on one PostgreSQL, the
+// scripted model answering every request after RESPONSE_MS; and a store of STORE_SKILLS skills (retrieve, list).
+import { execFileSync, spawn } from "node:child_process";
+import { chownSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import Anthropic, { toFile } from "@anthropic-ai/sdk";
+import pg from "pg";
+import { startModelServer } from "../dist/dev/model-server.js";
+import { fmtMs, fmtRatio, formatTable, stats } from "./lib.js";
+
+/** Concurrent sessions, spread over the two instances. */
+export const SESSIONS = 200;
+/** Every scripted model response is held back this long. */
+export const RESPONSE_MS = 300;
+/** Skills in the store for the retrieve/list figures. */
+export const STORE_SKILLS = 100_000;
+/** Targets of the issue. */
+export const TARGETS = { wallRatio: 1.1, overheadP99Ms: 3, retrieveP99Ms: 2, listP99Ms: 10 };
+const API_KEY = "sk-bench-serve";
+const MODEL_KEY = "sk-bench-model";
+
+/** @param {string} cmd @param {string[]} args @param {boolean} asRoot */
+function command(cmd, args, asRoot) {
+  return asRoot
+    ? spawn("runuser", ["-u", "postgres", "--", cmd, ...args], { stdio: "ignore" })
+    : spawn(cmd, args, { stdio: "ignore" });
+}
+
+/** @returns {Promise<number>} */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Debian's PostgreSQL in a temp dir (as the test support does); undefined when it is not installed. */
+async function startPostgres() {
+  const versions = existsSync("/usr/lib/postgresql")
+    ? readdirSync("/usr/lib/postgresql").sort((a, b) => Number(b) - Number(a))
+    : [];
+  const bin = versions
+    .map((v) => `/usr/lib/postgresql/${v}/bin`)
+    .find((d) => existsSync(join(d, "postgres")));
+  if (bin === undefined) return undefined;
+  const root = await mkdtemp(join(tmpdir(), "skillwright-bench-pg-"));
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const id = (/** @type {string} */ flag) =>
+      Number(execFileSync("id", [flag, "postgres"]).toString().trim());
+    chownSync(root, id("-u"), id("-g"));
+  }
+  const data = join(root, "data");
+  const initdb = ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"];
+  execFileSync(
+    asRoot ? "runuser" : join(bin, "initdb"),
+    asRoot ? ["-u", "postgres", "--", join(bin, "initdb"), ...initdb] : initdb,
+    { stdio: "ignore" },
+  );
+  const port = await freePort();
+  command(
+    join(bin, "postgres"),
+    [
+      "-D",
+      data,
+      "-p",
+      String(port),
+      "-k",
+      root,
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "fsync=off",
+      "-c",
+      "max_connections=300",
+    ],
+    asRoot,
+  );
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  for (let tries = 0; ; tries++) {
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      await client.end();
+      break;
+    } catch (error) {
+      await client.end().catch(() => {});
+      if (tries > 300) throw error;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    url,
+    /** @param {string} name */
+    async createDatabase(name) {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`CREATE DATABASE "${name}"`);
+      await client.end();
+      return `postgres://postgres@127.0.0.1:${port}/${name}`;
+    },
+    async stop() {
+      const stopArgs = ["stop", "-D", data, "-m", "fast", "-w"];
+      try {
+        execFileSync(
+          asRoot ? "runuser" : join(bin, "pg_ctl"),
+          asRoot ? ["-u", "postgres", "--", join(bin, "pg_ctl"), ...stopArgs] : stopArgs,
+          { stdio: "ignore" },
+        );
+      } catch {}
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts `node dist/bin/main.js serve` on a free port. @param {string} repoRoot @param {string} db @param {Record<string, string>} env */
+async function startServe(repoRoot, db, env) {
+  const child = spawn(
+    process.execPath,
+    [join(repoRoot, "dist/bin/main.js"), "serve", "--port", "0", "--db", db, "--api-key", API_KEY],
+    {
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
+      stdio: ["ignore", "pipe", "ignore"],
+    },
+  );
+  let out = "";
+  const url = await new Promise((resolve, reject) => {
+    child.stdout.on("data", (chunk) => {
+      out += chunk.toString();
+      const match = /listening on (\S+)/.exec(out);
+      if (match?.[1] !== undefined) resolve(match[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`serve exited (${code}): ${out}`)));
+  });
+  return {
+    /** @type {string} */ url,
+    rssBytes: () =>
+      Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0) * 1024,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once("exit", resolve);
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/** @param {number[]} samples */
+const p99 = (samples) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0;
+};
+
+/** One session's turn: stream, send, read until idle. Returns the turn's events. @param {Anthropic} client @param {string} sessionId */
+async function turn(client, sessionId) {
+  const stream = await client.beta.sessions.events.stream(sessionId);
+  await client.beta.sessions.events.send(sessionId, {
+    events: [{ type: "user.message", content: [{ type: "text", text: "bench hello" }] }],
+  });
+  /** @type {{ type: string; processed_at?: string | null }[]} */
+  const seen = [];
+  for await (const event of stream) {
+    seen.push(event);
+    if (event.type === "session.status_idle") break;
+  }
+  stream.controller.abort();
+  if (!seen.some((e) => e.type === "agent.message"))
+    throw new Error(`session ${sessionId}: no agent.message (${seen.map((e) => e.type).join(", ")})`);
+  return seen;
+}
+
+/** Engine time around the model requests of a turn: (first span start − running) + (idle − last span end). @param {{ type: string; processed_at?: string | null }[]} events */
+function overheadMs(events) {
+  const at = (/** @type {string} */ type, last = false) => {
+    const found = last ? events.findLast((e) => e.type === type) : events.find((e) => e.type === type);
+    return Date.parse(found?.processed_at ?? "");
+  };
+  return (
+    at("span.model_request_start") -
+    at("session.status_running") +
+    (at("session.status_idle", true) - at("span.model_request_end", true))
+  );
+}
+
+/** @param {import("./lib.js").BenchContext} ctx */
+export async function run(ctx) {
+  const postgres = await startPostgres();
+  if (postgres === undefined) {
+    ctx.log("serve: skipped (no PostgreSQL server binaries: apt-get install postgresql)");
+    return {};
+  }
+  const model = await startModelServer({
+    apiKey: MODEL_KEY,
+    script: {
+      turns: [
+        {
+          repeat: true,
+          delayMs: RESPONSE_MS,
+          response: { content: [{ type: "text", text: "bench answer" }] },
+        },
+      ],
+    },
+  });
+  try {
+    const db = await postgres.createDatabase("bench_sessions");
+    const env = { ANTHROPIC_API_KEY: MODEL_KEY, ANTHROPIC_BASE_URL: model.url };
+    const instances = [await startServe(ctx.repoRoot, db, env), await startServe(ctx.repoRoot, db, env)];
+    const clients = instances.map((i) => new Anthropic({ apiKey: API_KEY, baseURL: i.url, maxRetries: 0 }));
+    const [a] = clients;
+    if (a === undefined) throw new Error("no instance");
+    const skill = await a.beta.skills.create({
+      files: [
+        await toFile(
+          Buffer.from("---\nname: bench\ndescription: A bench skill\n---\nDo it.\n"),
+          "bench/SKILL.md",
+        ),
+      ],
+    });
+    const environment = await a.beta.environments.create({ name: "bench" });
+    const agent = await a.beta.agents.create({
+      name: "bench",
+      model: "claude-sonnet-4-5",
+      skills: [{ type: "custom", skill_id: skill.id }],
+    });
+    const rssBefore = instances.reduce((sum, i) => sum + i.rssBytes(), 0);
+    const sessions = await Promise.all(
+      Array.from({ length: SESSIONS }, (_, n) =>
+        (clients[n % 2] ?? a).beta.sessions.create({ agent: agent.id, environment_id: environment.id }),
+      ),
+    );
+    const started = performance.now();
+    const turns = await Promise.all(sessions.map((s, n) => turn(clients[(n + 1) % 2] ?? a, s.id)));
+    const wallMs = performance.now() - started;
+    const rssAfter = instances.reduce((sum, i) => sum + i.rssBytes(), 0);
+    const overheads = turns.map(overheadMs);
+    const overheadP99 = p99(overheads);
+    const wallRatio = wallMs / RESPONSE_MS;
+    const perSessionKb = (rssAfter - rssBefore) / SESSIONS / 1024;
+    ctx.log(
+      `serve: ${SESSIONS} concurrent sessions over 2 instances on PostgreSQL, model answering in ${RESPONSE_MS} ms`,
+    );
+    ctx.log(
+      formatTable(
+        ["figure", "value", "target"],
+        [
+          ["wall (all turns)", fmtMs(wallMs), ""],
+          ["wall / model-bound ideal", fmtRatio(wallRatio), `≤ ${TARGETS.wallRatio}×`],
+          ["engine overhead per request p99", fmtMs(overheadP99), `≤ ${TARGETS.overheadP99Ms} ms`],
+          ["engine overhead median", fmtMs(stats(overheads).median), ""],
+          ["RSS per idle session", `${perSessionKb.toFixed(0)} KB`, ""],
+        ],
+      ),
+    );
+    await Promise.all(instances.map((i) => i.stop()));
+
+    const storeDb = await postgres.createDatabase("bench_store");
+    const one = await startServe(ctx.repoRoot, storeDb, env);
+    const client = new pg.Client({ connectionString: storeDb });
+    await client.connect();
+    const seeded = performance.now();
+    await client.query(
+      `WITH ws AS (SELECT w.id FROM workspaces w JOIN api_keys k ON k.workspace_id = w.id LIMIT 1)
+       INSERT INTO skills (id, workspace_id, name, display_name, latest_version_id)
+       SELECT 'skill_bench' || n, ws.id, 'skill-' || n, 'skill-' || n, 'skillver_bench' || n FROM ws, generate_series(1, $1::integer) n`,
+      [STORE_SKILLS],
+    );
+    await client.query(
+      `INSERT INTO skill_versions (id, skill_id, name, description, head)
+       SELECT 'skillver_bench' || n, 'skill_bench' || n, 'skill-' || n, 'Skill number ' || n, '{}'::jsonb FROM generate_series(1, $1::integer) n`,
+      [STORE_SKILLS],
+    );
+    await client.query("ANALYZE");
+    await client.end();
+    const seedMs = performance.now() - seeded;
+    const headers = { "x-api-key": API_KEY };
+    /** @param {string} path */
+    const timed = async (path) => {
+      const t = performance.now();
+      const response = await fetch(`${one.url}${path}`, { headers });
+      const body = /** @type {{ has_more?: boolean; next_page?: string | null }} */ (await response.json());
+      if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`);
+      return { ms: performance.now() - t, body };
+    };
+    const retrieves = [];
+    for (let n = 0; n < 500; n++)
+      retrieves.push((await timed(`/v1/skills/skill_bench${1 + ((n * 7919) % STORE_SKILLS)}`)).ms);
+    const lists = [];
+    let page = "";
+    for (let n = 0; n < 200; n++) {
+      const { ms, body } = await timed(
+        `/v1/skills?limit=20${page === "" ? "" : `&page=${encodeURIComponent(page)}`}`,
+      );
+      lists.push(ms);
+      page = body.has_more === true && typeof body.next_page === "string" ? body.next_page : "";
+    }
+    await one.stop();
+    const retrieveP99 = p99(retrieves.slice(50));
+    const listP99 = p99(lists.slice(20));
+    ctx.log(
+      `serve: a store of ${STORE_SKILLS} skills (seeded in ${fmtMs(seedMs)}), over HTTP on one instance`,
+    );
+    ctx.log(
+      formatTable(
+        ["figure", "p99", "median", "target"],
+        [
+          [
+            "retrieve a skill",
+            fmtMs(retrieveP99),
+            fmtMs(stats(retrieves).median),
+            `≤ ${TARGETS.retrieveP99Ms} ms`,
+          ],
+          ["list page (20)", fmtMs(listP99), fmtMs(stats(lists).median), `≤ ${TARGETS.listP99Ms} ms`],
+        ],
+      ),
+    );
+    return { wallMs, wallRatio, overheadP99, perSessionKb, retrieveP99, listP99 };
+  } finally {
+    await model.close();
+    await postgres.stop();
+  }
+}
+
+/** The closing note's lines. @param {Record<string, number>} f */
+export function closing(f) {
+  if (f.wallRatio === undefined) return ["skipped (no PostgreSQL)"];
+  const verdict = (/** @type {number} */ value, /** @type {number} */ target) =>
+    value <= target ? "met" : "MISSED";
+  return [
+    `${SESSIONS} sessions / 2 instances: wall ${fmtRatio(f.wallRatio)} of the model-bound ideal (target ≤ ${TARGETS.wallRatio}×: ${verdict(f.wallRatio, TARGETS.wallRatio)})`,
+    `engine overhead p99 ${fmtMs(f.overheadP99 ?? 0)} per request (target ≤ ${TARGETS.overheadP99Ms} ms: ${verdict(f.overheadP99 ?? 0, TARGETS.overheadP99Ms)}); ${(f.perSessionKb ?? 0).toFixed(0)} KB RSS per idle session`,
+    `${STORE_SKILLS} skills: retrieve p99 ${fmtMs(f.retrieveP99 ?? 0)} (≤ ${TARGETS.retrieveP99Ms} ms: ${verdict(f.retrieveP99 ?? 0, TARGETS.retrieveP99Ms)}), list page p99 ${fmtMs(f.listP99 ?? 0)} (≤ ${TARGETS.listP99Ms} ms: ${verdict(f.listP99 ?? 0, TARGETS.listP99Ms)})`,
+  ];
+}

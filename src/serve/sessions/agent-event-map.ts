@@ -1,0 +1,112 @@
+import type { AgentEvent } from "../../agent/events.js";
+import { messageText } from "../../agent/loop.js";
+import type { ToolResult } from "../../tools/define-tool.js";
+
+/** A session event to append, before the store gives it its id and time. */
+export type OutEvent = { type: string } & Record<string, unknown>;
+
+/**
+ * What the mapping remembers between engine events of one turn: the event id of each open model request (by
+ * agent) and of each tool use (by the engine's tool-call id), so `_end` and `_result` events point at them.
+ */
+export interface EventMapState {
+  readonly requestStarts: Map<string, string>;
+  readonly toolUses: Map<string, string>;
+  /** Names of the agent's custom tools: their calls are told as `agent.custom_tool_use` by the tool itself. */
+  customTools: ReadonlySet<string>;
+}
+
+const MAIN = "main";
+
+/** Where the stored id of an event is kept for the events that point at it. */
+export interface Remember {
+  map: "requestStarts" | "toolUses";
+  key: string;
+}
+
+/** The text blocks of a tool result, as the SDK's `agent.tool_result` content. Pure. */
+export function resultContent(result: ToolResult): { type: "text"; text: string }[] {
+  return result.content.flatMap((c) => (c.type === "text" ? [{ type: "text" as const, text: c.text }] : []));
+}
+
+/**
+ * The session events an engine event becomes (SDK names and fields), and, for events whose id a later one
+ * needs, where to remember the stored id. Only the main agent's
+ * messages and tool calls are events; a forked skill shows as the Skill call's `agent.tool_use`/`_result`,
+ * and its model requests as spans. Pure apart from reading `state`.
+ */
+export function sessionEventsFor(
+  event: AgentEvent,
+  state: EventMapState,
+): { event: OutEvent; remember?: Remember }[] {
+  const agent = event.agentId ?? MAIN;
+  const main = event.agentId === undefined;
+  switch (event.type) {
+    case "request_start":
+      return [
+        { event: { type: "span.model_request_start" }, remember: { map: "requestStarts", key: agent } },
+      ];
+    case "turn_end":
+      return [
+        {
+          event: {
+            type: "span.model_request_end",
+            model_request_start_id: state.requestStarts.get(agent) ?? "",
+            is_error: false,
+            model_usage: {
+              input_tokens: event.usage.input_tokens,
+              output_tokens: event.usage.output_tokens,
+              cache_read_input_tokens: event.usage.cache_read_input_tokens,
+              cache_creation_input_tokens: event.usage.cache_creation_input_tokens,
+            },
+          },
+        },
+      ];
+    case "assistant_message": {
+      const text = messageText(event.message);
+      return main && text !== ""
+        ? [{ event: { type: "agent.message", content: [{ type: "text", text }] } }]
+        : [];
+    }
+    case "tool_start":
+      if (!main || state.customTools.has(event.name)) return [];
+      return [
+        {
+          event: { type: "agent.tool_use", name: event.name, input: inputObject(event.input) },
+          remember: { map: "toolUses", key: event.id },
+        },
+      ];
+    case "tool_end": {
+      const useId = state.toolUses.get(event.id);
+      if (!main || useId === undefined) return [];
+      return [
+        {
+          event: {
+            type: "agent.tool_result",
+            tool_use_id: useId,
+            content: resultContent(event.result),
+            is_error: event.result.isError,
+          },
+        },
+      ];
+    }
+    case "error":
+      return main ? [{ event: sessionError(event.message) }] : [];
+    default:
+      return [];
+  }
+}
+
+/** A `session.error` event (`unknown_error`, not retried). Pure. */
+export function sessionError(message: string): OutEvent {
+  return {
+    type: "session.error",
+    error: { type: "unknown_error", message, retry_status: { type: "terminal" } },
+  };
+}
+
+function inputObject(input: unknown): Record<string, unknown> {
+  return typeof input === "object" && input !== null && !Array.isArray(input)
+    ? { ...input }
+    : { value: input };
+}

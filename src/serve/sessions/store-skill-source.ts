@@ -1,0 +1,92 @@
+import type { BetaManagedAgentsAgent } from "@anthropic-ai/sdk/resources/beta/agents/agents";
+import { type Diagnostic, diagnostic } from "../../diagnostics.js";
+import { parseFrontmatter } from "../../skill/frontmatter.js";
+import { splitFrontmatter } from "../../skill/frontmatter-core.js";
+import type { Skill } from "../../skill/skill.js";
+import { memorySkill } from "../../sources/memory-skill.js";
+import type { SkillSource } from "../../sources/skill-source.js";
+import type { SqlDriver } from "../store/driver.js";
+import type { SkillStore } from "../store/skills.js";
+
+/** What a store-backed source reads: the skill versions and their files. */
+export interface StoreSkillSourceDeps {
+  db: SqlDriver;
+  skills: SkillStore;
+  workspaceId: string;
+  /** The agent's skills (`custom` ones come from the store; `anthropic` ones are not served). */
+  refs: BetaManagedAgentsAgent["skills"];
+}
+
+const decoder = new TextDecoder();
+
+/**
+ * The agent's skills as a {@link SkillSource} over the store: each listed skill is the version the agent pins
+ * (or the skill's latest), its head and body parsed from the version's SKILL.md; every other file of the
+ * version is a reference the model reads with `load_reference`, fetched from the database only when asked.
+ * Nothing is written to the host's disk. A skill or version gone from the store is a diagnostic, not an error.
+ */
+export function createStoreSkillSource(deps: StoreSkillSourceDeps): SkillSource {
+  const { db, skills, workspaceId } = deps;
+  const readFile = async (versionId: string, path: string): Promise<string> => {
+    const [row] = await db.query("SELECT content FROM skill_files WHERE version_id = $1 AND path = $2", [
+      versionId,
+      path,
+    ]);
+    const content = row?.content;
+    return content instanceof Uint8Array ? decoder.decode(content) : "";
+  };
+  const one = async (
+    skillId: string,
+    version: string,
+  ): Promise<{ skill?: Skill; diagnostics: Diagnostic[] }> => {
+    const found = await skills.getVersion(workspaceId, skillId, version).catch(() => undefined);
+    if (found === undefined) {
+      return {
+        diagnostics: [
+          diagnostic(
+            "warning",
+            "source-failed",
+            `skill ${skillId} version ${version} is not in the store`,
+            `store:${skillId}`,
+          ),
+        ],
+      };
+    }
+    const paths = (
+      await db.query("SELECT path FROM skill_files WHERE version_id = $1 ORDER BY path", [found.id])
+    ).map((row) => String(row.path));
+    const split = splitFrontmatter(await readFile(found.id, "SKILL.md"));
+    const frontmatter = split.frontmatter === undefined ? {} : parseFrontmatter(split.frontmatter).data;
+    const { name: _name, description: _description, ...rest } = frontmatter;
+    return memorySkill(
+      {
+        name: found.name,
+        description: found.description,
+        body: split.body,
+        frontmatter: rest,
+        references: paths
+          .filter((path) => path !== "SKILL.md")
+          .map((path) => ({
+            name: path,
+            description: `file ${path}`,
+            content: () => readFile(found.id, path),
+          })),
+      },
+      "app",
+      "store",
+    );
+  };
+  return {
+    id: "store",
+    async list() {
+      const built = await Promise.all(
+        deps.refs.flatMap((ref) => (ref.type === "custom" ? [one(ref.skill_id, ref.version)] : [])),
+      );
+      return {
+        skills: built.flatMap((b) => (b.skill === undefined ? [] : [b.skill])),
+        diagnostics: built.flatMap((b) => b.diagnostics),
+      };
+    },
+    subscribe: () => () => {},
+  };
+}
