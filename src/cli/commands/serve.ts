@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
 import { createServeApp } from "../../serve/http/app.js";
@@ -45,7 +46,12 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
   const given = args.apiKey ?? io.env.SKILLWRIGHT_API_KEY;
   const key = given === undefined || given === "" ? newApiKey() : given;
   await addApiKey(store.db, workspaceId, key);
-  const server = createAdaptorServer({ fetch: createServeApp({ store }).fetch });
+  const webDir = io.webDir;
+  const app = createServeApp({
+    store,
+    ...(webDir === undefined ? {} : { readWebAsset: (name: string) => readFile(join(webDir, name), "utf8") }),
+  });
+  const server = createAdaptorServer({ fetch: app.fetch });
   const host = args.host ?? "127.0.0.1";
   try {
     await new Promise<void>((done, fail) => {
