@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { execa } from "execa";
 import { zipSync } from "fflate";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,6 +9,7 @@ import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
 // The web page at `/` of the shipped bin's `serve`, driven in Debian's chromium (installed when missing).
 const KEY = "sk-web-test";
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const CORPUS_SKILL = fileURLToPath(
   new URL("../../../shared/corpus/anthropics-skills/brand-guidelines", import.meta.url),
 );
@@ -53,6 +55,14 @@ describe("the web page in chromium", () => {
     expect(html).not.toMatch(/\son[a-z]+=/i);
     expect((await fetch(`${server.url}/web/app.js`)).headers.get("content-type")).toContain("javascript");
     expect((await fetch(`${server.url}/web/style.css`)).status).toBe(200);
+  });
+
+  it("ships in the package: npm pack holds the page's files (the bin reads them from the package root)", async () => {
+    const packed = await execa("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT });
+    const [manifest] = JSON.parse(packed.stdout) as { files: { path: string }[] }[];
+    const paths = manifest?.files.map((f) => f.path) ?? [];
+    for (const file of ["index.html", "app.js", "style.css"])
+      expect(paths).toContain(`src/serve/web/${file}`);
   });
 
   it("refuses a wrong key with a message, then signs in with the right one", async () => {
