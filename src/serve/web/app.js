@@ -428,7 +428,8 @@ async function* sseMessages(body) {
 
 async function showChat(id) {
   const session = await api(`/v1/sessions/${encodeURIComponent(id)}`);
-  const log = el("div", { id: "chat-log", "aria-live": "polite" });
+  // data-stream: connecting, open (events arrive live), closed or failed.
+  const log = el("div", { id: "chat-log", "aria-live": "polite", "data-stream": "connecting" });
   const status = el("p", { id: "chat-status", role: "status" }, `Status: ${session.status}`);
   const chatError = el("p", { id: "chat-error", className: "error", role: "alert" });
   const skillsLoaded = el("ul", { id: "skills-loaded" });
@@ -448,8 +449,9 @@ async function showChat(id) {
     if (name) item.name = name;
     return item;
   };
-  const drawFork = (item, last) => {
-    item.node.textContent = `${item.name}: ${item.status}, ${item.events} events${last ? ` (last: ${last})` : ""}`;
+  const drawFork = (item) => {
+    const last = item.last ? ` (last: ${item.last})` : "";
+    item.node.textContent = `${item.name}: ${item.status}, ${item.events} events${last}`;
   };
   const line = (className, ...children) => {
     log.append(el("div", { className: `event ${className}` }, ...children));
@@ -463,7 +465,8 @@ async function showChat(id) {
     if (thread && !event.type.startsWith("session.thread_")) {
       const item = forkItem(thread);
       item.events++;
-      drawFork(item, event.type === "agent.tool_use" ? event.name : event.type);
+      item.last = event.type === "agent.tool_use" ? event.name : event.type;
+      drawFork(item);
     }
     switch (event.type) {
       case "user.message":
@@ -530,6 +533,7 @@ async function showChat(id) {
         signal: abort.signal,
         headers: { accept: "text/event-stream" },
       });
+      log.dataset.stream = "open";
       for await (const message of sseMessages(response.body)) {
         try {
           show(JSON.parse(message.data));
@@ -537,8 +541,11 @@ async function showChat(id) {
           // A message that is not an event: skipped, as the SDK skips it.
         }
       }
+      log.dataset.stream = "closed";
     } catch (error) {
-      if (!abort.signal.aborted) chatError.textContent = `Event stream: ${error.message}`;
+      if (abort.signal.aborted) return;
+      log.dataset.stream = "failed";
+      chatError.textContent = `Event stream: ${error.message}`;
     }
   };
 
