@@ -17,6 +17,8 @@ export interface CliIo {
   home: string;
   /** The package's `bundled-skills/` dir. */
   bundledDir: string;
+  /** The package's web page files (src/serve/web/), served by `serve` at `/`; absent: no page. */
+  webDir?: string;
   /** The package version, for `--version`. */
   version?: string;
   /**

@@ -65,6 +65,7 @@ runCli(process.argv.slice(2), {
   cwd: process.cwd(),
   home: process.env.SKILLWRIGHT_HOME ?? homedir(),
   bundledDir,
+  webDir: fileURLToPath(new URL("src/serve/web", packageRoot)),
   version: packageVersion(),
   buildId: buildId(),
   readStdin,

@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
 import { createEventSignals } from "../../serve/events/event-signals.js";
@@ -70,7 +71,13 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
     ...(client === undefined ? {} : { client }),
     ...(args.hostTools ? { hostTools: { cwd: io.cwd, home: io.home } } : {}),
   });
-  const server = createAdaptorServer({ fetch: createServeApp({ store, runner }).fetch });
+  const webDir = io.webDir;
+  const app = createServeApp({
+    store,
+    runner,
+    ...(webDir === undefined ? {} : { readWebAsset: (name: string) => readFile(join(webDir, name), "utf8") }),
+  });
+  const server = createAdaptorServer({ fetch: app.fetch });
   const host = args.host ?? "127.0.0.1";
   try {
     await new Promise<void>((done, fail) => {

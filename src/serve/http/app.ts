@@ -8,6 +8,7 @@ import type { ServeDeps, ServeEnv } from "./env.js";
 import { environmentsRoutes } from "./environments-routes.js";
 import { sessionsRoutes } from "./sessions-routes.js";
 import { skillsRoutes } from "./skills-routes.js";
+import { webRoutes } from "./web-routes.js";
 
 /** The API key of a request: `Authorization: Bearer KEY` (what the SDK sends) or `x-api-key: KEY`. Pure. */
 export function apiKeyOf(authorization: string | undefined, xApiKey: string | undefined): string | undefined {
@@ -68,5 +69,6 @@ export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
   app.route("/v1/environments", environmentsRoutes(deps));
   app.route("/v1/agents", agentsRoutes(deps));
   app.route("/v1/sessions", sessionsRoutes(deps));
+  if (deps.readWebAsset !== undefined) app.route("/", webRoutes(deps.readWebAsset));
   return app;
 }

@@ -1,5 +1,6 @@
 import type { SessionRunner } from "../session-runner.js";
 import type { Store } from "../store/store.js";
+import type { ReadWebAsset } from "./web-routes.js";
 
 /** The Hono environment of every route: the caller's workspace, set by the auth middleware. */
 export interface ServeEnv {
@@ -10,4 +11,6 @@ export interface ServeEnv {
 export interface ServeDeps {
   store: Store;
   runner?: SessionRunner;
+  /** Reads the web page's files; absent: no page at `/`. */
+  readWebAsset?: ReadWebAsset;
 }

@@ -1,0 +1,40 @@
+import { Hono } from "hono";
+import type { ServeEnv } from "./env.js";
+
+/** Reads one of the web page's files (`index.html`, `app.js`, `style.css`) by name. */
+export type ReadWebAsset = (name: string) => Promise<string>;
+
+/**
+ * The page's Content-Security-Policy: everything from this origin only, no inline script or style, no
+ * framing. The page's own script and stylesheet are files under `/web/`.
+ */
+export const WEB_CSP = "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+const ASSETS: Record<string, { file: string; type: string }> = {
+  "/": { file: "index.html", type: "text/html; charset=utf-8" },
+  "/web/app.js": { file: "app.js", type: "text/javascript; charset=utf-8" },
+  "/web/style.css": { file: "style.css", type: "text/css; charset=utf-8" },
+};
+
+/**
+ * The web page at `/` and its script and stylesheet under `/web/`: static text from the files the
+ * package ships (src/serve/web/), each served with a strict CSP. No API key is needed to load the page;
+ * the page signs in to `/v1` with one.
+ */
+export function webRoutes(readAsset: ReadWebAsset): Hono<ServeEnv> {
+  const app = new Hono<ServeEnv>();
+  for (const [path, { file, type }] of Object.entries(ASSETS)) {
+    app.get(path, async (c) =>
+      c.body(await readAsset(file), 200, {
+        "content-type": type,
+        "content-security-policy": WEB_CSP,
+        "x-content-type-options": "nosniff",
+        "referrer-policy": "no-referrer",
+        "cache-control": "no-cache",
+      }),
+    );
+  }
+  // Browsers ask for an icon on their own: an empty answer, not a 404 in the page's console.
+  app.get("/favicon.ico", (c) => c.body(null, 204));
+  return app;
+}

@@ -1,0 +1,661 @@
+// The skillwright web page: a plain ES module, no build step. Every text from the server is put in the
+// page with textContent (never innerHTML), so a skill's `<script>` shows as text. No inline handlers: the
+// page is served with `Content-Security-Policy: default-src 'self'`.
+
+const KEY_STORAGE = "skillwright.apiKey";
+
+const $ = (id) => document.getElementById(id);
+
+/** Makes an element: attributes (`on*` functions become listeners) and children (strings become text). */
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith("on") && typeof value === "function") node.addEventListener(name.slice(2), value);
+    else if (name === "className") node.className = value;
+    else if (value === true) node.setAttribute(name, "");
+    else node.setAttribute(name, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function apiKey() {
+  return sessionStorage.getItem(KEY_STORAGE);
+}
+
+/** An API error with the server's message: `{type:"error",error:{type,message}}`. */
+class ApiError extends Error {
+  constructor(status, type, message) {
+    super(`${status} ${type}: ${message}`);
+    this.status = status;
+    this.type = type;
+  }
+}
+
+async function errorOf(response) {
+  let type = "error";
+  let message = response.statusText;
+  try {
+    const body = await response.json();
+    type = body?.error?.type ?? type;
+    message = body?.error?.message ?? message;
+  } catch {
+    // Not JSON: the status text says enough.
+  }
+  return new ApiError(response.status, type, message);
+}
+
+/** Calls the API with the signed-in key (`Authorization: Bearer`, as the SDK sends it). */
+async function api(path, init = {}, key = apiKey()) {
+  const headers = { authorization: `Bearer ${key}`, ...(init.headers ?? {}) };
+  if (init.json !== undefined) headers["content-type"] = "application/json";
+  const response = await fetch(path, {
+    method: init.method ?? (init.json !== undefined || init.body !== undefined ? "POST" : "GET"),
+    headers,
+    body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
+    signal: init.signal,
+  });
+  if (!response.ok) throw await errorOf(response);
+  return init.raw ? response : response.json();
+}
+
+/** Every item of a list route, following `next_page` (at most `max` items). */
+async function listAll(path, max = 500) {
+  const items = [];
+  let page = null;
+  do {
+    const sep = path.includes("?") ? "&" : "?";
+    const result = await api(`${path}${sep}limit=100${page ? `&page=${encodeURIComponent(page)}` : ""}`);
+    items.push(...result.data);
+    page = result.has_more ? result.next_page : null;
+  } while (page && items.length < max);
+  return items;
+}
+
+function showError(error) {
+  const box = $("error");
+  box.textContent = error instanceof Error ? error.message : String(error);
+  box.hidden = false;
+}
+
+function clearError() {
+  $("error").hidden = true;
+  $("error").textContent = "";
+}
+
+/** Runs an action, showing its error in the page's error line. */
+function guarded(action) {
+  return async (event) => {
+    event?.preventDefault?.();
+    clearError();
+    try {
+      await action(event);
+    } catch (error) {
+      showError(error);
+    }
+  };
+}
+
+// ---- zip (skill version content) ----
+
+async function inflateRaw(bytes) {
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** The files of a zip by path: reads the central directory; stored and deflated entries. */
+async function unzip(buffer) {
+  const bytes = new Uint8Array(buffer);
+  const view = new DataView(buffer);
+  let end = bytes.length - 22;
+  while (end >= 0 && view.getUint32(end, true) !== 0x06054b50) end--;
+  if (end < 0) throw new Error("the version's content is not a zip");
+  const count = view.getUint16(end + 10, true);
+  let at = view.getUint32(end + 16, true);
+  const files = new Map();
+  const decoder = new TextDecoder();
+  for (let i = 0; i < count; i++) {
+    if (view.getUint32(at, true) !== 0x02014b50) throw new Error("a broken zip directory");
+    const method = view.getUint16(at + 10, true);
+    const size = view.getUint32(at + 20, true);
+    const nameLength = view.getUint16(at + 28, true);
+    const extraLength = view.getUint16(at + 30, true);
+    const commentLength = view.getUint16(at + 32, true);
+    const local = view.getUint32(at + 42, true);
+    const name = decoder.decode(bytes.subarray(at + 46, at + 46 + nameLength));
+    const dataAt = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+    const data = bytes.subarray(dataAt, dataAt + size);
+    if (!name.endsWith("/")) files.set(name, method === 8 ? await inflateRaw(data) : data);
+    at += 46 + nameLength + extraLength + commentLength;
+  }
+  return files;
+}
+
+// ---- views ----
+
+function render(...children) {
+  stopChat();
+  const view = $("view");
+  view.replaceChildren(...children);
+  view.hidden = false;
+}
+
+function table(headers, rows) {
+  return el(
+    "table",
+    {},
+    el(
+      "thead",
+      {},
+      el(
+        "tr",
+        {},
+        headers.map((h) => el("th", {}, h)),
+      ),
+    ),
+    el(
+      "tbody",
+      {},
+      rows.map((cells) =>
+        el(
+          "tr",
+          {},
+          cells.map((c) => el("td", {}, c)),
+        ),
+      ),
+    ),
+  );
+}
+
+function link(text, onclick, attrs = {}) {
+  return el("button", { type: "button", className: "link", onclick: guarded(onclick), ...attrs }, text);
+}
+
+async function showSkills() {
+  const skills = await listAll("/v1/skills");
+  const folder = el("input", { id: "upload-folder", type: "file", webkitdirectory: true, multiple: true });
+  const zip = el("input", { id: "upload-zip", type: "file", accept: ".zip,application/zip" });
+  const status = el("p", { id: "upload-status", role: "status" });
+  const upload = async (files, pathOf) => {
+    const form = new FormData();
+    for (const file of files) form.append("files[]", file, pathOf(file));
+    const skill = await api("/v1/skills", { body: form });
+    status.textContent = `Uploaded ${skill.display_name} (version ${skill.latest_version_id}).`;
+    await showSkills();
+    $("upload-status").textContent = status.textContent;
+  };
+  render(
+    el("h2", {}, "Skills"),
+    el(
+      "form",
+      {
+        id: "upload-folder-form",
+        onsubmit: guarded(async () => {
+          if (folder.files.length === 0) throw new Error("choose a skill folder first");
+          await upload(folder.files, (f) => f.webkitRelativePath || f.name);
+        }),
+      },
+      el("label", { for: "upload-folder" }, "Upload a skill folder: "),
+      folder,
+      el("button", { type: "submit" }, "Upload folder"),
+    ),
+    el(
+      "form",
+      {
+        id: "upload-zip-form",
+        onsubmit: guarded(async () => {
+          if (zip.files.length === 0) throw new Error("choose a zip first");
+          await upload(zip.files, (f) => f.name);
+        }),
+      },
+      el("label", { for: "upload-zip" }, "or a zip: "),
+      zip,
+      el("button", { type: "submit" }, "Upload zip"),
+    ),
+    status,
+    skills.length === 0
+      ? el("p", {}, "No skills yet.")
+      : table(
+          ["Skill", "Latest version", "Id"],
+          skills.map((s) => [link(s.display_name, () => showSkill(s.id)), s.latest_version_id, s.id]),
+        ),
+  );
+}
+
+async function showSkill(id) {
+  const skill = await api(`/v1/skills/${encodeURIComponent(id)}`);
+  const versions = await listAll(`/v1/skills/${encodeURIComponent(id)}/versions`);
+  render(
+    el("p", {}, link("← Skills", showSkills)),
+    el("h2", {}, skill.display_name),
+    table(
+      ["Version", "Name", "Description", "Created"],
+      versions.map((v) => [link(v.id, () => showVersion(skill, v.id)), v.name, v.description, v.created_at]),
+    ),
+  );
+}
+
+async function showVersion(skill, version) {
+  const path = `/v1/skills/${encodeURIComponent(skill.id)}/versions/${encodeURIComponent(version)}`;
+  const v = await api(path);
+  const response = await api(`${path}/content`, { raw: true });
+  const files = await unzip(await response.arrayBuffer());
+  const skillMd = [...files.entries()].find(([name]) => /(^|\/)SKILL\.md$/.test(name));
+  render(
+    el(
+      "p",
+      {},
+      link("← Skills", showSkills),
+      " / ",
+      link(skill.display_name, () => showSkill(skill.id)),
+    ),
+    el("h2", {}, `${v.name} — version ${v.id}`),
+    el("p", { className: "description" }, v.description),
+    el("h3", {}, "Files"),
+    el(
+      "ul",
+      {},
+      [...files.keys()].map((name) => el("li", {}, name)),
+    ),
+    el("h3", {}, "SKILL.md"),
+    el("pre", { id: "skill-md" }, skillMd ? new TextDecoder().decode(skillMd[1]) : "(no SKILL.md)"),
+  );
+}
+
+async function showAgents() {
+  const [agents, skills] = await Promise.all([listAll("/v1/agents"), listAll("/v1/skills")]);
+  const name = el("input", { id: "agent-name", required: true });
+  const model = el("input", { id: "agent-model", value: "claude-sonnet-4-5", required: true });
+  const system = el("textarea", { id: "agent-system" });
+  const boxes = skills.map((s) => el("input", { type: "checkbox", value: s.id, id: `agent-skill-${s.id}` }));
+  render(
+    el("h2", {}, "Agents"),
+    agents.length === 0
+      ? el("p", {}, "No agents yet.")
+      : table(
+          ["Agent", "Model", "Skills", "Id"],
+          agents.map((a) => [
+            a.name,
+            typeof a.model === "string" ? a.model : a.model?.id,
+            a.skills.map((s) => s.skill_id).join(", "),
+            a.id,
+          ]),
+        ),
+    el("h3", {}, "New agent"),
+    el(
+      "form",
+      {
+        id: "agent-form",
+        onsubmit: guarded(async () => {
+          const chosen = boxes.filter((b) => b.checked).map((b) => ({ type: "custom", skill_id: b.value }));
+          await api("/v1/agents", {
+            json: {
+              name: name.value,
+              model: model.value,
+              ...(system.value ? { system: system.value } : {}),
+              skills: chosen,
+            },
+          });
+          await showAgents();
+        }),
+      },
+      el("p", {}, el("label", { for: "agent-name" }, "Name "), name),
+      el("p", {}, el("label", { for: "agent-model" }, "Model "), model),
+      el("p", {}, el("label", { for: "agent-system" }, "System prompt"), system),
+      el(
+        "fieldset",
+        {},
+        el("legend", {}, "Skills"),
+        skills.length === 0 ? "No skills to choose from." : "",
+        skills.map((s, i) => el("div", {}, boxes[i], el("label", { for: boxes[i].id }, s.display_name))),
+      ),
+      el("button", { type: "submit" }, "Create agent"),
+    ),
+  );
+}
+
+async function showSessions() {
+  const [sessions, agents, environments] = await Promise.all([
+    listAll("/v1/sessions"),
+    listAll("/v1/agents"),
+    listAll("/v1/environments"),
+  ]);
+  const agent = el(
+    "select",
+    { id: "session-agent" },
+    agents.map((a) => el("option", { value: a.id }, a.name)),
+  );
+  const environment = el(
+    "select",
+    { id: "session-environment" },
+    environments.map((e) => el("option", { value: e.id }, e.name)),
+    el("option", { value: "" }, "(a new environment)"),
+  );
+  const title = el("input", { id: "session-title" });
+  render(
+    el("h2", {}, "Sessions"),
+    sessions.length === 0
+      ? el("p", {}, "No sessions yet.")
+      : table(
+          ["Session", "Agent", "Status", "Created", "Id"],
+          sessions.map((s) => [
+            link(s.title || s.id, () => showChat(s.id)),
+            s.agent?.name,
+            s.status,
+            s.created_at,
+            s.id,
+          ]),
+        ),
+    el("h3", {}, "New session"),
+    agents.length === 0
+      ? el("p", {}, "Create an agent first.")
+      : el(
+          "form",
+          {
+            id: "session-form",
+            onsubmit: guarded(async () => {
+              let environmentId = environment.value;
+              if (environmentId === "") {
+                environmentId = (await api("/v1/environments", { json: { name: `web ${Date.now()}` } })).id;
+              }
+              const session = await api("/v1/sessions", {
+                json: {
+                  agent: agent.value,
+                  environment_id: environmentId,
+                  ...(title.value ? { title: title.value } : {}),
+                },
+              });
+              await showChat(session.id);
+            }),
+          },
+          el("p", {}, el("label", { for: "session-agent" }, "Agent "), agent),
+          el("p", {}, el("label", { for: "session-environment" }, "Environment "), environment),
+          el("p", {}, el("label", { for: "session-title" }, "Title "), title),
+          el("button", { type: "submit" }, "Open session"),
+        ),
+  );
+}
+
+// ---- chat ----
+
+/** The open chat's stream: aborted when the view changes. */
+let chatAbort = null;
+
+function stopChat() {
+  chatAbort?.abort();
+  chatAbort = null;
+}
+
+function textOf(content) {
+  return (content ?? [])
+    .filter((block) => block.type === "text")
+    .map((block) => block.text)
+    .join("");
+}
+
+function brief(value) {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/** Parses an SSE body: yields `{event, data}` for each message that has an `event:` line (as the SDK does). */
+async function* sseMessages(body) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value.replace(/\r\n?/g, "\n");
+    let cut = buffer.indexOf("\n\n");
+    while (cut >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      let event = null;
+      const data = [];
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event:")) event = line.slice(6).trim();
+        else if (line.startsWith("data:")) data.push(line.slice(5).replace(/^ /, ""));
+      }
+      if (event !== null && data.length > 0) yield { event, data: data.join("\n") };
+      cut = buffer.indexOf("\n\n");
+    }
+  }
+}
+
+async function showChat(id) {
+  const session = await api(`/v1/sessions/${encodeURIComponent(id)}`);
+  // data-stream: connecting, open (events arrive live), closed or failed.
+  const log = el("div", { id: "chat-log", "aria-live": "polite", "data-stream": "connecting" });
+  const status = el("p", { id: "chat-status", role: "status" }, `Status: ${session.status}`);
+  const chatError = el("p", { id: "chat-error", className: "error", role: "alert" });
+  const skillsLoaded = el("ul", { id: "skills-loaded" });
+  const referencesRead = el("ul", { id: "references-read" });
+  const forks = el("ul", { id: "forks" });
+  const input = el("textarea", { id: "chat-input", required: true });
+  const seen = new Set();
+  const forkItems = new Map();
+
+  const forkItem = (threadId, name) => {
+    let item = forkItems.get(threadId);
+    if (!item) {
+      item = { name: name ?? threadId, status: "created", events: 0, node: el("li", {}) };
+      forkItems.set(threadId, item);
+      forks.append(item.node);
+    }
+    if (name) item.name = name;
+    return item;
+  };
+  const drawFork = (item) => {
+    const last = item.last ? ` (last: ${item.last})` : "";
+    item.node.textContent = `${item.name}: ${item.status}, ${item.events} events${last}`;
+  };
+  const line = (className, ...children) => {
+    log.append(el("div", { className: `event ${className}` }, ...children));
+  };
+
+  const show = (event) => {
+    if (event.id && seen.has(event.id)) return;
+    if (event.id) seen.add(event.id);
+    const thread = event.session_thread_id;
+    const forkClass = thread ? " fork" : "";
+    if (thread && !event.type.startsWith("session.thread_")) {
+      const item = forkItem(thread);
+      item.events++;
+      item.last = event.type === "agent.tool_use" ? event.name : event.type;
+      drawFork(item);
+    }
+    switch (event.type) {
+      case "user.message":
+        line("user", "You: ", textOf(event.content));
+        break;
+      case "agent.message":
+        line(`agent${forkClass}`, thread ? `[${forkItem(thread).name}] ` : "", textOf(event.content));
+        break;
+      case "agent.tool_use":
+      case "agent.mcp_tool_use":
+      case "agent.custom_tool_use": {
+        line(`tool${forkClass}`, `→ ${event.name} ${brief(event.input ?? {})}`);
+        if (event.name === "Skill" && event.input?.skill) {
+          skillsLoaded.append(
+            el("li", {}, `${event.input.skill}${event.input.args ? ` (${event.input.args})` : ""}`),
+          );
+        }
+        if (event.name === "load_reference") {
+          referencesRead.append(el("li", {}, `${event.input?.skill ?? "?"}: ${event.input?.name ?? "?"}`));
+        }
+        break;
+      }
+      case "agent.tool_result":
+      case "agent.mcp_tool_result":
+        line(`tool${forkClass}`, `← ${event.is_error ? "error " : ""}${brief(textOf(event.content) || "")}`);
+        break;
+      case "session.thread_created":
+        drawFork(forkItem(event.session_thread_id, event.agent_name));
+        break;
+      case "session.thread_status_running":
+      case "session.thread_status_idle":
+      case "session.thread_status_rescheduled":
+      case "session.thread_status_terminated": {
+        const item = forkItem(event.session_thread_id);
+        item.status = event.type.slice("session.thread_status_".length);
+        drawFork(item);
+        break;
+      }
+      case "session.status_running":
+      case "session.status_idle":
+      case "session.status_rescheduled":
+      case "session.status_terminated":
+        if (!thread) status.textContent = `Status: ${event.type.slice("session.status_".length)}`;
+        break;
+      case "session.error":
+        line("error", `Error: ${event.error?.message ?? event.error?.type ?? "unknown"}`);
+        break;
+      case "agent.thread_context_compacted":
+        line("tool", "(context compacted)");
+        break;
+      case "system.message":
+        line("tool", textOf(event.content) || brief(event));
+        break;
+      default:
+        break;
+    }
+  };
+
+  const abort = new AbortController();
+  const stream = async () => {
+    try {
+      const response = await api(`/v1/sessions/${encodeURIComponent(id)}/events/stream`, {
+        raw: true,
+        signal: abort.signal,
+        headers: { accept: "text/event-stream" },
+      });
+      log.dataset.stream = "open";
+      for await (const message of sseMessages(response.body)) {
+        try {
+          show(JSON.parse(message.data));
+        } catch {
+          // A message that is not an event: skipped, as the SDK skips it.
+        }
+      }
+      log.dataset.stream = "closed";
+    } catch (error) {
+      if (abort.signal.aborted) return;
+      log.dataset.stream = "failed";
+      chatError.textContent = `Event stream: ${error.message}`;
+    }
+  };
+
+  render(
+    el("p", {}, link("← Sessions", showSessions)),
+    el("h2", {}, session.title || session.id),
+    el("p", {}, `Agent: ${session.agent?.name ?? ""}`),
+    el(
+      "div",
+      { className: "chat" },
+      el(
+        "div",
+        {},
+        log,
+        status,
+        chatError,
+        el(
+          "form",
+          {
+            id: "chat-form",
+            onsubmit: guarded(async () => {
+              const text = input.value.trim();
+              if (!text) return;
+              chatError.textContent = "";
+              try {
+                const sent = await api(`/v1/sessions/${encodeURIComponent(id)}/events`, {
+                  json: { events: [{ type: "user.message", content: [{ type: "text", text }] }] },
+                });
+                input.value = "";
+                for (const event of sent.data ?? []) show(event);
+              } catch (error) {
+                chatError.textContent = `Could not send: ${error.message}`;
+              }
+            }),
+          },
+          input,
+          el("button", { type: "submit" }, "Send"),
+        ),
+      ),
+      el(
+        "aside",
+        { className: "side" },
+        el("h3", {}, "Skills loaded"),
+        skillsLoaded,
+        el("h3", {}, "References read"),
+        referencesRead,
+        el("h3", {}, "Forks"),
+        forks,
+      ),
+    ),
+  );
+  chatAbort = abort;
+  try {
+    for (const event of await listAll(`/v1/sessions/${encodeURIComponent(id)}/events`, 5000)) show(event);
+  } catch (error) {
+    chatError.textContent = `Events: ${error.message}`;
+  }
+  stream();
+}
+
+// ---- sign in ----
+
+function signedIn() {
+  $("signin").hidden = true;
+  $("nav").hidden = false;
+}
+
+function signedOut() {
+  stopChat();
+  sessionStorage.removeItem(KEY_STORAGE);
+  $("signin").hidden = false;
+  $("nav").hidden = true;
+  $("view").hidden = true;
+  $("view").replaceChildren();
+  clearError();
+}
+
+const VIEWS = { skills: showSkills, agents: showAgents, sessions: showSessions };
+
+function start() {
+  $("signin-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const key = $("api-key").value.trim();
+    $("signin-error").textContent = "";
+    try {
+      await api("/v1/skills?limit=1", {}, key);
+      sessionStorage.setItem(KEY_STORAGE, key);
+      $("api-key").value = "";
+      signedIn();
+      await guarded(showSkills)();
+    } catch (error) {
+      $("signin-error").textContent =
+        error instanceof ApiError && error.status === 401
+          ? `Sign-in failed: ${error.message}`
+          : String(error);
+    }
+  });
+  $("sign-out").addEventListener("click", signedOut);
+  for (const button of document.querySelectorAll("nav [data-view]")) {
+    button.addEventListener(
+      "click",
+      guarded(() => VIEWS[button.dataset.view]()),
+    );
+  }
+  if (apiKey()) {
+    signedIn();
+    guarded(showSkills)();
+  } else {
+    signedOut();
+  }
+}
+
+start();

@@ -1,0 +1,115 @@
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { createAdaptorServer } from "@hono/node-server";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { followEvents } from "../../src/serve/events/follow-events.js";
+import { createServeApp } from "../../src/serve/http/app.js";
+import type { SessionRunner } from "../../src/serve/session-runner.js";
+import { openPgliteDriver } from "../../src/serve/store/pglite-driver.js";
+import { createStore, type Store } from "../../src/serve/store/store.js";
+import { addApiKey, ensureWorkspace } from "../../src/serve/store/workspaces.js";
+import { launchChromium } from "../support/browser.js";
+import { sdkClient } from "./serve-process.js";
+
+// The page's chat against the events routes as they run with a SessionRunner (the seam the engine fills):
+// a stand-in runner answers each user.message with the events a turn with a Skill call, a reference read
+// and a fork emits, in the SDK's names and shapes, and the page shows them streamed, with its side panel.
+
+const WEB_DIR = fileURLToPath(new URL("../../src/serve/web/", import.meta.url));
+const FORK = "sthr_fork1";
+
+let store: Store;
+let url: string;
+let close: () => Promise<void>;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  store = await createStore(await openPgliteDriver(undefined));
+  await addApiKey(store.db, await ensureWorkspace(store.db, "default"), "k");
+  const runner: SessionRunner = {
+    async send(workspaceId, session, events) {
+      const stored = await store.sessions.appendEvents(workspaceId, session.id, events);
+      await store.sessions.appendEvents(workspaceId, session.id, [
+        { type: "session.status_running" },
+        { type: "agent.tool_use", name: "Skill", input: { skill: "greeter", args: "Ada" } },
+        { type: "agent.tool_result", tool_use_id: "t1", content: [{ type: "text", text: "loaded" }] },
+        { type: "agent.tool_use", name: "load_reference", input: { skill: "greeter", name: "tone.md" } },
+        { type: "session.thread_created", session_thread_id: FORK, agent_name: "research" },
+        { type: "session.thread_status_running", session_thread_id: FORK },
+        { type: "agent.message", session_thread_id: FORK, content: [{ type: "text", text: "fork says hi" }] },
+        { type: "session.thread_status_idle", session_thread_id: FORK, stop_reason: { type: "end_turn" } },
+        { type: "agent.message", content: [{ type: "text", text: "Hello <b>Ada</b>" }] },
+        { type: "session.status_idle", stop_reason: { type: "end_turn" } },
+      ]);
+      return stored;
+    },
+    subscribe: (workspaceId, sessionId, signal) =>
+      followEvents(store.sessions, workspaceId, sessionId, signal),
+  };
+  const app = createServeApp({ store, runner, readWebAsset: (name) => readFile(WEB_DIR + name, "utf8") });
+  const server = createAdaptorServer({ fetch: app.fetch });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const address = server.address();
+  if (typeof address !== "object" || address === null) throw new Error("no address");
+  url = `http://127.0.0.1:${address.port}`;
+  close = () =>
+    new Promise((resolve) => {
+      server.close(() => resolve());
+      if ("closeAllConnections" in server) server.closeAllConnections();
+    });
+  browser = await launchChromium();
+  page = await browser.newPage();
+  page.setDefaultTimeout(10_000);
+}, 600_000);
+afterAll(async () => {
+  await browser?.close();
+  await close?.();
+  await store?.close();
+});
+
+describe("the web page's chat with the events routes served", () => {
+  it("sends a user.message and shows the streamed answer, tool uses, skills loaded, references read and forks", async () => {
+    const client = sdkClient(url, "k");
+    const environment = await client.beta.environments.create({ name: "e" });
+    const agent = await client.beta.agents.create({ name: "helper", model: "claude-sonnet-4-5" });
+    await client.beta.sessions.create({
+      agent: agent.id,
+      environment_id: environment.id,
+      title: "chatty",
+    });
+
+    await page.goto(`${url}/`);
+    await page.fill("#api-key", "k");
+    await page.click("#signin-form button[type=submit]");
+    await page.click("nav [data-view=sessions]");
+    await page.click(`#view button.link:text-is('chatty')`);
+    await page.waitForSelector("#chat-log[data-stream=open]");
+
+    await page.fill("#chat-input", "greet Ada");
+    await page.click("#chat-form button[type=submit]");
+    await page.waitForSelector("#chat-status:text-is('Status: idle')");
+    await page.waitForSelector(".event.agent:text-is('Hello <b>Ada</b>')");
+    const log = await page.textContent("#chat-log");
+    expect(log).toContain("You: greet Ada");
+    expect(log).toMatch(/→ Skill \{[^}]*"skill":"greeter"/);
+    expect(log).toContain("← loaded");
+    expect(log).toContain("[research] fork says hi");
+    expect(await page.locator("#chat-log b").count()).toBe(0);
+    // The user's message came back from the send and from the stream: shown once.
+    expect(log?.split("You: greet Ada").length).toBe(2);
+
+    expect(await page.textContent("#skills-loaded")).toBe("greeter (Ada)");
+    expect(await page.textContent("#references-read")).toBe("greeter: tone.md");
+    expect(await page.textContent("#forks")).toBe("research: idle, 1 events (last: agent.message)");
+    expect(await page.textContent("#chat-error")).toBe("");
+
+    // Reopened, the session's history is listed again (GET …/events), the same panel rebuilt from it.
+    await page.reload();
+    await page.click("nav [data-view=sessions]");
+    await page.click(`#view button.link:text-is('chatty')`);
+    await page.waitForSelector(".event.agent:text-is('Hello <b>Ada</b>')");
+    expect(await page.textContent("#skills-loaded")).toBe("greeter (Ada)");
+  });
+});

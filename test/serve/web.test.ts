@@ -1,0 +1,166 @@
+import { fileURLToPath } from "node:url";
+import { execa } from "execa";
+import { zipSync } from "fflate";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../support/browser.js";
+import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
+import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
+
+// The web page at `/` of the shipped bin's `serve`, driven in Debian's chromium (installed when missing).
+const KEY = "sk-web-test";
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const CORPUS_SKILL = fileURLToPath(
+  new URL("../../../shared/corpus/anthropics-skills/brand-guidelines", import.meta.url),
+);
+const EVIL = `<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">`;
+
+const skillMd = (name: string, description: string) =>
+  `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n# ${name}\nSay hello.\n`;
+
+let tree: TmpTree;
+let server: ServeProcess;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  tree = await tmpTree({
+    "zipped.zip": zipSync({ "zipped/SKILL.md": new TextEncoder().encode(skillMd("zipped", "From a zip")) }),
+  });
+  server = await startServe(["--db", tree.path("db"), "--api-key", KEY]);
+  // Installing chromium with apt-get on a fresh machine can take minutes.
+  browser = await launchChromium();
+  page = await browser.newPage();
+  // Fails a step with the selector it waited for, well before the test's own timeout.
+  page.setDefaultTimeout(10_000);
+  page.on("pageerror", (error) => pageErrors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") pageErrors.push(message.text());
+  });
+}, 600_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await tree?.cleanup();
+});
+
+describe("the web page in chromium", () => {
+  it("is served at / with a strict CSP, its script and stylesheet from /web/", async () => {
+    const response = await fetch(`${server.url}/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/html");
+    expect(response.headers.get("content-security-policy")).toContain("default-src 'self'");
+    const html = await response.text();
+    expect(html).not.toMatch(/\son[a-z]+=/i);
+    expect((await fetch(`${server.url}/web/app.js`)).headers.get("content-type")).toContain("javascript");
+    expect((await fetch(`${server.url}/web/style.css`)).status).toBe(200);
+  });
+
+  it("ships in the package: npm pack holds the page's files (the bin reads them from the package root)", async () => {
+    const packed = await execa("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT });
+    const [manifest] = JSON.parse(packed.stdout) as { files: { path: string }[] }[];
+    const paths = manifest?.files.map((f) => f.path) ?? [];
+    for (const file of ["index.html", "app.js", "style.css"])
+      expect(paths).toContain(`src/serve/web/${file}`);
+  });
+
+  it("refuses a wrong key with a message, then signs in with the right one", async () => {
+    await page.goto(`${server.url}/`);
+    await page.fill("#api-key", "sk-wrong");
+    await page.click("#signin-form button[type=submit]");
+    await expect.poll(() => page.textContent("#signin-error")).toContain("invalid API key");
+    expect(await page.isVisible("#nav")).toBe(false);
+
+    await page.fill("#api-key", KEY);
+    await page.click("#signin-form button[type=submit]");
+    await page.waitForSelector("#nav:not([hidden])");
+    await page.waitForSelector("text=No skills yet.");
+    expect(await page.evaluate("sessionStorage.getItem('skillwright.apiKey')")).toBe(KEY);
+  });
+
+  it("uploads a skill folder and a zip, and browses to a version's SKILL.md", async () => {
+    await page.setInputFiles("#upload-folder", CORPUS_SKILL);
+    await page.click("#upload-folder-form button[type=submit]");
+    await expect.poll(() => page.textContent("#upload-status")).toContain("Uploaded brand-guidelines");
+
+    await page.setInputFiles("#upload-zip", tree.path("zipped.zip"));
+    await page.click("#upload-zip-form button[type=submit]");
+    await expect.poll(() => page.textContent("#upload-status")).toContain("Uploaded zipped");
+
+    await page.click("#view button.link:text-is('brand-guidelines')");
+    await page.waitForSelector("h2:text-is('brand-guidelines')");
+    await page.click("#view td button.link");
+    await page.waitForSelector("#skill-md");
+    expect(await page.textContent("#skill-md")).toContain("name: brand-guidelines");
+    expect(await page.textContent("#view ul")).toContain("brand-guidelines/LICENSE.txt");
+    expect(await page.textContent(".description")).toContain("Anthropic");
+
+    // The zip's skill is in the list too, and the page reloads signed in (the key is in sessionStorage).
+    await page.reload();
+    await page.waitForSelector("#view button.link:text-is('zipped')");
+  });
+
+  it("shows markup in a skill's name and description as text, never running it", async () => {
+    const client = sdkClient(server.url, KEY);
+    const { toFile } = await import("@anthropic-ai/sdk");
+    await client.beta.skills.create({
+      files: [await toFile(Buffer.from(skillMd("evil", EVIL)), "evil/SKILL.md")],
+      display_name: EVIL,
+    });
+    await page.click("nav [data-view=skills]");
+    const evilLink = page.locator("#view button.link", { hasText: "<script>" });
+    await evilLink.waitFor();
+    expect(await evilLink.textContent()).toBe(EVIL);
+    await evilLink.click();
+    await page.waitForSelector("#view td button.link");
+    expect(await page.textContent("#view tbody")).toContain(EVIL);
+    await page.click("#view td button.link");
+    await page.waitForSelector("#skill-md");
+    expect(await page.textContent(".description")).toBe(EVIL);
+    expect(await page.evaluate("window.__pwned")).toBeUndefined();
+    expect(await page.locator("#view script, #view img").count()).toBe(0);
+  });
+
+  it("creates an agent with a chosen skill", async () => {
+    await page.click("nav [data-view=agents]");
+    await page.waitForSelector("#agent-form");
+    await page.fill("#agent-name", "web-helper");
+    await page.check("#agent-form label:text-is('brand-guidelines') >> xpath=preceding-sibling::input");
+    await page.click("#agent-form button[type=submit]");
+    await page.waitForSelector("td:text-is('web-helper')");
+    const agents = await sdkClient(server.url, KEY).beta.agents.list();
+    const agent = agents.data.find((a) => a.name === "web-helper");
+    expect(agent?.skills.map((s) => s.type)).toEqual(["custom"]);
+    expect(await page.textContent("#view tbody")).toContain(agent?.skills[0]?.skill_id);
+  });
+
+  it("opens a session and chats: the send and stream routes' 501 shows clearly until a runner serves them", async () => {
+    await page.click("nav [data-view=sessions]");
+    await page.waitForSelector("#session-form");
+    await page.fill("#session-title", "web chat");
+    await page.click("#session-form button[type=submit]");
+    await page.waitForSelector("#chat-form");
+    expect(await page.textContent("#view h2")).toBe("web chat");
+    await expect.poll(() => page.textContent("#chat-error")).toMatch(/501 not_implemented_error/);
+
+    await page.fill("#chat-input", "hello");
+    await page.click("#chat-form button[type=submit]");
+    await expect
+      .poll(() => page.textContent("#chat-error"))
+      .toContain("Could not send: 501 not_implemented_error: sending session events");
+
+    await page.click("nav [data-view=sessions]");
+    await page.click("#view button.link:text-is('web chat')");
+    await page.waitForSelector("#chat-form");
+    expect(await page.textContent("#view aside")).toContain("Skills loaded");
+  });
+
+  it("signs out, forgetting the key", async () => {
+    await page.click("#sign-out");
+    await page.waitForSelector("#signin:not([hidden])");
+    expect(await page.evaluate("sessionStorage.getItem('skillwright.apiKey')")).toBeNull();
+    // The only failed loads are the refused key and the routes not served yet.
+    expect(pageErrors.filter((e) => !/status of (401|501)/.test(e))).toEqual([]);
+  });
+});
