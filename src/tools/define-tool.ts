@@ -96,11 +96,6 @@ export interface ToolSpec<S extends z.ZodType> {
   name: string;
   description: string;
   input: S | (() => S);
-  /**
-   * A literal JSON schema to send instead of generating it from a function `input` (tools that pin their
-   * schema; it must equal `toToolInputSchema(name, input())`). With an eager `input` it is ignored.
-   */
-  inputSchema?: ToolInputSchema;
   readOnly: boolean;
   /** One line for the system prompt's tool list. */
   snippet?: string;
@@ -231,7 +226,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
   if (!TOOL_NAME_PATTERN.test(spec.name)) throw new Error(`Invalid tool name: ${spec.name}`);
   const { input } = spec;
   const schema: () => S = typeof input === "function" ? lazy(input) : () => input;
-  const eager = typeof input === "function" ? spec.inputSchema : toToolInputSchema(spec.name, input);
+  const eager = typeof input === "function" ? undefined : toToolInputSchema(spec.name, input);
   const inputSchema = eager === undefined ? lazy(() => toToolInputSchema(spec.name, schema())) : () => eager;
   const from = spec.truncate ?? "head";
   const timedOutText = `${spec.name} timed out after ${(spec.timeoutMs ?? 0) / 1000} seconds`;
