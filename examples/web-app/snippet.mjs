@@ -33,6 +33,8 @@ const server = await startModelServer({
 const { session, tools } = await openSession(engine, {
   client: createModelClient({ baseURL: server.url, apiKey: "offline" }),
   builtinTools: false, // no Read, Write, Edit or Bash: the model gets Skill, load_reference and your extraTools
+  skillCatalog: "system", // the catalog sits in the system prompt once; later skills arrive as message deltas
+  filesystem: false, // no working directory in the system prompt
 });
 console.log(tools.join(", ")); // load_reference, Skill
 for await (const event of session.send("Teams want to edit mind maps together.")) {

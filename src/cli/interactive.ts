@@ -2,7 +2,9 @@ import { createInterface } from "node:readline";
 import { createChannel } from "../agent/channel.js";
 import type { AgentEvent } from "../agent/events.js";
 import type { Engine } from "../engine/engine.js";
+import { loadPromptTemplates } from "../prompt-templates/load-templates.js";
 import { openSession } from "../session/open.js";
+import type { Skill } from "../skill/skill.js";
 import type { CliArgs } from "./args.js";
 import type { CliIo } from "./io.js";
 import { prepareRun } from "./model-setup.js";
@@ -13,11 +15,22 @@ export const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", 
 /** What a user types to reload skills, plugins and settings. */
 export const RELOAD_COMMAND = "/reload";
 
-/** `/` completion: the skill names (and `/compact`, `/reload`) that start with what was typed. Pure. */
+/** `/` completion: the skill and template names (and `/compact`, `/reload`) that start with what was typed. Pure. */
 export function completeSlash(line: string, names: readonly string[]): [string[], string] {
   if (!line.startsWith("/") || line.includes(" ")) return [[], line];
   const hits = names.map((n) => `/${n}`).filter((n) => n.startsWith(line));
   return [hits, line];
+}
+
+/**
+ * The names `/` completes: the user-invocable skills, then the prompt templates (one a skill shadows left out),
+ * read afresh so that a reload shows new templates too. Never rejects.
+ */
+export async function slashNames(engine: Engine, skills: readonly Skill[]): Promise<string[]> {
+  const { projectDir } = await engine.roots();
+  const skillNames = new Set(skills.flatMap((s) => (s.alias === undefined ? [s.name] : [s.name, s.alias])));
+  const { templates } = await loadPromptTemplates(engine.fs, { home: engine.home, projectDir }, skillNames);
+  return [...skills.filter((s) => s.userInvocable).map((s) => s.name), ...templates.map((t) => t.name)];
 }
 
 /** One line describing an event for the terminal, or undefined for events shown otherwise. Pure. */
@@ -65,12 +78,12 @@ export async function interactiveCommand(
 ): Promise<number> {
   const prepared = await prepareRun(io, args);
   if (!prepared.ok) return prepared.code;
-  const userNames = (skills: readonly { name: string; userInvocable: boolean }[]) =>
-    skills.filter((s) => s.userInvocable).map((s) => s.name);
-  let names = userNames((await engine.discover()).skills);
+  let names = await slashNames(engine, (await engine.discover()).skills);
   // A reload by the watcher (or by another caller) refreshes the completions as /reload does.
   const stopFollowing = engine.catalog.onChange((discovery) => {
-    names = userNames(discovery.skills);
+    void slashNames(engine, discovery.skills).then((fresh) => {
+      names = fresh;
+    });
   });
   const rl = createInterface({
     input: streams.input,
@@ -112,7 +125,7 @@ export async function interactiveCommand(
     if (line.trim() === RELOAD_COMMAND) {
       const discovery = await engine.reload();
       const { plugins, settings } = await engine.extensions();
-      names = userNames(discovery.skills);
+      names = await slashNames(engine, discovery.skills);
       const disabled = discovery.disabled?.length ?? 0;
       const problems = discovery.diagnostics.filter((d) => d.severity !== "info").length;
       io.stdout(

@@ -14,6 +14,7 @@ import { type SkillRoot, skillRoots } from "../discovery/skill-roots.js";
 import { type EnvironmentRef, resolveEnvironment } from "../environments/environments.js";
 import { type SkillInfo, skillInfoOf, skillsInfoForToolDescription } from "../environments/skill-info.js";
 import { createNodeFs, type FsOps } from "../io/fs.js";
+import { promptTemplateDirs } from "../prompt-templates/load-templates.js";
 import { answersTo } from "../skill/skill.js";
 import { partitionSkills, type SkillFilter, type SkillSwitches, skillFilterFrom } from "../skill-filter.js";
 import { rankSourceSkills } from "../sources/rank-sources.js";
@@ -259,7 +260,14 @@ export function createEngine(options: EngineOptions): Engine {
       : startSkillWatcher({
           ...watchOptions,
           fs,
-          roots: async () => (await roots()).roots.filter((r) => r.source !== "bundled").map((r) => r.dir),
+          // The skill roots, and the prompt template folders (templates follow a reload too).
+          roots: async () => {
+            const found = await roots();
+            return [
+              ...found.roots.filter((r) => r.source !== "bundled").map((r) => r.dir),
+              ...promptTemplateDirs({ home: options.home, projectDir: found.projectDir }),
+            ];
+          },
           onChange: reload,
         });
   return {

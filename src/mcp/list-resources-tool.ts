@@ -1,7 +1,15 @@
 import * as z from "zod";
 import { lazy } from "../lazy.js";
-import { defineTool, type Tool, type ToolInputSchema } from "../tools/define-tool.js";
-import type { McpResourceEntry } from "./manager.js";
+import { defineTool, type Tool } from "../tools/define-tool.js";
+
+/** One resource of a server, as `ListMcpResourcesTool` shows it. */
+export interface McpResourceEntry {
+  server: string;
+  uri: string;
+  name: string;
+  mimeType?: string;
+  description?: string;
+}
 
 /** Claude Code's name for the tool, so permission rules and hook matchers written for it apply unchanged. */
 export const LIST_MCP_RESOURCES_TOOL = "ListMcpResourcesTool";
@@ -10,25 +18,12 @@ export const LIST_MCP_RESOURCES_TOOL = "ListMcpResourcesTool";
 export const NO_RESOURCES_TEXT =
   "No resources found. MCP servers may still provide tools even if they have no resources.";
 
-/** The zod input schema, built on first use (exported for the schema drift test). */
+/** The zod input schema, built on first use; the single source of the tool's `input_schema`. */
 export const listResourcesInput = lazy(() =>
   z.strictObject({
     server: z.string().min(1).optional().describe("Only this MCP server's resources (default: every server)"),
   }),
 );
-
-/** The tool's `input_schema`; test/mcp/list-resources-tool.test.ts keeps it equal to what zod generates. */
-export const LIST_MCP_RESOURCES_INPUT_SCHEMA: ToolInputSchema = {
-  type: "object",
-  properties: {
-    server: {
-      description: "Only this MCP server's resources (default: every server)",
-      type: "string",
-      minLength: 1,
-    },
-  },
-  additionalProperties: false,
-};
 
 /** Lists the resources of one server, or of every connected server with resources. */
 export type ListMcpResources = (
@@ -48,7 +43,6 @@ export function createListMcpResourcesTool(list: ListMcpResources, servers: read
       `Lists the resources of the connected MCP servers (servers: ${servers.join(", ")}). Each entry names its ` +
       "server; read one with ReadMcpResourceTool.",
     input: listResourcesInput,
-    inputSchema: LIST_MCP_RESOURCES_INPUT_SCHEMA,
     readOnly: true,
     subject: (input) => input.server,
     async execute(input, ctx) {

@@ -8,7 +8,7 @@ import { allPages, byName, callTool, listAllPrompts, listAllTools, skillSourceOp
 import type { McpServerConfig } from "./config.js";
 import { type ConnectedServer, connectServer, type McpClientInfo } from "./connect.js";
 import type { EnvVars } from "./expand-env.js";
-import { createListMcpResourcesTool } from "./list-resources-tool.js";
+import { createListMcpResourcesTool, type McpResourceEntry } from "./list-resources-tool.js";
 import { withUniqueNames } from "./names.js";
 import { promptToSkill } from "./prompts.js";
 import { manifestOwner, readListedSkill, readSkillFile } from "./read-listed-skill.js";
@@ -49,15 +49,6 @@ export interface McpServerSummary {
   resources?: number;
   skills?: number;
   skillsVia?: SkillDiscoveryPath;
-}
-
-/** One resource of a server, as `ListMcpResourcesTool` shows it. */
-export interface McpResourceEntry {
-  server: string;
-  uri: string;
-  name: string;
-  mimeType?: string;
-  description?: string;
 }
 
 /** Where one server stands. `failed` covers servers that never started and ones that stopped later. */

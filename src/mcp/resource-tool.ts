@@ -1,30 +1,19 @@
 import type { ContentBlock, ReadResourceResult } from "@modelcontextprotocol/client";
 import * as z from "zod";
 import { lazy } from "../lazy.js";
-import { defineTool, type Tool, type ToolInputSchema } from "../tools/define-tool.js";
+import { defineTool, type Tool } from "../tools/define-tool.js";
 import { toToolContent } from "./tools.js";
 
 /** Claude Code's name for the tool, so permission rules and hook matchers written for it apply unchanged. */
 export const READ_MCP_RESOURCE_TOOL = "ReadMcpResourceTool";
 
-/** The zod input schema, built on first use (exported for the schema drift test). */
+/** The zod input schema, built on first use; the single source of the tool's `input_schema`. */
 export const readResourceInput = lazy(() =>
   z.strictObject({
     server: z.string().min(1).describe("The MCP server's name, as in mcp__{server}__…"),
     uri: z.string().min(1).describe("The resource URI, e.g. skill://greet/reference.md"),
   }),
 );
-
-/** The tool's `input_schema`; test/mcp/resource-tool.test.ts keeps it equal to what zod generates. */
-export const READ_MCP_RESOURCE_INPUT_SCHEMA: ToolInputSchema = {
-  type: "object",
-  properties: {
-    server: { type: "string", minLength: 1, description: "The MCP server's name, as in mcp__{server}__…" },
-    uri: { type: "string", minLength: 1, description: "The resource URI, e.g. skill://greet/reference.md" },
-  },
-  required: ["server", "uri"],
-  additionalProperties: false,
-};
 
 /** Reads one resource from a configured server (`resources/read`). Rejects for an unknown server or URI. */
 export type ReadMcpResource = (
@@ -120,7 +109,6 @@ export function createReadMcpResourceTool(read: ReadMcpResource, servers: readon
       `Reads a resource from an MCP server (servers: ${servers.join(", ")}). Use it for the files of an MCP ` +
       "skill: its base directory is a URI (e.g. skill://name), so read skill://name/reference.md here, not with Read.",
     input: readResourceInput,
-    inputSchema: READ_MCP_RESOURCE_INPUT_SCHEMA,
     readOnly: true,
     subject: (input) => `${input.server} ${input.uri}`,
     async execute(input, ctx) {

@@ -7,6 +7,11 @@ import type { PromptTemplate } from "./template.js";
 /** The templates folder inside a config dir (`~/.skillwright/prompts`, `<project>/.skillwright/prompts`). */
 export const PROMPTS_DIR = join(".skillwright", "prompts");
 
+/** The template folders of a session, project first: `<projectDir>/.skillwright/prompts`, `~/.skillwright/prompts`. */
+export function promptTemplateDirs(dirs: { home: string; projectDir: string }): [string, string] {
+  return [join(dirs.projectDir, PROMPTS_DIR), join(dirs.home, PROMPTS_DIR)];
+}
+
 /** Names a template may have (its file name without `.md`). */
 export const TEMPLATE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -76,8 +81,9 @@ export async function loadPromptTemplates(
   skillNames: ReadonlySet<string>,
 ): Promise<LoadedTemplates> {
   const diagnostics: Diagnostic[] = [];
-  const project = await readDir(fs, join(dirs.projectDir, PROMPTS_DIR), "project", diagnostics);
-  const user = await readDir(fs, join(dirs.home, PROMPTS_DIR), "user", diagnostics);
+  const [projectDir, userDir] = promptTemplateDirs(dirs);
+  const project = await readDir(fs, projectDir, "project", diagnostics);
+  const user = await readDir(fs, userDir, "user", diagnostics);
   const templates: PromptTemplate[] = [];
   for (const template of [...project, ...user]) {
     if (templates.some((t) => t.name === template.name)) continue;

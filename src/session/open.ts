@@ -20,7 +20,7 @@ import type { AskPermission } from "../permissions/decision.js";
 import { assembleSessionPrompt, type SkillCatalogMode } from "../prompt/session-prompt.js";
 import { loadPromptTemplates } from "../prompt-templates/load-templates.js";
 import { expandPromptTemplate } from "../prompt-templates/template.js";
-import { answersTo } from "../skill/skill.js";
+import { answersTo, type Skill } from "../skill/skill.js";
 import { catalogCanOverflow } from "../skill-search/overflow.js";
 import { createSkillSearchTool } from "../skill-search/tool.js";
 import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
@@ -256,11 +256,17 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     filesystem: options.filesystem,
   });
   diagnostics.push(...prompt.diagnostics);
-  const skillNames = new Set(
-    discovery.skills.flatMap((s) => (s.alias === undefined ? [s.name] : [s.name, s.alias])),
-  );
-  const loadedTemplates = await loadPromptTemplates(fs, { home: engine.home, projectDir }, skillNames);
+  const loadTemplates = (skills: readonly Skill[]) =>
+    loadPromptTemplates(
+      fs,
+      { home: engine.home, projectDir },
+      new Set(skills.flatMap((s) => (s.alias === undefined ? [s.name] : [s.name, s.alias]))),
+    );
+  const loadedTemplates = await loadTemplates(discovery.skills);
   diagnostics.push(...loadedTemplates.diagnostics);
+  // Templates follow every reload (`/reload`, the watcher): read again beside the rediscovered skills.
+  let templates = loadedTemplates.templates;
+  let templatesLoading: Promise<unknown> = Promise.resolve();
   const context: RunContext = {
     sessionId: id,
     cwd: engine.cwd,
@@ -293,16 +299,18 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     catalogNames: prompt.catalogNames,
     // `/name args` naming a prompt template (and no skill, even one that appeared later) is its expansion.
     expandTemplate: (text) =>
-      expandPromptTemplate(text, loadedTemplates.templates, (name) =>
-        view.visible().some((s) => answersTo(s, name)),
-      ),
+      expandPromptTemplate(text, templates, (name) => view.visible().some((s) => answersTo(s, name))),
     onClose: engine.catalog.onChange((rediscovered) => {
       view.rediscovered(rediscovered.skills, rediscovered.disabled ?? []);
       reloading = reloadSettings();
+      templatesLoading = loadTemplates(rediscovered.skills).then((loaded) => {
+        templates = loaded.templates;
+      });
     }),
     settled: async () => {
       await engine.catalog.get();
       await reloading;
+      await templatesLoading;
     },
     usage: options.usage ?? createFileUsageStore({ fs, path: defaultUsagePath(engine.home) }),
     store,

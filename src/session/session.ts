@@ -83,7 +83,6 @@ export function createSession(deps: SessionDeps): Session {
     policy,
     runHooks,
     gate,
-    now: context.now,
     emit: (event) => state.emit(event),
     listing: listings.openingListing,
     record: async (invocation) => {

@@ -24,7 +24,6 @@ export interface SkillRuntimeDeps {
   policy: PermissionPolicy;
   runHooks: RunHooks;
   gate: ToolGate;
-  now: () => number;
   emit: (event: AgentEvent) => void;
   /** The listing block for an agent (a delta after the first), sized for the model it runs on. */
   listing: (agentId: string, model: string) => Promise<string[]>;
@@ -86,15 +85,10 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
     });
   const invoke = (request: InvocationRequest) =>
     invokeSkill(request, {
-      sessionId: context.sessionId,
-      projectDir: context.projectDir,
-      fs: context.fs,
-      shell: context.shell,
+      context,
       policy: deps.policy,
       runHooks: deps.runHooks,
-      hooks: context.hooks,
       usage: s.usage,
-      now: deps.now,
       emit: deps.emit,
       record: deps.record,
       loaded: deps.loaded,

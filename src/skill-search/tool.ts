@@ -3,7 +3,7 @@ import { lazy } from "../lazy.js";
 import { LISTING_DESCRIPTION_CAP, listingDescription, SKILL_SEARCH_TOOL_NAME } from "../listing.js";
 import { neutralizeMarkup } from "../skill/neutralize-markup.js";
 import { displayName, type Skill } from "../skill/skill.js";
-import { defineTool, type Tool, type ToolInputSchema, toolError } from "../tools/define-tool.js";
+import { defineTool, type Tool, toolError } from "../tools/define-tool.js";
 import { SKILL_SEARCH_LIMIT, searchSkills } from "./search.js";
 
 /** The model-facing description of the `SkillSearch` tool (SPEC §14.15). */
@@ -13,22 +13,17 @@ export const SKILL_SEARCH_DESCRIPTION = `Find skills that the skill listing leav
 - Returns up to ${SKILL_SEARCH_LIMIT} matching skills as listing entries ("- name: description"), best first, ranked by the query's words found in each skill's name, description and when_to_use.
 - Call a skill found here with the Skill tool, exactly as a listed one.`;
 
-/** The `SkillSearch` input schema, built on the first call (zod is costly at start-up). */
+/**
+ * The `SkillSearch` input schema, built on first use (zod is costly at start-up), the single source of its
+ * `input_schema`. `.nonoptional()` changes nothing in parsing; it keeps `description` first in the generated
+ * JSON, the key order sent since the tool was added (a change would break prompt caches across versions).
+ */
 export const skillSearchInput = lazy(() =>
   z.object({
-    query: z.string().min(1).describe("Words describing the task or the skill you need"),
+    query: z.string().min(1).nonoptional().describe("Words describing the task or the skill you need"),
   }),
 );
 export type SkillSearchInput = z.infer<ReturnType<typeof skillSearchInput>>;
-
-/** `skillSearchInput` as the API gets it (`input_schema`); test/skill-search/tool.test.ts keeps the two equal. */
-export const SKILL_SEARCH_INPUT_SCHEMA: ToolInputSchema = {
-  type: "object",
-  properties: {
-    query: { description: "Words describing the task or the skill you need", type: "string", minLength: 1 },
-  },
-  required: ["query"],
-};
 
 /** What the `SkillSearch` tool searches. */
 export interface SkillSearchToolOptions {
@@ -72,7 +67,6 @@ export function createSkillSearchTool(options: SkillSearchToolOptions): Tool {
     name: SKILL_SEARCH_TOOL_NAME,
     description: SKILL_SEARCH_DESCRIPTION,
     input: skillSearchInput,
-    inputSchema: SKILL_SEARCH_INPUT_SCHEMA,
     readOnly: true,
     subject: (input) => input.query,
     async execute(input) {

@@ -1,16 +1,14 @@
 import type { AgentEvent } from "../agent/events.js";
 import type { TurnPatch, TurnState } from "../agent/turn.js";
+import type { RunContext } from "../context.js";
 import type { ForkOutcome, ForkRequest } from "../fork/fork-request.js";
 import { userPromptExpansionPayload } from "../hooks/prompt-expansion.js";
-import type { HookRegistry } from "../hooks/registry.js";
 import type { RunHooks } from "../hooks/runner.js";
 import { registerSkillHooks } from "../hooks/skill-hooks.js";
 import { expandSkill } from "../inline/expand-skill.js";
 import type { InlineExpansion } from "../inline/inline-shell.js";
 import { skillExpansionText } from "../inline/render.js";
 import { hasInlineShell } from "../inline/shell-regions.js";
-import type { FsOps } from "../io/fs.js";
-import type { ShellOps } from "../io/shell.js";
 import type { PermissionRules } from "../permissions/decision.js";
 import {
   denialText,
@@ -29,17 +27,16 @@ import { invocationText, type LoadedSkills } from "./reinvocation.js";
 /** Who invoked a skill: the model through the Skill tool, or a person typing `/name`. */
 export type InvocationOrigin = "model" | "user";
 
-/** Everything the one invocation pipeline needs from its session. */
+/**
+ * What the one invocation pipeline needs from its session: the session's `RunContext` (session id, project
+ * dir, fs, shell, hook registry, clock) and the few things a context does not hold.
+ */
 export interface InvocationDeps {
-  sessionId: string;
-  projectDir: string;
-  fs: FsOps;
-  shell: ShellOps;
+  context: RunContext;
+  /** The session's permission policy (its rules, the host's ask, PermissionRequest hooks). */
   policy: PermissionPolicy;
   runHooks: RunHooks;
-  hooks: HookRegistry;
   usage: UsageStore;
-  now: () => number;
   emit: (event: AgentEvent) => void;
   /** Logs the invocation (invoked-skill log and transcript). */
   record: (invocation: InvokedSkill) => Promise<void>;
@@ -134,8 +131,9 @@ export async function invokeSkill(
     };
   }
 
-  for (const message of registerSkillHooks(deps.hooks, skill)) deps.emit({ type: "warning", message });
-  if (skill.plugin !== undefined) await deps.fs.mkdir(skill.plugin.dataDir).catch(() => undefined);
+  for (const message of registerSkillHooks(deps.context.hooks, skill))
+    deps.emit({ type: "warning", message });
+  if (skill.plugin !== undefined) await deps.context.fs.mkdir(skill.plugin.dataDir).catch(() => undefined);
 
   const expanded = await expandBody(skill, request, rules, deps);
   if (!expanded.ok) {
@@ -168,12 +166,12 @@ export async function invokeSkill(
     }
     if (expansion.additionalContext.length > 0) text = [text, ...expansion.additionalContext].join("\n\n");
   }
-  await deps.usage.record(skill.name, deps.now()).catch(() => undefined);
+  await deps.usage.record(skill.name, deps.context.now()).catch(() => undefined);
   await deps.record({
     name: skill.name,
     args,
     text,
-    at: deps.now(),
+    at: deps.context.now(),
     ...(request.agentId ? { agentId: request.agentId } : {}),
   });
   const mode = skill.context === "fork" ? "fork" : "inline";
@@ -225,9 +223,9 @@ async function expandBody(
   const grants = [...request.turn.grants, ...skill.allowedTools];
   return expandSkill(skill, {
     args: request.args,
-    sessionId: deps.sessionId,
-    projectDir: deps.projectDir,
-    shellOps: deps.shell,
+    sessionId: deps.context.sessionId,
+    projectDir: deps.context.projectDir,
+    shellOps: deps.context.shell,
     signal: request.signal,
     checkCommand: inlineShellCheck(deps.policy, rules, grants),
   });

@@ -3,7 +3,7 @@ import { lazy } from "../lazy.js";
 import { neutralizeMarkup } from "../skill/neutralize-markup.js";
 import type { Skill } from "../skill/skill.js";
 import { type DisabledSkill, disabledSkillText } from "../skill-filter.js";
-import { formatInputError, type ToolInputSchema } from "../tools/define-tool.js";
+import { formatInputError } from "../tools/define-tool.js";
 import { isUiCommand } from "./builtin-commands.js";
 import { closestName } from "./did-you-mean.js";
 
@@ -20,20 +20,6 @@ export const SkillToolInput = lazy(() =>
     .strict(),
 );
 export type SkillToolInput = z.infer<ReturnType<typeof SkillToolInput>>;
-
-/** `SkillToolInput` as the API gets it (`input_schema`); test/tools/input-schemas.test.ts keeps the two equal. */
-export const SKILL_TOOL_INPUT_SCHEMA: ToolInputSchema = {
-  type: "object",
-  properties: {
-    skill: {
-      type: "string",
-      description: 'The skill name exactly as listed, e.g. "commit" or "my-plugin:review"',
-    },
-    args: { description: "Optional arguments for the skill, as one string", type: "string" },
-  },
-  required: ["skill"],
-  additionalProperties: false,
-};
 
 /**
  * The Skill tool input read without zod, or `undefined` when this fast path cannot decide. It takes only what

@@ -98,7 +98,8 @@ export interface ToolSpec<S extends z.ZodType> {
   input: S | (() => S);
   /**
    * A literal JSON schema to send instead of generating it from a function `input` (tools that pin their
-   * schema; it must equal `toToolInputSchema(name, input())`). With an eager `input` it is ignored.
+   * schema, generated at build time by scripts/tool-schemas.mjs; it must equal
+   * `toToolInputSchema(name, input())`). With an eager `input` it is ignored.
    */
   inputSchema?: ToolInputSchema;
   readOnly: boolean;

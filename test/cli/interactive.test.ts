@@ -2,7 +2,7 @@ import { PassThrough } from "node:stream";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/agent/events.js";
 import { parseCliArgs } from "../../src/cli/args.js";
-import { completeSlash, eventLine, interactiveCommand } from "../../src/cli/interactive.js";
+import { completeSlash, eventLine, interactiveCommand, slashNames } from "../../src/cli/interactive.js";
 import type { CliIo } from "../../src/cli/io.js";
 import { createEngine } from "../../src/engine/engine.js";
 import { startTestModel, TEST_API_KEY, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
@@ -98,6 +98,35 @@ describe("completeSlash", () => {
     ["/greet Bob", []],
   ])("%s → %j", (line, hits) => {
     expect(completeSlash(line, ["greet", "grep-helper", "compact"])).toEqual([hits, line]);
+  });
+});
+
+describe("slashNames", () => {
+  it("completes user-invocable skills and prompt templates; a template a skill shadows is left out", async () => {
+    const t = await tmpTree({
+      "repo/.git": { dir: true },
+      "repo/.claude/skills/greet/SKILL.md": "---\ndescription: Greets\n---\nHi\n",
+      "repo/.claude/skills/hidden/SKILL.md": "---\ndescription: Hidden\nuser-invocable: false\n---\nH\n",
+      "repo/.skillwright/prompts/review.md": "Review $1.",
+      "repo/.skillwright/prompts/greet.md": "Shadowed.",
+      "home/.skillwright/prompts/ship.md": "Ship $1.",
+    });
+    try {
+      const engine = createEngine({
+        cwd: t.path("repo"),
+        home: t.path("home"),
+        env: { SKILLWRIGHT_MANAGED_DIR: t.path("managed") },
+      });
+      const names = await slashNames(engine, (await engine.discover()).skills);
+      await engine.close();
+      expect(names.filter((n) => ["greet", "hidden", "review", "ship"].includes(n))).toEqual([
+        "greet",
+        "review",
+        "ship",
+      ]);
+    } finally {
+      await t.cleanup();
+    }
   });
 });
 

@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Skill } from "../../src/skill/skill.js";
 import { catalogCanOverflow, SEARCH_NAME_SHARE } from "../../src/skill-search/overflow.js";
-import {
-  createSkillSearchTool,
-  SKILL_SEARCH_INPUT_SCHEMA,
-  skillSearchInput,
-} from "../../src/skill-search/tool.js";
-import { toToolInputSchema } from "../../src/tools/define-tool.js";
+import { createSkillSearchTool } from "../../src/skill-search/tool.js";
 import { makeSkill } from "../support/make-skill.js";
 
 const ctx = { cwd: "/", signal: new AbortController().signal, toolUseId: "t1" };
@@ -24,10 +19,6 @@ async function search(skills: Skill[], input: unknown, maxDescChars?: number) {
 }
 
 describe("the SkillSearch tool (SPEC §14.15)", () => {
-  it("its input_schema is the zod schema's", () => {
-    expect(toToolInputSchema("SkillSearch", skillSearchInput())).toEqual(SKILL_SEARCH_INPUT_SCHEMA);
-  });
-
   it("answers with the matches as listing entries, best first", async () => {
     const skills = [
       makeSkill({ name: "alpha", description: "Formats tables" }),

@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/agent/events.js";
+import { createModelClient } from "../../src/agent/model-client.js";
 import type { TurnState } from "../../src/agent/turn.js";
+import type { RunContext } from "../../src/context.js";
 import type { ForkOutcome, ForkRequest } from "../../src/fork/fork-request.js";
 import { createHookRegistry, type HookRegistry } from "../../src/hooks/registry.js";
 import { createHooksRunner } from "../../src/hooks/runner.js";
@@ -12,6 +14,7 @@ import type { HooksConfig } from "../../src/hooks/schema.js";
 import { createNodeFs } from "../../src/io/fs.js";
 import { createNodeShell } from "../../src/io/shell.js";
 import type { AskPermission, PermissionRules } from "../../src/permissions/decision.js";
+import { createSkillView } from "../../src/session/view.js";
 import type { Skill } from "../../src/skill/skill.js";
 import {
   type InvocationDeps,
@@ -64,11 +67,29 @@ function fixture(
     f.asked.push({ tool, prompt });
     return options.ask === true;
   };
-  const deps: InvocationDeps = {
+  const fs = createNodeFs();
+  const context: RunContext = {
     sessionId: "session-1",
+    cwd: dir,
     projectDir: dir,
-    fs: createNodeFs(),
+    home: dir,
+    env: {},
+    fs,
     shell,
+    client: createModelClient({ apiKey: "sk-test", baseURL: "http://127.0.0.1:9" }),
+    model: SESSION_MODEL,
+    skills: createSkillView({ cwd: dir, skills: [] }),
+    agents: () => [],
+    tools: [],
+    rules: { allow: [], deny: [], ask: [], ...options.rules },
+    hooks,
+    signal: new AbortController().signal,
+    transcript: async () => {},
+    depth: 0,
+    now: () => NOW,
+  };
+  const deps: InvocationDeps = {
+    context,
     policy: {
       rules: { allow: [], deny: [], ask: [], ...options.rules },
       cwd: dir,
@@ -78,7 +99,6 @@ function fixture(
     runHooks: createHooksRunner(hooks, { shell, sessionId: "session-1", cwd: dir }, (message) =>
       f.events.push({ type: "warning", message }),
     ),
-    hooks,
     usage: {
       load: async (): Promise<UsageScores> => new Map(),
       record: async (name, now) => {
@@ -86,7 +106,6 @@ function fixture(
         f.usage.push({ name, now });
       },
     },
-    now: () => NOW,
     emit: (event) => f.events.push(event),
     record: async (invocation) => {
       f.invocations.push(invocation);

@@ -2,8 +2,11 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createNodeFs } from "../../src/io/fs.js";
 import { createNodeShell } from "../../src/io/shell.js";
+import { createListMcpResourcesTool } from "../../src/mcp/list-resources-tool.js";
+import { createReadMcpResourceTool } from "../../src/mcp/resource-tool.js";
+import { createSkillSearchTool } from "../../src/skill-search/tool.js";
 import { createSkillTool } from "../../src/skill-tool/skill-tool.js";
-import { SKILL_TOOL_INPUT_SCHEMA, SkillToolInput } from "../../src/skill-tool/validate.js";
+import { SkillToolInput } from "../../src/skill-tool/validate.js";
 import { bashInput } from "../../src/tools/bash.js";
 import { BUILTIN_TOOL_NAMES, createBuiltinTools } from "../../src/tools/builtin.js";
 import { defineTool, type ToolInputSchema, toToolInputSchema } from "../../src/tools/define-tool.js";
@@ -11,7 +14,7 @@ import { editInput } from "../../src/tools/edit.js";
 import { findInput } from "../../src/tools/find.js";
 import { grepInput } from "../../src/tools/grep.js";
 import * as GENERATED from "../../src/tools/input-schemas.js";
-import { loadReferenceInput } from "../../src/tools/load-reference.js";
+import { createLoadReferenceTool, loadReferenceInput } from "../../src/tools/load-reference.js";
 import { lsInput } from "../../src/tools/ls.js";
 import { readInput } from "../../src/tools/read.js";
 import { writeInput } from "../../src/tools/write.js";
@@ -75,19 +78,40 @@ describe("input schemas generated from zod", () => {
       for (const line of tool.guidelines ?? []) expect(line).not.toContain("\n");
     }
   });
+});
 
-  it("the Skill tool's literal is what its zod schema generates, key order included", () => {
-    expect(JSON.stringify(SKILL_TOOL_INPUT_SCHEMA)).toBe(JSON.stringify(generated("Skill")));
-  });
+/**
+ * The bytes of the engine's other tools' `input_schema`, as the hand-written literals they replaced sent them
+ * (main before zod became their single source): generating them from zod must not move a byte.
+ */
+const OTHER_SENT_BYTES: Record<string, string> = {
+  Skill:
+    '{"type":"object","properties":{"skill":{"type":"string","description":"The skill name exactly as listed, e.g. \\"commit\\" or \\"my-plugin:review\\""},"args":{"description":"Optional arguments for the skill, as one string","type":"string"}},"required":["skill"],"additionalProperties":false}',
+  SkillSearch:
+    '{"type":"object","properties":{"query":{"description":"Words describing the task or the skill you need","type":"string","minLength":1}},"required":["query"]}',
+  ReadMcpResourceTool:
+    '{"type":"object","properties":{"server":{"type":"string","minLength":1,"description":"The MCP server\'s name, as in mcp__{server}__…"},"uri":{"type":"string","minLength":1,"description":"The resource URI, e.g. skill://greet/reference.md"}},"required":["server","uri"],"additionalProperties":false}',
+  ListMcpResourcesTool:
+    '{"type":"object","properties":{"server":{"description":"Only this MCP server\'s resources (default: every server)","type":"string","minLength":1}},"additionalProperties":false}',
+  load_reference:
+    '{"type":"object","properties":{"skill":{"type":"string","minLength":1,"description":"The skill\'s name"},"name":{"type":"string","minLength":1,"description":"The reference\'s name, as the skill lists it"}},"required":["skill","name"],"additionalProperties":false}',
+};
 
-  it("the Skill tool offers its literal", () => {
-    const tool = createSkillTool({
-      skills: () => [],
-      pluginSkillNames: () => [],
-      invoke: () => Promise.reject(new Error("not called")),
-      depth: 0,
-    });
-    expect(tool.inputSchema).toBe(SKILL_TOOL_INPUT_SCHEMA);
+describe("the engine's other tools: input_schema generated from zod, bytes unchanged", () => {
+  const notCalled = () => Promise.reject(new Error("not called"));
+  const tools = [
+    createSkillTool({ skills: () => [], pluginSkillNames: () => [], invoke: notCalled, depth: 0 }),
+    createSkillSearchTool({ skills: () => [] }),
+    createReadMcpResourceTool(notCalled, ["s"]),
+    createListMcpResourcesTool(notCalled, ["s"]),
+    createLoadReferenceTool({ skills: () => [] }),
+  ];
+
+  it.each(Object.entries(OTHER_SENT_BYTES))("%s sends the bytes it sent as a literal", (name, bytes) => {
+    const tool = tools.find((t) => t.name === name);
+    expect(JSON.stringify(tool?.inputSchema)).toBe(bytes);
+    // Generated once per tool, then the same object every request.
+    expect(tool?.inputSchema).toBe(tool?.inputSchema);
   });
 });
 
@@ -182,7 +206,6 @@ describe("defineTool with a lazy input", () => {
         builds += 1;
         return z.strictObject({ text: z.string() });
       },
-      inputSchema: LITERAL,
       readOnly: true,
       subject: (input) => input.text,
       execute: async (input) => ({ content: input.text }),
@@ -190,12 +213,12 @@ describe("defineTool with a lazy input", () => {
     return { tool, builds: () => builds };
   }
 
-  it("offers the literal and builds the schema on the first subject or run, once", async () => {
+  it("builds the schema on the first subject or run, once, and reuses it for inputSchema", async () => {
     const { tool, builds } = countingTool();
-    expect(tool.inputSchema).toBe(LITERAL);
     expect(builds()).toBe(0);
     expect(tool.subject({ text: "hi" })).toBe("hi");
     expect(builds()).toBe(1);
+    expect(tool.inputSchema).toStrictEqual(LITERAL);
     const ok = await tool.run({ text: "yo" }, ctxFor("/"));
     expect(ok.content).toEqual([{ type: "text", text: "yo" }]);
     const bad = await tool.run({ text: 1 }, ctxFor("/"));
