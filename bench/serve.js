@@ -1,15 +1,13 @@
 // Serve bench: N concurrent sessions over 2 `serve` instances (the shipped bin) on one PostgreSQL, the
 // scripted model answering every request after RESPONSE_MS; and a store of STORE_SKILLS skills (retrieve, list).
-import { execFileSync, spawn } from "node:child_process";
-import { chownSync, existsSync, readdirSync, readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import Anthropic, { toFile } from "@anthropic-ai/sdk";
 import pg from "pg";
 import { startModelServer } from "../dist/dev/model-server.js";
+import { startPostgres } from "../dist/dev/postgres.js";
 import { fmtMs, fmtRatio, formatTable, stats } from "./lib.js";
 
 /** Concurrent sessions, spread over the two instances. */
@@ -22,105 +20,6 @@ export const STORE_SKILLS = 100_000;
 export const TARGETS = { wallRatio: 1.1, overheadP99Ms: 3, retrieveP99Ms: 2, listP99Ms: 10 };
 const API_KEY = "sk-bench-serve";
 const MODEL_KEY = "sk-bench-model";
-
-/** @param {string} cmd @param {string[]} args @param {boolean} asRoot */
-function command(cmd, args, asRoot) {
-  return asRoot
-    ? spawn("runuser", ["-u", "postgres", "--", cmd, ...args], { stdio: "ignore" })
-    : spawn(cmd, args, { stdio: "ignore" });
-}
-
-/** @returns {Promise<number>} */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Debian's PostgreSQL in a temp dir (as the test support does); undefined when it is not installed. */
-async function startPostgres() {
-  const versions = existsSync("/usr/lib/postgresql")
-    ? readdirSync("/usr/lib/postgresql").sort((a, b) => Number(b) - Number(a))
-    : [];
-  const bin = versions
-    .map((v) => `/usr/lib/postgresql/${v}/bin`)
-    .find((d) => existsSync(join(d, "postgres")));
-  if (bin === undefined) return undefined;
-  const root = await mkdtemp(join(tmpdir(), "skillwright-bench-pg-"));
-  const asRoot = process.getuid?.() === 0;
-  if (asRoot) {
-    const id = (/** @type {string} */ flag) =>
-      Number(execFileSync("id", [flag, "postgres"]).toString().trim());
-    chownSync(root, id("-u"), id("-g"));
-  }
-  const data = join(root, "data");
-  const initdb = ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"];
-  execFileSync(
-    asRoot ? "runuser" : join(bin, "initdb"),
-    asRoot ? ["-u", "postgres", "--", join(bin, "initdb"), ...initdb] : initdb,
-    { stdio: "ignore" },
-  );
-  const port = await freePort();
-  command(
-    join(bin, "postgres"),
-    [
-      "-D",
-      data,
-      "-p",
-      String(port),
-      "-k",
-      root,
-      "-c",
-      "listen_addresses=127.0.0.1",
-      "-c",
-      "fsync=off",
-      "-c",
-      "max_connections=300",
-    ],
-    asRoot,
-  );
-  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  for (let tries = 0; ; tries++) {
-    const client = new pg.Client({ connectionString: url });
-    try {
-      await client.connect();
-      await client.end();
-      break;
-    } catch (error) {
-      await client.end().catch(() => {});
-      if (tries > 300) throw error;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  return {
-    url,
-    /** @param {string} name */
-    async createDatabase(name) {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`CREATE DATABASE "${name}"`);
-      await client.end();
-      return `postgres://postgres@127.0.0.1:${port}/${name}`;
-    },
-    async stop() {
-      const stopArgs = ["stop", "-D", data, "-m", "fast", "-w"];
-      try {
-        execFileSync(
-          asRoot ? "runuser" : join(bin, "pg_ctl"),
-          asRoot ? ["-u", "postgres", "--", join(bin, "pg_ctl"), ...stopArgs] : stopArgs,
-          { stdio: "ignore" },
-        );
-      } catch {}
-      await rm(root, { recursive: true, force: true });
-    },
-  };
-}
 
 /** Starts `node dist/bin/main.js serve` on a free port. @param {string} repoRoot @param {string} db @param {Record<string, string>} env */
 async function startServe(repoRoot, db, env) {
@@ -192,7 +91,7 @@ function overheadMs(events) {
 
 /** @param {import("./lib.js").BenchContext} ctx */
 export async function run(ctx) {
-  const postgres = await startPostgres();
+  const postgres = await startPostgres().catch(() => undefined);
   if (postgres === undefined) {
     ctx.log("serve: skipped (no PostgreSQL server binaries: apt-get install postgresql)");
     return {};

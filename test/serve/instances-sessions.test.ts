@@ -3,8 +3,8 @@ import { toFile } from "@anthropic-ai/sdk";
 import type { BetaManagedAgentsStreamSessionEvents } from "@anthropic-ai/sdk/resources/beta/sessions/events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
+import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
-import { startPostgres, type TestPostgres } from "../support/postgres.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
 // Two `serve` processes (the shipped bin) on one real PostgreSQL: what one writes, the other serves.

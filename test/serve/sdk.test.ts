@@ -1,8 +1,8 @@
 import Anthropic, { toFile } from "@anthropic-ai/sdk";
 import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
 import { cli } from "../cli/run-cli.js";
-import { startPostgres, type TestPostgres } from "../support/postgres.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 

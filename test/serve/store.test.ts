@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
 import type { SqlDriver } from "../../src/serve/store/driver.js";
 import { MIGRATIONS, migrate } from "../../src/serve/store/migrations.js";
 import { openDriver } from "../../src/serve/store/open-driver.js";
 import type { SkillUpload } from "../../src/serve/store/skill-upload.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
 import { addApiKey, ensureWorkspace, workspaceForKey } from "../../src/serve/store/workspaces.js";
-import { startPostgres, type TestPostgres } from "../support/postgres.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
 let tree: TmpTree;

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa, type ResultPromise } from "execa";
 
-/** A real PostgreSQL server in a temp dir, for the tests. */
+/** A real, throwaway PostgreSQL server in a temp dir (for the tests and the serve bench). */
 export interface TestPostgres {
   /** `postgres://postgres@127.0.0.1:PORT/postgres` */
   url: string;
