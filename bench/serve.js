@@ -10,12 +10,12 @@ import { startModelServer } from "../dist/dev/model-server.js";
 import { startPostgres } from "../dist/dev/postgres.js";
 import { fmtMs, fmtRatio, formatTable, stats } from "./lib.js";
 
-/** Concurrent sessions, spread over the two instances. */
-export const SESSIONS = 200;
+/** Concurrent sessions, spread over the two instances (`SERVE_BENCH_SESSIONS` overrides, for a quick run). */
+export const SESSIONS = Number(process.env.SERVE_BENCH_SESSIONS ?? 200);
 /** Every scripted model response is held back this long. */
 export const RESPONSE_MS = 300;
-/** Skills in the store for the retrieve/list figures. */
-export const STORE_SKILLS = 100_000;
+/** Skills in the store for the retrieve/list figures (`SERVE_BENCH_SKILLS` overrides). */
+export const STORE_SKILLS = Number(process.env.SERVE_BENCH_SKILLS ?? 100_000);
 /** Targets of the issue. */
 export const TARGETS = { wallRatio: 1.1, overheadP99Ms: 3, retrieveP99Ms: 2, listP99Ms: 10 };
 const API_KEY = "sk-bench-serve";

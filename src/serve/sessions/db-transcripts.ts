@@ -7,18 +7,26 @@ import { record } from "../store/rows.js";
  * the engine names, entries belong to `sessionId`, so any instance resumes the conversation where another left
  * it. `read` of a session with no entries resolves with none.
  */
-export function createDbTranscripts(db: SqlDriver, sessionId: string): TranscriptStore {
+export function createDbTranscripts(
+  db: SqlDriver,
+  sessionId: string,
+): TranscriptStore & { exists(): Promise<boolean> } {
   return {
+    /** Whether the session has any entry (one indexed probe, not the whole transcript). */
+    async exists() {
+      const rows = await db.query("SELECT 1 FROM session_transcripts WHERE session_id = $1 LIMIT 1", [
+        sessionId,
+      ]);
+      return rows.length > 0;
+    },
     async append(_engineId, entries) {
       if (entries.length === 0) return;
-      await db.transaction(async (tx) => {
-        for (const entry of entries) {
-          await tx.query("INSERT INTO session_transcripts (session_id, entry) VALUES ($1, $2::jsonb)", [
-            sessionId,
-            JSON.stringify(entry),
-          ]);
-        }
-      });
+      // One statement for the whole batch, in order (the identity seq follows the array's order).
+      await db.query(
+        `INSERT INTO session_transcripts (session_id, entry)
+         SELECT $1, e.v FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(v, n) ORDER BY e.n`,
+        [sessionId, JSON.stringify(entries)],
+      );
     },
     async read() {
       const rows = await db.query(

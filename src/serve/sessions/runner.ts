@@ -13,7 +13,7 @@ import type { Store } from "../store/store.js";
 import { type EventMapState, type OutEvent, sessionError, sessionEventsFor } from "./agent-event-map.js";
 import { createCustomTool } from "./custom-tool.js";
 import { createDbTranscripts } from "./db-transcripts.js";
-import { createStoreSkillSource } from "./store-skill-source.js";
+import { createSkillVersionCache, createStoreSkillSource } from "./store-skill-source.js";
 
 /** The user events a session takes (`POST /v1/sessions/{id}/events`). */
 export const USER_EVENT_TYPES = [
@@ -118,6 +118,8 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
         );
   };
   const running = new Map<string, AbortController>();
+  // Parsed skill versions, shared by every turn and session of this runner (versions are immutable).
+  const skillCache = createSkillVersionCache();
 
   const turn = async (ws: string, session: BetaManagedAgentsSession, text: string): Promise<void> => {
     const append = (events: OutEvent[]): Promise<SessionEvent[]> => appendEvents(ws, session.id, events);
@@ -141,6 +143,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
         skills: store.skills,
         workspaceId: ws,
         refs: agent.skills,
+        cache: skillCache,
       });
       const host = options.hostTools;
       const engine = createEngine({
@@ -165,7 +168,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
         toolUses: new Map(),
         customTools: new Set(customTools.map((t) => t.name)),
       };
-      const resumed = (await base.read(session.id)).length > 0;
+      const resumed = await base.exists();
       try {
         const opened = await openSession(engine, {
           client,

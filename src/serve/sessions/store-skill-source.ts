@@ -15,6 +15,40 @@ export interface StoreSkillSourceDeps {
   workspaceId: string;
   /** The agent's skills (`custom` ones come from the store; `anthropic` ones are not served). */
   refs: BetaManagedAgentsAgent["skills"];
+  /**
+   * Parsed skill versions kept across turns and sessions, by version id (a version never changes, so an entry
+   * never goes stale; `latest` is resolved to a version id on every `list`). Absent: nothing is kept.
+   */
+  cache?: SkillVersionCache;
+}
+
+/** What a stored skill version parses to: its SKILL.md body and frontmatter, and its file paths. */
+export interface ParsedSkillVersion {
+  body: string;
+  frontmatter: Record<string, unknown>;
+  paths: readonly string[];
+}
+
+/** A bounded map of parsed skill versions by version id (the oldest entry goes first). */
+export interface SkillVersionCache {
+  get(versionId: string): ParsedSkillVersion | undefined;
+  set(versionId: string, parsed: ParsedSkillVersion): void;
+}
+
+/** A {@link SkillVersionCache} of at most `max` versions. */
+export function createSkillVersionCache(max = 1000): SkillVersionCache {
+  const entries = new Map<string, ParsedSkillVersion>();
+  return {
+    get: (versionId) => entries.get(versionId),
+    set(versionId, parsed) {
+      entries.delete(versionId);
+      entries.set(versionId, parsed);
+      for (const oldest of entries.keys()) {
+        if (entries.size <= max) break;
+        entries.delete(oldest);
+      }
+    },
+  };
 }
 
 const decoder = new TextDecoder();
@@ -35,6 +69,15 @@ export function createStoreSkillSource(deps: StoreSkillSourceDeps): SkillSource 
     const content = row?.content;
     return content instanceof Uint8Array ? decoder.decode(content) : "";
   };
+  const parse = async (versionId: string): Promise<ParsedSkillVersion> => {
+    const paths = (
+      await db.query("SELECT path FROM skill_files WHERE version_id = $1 ORDER BY path", [versionId])
+    ).map((row) => String(row.path));
+    const split = splitFrontmatter(await readFile(versionId, "SKILL.md"));
+    const frontmatter = split.frontmatter === undefined ? {} : parseFrontmatter(split.frontmatter).data;
+    const { name: _name, description: _description, ...rest } = frontmatter;
+    return { body: split.body, frontmatter: rest, paths };
+  };
   const one = async (
     skillId: string,
     version: string,
@@ -52,19 +95,15 @@ export function createStoreSkillSource(deps: StoreSkillSourceDeps): SkillSource 
         ],
       };
     }
-    const paths = (
-      await db.query("SELECT path FROM skill_files WHERE version_id = $1 ORDER BY path", [found.id])
-    ).map((row) => String(row.path));
-    const split = splitFrontmatter(await readFile(found.id, "SKILL.md"));
-    const frontmatter = split.frontmatter === undefined ? {} : parseFrontmatter(split.frontmatter).data;
-    const { name: _name, description: _description, ...rest } = frontmatter;
+    const parsed = deps.cache?.get(found.id) ?? (await parse(found.id));
+    deps.cache?.set(found.id, parsed);
     return memorySkill(
       {
         name: found.name,
         description: found.description,
-        body: split.body,
-        frontmatter: rest,
-        references: paths
+        body: parsed.body,
+        frontmatter: parsed.frontmatter,
+        references: parsed.paths
           .filter((path) => path !== "SKILL.md")
           .map((path) => ({
             name: path,

@@ -118,6 +118,16 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
       )`,
     ],
   },
+  {
+    version: 3,
+    name: "session event counter",
+    sql: [
+      // The last event's seq, kept on the session row: an append reserves its seqs with one UPDATE (which
+      // also serialises appends to one session) instead of a locked read and a max() per event.
+      "ALTER TABLE sessions ADD COLUMN event_seq integer NOT NULL DEFAULT 0",
+      "UPDATE sessions SET event_seq = coalesce((SELECT max(seq) FROM session_events e WHERE e.session_id = sessions.id), 0)",
+    ],
+  },
 ];
 
 /** An arbitrary constant: the advisory lock that serialises migrations across instances. */

@@ -1,12 +1,16 @@
 import type { SqlDriver, SqlParam, SqlQuery, SqlRow } from "./driver.js";
 
+/** The default size of the connection pool: enough for a few hundred concurrent served sessions per instance. */
+export const DEFAULT_PG_POOL_SIZE = 32;
+
 /**
- * The PostgreSQL driver: a `pg` pool on `url` (`postgres://…`). Each transaction holds one pooled client from
- * BEGIN to COMMIT/ROLLBACK. Loaded lazily, like the PGlite driver.
+ * The PostgreSQL driver: a `pg` pool of `poolSize` connections (default {@link DEFAULT_PG_POOL_SIZE}) on `url`
+ * (`postgres://…`). Each transaction holds one pooled client from BEGIN to COMMIT/ROLLBACK. Loaded lazily,
+ * like the PGlite driver.
  */
-export async function openPgDriver(url: string): Promise<SqlDriver> {
+export async function openPgDriver(url: string, poolSize = DEFAULT_PG_POOL_SIZE): Promise<SqlDriver> {
   const pg = (await import("pg")).default;
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client losing its connection (the server restarted) must not crash the process.
   pool.on("error", () => {});
   const rowsOf = (rows: unknown[]): SqlRow[] =>

@@ -167,26 +167,35 @@ export function createSessionStore(db: SqlDriver): SessionStore {
       );
     },
     async appendEvents(workspaceId, id, events) {
-      return db.transaction(async (tx) => {
-        await getRow(tx, workspaceId, id, true);
-        const [last] = await tx.query(
-          "SELECT coalesce(max(seq), 0) AS seq FROM session_events WHERE session_id = $1",
-          [id],
-        );
-        let seq = last === undefined ? 0 : num(last, "seq");
-        const stored: SessionEvent[] = [];
-        for (const event of events) {
-          seq += 1;
-          const { type, id: _ignored, processed_at: _at, ...rest } = event;
-          const eventId = newId("sevt");
-          const [row] = await tx.query(
-            "INSERT INTO session_events (session_id, seq, id, type, body) VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING *",
-            [id, seq, eventId, type, JSON.stringify(rest)],
-          );
-          if (row !== undefined) stored.push(eventOf(row));
-        }
-        return stored;
+      if (events.length === 0) {
+        await getRow(db, workspaceId, id);
+        return [];
+      }
+      const rows = events.map((event) => {
+        const { type, id: _ignored, processed_at: _at, ...rest } = event;
+        return { id: newId("sevt"), type, body: rest };
       });
+      // One statement: the UPDATE reserves this append's seqs on the session row (waiting for any other
+      // append to the same session), the INSERT stores every event after them; no row read back.
+      const inserted = await db.query(
+        `WITH s AS (
+           UPDATE sessions SET event_seq = event_seq + $3 WHERE id = $1 AND workspace_id = $2
+           RETURNING event_seq - $3 AS base
+         )
+         INSERT INTO session_events (session_id, seq, id, type, body)
+         SELECT $1, s.base + e.n, e.v->>'id', e.v->>'type', e.v->'body'
+         FROM s, jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(v, n)
+         RETURNING seq, id, type, created_at`,
+        [id, workspaceId, rows.length, JSON.stringify(rows)],
+      );
+      if (inserted.length === 0) throw notFound("session", id);
+      const at = new Map(inserted.map((row) => [text(row, "id"), iso(row, "created_at")]));
+      return rows.map(({ id: eventId, type, body }) => ({
+        ...body,
+        id: eventId,
+        type,
+        processed_at: at.get(eventId) ?? new Date().toISOString(),
+      }));
     },
     async eventsSince(workspaceId, id, after) {
       await getRow(db, workspaceId, id);
