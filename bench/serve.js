@@ -25,7 +25,20 @@ const MODEL_KEY = "sk-bench-model";
 async function startServe(repoRoot, db, env) {
   const child = spawn(
     process.execPath,
-    [join(repoRoot, "dist/bin/main.js"), "serve", "--port", "0", "--db", db, "--api-key", API_KEY],
+    [
+      // SERVE_BENCH_CPU_PROF=dir: each instance writes a V8 CPU profile there when it stops.
+      ...(process.env.SERVE_BENCH_CPU_PROF
+        ? ["--cpu-prof", `--cpu-prof-dir=${process.env.SERVE_BENCH_CPU_PROF}`]
+        : []),
+      join(repoRoot, "dist/bin/main.js"),
+      "serve",
+      "--port",
+      "0",
+      "--db",
+      db,
+      "--api-key",
+      API_KEY,
+    ],
     {
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
       stdio: ["ignore", "pipe", "ignore"],
@@ -140,6 +153,21 @@ export async function run(ctx) {
     const wallMs = performance.now() - started;
     const rssAfter = instances.reduce((sum, i) => sum + i.rssBytes(), 0);
     const overheads = turns.map(overheadMs);
+    if (process.env.SERVE_BENCH_DEBUG) {
+      const gap = (/** @type {any[]} */ ev, /** @type {string} */ a, /** @type {string} */ b) =>
+        Date.parse(ev.find((e) => e.type === b)?.processed_at ?? "") -
+        Date.parse(ev.find((e) => e.type === a)?.processed_at ?? "");
+      for (const [a, b] of [
+        ["user.message", "session.status_running"],
+        ["session.status_running", "span.model_request_start"],
+        ["span.model_request_start", "span.model_request_end"],
+        ["span.model_request_end", "session.status_idle"],
+      ]) {
+        const g = turns.map((ev) => gap(ev, a, b));
+        ctx.log(`${a} -> ${b}: median ${stats(g).median} p99 ${p99(g)}`);
+      }
+      ctx.log(turns[0].map((e) => `${e.type} ${e.processed_at}`).join("\n"));
+    }
     const overheadP99 = p99(overheads);
     const wallRatio = wallMs / RESPONSE_MS;
     const perSessionKb = (rssAfter - rssBefore) / SESSIONS / 1024;

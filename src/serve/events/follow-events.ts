@@ -1,4 +1,4 @@
-import type { SessionEvent, SessionStore } from "../store/sessions.js";
+import { EVENTS_SINCE_LIMIT, type SessionEvent, type SessionStore } from "../store/sessions.js";
 
 /** A wait for new events: resolves after `ms`, when `signal` aborts, or earlier when woken. */
 export type Wait = (ms: number, signal: AbortSignal) => Promise<void>;
@@ -35,8 +35,9 @@ export async function followEvents(
 ): Promise<AsyncIterable<SessionEvent>> {
   // A stream shows what happens next; `events.list` shows the history.
   let after = 0;
-  for (let batch = await sessions.eventsSince(workspaceId, sessionId, 0); batch.length > 0; ) {
+  for (let batch = await sessions.eventsSince(workspaceId, sessionId, 0); ; ) {
     after = batch.at(-1)?.seq ?? after;
+    if (batch.length < EVENTS_SINCE_LIMIT) break;
     batch = await sessions.eventsSince(workspaceId, sessionId, after);
   }
   return follow(sessions, workspaceId, sessionId, signal, after, arm, intervalMs);
@@ -61,6 +62,8 @@ async function* follow(
       after = seq;
       yield event;
     }
-    if (batch.length === 0) await wait(intervalMs, signal);
+    // A short batch is all there was: wait (a wake-up armed before the read still ends it at once) instead
+    // of reading again only to find nothing.
+    if (batch.length < EVENTS_SINCE_LIMIT) await wait(intervalMs, signal);
   }
 }

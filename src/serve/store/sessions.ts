@@ -21,6 +21,9 @@ export interface NewSession extends SessionBody {
 /** One stored event: what the SDK reads (`id`, `type`, `processed_at`, the rest of its fields). */
 export type SessionEvent = { id: string; type: string; processed_at: string } & Record<string, unknown>;
 
+/** The most events one `eventsSince` returns. */
+export const EVENTS_SINCE_LIMIT = 1000;
+
 /** Filters of a session listing. */
 export interface SessionFilter {
   agentId?: string;
@@ -83,7 +86,10 @@ export interface SessionStore {
     events: readonly ({ type: string } & Record<string, unknown>)[],
   ): Promise<SessionEvent[]>;
   listEvents(workspaceId: string, id: string, page: PageRequest): Promise<Page<SessionEvent>>;
-  /** Events after sequence number `after` (0: all), oldest first, each with its sequence number. */
+  /**
+   * Events after sequence number `after` (0: all), oldest first, each with its sequence number; at most
+   * {@link EVENTS_SINCE_LIMIT}.
+   */
   eventsSince(
     workspaceId: string,
     id: string,
@@ -198,12 +204,18 @@ export function createSessionStore(db: SqlDriver): SessionStore {
       }));
     },
     async eventsSince(workspaceId, id, after) {
-      await getRow(db, workspaceId, id);
+      // One query: the session row (so an unknown session is a 404) joined to its newer events, if any.
       const rows = await db.query(
-        "SELECT * FROM session_events WHERE session_id = $1 AND seq > $2 ORDER BY seq ASC LIMIT 1000",
-        [id, after],
+        `SELECT e.* FROM sessions s
+         LEFT JOIN session_events e ON e.session_id = s.id AND e.seq > $3
+         WHERE s.id = $1 AND s.workspace_id = $2
+         ORDER BY e.seq ASC LIMIT ${EVENTS_SINCE_LIMIT}`,
+        [id, workspaceId, after],
       );
-      return rows.map((row) => ({ seq: num(row, "seq"), event: eventOf(row) }));
+      if (rows.length === 0) throw notFound("session", id);
+      return rows.flatMap((row) =>
+        row.seq === null || row.seq === undefined ? [] : [{ seq: num(row, "seq"), event: eventOf(row) }],
+      );
     },
     async listEvents(workspaceId, id, page) {
       await getRow(db, workspaceId, id);
