@@ -98,8 +98,9 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     ws: string,
     sessionId: string,
     events: readonly UserEvent[],
+    status?: BetaManagedAgentsSession["status"],
   ): Promise<SessionEvent[]> => {
-    const stored = await store.sessions.appendEvents(ws, sessionId, events);
+    const stored = await store.sessions.appendEvents(ws, sessionId, events, status);
     options.signals?.notify(sessionId);
     await options.publish?.(sessionId).catch(() => {});
     return stored;
@@ -125,8 +126,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     const append = (events: OutEvent[]): Promise<SessionEvent[]> => appendEvents(ws, session.id, events);
     const abort = new AbortController();
     running.set(session.id, abort);
-    await store.sessions.setStatus(ws, session.id, "running");
-    await append([{ type: "session.status_running" }]);
+    await appendEvents(ws, session.id, [{ type: "session.status_running" }], "running");
     let stopReason: OutEvent = { type: "end_turn" };
     try {
       const client = options.client;
@@ -207,8 +207,12 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       await append([sessionError(error instanceof Error ? error.message : String(error))]);
     } finally {
       running.delete(session.id);
-      await store.sessions.setStatus(ws, session.id, "idle");
-      await append([{ type: "session.status_idle", stop_reason: stopReason, stop_details: null }]);
+      await appendEvents(
+        ws,
+        session.id,
+        [{ type: "session.status_idle", stop_reason: stopReason, stop_details: null }],
+        "idle",
+      );
     }
   };
 

@@ -79,11 +79,15 @@ export interface SessionStore {
   delete(workspaceId: string, id: string): Promise<void>;
   archive(workspaceId: string, id: string): Promise<BetaManagedAgentsSession>;
   setStatus(workspaceId: string, id: string, status: BetaManagedAgentsSession["status"]): Promise<void>;
-  /** Appends events in one transaction, in order after every earlier one; returns them as stored. */
+  /**
+   * Appends events in one statement, in order after every earlier one; returns them as stored. `status`, when
+   * given, is set in the same statement (a status change and its event are one write).
+   */
   appendEvents(
     workspaceId: string,
     id: string,
     events: readonly ({ type: string } & Record<string, unknown>)[],
+    status?: BetaManagedAgentsSession["status"],
   ): Promise<SessionEvent[]>;
   listEvents(workspaceId: string, id: string, page: PageRequest): Promise<Page<SessionEvent>>;
   /**
@@ -172,9 +176,12 @@ export function createSessionStore(db: SqlDriver): SessionStore {
         [status, id, workspaceId],
       );
     },
-    async appendEvents(workspaceId, id, events) {
+    async appendEvents(workspaceId, id, events, status) {
       if (events.length === 0) {
         await getRow(db, workspaceId, id);
+        if (status !== undefined) {
+          await db.query("UPDATE sessions SET status = $1, updated_at = now() WHERE id = $2", [status, id]);
+        }
         return [];
       }
       const rows = events.map((event) => {
@@ -185,14 +192,16 @@ export function createSessionStore(db: SqlDriver): SessionStore {
       // append to the same session), the INSERT stores every event after them; no row read back.
       const inserted = await db.query(
         `WITH s AS (
-           UPDATE sessions SET event_seq = event_seq + $3 WHERE id = $1 AND workspace_id = $2
+           UPDATE sessions SET event_seq = event_seq + $3, status = coalesce($5, status),
+             updated_at = CASE WHEN $5::text IS NULL THEN updated_at ELSE now() END
+           WHERE id = $1 AND workspace_id = $2
            RETURNING event_seq - $3 AS base
          )
          INSERT INTO session_events (session_id, seq, id, type, body)
          SELECT $1, s.base + e.n, e.v->>'id', e.v->>'type', e.v->'body'
          FROM s, jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(v, n)
          RETURNING seq, id, type, created_at`,
-        [id, workspaceId, rows.length, JSON.stringify(rows)],
+        [id, workspaceId, rows.length, JSON.stringify(rows), status ?? null],
       );
       if (inserted.length === 0) throw notFound("session", id);
       const at = new Map(inserted.map((row) => [text(row, "id"), iso(row, "created_at")]));
