@@ -1,9 +1,11 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type Anthropic from "@anthropic-ai/sdk";
 import { APIError, toFile } from "@anthropic-ai/sdk";
 import type { BetaManagedAgentsStreamSessionEvents } from "@anthropic-ai/sdk/resources/beta/sessions/events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
 import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
+import { EVENTS_CHANNEL } from "../../src/serve/events/pg-listen.js";
 import { TEST_API_KEY, textTurn } from "../support/model-server.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
@@ -99,6 +101,8 @@ describe("a PostgreSQL restart under serve", () => {
       down.push(await failure(() => client.beta.skills.create({ files: [outageFile] })));
       down.push(await failure(() => client.beta.sessions.events.send(session.id, message("lost"))));
       down.push(await failure(() => client.beta.sessions.retrieve(session.id)));
+      // Long enough for the open stream to ask the store at least once while it is down (it asks every 100 ms).
+      await sleep(1000);
     });
     for (const error of down) {
       expect(error.status).toBe(503);
@@ -128,4 +132,27 @@ describe("a PostgreSQL restart under serve", () => {
     if (!resumed.ended) expect(JSON.stringify(resumed.seen)).toContain("resumed answer");
     expect(alive()).toBe(true);
   }, 120_000);
+
+  it("LISTENs again for other instances' events once PostgreSQL is back", async () => {
+    await postgres.restart();
+    // The LISTEN connection is a backend whose last statement is the LISTEN; wait for it to come back.
+    const pg = (await import("pg")).default;
+    const admin = new pg.Client({ connectionString: postgres.url });
+    await admin.connect();
+    try {
+      let listening = 0;
+      for (let tries = 0; tries < 100 && listening === 0; tries++) {
+        if (tries > 0) await sleep(100);
+        const { rows } = await admin.query(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = 'restart' AND query = $1",
+          [`LISTEN ${EVENTS_CHANNEL}`],
+        );
+        listening = Number(rows[0]?.n ?? 0);
+      }
+      expect(listening).toBe(1);
+    } finally {
+      await admin.end();
+    }
+    expect(alive()).toBe(true);
+  }, 60_000);
 });
