@@ -18,37 +18,22 @@ export async function listenForEvents(
   let closed = false;
   let client: InstanceType<typeof pg.Client> | undefined;
   let retry: ReturnType<typeof setTimeout> | undefined;
-  // One reconnect at a time: a lost connection reports itself more than once (an `error`, a failed query, an
-  // `end`), and each report must not start a connection of its own.
-  const reconnect = () => {
-    if (closed || retry !== undefined) return;
-    retry = setTimeout(() => {
-      retry = undefined;
-      void connect();
-    }, 1000);
-  };
   const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000, keepAlive: true });
-    client = next;
-    let lost = false;
-    const lose = () => {
-      if (lost) return;
-      lost = true;
-      void next.end().catch(() => {});
-      if (client === next) client = undefined;
-      reconnect();
-    };
+    const next = new pg.Client({ connectionString: url });
     next.on("notification", (message) => {
       if (message.channel === EVENTS_CHANNEL && message.payload !== undefined) onSession(message.payload);
     });
-    next.on("error", lose);
-    next.on("end", lose);
+    next.on("error", () => {
+      void next.end().catch(() => {});
+      if (!closed) retry = setTimeout(() => void connect().catch(() => {}), 1000);
+    });
     try {
       await next.connect();
       await next.query(`LISTEN ${EVENTS_CHANNEL}`);
-      if (closed) await next.end();
+      client = next;
     } catch {
-      lose();
+      await next.end().catch(() => {});
+      if (!closed) retry = setTimeout(() => void connect().catch(() => {}), 1000);
     }
   };
   await connect();
