@@ -135,6 +135,7 @@ describe("a PostgreSQL restart under serve", () => {
 
   it("LISTENs again for other instances' events once PostgreSQL is back", async () => {
     await postgres.restart();
+    expect(alive()).toBe(true);
     // The LISTEN connection is a backend whose last statement is the LISTEN; wait for it to come back.
     const pg = (await import("pg")).default;
     const admin = new pg.Client({ connectionString: postgres.url });
