@@ -12,6 +12,11 @@ export interface TestPostgres {
   url: string;
   /** A fresh database on the server, for a test that must not see another's rows. */
   createDatabase(name: string): Promise<string>;
+  /**
+   * Stops the server (fast shutdown: open connections are cut), runs `whileDown` if given, then starts it
+   * again on the same port and data dir and waits until it accepts connections.
+   */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
   /** Stops the server and removes its data dir. */
   stop(): Promise<void>;
 }
@@ -67,34 +72,48 @@ export async function startPostgres(): Promise<TestPostgres> {
   const data = join(root, "data");
   await run(join(bin, "initdb"), ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]);
   const port = await freePort();
-  const server: ResultPromise = run(join(bin, "postgres"), [
-    "-D",
-    data,
-    "-p",
-    String(port),
-    "-k",
-    root,
-    "-c",
-    "listen_addresses=127.0.0.1",
-    "-c",
-    "fsync=off",
-  ]);
-  server.catch(() => {});
+  const launch = (): ResultPromise => {
+    const child = run(join(bin, "postgres"), [
+      "-D",
+      data,
+      "-p",
+      String(port),
+      "-k",
+      root,
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "fsync=off",
+    ]);
+    child.catch(() => {});
+    return child;
+  };
+  let server = launch();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const pg = (await import("pg")).default;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const client = new pg.Client({ connectionString: url });
-    try {
-      await client.connect();
-      await client.end();
-      break;
-    } catch (error) {
-      await client.end().catch(() => {});
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+  const ready = async () => {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const client = new pg.Client({ connectionString: url });
+      try {
+        await client.connect();
+        await client.end();
+        return;
+      } catch (error) {
+        await client.end().catch(() => {});
+        if (Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     }
-  }
+  };
+  // `runuser` does not pass signals on: pg_ctl stops the server itself.
+  const halt = async () => {
+    await run(join(bin, "pg_ctl"), ["stop", "-D", data, "-m", "fast", "-w"]).catch(() => {
+      server.kill("SIGKILL");
+    });
+    await server.catch(() => {});
+  };
+  await ready();
   return {
     url,
     async createDatabase(name) {
@@ -104,12 +123,14 @@ export async function startPostgres(): Promise<TestPostgres> {
       await client.end();
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
     },
+    async restart(whileDown) {
+      await halt();
+      await whileDown?.();
+      server = launch();
+      await ready();
+    },
     async stop() {
-      // `runuser` does not pass signals on: pg_ctl stops the server itself.
-      await run(join(bin, "pg_ctl"), ["stop", "-D", data, "-m", "fast", "-w"]).catch(() => {
-        server.kill("SIGKILL");
-      });
-      await server.catch(() => {});
+      await halt();
       await rm(root, { recursive: true, force: true });
     },
   };

@@ -8,6 +8,7 @@ export const API_ERRORS = {
   request_too_large: 413,
   not_implemented_error: 501,
   api_error: 500,
+  overloaded_error: 503,
 } as const;
 
 /** One of {@link API_ERRORS}' types. */
@@ -34,4 +35,48 @@ export function invalid(message: string): ApiError {
 /** A 404 `not_found_error` naming what was not found (another workspace's ids are not found either). */
 export function notFound(what: string, id: string): ApiError {
   return new ApiError("not_found_error", `${what} ${JSON.stringify(id)} not found`);
+}
+
+/** Node socket error codes that mean the database server cannot be reached. */
+const UNREACHABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENOTFOUND",
+]);
+
+/**
+ * Whether `code` (a Node socket code or a PostgreSQL SQLSTATE) says the database connection is gone:
+ * SQLSTATE class 08 (connection exception), 57P01–57P03 (the server is shutting down or starting). Pure.
+ */
+function unreachableCode(code: unknown): boolean {
+  if (typeof code !== "string") return false;
+  return UNREACHABLE_CODES.has(code) || code.startsWith("08") || /^57P0[123]$/.test(code);
+}
+
+/** `pg`'s own messages for a connection that ended under a query or a client that cannot query any more. */
+const LOST_CONNECTION = /Connection terminated|connection error and is not queryable|Connection ended/i;
+
+/**
+ * A 503 `overloaded_error` when `error` (or one of its causes) is a lost or refused database connection, as
+ * while PostgreSQL restarts; otherwise `undefined`. Pure: it only reads the error.
+ */
+export function databaseUnavailable(error: unknown): ApiError | undefined {
+  const seen = new Set<unknown>();
+  const pending: unknown[] = [error];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next !== "object" || next === null || seen.has(next)) continue;
+    seen.add(next);
+    const code = "code" in next ? next.code : undefined;
+    const message = next instanceof Error ? next.message : "";
+    if (unreachableCode(code) || LOST_CONNECTION.test(message)) {
+      return new ApiError("overloaded_error", "the database is unavailable; retry shortly");
+    }
+    if ("cause" in next) pending.push(next.cause);
+    if (next instanceof AggregateError) pending.push(...next.errors);
+  }
+  return undefined;
 }

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { ApiError } from "../errors.js";
+import { ApiError, databaseUnavailable } from "../errors.js";
 import { workspaceForKey } from "../store/workspaces.js";
 import { UPLOAD_LIMITS } from "../upload/limits.js";
 import { agentsRoutes } from "./agents-routes.js";
@@ -29,7 +29,9 @@ export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
   const app = new Hono<ServeEnv>();
   app.onError((error, c) => {
     const api =
-      error instanceof ApiError ? error : new ApiError("api_error", "internal error; see the server's log");
+      error instanceof ApiError
+        ? error
+        : (databaseUnavailable(error) ?? new ApiError("api_error", "internal error; see the server's log"));
     if (!(error instanceof ApiError)) console.error(error);
     return c.json(errorBody(api), api.status);
   });

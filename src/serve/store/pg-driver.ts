@@ -24,6 +24,13 @@ export async function openPgDriver(url: string, poolSize = DEFAULT_PG_POOL_SIZE)
     query,
     transaction: async (fn) => {
       const client = await pool.connect();
+      // A checked-out client has no pool listener: a connection lost mid-transaction (the server restarted)
+      // emits `error` on it, which must not crash the process. Such a client is destroyed, not reused.
+      let broken = false;
+      const onError = () => {
+        broken = true;
+      };
+      client.on("error", onError);
       const tx: SqlQuery = {
         query: async (sql, params = []) => rowsOf((await client.query(sql, [...params])).rows),
       };
@@ -33,10 +40,13 @@ export async function openPgDriver(url: string, poolSize = DEFAULT_PG_POOL_SIZE)
         await client.query("COMMIT");
         return result;
       } catch (error) {
-        await client.query("ROLLBACK").catch(() => {});
+        await client.query("ROLLBACK").catch(() => {
+          broken = true;
+        });
         throw error;
       } finally {
-        client.release();
+        client.off("error", onError);
+        client.release(broken);
       }
     },
     close: () => pool.end(),
