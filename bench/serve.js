@@ -157,16 +157,18 @@ export async function run(ctx) {
       const gap = (/** @type {any[]} */ ev, /** @type {string} */ a, /** @type {string} */ b) =>
         Date.parse(ev.find((e) => e.type === b)?.processed_at ?? "") -
         Date.parse(ev.find((e) => e.type === a)?.processed_at ?? "");
-      for (const [a, b] of [
+      /** @type {[string, string][]} */
+      const pairs = [
         ["user.message", "session.status_running"],
         ["session.status_running", "span.model_request_start"],
         ["span.model_request_start", "span.model_request_end"],
         ["span.model_request_end", "session.status_idle"],
-      ]) {
+      ];
+      for (const [a, b] of pairs) {
         const g = turns.map((ev) => gap(ev, a, b));
         ctx.log(`${a} -> ${b}: median ${stats(g).median} p99 ${p99(g)}`);
       }
-      ctx.log(turns[0].map((e) => `${e.type} ${e.processed_at}`).join("\n"));
+      ctx.log((turns[0] ?? []).map((e) => `${e.type} ${e.processed_at}`).join("\n"));
     }
     const overheadP99 = p99(overheads);
     const wallRatio = wallMs / RESPONSE_MS;
