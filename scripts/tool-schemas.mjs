@@ -1,4 +1,5 @@
-// Writes src/tools/input-schemas.ts: each built-in tool's JSON input schema (`input_schema`), generated from its
+// Writes src/tools/input-schemas.ts: the JSON input schema of each tool every session offers (the built-in tools,
+// Skill, SkillSearch, load_reference and the MCP resource tools) (`input_schema`), generated from its
 // zod input with `toToolInputSchema` (z.toJSONSchema) at build time, so that no run pays for zod's JSON-schema
 // generation (~7 ms a start-up). Runs on the tsc output (dist/), then formats the file with biome.
 //   node scripts/tool-schemas.mjs           rewrite the file (after changing a tool's zod input; then rebuild)
@@ -6,6 +7,10 @@
 // test/tools/input-schemas.test.ts checks the same against the sources, so the two can never drift.
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
+import { listResourcesInput } from "../dist/mcp/list-resources-tool.js";
+import { readResourceInput } from "../dist/mcp/resource-tool.js";
+import { skillSearchInput } from "../dist/skill-search/tool.js";
+import { SkillToolInput } from "../dist/skill-tool/validate.js";
 import { bashInput } from "../dist/tools/bash.js";
 import { toToolInputSchema } from "../dist/tools/define-tool.js";
 import { editInput } from "../dist/tools/edit.js";
@@ -28,6 +33,10 @@ const TOOLS = [
   ["GLOB_INPUT_SCHEMA", "Glob", findInput],
   ["LS_INPUT_SCHEMA", "LS", lsInput],
   ["LOAD_REFERENCE_INPUT_SCHEMA", "load_reference", loadReferenceInput],
+  ["SKILL_INPUT_SCHEMA", "Skill", SkillToolInput],
+  ["SKILL_SEARCH_INPUT_SCHEMA", "SkillSearch", skillSearchInput],
+  ["READ_MCP_RESOURCE_INPUT_SCHEMA", "ReadMcpResourceTool", readResourceInput],
+  ["LIST_MCP_RESOURCES_INPUT_SCHEMA", "ListMcpResourcesTool", listResourcesInput],
 ];
 
 const parts = [

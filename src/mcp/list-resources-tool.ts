@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { lazy } from "../lazy.js";
 import { defineTool, type Tool } from "../tools/define-tool.js";
+import { LIST_MCP_RESOURCES_INPUT_SCHEMA } from "../tools/input-schemas.js";
 
 /** One resource of a server, as `ListMcpResourcesTool` shows it. */
 export interface McpResourceEntry {
@@ -43,6 +44,7 @@ export function createListMcpResourcesTool(list: ListMcpResources, servers: read
       `Lists the resources of the connected MCP servers (servers: ${servers.join(", ")}). Each entry names its ` +
       "server; read one with ReadMcpResourceTool.",
     input: listResourcesInput,
+    inputSchema: LIST_MCP_RESOURCES_INPUT_SCHEMA,
     readOnly: true,
     subject: (input) => input.server,
     async execute(input, ctx) {

@@ -2,6 +2,7 @@ import type { ContentBlock, ReadResourceResult } from "@modelcontextprotocol/cli
 import * as z from "zod";
 import { lazy } from "../lazy.js";
 import { defineTool, type Tool } from "../tools/define-tool.js";
+import { READ_MCP_RESOURCE_INPUT_SCHEMA } from "../tools/input-schemas.js";
 import { toToolContent } from "./tools.js";
 
 /** Claude Code's name for the tool, so permission rules and hook matchers written for it apply unchanged. */
@@ -109,6 +110,7 @@ export function createReadMcpResourceTool(read: ReadMcpResource, servers: readon
       `Reads a resource from an MCP server (servers: ${servers.join(", ")}). Use it for the files of an MCP ` +
       "skill: its base directory is a URI (e.g. skill://name), so read skill://name/reference.md here, not with Read.",
     input: readResourceInput,
+    inputSchema: READ_MCP_RESOURCE_INPUT_SCHEMA,
     readOnly: true,
     subject: (input) => `${input.server} ${input.uri}`,
     async execute(input, ctx) {

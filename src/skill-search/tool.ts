@@ -4,6 +4,7 @@ import { LISTING_DESCRIPTION_CAP, listingDescription, SKILL_SEARCH_TOOL_NAME } f
 import { neutralizeMarkup } from "../skill/neutralize-markup.js";
 import { displayName, type Skill } from "../skill/skill.js";
 import { defineTool, type Tool, toolError } from "../tools/define-tool.js";
+import { SKILL_SEARCH_INPUT_SCHEMA } from "../tools/input-schemas.js";
 import { SKILL_SEARCH_LIMIT, searchSkills } from "./search.js";
 
 /** The model-facing description of the `SkillSearch` tool (SPEC §14.15). */
@@ -67,6 +68,7 @@ export function createSkillSearchTool(options: SkillSearchToolOptions): Tool {
     name: SKILL_SEARCH_TOOL_NAME,
     description: SKILL_SEARCH_DESCRIPTION,
     input: skillSearchInput,
+    inputSchema: SKILL_SEARCH_INPUT_SCHEMA,
     readOnly: true,
     subject: (input) => input.query,
     async execute(input) {

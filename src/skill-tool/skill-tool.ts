@@ -1,11 +1,10 @@
 import type { AgentTool, AgentToolResult } from "../agent/loop.js";
-import { lazy } from "../lazy.js";
 import type { Skill } from "../skill/skill.js";
 import type { DisabledSkill } from "../skill-filter.js";
-import { toToolInputSchema } from "../tools/define-tool.js";
+import { SKILL_INPUT_SCHEMA } from "../tools/input-schemas.js";
 import type { InvocationOutcome, InvocationRequest } from "./invoke.js";
 import { SKILL_TOOL_DESCRIPTION, SKILL_TOOL_NAME } from "./prompt.js";
-import { parseSkillToolInput, SkillToolInput, toolUseError, validateSkillCall } from "./validate.js";
+import { parseSkillToolInput, toolUseError, validateSkillCall } from "./validate.js";
 
 /** Forks nest at most this deep (SPEC §7): the main agent is depth 0. */
 export const MAX_FORK_DEPTH = 3;
@@ -31,16 +30,13 @@ function errorText(message: string): AgentToolResult {
  * The `Skill` tool (SPEC §4): validates the call, then hands it to the one invocation pipeline. Inline skills
  * answer `Launching skill: {name}` (the name as called, SPEC §14.4) with the expansion as a follow-up text block and a turn patch; forked
  * skills answer with the fork's result (SPEC §7). Its `input_schema` is generated from `SkillToolInput` (the single
- * source) on first read, then the same object every request. Failures are `<tool_use_error>` results, never throws.
+ * source) at build time (scripts/tool-schemas.mjs): the same object every request. Failures are `<tool_use_error>` results, never throws.
  */
 export function createSkillTool(options: SkillToolOptions): AgentTool {
-  const inputSchema = lazy(() => toToolInputSchema(SKILL_TOOL_NAME, SkillToolInput()));
   return {
     name: SKILL_TOOL_NAME,
     description: SKILL_TOOL_DESCRIPTION,
-    get inputSchema() {
-      return inputSchema();
-    },
+    inputSchema: SKILL_INPUT_SCHEMA,
     readOnly: false,
     subject: (raw) => {
       const parsed = parseSkillToolInput(raw);

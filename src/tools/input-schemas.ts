@@ -111,3 +111,46 @@ export const LOAD_REFERENCE_INPUT_SCHEMA: ToolInputSchema = {
   required: ["skill", "name"],
   additionalProperties: false,
 };
+/** The `Skill` tool's `input_schema`, generated from its zod input at build time. */
+export const SKILL_INPUT_SCHEMA: ToolInputSchema = {
+  type: "object",
+  properties: {
+    skill: {
+      type: "string",
+      description: 'The skill name exactly as listed, e.g. "commit" or "my-plugin:review"',
+    },
+    args: { description: "Optional arguments for the skill, as one string", type: "string" },
+  },
+  required: ["skill"],
+  additionalProperties: false,
+};
+/** The `SkillSearch` tool's `input_schema`, generated from its zod input at build time. */
+export const SKILL_SEARCH_INPUT_SCHEMA: ToolInputSchema = {
+  type: "object",
+  properties: {
+    query: { description: "Words describing the task or the skill you need", type: "string", minLength: 1 },
+  },
+  required: ["query"],
+};
+/** The `ReadMcpResourceTool` tool's `input_schema`, generated from its zod input at build time. */
+export const READ_MCP_RESOURCE_INPUT_SCHEMA: ToolInputSchema = {
+  type: "object",
+  properties: {
+    server: { type: "string", minLength: 1, description: "The MCP server's name, as in mcp__{server}__…" },
+    uri: { type: "string", minLength: 1, description: "The resource URI, e.g. skill://greet/reference.md" },
+  },
+  required: ["server", "uri"],
+  additionalProperties: false,
+};
+/** The `ListMcpResourcesTool` tool's `input_schema`, generated from its zod input at build time. */
+export const LIST_MCP_RESOURCES_INPUT_SCHEMA: ToolInputSchema = {
+  type: "object",
+  properties: {
+    server: {
+      description: "Only this MCP server's resources (default: every server)",
+      type: "string",
+      minLength: 1,
+    },
+  },
+  additionalProperties: false,
+};

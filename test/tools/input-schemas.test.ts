@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createNodeFs } from "../../src/io/fs.js";
 import { createNodeShell } from "../../src/io/shell.js";
-import { createListMcpResourcesTool } from "../../src/mcp/list-resources-tool.js";
-import { createReadMcpResourceTool } from "../../src/mcp/resource-tool.js";
-import { createSkillSearchTool } from "../../src/skill-search/tool.js";
+import { createListMcpResourcesTool, listResourcesInput } from "../../src/mcp/list-resources-tool.js";
+import { createReadMcpResourceTool, readResourceInput } from "../../src/mcp/resource-tool.js";
+import { createSkillSearchTool, skillSearchInput } from "../../src/skill-search/tool.js";
 import { createSkillTool } from "../../src/skill-tool/skill-tool.js";
 import { SkillToolInput } from "../../src/skill-tool/validate.js";
 import { bashInput } from "../../src/tools/bash.js";
@@ -107,6 +107,13 @@ describe("the engine's other tools: input_schema generated from zod, bytes uncha
     createLoadReferenceTool({ skills: () => [] }),
   ];
 
+  it.each(tools.map((t) => [t.name, t] as const))(
+    "%s offers its build-time literal (no JSON-schema generation at run time)",
+    (name, tool) => {
+      expect(tool.inputSchema).toBe(GENERATED_TABLE.find(([row]) => row === name)?.[1]);
+    },
+  );
+
   it.each(Object.entries(OTHER_SENT_BYTES))("%s sends the bytes it sent as a literal", (name, bytes) => {
     const tool = tools.find((t) => t.name === name);
     expect(JSON.stringify(tool?.inputSchema)).toBe(bytes);
@@ -139,6 +146,10 @@ const GENERATED_TABLE: [string, ToolInputSchema, () => z.ZodType][] = [
   ["Glob", GENERATED.GLOB_INPUT_SCHEMA, findInput],
   ["LS", GENERATED.LS_INPUT_SCHEMA, lsInput],
   ["load_reference", GENERATED.LOAD_REFERENCE_INPUT_SCHEMA, loadReferenceInput],
+  ["Skill", GENERATED.SKILL_INPUT_SCHEMA, SkillToolInput],
+  ["SkillSearch", GENERATED.SKILL_SEARCH_INPUT_SCHEMA, skillSearchInput],
+  ["ReadMcpResourceTool", GENERATED.READ_MCP_RESOURCE_INPUT_SCHEMA, readResourceInput],
+  ["ListMcpResourcesTool", GENERATED.LIST_MCP_RESOURCES_INPUT_SCHEMA, listResourcesInput],
 ];
 
 describe("input schemas generated at build time (scripts/tool-schemas.mjs)", () => {
