@@ -6,7 +6,7 @@ import { EVENTS_CHANNEL, listenForEvents } from "../../serve/events/pg-listen.js
 import { createServeApp } from "../../serve/http/app.js";
 import { createSessionRunner } from "../../serve/sessions/runner.js";
 import { newApiKey } from "../../serve/store/ids.js";
-import { openDriver } from "../../serve/store/open-driver.js";
+import { isPostgresUrl, openDriver } from "../../serve/store/open-driver.js";
 import { createStore, type Store } from "../../serve/store/store.js";
 import { addApiKey, DEFAULT_WORKSPACE, ensureWorkspace } from "../../serve/store/workspaces.js";
 import type { CliArgs } from "../args.js";
@@ -19,7 +19,7 @@ export const DEFAULT_PORT = 8787;
 /** Where `--db` points: a PostgreSQL URL as is, a dir resolved against the cwd, by default `~/.skillwright/data`. */
 export function dbLocation(db: string | undefined, io: Pick<CliIo, "cwd" | "home">): string {
   if (db === undefined) return join(io.home, ".skillwright", "data");
-  if (/^postgres(ql)?:\/\//.test(db) || isAbsolute(db)) return db;
+  if (isPostgresUrl(db) || isAbsolute(db)) return db;
   return resolve(io.cwd, db);
 }
 
