@@ -1,4 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
+import { createAdaptorServer } from "@hono/node-server";
 import { execa, type ResultPromise } from "execa";
 import { assertBuilt, BIN } from "../cli/run-cli.js";
 
@@ -50,4 +51,25 @@ export async function startServe(args: string[], env: Record<string, string> = {
 /** The official SDK client, unchanged, pointed at a served URL (no retries: a 5xx must show at once). */
 export function sdkClient(url: string, apiKey: string): Anthropic {
   return new Anthropic({ apiKey, baseURL: url, maxRetries: 0 });
+}
+
+/**
+ * Serves an in-process app (e.g. `createServeApp` with a stand-in runner) on a free port. `close` does not wait
+ * for streams a test left open.
+ */
+export async function listenInProcess(app: {
+  fetch: (request: Request) => Response | Promise<Response>;
+}): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createAdaptorServer({ fetch: app.fetch });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
+  const address = server.address();
+  if (typeof address !== "object" || address === null) throw new Error("no address");
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        if ("closeAllConnections" in server) server.closeAllConnections();
+      }),
+  };
 }

@@ -1,4 +1,3 @@
-import { createAdaptorServer } from "@hono/node-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { followEvents } from "../../src/serve/events/follow-events.js";
 import { createServeApp } from "../../src/serve/http/app.js";
@@ -6,7 +5,7 @@ import type { SessionRunner } from "../../src/serve/session-runner.js";
 import { openPgliteDriver } from "../../src/serve/store/pglite-driver.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
 import { addApiKey, ensureWorkspace } from "../../src/serve/store/workspaces.js";
-import { sdkClient } from "./serve-process.js";
+import { listenInProcess, sdkClient } from "./serve-process.js";
 
 // The seam a later change fills with the engine: with a SessionRunner injected, the events routes take
 // user events and stream what is appended (read back from the store) as SSE the official SDK reads.
@@ -32,17 +31,7 @@ beforeAll(async () => {
     subscribe: (workspaceId, sessionId, signal) =>
       followEvents(store.sessions, workspaceId, sessionId, signal),
   };
-  const server = createAdaptorServer({ fetch: createServeApp({ store, runner }).fetch });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const address = server.address();
-  if (typeof address !== "object" || address === null) throw new Error("no address");
-  url = `http://127.0.0.1:${address.port}`;
-  close = () =>
-    new Promise((resolve) => {
-      server.close(() => resolve());
-      // A stream the test left open must not hold the close.
-      if ("closeAllConnections" in server) server.closeAllConnections();
-    });
+  ({ url, close } = await listenInProcess(createServeApp({ store, runner })));
 }, 60_000);
 afterAll(async () => {
   await close?.();

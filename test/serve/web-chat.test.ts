@@ -1,6 +1,5 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { createAdaptorServer } from "@hono/node-server";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { followEvents } from "../../src/serve/events/follow-events.js";
@@ -10,7 +9,7 @@ import { openPgliteDriver } from "../../src/serve/store/pglite-driver.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
 import { addApiKey, ensureWorkspace } from "../../src/serve/store/workspaces.js";
 import { launchChromium } from "../support/browser.js";
-import { sdkClient } from "./serve-process.js";
+import { listenInProcess, sdkClient } from "./serve-process.js";
 
 // The page's chat against the events routes as they run with a SessionRunner (the seam the engine fills):
 // a stand-in runner answers each user.message with the events a turn with a Skill call, a reference read
@@ -49,16 +48,7 @@ beforeAll(async () => {
       followEvents(store.sessions, workspaceId, sessionId, signal),
   };
   const app = createServeApp({ store, runner, readWebAsset: (name) => readFile(WEB_DIR + name, "utf8") });
-  const server = createAdaptorServer({ fetch: app.fetch });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const address = server.address();
-  if (typeof address !== "object" || address === null) throw new Error("no address");
-  url = `http://127.0.0.1:${address.port}`;
-  close = () =>
-    new Promise((resolve) => {
-      server.close(() => resolve());
-      if ("closeAllConnections" in server) server.closeAllConnections();
-    });
+  ({ url, close } = await listenInProcess(app));
   browser = await launchChromium();
   page = await browser.newPage();
   page.setDefaultTimeout(10_000);
