@@ -60,6 +60,7 @@ export const SUBCOMMANDS = [
   "help",
   "mcp",
   "hooks",
+  "permissions",
   "lint",
   "to-prompt",
   "test",

@@ -25,6 +25,7 @@ Commands (offline):
   keys create --workspace W [--db DIR|URL]  make an API key for workspace W (printed once)
   mcp approve <name>                 let a project or plugin MCP server start (writes .claude/settings.local.json)
   hooks approve                      let the hooks in the project's committed settings run (same file)
+  permissions approve                let the allow rules and additionalDirectories of those settings apply
   (list and doctor never start an MCP server unless given --start-mcp; show starts only the one it shows)
 
 Run options:
