@@ -30,7 +30,12 @@ describe("approvedPermissions (pure)", () => {
         { path: USER, settings: perms({ allow: ["Read"] }) },
         {
           path: COMMITTED,
-          settings: perms({ allow: ["Bash"], deny: ["Bash(rm *)"], ask: ["Write"], additionalDirectories: ["~"] }),
+          settings: perms({
+            allow: ["Bash"],
+            deny: ["Bash(rm *)"],
+            ask: ["Write"],
+            additionalDirectories: ["~"],
+          }),
         },
         { path: LOCAL, settings: perms({ allow: ["Edit"], additionalDirectories: ["../lib"] }) },
       ],
