@@ -53,6 +53,8 @@ beforeAll(async () => {
           toolResultIncludes: "STOCK-FOR-A1",
         }),
         textTurn("Answered without MCP.", { lastUserTextIncludes: "anyone there" }),
+        toolTurn("mcp__stock__lookup_stock", { sku: "B2" }, { match: { lastUserTextIncludes: "ask first" } }),
+        textTurn("It needs a confirmation.", { hasToolResultFor: "mcp__stock__lookup_stock" }),
       ],
     },
   });
@@ -138,6 +140,35 @@ describe("served sessions use the agent's MCP servers", () => {
     expect(requestText(before + 1)).toContain("STOCK-FOR-A1: 7 left");
     expect(toolsLog).toContain("called lookup_stock");
     expect(toolsLog).not.toContain("called delete_everything");
+  });
+
+  it("offers an always_ask tool but refuses its call (served sessions cannot ask), and the server is not called", async () => {
+    const env = await client.beta.environments.create({ name: "mcp-env-ask" });
+    const agent = await client.beta.agents.create({
+      name: "asking-agent",
+      model: "claude-sonnet-4-5",
+      mcp_servers: [{ type: "url", name: "stock", url: toolsUrl }],
+      tools: [
+        {
+          type: "mcp_toolset",
+          mcp_server_name: "stock",
+          default_config: { permission_policy: { type: "always_ask" } },
+        },
+      ],
+    });
+    const session = await client.beta.sessions.create({ agent: agent.id, environment_id: env.id });
+    const calls = toolsLog;
+    const events = await say(session.id, "ask first, then look up B2");
+    const use = events.find((e) => e.type === "agent.mcp_tool_use");
+    expect(use).toMatchObject({
+      name: "lookup_stock",
+      mcp_server_name: "stock",
+      evaluated_permission: "ask",
+    });
+    const result = events.find((e) => e.type === "agent.mcp_tool_result");
+    expect(result).toMatchObject({ mcp_tool_use_id: use?.id, is_error: true });
+    expect(JSON.stringify(result)).toContain("needs a confirmation");
+    expect(toolsLog).toBe(calls);
   });
 
   it("refuses servers on loopback and metadata addresses not allowed by name: a session.error each, the turn still answers", async () => {

@@ -4,6 +4,7 @@ import { createAdaptorServer } from "@hono/node-server";
 import { createEventSignals } from "../../serve/events/event-signals.js";
 import { EVENTS_CHANNEL, listenForEvents } from "../../serve/events/pg-listen.js";
 import { createServeApp } from "../../serve/http/app.js";
+import { mcpAllowHostsFrom } from "../../serve/sessions/mcp-url-guard.js";
 import { createSessionRunner } from "../../serve/sessions/runner.js";
 import { newApiKey } from "../../serve/store/ids.js";
 import { isPostgresUrl, openDriver } from "../../serve/store/open-driver.js";
@@ -71,12 +72,7 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
       : { followIntervalMs: 1000 }),
     ...(client === undefined ? {} : { client }),
     ...(args.hostTools ? { hostTools: { cwd: io.cwd, home: io.home } } : {}),
-    mcpAllowHosts: [
-      ...args.mcpAllowHosts,
-      ...(io.env.SKILLWRIGHT_MCP_ALLOW_HOSTS ?? "")
-        .split(",")
-        .flatMap((h) => (h.trim() === "" ? [] : [h.trim()])),
-    ],
+    mcpAllowHosts: mcpAllowHostsFrom(args.mcpAllowHosts, io.env.SKILLWRIGHT_MCP_ALLOW_HOSTS),
   });
   const webDir = io.webDir;
   const app = createServeApp({

@@ -5,6 +5,7 @@ import type {
 } from "@anthropic-ai/sdk/resources/beta/agents/agents";
 import type { AgentTool } from "../../agent/loop.js";
 import type { ConnectedServer } from "../../mcp/connect.js";
+import { errorResult } from "../../tools/define-tool.js";
 import { type McpToolRef, mcpConnectionError, type OutEvent } from "./agent-event-map.js";
 import { checkMcpUrl, createGuardedFetch, type ResolveHost, resolveWithDns } from "./mcp-url-guard.js";
 
@@ -25,7 +26,7 @@ export interface McpServerPlan {
 export interface AgentMcp {
   /** The enabled tools, named `mcp__{server}__{tool}`. */
   tools: AgentTool[];
-  /** The names of the tools whose policy is `always_allow` (they run without a confirmation). */
+  /** The names of the offered tools, for the engine's allow rules (the toolset's policy is applied here). */
   allowedTools: string[];
   /** Tool name → its server and MCP tool name, for the `agent.mcp_tool_use` events. */
   refs: ReadonlyMap<string, McpToolRef>;
@@ -72,6 +73,11 @@ export function toolPolicy(
   const enabled = config?.enabled ?? toolset.default_config.enabled;
   const policy = (config?.permission_policy ?? toolset.default_config.permission_policy).type;
   return { enabled, permission: policy === "always_allow" ? "allow" : "ask" };
+}
+
+/** The result of a call to a tool whose policy asks: served sessions have no one to ask yet. Pure. */
+export function askRefusal(server: string, tool: string): string {
+  return `The MCP tool ${tool} of server ${server} needs a confirmation (its permission_policy is not always_allow), and served sessions cannot ask for one yet: the call was not made. The agent's mcp_toolset can set permission_policy {"type":"always_allow"} for it.`;
 }
 
 const NONE: AgentMcp = {
@@ -141,19 +147,23 @@ export async function connectAgentMcp(
   const errors = outcomes.flatMap((o) => ("error" in o ? [o.error] : []));
   const named = withUniqueNames(listed, (f) => ({ server: f.server, item: f.tool.name }));
   const refs = new Map<string, McpToolRef>();
-  const tools = named.map(({ item, name }) => {
+  const tools = named.map(({ item, name }): AgentTool => {
     refs.set(name, { server: item.server, tool: item.tool.name, permission: item.policy.permission });
-    return mcpToolToTool({
+    const tool = mcpToolToTool({
       name,
       server: item.server,
       tool: item.tool,
       call: (tool, args, signal) =>
         callTool(item.client, { tool, args, signal, timeout: AGENT_MCP_TOOL_TIMEOUT_MS }),
     });
+    return item.policy.permission === "allow"
+      ? tool
+      : { ...tool, run: async () => errorResult(askRefusal(item.server, item.tool.name)) };
   });
   return {
     tools,
-    allowedTools: [...refs].flatMap(([name, ref]) => (ref.permission === "allow" ? [name] : [])),
+    // Every offered tool passes the engine's permission check: an asking tool refuses its calls itself.
+    allowedTools: [...refs.keys()],
     refs,
     errors,
     async close() {

@@ -20,6 +20,8 @@ export const BLOCKED_RANGES: ReadonlyArray<{ net: string; prefix: number; family
   { net: "172.16.0.0", prefix: 12, family: "ipv4" },
   { net: "192.168.0.0", prefix: 16, family: "ipv4" },
   { net: "169.254.0.0", prefix: 16, family: "ipv4" },
+  // Shared address space: carrier NAT, and some clouds' metadata service (100.100.100.200).
+  { net: "100.64.0.0", prefix: 10, family: "ipv4" },
   { net: "::", prefix: 128, family: "ipv6" },
   { net: "::1", prefix: 128, family: "ipv6" },
   { net: "fc00::", prefix: 7, family: "ipv6" },
@@ -33,6 +35,15 @@ export function isBlockedAddress(ip: string): boolean {
   const list = new BlockList();
   for (const range of BLOCKED_RANGES) list.addSubnet(range.net, range.prefix, range.family);
   return list.check(ip, family === 4 ? "ipv4" : "ipv6");
+}
+
+/**
+ * The hosts the operator allowed: every `--mcp-allow-host` value, then the comma-separated names of
+ * `SKILLWRIGHT_MCP_ALLOW_HOSTS` (blanks dropped). Pure.
+ */
+export function mcpAllowHostsFrom(flags: readonly string[], envValue: string | undefined): string[] {
+  const fromEnv = (envValue ?? "").split(",").map((h) => h.trim());
+  return [...flags, ...fromEnv].filter((h) => h !== "");
 }
 
 /** A URL's host as compared with `--mcp-allow-host` names: lower case, IPv6 without brackets. Pure. */
