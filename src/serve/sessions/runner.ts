@@ -152,9 +152,6 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
         cache: skillCache,
       });
       const host = options.hostTools;
-      // The agent's MCP servers, for this turn: connected before the engine, closed with it.
-      const mcp = await connectAgentMcp(agent, { allowHosts: options.mcpAllowHosts ?? [] });
-      if (mcp.errors.length > 0) await append(mcp.errors);
       const engine = createEngine({
         cwd: host?.cwd ?? "/workspace",
         home: host?.home ?? "/home",
@@ -172,20 +169,24 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
         },
       };
       const customTools = agent.tools.flatMap((t) => (t.type === "custom" ? [t] : []));
+      const resumed = await base.exists();
+      // The agent's MCP servers, for this turn: connected here, closed with the engine.
+      const mcp = await connectAgentMcp(agent, { allowHosts: options.mcpAllowHosts ?? [] });
       const state: EventMapState = {
         requestStarts: new Map(),
         toolUses: new Map(),
         customTools: new Set(customTools.map((t) => t.name)),
         mcpTools: mcp.refs,
       };
-      const resumed = await base.exists();
       try {
+        if (mcp.errors.length > 0) await append(mcp.errors);
         const opened = await openSession(engine, {
           client,
           model: agent.model.id,
           ...(agent.system === null ? {} : { systemPrompt: agent.system }),
           builtinTools: host !== undefined,
-          // The agent's own tools need no confirmation: the application answers them.
+          // The agent's own tools need no confirmation (the application answers them); MCP tools apply
+          // their toolset's permission policy themselves.
           allowedTools: [...customTools.map((t) => t.name), ...mcp.allowedTools],
           filesystem: host !== undefined,
           store: transcripts,
