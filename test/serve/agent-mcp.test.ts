@@ -171,7 +171,7 @@ describe("served sessions use the agent's MCP servers", () => {
     expect(toolsLog).toBe(calls);
   });
 
-  it("refuses servers on loopback and metadata addresses not allowed by name: a session.error each, the turn still answers", async () => {
+  it("refuses servers on loopback and metadata addresses not allowed by name, and goes on past a server that is down: a session.error each, the turn still answers", async () => {
     const env = await client.beta.environments.create({ name: "mcp-env-refused" });
     const port = new URL(toolsUrl).port;
     const agent = await client.beta.agents.create({
@@ -180,21 +180,26 @@ describe("served sessions use the agent's MCP servers", () => {
       mcp_servers: [
         { type: "url", name: "local", url: `http://localhost:${port}/mcp` },
         { type: "url", name: "metadata", url: "http://169.254.169.254/mcp" },
+        // Allowed, but nothing listens there: a failing server, not a refused one.
+        { type: "url", name: "down", url: "http://127.0.0.1:1/mcp" },
       ],
       tools: [
         { type: "mcp_toolset", mcp_server_name: "local" },
         { type: "mcp_toolset", mcp_server_name: "metadata" },
+        { type: "mcp_toolset", mcp_server_name: "down" },
       ],
     });
     const session = await client.beta.sessions.create({ agent: agent.id, environment_id: env.id });
     const calls = toolsLog;
     const events = await say(session.id, "anyone there?");
     const errors = events.flatMap((e) => (e.type === "session.error" ? [e.error] : []));
-    expect(errors).toHaveLength(2);
+    expect(errors).toHaveLength(3);
     expect(errors[0]).toMatchObject({ type: "mcp_connection_failed_error", mcp_server_name: "local" });
     expect(errors[0]?.message).toMatch(/localhost .*loopback, private.*--mcp-allow-host localhost/);
     expect(errors[1]).toMatchObject({ type: "mcp_connection_failed_error", mcp_server_name: "metadata" });
     expect(errors[1]?.message).toContain("169.254.169.254");
+    expect(errors[2]).toMatchObject({ type: "mcp_connection_failed_error", mcp_server_name: "down" });
+    expect(errors[2]?.message).toContain('MCP server "down" failed to connect');
     expect(events.find((e) => e.type === "agent.message")).toMatchObject({
       content: [{ type: "text", text: "Answered without MCP." }],
     });
