@@ -11,6 +11,7 @@ import type { SessionRunner } from "../session-runner.js";
 import type { SessionEvent } from "../store/sessions.js";
 import type { Store } from "../store/store.js";
 import { type EventMapState, type OutEvent, sessionError, sessionEventsFor } from "./agent-event-map.js";
+import { connectAgentMcp } from "./agent-mcp.js";
 import { createCustomTool } from "./custom-tool.js";
 import { createDbTranscripts } from "./db-transcripts.js";
 import { createSkillVersionCache, createStoreSkillSource } from "./store-skill-source.js";
@@ -42,6 +43,11 @@ export interface SessionRunnerOptions {
   publish?: (sessionId: string) => Promise<void>;
   /** The fallback poll interval when `signals` is given. Default 1000 ms. */
   followIntervalMs?: number;
+  /**
+   * `serve --mcp-allow-host`: hosts an agent's MCP servers may be on even when they resolve to a loopback,
+   * private or link-local address (refused by default).
+   */
+  mcpAllowHosts?: readonly string[];
 }
 
 type UserEvent = { type: string } & Record<string, unknown>;
@@ -163,28 +169,36 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
         },
       };
       const customTools = agent.tools.flatMap((t) => (t.type === "custom" ? [t] : []));
+      const resumed = await base.exists();
+      // The agent's MCP servers, for this turn: connected here, closed with the engine.
+      const mcp = await connectAgentMcp(agent, { allowHosts: options.mcpAllowHosts ?? [] });
       const state: EventMapState = {
         requestStarts: new Map(),
         toolUses: new Map(),
         customTools: new Set(customTools.map((t) => t.name)),
+        mcpTools: mcp.refs,
       };
-      const resumed = await base.exists();
       try {
+        if (mcp.errors.length > 0) await append(mcp.errors);
         const opened = await openSession(engine, {
           client,
           model: agent.model.id,
           ...(agent.system === null ? {} : { systemPrompt: agent.system }),
           builtinTools: host !== undefined,
-          // The agent's own tools need no confirmation: the application answers them.
-          allowedTools: customTools.map((t) => t.name),
+          // The agent's own tools need no confirmation (the application answers them); MCP tools apply
+          // their toolset's permission policy themselves.
+          allowedTools: [...customTools.map((t) => t.name), ...mcp.allowedTools],
           filesystem: host !== undefined,
           store: transcripts,
-          extraTools: customTools.map((spec) =>
-            createCustomTool(spec, {
-              append,
-              follow: (signal) => follow(ws, session.id, signal),
-            }),
-          ),
+          extraTools: [
+            ...customTools.map((spec) =>
+              createCustomTool(spec, {
+                append,
+                follow: (signal) => follow(ws, session.id, signal),
+              }),
+            ),
+            ...mcp.tools,
+          ],
           ...(resumed ? { resume: session.id } : {}),
         });
         try {
@@ -202,6 +216,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
         }
       } finally {
         await engine.close();
+        await mcp.close();
       }
     } catch (error) {
       await append([sessionError(error instanceof Error ? error.message : String(error))]);
