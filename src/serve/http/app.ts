@@ -1,9 +1,10 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ApiError, databaseUnavailable } from "../errors.js";
-import { workspaceForKey } from "../store/workspaces.js";
+import { workspaceForKeyHash } from "../store/workspaces.js";
 import { UPLOAD_LIMITS } from "../upload/limits.js";
 import { agentsRoutes } from "./agents-routes.js";
+import { createApiKeyCache } from "./api-key-cache.js";
 import type { ServeDeps, ServeEnv } from "./env.js";
 import { environmentsRoutes } from "./environments-routes.js";
 import { sessionsRoutes } from "./sessions-routes.js";
@@ -22,11 +23,15 @@ function errorBody(error: ApiError) {
 
 /**
  * The HTTP API: the routes of the SDK's `client.beta.skills`, `.environments`, `.agents` and `.sessions`
- * under `/v1`, each request authenticated by an API key and confined to that key's workspace. Every error
+ * under `/v1`, each request authenticated by an API key (see {@link createApiKeyCache}) and confined to that
+ * key's workspace. Every error
  * is `{type:"error",error:{type,message}}` with the status the SDK maps to its error classes.
  */
 export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
   const app = new Hono<ServeEnv>();
+  const apiKeys =
+    deps.apiKeys ??
+    createApiKeyCache({ lookup: (hash) => workspaceForKeyHash(deps.store.db, hash), now: Date.now });
   app.onError((error, c) => {
     const api =
       error instanceof ApiError
@@ -58,7 +63,7 @@ export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
         "no API key: send Authorization: Bearer KEY or x-api-key: KEY",
       );
     }
-    const workspaceId = await workspaceForKey(deps.store.db, key);
+    const workspaceId = await apiKeys.workspaceFor(key);
     if (workspaceId === undefined) throw new ApiError("authentication_error", "invalid API key");
     const asked = c.req.header("anthropic-workspace-id");
     if (asked !== undefined && asked !== workspaceId) {
