@@ -1,11 +1,10 @@
 // Serve bench: N concurrent sessions over 2 `serve` instances (the shipped bin) on one PostgreSQL, the
-// scripted model answering every request after RESPONSE_MS; and a store of STORE_SKILLS skills (retrieve, list).
+// scripted model answering every request after RESPONSE_MS. The store's figures are in serve-store.js.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import Anthropic, { toFile } from "@anthropic-ai/sdk";
-import pg from "pg";
 import { startModelServer } from "../dist/dev/model-server.js";
 import { startPostgres } from "../dist/dev/postgres.js";
 import { fmtMs, fmtRatio, formatTable, stats } from "./lib.js";
@@ -14,10 +13,8 @@ import { fmtMs, fmtRatio, formatTable, stats } from "./lib.js";
 export const SESSIONS = Number(process.env.SERVE_BENCH_SESSIONS ?? 200);
 /** Every scripted model response is held back this long. */
 export const RESPONSE_MS = 300;
-/** Skills in the store for the retrieve/list figures (`SERVE_BENCH_SKILLS` overrides). */
-export const STORE_SKILLS = Number(process.env.SERVE_BENCH_SKILLS ?? 100_000);
 /** Targets of the issue. */
-export const TARGETS = { wallRatio: 1.1, overheadP99Ms: 3, retrieveP99Ms: 2, listP99Ms: 10 };
+export const TARGETS = { wallRatio: 1.1, overheadP99Ms: 3 };
 const API_KEY = "sk-bench-serve";
 const MODEL_KEY = "sk-bench-model";
 
@@ -189,68 +186,7 @@ export async function run(ctx) {
       ),
     );
     await Promise.all(instances.map((i) => i.stop()));
-
-    const storeDb = await postgres.createDatabase("bench_store");
-    const one = await startServe(ctx.repoRoot, storeDb, env);
-    const client = new pg.Client({ connectionString: storeDb });
-    await client.connect();
-    const seeded = performance.now();
-    await client.query(
-      `WITH ws AS (SELECT w.id FROM workspaces w JOIN api_keys k ON k.workspace_id = w.id LIMIT 1)
-       INSERT INTO skills (id, workspace_id, name, display_name, latest_version_id)
-       SELECT 'skill_bench' || n, ws.id, 'skill-' || n, 'skill-' || n, 'skillver_bench' || n FROM ws, generate_series(1, $1::integer) n`,
-      [STORE_SKILLS],
-    );
-    await client.query(
-      `INSERT INTO skill_versions (id, skill_id, name, description, head)
-       SELECT 'skillver_bench' || n, 'skill_bench' || n, 'skill-' || n, 'Skill number ' || n, '{}'::jsonb FROM generate_series(1, $1::integer) n`,
-      [STORE_SKILLS],
-    );
-    await client.query("ANALYZE");
-    await client.end();
-    const seedMs = performance.now() - seeded;
-    const headers = { "x-api-key": API_KEY };
-    /** @param {string} path */
-    const timed = async (path) => {
-      const t = performance.now();
-      const response = await fetch(`${one.url}${path}`, { headers });
-      const body = /** @type {{ has_more?: boolean; next_page?: string | null }} */ (await response.json());
-      if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`);
-      return { ms: performance.now() - t, body };
-    };
-    const retrieves = [];
-    for (let n = 0; n < 500; n++)
-      retrieves.push((await timed(`/v1/skills/skill_bench${1 + ((n * 7919) % STORE_SKILLS)}`)).ms);
-    const lists = [];
-    let page = "";
-    for (let n = 0; n < 200; n++) {
-      const { ms, body } = await timed(
-        `/v1/skills?limit=20${page === "" ? "" : `&page=${encodeURIComponent(page)}`}`,
-      );
-      lists.push(ms);
-      page = body.has_more === true && typeof body.next_page === "string" ? body.next_page : "";
-    }
-    await one.stop();
-    const retrieveP99 = p99(retrieves.slice(50));
-    const listP99 = p99(lists.slice(20));
-    ctx.log(
-      `serve: a store of ${STORE_SKILLS} skills (seeded in ${fmtMs(seedMs)}), over HTTP on one instance`,
-    );
-    ctx.log(
-      formatTable(
-        ["figure", "p99", "median", "target"],
-        [
-          [
-            "retrieve a skill",
-            fmtMs(retrieveP99),
-            fmtMs(stats(retrieves).median),
-            `≤ ${TARGETS.retrieveP99Ms} ms`,
-          ],
-          ["list page (20)", fmtMs(listP99), fmtMs(stats(lists).median), `≤ ${TARGETS.listP99Ms} ms`],
-        ],
-      ),
-    );
-    return { wallMs, wallRatio, overheadP99, perSessionKb, retrieveP99, listP99 };
+    return { wallMs, wallRatio, overheadP99, perSessionKb };
   } finally {
     await model.close();
     await postgres.stop();
@@ -265,6 +201,5 @@ export function closing(f) {
   return [
     `${SESSIONS} sessions / 2 instances: wall ${fmtRatio(f.wallRatio)} of the model-bound ideal (target ≤ ${TARGETS.wallRatio}×: ${verdict(f.wallRatio, TARGETS.wallRatio)})`,
     `engine overhead p99 ${fmtMs(f.overheadP99 ?? 0)} per request (target ≤ ${TARGETS.overheadP99Ms} ms: ${verdict(f.overheadP99 ?? 0, TARGETS.overheadP99Ms)}); ${(f.perSessionKb ?? 0).toFixed(0)} KB RSS per idle session`,
-    `${STORE_SKILLS} skills: retrieve p99 ${fmtMs(f.retrieveP99 ?? 0)} (≤ ${TARGETS.retrieveP99Ms} ms: ${verdict(f.retrieveP99 ?? 0, TARGETS.retrieveP99Ms)}), list page p99 ${fmtMs(f.listP99 ?? 0)} (≤ ${TARGETS.listP99Ms} ms: ${verdict(f.listP99 ?? 0, TARGETS.listP99Ms)})`,
   ];
 }

@@ -77,6 +77,29 @@ describe.each(drivers)("the store on %s", (_name, location) => {
     await reopened.close();
   }, 60_000);
 
+  it("finds a version by id or latest in one statement, 404 naming the skill or the version", async () => {
+    const { store } = await open();
+    const ws = await ensureWorkspace(store.db, "default");
+    const other = await ensureWorkspace(store.db, "other");
+    const alpha = await store.skills.create(ws, upload("alpha"));
+    const beta = await store.skills.create(ws, upload("beta"));
+    const v2 = await store.skills.addVersion(ws, alpha.id, upload("alpha", "Second"));
+    expect(await store.skills.getVersion(ws, alpha.id, "latest")).toEqual(v2);
+    expect((await store.skills.getVersion(ws, alpha.id, alpha.latest_version_id)).id).toBe(
+      alpha.latest_version_id,
+    );
+    await expect(store.skills.getVersion(ws, alpha.id, beta.latest_version_id)).rejects.toMatchObject({
+      status: 404,
+      message: expect.stringMatching(/version of skill/),
+    });
+    await expect(store.skills.getVersion(other, alpha.id, "latest")).rejects.toMatchObject({
+      status: 404,
+      message: expect.not.stringMatching(/version of skill/),
+    });
+    await expect(store.skills.getVersion(ws, "skill_nope", "latest")).rejects.toMatchObject({ status: 404 });
+    await store.close();
+  }, 60_000);
+
   it("pages with cursors, newest first", async () => {
     const { store } = await open();
     const ws = await ensureWorkspace(store.db, "default");

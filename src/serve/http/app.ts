@@ -1,9 +1,10 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ApiError, databaseUnavailable } from "../errors.js";
-import { workspaceForKey } from "../store/workspaces.js";
+import { workspaceForKeyHash } from "../store/workspaces.js";
 import { UPLOAD_LIMITS } from "../upload/limits.js";
 import { agentsRoutes } from "./agents-routes.js";
+import { createApiKeyCache } from "./api-key-cache.js";
 import type { ServeDeps, ServeEnv } from "./env.js";
 import { environmentsRoutes } from "./environments-routes.js";
 import { sessionsRoutes } from "./sessions-routes.js";
@@ -16,17 +17,26 @@ export function apiKeyOf(authorization: string | undefined, xApiKey: string | un
   return bearer ?? (xApiKey?.trim() || undefined);
 }
 
+/** Whether requests with this method carry no body (fetch refuses one on GET and HEAD). Pure. */
+function hasNoBody(method: string): boolean {
+  return method === "GET" || method === "HEAD";
+}
+
 function errorBody(error: ApiError) {
   return { type: "error", error: { type: error.type, message: error.message } };
 }
 
 /**
  * The HTTP API: the routes of the SDK's `client.beta.skills`, `.environments`, `.agents` and `.sessions`
- * under `/v1`, each request authenticated by an API key and confined to that key's workspace. Every error
+ * under `/v1`, each request authenticated by an API key (see {@link createApiKeyCache}) and confined to that
+ * key's workspace. Every error
  * is `{type:"error",error:{type,message}}` with the status the SDK maps to its error classes.
  */
 export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
   const app = new Hono<ServeEnv>();
+  const apiKeys =
+    deps.apiKeys ??
+    createApiKeyCache({ lookup: (hash) => workspaceForKeyHash(deps.store.db, hash), now: Date.now });
   app.onError((error, c) => {
     const api =
       error instanceof ApiError
@@ -38,18 +48,18 @@ export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
   app.notFound((c) =>
     c.json(errorBody(new ApiError("not_found_error", `no route ${c.req.method} ${c.req.path}`)), 404),
   );
-  app.use(
-    "/v1/*",
-    bodyLimit({
-      maxSize: UPLOAD_LIMITS.maxBodyBytes,
-      onError: () => {
-        throw new ApiError(
-          "request_too_large",
-          `the request body is over the ${UPLOAD_LIMITS.maxBodyBytes}-byte limit`,
-        );
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: UPLOAD_LIMITS.maxBodyBytes,
+    onError: () => {
+      throw new ApiError(
+        "request_too_large",
+        `the request body is over the ${UPLOAD_LIMITS.maxBodyBytes}-byte limit`,
+      );
+    },
+  });
+  // A GET or HEAD has no body to limit; asking for one (`c.req.raw.body`) would make @hono/node-server build a
+  // full fetch Request, Headers and AbortController for every read: a measurable part of each GET's time.
+  app.use("/v1/*", (c, next) => (hasNoBody(c.req.method) ? next() : limitBody(c, next)));
   app.use("/v1/*", async (c, next) => {
     const key = apiKeyOf(c.req.header("authorization"), c.req.header("x-api-key"));
     if (key === undefined) {
@@ -58,7 +68,7 @@ export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
         "no API key: send Authorization: Bearer KEY or x-api-key: KEY",
       );
     }
-    const workspaceId = await workspaceForKey(deps.store.db, key);
+    const workspaceId = await apiKeys.workspaceFor(key);
     if (workspaceId === undefined) throw new ApiError("authentication_error", "invalid API key");
     const asked = c.req.header("anthropic-workspace-id");
     if (asked !== undefined && asked !== workspaceId) {

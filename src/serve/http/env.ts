@@ -1,5 +1,6 @@
 import type { SessionRunner } from "../session-runner.js";
 import type { Store } from "../store/store.js";
+import type { ApiKeyCache } from "./api-key-cache.js";
 import type { ReadWebAsset } from "./web-routes.js";
 
 /** The Hono environment of every route: the caller's workspace, set by the auth middleware. */
@@ -11,6 +12,8 @@ export interface ServeEnv {
 export interface ServeDeps {
   store: Store;
   runner?: SessionRunner;
+  /** Finds each request's workspace by its API key; absent: a cache over the store with the default TTL. */
+  apiKeys?: ApiKeyCache;
   /** Reads the web page's files; absent: no page at `/`. */
   readWebAsset?: ReadWebAsset;
 }

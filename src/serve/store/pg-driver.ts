@@ -13,8 +13,9 @@ export async function openPgDriver(url: string, poolSize = DEFAULT_PG_POOL_SIZE)
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client losing its connection (the server restarted) must not crash the process.
   pool.on("error", () => {});
-  const rowsOf = (rows: unknown[]): SqlRow[] =>
-    rows.filter((row): row is SqlRow => typeof row === "object" && row !== null);
+  const isRow = (row: unknown): row is SqlRow => typeof row === "object" && row !== null;
+  // Rows are always objects here: checked without copying the array (one allocation less per query).
+  const rowsOf = (rows: unknown[]): SqlRow[] => (rows.every(isRow) ? rows : rows.filter(isRow));
   const query = async (sql: string, params: readonly SqlParam[] = []) =>
     rowsOf((await pool.query(sql, [...params])).rows);
   // Fail fast with a clear error when the server is not reachable.

@@ -9,6 +9,19 @@ import type { SkillFile, SkillUpload } from "./skill-upload.js";
 
 const MAX_DISPLAY_NAME = 255;
 
+/** The columns {@link skillOf} reads, and `seq` for pages and `name` for new versions. */
+const SKILL_COLUMNS = "id, seq, name, display_name, latest_version_id, created_at, updated_at";
+
+/**
+ * A version of a skill in a workspace, `$3` being a version id or `latest`: no row when the skill is not
+ * there, a row with a null `id` when the skill is there but not the version.
+ */
+const VERSION_OF_SKILL = `SELECT v.id, v.skill_id, v.name, v.description, v.created_at
+  FROM skills s
+  LEFT JOIN skill_versions v
+    ON v.skill_id = s.id AND v.id = (CASE WHEN $3::text = 'latest' THEN s.latest_version_id ELSE $3::text END)
+  WHERE s.id = $1 AND s.workspace_id = $2`;
+
 function skillOf(row: SqlRow): BetaSkill {
   return {
     id: text(row, "id"),
@@ -73,26 +86,23 @@ export interface SkillStore {
 /** The skill store over `db`. Every write is one transaction: nothing is half-written. */
 export function createSkillStore(db: SqlDriver): SkillStore {
   const getRow = async (q: SqlQuery, workspaceId: string, skillId: string): Promise<SqlRow> => {
-    const [row] = await q.query("SELECT * FROM skills WHERE id = $1 AND workspace_id = $2", [
+    const [row] = await q.query(`SELECT ${SKILL_COLUMNS} FROM skills WHERE id = $1 AND workspace_id = $2`, [
       skillId,
       workspaceId,
     ]);
     if (row === undefined) throw notFound("skill", skillId);
     return row;
   };
+  // One statement: the skill (in this workspace) and the version, `latest` resolved in the database.
   const getVersionRow = async (
     q: SqlQuery,
     workspaceId: string,
     skillId: string,
     version: string,
   ): Promise<SqlRow> => {
-    const skill = await getRow(q, workspaceId, skillId);
-    const id = version === "latest" ? text(skill, "latest_version_id") : version;
-    const [row] = await q.query("SELECT * FROM skill_versions WHERE id = $1 AND skill_id = $2", [
-      id,
-      skillId,
-    ]);
-    if (row === undefined) throw notFound(`version of skill ${skillId}`, version);
+    const [row] = await q.query(VERSION_OF_SKILL, [skillId, workspaceId, version]);
+    if (row === undefined) throw notFound("skill", skillId);
+    if (row.id === null || row.id === undefined) throw notFound(`version of skill ${skillId}`, version);
     return row;
   };
   return {
@@ -116,7 +126,7 @@ export function createSkillStore(db: SqlDriver): SkillStore {
     },
     async list(workspaceId, page) {
       const rows = await db.query(
-        "SELECT * FROM skills WHERE workspace_id = $1 AND ($2::bigint IS NULL OR seq < $2) ORDER BY seq DESC LIMIT $3",
+        `SELECT ${SKILL_COLUMNS} FROM skills WHERE workspace_id = $1 AND ($2::bigint IS NULL OR seq < $2) ORDER BY seq DESC LIMIT $3`,
         [workspaceId, page.after ?? null, page.limit + 1],
       );
       return toPage(
@@ -132,7 +142,7 @@ export function createSkillStore(db: SqlDriver): SkillStore {
       return db.transaction(async (tx) => {
         // Locks the skill row: two uploads at once get versions in one order and one `latest`.
         const [skill] = await tx.query(
-          "SELECT * FROM skills WHERE id = $1 AND workspace_id = $2 FOR UPDATE",
+          `SELECT ${SKILL_COLUMNS} FROM skills WHERE id = $1 AND workspace_id = $2 FOR UPDATE`,
           [skillId, workspaceId],
         );
         if (skill === undefined) throw notFound("skill", skillId);
@@ -155,7 +165,7 @@ export function createSkillStore(db: SqlDriver): SkillStore {
     async listVersions(workspaceId, skillId, page) {
       await getRow(db, workspaceId, skillId);
       const rows = await db.query(
-        "SELECT * FROM skill_versions WHERE skill_id = $1 AND ($2::bigint IS NULL OR seq < $2) ORDER BY seq DESC LIMIT $3",
+        "SELECT id, seq, skill_id, name, description, created_at FROM skill_versions WHERE skill_id = $1 AND ($2::bigint IS NULL OR seq < $2) ORDER BY seq DESC LIMIT $3",
         [skillId, page.after ?? null, page.limit + 1],
       );
       return toPage(

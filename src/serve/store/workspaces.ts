@@ -26,6 +26,11 @@ export async function addApiKey(db: SqlQuery, workspaceId: string, key: string):
 
 /** The workspace a key belongs to, or undefined for an unknown key. */
 export async function workspaceForKey(db: SqlQuery, key: string): Promise<string | undefined> {
-  const [row] = await db.query("SELECT workspace_id FROM api_keys WHERE key_hash = $1", [hashApiKey(key)]);
+  return workspaceForKeyHash(db, hashApiKey(key));
+}
+
+/** The workspace of the key whose {@link hashApiKey} is `keyHash`, or undefined for an unknown key. */
+export async function workspaceForKeyHash(db: SqlQuery, keyHash: string): Promise<string | undefined> {
+  const [row] = await db.query("SELECT workspace_id FROM api_keys WHERE key_hash = $1", [keyHash]);
   return row === undefined ? undefined : text(row, "workspace_id");
 }
