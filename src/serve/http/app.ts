@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { ApiError, databaseUnavailable } from "../errors.js";
+import { ApiError, apiErrorFor, errorBody } from "../errors.js";
 import { workspaceForKey } from "../store/workspaces.js";
 import { UPLOAD_LIMITS } from "../upload/limits.js";
 import { agentsRoutes } from "./agents-routes.js";
@@ -16,10 +16,6 @@ export function apiKeyOf(authorization: string | undefined, xApiKey: string | un
   return bearer ?? (xApiKey?.trim() || undefined);
 }
 
-function errorBody(error: ApiError) {
-  return { type: "error", error: { type: error.type, message: error.message } };
-}
-
 /**
  * The HTTP API: the routes of the SDK's `client.beta.skills`, `.environments`, `.agents` and `.sessions`
  * under `/v1`, each request authenticated by an API key and confined to that key's workspace. Every error
@@ -28,10 +24,7 @@ function errorBody(error: ApiError) {
 export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
   const app = new Hono<ServeEnv>();
   app.onError((error, c) => {
-    const api =
-      error instanceof ApiError
-        ? error
-        : (databaseUnavailable(error) ?? new ApiError("api_error", "internal error; see the server's log"));
+    const api = apiErrorFor(error);
     if (!(error instanceof ApiError)) console.error(error);
     return c.json(errorBody(api), api.status);
   });

@@ -11,9 +11,11 @@ import type { SessionRunner } from "../session-runner.js";
 import type { SessionEvent } from "../store/sessions.js";
 import type { Store } from "../store/store.js";
 import { type EventMapState, type OutEvent, sessionError, sessionEventsFor } from "./agent-event-map.js";
+import { checkToolConfirmations } from "./confirmation-check.js";
 import { createCustomTool } from "./custom-tool.js";
 import { createDbTranscripts } from "./db-transcripts.js";
 import { createSkillVersionCache, createStoreSkillSource } from "./store-skill-source.js";
+import { createToolConfirmation, hostServedTools } from "./tool-confirmation.js";
 
 /** The user events a session takes (`POST /v1/sessions/{id}/events`). */
 export const USER_EVENT_TYPES = [
@@ -123,7 +125,10 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
   const skillCache = createSkillVersionCache();
 
   const turn = async (ws: string, session: BetaManagedAgentsSession, text: string): Promise<void> => {
-    const append = (events: OutEvent[]): Promise<SessionEvent[]> => appendEvents(ws, session.id, events);
+    const append = (
+      events: OutEvent[],
+      status?: BetaManagedAgentsSession["status"],
+    ): Promise<SessionEvent[]> => appendEvents(ws, session.id, events, status);
     const abort = new AbortController();
     running.set(session.id, abort);
     await appendEvents(ws, session.id, [{ type: "session.status_running" }], "running");
@@ -168,6 +173,12 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
         toolUses: new Map(),
         customTools: new Set(customTools.map((t) => t.name)),
       };
+      const confirm = createToolConfirmation({
+        tools: agent.tools,
+        served: host === undefined ? [] : hostServedTools(),
+        customToolNames: customTools.map((t) => t.name),
+        io: { append, follow: (signal) => follow(ws, session.id, signal) },
+      });
       const resumed = await base.exists();
       try {
         const opened = await openSession(engine, {
@@ -175,8 +186,8 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
           model: agent.model.id,
           ...(agent.system === null ? {} : { systemPrompt: agent.system }),
           builtinTools: host !== undefined,
-          // The agent's own tools need no confirmation: the application answers them.
-          allowedTools: customTools.map((t) => t.name),
+          // Tool policies (always_allow / always_ask); the agent's custom tools are never asked.
+          ...confirm.sessionOptions,
           filesystem: host !== undefined,
           store: transcripts,
           extraTools: customTools.map((spec) =>
@@ -192,9 +203,10 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
             if (event.type === "error" && event.agentId === undefined)
               stopReason = { type: "retries_exhausted" };
             for (const out of sessionEventsFor(event, state)) {
-              const [stored] = await append([out.event]);
+              const [stored] = await append([confirm.annotate(out.event)]);
               if (stored === undefined || out.remember === undefined) continue;
               state[out.remember.map].set(out.remember.key, stored.id);
+              if (out.remember.map === "toolUses") confirm.stored(out.remember.key, stored.id);
             }
           }
         } finally {
@@ -230,6 +242,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
   return {
     async send(ws, session, events) {
       checkUserEvents(events);
+      await checkToolConfirmations(store.sessions, ws, session.id, events);
       const stored = await appendEvents(ws, session.id, events);
       for (const event of events) {
         if (event.type === "user.interrupt") running.get(session.id)?.abort();
