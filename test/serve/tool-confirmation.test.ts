@@ -59,6 +59,12 @@ beforeAll(async () => {
           { id: "toolu_read", match: { lastUserTextIncludes: "read notes" } },
         ),
         textTurn("Read them.", { hasToolResultFor: "toolu_read" }),
+        toolTurn(
+          "Write",
+          { file_path: work("auto.txt"), content: "AUTO" },
+          { id: "toolu_auto", match: { lastUserTextIncludes: "write auto" } },
+        ),
+        textTurn("Auto done.", { hasToolResultFor: "toolu_auto" }),
       ],
     },
   });
@@ -81,7 +87,7 @@ afterAll(async () => {
   await tree?.cleanup();
 });
 
-type Policy = "always_allow" | "always_ask";
+type Policy = "always_allow" | "always_ask" | "auto";
 
 /** A session of an agent whose toolset has `fallback` as its default policy, with per-tool `configs`. */
 async function openSession(fallback: Policy, configs: { name: "write" | "read"; policy: Policy }[] = []) {
@@ -228,6 +234,20 @@ describe("tool confirmations (permission_policy on the agent toolset)", () => {
     expect(result).toMatchObject({ is_error: true });
     expect(JSON.stringify(result)).not.toContain("NOTES-TEXT");
     expect(JSON.stringify(result)).toContain("denied");
+  });
+
+  it("auto: the engine's own rules judge the call, and a call they would ask about waits for the user", async () => {
+    const session = await openSession("always_allow", [{ name: "write", policy: "auto" }]);
+    const { stream, events, before } = await say(session.id, "write auto");
+    const use = toolUse(before);
+    expect(use).not.toHaveProperty("evaluated_permission");
+    expect(before.at(-1)).toMatchObject({ stop_reason: { type: "requires_action", event_ids: [use.id] } });
+    await client.beta.sessions.events.send(session.id, {
+      events: [{ type: "user.tool_confirmation", tool_use_id: use.id, result: "allow" }],
+    });
+    await readUntil(events, (e) => idle(e) && e.stop_reason.type === "end_turn");
+    stream.controller.abort();
+    expect(readFileSync(work("auto.txt"), "utf8")).toBe("AUTO");
   });
 
   it("refuses a confirmation for an unknown tool use (400) and one sent to another workspace's session (404)", async () => {
