@@ -65,6 +65,26 @@ beforeAll(async () => {
           { id: "toolu_auto", match: { lastUserTextIncludes: "write auto" } },
         ),
         textTurn("Auto done.", { hasToolResultFor: "toolu_auto" }),
+        {
+          match: { lastUserTextIncludes: "write both" },
+          response: {
+            content: [
+              {
+                type: "tool_use",
+                id: "toolu_one",
+                name: "Write",
+                input: { file_path: work("one.txt"), content: "1" },
+              },
+              {
+                type: "tool_use",
+                id: "toolu_two",
+                name: "Write",
+                input: { file_path: work("two.txt"), content: "2" },
+              },
+            ],
+          },
+        },
+        textTurn("Both done.", { hasToolResultFor: "toolu_two" }),
       ],
     },
   });
@@ -248,6 +268,37 @@ describe("tool confirmations (permission_policy on the agent toolset)", () => {
     await readUntil(events, (e) => idle(e) && e.stop_reason.type === "end_turn");
     stream.controller.abort();
     expect(readFileSync(work("auto.txt"), "utf8")).toBe("AUTO");
+  });
+
+  it("two calls asked at once: the idle names both, and answering one leaves the idle naming the other", async () => {
+    const session = await openSession("always_ask");
+    const { stream, events, before } = await say(session.id, "write both");
+    const both = (e: Event) =>
+      e.type === "session.status_idle" &&
+      e.stop_reason.type === "requires_action" &&
+      e.stop_reason.event_ids.length === 2;
+    const last = before.at(-1);
+    const waiting =
+      last !== undefined && both(last) ? before : [...before, ...(await readUntil(events, both))];
+    const [first, second] = waiting.filter((e) => e.type === "agent.tool_use");
+    if (first === undefined || second === undefined) throw new Error("two tool uses expected");
+    expect(waiting.at(-1)).toMatchObject({
+      stop_reason: { event_ids: expect.arrayContaining([first.id, second.id]) },
+    });
+    await client.beta.sessions.events.send(session.id, {
+      events: [{ type: "user.tool_confirmation", tool_use_id: first.id, result: "allow" }],
+    });
+    const remainder = await readUntil(events, idle);
+    expect(remainder.at(-1)).toMatchObject({
+      stop_reason: { type: "requires_action", event_ids: [second.id] },
+    });
+    await client.beta.sessions.events.send(session.id, {
+      events: [{ type: "user.tool_confirmation", tool_use_id: second.id, result: "allow" }],
+    });
+    await readUntil(events, (e) => idle(e) && e.stop_reason.type === "end_turn");
+    stream.controller.abort();
+    expect(readFileSync(work("one.txt"), "utf8")).toBe("1");
+    expect(readFileSync(work("two.txt"), "utf8")).toBe("2");
   });
 
   it("refuses a confirmation for an unknown tool use (400) and one sent to another workspace's session (404)", async () => {

@@ -19,41 +19,61 @@ export interface UserAction {
   answers(event: SessionEvent, id: string): boolean;
 }
 
+/** A turn's waits for the user (custom tool results, tool confirmations), over its session's events. */
+export interface UserWaits extends SessionIo {
+  /**
+   * Waits for the user to answer `action`; resolves with the answering event, or `undefined` when `signal`
+   * aborts first (an interrupted turn).
+   */
+  wait(action: UserAction, signal: AbortSignal): Promise<SessionEvent | undefined>;
+}
+
 /**
- * The wait for the user shared by custom tools and tool confirmations: starts following the session (so no
- * answer written by any instance is missed), stores the blocking event, appends `session.status_idle`
- * (`requires_action` naming it), then waits for the answering user event, appends `session.status_running`
- * and resolves with that event. Resolves `undefined` when `signal` aborts first (an interrupted turn).
+ * The one wait for the user that custom tools and tool confirmations share. A wait starts following the
+ * session (so no answer written by any instance is missed), stores the blocking event and appends
+ * `session.status_idle` (`requires_action` naming every event the turn now blocks on, as calls run in
+ * parallel); when the answer arrives it appends `session.status_idle` again with the events still blocking, or
+ * `session.status_running` when none is left.
  */
-export async function awaitUserAction(
-  io: SessionIo,
-  action: UserAction,
-  signal: AbortSignal,
-): Promise<SessionEvent | undefined> {
-  const stop = new AbortController();
-  const onAbort = () => stop.abort();
-  signal.addEventListener("abort", onAbort, { once: true });
-  try {
-    const events = await io.follow(stop.signal);
-    const id = await action.blockOn();
-    await io.append(
+export function createUserWaits(io: SessionIo): UserWaits {
+  const blocked = new Set<string>();
+  const idle = () =>
+    io.append(
       [
         {
           type: "session.status_idle",
-          stop_reason: { type: "requires_action", event_ids: [id] },
+          stop_reason: { type: "requires_action", event_ids: [...blocked] },
           stop_details: null,
         },
       ],
       "idle",
     );
-    for await (const event of events) {
-      if (!action.answers(event, id)) continue;
-      await io.append([{ type: "session.status_running" }], "running");
-      return event;
-    }
-    return undefined;
-  } finally {
-    signal.removeEventListener("abort", onAbort);
-    stop.abort();
-  }
+  return {
+    append: (events, status) => io.append(events, status),
+    follow: (signal) => io.follow(signal),
+    async wait(action, signal) {
+      const stop = new AbortController();
+      const onAbort = () => stop.abort();
+      signal.addEventListener("abort", onAbort, { once: true });
+      let id: string | undefined;
+      try {
+        const events = await io.follow(stop.signal);
+        id = await action.blockOn();
+        blocked.add(id);
+        await idle();
+        for await (const event of events) {
+          if (!action.answers(event, id)) continue;
+          blocked.delete(id);
+          if (blocked.size > 0) await idle();
+          else await io.append([{ type: "session.status_running" }], "running");
+          return event;
+        }
+        return undefined;
+      } finally {
+        if (id !== undefined) blocked.delete(id);
+        signal.removeEventListener("abort", onAbort);
+        stop.abort();
+      }
+    },
+  };
 }

@@ -1,7 +1,7 @@
 import type { BetaManagedAgentsCustomTool } from "@anthropic-ai/sdk/resources/beta/agents/agents";
 import type { AgentTool } from "../../agent/loop.js";
 import type { ToolContent } from "../../tools/define-tool.js";
-import { awaitUserAction, type SessionIo } from "./await-action.js";
+import type { UserWaits } from "./await-action.js";
 
 /** The text and image blocks of a `user.custom_tool_result`'s content, as tool result content. Pure. */
 export function customResultContent(content: unknown): ToolContent[] {
@@ -18,7 +18,7 @@ export function customResultContent(content: unknown): ToolContent[] {
  * and `session.status_idle` (`requires_action`), then waits (on any instance's writes) for the
  * `user.custom_tool_result` naming that event, appends `session.status_running` and returns its content.
  */
-export function createCustomTool(spec: BetaManagedAgentsCustomTool, io: SessionIo): AgentTool {
+export function createCustomTool(spec: BetaManagedAgentsCustomTool, waits: UserWaits): AgentTool {
   const { type: _type, ...schema } = spec.input_schema;
   return {
     name: spec.name,
@@ -33,11 +33,10 @@ export function createCustomTool(spec: BetaManagedAgentsCustomTool, io: SessionI
     subject: () => undefined,
     async run(rawInput, ctx) {
       const input = typeof rawInput === "object" && rawInput !== null ? { ...rawInput } : {};
-      const answer = await awaitUserAction(
-        io,
+      const answer = await waits.wait(
         {
           async blockOn() {
-            const [use] = await io.append([{ type: "agent.custom_tool_use", name: spec.name, input }]);
+            const [use] = await waits.append([{ type: "agent.custom_tool_use", name: spec.name, input }]);
             if (use === undefined) throw new Error("the custom tool use was not stored");
             return use.id;
           },

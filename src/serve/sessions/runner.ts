@@ -11,6 +11,7 @@ import type { SessionRunner } from "../session-runner.js";
 import type { SessionEvent } from "../store/sessions.js";
 import type { Store } from "../store/store.js";
 import { type EventMapState, type OutEvent, sessionError, sessionEventsFor } from "./agent-event-map.js";
+import { createUserWaits } from "./await-action.js";
 import { checkToolConfirmations } from "./confirmation-check.js";
 import { createCustomTool } from "./custom-tool.js";
 import { createDbTranscripts } from "./db-transcripts.js";
@@ -173,11 +174,12 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
         toolUses: new Map(),
         customTools: new Set(customTools.map((t) => t.name)),
       };
+      const waits = createUserWaits({ append, follow: (signal) => follow(ws, session.id, signal) });
       const confirm = createToolConfirmation({
         tools: agent.tools,
         served: host === undefined ? [] : hostServedTools(),
         customToolNames: customTools.map((t) => t.name),
-        io: { append, follow: (signal) => follow(ws, session.id, signal) },
+        waits,
       });
       const resumed = await base.exists();
       try {
@@ -190,12 +192,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
           ...confirm.sessionOptions,
           filesystem: host !== undefined,
           store: transcripts,
-          extraTools: customTools.map((spec) =>
-            createCustomTool(spec, {
-              append,
-              follow: (signal) => follow(ws, session.id, signal),
-            }),
-          ),
+          extraTools: customTools.map((spec) => createCustomTool(spec, waits)),
           ...(resumed ? { resume: session.id } : {}),
         });
         try {

@@ -3,7 +3,7 @@ import type { AskPermission } from "../../permissions/decision.js";
 import type { OpenSessionOptions } from "../../session/open.js";
 import { BUILTIN_TOOL_NAMES } from "../../tools/builtin.js";
 import type { OutEvent } from "./agent-event-map.js";
-import { awaitUserAction, type SessionIo } from "./await-action.js";
+import type { UserWaits } from "./await-action.js";
 import {
   permissionFields,
   policyRules,
@@ -34,7 +34,8 @@ export interface ToolConfirmationOptions {
   served: readonly ServedTool[];
   /** The agent's custom tools: never asked (the application answers them). */
   customToolNames: readonly string[];
-  io: SessionIo;
+  /** The turn's waits for the user (shared with its custom tools). */
+  waits: UserWaits;
 }
 
 /** The text the model gets when the user denies a call without a `deny_message`. */
@@ -94,8 +95,7 @@ export function createToolConfirmation(options: ToolConfirmationOptions): ToolCo
     if (resolved === undefined || toolUseId === undefined) return undefined;
     if (resolved.policy === "always_allow") return true;
     const turn = signal ?? new AbortController().signal;
-    const answer = await awaitUserAction(
-      options.io,
+    const answer = await options.waits.wait(
       {
         blockOn: () => eventIdFor(toolUseId, turn),
         answers: (event, id) => event.type === "user.tool_confirmation" && event.tool_use_id === id,
