@@ -42,7 +42,7 @@ async function streamFailure(error: Error): Promise<unknown> {
   failure = undefined;
   const client = sdkClient(url, "k");
   const environment = await client.beta.environments.create({ name: `e-${Math.random()}` });
-  const agent = await client.beta.agents.create({ name: "a", model: "claude-sonnet-4-5" });
+  const agent = await client.beta.agents.create({ name: "a", model: "claude-sonnet-4-6" });
   const session = await client.beta.sessions.create({ agent: agent.id, environment_id: environment.id });
   const stream = await client.beta.sessions.events.stream(session.id);
   failure = error;

@@ -30,7 +30,11 @@ let other: Anthropic;
 const work = (name: string) => tree.path(`work/${name}`);
 
 beforeAll(async () => {
-  tree = await tmpTree({ "home/.keep": "", "work/notes.txt": "NOTES-TEXT\n" });
+  tree = await tmpTree({
+    "home/.keep": "",
+    "work/notes.txt": "NOTES-TEXT\n",
+    "work/.claude/settings.json": JSON.stringify({ permissions: { deny: ["Bash"] } }),
+  });
   model = await startModelServer({
     apiKey: TEST_API_KEY,
     script: {
@@ -85,6 +89,18 @@ beforeAll(async () => {
           },
         },
         textTurn("Both done.", { hasToolResultFor: "toolu_two" }),
+        toolTurn(
+          "Bash",
+          { command: `touch ${work("bashed.txt")}` },
+          { id: "toolu_bash", match: { lastUserTextIncludes: "run bash" } },
+        ),
+        textTurn("Bash refused.", { hasToolResultFor: "toolu_bash" }),
+        toolTurn(
+          "Write",
+          { file_path: work("plain.txt"), content: "PLAIN" },
+          { id: "toolu_plain", match: { lastUserTextIncludes: "write plainly" } },
+        ),
+        textTurn("Plain refused.", { hasToolResultFor: "toolu_plain" }),
       ],
     },
   });
@@ -110,18 +126,24 @@ afterAll(async () => {
 type Policy = "always_allow" | "always_ask" | "auto";
 
 /** A session of an agent whose toolset has `fallback` as its default policy, with per-tool `configs`. */
-async function openSession(fallback: Policy, configs: { name: "write" | "read"; policy: Policy }[] = []) {
+async function openSession(
+  fallback: Policy | "no toolset",
+  configs: { name: "write" | "read"; policy: Policy }[] = [],
+) {
   const env = await client.beta.environments.create({ name: `env-${Date.now()}-${Math.random()}` });
   const agent = await client.beta.agents.create({
     name: "confirmer",
-    model: "claude-sonnet-4-5",
-    tools: [
-      {
-        type: "agent_toolset_20260401",
-        default_config: { permission_policy: { type: fallback } },
-        configs: configs.map((c) => ({ name: c.name, permission_policy: { type: c.policy } })),
-      },
-    ],
+    model: "claude-sonnet-4-6",
+    tools:
+      fallback === "no toolset"
+        ? []
+        : [
+            {
+              type: "agent_toolset_20260401",
+              default_config: { permission_policy: { type: fallback } },
+              configs: configs.map((c) => ({ name: c.name, permission_policy: { type: c.policy } })),
+            },
+          ],
   });
   return client.beta.sessions.create({ agent: agent.id, environment_id: env.id });
 }
@@ -299,6 +321,30 @@ describe("tool confirmations (permission_policy on the agent toolset)", () => {
     stream.controller.abort();
     expect(readFileSync(work("one.txt"), "utf8")).toBe("1");
     expect(readFileSync(work("two.txt"), "utf8")).toBe("2");
+  });
+
+  it("a deny rule beats always_allow: the call is refused without asking", async () => {
+    const session = await openSession("always_allow");
+    const { stream, before } = await say(session.id, "run bash");
+    stream.controller.abort();
+    expect(before.at(-1)).toMatchObject({ stop_reason: { type: "end_turn" } });
+    expect(before.find((e) => e.type === "agent.tool_result")).toMatchObject({
+      is_error: true,
+      content: [{ type: "text", text: "Permission to use Bash has been denied." }],
+    });
+    expect(existsSync(work("bashed.txt"))).toBe(false);
+  });
+
+  it("an agent without a toolset keeps the engine's headless rules: an ask is refused, not held", async () => {
+    const session = await openSession("no toolset");
+    const { stream, before } = await say(session.id, "write plainly");
+    stream.controller.abort();
+    expect(toolUse(before)).not.toHaveProperty("evaluated_permission");
+    expect(before.at(-1)).toMatchObject({ stop_reason: { type: "end_turn" } });
+    expect(JSON.stringify(before.find((e) => e.type === "agent.tool_result"))).toContain(
+      "Permission was not granted (no one to ask",
+    );
+    expect(existsSync(work("plain.txt"))).toBe(false);
   });
 
   it("refuses a confirmation for an unknown tool use (400) and one sent to another workspace's session (404)", async () => {
