@@ -24,9 +24,17 @@ export interface PermissionRules {
 
 export const EMPTY_RULES: PermissionRules = { allow: [], deny: [], ask: [] };
 
-/** The host's answer to an `ask`: allow once, or deny with an optional reason. */
+/**
+ * The host's answer to an `ask`: `true` allows once; `false` denies; `{ deny }` denies with that text for the
+ * model; `undefined` says no one could be asked (as headless: the ask's own text goes to the model).
+ */
+export type PermissionAnswer = boolean | { deny: string } | undefined;
+
+/** The host's callback for an `ask`; `toolUseId` and `input` name the tool call when there is one. */
 export type AskPermission = (request: {
   tool: string;
   prompt: string;
   signal?: AbortSignal;
-}) => Promise<boolean>;
+  toolUseId?: string;
+  input?: unknown;
+}) => Promise<PermissionAnswer>;

@@ -66,7 +66,8 @@ export function denialText(decision: PermissionDecision): string {
 
 /**
  * Settles an `ask`: the PermissionRequest hooks first (their `allow` / `deny` answers it), then the host's
- * callback; headless (no callback) means no. `input` is the call's input, for the hooks.
+ * callback; headless (no callback, or one that answers `undefined`) means no. `input` is the call's input, for
+ * the hooks and the callback; `toolUseId` the call's id, for the callback.
  */
 export async function settle(
   decision: PermissionDecision,
@@ -74,19 +75,22 @@ export async function settle(
   policy: PermissionPolicy,
   signal?: AbortSignal,
   input: unknown = {},
+  toolUseId?: string,
 ): Promise<PermissionDecision> {
   if (decision.behavior !== "ask") return decision;
   const hooked = await policy.permissionRequest?.(tool, input, signal);
   if (hooked !== undefined) return hooked;
   if (policy.askPermission === undefined) return decision;
-  const granted = await policy.askPermission({
+  const answer = await policy.askPermission({
     tool,
     prompt: decision.prompt,
+    input,
     ...(signal ? { signal } : {}),
+    ...(toolUseId === undefined ? {} : { toolUseId }),
   });
-  return granted
-    ? { behavior: "allow", reason: "allowed by the user" }
-    : { behavior: "deny", reason: "The user denied permission." };
+  if (answer === undefined) return decision;
+  if (answer === true) return { behavior: "allow", reason: "allowed by the user" };
+  return { behavior: "deny", reason: answer === false ? "The user denied permission." : answer.deny };
 }
 
 /**

@@ -80,3 +80,20 @@ export function databaseUnavailable(error: unknown): ApiError | undefined {
   }
   return undefined;
 }
+
+/**
+ * The API error a failure answers with: an {@link ApiError} as it is, a lost database connection as a 503
+ * `overloaded_error`, anything else as a 500 `api_error` (whose details stay in the server's log). Pure.
+ */
+export function apiErrorFor(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  return databaseUnavailable(error) ?? new ApiError("api_error", "internal error; see the server's log");
+}
+
+/** The body of an error answer (and of an event stream's `error` message): `{type:"error",error:{type,message}}`. */
+export function errorBody(error: ApiError): {
+  type: "error";
+  error: { type: ApiErrorType; message: string };
+} {
+  return { type: "error", error: { type: error.type, message: error.message } };
+}

@@ -41,6 +41,8 @@ export interface OpenSessionOptions {
   effort?: ModelEffort;
   /** Extra allow rules (`--allowedTools`). */
   allowedTools?: string[];
+  /** Extra ask rules: calls they match are asked (`askPermission`) even when a rule or grant allows them. */
+  askRules?: string[];
   /** Tools removed (bare names) or denied (scoped rules) (`--disallowedTools`). */
   disallowedTools?: string[];
   /** Asked when a permission decision is `ask`. Absent: headless, and `ask` means no. */
@@ -105,6 +107,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
   };
   const disallowed = options.disallowedTools ?? [];
   rules.allow = [...rules.allow, ...(options.allowedTools ?? [])];
+  rules.ask = [...rules.ask, ...(options.askRules ?? [])];
   // Bare names also become deny rules: the tool leaves the list, and no grant (a skill's `allowed-tools`, its
   // inline shell) can bring it back (SPEC §14.1).
   rules.deny = [...rules.deny, ...disallowed];
@@ -221,7 +224,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     const next = fresh.permissions.rules;
     rules.allow = [...next.allow, ...(options.allowedTools ?? [])];
     rules.deny = [...next.deny, ...disallowed.filter((r) => r.includes("("))];
-    rules.ask = next.ask;
+    rules.ask = [...next.ask, ...(options.askRules ?? [])];
     hooks.register(
       { kind: "settings", name: "settings" },
       parseHooksConfig(fresh.settingsHooks.hooks, "settings").config,

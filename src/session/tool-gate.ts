@@ -53,7 +53,7 @@ export function createToolGate(policy: PermissionPolicy, runHooks: RunHooks): To
       if (decision.behavior === "allow" && hook.permission?.decision === "ask") {
         decision = { behavior: "ask", prompt: hook.permission.reason ?? `Allow ${call.tool.name}?` };
       }
-      decision = await settle(decision, call.tool.name, policy, call.signal, call.input);
+      decision = await settle(decision, call.tool.name, policy, call.signal, call.input, call.id);
       return decision.behavior === "allow"
         ? { behavior: "allow" }
         : { behavior: "deny", message: denialText(decision) };

@@ -54,7 +54,10 @@ beforeAll(async () => {
         }),
         textTurn("Answered without MCP.", { lastUserTextIncludes: "anyone there" }),
         toolTurn("mcp__stock__lookup_stock", { sku: "B2" }, { match: { lastUserTextIncludes: "ask first" } }),
-        textTurn("It needs a confirmation.", { hasToolResultFor: "mcp__stock__lookup_stock" }),
+        textTurn("B2 confirmed.", {
+          hasToolResultFor: "mcp__stock__lookup_stock",
+          toolResultIncludes: "STOCK-FOR-B2",
+        }),
       ],
     },
   });
@@ -142,7 +145,7 @@ describe("served sessions use the agent's MCP servers", () => {
     expect(toolsLog).not.toContain("called delete_everything");
   });
 
-  it("offers an always_ask tool but refuses its call (served sessions cannot ask), and the server is not called", async () => {
+  it("an always_ask tool waits on requires_action; user.tool_confirmation allow makes the call on the server", async () => {
     const env = await client.beta.environments.create({ name: "mcp-env-ask" });
     const agent = await client.beta.agents.create({
       name: "asking-agent",
@@ -158,17 +161,40 @@ describe("served sessions use the agent's MCP servers", () => {
     });
     const session = await client.beta.sessions.create({ agent: agent.id, environment_id: env.id });
     const calls = toolsLog;
-    const events = await say(session.id, "ask first, then look up B2");
-    const use = events.find((e) => e.type === "agent.mcp_tool_use");
+    const asked = await say(session.id, "ask first, then look up B2");
+    const use = asked.find((e) => e.type === "agent.mcp_tool_use");
     expect(use).toMatchObject({
       name: "lookup_stock",
       mcp_server_name: "stock",
       evaluated_permission: "ask",
+      evaluation: { type: "always_ask" },
     });
-    const result = events.find((e) => e.type === "agent.mcp_tool_result");
-    expect(result).toMatchObject({ mcp_tool_use_id: use?.id, is_error: true });
-    expect(JSON.stringify(result)).toContain("needs a confirmation");
+    expect(asked.at(-1)).toMatchObject({
+      type: "session.status_idle",
+      stop_reason: { type: "requires_action", event_ids: [use?.id] },
+    });
     expect(toolsLog).toBe(calls);
+
+    const stream = await client.beta.sessions.events.stream(session.id);
+    const events = stream[Symbol.asyncIterator]();
+    await client.beta.sessions.events.send(session.id, {
+      events: [{ type: "user.tool_confirmation", tool_use_id: use?.id ?? "", result: "allow" }],
+    });
+    const after: Event[] = [];
+    try {
+      for (;;) {
+        const next = await events.next();
+        if (next.done === true) throw new Error("the stream ended");
+        after.push(next.value);
+        if (next.value.type === "session.status_idle" && next.value.stop_reason.type === "end_turn") break;
+      }
+    } finally {
+      stream.controller.abort();
+    }
+    const result = after.find((e) => e.type === "agent.mcp_tool_result");
+    expect(result).toMatchObject({ mcp_tool_use_id: use?.id, is_error: false });
+    expect(JSON.stringify(result)).toContain("STOCK-FOR-B2");
+    expect(toolsLog.slice(calls.length)).toContain("called lookup_stock");
   });
 
   it("refuses servers on loopback and metadata addresses not allowed by name, and goes on past a server that is down: a session.error each, the turn still answers", async () => {

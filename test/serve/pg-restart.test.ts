@@ -61,14 +61,23 @@ async function failure(call: () => Promise<unknown>): Promise<APIError> {
   throw new Error("the call succeeded while PostgreSQL was down");
 }
 
-/** Reads until `stop` matches; `ended` when the stream ended first. */
+/**
+ * Reads until `stop` matches; `ended` when the stream ended first, with the `error` message's error the SDK
+ * threw if it sent one.
+ */
 async function readUntil(
   events: AsyncIterator<Event>,
   stop: (e: Event) => boolean,
-): Promise<{ seen: Event[]; ended: boolean }> {
+): Promise<{ seen: Event[]; ended: boolean; error?: APIError }> {
   const seen: Event[] = [];
   for (;;) {
-    const next = await events.next();
+    let next: IteratorResult<Event>;
+    try {
+      next = await events.next();
+    } catch (error) {
+      if (error instanceof APIError) return { seen, ended: true, error };
+      throw error;
+    }
     if (next.done === true) return { seen, ended: true };
     seen.push(next.value);
     if (stop(next.value)) return { seen, ended: false };
@@ -125,11 +134,13 @@ describe("a PostgreSQL restart under serve", () => {
     expect(turn.ended).toBe(false);
     expect(JSON.stringify(turn.seen)).toContain("after the outage");
 
-    // The stream opened before the outage has either ended or still follows the session.
+    // The stream opened before the outage either still follows the session, or ended saying why (an SSE
+    // `error` message: the database was unavailable), never silently.
     await client.beta.sessions.events.send(session.id, message("after again"));
     const resumed = await readUntil(events, idle);
     stream.controller.abort();
-    if (!resumed.ended) expect(JSON.stringify(resumed.seen)).toContain("resumed answer");
+    if (resumed.ended) expect(resumed.error).toMatchObject({ type: "overloaded_error" });
+    else expect(JSON.stringify(resumed.seen)).toContain("resumed answer");
     expect(alive()).toBe(true);
   }, 120_000);
 

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { ApiError, databaseUnavailable } from "../errors.js";
+import { ApiError, apiErrorFor, errorBody } from "../errors.js";
 import { workspaceForKeyHash } from "../store/workspaces.js";
 import { UPLOAD_LIMITS } from "../upload/limits.js";
 import { agentsRoutes } from "./agents-routes.js";
@@ -22,10 +22,6 @@ function hasNoBody(method: string): boolean {
   return method === "GET" || method === "HEAD";
 }
 
-function errorBody(error: ApiError) {
-  return { type: "error", error: { type: error.type, message: error.message } };
-}
-
 /**
  * The HTTP API: the routes of the SDK's `client.beta.skills`, `.environments`, `.agents` and `.sessions`
  * under `/v1`, each request authenticated by an API key (see {@link createApiKeyCache}) and confined to that
@@ -38,10 +34,7 @@ export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
     deps.apiKeys ??
     createApiKeyCache({ lookup: (hash) => workspaceForKeyHash(deps.store.db, hash), now: Date.now });
   app.onError((error, c) => {
-    const api =
-      error instanceof ApiError
-        ? error
-        : (databaseUnavailable(error) ?? new ApiError("api_error", "internal error; see the server's log"));
+    const api = apiErrorFor(error);
     if (!(error instanceof ApiError)) console.error(error);
     return c.json(errorBody(api), api.status);
   });

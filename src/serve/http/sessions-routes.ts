@@ -3,7 +3,7 @@ import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import * as z from "zod";
-import { ApiError, invalid } from "../errors.js";
+import { ApiError, apiErrorFor, errorBody, invalid } from "../errors.js";
 import { pageRequest } from "../store/page.js";
 import type { ServeDeps, ServeEnv } from "./env.js";
 import { boolQuery, jsonBody, patchMetadata } from "./parse.js";
@@ -160,11 +160,19 @@ export function sessionsRoutes({ store, runner }: ServeDeps): Hono<ServeEnv> {
     const abort = new AbortController();
     // Subscribed before the response starts: an event sent once the client has the stream is never missed.
     const events = await runner.subscribe(ws, id, abort.signal);
-    // Each event under `event: <type>`: the SDK skips SSE messages without an event line.
+    // Each event under `event: <type>`: the SDK skips SSE messages without an event line. A failure while
+    // following (the database gone) ends the stream with an `error` message, which the SDK throws.
     return streamSSE(c, async (stream) => {
       stream.onAbort(() => abort.abort());
-      for await (const event of events) {
-        await stream.writeSSE({ event: event.type, data: JSON.stringify(event), id: event.id });
+      try {
+        for await (const event of events) {
+          await stream.writeSSE({ event: event.type, data: JSON.stringify(event), id: event.id });
+        }
+      } catch (error) {
+        if (abort.signal.aborted) return;
+        const api = apiErrorFor(error);
+        if (!(error instanceof ApiError)) console.error(error);
+        await stream.writeSSE({ event: "error", data: JSON.stringify(errorBody(api)) });
       }
     });
   });

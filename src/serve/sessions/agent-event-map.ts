@@ -18,11 +18,10 @@ export interface EventMapState {
   mcpTools?: ReadonlyMap<string, McpToolRef>;
 }
 
-/** An MCP tool a session offers: which server and tool it calls, and the permission its toolset gives it. */
+/** An MCP tool a session offers: which server and tool it calls. */
 export interface McpToolRef {
   server: string;
   tool: string;
-  permission: "allow" | "ask";
 }
 
 const MAIN = "main";
@@ -88,7 +87,6 @@ export function sessionEventsFor(
               name: mcp.tool,
               mcp_server_name: mcp.server,
               input: inputObject(event.input),
-              evaluated_permission: mcp.permission,
             },
             remember: { map: "toolUses", key: event.id },
           },

@@ -5,9 +5,9 @@ import type {
 } from "@anthropic-ai/sdk/resources/beta/agents/agents";
 import type { AgentTool } from "../../agent/loop.js";
 import type { ConnectedServer } from "../../mcp/connect.js";
-import { errorResult } from "../../tools/define-tool.js";
 import { type McpToolRef, mcpConnectionError, type OutEvent } from "./agent-event-map.js";
 import { checkMcpUrl, createGuardedFetch, type ResolveHost, resolveWithDns } from "./mcp-url-guard.js";
+import type { ServedTool } from "./tool-confirmation.js";
 
 /** How long one agent MCP server may take to answer `initialize` before the turn goes on without it. */
 export const AGENT_MCP_CONNECT_TIMEOUT_MS = 15_000;
@@ -26,8 +26,8 @@ export interface McpServerPlan {
 export interface AgentMcp {
   /** The enabled tools, named `mcp__{server}__{tool}`. */
   tools: AgentTool[];
-  /** The names of the offered tools, for the engine's allow rules (the toolset's policy is applied here). */
-  allowedTools: string[];
+  /** The offered tools with their toolset, so the turn's confirmations apply each one's permission policy. */
+  served: ServedTool[];
   /** Tool name → its server and MCP tool name, for the `agent.mcp_tool_use` events. */
   refs: ReadonlyMap<string, McpToolRef>;
   /** One `session.error` per server that was refused or failed (the turn goes on without it). */
@@ -60,29 +60,14 @@ export function mcpServerPlans(
   });
 }
 
-/**
- * Whether one tool of a toolset is offered, and with which permission: its own config if it has one, else the
- * toolset's `default_config`. `always_ask` and `auto` ask (a served session has no one to ask yet, so the call
- * is refused). Pure.
- */
-export function toolPolicy(
-  toolset: BetaManagedAgentsMCPToolset,
-  tool: string,
-): { enabled: boolean; permission: "allow" | "ask" } {
-  const config = toolset.configs.find((c) => c.name === tool);
-  const enabled = config?.enabled ?? toolset.default_config.enabled;
-  const policy = (config?.permission_policy ?? toolset.default_config.permission_policy).type;
-  return { enabled, permission: policy === "always_allow" ? "allow" : "ask" };
-}
-
-/** The result of a call to a tool whose policy asks: served sessions have no one to ask yet. Pure. */
-export function askRefusal(server: string, tool: string): string {
-  return `The MCP tool ${tool} of server ${server} needs a confirmation (its permission_policy is not always_allow), and served sessions cannot ask for one yet: the call was not made. The agent's mcp_toolset can set permission_policy {"type":"always_allow"} for it.`;
+/** Whether one tool of a toolset is offered: its own config if it has one, else the toolset's `default_config`. Pure. */
+export function toolEnabled(toolset: BetaManagedAgentsMCPToolset, tool: string): boolean {
+  return (toolset.configs.find((c) => c.name === tool) ?? toolset.default_config).enabled;
 }
 
 const NONE: AgentMcp = {
   tools: [],
-  allowedTools: [],
+  served: [],
   refs: new Map(),
   errors: [],
   close: async () => {},
@@ -134,8 +119,7 @@ export async function connectAgentMcp(
       try {
         const listed = await listAllTools(client, AGENT_MCP_REQUEST_TIMEOUT_MS);
         const tools = listed.flatMap((tool) => {
-          const policy = toolPolicy(toolset, tool.name);
-          return policy.enabled ? [{ server: server.name, tool, client, policy }] : [];
+          return toolEnabled(toolset, tool.name) ? [{ server: server.name, tool, client }] : [];
         });
         return { tools };
       } catch (error) {
@@ -148,22 +132,22 @@ export async function connectAgentMcp(
   const named = withUniqueNames(listed, (f) => ({ server: f.server, item: f.tool.name }));
   const refs = new Map<string, McpToolRef>();
   const tools = named.map(({ item, name }): AgentTool => {
-    refs.set(name, { server: item.server, tool: item.tool.name, permission: item.policy.permission });
-    const tool = mcpToolToTool({
+    refs.set(name, { server: item.server, tool: item.tool.name });
+    return mcpToolToTool({
       name,
       server: item.server,
       tool: item.tool,
       call: (tool, args, signal) =>
         callTool(item.client, { tool, args, signal, timeout: AGENT_MCP_TOOL_TIMEOUT_MS }),
     });
-    return item.policy.permission === "allow"
-      ? tool
-      : { ...tool, run: async () => errorResult(askRefusal(item.server, item.tool.name)) };
   });
   return {
     tools,
-    // Every offered tool passes the engine's permission check: an asking tool refuses its calls itself.
-    allowedTools: [...refs.keys()],
+    served: [...refs].map(([name, ref]) => ({
+      name,
+      toolset: { type: "mcp_toolset", mcpServerName: ref.server },
+      configName: ref.tool,
+    })),
     refs,
     errors,
     async close() {

@@ -1,14 +1,7 @@
 import type { BetaManagedAgentsCustomTool } from "@anthropic-ai/sdk/resources/beta/agents/agents";
 import type { AgentTool } from "../../agent/loop.js";
 import type { ToolContent } from "../../tools/define-tool.js";
-import type { SessionEvent } from "../store/sessions.js";
-import type { OutEvent } from "./agent-event-map.js";
-
-/** How a custom tool reaches the session: append events, and follow the events appended after now. */
-export interface CustomToolIo {
-  append(events: OutEvent[]): Promise<SessionEvent[]>;
-  follow(signal: AbortSignal): Promise<AsyncIterable<SessionEvent>>;
-}
+import type { UserWaits } from "./await-action.js";
 
 /** The text and image blocks of a `user.custom_tool_result`'s content, as tool result content. Pure. */
 export function customResultContent(content: unknown): ToolContent[] {
@@ -25,7 +18,7 @@ export function customResultContent(content: unknown): ToolContent[] {
  * and `session.status_idle` (`requires_action`), then waits (on any instance's writes) for the
  * `user.custom_tool_result` naming that event, appends `session.status_running` and returns its content.
  */
-export function createCustomTool(spec: BetaManagedAgentsCustomTool, io: CustomToolIo): AgentTool {
+export function createCustomTool(spec: BetaManagedAgentsCustomTool, waits: UserWaits): AgentTool {
   const { type: _type, ...schema } = spec.input_schema;
   return {
     name: spec.name,
@@ -39,39 +32,30 @@ export function createCustomTool(spec: BetaManagedAgentsCustomTool, io: CustomTo
     readOnly: false,
     subject: () => undefined,
     async run(rawInput, ctx) {
-      const stop = new AbortController();
-      const onAbort = () => stop.abort();
-      ctx.signal.addEventListener("abort", onAbort, { once: true });
-      try {
-        const events = await io.follow(stop.signal);
-        const input = typeof rawInput === "object" && rawInput !== null ? { ...rawInput } : {};
-        const [use] = await io.append([{ type: "agent.custom_tool_use", name: spec.name, input }]);
-        if (use === undefined) throw new Error("the custom tool use was not stored");
-        await io.append([
-          {
-            type: "session.status_idle",
-            stop_reason: { type: "requires_action", event_ids: [use.id] },
-            stop_details: null,
+      const input = typeof rawInput === "object" && rawInput !== null ? { ...rawInput } : {};
+      const answer = await waits.wait(
+        {
+          async blockOn() {
+            const [use] = await waits.append([{ type: "agent.custom_tool_use", name: spec.name, input }]);
+            if (use === undefined) throw new Error("the custom tool use was not stored");
+            return use.id;
           },
-        ]);
-        for await (const event of events) {
-          if (event.type !== "user.custom_tool_result" || event.custom_tool_use_id !== use.id) continue;
-          await io.append([{ type: "session.status_running" }]);
-          return {
-            content: customResultContent(event.content),
-            isError: event.is_error === true,
-            touchedPaths: [],
-          };
-        }
+          answers: (event, id) => event.type === "user.custom_tool_result" && event.custom_tool_use_id === id,
+        },
+        ctx.signal,
+      );
+      if (answer === undefined) {
         return {
           content: [{ type: "text", text: "interrupted before the tool's result arrived" }],
           isError: true,
           touchedPaths: [],
         };
-      } finally {
-        ctx.signal.removeEventListener("abort", onAbort);
-        stop.abort();
       }
+      return {
+        content: customResultContent(answer.content),
+        isError: answer.is_error === true,
+        touchedPaths: [],
+      };
     },
   };
 }

@@ -12,9 +12,12 @@ import type { SessionEvent } from "../store/sessions.js";
 import type { Store } from "../store/store.js";
 import { type EventMapState, type OutEvent, sessionError, sessionEventsFor } from "./agent-event-map.js";
 import { connectAgentMcp } from "./agent-mcp.js";
+import { createUserWaits } from "./await-action.js";
+import { checkToolConfirmations } from "./confirmation-check.js";
 import { createCustomTool } from "./custom-tool.js";
 import { createDbTranscripts } from "./db-transcripts.js";
 import { createSkillVersionCache, createStoreSkillSource } from "./store-skill-source.js";
+import { createToolConfirmation, hostServedTools } from "./tool-confirmation.js";
 
 /** The user events a session takes (`POST /v1/sessions/{id}/events`). */
 export const USER_EVENT_TYPES = [
@@ -129,7 +132,10 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
   const skillCache = createSkillVersionCache();
 
   const turn = async (ws: string, session: BetaManagedAgentsSession, text: string): Promise<void> => {
-    const append = (events: OutEvent[]): Promise<SessionEvent[]> => appendEvents(ws, session.id, events);
+    const append = (
+      events: OutEvent[],
+      status?: BetaManagedAgentsSession["status"],
+    ): Promise<SessionEvent[]> => appendEvents(ws, session.id, events, status);
     const abort = new AbortController();
     running.set(session.id, abort);
     await appendEvents(ws, session.id, [{ type: "session.status_running" }], "running");
@@ -178,6 +184,13 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
         customTools: new Set(customTools.map((t) => t.name)),
         mcpTools: mcp.refs,
       };
+      const waits = createUserWaits({ append, follow: (signal) => follow(ws, session.id, signal) });
+      const confirm = createToolConfirmation({
+        tools: agent.tools,
+        served: [...(host === undefined ? [] : hostServedTools()), ...mcp.served],
+        customToolNames: customTools.map((t) => t.name),
+        waits,
+      });
       try {
         if (mcp.errors.length > 0) await append(mcp.errors);
         const opened = await openSession(engine, {
@@ -185,20 +198,11 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
           model: agent.model.id,
           ...(agent.system === null ? {} : { systemPrompt: agent.system }),
           builtinTools: host !== undefined,
-          // The agent's own tools need no confirmation (the application answers them); MCP tools apply
-          // their toolset's permission policy themselves.
-          allowedTools: [...customTools.map((t) => t.name), ...mcp.allowedTools],
+          // Tool policies (always_allow / always_ask); the agent's custom tools are never asked.
+          ...confirm.sessionOptions,
           filesystem: host !== undefined,
           store: transcripts,
-          extraTools: [
-            ...customTools.map((spec) =>
-              createCustomTool(spec, {
-                append,
-                follow: (signal) => follow(ws, session.id, signal),
-              }),
-            ),
-            ...mcp.tools,
-          ],
+          extraTools: [...customTools.map((spec) => createCustomTool(spec, waits)), ...mcp.tools],
           ...(resumed ? { resume: session.id } : {}),
         });
         try {
@@ -206,9 +210,10 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
             if (event.type === "error" && event.agentId === undefined)
               stopReason = { type: "retries_exhausted" };
             for (const out of sessionEventsFor(event, state)) {
-              const [stored] = await append([out.event]);
+              const [stored] = await append([confirm.annotate(out.event)]);
               if (stored === undefined || out.remember === undefined) continue;
               state[out.remember.map].set(out.remember.key, stored.id);
+              if (out.remember.map === "toolUses") confirm.stored(out.remember.key, stored.id);
             }
           }
         } finally {
@@ -245,6 +250,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
   return {
     async send(ws, session, events) {
       checkUserEvents(events);
+      await checkToolConfirmations(store.sessions, ws, session.id, events);
       const stored = await appendEvents(ws, session.id, events);
       for (const event of events) {
         if (event.type === "user.interrupt") running.get(session.id)?.abort();

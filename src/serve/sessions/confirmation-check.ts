@@ -1,0 +1,68 @@
+import { invalid } from "../errors.js";
+import { EVENTS_SINCE_LIMIT, type SessionEvent, type SessionStore } from "../store/sessions.js";
+
+type UserEvent = { type: string } & Record<string, unknown>;
+
+const TOOL_USES: ReadonlySet<string> = new Set(["agent.tool_use", "agent.mcp_tool_use"]);
+
+/**
+ * The tool uses a session waits on a `user.tool_confirmation` for, from its events in order: those a
+ * `session.status_idle` with `requires_action` names, not yet confirmed or denied; an idle for any other reason
+ * (the turn ended) clears them. Pure.
+ */
+export function pendingConfirmations(events: readonly SessionEvent[]): Set<string> {
+  const toolUses = new Set<string>();
+  const pending = new Set<string>();
+  for (const event of events) {
+    if (TOOL_USES.has(event.type)) toolUses.add(event.id);
+    else if (event.type === "user.tool_confirmation" && typeof event.tool_use_id === "string") {
+      pending.delete(event.tool_use_id);
+    } else if (event.type === "session.status_idle") {
+      const ids = requiredActions(event.stop_reason);
+      if (ids === undefined) pending.clear();
+      for (const id of ids ?? []) if (toolUses.has(id)) pending.add(id);
+    }
+  }
+  return pending;
+}
+
+function requiredActions(stopReason: unknown): string[] | undefined {
+  if (typeof stopReason !== "object" || stopReason === null) return undefined;
+  const reason: Record<string, unknown> = { ...stopReason };
+  if (reason.type !== "requires_action" || !Array.isArray(reason.event_ids)) return undefined;
+  return reason.event_ids.filter((id: unknown): id is string => typeof id === "string");
+}
+
+/**
+ * Refuses (400) a batch's `user.tool_confirmation`s that name no tool use the session waits on (unknown, not
+ * asked, or already answered, also earlier in the same batch), or that give a `deny_message` with `allow`.
+ * Reads the session's events only when the batch holds a confirmation.
+ */
+export async function checkToolConfirmations(
+  sessions: SessionStore,
+  workspaceId: string,
+  sessionId: string,
+  events: readonly UserEvent[],
+): Promise<void> {
+  if (!events.some((e) => e.type === "user.tool_confirmation")) return;
+  const stored: SessionEvent[] = [];
+  for (let after = 0; ; ) {
+    const batch = await sessions.eventsSince(workspaceId, sessionId, after);
+    stored.push(...batch.map((b) => b.event));
+    after = batch.at(-1)?.seq ?? after;
+    if (batch.length < EVENTS_SINCE_LIMIT) break;
+  }
+  const pending = pendingConfirmations(stored);
+  for (const [i, event] of events.entries()) {
+    if (event.type !== "user.tool_confirmation") continue;
+    const id = String(event.tool_use_id);
+    if (event.result === "allow" && event.deny_message !== undefined && event.deny_message !== null) {
+      throw invalid(`events[${i}].deny_message: only allowed when result is "deny"`);
+    }
+    if (!pending.delete(id)) {
+      throw invalid(
+        `events[${i}].tool_use_id: ${JSON.stringify(id)} is not a tool use awaiting confirmation in this session (unknown, or already answered)`,
+      );
+    }
+  }
+}
