@@ -80,11 +80,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 /**
  * Starts loading what a `-p` run needs after the engine (the headless command, the model SDK) beside the
  * engine's modules instead of after them: Node reads a module graph's files in parallel, so the run waits for
- * one round of module loading instead of three. The imports the run makes later get these same modules; a
+ * one round of module loading instead of four. The imports the run makes later get these same modules; a
  * load that fails here fails again there, where it is reported.
  */
 function preloadHeadless(): void {
   import("./commands/headless.js").catch(() => undefined);
+  import("../agent/model-client.js").catch(() => undefined);
   import("../agent/sdk.js").catch(() => undefined);
 }
 
