@@ -3,7 +3,9 @@
 // whether process.stdin was built. zod is bundled on its own (dist/bin/zod.cjs, scripts/bundle.mjs) and
 // required on first use: a run whose only tool call is a Skill call never loads it; a call the fast paths
 // decline loads it and answers exactly as the source does.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ScriptTurnInput } from "../../src/dev/model-script.js";
@@ -38,6 +40,15 @@ process.on("exit", () =>
 );
 `;
 
+/** An ESM resolve hook (registered by `--import register.mjs`) that logs every URL resolved to `$LOAD_LOG`. */
+const RESOLVE_HOOK = `import { appendFileSync } from "node:fs";
+export async function resolve(specifier, context, next) {
+  const resolved = await next(specifier, context);
+  appendFileSync(process.env.LOAD_LOG, resolved.url + "\\n");
+  return resolved;
+}
+`;
+
 interface LoadReport {
   required: string[];
   builtins: string[];
@@ -49,6 +60,8 @@ beforeAll(async () => {
   assertBuilt();
   tree = await tmpTree({
     "preload.cjs": PRELOAD,
+    "hook.mjs": RESOLVE_HOOK,
+    "register.mjs": 'import { register } from "node:module";\nregister("./hook.mjs", import.meta.url);\n',
     "home/.keep": "",
     "project/.git": { dir: true },
     "project/.claude/skills/notes/SKILL.md": "---\ndescription: Takes notes\n---\nWrite NOTES.\n",
@@ -65,11 +78,15 @@ afterEach(async () => {
 async function runBin(turns: ScriptTurnInput[]) {
   model = await startTestModel(turns);
   const report = tree.path("load-report.json");
+  const log = tree.path("load-log.txt");
+  writeFileSync(log, "");
   const run = await execa(
     process.execPath,
     [
       "-r",
       tree.path("preload.cjs"),
+      "--import",
+      tree.path("register.mjs"),
       BIN,
       "-p",
       "go",
@@ -86,6 +103,7 @@ async function runBin(turns: ScriptTurnInput[]) {
         ANTHROPIC_BASE_URL: model.server.url,
         SKILLWRIGHT_MANAGED_DIR: tree.path("managed"),
         LOAD_REPORT: report,
+        LOAD_LOG: log,
       },
       extendEnv: false,
       reject: false,
@@ -97,10 +115,21 @@ async function runBin(turns: ScriptTurnInput[]) {
   const bodies = model.server.requests
     .filter((r) => r.path === "/v1/messages")
     .map((r) => r.body as RequestBody);
-  return { run, loaded, bodies };
+  const binFiles = readFileSync(log, "utf8")
+    .split("\n")
+    .filter((url) => url.startsWith(BIN_URL))
+    .map((url) => url.slice(BIN_URL.length));
+  return { run, loaded, bodies, binFiles: [...new Set(binFiles)] };
 }
 
 const isZod = (file: string) => file.endsWith("/dist/bin/zod.cjs");
+const BIN_URL = `${pathToFileURL(dirname(BIN)).href}/`;
+
+/** The files main.js imports statically (it loads them whatever the command). */
+function mainImports(): string[] {
+  const main = readFileSync(BIN, "utf8");
+  return [...main.matchAll(/from\s*"\.\/([^"]+\.js)"/g)].map((m) => m[1] ?? "");
+}
 
 describe("what a -p run of dist/bin loads", () => {
   it("a run whose only tool call is a Skill call loads no zod, no node:readline and leaves stdin alone", async () => {
@@ -111,6 +140,15 @@ describe("what a -p run of dist/bin loads", () => {
     expect(loaded.required.filter(isZod)).toEqual([]);
     expect(loaded.builtins).not.toContain("readline");
     expect(loaded.touched).toEqual([]);
+  });
+
+  it("a -p run loads main.js and its own imports, then only the print bundle (p-*.js)", async () => {
+    const { run, binFiles } = await runBin([toolTurn("Skill", { skill: "notes" }), textTurn("noted")]);
+    expect(run.exitCode).toBe(0);
+    const own = new Set(["main.js", ...mainImports()]);
+    const others = binFiles.filter((file) => !own.has(file));
+    expect(others.length).toBeGreaterThan(0);
+    expect(others.filter((file) => !file.startsWith("p-"))).toEqual([]);
   });
 
   it("a tool call zod has to parse loads it once, and the model gets the source's error text", async () => {
