@@ -1,6 +1,7 @@
 // Bundles the built CLI (dist/cli/main.js) into dist/bin/: one ESM entry plus lazily loaded chunks for the
-// parts a command may not need (MCP, the model SDK, subcommands). Node spends most of a short command's time
-// resolving and loading modules; the bundle cuts a headless run's start-up by about a third.
+// parts a command may not need (MCP, the model SDK, subcommands); a second bundle of the same code for -p runs
+// (p-*.js, see "Two bundles" below); and zod on its own (zod.cjs, see `lazyZod`). Node spends most of a short
+// command's time resolving and loading modules; the bundle cuts a headless run's start-up by about a third.
 // dist/bin/ sits at the same depth as dist/cli/, so the CLI's package-relative paths (bundled-skills/) hold.
 import { rmSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
@@ -22,9 +23,10 @@ const zodExports = Object.keys(await import("zod")).filter(
 const zodCoreExports = Object.keys(await import("zod/v4/core")).filter((name) => name !== "locales");
 
 /**
- * zod, loaded when first used instead of at start-up. Every module of the CLI imports zod, but a run uses it
- * only for input the fast paths decline (odd tool input, settings, hooks, MCP, plugins): on a plain `-p` run
- * it is ~114 KB of code compiled and evaluated for nothing. Every `import … from "zod"` or `"zod/v4"` (the
+ * zod, loaded when first used instead of at start-up. Most modules of the CLI import zod, but a run needs it
+ * only to parse the input of a tool call other than Skill's (which has a fast path), or for settings, hooks,
+ * MCP or plugins the fast paths decline: before any of these it is ~114 KB compiled and evaluated for nothing,
+ * and a run whose only tool is Skill never needs it. Every `import … from "zod"` or `"zod/v4"` (the
  * same exports) becomes this CommonJS module: an object of getters, one per export, each requiring zod.cjs
  * (zod bundled on its own, see `zodExports`) the first time any is read. One zod instance serves every
  * chunk, as before; `import * as z` reads its members only when a schema is built or parsed.
@@ -78,9 +80,10 @@ const common = {
  * by ~220 imports, and Node resolves, reads and links each one. The print bundle (`p-*.js`) is `runCli` again
  * with only what a -p run can reach: the engine, the headless command, the model client, and the lazy parts a
  * run may need (SDK, MCP, plugins, yaml, execa) as split points; the other commands are never reached from it.
- * A -p run loads ~20 chunks and ~15% less CPU time (interleaved, 20 runs: 160 -> 136 ms). main.js sends every
- * -p run there (`printFirst`) and every other command to the full bundle. Each run uses one bundle's copy of
- * every module: nothing crosses between them but `argv` and `io`.
+ * A -p run loads ~20 files and spends ~15% less CPU time (user + sys, median of 20 interleaved runs against the
+ * single bundle: 160 -> 136 ms; the SDK floor is ~80 ms). main.js sends every -p run there (`printFirst`) and
+ * every other command to the full bundle. Each run uses one bundle's copy of every module: nothing crosses
+ * between them but `argv` and `io`.
  */
 
 /** run.js's commands; all but the headless one are left out of the print bundle (a -p run never reaches them). */
