@@ -1,16 +1,60 @@
 // Bundles the built CLI (dist/cli/main.js) into dist/bin/: one ESM entry plus lazily loaded chunks for the
-// parts a command may not need (MCP, the model SDK, subcommands). Node spends most of a short command's time
-// resolving and loading modules; the bundle cuts a headless run's start-up by about a third.
+// parts a command may not need (MCP, the model SDK, subcommands); a second bundle of the same code for -p runs
+// (p-*.js, see "Two bundles" below); and zod on its own (zod.cjs, see `lazyZod`). Node spends most of a short
+// command's time resolving and loading modules; the bundle cuts a headless run's start-up by about a third.
 // dist/bin/ sits at the same depth as dist/cli/, so the CLI's package-relative paths (bundled-skills/) hold.
 import { rmSync } from "node:fs";
+import { basename, dirname, resolve } from "node:path";
 import { build } from "esbuild";
 
 // Chunk names carry content hashes: without a clean dir, every rebuild would leave the old chunks behind.
 rmSync("dist/bin", { recursive: true, force: true });
 
-await build({
-  entryPoints: ["dist/cli/main.js"],
-  outdir: "dist/bin",
+/** The file zod is bundled into, beside the chunks, loaded by `require` on first use (see `lazyZod`). */
+const ZOD_FILE = "zod.cjs";
+/**
+ * zod's exports as zod.cjs hands them out: all but its locales (+540 KB, never used: the English messages are
+ * built in) and `z`/`default`, the namespace itself (the lazy module answers those with itself). `core` is
+ * rebuilt as a plain object of zod/v4/core's exports minus its own `locales`, which would pull them back in.
+ */
+const zodExports = Object.keys(await import("zod")).filter(
+  (name) => !["locales", "z", "default", "core"].includes(name),
+);
+const zodCoreExports = Object.keys(await import("zod/v4/core")).filter((name) => name !== "locales");
+
+/**
+ * zod, loaded when first used instead of at start-up. Most modules of the CLI import zod, but a run needs it
+ * only to parse the input of a tool call other than Skill's (which has a fast path), or for settings, hooks,
+ * MCP or plugins the fast paths decline: before any of these it is ~114 KB compiled and evaluated for nothing,
+ * and a run whose only tool is Skill never needs it. Every `import … from "zod"` or `"zod/v4"` (the
+ * same exports) becomes this CommonJS module: an object of getters, one per export, each requiring zod.cjs
+ * (zod bundled on its own, see `zodExports`) the first time any is read. One zod instance serves every
+ * chunk, as before; `import * as z` reads its members only when a schema is built or parsed.
+ * @type {import("esbuild").Plugin}
+ */
+const lazyZod = {
+  name: "lazy-zod",
+  setup(b) {
+    b.onResolve({ filter: /^zod(\/v4)?$/ }, () => ({ path: "zod", namespace: "lazy-zod" }));
+    b.onResolve({ filter: new RegExp(`^\\./${ZOD_FILE.replace(".", "\\.")}$`) }, (args) => ({
+      path: args.path,
+      external: true,
+    }));
+    b.onLoad({ filter: /.*/, namespace: "lazy-zod" }, () => ({
+      loader: "js",
+      contents: `let zod;
+const load = () => (zod ??= require("./${ZOD_FILE}"));
+Object.defineProperty(exports, "__esModule", { value: true });
+for (const name of ${JSON.stringify([...zodExports, "core"])})
+  Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });
+for (const name of ["z", "default"]) Object.defineProperty(exports, name, { enumerable: true, value: exports });
+`,
+    }));
+  },
+};
+
+/** The options both CLI bundles share. */
+const common = {
   bundle: true,
   splitting: true,
   format: "esm",
@@ -28,4 +72,104 @@ await build({
   logLevel: "warning",
   // CommonJS dependencies bundled into ESM still call require().
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+};
+
+/*
+ * Two bundles of the same code. esbuild puts each module in a chunk per set of entry points (dynamic imports)
+ * that reach it, so the CLI's many lazily loaded commands cut the modules a -p run needs into ~47 chunks joined
+ * by ~220 imports, and Node resolves, reads and links each one. The print bundle (`p-*.js`) is `runCli` again
+ * with only what a -p run can reach: the engine, the headless command, the model client, and the lazy parts a
+ * run may need (SDK, MCP, plugins, yaml, execa) as split points; the other commands are never reached from it.
+ * A -p run loads ~20 files and spends ~15% less CPU time (user + sys, median of 20 interleaved runs against the
+ * single bundle: 160 -> 136 ms; the SDK floor is ~80 ms). main.js sends every -p run there (`printFirst`) and
+ * every other command to the full bundle. Each run uses one bundle's copy of every module: nothing crosses
+ * between them but `argv` and `io`.
+ */
+
+/** run.js's commands; all but the headless one are left out of the print bundle (a -p run never reaches them). */
+const COMMAND = /^\.\/commands\/[a-z-]+\.js$/;
+
+/** @type {import("esbuild").Plugin} */
+const printOnly = {
+  name: "print-only",
+  setup(b) {
+    b.onResolve({ filter: COMMAND }, (args) =>
+      args.importer.endsWith("/dist/cli/run.js") && args.path !== "./commands/headless.js"
+        ? { path: args.path, external: true }
+        : undefined,
+    );
+  },
+};
+
+const print = await build({
+  ...common,
+  entryPoints: { run: "dist/cli/run.js" },
+  outdir: "dist/bin",
+  entryNames: "p-[name]-[hash]",
+  chunkNames: "p-chunk-[hash]",
+  metafile: true,
+  plugins: [lazyZod, printOnly],
+});
+const printEntry = Object.entries(print.metafile.outputs).find(([, o]) => o.entryPoint === "dist/cli/run.js")?.[0];
+if (printEntry === undefined) throw new Error("bundle: the print bundle has no entry");
+const printFile = basename(printEntry);
+
+/**
+ * main.js's `runCli`: a -p run (no command, `-p`/`--print`) goes to the print bundle's `runCli`, anything else
+ * (or arguments that do not parse) to the full bundle's. Both parse the arguments the same way.
+ * @type {import("esbuild").Plugin}
+ */
+const printFirst = {
+  name: "print-first",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/run\.js$/ }, (args) =>
+      args.importer.endsWith("/dist/cli/main.js")
+        ? { path: resolve(dirname(args.importer), "run.js"), namespace: "print-first" }
+        : undefined,
+    );
+    b.onResolve({ filter: /^\.\/p-run-[A-Z0-9]+\.js$/ }, (args) => ({ path: args.path, external: true }));
+    b.onLoad({ filter: /.*/, namespace: "print-first" }, (args) => ({
+      loader: "js",
+      resolveDir: dirname(args.path),
+      contents: `import { runCli as runAny } from ${JSON.stringify(args.path)};
+import { parseCliArgs } from "./args.js";
+export async function runCli(argv, io) {
+  const parsed = parseCliArgs(argv);
+  if (parsed.ok && parsed.args.command === undefined && parsed.args.print)
+    return (await import("./${printFile}")).runCli(argv, io);
+  return runAny(argv, io);
+}
+`,
+    }));
+  },
+};
+
+await build({
+  ...common,
+  entryPoints: ["dist/cli/main.js"],
+  outdir: "dist/bin",
+  plugins: [lazyZod, printFirst],
+});
+
+// zod on its own, for `lazyZod`: CommonJS, so that the first use can load it synchronously. Only the exports
+// the lazy module hands out are kept, so the locales are tree-shaken away (test/cli/bundle-weight.test.ts).
+await build({
+  stdin: {
+    contents: [
+      `import { ${zodCoreExports.map((name, i) => `${name} as c${i}`).join(", ")} } from "zod/v4/core";`,
+      `export const core = { ${zodCoreExports.map((name, i) => `${name}: c${i}`).join(", ")} };`,
+      `export { ${zodExports.join(", ")} } from "zod";`,
+    ].join("\n"),
+    resolveDir: ".",
+    loader: "js",
+  },
+  outfile: `dist/bin/${ZOD_FILE}`,
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  sourcemap: true,
+  minify: true,
+  keepNames: true,
+  logLevel: "warning",
 });

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { createInterface } from "node:readline";
+import { isatty } from "node:tty";
 import { fileURLToPath } from "node:url";
 import { runCli } from "./run.js";
 
@@ -37,6 +37,15 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/**
+ * Lines of stdin (`--input-format stream-json`). node:readline loads only then: most runs never read stdin
+ * line by line, and each built-in module a command loads is compiled at start-up.
+ */
+async function* stdinLines(): AsyncIterable<string> {
+  const { createInterface } = await import("node:readline");
+  yield* createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+}
+
 /** Resolves at SIGINT/SIGTERM; installs its handlers only when a long-running command asks. */
 const waitForStop = () =>
   new Promise<void>((resolve) => {
@@ -69,9 +78,10 @@ runCli(process.argv.slice(2), {
   version: packageVersion(),
   buildId: buildId(),
   readStdin,
-  stdinLines: () => createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY }),
+  stdinLines,
   waitForStop,
-  ...(process.stdin.isTTY && process.stdout.isTTY
+  // process.stdin is built on first read (for a pipe, a socket): ask the file descriptors instead.
+  ...(isatty(0) && isatty(1)
     ? {
         interactive: async (engine, io, args) => {
           const { interactiveCommand } = await import("./interactive.js");

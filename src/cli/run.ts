@@ -31,6 +31,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (args.command === "serve") return (await import("./commands/serve.js")).serveCommand(scoped, args);
   if (args.command === "keys") return (await import("./commands/keys.js")).keysCommand(scoped, args);
   // Each command loads only what it needs: start-up time is most of a short command's cost.
+  if (args.command === undefined && args.print) preloadHeadless();
   const [{ createEngine }, { createNodeFs }] = await Promise.all([
     import("../engine/engine.js"),
     import("../io/fs.js"),
@@ -74,6 +75,18 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   } finally {
     await engine.close();
   }
+}
+
+/**
+ * Starts loading what a `-p` run needs after the engine (the headless command, the model SDK) beside the
+ * engine's modules instead of after them: Node reads a module graph's files in parallel, so the run waits for
+ * one round of module loading instead of four. The imports the run makes later get these same modules; a
+ * load that fails here fails again there, where it is reported.
+ */
+function preloadHeadless(): void {
+  import("./commands/headless.js").catch(() => undefined);
+  import("../agent/model-client.js").catch(() => undefined);
+  import("../agent/sdk.js").catch(() => undefined);
 }
 
 async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo): Promise<number> {

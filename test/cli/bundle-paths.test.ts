@@ -25,11 +25,15 @@
 //                       test/serve/agent-mcp.test.ts runs dist/bin serve with an agent's MCP server
 //                       (./pg-driver.js, pg: test/serve/sdk.test.ts runs dist/bin on PostgreSQL)
 //   cli/main.ts         ./interactive.js                    "interactive" (in a pseudo-terminal via script(1))
+//   cli/main.ts → run.ts  the print bundle (p-*.js, every -p run: scripts/bundle.mjs), with its own lazy chunks:
+//                       headless, model client, SDK, http, execa   "-p … against `dev model-server`"
+//                       MCP manager, plugin loader, yaml            "-p --mcp-config --plugin-dir …"
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServe } from "../serve/serve-process.js";
+import { startTestModel, TEST_API_KEY, textTurn } from "../support/model-server.js";
 import { waitUntil } from "../support/processes.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { assertBuilt, BIN, cli, json } from "./run-cli.js";
@@ -180,6 +184,34 @@ describe("every lazily loaded path of dist/bin", () => {
       server.kill("SIGTERM");
       const stopped = await server;
       expect(stopped.stdout).toContain("served 3 request(s)");
+    }
+  });
+
+  it("-p --mcp-config --plugin-dir …: the print bundle's MCP manager, plugin loader and yaml", async () => {
+    const model = await startTestModel([textTurn("LISTED")]);
+    try {
+      const config = { mcpServers: { srv: { command: process.execPath, args: [MCP_SERVER] } } };
+      const result = await cli(
+        tree,
+        ["-p", "list them", "--mcp-config", JSON.stringify(config), "--plugin-dir", GIT_GUARD],
+        "home/repo",
+        {
+          ANTHROPIC_BASE_URL: model.server.url,
+          ANTHROPIC_API_KEY: TEST_API_KEY,
+          // Every head read and parsed: the block-scalar one needs yaml.
+          SKILLWRIGHT_DISCOVERY_CACHE: "off",
+        },
+      );
+      expect(result.stderr).toBe("");
+      expect(result.code).toBe(0);
+      expect(result.stdout.trim()).toBe("LISTED");
+      const [request] = model.server.requests.filter((r) => r.path === "/v1/messages");
+      const sent = JSON.stringify(request?.body);
+      expect(sent).toContain("mcp__srv__greet");
+      expect(sent).toContain("git-guard:commit");
+      expect(sent).toContain("Block scalar description.");
+    } finally {
+      await model.close();
     }
   });
 

@@ -20,9 +20,17 @@ describe("bundle weight", () => {
   it("carries none of zod's locales (a named `{ z }` import bundles all of them: +540 KB in zod's chunk)", () => {
     // A string of zod's German locale (zod/v4/locales/de.js); any locale pulled in brings them all.
     const withLocales = readdirSync(BIN_DIR)
-      .filter((name) => name.endsWith(".js"))
+      .filter((name) => name.endsWith(".js") || name.endsWith(".cjs"))
       .filter((name) => readFileSync(`${BIN_DIR}${name}`, "utf8").includes('"zu haben"'));
     expect(withLocales).toEqual([]);
+  });
+
+  it("keeps zod in dist/bin/zod.cjs only, which a run requires on first use (scripts/bundle.mjs)", () => {
+    // zod's English message for a wrong type: in whichever file carries zod's code.
+    const withZod = readdirSync(BIN_DIR)
+      .filter((name) => name.endsWith(".js") || name.endsWith(".cjs"))
+      .filter((name) => readFileSync(`${BIN_DIR}${name}`, "utf8").includes("Invalid input: expected"));
+    expect(withZod).toEqual(["zod.cjs"]);
   });
 
   it("src imports zod as a namespace (`import * as z`) or as types only", () => {
