@@ -109,11 +109,13 @@ export async function readSkillHead(
   if (head.size > MAX_SKILL_FILE_BYTES) return tooLarge(ref, head);
   let split = splitHead(head);
   let binary = head.binary;
-  if (needsMore(head, split)) {
+  let firstLine = firstBodyLine(split.body);
+  if (needsMore(head, split, firstLine)) {
     try {
       const whole = await fs.readBytes(ref.path);
       binary = whole.includes(0);
       split = splitFrontmatter(Buffer.from(whole).toString("utf8"));
+      firstLine = firstBodyLine(split.body);
     } catch (error) {
       return { diagnostics: [unreadable(ref.path, error)] };
     }
@@ -124,7 +126,7 @@ export async function readSkillHead(
       ? undefined
       : (parseSimpleFrontmatter(split.frontmatter) ??
         (await parseFrontmatterLazily(split.frontmatter, loadYaml)));
-  return headFromSplit(ref, head, split, binary, parsed);
+  return headFromSplit(ref, head, split, firstLine, binary, parsed);
 }
 
 /** A head whose frontmatter needs the `yaml` parser: `finish` parses it with the one given. */
@@ -152,13 +154,17 @@ export function readSkillHeadSync(
   }
   if (head.size > MAX_SKILL_FILE_BYTES) return tooLarge(ref, head);
   const split = splitHead(head);
-  if (needsMore(head, split)) return undefined;
-  if (split.frontmatter === undefined) return headFromSplit(ref, head, split, head.binary, undefined);
+  const firstLine = firstBodyLine(split.body);
+  if (needsMore(head, split, firstLine)) return undefined;
+  if (split.frontmatter === undefined) {
+    return headFromSplit(ref, head, split, firstLine, head.binary, undefined);
+  }
   const parsed = parseSimpleFrontmatter(split.frontmatter);
-  if (parsed !== undefined) return headFromSplit(ref, head, split, head.binary, parsed);
+  if (parsed !== undefined) return headFromSplit(ref, head, split, firstLine, head.binary, parsed);
   const frontmatter = split.frontmatter;
   return {
-    finish: (yaml) => headFromSplit(ref, head, split, head.binary, parseFrontmatterWith(frontmatter, yaml)),
+    finish: (yaml) =>
+      headFromSplit(ref, head, split, firstLine, head.binary, parseFrontmatterWith(frontmatter, yaml)),
   };
 }
 
@@ -195,9 +201,9 @@ function splitHead(head: FileHead): SplitFile {
   return splitFrontmatter(head.complete ? head.text : head.text.slice(0, head.text.lastIndexOf("\n") + 1));
 }
 
-/** True when a partial head ends inside the frontmatter or before the first body line. */
-function needsMore(head: FileHead, split: SplitFile): boolean {
-  return !head.complete && (split.unclosed || firstBodyLine(split.body) === undefined);
+/** True when a partial head ends inside the frontmatter or before the first body line (`firstLine`). */
+function needsMore(head: FileHead, split: SplitFile, firstLine: string | undefined): boolean {
+  return !head.complete && (split.unclosed || firstLine === undefined);
 }
 
 /** The head's result once its frontmatter is parsed (`parsed` undefined: there is none). Pure. */
@@ -205,6 +211,7 @@ function headFromSplit(
   ref: SkillFileRef,
   head: FileHead,
   split: SplitFile,
+  firstLine: string | undefined,
   binary: boolean,
   parsed: ParsedFrontmatter | undefined,
 ): HeadResult {
@@ -255,7 +262,7 @@ function headFromSplit(
     data,
     kind: ref.kind,
     dirName: ref.name,
-    firstBodyLine: firstBodyLine(split.body),
+    firstBodyLine: firstLine,
     path: ref.path,
     ...(ref.titleName === true ? { titleName: true } : {}),
   });
@@ -289,14 +296,30 @@ function skillFromMeta(fs: FsOps, ref: SkillFileRef, meta: SkillMeta): Skill {
  * is not exactly `---` (`----`, `--- x`, `...`) when there is one. Pure.
  */
 export function unclosedMessage(body: string): string {
-  const lines = body.split("\n").map((line) => line.replace(/\r$/, ""));
-  const near = lines.findIndex(
-    (line, i) => i > 0 && /^(-{2,}|\.{3})/.test(line.trim()) && line.trim() !== "---",
-  );
+  let near: { index: number; text: string } | undefined;
+  let index = 0;
+  for (let start = 0; start <= body.length; index += 1) {
+    const end = body.indexOf("\n", start);
+    const stop = end === -1 ? body.length : end;
+    // Most lines start with a letter: only those whose first non-blank is `-` or `.` (or not ASCII) are trimmed.
+    let p = start;
+    while (p < stop && (body.charCodeAt(p) === 32 || body.charCodeAt(p) === 9)) p += 1;
+    const c = body.charCodeAt(p);
+    if (index > 0 && p < stop && (c === 45 || c === 46 || c > 127 || c < 32)) {
+      const line = body.slice(start, stop);
+      const trimmed = (line.endsWith("\r") ? line.slice(0, -1) : line).trim();
+      if (/^(-{2,}|\.{3})/.test(trimmed) && trimmed !== "---") {
+        near = { index, text: trimmed };
+        break;
+      }
+    }
+    if (end === -1) break;
+    start = end + 1;
+  }
   const cause =
-    near === -1
+    near === undefined
       ? "no later line is exactly ---"
-      : `line ${near + 1} "${lines[near]?.trim().slice(0, 40)}" is not a closing fence (it must be exactly ---)`;
+      : `line ${near.index + 1} "${near.text.slice(0, 40)}" is not a closing fence (it must be exactly ---)`;
   return `frontmatter opens with --- on line 1 but never closes: ${cause}; the whole file, fields included, is read as the body`;
 }
 
