@@ -122,7 +122,8 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
   const firstPathOf = new Map<string, string>();
   const missing: Found[] = [];
   const unreachable: { f: Found; diagnostics: Diagnostic[] }[] = [];
-  for (const [index, f] of found.entries()) {
+  for (let index = 0; index < found.length; index += 1) {
+    const f = found[index] as Found;
     const result = results[index] as LoadResult;
     if (result.missing === true) {
       if (f.ref.kind === "skill") missing.push(f);
@@ -145,7 +146,7 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
       unreachable.push({ f, diagnostics: result.diagnostics });
       continue;
     }
-    diagnostics.push(...result.diagnostics);
+    for (const d of result.diagnostics) diagnostics.push(d);
     if (result.skill !== undefined) candidates.push({ skill: result.skill, rank: f.rank });
   }
   diagnostics.push(
