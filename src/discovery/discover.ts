@@ -6,8 +6,10 @@ import {
   type LoadResult,
   loadSkillFile,
   readSkillHead,
+  readSkillHeadSync,
   type SkillFileRef,
   skillFromHead,
+  type YamlHead,
 } from "../skill/load-skill.js";
 import type { Skill } from "../skill/skill.js";
 import type { DisabledSkill } from "../skill-filter.js";
@@ -77,27 +79,51 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
   // sources (+0.5) can sit between layers.
   const layerRank = (i: number) => SOURCE_RANKS[roots[i]?.source ?? "bundled"] + (0.4 * i) / roots.length;
   const found: Found[] = scans.flatMap((scan, i) => scan.files.map((ref) => ({ ref, rank: layerRank(i) })));
+  const results: LoadResult[] = new Array(found.length);
+  const loadYaml = lazyYaml();
+  const readHeadSync = options.cache === undefined ? fs.readHeadSync?.bind(fs) : undefined;
+  // Each index the synchronous pass could not finish alone, for the asynchronous one.
+  let rest: number[] = found.map((_, index) => index);
+  if (readHeadSync !== undefined) {
+    // One synchronous pass (open, fstat, read the head, parse): no promise per file. Heads that need `yaml` wait
+    // for it to load once; the few that need more than the head (errors to explain) go through `readSkillHead`.
+    rest = [];
+    const needYaml: { index: number; head: YamlHead }[] = [];
+    for (let index = 0; index < found.length; index += 1) {
+      options.signal?.throwIfAborted();
+      const ref = (found[index] as Found).ref;
+      const step = readSkillHeadSync(readHeadSync, ref);
+      if (step === undefined) rest.push(index);
+      else if ("finish" in step) needYaml.push({ index, head: step });
+      else results[index] = skillFromHead(fs, ref, step);
+    }
+    if (needYaml.length > 0) {
+      const yaml = await loadYaml();
+      for (const { index, head } of needYaml) {
+        results[index] = skillFromHead(fs, (found[index] as Found).ref, head.finish(yaml));
+      }
+    }
+  }
   // One pass per file (open, fstat, read the head, parse) by a fixed pool of workers: no per-file promise
   // fan-out to hold in memory, and the file identity from fstat replaces a separate realpath phase.
-  const results: LoadResult[] = new Array(found.length);
   let next = 0;
-  const loadYaml = lazyYaml();
   const worker = async () => {
-    while (next < found.length) {
-      const index = next;
+    while (next < rest.length) {
+      const index = rest[next] as number;
       next += 1;
       options.signal?.throwIfAborted();
       const f = found[index] as Found;
       results[index] = await load(fs, f.ref, options.cache, loadYaml);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(DISCOVERY_CONCURRENCY, found.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(DISCOVERY_CONCURRENCY, rest.length) }, worker));
 
   const candidates: { skill: Skill; rank: number }[] = [];
   const firstPathOf = new Map<string, string>();
   const missing: Found[] = [];
   const unreachable: { f: Found; diagnostics: Diagnostic[] }[] = [];
-  for (const [index, f] of found.entries()) {
+  for (let index = 0; index < found.length; index += 1) {
+    const f = found[index] as Found;
     const result = results[index] as LoadResult;
     if (result.missing === true) {
       if (f.ref.kind === "skill") missing.push(f);
@@ -120,7 +146,7 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
       unreachable.push({ f, diagnostics: result.diagnostics });
       continue;
     }
-    diagnostics.push(...result.diagnostics);
+    for (const d of result.diagnostics) diagnostics.push(d);
     if (result.skill !== undefined) candidates.push({ skill: result.skill, rank: f.rank });
   }
   diagnostics.push(

@@ -48,6 +48,12 @@ export interface FsOps {
   readBytes(path: string): Promise<Uint8Array>;
   /** Reads at most `maxBytes` from the start of the file. */
   readHead(path: string, maxBytes: number): Promise<FileHead>;
+  /**
+   * {@link FsOps.readHead} done synchronously (throws instead of rejecting), for a file system whose reads are
+   * synchronous anyway. Optional: discovery reads heads in one synchronous pass when it is there (no promise per
+   * file), and through `readHead` otherwise.
+   */
+  readHeadSync?(path: string, maxBytes: number): FileHead;
   writeFile(path: string, data: string | Uint8Array): Promise<void>;
   mkdir(path: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
@@ -93,12 +99,15 @@ function statOf(s: callbackFs.Stats): FileStat {
   };
 }
 
-function headOf(bytes: Buffer, stat: { size: number; dev: number; ino: number }): FileHead {
+/** The head in the first `length` bytes of `buffer` (no subarray: one object less per file). */
+function headOf(buffer: Buffer, length: number, stat: { size: number; dev: number; ino: number }): FileHead {
+  const text = buffer.toString("utf8", 0, length);
   return {
-    text: bytes.toString("utf8"),
+    text,
     size: stat.size,
-    complete: bytes.length >= stat.size,
-    binary: bytes.includes(0),
+    complete: length >= stat.size,
+    // A NUL byte decodes to U+0000 and nothing else does: search the text, not a view of the bytes.
+    binary: text.includes("\0"),
     fileId: `${stat.dev}:${stat.ino}`,
   };
 }
@@ -111,10 +120,26 @@ function headOf(bytes: Buffer, stat: { size: number; dev: number; ino: number })
  * for the length of each call (one small file), so this is the default; a host that must stay responsive while
  * it discovers can ask for the asynchronous reads.
  */
-function syncReads(): Pick<FsOps, "readdir" | "stat" | "realpath" | "readFile" | "readBytes" | "readHead"> {
+function syncReads(): Pick<
+  FsOps,
+  "readdir" | "stat" | "realpath" | "readFile" | "readBytes" | "readHead" | "readHeadSync"
+> {
   // One buffer for every head: each is decoded before the call returns (nothing in between can run), so a
   // discovery allocates no 4 KB buffer per file.
   let headBuffer = Buffer.allocUnsafe(0);
+  const readHeadSync = (path: string, maxBytes: number): FileHead => {
+    const fd = callbackFs.openSync(path, HEAD_OPEN_FLAGS);
+    try {
+      const stat = callbackFs.fstatSync(fd);
+      if (!stat.isFile()) throw notRegularFile(path);
+      const length = Math.min(maxBytes, stat.size);
+      if (headBuffer.length < length) headBuffer = Buffer.allocUnsafe(Math.max(length, 4_096));
+      const bytesRead = length === 0 ? 0 : callbackFs.readSync(fd, headBuffer, 0, length, 0);
+      return headOf(headBuffer, bytesRead, stat);
+    } finally {
+      callbackFs.closeSync(fd);
+    }
+  };
   return {
     readdir: async (path) =>
       callbackFs.readdirSync(path, { withFileTypes: true }).map((e) => ({ name: e.name, kind: kindOf(e) })),
@@ -122,19 +147,8 @@ function syncReads(): Pick<FsOps, "readdir" | "stat" | "realpath" | "readFile" |
     realpath: async (path) => callbackFs.realpathSync(path),
     readFile: async (path) => callbackFs.readFileSync(path, "utf8"),
     readBytes: async (path) => new Uint8Array(callbackFs.readFileSync(path)),
-    async readHead(path, maxBytes) {
-      const fd = callbackFs.openSync(path, HEAD_OPEN_FLAGS);
-      try {
-        const stat = callbackFs.fstatSync(fd);
-        if (!stat.isFile()) throw notRegularFile(path);
-        const length = Math.min(maxBytes, stat.size);
-        if (headBuffer.length < length) headBuffer = Buffer.allocUnsafe(Math.max(length, 4_096));
-        const bytesRead = length === 0 ? 0 : callbackFs.readSync(fd, headBuffer, 0, length, 0);
-        return headOf(headBuffer.subarray(0, bytesRead), stat);
-      } finally {
-        callbackFs.closeSync(fd);
-      }
-    },
+    readHead: async (path, maxBytes) => readHeadSync(path, maxBytes),
+    readHeadSync,
   };
 }
 
@@ -162,7 +176,7 @@ export function createNodeFs(options: { syncReads?: boolean } = {}): FsOps {
         if (!stat.isFile()) throw notRegularFile(path);
         const buffer = Buffer.allocUnsafe(Math.min(maxBytes, stat.size));
         const bytesRead = buffer.length === 0 ? 0 : await read(fd, buffer, 0, buffer.length, 0);
-        return headOf(buffer.subarray(0, bytesRead), stat);
+        return headOf(buffer, bytesRead, stat);
       } finally {
         await close(fd);
       }

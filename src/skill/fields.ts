@@ -59,9 +59,14 @@ const isSpace = (char: string): boolean => isWhitespace(char);
 /** A list of texts from a YAML list, or from a string split by `split`. */
 function toList(value: unknown, split: (text: string) => string[]): string[] | undefined {
   if (Array.isArray(value)) {
-    const items = value.map(toText);
-    if (items.some((item) => item === undefined)) return undefined;
-    return (items as string[]).flatMap(split);
+    // Loops, not map/some/flatMap: every skill with `allowed-tools` comes through here.
+    const out: string[] = [];
+    for (const item of value) {
+      const text = toText(item);
+      if (text === undefined) return undefined;
+      for (const part of split(text)) out.push(part);
+    }
+    return out;
   }
   const text = toText(value);
   return text === undefined ? undefined : split(text);

@@ -4,10 +4,12 @@
  * (undefined), never a different value; test/skill/frontmatter-fast.test.ts checks that against `yaml` on the
  * real corpus and on generated heads.
  *
- * Handled: top-level `key: value` lines (an anchor `&name` before the value allowed) whose value is a plain scalar, a single- or double-quoted scalar on one
- * line (YAML's escapes), a flow list of scalars or a flow map of scalars on one line, a `|` / `>` block scalar (clip or strip chomping);
- * and a `key:` followed by an indented block list of scalars or a one-level map of scalars and flow lists of
- * scalars (`metadata:` with `tags: [a, b]`). Comments and blank
+ * Handled: top-level `key: value` lines (an anchor `&name` before the value allowed) whose value is a plain
+ * scalar, a single- or double-quoted scalar on one line (YAML's escapes), a flow list of scalars or a flow map of
+ * scalars on one line, a `|` / `>` block scalar (clip or strip chomping); and a `key:` followed by a nested block
+ * collection: lists of scalars and of compact maps (`- matcher: Bash` with more entries below), maps whose values
+ * are any of these inline values or another nested collection (a `hooks:` map of lists of maps), up to
+ * MAX_DEPTH levels. Comments and blank
  * lines between entries. Anything else declines.
  */
 
@@ -37,7 +39,14 @@ const AFTER_QUOTE = /^(?:[ \t]*|[ \t]+#.*)$/;
  * subset; undefined otherwise. Pure; never throws.
  */
 export function parseFastFrontmatter(text: string): Record<string, unknown> | undefined {
-  const lines = text.split("\n").map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
+  const lines = text.split("\n");
+  // CRLF heads are few: strip the `\r`s in place, and not at all when there is none.
+  if (text.includes("\r")) {
+    for (let l = 0; l < lines.length; l += 1) {
+      const line = lines[l] as string;
+      if (line.endsWith("\r")) lines[l] = line.slice(0, -1);
+    }
+  }
   const data: Record<string, unknown> = {};
   let i = 0;
   while (i < lines.length) {
@@ -54,7 +63,7 @@ export function parseFastFrontmatter(text: string): Record<string, unknown> | un
     i += 1;
     let value: Maybe<unknown>;
     if (rest === "") {
-      const nested = nestedValue(lines, i);
+      const nested = nestedValue(lines, i, 0, 1);
       if (nested === DECLINE) return undefined;
       value = nested.value;
       i = nested.next;
@@ -289,63 +298,46 @@ interface Nested {
   next: number;
 }
 
+/** Deepest block collection followed (a `hooks:` map of lists of maps is 3); deeper heads go to `yaml`. */
+const MAX_DEPTH = 6;
+
 /**
- * The value of a `key:` line with nothing after it: a block list of scalars (indented, or at column 0), a
- * one-level map of scalars, or null when no such lines follow.
+ * The value of a `key:` line (at `parentIndent`) with nothing after it: a block list (more indented, or at the
+ * key's own indent), a more indented block map, or null when no such lines follow. Lists hold scalars and
+ * compact maps (`- key: value` with more entries below it); maps hold inline values and nested collections.
  */
-function nestedValue(lines: readonly string[], start: number): Maybe<Nested> {
+function nestedValue(
+  lines: readonly string[],
+  start: number,
+  parentIndent: number,
+  depth: number,
+): Maybe<Nested> {
+  if (depth > MAX_DEPTH) return DECLINE;
   let first = start;
   while (first < lines.length && isBlankOrComment(lines[first] as string)) first += 1;
   const head = lines[first];
   if (head === undefined) return { value: null, next: first };
   const indent = indentOf(head);
   const body = head.slice(indent);
-  if (body.startsWith("- ") || body === "-") return blockList(lines, first, indent);
-  if (indent === 0) return { value: null, next: first };
-  return blockMap(lines, first, indent);
-}
-
-function blockList(lines: readonly string[], start: number, indent: number): Maybe<Nested> {
-  const items: unknown[] = [];
-  const next = eachEntry(lines, start, indent, (body) => {
-    if (!body.startsWith("- ")) return indent === 0 && TOP_KEY.test(body) ? "end" : "decline";
-    const text = body.slice(2).trim();
-    if (text === "" || body.includes("\t")) return "decline";
-    const item = text.startsWith('"') || text.startsWith("'") ? quotedWhole(text) : plainScalar(text);
-    if (item === DECLINE) return "decline";
-    items.push(item);
-    return "taken";
-  });
-  return next === DECLINE ? DECLINE : { value: items, next };
-}
-
-function blockMap(lines: readonly string[], start: number, indent: number): Maybe<Nested> {
-  const map: Record<string, unknown> = {};
-  const next = eachEntry(lines, start, indent, (body) => {
-    const match = body.includes("\t") ? null : NESTED_KEY.exec(body);
-    if (match === null) return "decline";
-    const key = match[1] as string;
-    const text = (match[2] ?? "").trimEnd();
-    if (text === "" || Object.hasOwn(map, key) || !isPlainKey(key)) return "decline";
-    const value = BLOCK_HEADER.test(text) ? DECLINE : inlineValue(text);
-    if (value === DECLINE) return "decline";
-    map[key] = value;
-    return "taken";
-  });
-  return next === DECLINE ? DECLINE : { value: map, next };
+  if ((body.startsWith("- ") || body === "-") && indent >= parentIndent) {
+    return blockList(lines, first, indent, indent === parentIndent, depth);
+  }
+  if (indent <= parentIndent) return { value: null, next: first };
+  return blockMap(lines, first, indent, undefined, depth);
 }
 
 /**
- * Walks the entries of a block collection at `indent` from `start`, handing `take` each entry's text with the
- * indent removed. Ends at a less indented line (which must be at column 0) or where `take` says "end"; the
- * index of the first line after the collection, or DECLINE.
+ * A block list at `indent` from `start`. `atKeyIndent`: the list sits at its key's own indent, so a `key:` line
+ * there ends it (the parent's next entry); otherwise such a line is an error for `yaml` to report.
  */
-function eachEntry(
+function blockList(
   lines: readonly string[],
   start: number,
   indent: number,
-  take: (body: string) => "taken" | "end" | "decline",
-): Maybe<number> {
+  atKeyIndent: boolean,
+  depth: number,
+): Maybe<Nested> {
+  const items: unknown[] = [];
   let i = start;
   while (i < lines.length) {
     const line = lines[i] as string;
@@ -356,18 +348,80 @@ function eachEntry(
     const lineIndent = indentOf(line);
     if (lineIndent < indent) break;
     if (lineIndent > indent) return DECLINE;
-    const verdict = take(line.slice(indent));
-    if (verdict === "decline") return DECLINE;
-    if (verdict === "end") break;
+    const body = line.slice(indent);
+    if (!body.startsWith("- ")) {
+      if (atKeyIndent && NESTED_KEY.test(body)) break;
+      return DECLINE;
+    }
+    if (body.includes("\t")) return DECLINE;
+    const rest = body.slice(2);
+    // `- key: value`: a compact map, its first entry on this line and the others below it at `indent + 2`.
+    if (rest.charCodeAt(0) !== 32 && NESTED_KEY.test(rest)) {
+      const map = blockMap(lines, i, indent + 2, rest, depth + 1);
+      if (map === DECLINE) return DECLINE;
+      items.push(map.value);
+      i = map.next;
+      continue;
+    }
+    const text = rest.trim();
+    if (text === "") return DECLINE;
+    const item = text.startsWith('"') || text.startsWith("'") ? quotedWhole(text) : plainScalar(text);
+    if (item === DECLINE) return DECLINE;
+    items.push(item);
     i += 1;
   }
-  return endsAtColumnZero(lines, i) ? i : DECLINE;
+  return { value: items, next: i };
 }
 
-/** True when the collection ended cleanly: at the end, or at a line back at column 0. */
-function endsAtColumnZero(lines: readonly string[], i: number): boolean {
-  const line = lines[i];
-  return line === undefined || indentOf(line) === 0;
+/**
+ * A block map at `indent` from `start`. `firstBody`: the text of the first entry when it sits on a list item's
+ * line (a compact map), not on a line of its own.
+ */
+function blockMap(
+  lines: readonly string[],
+  start: number,
+  indent: number,
+  firstBody: string | undefined,
+  depth: number,
+): Maybe<Nested> {
+  if (depth > MAX_DEPTH) return DECLINE;
+  const map: Record<string, unknown> = {};
+  let i = start;
+  let pending = firstBody;
+  while (i < lines.length) {
+    let body: string;
+    if (pending !== undefined) {
+      body = pending;
+      pending = undefined;
+    } else {
+      const line = lines[i] as string;
+      if (isBlankOrComment(line)) {
+        i += 1;
+        continue;
+      }
+      const lineIndent = indentOf(line);
+      if (lineIndent < indent) break;
+      if (lineIndent > indent) return DECLINE;
+      body = line.slice(indent);
+    }
+    const match = body.includes("\t") ? null : NESTED_KEY.exec(body);
+    if (match === null) return DECLINE;
+    const key = match[1] as string;
+    if (Object.hasOwn(map, key) || !isPlainKey(key)) return DECLINE;
+    const text = (match[2] ?? "").trimEnd();
+    i += 1;
+    if (text === "") {
+      const nested = nestedValue(lines, i, indent, depth + 1);
+      if (nested === DECLINE) return DECLINE;
+      map[key] = nested.value;
+      i = nested.next;
+      continue;
+    }
+    const value = BLOCK_HEADER.test(text) ? DECLINE : inlineValue(text);
+    if (value === DECLINE) return DECLINE;
+    map[key] = value;
+  }
+  return { value: map, next: i };
 }
 
 /**

@@ -1,11 +1,14 @@
 import { basename } from "node:path";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
-import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
+import { errorCode, errorMessage, type FileHead, type FsOps } from "../io/fs.js";
 import { isValidSkillName, MAX_NAME_LENGTH } from "./fields.js";
 import { fileReferences } from "./file-references.js";
 import {
+  type ParsedFrontmatter,
   parseFrontmatterLazily,
+  parseFrontmatterWith,
   parseSimpleFrontmatter,
+  type SplitFile,
   splitFrontmatter,
   type YamlParser,
 } from "./frontmatter-core.js";
@@ -93,56 +96,126 @@ export async function readSkillHead(
   ref: SkillFileRef,
   loadYaml?: () => Promise<YamlParser>,
 ): Promise<HeadResult> {
-  const diagnostics: Diagnostic[] = [];
-  // A name is echoed verbatim in the listing and in tool calls: one holding a wrapper tag could forge a block.
-  if (neutralizeMarkup(ref.name) !== ref.name || hasControlChar(ref.name)) {
-    return {
-      diagnostics: [
-        diagnostic(
-          "error",
-          "name-invalid",
-          `skill name "${stripControlChars(ref.name)}" holds markup or control characters that could forge the listing; skipped`,
-          ref.path,
-        ),
-      ],
-    };
-  }
-  let head: Awaited<ReturnType<FsOps["readHead"]>>;
+  const refused = refusedName(ref);
+  if (refused !== undefined) return refused;
+  let head: FileHead;
   try {
     head = await fs.readHead(ref.path, HEAD_BYTES);
-    if (head.size > MAX_SKILL_FILE_BYTES) {
-      return {
-        diagnostics: [
-          diagnostic(
-            "error",
-            "file-too-large",
-            `${head.size} bytes is over the ${MAX_SKILL_FILE_BYTES}-byte limit; skipped`,
-            ref.path,
-          ),
-        ],
-      };
-    }
   } catch (error) {
     if (errorCode(error) === "ENOENT") return { diagnostics: [], missing: true };
     if (await isDirectory(fs, ref.path)) return { diagnostics: [fileIsDirectory(ref)] };
     return { diagnostics: [unreadable(ref.path, error)] };
   }
-
-  // A partial head is cut to whole lines: a fence or first body line cut at the boundary is not trusted.
-  let split = splitFrontmatter(
-    head.complete ? head.text : head.text.slice(0, head.text.lastIndexOf("\n") + 1),
-  );
+  if (head.size > MAX_SKILL_FILE_BYTES) return tooLarge(ref, head);
+  let split = splitHead(head);
   let binary = head.binary;
-  const needsMore = !head.complete && (split.unclosed || firstBodyLine(split.body) === undefined);
-  if (needsMore) {
+  let firstLine = firstBodyLine(split.body);
+  if (needsMore(head, split, firstLine)) {
     try {
       const whole = await fs.readBytes(ref.path);
       binary = whole.includes(0);
       split = splitFrontmatter(Buffer.from(whole).toString("utf8"));
+      firstLine = firstBodyLine(split.body);
     } catch (error) {
       return { diagnostics: [unreadable(ref.path, error)] };
     }
   }
+  // Synchronous unless the block needs `yaml`: an await per skill costs more than the parse.
+  const parsed =
+    split.frontmatter === undefined
+      ? undefined
+      : (parseSimpleFrontmatter(split.frontmatter) ??
+        (await parseFrontmatterLazily(split.frontmatter, loadYaml)));
+  return headFromSplit(ref, head, split, firstLine, binary, parsed);
+}
+
+/** A head whose frontmatter needs the `yaml` parser: `finish` parses it with the one given. */
+export interface YamlHead {
+  finish(yaml: YamlParser): HeadResult;
+}
+
+/**
+ * {@link readSkillHead} in one synchronous step, through `readHeadSync`, for the heads that need nothing else:
+ * the result, a {@link YamlHead} when the frontmatter needs `yaml` (a caller finishes those together once it
+ * has loaded it), or undefined when the head needs more than the head read (an error to explain, a frontmatter
+ * running past the head): the caller then uses {@link readSkillHead}. Never throws.
+ */
+export function readSkillHeadSync(
+  readHeadSync: (path: string, maxBytes: number) => FileHead,
+  ref: SkillFileRef,
+): HeadResult | YamlHead | undefined {
+  const refused = refusedName(ref);
+  if (refused !== undefined) return refused;
+  let head: FileHead;
+  try {
+    head = readHeadSync(ref.path, HEAD_BYTES);
+  } catch {
+    return undefined;
+  }
+  if (head.size > MAX_SKILL_FILE_BYTES) return tooLarge(ref, head);
+  const split = splitHead(head);
+  const firstLine = firstBodyLine(split.body);
+  if (needsMore(head, split, firstLine)) return undefined;
+  if (split.frontmatter === undefined) {
+    return headFromSplit(ref, head, split, firstLine, head.binary, undefined);
+  }
+  const parsed = parseSimpleFrontmatter(split.frontmatter);
+  if (parsed !== undefined) return headFromSplit(ref, head, split, firstLine, head.binary, parsed);
+  const frontmatter = split.frontmatter;
+  return {
+    finish: (yaml) =>
+      headFromSplit(ref, head, split, firstLine, head.binary, parseFrontmatterWith(frontmatter, yaml)),
+  };
+}
+
+/** A name is echoed verbatim in the listing and in tool calls: one holding a wrapper tag could forge a block. */
+function refusedName(ref: SkillFileRef): HeadResult | undefined {
+  if (neutralizeMarkup(ref.name) === ref.name && !hasControlChar(ref.name)) return undefined;
+  return {
+    diagnostics: [
+      diagnostic(
+        "error",
+        "name-invalid",
+        `skill name "${stripControlChars(ref.name)}" holds markup or control characters that could forge the listing; skipped`,
+        ref.path,
+      ),
+    ],
+  };
+}
+
+function tooLarge(ref: SkillFileRef, head: FileHead): HeadResult {
+  return {
+    diagnostics: [
+      diagnostic(
+        "error",
+        "file-too-large",
+        `${head.size} bytes is over the ${MAX_SKILL_FILE_BYTES}-byte limit; skipped`,
+        ref.path,
+      ),
+    ],
+  };
+}
+
+/** A partial head is cut to whole lines: a fence or first body line cut at the boundary is not trusted. */
+function splitHead(head: FileHead): SplitFile {
+  return splitFrontmatter(head.complete ? head.text : head.text.slice(0, head.text.lastIndexOf("\n") + 1));
+}
+
+/** True when a partial head ends inside the frontmatter or before the first body line (`firstLine`). */
+function needsMore(head: FileHead, split: SplitFile, firstLine: string | undefined): boolean {
+  return !head.complete && (split.unclosed || firstLine === undefined);
+}
+
+/** The head's result once its frontmatter is parsed (`parsed` undefined: there is none). Pure. */
+function headFromSplit(
+  ref: SkillFileRef,
+  head: FileHead,
+  split: SplitFile,
+  firstLine: string | undefined,
+  binary: boolean,
+  parsed: ParsedFrontmatter | undefined,
+): HeadResult {
+  const diagnostics: Diagnostic[] = [];
   if (binary)
     diagnostics.push(diagnostic("warning", "file-binary", "file contains NUL bytes (binary?)", ref.path));
   if (head.size === 0) {
@@ -168,13 +241,8 @@ export async function readSkillHead(
       ),
     );
   }
-
   let data: Record<string, unknown> = {};
-  if (split.frontmatter !== undefined) {
-    // Synchronous unless the block needs `yaml`: an await per skill costs more than the parse.
-    const parsed =
-      parseSimpleFrontmatter(split.frontmatter) ??
-      (await parseFrontmatterLazily(split.frontmatter, loadYaml));
+  if (parsed !== undefined) {
     data = parsed.data;
     for (const message of parsed.duplicateKeys ?? []) {
       diagnostics.push(diagnostic("warning", "yaml-invalid", `${message}; the last value is used`, ref.path));
@@ -194,11 +262,11 @@ export async function readSkillHead(
     data,
     kind: ref.kind,
     dirName: ref.name,
-    firstBodyLine: firstBodyLine(split.body),
+    firstBodyLine: firstLine,
     path: ref.path,
     ...(ref.titleName === true ? { titleName: true } : {}),
   });
-  diagnostics.push(...fieldDiagnostics);
+  for (const d of fieldDiagnostics) diagnostics.push(d);
   return { meta, diagnostics, fileId: head.fileId };
 }
 
@@ -228,14 +296,30 @@ function skillFromMeta(fs: FsOps, ref: SkillFileRef, meta: SkillMeta): Skill {
  * is not exactly `---` (`----`, `--- x`, `...`) when there is one. Pure.
  */
 export function unclosedMessage(body: string): string {
-  const lines = body.split("\n").map((line) => line.replace(/\r$/, ""));
-  const near = lines.findIndex(
-    (line, i) => i > 0 && /^(-{2,}|\.{3})/.test(line.trim()) && line.trim() !== "---",
-  );
+  let near: { index: number; text: string } | undefined;
+  let index = 0;
+  for (let start = 0; start <= body.length; index += 1) {
+    const end = body.indexOf("\n", start);
+    const stop = end === -1 ? body.length : end;
+    // Most lines start with a letter: only those whose first non-blank is `-` or `.` (or not ASCII) are trimmed.
+    let p = start;
+    while (p < stop && (body.charCodeAt(p) === 32 || body.charCodeAt(p) === 9)) p += 1;
+    const c = body.charCodeAt(p);
+    if (index > 0 && p < stop && (c === 45 || c === 46 || c > 127 || c < 32)) {
+      const line = body.slice(start, stop);
+      const trimmed = (line.endsWith("\r") ? line.slice(0, -1) : line).trim();
+      if (/^(-{2,}|\.{3})/.test(trimmed) && trimmed !== "---") {
+        near = { index, text: trimmed };
+        break;
+      }
+    }
+    if (end === -1) break;
+    start = end + 1;
+  }
   const cause =
-    near === -1
+    near === undefined
       ? "no later line is exactly ---"
-      : `line ${near + 1} "${lines[near]?.trim().slice(0, 40)}" is not a closing fence (it must be exactly ---)`;
+      : `line ${near.index + 1} "${near.text.slice(0, 40)}" is not a closing fence (it must be exactly ---)`;
   return `frontmatter opens with --- on line 1 but never closes: ${cause}; the whole file, fields included, is read as the body`;
 }
 

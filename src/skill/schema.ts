@@ -65,42 +65,9 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
   const { kind, path } = input;
   const diagnostics: Diagnostic[] = [];
   const data = withoutControlChars(input.data, path, diagnostics);
-  const invalid = (key: string, expected: string) =>
-    diagnostics.push(
-      diagnostic(
-        "warning",
-        "field-invalid",
-        `${key}: expected ${expected}, got ${describe(data[key])}`,
-        path,
-      ),
-    );
-
-  const text = (key: string): string | undefined => {
-    if (data[key] === undefined || data[key] === null) return undefined;
-    const value = toText(data[key]);
-    if (value === undefined) invalid(key, "a string");
-    return value === undefined ? undefined : detach(value.trim());
-  };
-  const list = (key: string, coerce: (v: unknown) => string[] | undefined): string[] | undefined => {
-    if (data[key] === undefined || data[key] === null) return undefined;
-    const value = coerce(data[key]);
-    if (value === undefined) invalid(key, "a string or a list of strings");
-    return value?.map(detach);
-  };
-  const bool = (key: string, fallback: boolean): boolean => {
-    if (data[key] === undefined || data[key] === null) return fallback;
-    const value = toBoolean(data[key]);
-    if (value === undefined) invalid(key, "true/false/yes/no/on/off/1/0");
-    return value ?? fallback;
-  };
-  const oneOf = <T extends string>(key: string, allowed: readonly T[]): T | undefined => {
-    const value = text(key);
-    if (value === undefined || value === "") return undefined;
-    const lower = value.toLowerCase();
-    if ((allowed as readonly string[]).includes(lower)) return lower as T;
-    invalid(key, allowed.join(" | "));
-    return undefined;
-  };
+  // One reader object, not a closure per field kind: this runs once per skill of every discovery.
+  const r: FieldReader = { data, path, diagnostics };
+  const text = (key: string) => readText(r, key);
 
   const extra: Record<string, unknown> = {};
   for (const key of Object.keys(data)) {
@@ -149,23 +116,23 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
 
   const hint = data["argument-hint"] === undefined ? undefined : toHint(data["argument-hint"]);
   if (data["argument-hint"] !== undefined && data["argument-hint"] !== null && hint === undefined) {
-    invalid("argument-hint", "a string or a list of strings");
+    invalid(r, "argument-hint", "a string or a list of strings");
   }
   const model = text("model");
-  const shell = oneOf("shell", ["bash", "sh"] as const);
-  const context = oneOf("context", ["fork", "inline"] as const);
+  const shell = readOneOf(r, "shell", SHELLS);
+  const context = readOneOf(r, "context", CONTEXTS);
   const whenToUse = text("when_to_use");
 
   const meta: SkillMeta = {
     // A written description is detached already (`text` detaches what it returns).
     description: neutralizeMarkup(descriptionFromBody ? detach(description) : description),
     descriptionFromBody,
-    argumentNames: list("arguments", toWords) ?? [],
-    allowedTools: list("allowed-tools", toToolRules) ?? [],
-    disallowedTools: list("disallowed-tools", toToolRules) ?? [],
+    argumentNames: readList(r, "arguments", toWords) ?? [],
+    allowedTools: readList(r, "allowed-tools", toToolRules) ?? [],
+    disallowedTools: readList(r, "disallowed-tools", toToolRules) ?? [],
     context: context ?? "inline",
-    userInvocable: bool("user-invocable", true),
-    disableModelInvocation: bool("disable-model-invocation", false),
+    userInvocable: readBool(r, "user-invocable", true),
+    disableModelInvocation: readBool(r, "disable-model-invocation", false),
     shell: shell ?? "bash",
     extra,
   };
@@ -176,12 +143,12 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
   }
   if (hint !== undefined && hint !== null) meta.argumentHint = neutralizeMarkup(detach(hint));
   if (model !== undefined && model !== "") meta.model = model;
-  const effort = oneOf<Effort>("effort", EFFORTS);
+  const effort = readOneOf<Effort>(r, "effort", EFFORTS);
   if (effort !== undefined) meta.effort = effort;
   const agent = text("agent");
   if (agent !== undefined && agent !== "") meta.agent = agent;
   if (kind === "skill") {
-    const paths = list("paths", toGlobs);
+    const paths = readList(r, "paths", toGlobs);
     if (paths !== undefined && paths.length > 0) meta.paths = paths;
   }
   if (data.hooks !== undefined && data.hooks !== null) meta.hooks = data.hooks;
@@ -193,6 +160,65 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
   if (version !== undefined) meta.version = version;
   if (data.metadata !== undefined) meta.metadata = data.metadata;
   return { meta, diagnostics };
+}
+
+const SHELLS = ["bash", "sh"] as const;
+const CONTEXTS = ["fork", "inline"] as const;
+
+/** What the field readers below need: the fields, the file for diagnostics, and where they go. */
+interface FieldReader {
+  data: Record<string, unknown>;
+  path: string;
+  diagnostics: Diagnostic[];
+}
+
+function invalid(r: FieldReader, key: string, expected: string): void {
+  r.diagnostics.push(
+    diagnostic(
+      "warning",
+      "field-invalid",
+      `${key}: expected ${expected}, got ${describe(r.data[key])}`,
+      r.path,
+    ),
+  );
+}
+
+/** A scalar field as trimmed text (detached from the file text), undefined when absent or invalid. */
+function readText(r: FieldReader, key: string): string | undefined {
+  const raw = r.data[key];
+  if (raw === undefined || raw === null) return undefined;
+  const value = toText(raw);
+  if (value === undefined) invalid(r, key, "a string");
+  return value === undefined ? undefined : detach(value.trim());
+}
+
+function readList(
+  r: FieldReader,
+  key: string,
+  coerce: (v: unknown) => string[] | undefined,
+): string[] | undefined {
+  const raw = r.data[key];
+  if (raw === undefined || raw === null) return undefined;
+  const value = coerce(raw);
+  if (value === undefined) invalid(r, key, "a string or a list of strings");
+  return value?.map(detach);
+}
+
+function readBool(r: FieldReader, key: string, fallback: boolean): boolean {
+  const raw = r.data[key];
+  if (raw === undefined || raw === null) return fallback;
+  const value = toBoolean(raw);
+  if (value === undefined) invalid(r, key, "true/false/yes/no/on/off/1/0");
+  return value ?? fallback;
+}
+
+function readOneOf<T extends string>(r: FieldReader, key: string, allowed: readonly T[]): T | undefined {
+  const value = readText(r, key);
+  if (value === undefined || value === "") return undefined;
+  const lower = value.toLowerCase();
+  for (const option of allowed) if (option === lower) return option;
+  invalid(r, key, allowed.join(" | "));
+  return undefined;
 }
 
 /**
@@ -212,7 +238,7 @@ function withoutControlChars(
       hasControlChar(key) ||
       (typeof value === "string"
         ? hasControlChar(value)
-        : typeof value === "object" && value !== null && holdsControlChar(value, new WeakSet()));
+        : typeof value === "object" && value !== null && holdsControlChar(value, 0, undefined));
     if (!bad) continue;
     out ??= { ...data };
     delete out[key];
@@ -228,13 +254,39 @@ function withoutControlChars(
   return out ?? data;
 }
 
-/** True when a string anywhere in `value` (keys too) holds a control character. Shared and cyclic parts (YAML aliases) are searched once. */
-function holdsControlChar(value: unknown, seen: WeakSet<object>): boolean {
+/**
+ * Levels searched without remembering what was seen: a field's list or map and the values in it (`allowed-tools`,
+ * `metadata`). Deeper, every object is searched once, so YAML aliases cannot multiply the work.
+ */
+const UNTRACKED_DEPTH = 2;
+
+/**
+ * True when a string anywhere in `value` (keys too) holds a control character. Above UNTRACKED_DEPTH every
+ * part is searched as it comes (no WeakSet per list or map of every skill); deeper, shared and cyclic parts (YAML
+ * aliases) are searched once.
+ */
+function holdsControlChar(value: unknown, depth: number, seen: WeakSet<object> | undefined): boolean {
   if (typeof value === "string") return hasControlChar(value);
-  if (typeof value !== "object" || value === null || seen.has(value)) return false;
-  seen.add(value);
-  if (Array.isArray(value)) return value.some((item) => holdsControlChar(item, seen));
-  return Object.entries(value).some(([key, item]) => hasControlChar(key) || holdsControlChar(item, seen));
+  if (typeof value !== "object" || value === null) return false;
+  let tracked = seen;
+  if (depth >= UNTRACKED_DEPTH) {
+    tracked ??= new WeakSet();
+    if (tracked.has(value)) return false;
+    tracked.add(value);
+  }
+  if (Array.isArray(value)) {
+    for (const item of value) if (holdsControlChar(item, depth + 1, tracked)) return true;
+    return false;
+  }
+  if (!isRecord(value)) return false;
+  for (const key of Object.keys(value)) {
+    if (hasControlChar(key) || holdsControlChar(value[key], depth + 1, tracked)) return true;
+  }
+  return false;
+}
+
+function isRecord(value: object): value is Record<string, unknown> {
+  return !Array.isArray(value);
 }
 
 const LEADING_HASHES = /^[#\s]+/;

@@ -1,7 +1,7 @@
 import { createNodeFs, type FsOps } from "../../src/io/fs.js";
 
-/** The FsOps methods a spy counts and can make fail. */
-export type FsMethod = keyof FsOps;
+/** The FsOps methods a spy counts and can make fail (not the optional `readHeadSync`: a spy reads through `readHead`). */
+export type FsMethod = Exclude<keyof FsOps, "readHeadSync">;
 
 export interface SpyFs {
   fs: FsOps;

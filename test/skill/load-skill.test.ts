@@ -258,6 +258,8 @@ describe("control characters in frontmatter (issue 16.3)", () => {
     ["a YAML \\0 escape", 'description: "x\\0y"\nwhen_to_use: fine\n'],
     ["a raw NUL byte", "description: x\u0000y\nwhen_to_use: fine\n"],
     ["a raw ESC in a list", 'description: [a, "b\u001b[31m"]\nwhen_to_use: fine\n'],
+    ["an ESC four levels down", 'description:\n  a:\n    - b: { c: "d\\e" }\nwhen_to_use: fine\n'],
+    ["an ESC in a deep key", 'description:\n  a:\n    b:\n      "c\\e": d\nwhen_to_use: fine\n'],
   ])("%s: the field is dropped with frontmatter-control-char; the skill still loads", async (_, head) => {
     const r = await load(`---\n${head}---\nBody line\n`);
     expect(r.diagnostics.filter((d) => d.code === "frontmatter-control-char")).toEqual([
