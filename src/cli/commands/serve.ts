@@ -103,6 +103,7 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
   }
   await (io.waitForStop?.() ?? new Promise<void>(() => {}));
   await new Promise<void>((done) => server.close(() => done()));
+  await runner.close();
   await listener?.close();
   await store.close();
   return 0;

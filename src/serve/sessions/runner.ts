@@ -1,19 +1,27 @@
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
 import type { ModelClient } from "../../agent/model-client.js";
-import { createEngine } from "../../engine/engine.js";
+import { createEngine, type Engine } from "../../engine/engine.js";
 import { createMemoryFs } from "../../io/memory-fs.js";
 import { openSession } from "../../session/open.js";
 import type { SessionStore as TranscriptStore } from "../../session/session-store.js";
+import type { Session } from "../../session/session-types.js";
 import { invalid } from "../errors.js";
 import type { EventSignals } from "../events/event-signals.js";
 import { followEvents } from "../events/follow-events.js";
 import type { SessionRunner } from "../session-runner.js";
-import type { SessionEvent } from "../store/sessions.js";
+import { newEventId, type SessionEvent } from "../store/sessions.js";
 import type { Store } from "../store/store.js";
 import { type EventMapState, type OutEvent, sessionError, sessionEventsFor } from "./agent-event-map.js";
 import { createCustomTool } from "./custom-tool.js";
-import { createDbTranscripts } from "./db-transcripts.js";
-import { createSkillVersionCache, createStoreSkillSource } from "./store-skill-source.js";
+import { createDbTranscripts, type DbTranscripts } from "./db-transcripts.js";
+import { createEventWriter, type EventWriter } from "./event-writer.js";
+import { createLiveCache, type LiveCacheLimits } from "./live-cache.js";
+import {
+  createSkillVersionCache,
+  createStoreSkillSource,
+  type StoreSkillSource,
+} from "./store-skill-source.js";
+import { checkTurn, latestSkillIds } from "./turn-check.js";
 
 /** The user events a session takes (`POST /v1/sessions/{id}/events`). */
 export const USER_EVENT_TYPES = [
@@ -42,6 +50,39 @@ export interface SessionRunnerOptions {
   publish?: (sessionId: string) => Promise<void>;
   /** The fallback poll interval when `signals` is given. Default 1000 ms. */
   followIntervalMs?: number;
+  /**
+   * How many served sessions stay open between turns on this instance, and for how long unused (default
+   * {@link LIVE_SESSION_LIMITS}); `max: 0` reopens every turn from the database.
+   */
+  liveSessions?: LiveCacheLimits;
+}
+
+/** Open sessions kept between turns by default: 256 per instance, each for 5 minutes unused. */
+export const LIVE_SESSION_LIMITS: LiveCacheLimits = { max: 256, idleMs: 5 * 60_000 };
+
+/**
+ * A served session open on this instance between its turns: its engine (over the agent's store skills), the
+ * engine session holding the conversation, and what a turn checks before reusing them.
+ */
+interface LiveSession {
+  /** The agent snapshot the session was opened with (a different one reopens it). */
+  agentKey: string;
+  engine: Engine;
+  session: Session;
+  source: StoreSkillSource;
+  transcripts: DbTranscripts;
+  state: EventMapState;
+  /** The current turn's writer: custom tools and compaction notices write through it. */
+  io: { writer?: EventWriter };
+}
+
+/** Whether a live session may run the next turn: same agent, and no transcript entry written elsewhere. Pure. */
+export function liveIsCurrent(
+  live: Pick<LiveSession, "agentKey"> & { transcriptSeq: number },
+  agentKey: string,
+  transcriptSeq: number,
+): boolean {
+  return live.agentKey === agentKey && live.transcriptSeq === transcriptSeq;
 }
 
 type UserEvent = { type: string } & Record<string, unknown>;
@@ -86,12 +127,17 @@ export function checkUserEvents(events: readonly UserEvent[]): void {
 /**
  * The engine behind `serve`'s events routes: user events are appended to the store; each `user.message` runs
  * one engine turn (one at a time per session on this instance) over the agent's store skills, model, system
- * prompt and custom tools, and every event the turn emits is appended before any stream sees it (streams read
- * the store, so any instance on the same database serves them). The conversation itself is kept in the
- * database too, so a session continues on whichever instance gets its next message. `user.interrupt` stops
- * this instance's turn of that session.
+ * prompt and custom tools, and every event the turn emits is appended (in coalesced batches, one NOTIFY each)
+ * before any stream sees it (streams read the store, so any instance on the same database serves them). The
+ * conversation itself is kept in the database too, so a session continues on whichever instance gets its next
+ * message. Between turns the session stays open on this instance (bounded, see `liveSessions`); a turn reuses
+ * it unless the transcript moved on elsewhere or the agent changed, and tells its skill source the current
+ * `latest` versions (one query for both). `user.interrupt` stops this instance's turn of that session.
  */
-export function createSessionRunner(options: SessionRunnerOptions): SessionRunner {
+export function createSessionRunner(options: SessionRunnerOptions): SessionRunner & {
+  /** Closes the sessions kept open. */
+  close(): Promise<void>;
+} {
   const { store } = options;
   const queues = new Map<string, Promise<void>>();
   const appendEvents = async (
@@ -99,8 +145,9 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     sessionId: string,
     events: readonly UserEvent[],
     status?: BetaManagedAgentsSession["status"],
+    ids?: readonly string[],
   ): Promise<SessionEvent[]> => {
-    const stored = await store.sessions.appendEvents(ws, sessionId, events, status);
+    const stored = await store.sessions.appendEvents(ws, sessionId, events, status, ids);
     options.signals?.notify(sessionId);
     await options.publish?.(sessionId).catch(() => {});
     return stored;
@@ -121,98 +168,170 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
   const running = new Map<string, AbortController>();
   // Parsed skill versions, shared by every turn and session of this runner (versions are immutable).
   const skillCache = createSkillVersionCache();
+  const closeLive = async (live: LiveSession): Promise<void> => {
+    try {
+      await live.session.close();
+    } finally {
+      await live.engine.close();
+    }
+  };
+  const lives = createLiveCache<LiveSession>(options.liveSessions ?? LIVE_SESSION_LIMITS, closeLive);
+  // Sessions deleted or archived while a turn of theirs runs: closed after it instead of kept.
+  const forgotten = new Set<string>();
+
+  /** Opens the session on a new engine: every engine and session option of a served session is here. */
+  const openLive = async (
+    ws: string,
+    session: BetaManagedAgentsSession,
+    client: ModelClient,
+    agentKey: string,
+    resume: boolean,
+  ): Promise<LiveSession> => {
+    const agent = session.agent;
+    const source = createStoreSkillSource({
+      db: store.db,
+      skills: store.skills,
+      workspaceId: ws,
+      refs: agent.skills,
+      cache: skillCache,
+    });
+    const host = options.hostTools;
+    const engine = createEngine({
+      cwd: host?.cwd ?? "/workspace",
+      home: host?.home ?? "/home",
+      ...(host === undefined ? { fs: createMemoryFs() } : {}),
+      sources: [source],
+      startMcp: false,
+    });
+    const io: { writer?: EventWriter } = {};
+    const write = (events: OutEvent[]): Promise<SessionEvent[]> => {
+      if (io.writer === undefined) return Promise.reject(new Error("no turn is running"));
+      return io.writer.write(events).stored;
+    };
+    const transcripts = createDbTranscripts(store.db, session.id);
+    const engineTranscripts: TranscriptStore = {
+      ...transcripts,
+      async append(id, entries) {
+        await transcripts.append(id, entries);
+        if (entries.some((e) => e.type === "compaction"))
+          await write([{ type: "agent.thread_context_compacted" }]);
+      },
+    };
+    const customTools = agent.tools.flatMap((t) => (t.type === "custom" ? [t] : []));
+    try {
+      const opened = await openSession(engine, {
+        client,
+        model: agent.model.id,
+        ...(agent.system === null ? {} : { systemPrompt: agent.system }),
+        builtinTools: host !== undefined,
+        // The agent's own tools need no confirmation: the application answers them.
+        allowedTools: customTools.map((t) => t.name),
+        filesystem: host !== undefined,
+        store: engineTranscripts,
+        extraTools: customTools.map((spec) =>
+          createCustomTool(spec, {
+            append: write,
+            follow: (signal) => follow(ws, session.id, signal),
+          }),
+        ),
+        ...(resume ? { resume: session.id } : {}),
+      });
+      const live: LiveSession = {
+        agentKey,
+        engine,
+        session: opened.session,
+        source,
+        transcripts,
+        state: {
+          requestStarts: new Map(),
+          toolUses: new Map(),
+          customTools: new Set(customTools.map((t) => t.name)),
+        },
+        io,
+      };
+      return live;
+    } catch (error) {
+      await engine.close();
+      throw error;
+    }
+  };
+
+  /**
+   * The session's live copy for this turn: the one kept here when it is current (one query checks), else a
+   * new one (resumed from the database when it has a transcript).
+   */
+  const acquire = async (
+    ws: string,
+    session: BetaManagedAgentsSession,
+    client: ModelClient,
+  ): Promise<LiveSession> => {
+    const kept = lives.take(session.id);
+    const agentKey = JSON.stringify(session.agent);
+    const check = await checkTurn(store.db, ws, session.id, latestSkillIds(session.agent.skills)).catch(
+      async (error: unknown) => {
+        if (kept !== undefined) await closeLive(kept).catch(() => {});
+        throw error;
+      },
+    );
+    if (
+      kept !== undefined &&
+      liveIsCurrent(
+        { agentKey: kept.agentKey, transcriptSeq: kept.transcripts.lastSeq() },
+        agentKey,
+        check.transcriptSeq,
+      )
+    ) {
+      kept.source.checkLatest(check.latest);
+      return kept;
+    }
+    if (kept !== undefined) await closeLive(kept).catch(() => {});
+    return openLive(ws, session, client, agentKey, check.transcriptSeq > 0);
+  };
 
   const turn = async (ws: string, session: BetaManagedAgentsSession, text: string): Promise<void> => {
-    const append = (events: OutEvent[]): Promise<SessionEvent[]> => appendEvents(ws, session.id, events);
+    const writer = createEventWriter({
+      append: (events, status, ids) => appendEvents(ws, session.id, events, status, ids),
+      newId: newEventId,
+    });
     const abort = new AbortController();
     running.set(session.id, abort);
-    await appendEvents(ws, session.id, [{ type: "session.status_running" }], "running");
+    writer.write([{ type: "session.status_running" }], "running");
     let stopReason: OutEvent = { type: "end_turn" };
+    let live: LiveSession | undefined;
+    let keep = false;
     try {
       const client = options.client;
       if (client === undefined) {
-        await append([
+        writer.write([
           sessionError("the server has no model API key: set ANTHROPIC_API_KEY before `skillwright serve`"),
         ]);
         stopReason = { type: "retries_exhausted" };
         return;
       }
-      const agent = session.agent;
-      const source = createStoreSkillSource({
-        db: store.db,
-        skills: store.skills,
-        workspaceId: ws,
-        refs: agent.skills,
-        cache: skillCache,
-      });
-      const host = options.hostTools;
-      const engine = createEngine({
-        cwd: host?.cwd ?? "/workspace",
-        home: host?.home ?? "/home",
-        ...(host === undefined ? { fs: createMemoryFs() } : {}),
-        sources: [source],
-        startMcp: false,
-      });
-      const base = createDbTranscripts(store.db, session.id);
-      const transcripts: TranscriptStore = {
-        ...base,
-        async append(id, entries) {
-          await base.append(id, entries);
-          if (entries.some((e) => e.type === "compaction"))
-            await append([{ type: "agent.thread_context_compacted" }]);
-        },
-      };
-      const customTools = agent.tools.flatMap((t) => (t.type === "custom" ? [t] : []));
-      const state: EventMapState = {
-        requestStarts: new Map(),
-        toolUses: new Map(),
-        customTools: new Set(customTools.map((t) => t.name)),
-      };
-      const resumed = await base.exists();
-      try {
-        const opened = await openSession(engine, {
-          client,
-          model: agent.model.id,
-          ...(agent.system === null ? {} : { systemPrompt: agent.system }),
-          builtinTools: host !== undefined,
-          // The agent's own tools need no confirmation: the application answers them.
-          allowedTools: customTools.map((t) => t.name),
-          filesystem: host !== undefined,
-          store: transcripts,
-          extraTools: customTools.map((spec) =>
-            createCustomTool(spec, {
-              append,
-              follow: (signal) => follow(ws, session.id, signal),
-            }),
-          ),
-          ...(resumed ? { resume: session.id } : {}),
-        });
-        try {
-          for await (const event of opened.session.send(text, { signal: abort.signal })) {
-            if (event.type === "error" && event.agentId === undefined)
-              stopReason = { type: "retries_exhausted" };
-            for (const out of sessionEventsFor(event, state)) {
-              const [stored] = await append([out.event]);
-              if (stored === undefined || out.remember === undefined) continue;
-              state[out.remember.map].set(out.remember.key, stored.id);
-            }
-          }
-        } finally {
-          await opened.session.close();
+      live = await acquire(ws, session, client);
+      live.io.writer = writer;
+      const { state } = live;
+      for await (const event of live.session.send(text, { signal: abort.signal })) {
+        if (event.type === "error" && event.agentId === undefined) stopReason = { type: "retries_exhausted" };
+        for (const out of sessionEventsFor(event, state)) {
+          const [id] = writer.write([out.event]).ids;
+          if (id !== undefined && out.remember !== undefined)
+            state[out.remember.map].set(out.remember.key, id);
         }
-      } finally {
-        await engine.close();
       }
+      // Only a turn that ended cleanly leaves a session worth keeping; anything else reopens from the database.
+      keep = stopReason.type === "end_turn" && !abort.signal.aborted;
     } catch (error) {
-      await append([sessionError(error instanceof Error ? error.message : String(error))]);
+      writer.write([sessionError(error instanceof Error ? error.message : String(error))]);
     } finally {
       running.delete(session.id);
-      await appendEvents(
-        ws,
-        session.id,
-        [{ type: "session.status_idle", stop_reason: stopReason, stop_details: null }],
-        "idle",
-      );
+      writer.write([{ type: "session.status_idle", stop_reason: stopReason, stop_details: null }], "idle");
+      if (live !== undefined) {
+        if (keep && !forgotten.has(session.id)) lives.put(session.id, live);
+        else await closeLive(live).catch(() => {});
+      }
+      forgotten.delete(session.id);
+      await writer.flush();
     }
   };
 
@@ -238,5 +357,10 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       return stored;
     },
     subscribe: (ws, id, signal) => follow(ws, id, signal),
+    async forget(_ws, sessionId) {
+      if (running.has(sessionId)) forgotten.add(sessionId);
+      await lives.drop(sessionId);
+    },
+    close: () => lives.close(),
   };
 }

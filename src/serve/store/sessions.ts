@@ -33,6 +33,11 @@ export interface SessionFilter {
   statuses?: string[];
 }
 
+/** A new session event id (`sevt_…`). */
+export function newEventId(): string {
+  return newId("sevt");
+}
+
 function sessionOf(row: SqlRow): BetaManagedAgentsSession {
   const body = record(row, "body") as unknown as SessionBody;
   const status = text(row, "status");
@@ -81,13 +86,16 @@ export interface SessionStore {
   setStatus(workspaceId: string, id: string, status: BetaManagedAgentsSession["status"]): Promise<void>;
   /**
    * Appends events in one statement, in order after every earlier one; returns them as stored. `status`, when
-   * given, is set in the same statement (a status change and its event are one write).
+   * given, is set in the same statement (a status change and its event are one write). `eventIds`, when given,
+   * are the events' ids (one per event, from {@link newEventId}: a writer that names its events before they are
+   * stored); otherwise each gets a new one. An event's own `id` field is never used.
    */
   appendEvents(
     workspaceId: string,
     id: string,
     events: readonly ({ type: string } & Record<string, unknown>)[],
     status?: BetaManagedAgentsSession["status"],
+    eventIds?: readonly string[],
   ): Promise<SessionEvent[]>;
   listEvents(workspaceId: string, id: string, page: PageRequest): Promise<Page<SessionEvent>>;
   /**
@@ -176,7 +184,7 @@ export function createSessionStore(db: SqlDriver): SessionStore {
         [status, id, workspaceId],
       );
     },
-    async appendEvents(workspaceId, id, events, status) {
+    async appendEvents(workspaceId, id, events, status, eventIds) {
       if (events.length === 0) {
         await getRow(db, workspaceId, id);
         if (status !== undefined) {
@@ -184,9 +192,12 @@ export function createSessionStore(db: SqlDriver): SessionStore {
         }
         return [];
       }
-      const rows = events.map((event) => {
+      if (eventIds !== undefined && eventIds.length !== events.length) {
+        throw new Error(`appendEvents: ${eventIds.length} ids for ${events.length} events`);
+      }
+      const rows = events.map((event, n) => {
         const { type, id: _ignored, processed_at: _at, ...rest } = event;
-        return { id: newId("sevt"), type, body: rest };
+        return { id: eventIds?.[n] ?? newEventId(), type, body: rest };
       });
       // One statement: the UPDATE reserves this append's seqs on the session row (waiting for any other
       // append to the same session), the INSERT stores every event after them; no row read back.
