@@ -137,6 +137,8 @@ export function checkUserEvents(events: readonly UserEvent[]): void {
 export function createSessionRunner(options: SessionRunnerOptions): SessionRunner & {
   /** Closes the sessions kept open. */
   close(): Promise<void>;
+  /** How many sessions are kept open between turns now. */
+  liveCount(): number;
 } {
   const { store } = options;
   const queues = new Map<string, Promise<void>>();
@@ -362,5 +364,6 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       await lives.drop(sessionId);
     },
     close: () => lives.close(),
+    liveCount: () => lives.size(),
   };
 }
