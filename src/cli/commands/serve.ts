@@ -63,9 +63,7 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
     signals,
     ...(shared
       ? {
-          publish: async (id: string) => {
-            await store.db.query("SELECT pg_notify($1, $2)", [EVENTS_CHANNEL, id]);
-          },
+          notifyChannel: EVENTS_CHANNEL,
         }
       : { followIntervalMs: 1000 }),
     ...(client === undefined ? {} : { client }),

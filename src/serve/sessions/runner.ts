@@ -46,8 +46,11 @@ export interface SessionRunnerOptions {
    * wait on it, polling every `followIntervalMs` as a fallback.
    */
   signals?: EventSignals;
-  /** Tells the other instances that a session has new events (PostgreSQL NOTIFY). */
-  publish?: (sessionId: string) => Promise<void>;
+  /**
+   * The PostgreSQL channel that tells the other instances a session has new events: every append NOTIFYs it
+   * in the same statement. Absent (PGlite, one instance): no NOTIFY.
+   */
+  notifyChannel?: string;
   /** The fallback poll interval when `signals` is given. Default 1000 ms. */
   followIntervalMs?: number;
   /**
@@ -149,9 +152,12 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     status?: BetaManagedAgentsSession["status"],
     ids?: readonly string[],
   ): Promise<SessionEvent[]> => {
-    const stored = await store.sessions.appendEvents(ws, sessionId, events, status, ids);
+    const stored = await store.sessions.appendEvents(ws, sessionId, events, {
+      ...(status === undefined ? {} : { status }),
+      ...(ids === undefined ? {} : { eventIds: ids }),
+      ...(options.notifyChannel === undefined ? {} : { notify: options.notifyChannel }),
+    });
     options.signals?.notify(sessionId);
-    await options.publish?.(sessionId).catch(() => {});
     return stored;
   };
   const follow = (ws: string, sessionId: string, signal: AbortSignal) => {
