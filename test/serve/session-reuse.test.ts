@@ -23,6 +23,8 @@ let model: ModelServer;
 let store: Store;
 let ws: string;
 const statements: string[] = [];
+/** Each statement's parameters, as JSON (same order as `statements`). */
+const parameters: string[] = [];
 const instances: {
   client: Anthropic;
   runner: ReturnType<typeof createSessionRunner>;
@@ -35,6 +37,7 @@ function counting(db: SqlDriver): SqlDriver {
     kind: db.kind,
     query(sql, params) {
       statements.push(sql);
+      parameters.push(JSON.stringify(params ?? []));
       return db.query(sql, params);
     },
     transaction: (fn) =>
@@ -42,6 +45,7 @@ function counting(db: SqlDriver): SqlDriver {
         fn({
           query(sql, params) {
             statements.push(sql);
+            parameters.push(JSON.stringify(params ?? []));
             return tx.query(sql, params);
           },
         }),
@@ -145,6 +149,17 @@ describe("served sessions kept open between turns", () => {
     // The conversation went on in memory: the second request holds the first turn.
     expect(lastRequest()).toContain("first turn");
     expect(lastRequest()).toContain("second turn");
+  });
+
+  it("stores a turn's running status in the same statement as the user.message that starts it", async () => {
+    const { session } = await newSession();
+    const from = parameters.length;
+    await say(0, session.id, "one statement");
+    const appends = parameters
+      .slice(from)
+      .filter((p) => p.includes("session.status_running") && p.includes(session.id));
+    expect(appends).toHaveLength(1);
+    expect(appends[0]).toContain("one statement");
   });
 
   it("resumes from the database on an instance whose copy went stale because another ran a turn", async () => {

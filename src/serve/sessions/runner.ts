@@ -74,18 +74,21 @@ interface LiveSession {
   session: Session;
   source: StoreSkillSource;
   transcripts: DbTranscripts;
-  state: EventMapState;
+  /** Names of the agent's custom tools. */
+  customTools: ReadonlySet<string>;
   /** The current turn's writer: custom tools and compaction notices write through it. */
   io: { writer?: EventWriter };
 }
 
+/** A live session's agent snapshot and last transcript entry, as kept and as the database has them now. */
+export interface LiveMark {
+  agentKey: string;
+  transcriptSeq: number;
+}
+
 /** Whether a live session may run the next turn: same agent, and no transcript entry written elsewhere. Pure. */
-export function liveIsCurrent(
-  live: Pick<LiveSession, "agentKey"> & { transcriptSeq: number },
-  agentKey: string,
-  transcriptSeq: number,
-): boolean {
-  return live.agentKey === agentKey && live.transcriptSeq === transcriptSeq;
+export function liveIsCurrent(kept: LiveMark, now: LiveMark): boolean {
+  return kept.agentKey === now.agentKey && kept.transcriptSeq === now.transcriptSeq;
 }
 
 type UserEvent = { type: string } & Record<string, unknown>;
@@ -184,6 +187,8 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     }
   };
   const lives = createLiveCache<LiveSession>(options.liveSessions ?? LIVE_SESSION_LIMITS, closeLive);
+  // Sessions whose next turn's `session.status_running` was stored with the user.message that started it.
+  const announced = new Set<string>();
   // Sessions deleted or archived while a turn of theirs runs: closed after it instead of kept.
   const forgotten = new Set<string>();
 
@@ -250,11 +255,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
         session: opened.session,
         source,
         transcripts,
-        state: {
-          requestStarts: new Map(),
-          toolUses: new Map(),
-          customTools: new Set(customTools.map((t) => t.name)),
-        },
+        customTools: new Set(customTools.map((t) => t.name)),
         io,
       };
       return live;
@@ -285,8 +286,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       kept !== undefined &&
       liveIsCurrent(
         { agentKey: kept.agentKey, transcriptSeq: kept.transcripts.lastSeq() },
-        agentKey,
-        check.transcriptSeq,
+        { agentKey, transcriptSeq: check.transcriptSeq },
       )
     ) {
       kept.source.checkLatest(check.latest);
@@ -303,7 +303,8 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     });
     const abort = new AbortController();
     running.set(session.id, abort);
-    writer.write([{ type: "session.status_running" }], "running");
+    // `send` stored it with the user.message when the turn was to start at once (one statement less).
+    if (!announced.delete(session.id)) writer.write([{ type: "session.status_running" }], "running");
     let stopReason: OutEvent = { type: "end_turn" };
     let live: LiveSession | undefined;
     let keep = false;
@@ -318,7 +319,11 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       }
       live = await acquire(ws, session, client);
       live.io.writer = writer;
-      const { state } = live;
+      const state: EventMapState = {
+        requestStarts: new Map(),
+        toolUses: new Map(),
+        customTools: live.customTools,
+      };
       for await (const event of live.session.send(text, { signal: abort.signal })) {
         if (event.type === "error" && event.agentId === undefined) stopReason = { type: "retries_exhausted" };
         for (const out of sessionEventsFor(event, state)) {
@@ -357,7 +362,15 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
   return {
     async send(ws, session, events) {
       checkUserEvents(events);
-      const stored = await appendEvents(ws, session.id, events);
+      // A lone user.message to a session with no turn here starts one at once: its running status goes in the
+      // same statement.
+      const startsNow = events.length === 1 && events[0]?.type === "user.message" && !queues.has(session.id);
+      const stored = startsNow
+        ? (
+            await appendEvents(ws, session.id, [...events, { type: "session.status_running" }], "running")
+          ).slice(0, 1)
+        : await appendEvents(ws, session.id, events);
+      if (startsNow) announced.add(session.id);
       for (const event of events) {
         if (event.type === "user.interrupt") running.get(session.id)?.abort();
         if (event.type === "user.message") enqueue(ws, session, userText(event));
