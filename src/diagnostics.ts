@@ -29,6 +29,7 @@ export const DIAGNOSTIC_CODES = [
   "settings-invalid",
   "hooks-invalid",
   "hooks-unapproved",
+  "permissions-unapproved",
   "agent-invalid",
   "plugin-invalid",
   "mcp-failed",

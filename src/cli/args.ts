@@ -40,6 +40,7 @@ export const CLI_OPTIONS = {
   db: { type: "string" },
   "api-key": { type: "string" },
   "host-tools": { type: "boolean" },
+  "mcp-allow-host": { type: "string", multiple: true },
   workspace: { type: "string" },
   "start-mcp": { type: "boolean" },
   "min-score": { type: "string" },
@@ -60,6 +61,7 @@ export const SUBCOMMANDS = [
   "help",
   "mcp",
   "hooks",
+  "permissions",
   "lint",
   "to-prompt",
   "test",
@@ -133,6 +135,8 @@ export interface CliArgs {
   apiKey: string | undefined;
   /** `serve --host-tools`: served sessions get the built-in file and shell tools, in the cwd. */
   hostTools: boolean;
+  /** `serve --mcp-allow-host HOST` (repeatable): agent MCP servers may be on these hosts even when private. */
+  mcpAllowHosts: string[];
   /** `keys create --workspace W`. */
   workspace: string | undefined;
   /** `list`/`doctor --start-mcp`: start the approved MCP servers (the offline commands never do otherwise). */
@@ -268,6 +272,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         db: values.db,
         apiKey: values["api-key"],
         hostTools: values["host-tools"] ?? false,
+        mcpAllowHosts: values["mcp-allow-host"] ?? [],
         workspace: values.workspace,
         startMcp: values["start-mcp"] ?? false,
         minScore: minScore(values["min-score"]),

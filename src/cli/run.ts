@@ -150,7 +150,13 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
     case "mcp":
       return (await import("./commands/mcp.js")).mcpCommand(engine, scoped, args.positionals);
     case "hooks":
-      return (await import("./commands/hooks.js")).hooksCommand(engine, scoped, args.positionals);
+    case "permissions":
+      return (await import("./commands/project-approval.js")).projectApprovalCommand(
+        engine,
+        scoped,
+        args.command === "hooks" ? "hooks" : "permissions",
+        args.positionals,
+      );
     case "lint":
       return (await import("./commands/lint.js")).lintCommand(engine.fs, scoped, args.positionals, {
         json: args.json,

@@ -21,10 +21,13 @@ Commands (offline):
                                      of @anthropic-ai/sdk's client.beta over a store (default ~/.skillwright/data,
                                      PGlite; a postgres:// URL for PostgreSQL); key also from SKILLWRIGHT_API_KEY;
                                      sessions use ANTHROPIC_API_KEY/ANTHROPIC_BASE_URL and get no file or shell
-                                     tools unless --host-tools
+                                     tools unless --host-tools; agents' MCP servers on private or loopback
+                                     addresses are refused unless --mcp-allow-host HOST (repeatable) or
+                                     SKILLWRIGHT_MCP_ALLOW_HOSTS=h1,h2 names their host
   keys create --workspace W [--db DIR|URL]  make an API key for workspace W (printed once)
   mcp approve <name>                 let a project or plugin MCP server start (writes .claude/settings.local.json)
   hooks approve                      let the hooks in the project's committed settings run (same file)
+  permissions approve                let the allow rules and additionalDirectories of those settings apply
   (list and doctor never start an MCP server unless given --start-mcp; show starts only the one it shows)
 
 Run options:

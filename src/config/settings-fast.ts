@@ -92,6 +92,7 @@ const SETTINGS_READERS: Readonly<Record<string, (v: unknown) => unknown>> = {
   skillListingMaxDescChars: safeInt(1),
   model: (v) => (typeof v === "string" ? v : undefined),
   enableProjectHooks: (v) => (typeof v === "boolean" ? v : undefined),
+  enableProjectPermissions: (v) => (typeof v === "boolean" ? v : undefined),
   enabledMcpjsonServers: stringsOf,
   disabledMcpjsonServers: stringsOf,
   enableAllProjectMcpServers: (v) => (typeof v === "boolean" ? v : undefined),

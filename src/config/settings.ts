@@ -46,6 +46,8 @@ export const settingsSchema = lazy(() =>
     model: z.string().optional(),
     // Lets the project's committed settings run hooks; honoured only from user and local settings (hooks/settings-hooks.ts).
     enableProjectHooks: z.boolean().optional(),
+    // Lets the project's committed settings grant (allow rules, additionalDirectories); same rule (config/project-permissions.ts).
+    enableProjectPermissions: z.boolean().optional(),
     // MCP trust (Claude Code's keys): honoured only from user and local settings, see `mcp/approval.ts`.
     enabledMcpjsonServers: z.array(z.string()).optional(),
     disabledMcpjsonServers: z.array(z.string()).optional(),

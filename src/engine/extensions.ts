@@ -1,4 +1,9 @@
 import { join } from "node:path";
+import {
+  approvedPermissions,
+  PROJECT_PERMISSIONS_KEY,
+  type SettingsPermissions,
+} from "../config/project-permissions.js";
 import { type LoadedSettings, loadSettings, userAndLocalSettingsFiles } from "../config/settings.js";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { approvedSettingsHooks, PROJECT_HOOKS_KEY, type SettingsHooks } from "../hooks/settings-hooks.js";
@@ -43,6 +48,8 @@ export interface Extensions {
   settings: LoadedSettings;
   /** The settings hooks that may run (a project's committed settings wait for `enableProjectHooks`). */
   settingsHooks: SettingsHooks;
+  /** The permission rules that apply (a project's committed grants wait for `enableProjectPermissions`). */
+  permissions: SettingsPermissions;
   plugins: SourcedPlugin[];
   /** The approved MCP servers; undefined when none is. Nothing starts until it is used. */
   mcp: McpManager | undefined;
@@ -74,7 +81,9 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
     projectDir: inputs.projectDir,
   });
   const diagnostics: Diagnostic[] = [...settings.diagnostics, ...loaded.diagnostics];
-  const settingsHooks = approvedSettingsHooks(settings.layers, userAndLocalSettingsFiles(inputs));
+  const trusted = userAndLocalSettingsFiles(inputs);
+  const settingsHooks = approvedSettingsHooks(settings.layers, trusted);
+  const permissions = approvedPermissions(settings.layers, trusted);
   const localSettingsFile = join(inputs.projectDir, ".claude", "settings.local.json");
   for (const file of settingsHooks.pending) {
     diagnostics.push(
@@ -86,12 +95,24 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
       ),
     );
   }
+  for (const { file, allow, additionalDirectories } of permissions.pending) {
+    const grants = [...allow, ...additionalDirectories.map((d) => `additionalDirectories ${d}`)];
+    diagnostics.push(
+      diagnostic(
+        "info",
+        "permissions-unapproved",
+        `grants in ${file} do not apply (${grants.join(", ")}): a project's committed settings need approval; run \`skillwright permissions approve\` (sets ${PROJECT_PERMISSIONS_KEY} in ${localSettingsFile}), or set it in ~/.claude/settings.json`,
+        file,
+      ),
+    );
+  }
   const env = inputs.env;
   if (inputs.keepMcp !== undefined) {
     const { mcp, mcpServers, mcpFor } = inputs.keepMcp;
     return {
       settings,
       settingsHooks,
+      permissions,
       plugins: loaded.plugins,
       mcp,
       mcpServers,
@@ -110,7 +131,7 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
   });
   diagnostics.push(...configs.diagnostics);
   const servers: Record<string, McpServerConfig> = { ...configs.servers };
-  const approvals = mcpApprovalSettings(settings.layers, userAndLocalSettingsFiles(inputs));
+  const approvals = mcpApprovalSettings(settings.layers, trusted);
   const entries: McpServerEntry[] = Object.keys(configs.servers).map((name) => {
     const source = configs.sources[name] ?? projectMcpJson;
     const origin = source === projectMcpJson ? "project" : "cli";
@@ -165,6 +186,7 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
   return {
     settings,
     settingsHooks,
+    permissions,
     plugins: loaded.plugins,
     mcp,
     mcpServers: entries,

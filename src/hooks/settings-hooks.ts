@@ -1,3 +1,4 @@
+import { approvingFile } from "../config/project-approval.js";
 import { mergeSettings, type Settings } from "../config/settings.js";
 
 /** The settings key (user or local settings only) that lets a project's committed settings files run hooks. */
@@ -23,13 +24,7 @@ export function approvedSettingsHooks(
   layers: ReadonlyArray<{ path: string; settings: Settings }>,
   trusted: readonly string[],
 ): SettingsHooks {
-  let approvedBy: string | undefined;
-  for (const { path, settings } of layers) {
-    if (!trusted.includes(path)) continue;
-    const value = settings[PROJECT_HOOKS_KEY];
-    if (value === true) approvedBy = path;
-    else if (value === false) approvedBy = undefined;
-  }
+  const approvedBy = approvingFile(layers, trusted, PROJECT_HOOKS_KEY);
   const approved: Settings[] = [];
   const pending: string[] = [];
   for (const { path, settings } of layers) {

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import {
   Client,
+  type FetchLike,
   SSEClientTransport,
   StreamableHTTPClientTransport,
   type Transport,
@@ -46,6 +47,11 @@ export interface ConnectOptions {
   signal?: AbortSignal;
   /** Called once when an established connection ends without `close()` (the server crashed or hung up). */
   onLost?: (reason: string) => void;
+  /**
+   * The `fetch` HTTP and SSE servers are reached with (default: the global one). `serve` passes one that refuses
+   * private addresses (SSRF guard).
+   */
+  fetch?: FetchLike;
 }
 
 function stringEnv(env: EnvVars): Record<string, string> {
@@ -69,10 +75,14 @@ function createTransport(options: ConnectOptions): Transport | StdioTransport {
       keepWasmAtBaseline();
       return new StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: config.headers ?? {} },
+        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
       });
     case "sse":
       keepWasmAtBaseline();
-      return new SSEClientTransport(new URL(config.url), { requestInit: { headers: config.headers ?? {} } });
+      return new SSEClientTransport(new URL(config.url), {
+        requestInit: { headers: config.headers ?? {} },
+        ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      });
     default:
       return assertNever(config);
   }

@@ -6,7 +6,6 @@ import type { ModelMessage } from "../agent/model-types.js";
 import { contextWindowFor, DEFAULT_MODEL, type ModelEffort } from "../agent/models.js";
 import { ruleToolName } from "../agent/turn.js";
 import { discoverAgentTypes } from "../agents/discover-agents.js";
-import { permissionRules } from "../config/settings.js";
 import type { RunContext } from "../context.js";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import type { Engine } from "../engine/engine.js";
@@ -16,7 +15,7 @@ import { createNodeFileModes } from "../io/atomic-write.js";
 import type { FsOps } from "../io/fs.js";
 import { createNodeShell, type ShellOps } from "../io/shell.js";
 import { listingLimits, listingSettingsOf, SKILL_SEARCH_TOOL_NAME } from "../listing.js";
-import type { AskPermission } from "../permissions/decision.js";
+import type { AskPermission, PermissionRules } from "../permissions/decision.js";
 import { assembleSessionPrompt, type SkillCatalogMode } from "../prompt/session-prompt.js";
 import { loadPromptTemplates } from "../prompt-templates/load-templates.js";
 import { expandPromptTemplate } from "../prompt-templates/template.js";
@@ -99,7 +98,11 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
   const [extensions, discovery] = await Promise.all([engine.extensions(), engine.discover()]);
   const { settings } = extensions;
   const diagnostics: Diagnostic[] = [];
-  const rules = permissionRules(settings.settings);
+  const rules: PermissionRules = {
+    allow: [...extensions.permissions.rules.allow],
+    deny: [...extensions.permissions.rules.deny],
+    ask: [...extensions.permissions.rules.ask],
+  };
   const disallowed = options.disallowedTools ?? [];
   rules.allow = [...rules.allow, ...(options.allowedTools ?? [])];
   // Bare names also become deny rules: the tool leaves the list, and no grant (a skill's `allowed-tools`, its
@@ -107,7 +110,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
   rules.deny = [...rules.deny, ...disallowed];
   rules.additionalDirectories = [
     ...engine.addDirs,
-    ...(settings.settings.permissions?.additionalDirectories ?? []).map((d) =>
+    ...extensions.permissions.additionalDirectories.map((d) =>
       d === "~" || d.startsWith("~/") ? join(engine.home, d.slice(1)) : resolve(projectDir, d),
     ),
   ];
@@ -215,7 +218,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
   const reloadSettings = async () => {
     const fresh = await engine.extensions();
     filter = await engine.skillFilter();
-    const next = permissionRules(fresh.settings.settings);
+    const next = fresh.permissions.rules;
     rules.allow = [...next.allow, ...(options.allowedTools ?? [])];
     rules.deny = [...next.deny, ...disallowed.filter((r) => r.includes("("))];
     rules.ask = next.ask;

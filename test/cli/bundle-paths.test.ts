@@ -21,6 +21,8 @@
 //   cli/run.ts          ./commands/serve.js (hono)           "serve … keys create"
 //   serve/store/open-driver.ts  ./pglite-driver.js (@electric-sql/pglite, external)  "serve … keys create"
 //   cli/run.ts          ./commands/keys.js                  "serve … keys create"
+//   serve/sessions/agent-mcp.ts  ../../mcp/connect.js, client-ops.js, tools.js, names.js (the MCP client)
+//                       test/serve/agent-mcp.test.ts runs dist/bin serve with an agent's MCP server
 //                       (./pg-driver.js, pg: test/serve/sdk.test.ts runs dist/bin on PostgreSQL)
 //   cli/main.ts         ./interactive.js                    "interactive" (in a pseudo-terminal via script(1))
 import { existsSync } from "node:fs";

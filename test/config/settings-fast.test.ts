@@ -58,6 +58,7 @@ function generate(next: () => number): unknown {
     skillListingMaxDescChars: () => pick([1, 1536]),
     model: () => "claude-sonnet-4-5",
     enableProjectHooks: () => next() < 0.5,
+    enableProjectPermissions: () => next() < 0.5,
     enabledMcpjsonServers: () => ["a"],
     disabledMcpjsonServers: () => [],
     enableAllProjectMcpServers: () => true,

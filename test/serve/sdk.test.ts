@@ -133,6 +133,7 @@ describe.each([
       skills: [{ type: "custom", skill_id: skill.id }],
       tools: [
         { type: "custom", name: "save_mindmap", description: "Saves", input_schema: { type: "object" } },
+        { type: "mcp_toolset", mcp_server_name: "docs" },
       ],
       mcp_servers: [{ type: "url", name: "docs", url: "https://example.com/mcp" }],
     });

@@ -12,7 +12,7 @@ const TREE: Record<string, TreeEntry> = {
     "description: Forked, thinks hard\ncontext: fork\neffort: high",
     "DEEP-TASK",
   ),
-  "project/.claude/settings.json": JSON.stringify({ permissions: { allow: ["Skill"] } }),
+  "project/.claude/settings.local.json": JSON.stringify({ permissions: { allow: ["Skill"] } }),
 };
 
 let h: Harness | undefined;

@@ -36,7 +36,7 @@ const TREE: Record<string, TreeEntry> = {
     'Raw: $ARGUMENTS\nA: !`echo $ARGUMENTS`\nB: !`echo "$ARGUMENTS"`\nC: !`echo $0 $1 $2`\n',
   ),
   "project/.claude/commands/legacy.md": skillMd("description: Old style", "Legacy body $ARGUMENTS\n"),
-  "project/.claude/settings.json": JSON.stringify({
+  "project/.claude/settings.local.json": JSON.stringify({
     permissions: { allow: ["Skill(shelly)", "Skill(risky)", "Skill(failing)", "Skill(inject)"] },
   }),
   "project/build/keep.txt": "keep\n",

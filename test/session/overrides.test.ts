@@ -41,7 +41,7 @@ const TREE: Record<string, TreeEntry> = {
     "description: Cleans\nallowed-tools: Bash(rm:*)",
     "Cleaned: !`rm -f junk.txt`\n",
   ),
-  "project/.claude/settings.json": JSON.stringify({
+  "project/.claude/settings.local.json": JSON.stringify({
     permissions: { allow: ["Skill(echoer)", "Skill(cleaner)"] },
   }),
   "project/junk.txt": "junk\n",

@@ -35,7 +35,7 @@ function settings(permissions: {
   deny?: string[];
   ask?: string[];
 }): Record<string, string> {
-  return { "project/.claude/settings.json": JSON.stringify({ permissions }) };
+  return { "project/.claude/settings.local.json": JSON.stringify({ permissions }) };
 }
 
 /** The model calls Skill once; returns the tool_result it got back. */
@@ -74,6 +74,19 @@ describe("Skill permissions (SPEC §4)", () => {
     );
   });
 
+  it("the repository's committed .claude/settings.json cannot approve its own skill, but its deny rules apply", async () => {
+    const committed = (permissions: { allow?: string[]; deny?: string[] }) => ({
+      "project/.claude/settings.json": JSON.stringify({ permissions }),
+    });
+    const self = await modelCalls("danger", { files: committed({ allow: ["Skill(danger)"] }) });
+    expect(self).toEqual({
+      text: `<tool_use_error>Allow Skill(danger)? The skill grants tools without asking. ${NOT_GRANTED}</tool_use_error>`,
+      isError: true,
+    });
+    const denied = await modelCalls("safe", { files: committed({ deny: ["Skill(safe)"] }) });
+    expect(denied.isError).toBe(true);
+  });
+
   it("headless: an ask rule denies, and the result says why and what to do", async () => {
     const { text, isError } = await modelCalls("danger", { files: settings({ ask: ["Skill(danger)"] }) });
     expect(isError).toBe(true);
@@ -91,7 +104,7 @@ describe("Skill permissions (SPEC §4)", () => {
 
   it.each([
     {
-      case: "a Skill(name) allow rule in .claude/settings.json",
+      case: "a Skill(name) allow rule in .claude/settings.local.json",
       files: settings({ allow: ["Skill(danger)"] }),
     },
     {

@@ -24,7 +24,7 @@ const TREE: Record<string, TreeEntry> = {
   ),
   "project/.claude/skills/helper/SKILL.md": skillMd("description: Forked helper\ncontext: fork", "HELP-TASK"),
   "project/stamp.txt": "one\n",
-  "project/.claude/settings.json": JSON.stringify({ permissions: { allow: ["Skill"] } }),
+  "project/.claude/settings.local.json": JSON.stringify({ permissions: { allow: ["Skill"] } }),
 };
 
 const ALREADY = (name: string) => `Skill /${name} is already loaded above; instructions unchanged.`;

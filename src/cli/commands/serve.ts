@@ -4,6 +4,7 @@ import { createAdaptorServer } from "@hono/node-server";
 import { createEventSignals } from "../../serve/events/event-signals.js";
 import { EVENTS_CHANNEL, listenForEvents } from "../../serve/events/pg-listen.js";
 import { createServeApp } from "../../serve/http/app.js";
+import { mcpAllowHostsFrom } from "../../serve/sessions/mcp-url-guard.js";
 import { createSessionRunner } from "../../serve/sessions/runner.js";
 import { newApiKey } from "../../serve/store/ids.js";
 import { isPostgresUrl, openDriver } from "../../serve/store/open-driver.js";
@@ -38,12 +39,13 @@ export async function openStoreFor(args: CliArgs, io: CliIo): Promise<Store | un
 }
 
 /**
- * `skillwright serve [--port N] [--host H] [--db DIR|URL] [--api-key KEY] [--host-tools]`: the HTTP API of the
- * SDK's
+ * `skillwright serve [--port N] [--host H] [--db DIR|URL] [--api-key KEY] [--host-tools] [--mcp-allow-host H]…`:
+ * the HTTP API of the SDK's
  * `client.beta.skills/environments/agents/sessions` over the store, until SIGINT/SIGTERM. `--api-key` (or
  * SKILLWRIGHT_API_KEY) is admitted to the default workspace; without one, a key is made and printed.
  * Sessions run the engine (ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL name the model) with no host file system
- * unless `--host-tools`. Prints `listening on URL` first (with `--port 0`, the port the system chose).
+ * unless `--host-tools`; agents' MCP servers on loopback, private or link-local addresses are refused unless
+ * their host is named by `--mcp-allow-host` (or SKILLWRIGHT_MCP_ALLOW_HOSTS, comma-separated). Prints `listening on URL` first (with `--port 0`, the port the system chose).
  */
 export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
   const store = await openStoreFor(args, io);
@@ -68,6 +70,7 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
       : { followIntervalMs: 1000 }),
     ...(client === undefined ? {} : { client }),
     ...(args.hostTools ? { hostTools: { cwd: io.cwd, home: io.home } } : {}),
+    mcpAllowHosts: mcpAllowHostsFrom(args.mcpAllowHosts, io.env.SKILLWRIGHT_MCP_ALLOW_HOSTS),
   });
   const webDir = io.webDir;
   const app = createServeApp({

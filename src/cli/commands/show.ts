@@ -1,4 +1,3 @@
-import { loadSettings, permissionRules } from "../../config/settings.js";
 import type { Engine } from "../../engine/engine.js";
 import { expandSkill } from "../../inline/expand-skill.js";
 import { skillExpansionText } from "../../inline/render.js";
@@ -23,14 +22,8 @@ export const SHOW_SESSION_ID = "show-preview";
  * `runShell` (through the settings' deny rules; the user's flag answers an `ask`); otherwise its markers stay.
  */
 async function expansionFor(engine: Engine, skill: Skill, args: string, runShell: boolean) {
-  const { projectDir, environment } = await engine.roots();
-  const settings = await loadSettings({
-    fs: engine.fs,
-    home: engine.home,
-    projectDir,
-    ...(environment === undefined ? {} : { environmentDir: environment.dir }),
-  });
-  const rules = permissionRules(settings.settings);
+  const { projectDir } = await engine.roots();
+  const { rules } = (await engine.extensions()).permissions;
   const expandable: Skill = runShell
     ? skill
     : { ...skill, mcpServer: skill.mcpServer ?? "(show without --run-shell)" };

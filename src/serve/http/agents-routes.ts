@@ -196,6 +196,43 @@ function resolveTools(tools: readonly z.infer<typeof tool>[]): BetaManagedAgents
   });
 }
 
+/**
+ * Checks that MCP servers and toolsets name each other (the SDK's rule): server names are unique, each
+ * `mcp_toolset` names a server of `mcp_servers` and no server has two, and every server is named by a toolset.
+ * Throws a 400 naming the culprit. Pure.
+ */
+export function checkMcpReferences(
+  servers: BetaManagedAgentsAgent["mcp_servers"],
+  tools: BetaManagedAgentsAgent["tools"],
+): void {
+  const names = new Set<string>();
+  for (const server of servers) {
+    if (names.has(server.name))
+      throw invalid(`mcp_servers: the name ${JSON.stringify(server.name)} is used twice`);
+    names.add(server.name);
+  }
+  const used = new Set<string>();
+  for (const t of tools) {
+    if (t.type !== "mcp_toolset") continue;
+    const name = t.mcp_server_name;
+    if (!names.has(name)) {
+      throw invalid(
+        `tools: mcp_toolset names MCP server ${JSON.stringify(name)}, which is not in mcp_servers (${[...names].map((n) => JSON.stringify(n)).join(", ") || "none"})`,
+      );
+    }
+    if (used.has(name))
+      throw invalid(`tools: MCP server ${JSON.stringify(name)} has two mcp_toolset entries`);
+    used.add(name);
+  }
+  for (const name of names) {
+    if (!used.has(name)) {
+      throw invalid(
+        `mcp_servers: MCP server ${JSON.stringify(name)} is not referenced by any mcp_toolset in tools; add {"type":"mcp_toolset","mcp_server_name":${JSON.stringify(name)}}`,
+      );
+    }
+  }
+}
+
 /** `/v1/agents`: the SDK's `client.beta.agents` (+ `versions`). */
 export function agentsRoutes({ store }: ServeDeps): Hono<ServeEnv> {
   const app = new Hono<ServeEnv>();
@@ -213,6 +250,7 @@ export function agentsRoutes({ store }: ServeDeps): Hono<ServeEnv> {
       execution_identity: body.execution_identity ?? { type: "service_account" },
       multiagent: null,
     };
+    checkMcpReferences(agent.mcp_servers, agent.tools);
     return c.json(await store.agents.create(c.var.workspaceId, agent));
   });
   app.get("/", async (c) => {
@@ -235,20 +273,24 @@ export function agentsRoutes({ store }: ServeDeps): Hono<ServeEnv> {
     const agent = await store.agents.update(
       ws,
       c.req.param("id"),
-      (current) => ({
-        ...current,
-        ...(body.name === undefined ? {} : { name: body.name }),
-        ...(body.model === undefined ? {} : { model: resolveModel(body.model) }),
-        ...(body.description === undefined ? {} : { description: body.description }),
-        ...(body.system === undefined ? {} : { system: body.system }),
-        ...(skills === undefined ? {} : { skills }),
-        ...(tools === undefined ? {} : { tools }),
-        ...(body.mcp_servers === undefined ? {} : { mcp_servers: body.mcp_servers ?? [] }),
-        ...(body.execution_identity === undefined
-          ? {}
-          : { execution_identity: body.execution_identity ?? { type: "service_account" } }),
-        metadata: patchMetadata(current.metadata, body.metadata),
-      }),
+      (current) => {
+        const next: AgentBody = {
+          ...current,
+          ...(body.name === undefined ? {} : { name: body.name }),
+          ...(body.model === undefined ? {} : { model: resolveModel(body.model) }),
+          ...(body.description === undefined ? {} : { description: body.description }),
+          ...(body.system === undefined ? {} : { system: body.system }),
+          ...(skills === undefined ? {} : { skills }),
+          ...(tools === undefined ? {} : { tools }),
+          ...(body.mcp_servers === undefined ? {} : { mcp_servers: body.mcp_servers ?? [] }),
+          ...(body.execution_identity === undefined
+            ? {}
+            : { execution_identity: body.execution_identity ?? { type: "service_account" } }),
+          metadata: patchMetadata(current.metadata, body.metadata),
+        };
+        checkMcpReferences(next.mcp_servers, next.tools);
+        return next;
+      },
       body.version,
     );
     return c.json(agent);

@@ -14,6 +14,15 @@ export interface EventMapState {
   readonly toolUses: Map<string, string>;
   /** Names of the agent's custom tools: their calls are told as `agent.custom_tool_use` by the tool itself. */
   customTools: ReadonlySet<string>;
+  /** The agent's MCP tools by tool name: their calls are `agent.mcp_tool_use` / `agent.mcp_tool_result`. */
+  mcpTools?: ReadonlyMap<string, McpToolRef>;
+}
+
+/** An MCP tool a session offers: which server and tool it calls, and the permission its toolset gives it. */
+export interface McpToolRef {
+  server: string;
+  tool: string;
+  permission: "allow" | "ask";
 }
 
 const MAIN = "main";
@@ -68,17 +77,45 @@ export function sessionEventsFor(
         ? [{ event: { type: "agent.message", content: [{ type: "text", text }] } }]
         : [];
     }
-    case "tool_start":
+    case "tool_start": {
       if (!main || state.customTools.has(event.name)) return [];
+      const mcp = state.mcpTools?.get(event.name);
+      if (mcp !== undefined) {
+        return [
+          {
+            event: {
+              type: "agent.mcp_tool_use",
+              name: mcp.tool,
+              mcp_server_name: mcp.server,
+              input: inputObject(event.input),
+              evaluated_permission: mcp.permission,
+            },
+            remember: { map: "toolUses", key: event.id },
+          },
+        ];
+      }
       return [
         {
           event: { type: "agent.tool_use", name: event.name, input: inputObject(event.input) },
           remember: { map: "toolUses", key: event.id },
         },
       ];
+    }
     case "tool_end": {
       const useId = state.toolUses.get(event.id);
       if (!main || useId === undefined) return [];
+      if (state.mcpTools?.has(event.name) === true) {
+        return [
+          {
+            event: {
+              type: "agent.mcp_tool_result",
+              mcp_tool_use_id: useId,
+              content: resultContent(event.result),
+              is_error: event.result.isError,
+            },
+          },
+        ];
+      }
       return [
         {
           event: {
@@ -102,6 +139,19 @@ export function sessionError(message: string): OutEvent {
   return {
     type: "session.error",
     error: { type: "unknown_error", message, retry_status: { type: "terminal" } },
+  };
+}
+
+/** A `session.error` for an MCP server that was refused or failed (`mcp_connection_failed_error`). Pure. */
+export function mcpConnectionError(server: string, message: string): OutEvent {
+  return {
+    type: "session.error",
+    error: {
+      type: "mcp_connection_failed_error",
+      mcp_server_name: server,
+      message,
+      retry_status: { type: "terminal" },
+    },
   };
 }
 

@@ -12,6 +12,7 @@ import type { SessionRunner } from "../session-runner.js";
 import { newEventId, type SessionEvent } from "../store/sessions.js";
 import type { Store } from "../store/store.js";
 import { type EventMapState, type OutEvent, sessionError, sessionEventsFor } from "./agent-event-map.js";
+import { type AgentMcp, connectAgentMcp } from "./agent-mcp.js";
 import { createCustomTool } from "./custom-tool.js";
 import { createDbTranscripts, type DbTranscripts } from "./db-transcripts.js";
 import { createEventWriter, type EventWriter } from "./event-writer.js";
@@ -54,6 +55,11 @@ export interface SessionRunnerOptions {
   /** The fallback poll interval when `signals` is given. Default 1000 ms. */
   followIntervalMs?: number;
   /**
+   * `serve --mcp-allow-host`: hosts an agent's MCP servers may be on even when they resolve to a loopback,
+   * private or link-local address (refused by default).
+   */
+  mcpAllowHosts?: readonly string[];
+  /**
    * How many served sessions stay open between turns on this instance, and for how long unused (default
    * {@link LIVE_SESSION_LIMITS}); `max: 0` reopens every turn from the database.
    */
@@ -76,6 +82,8 @@ interface LiveSession {
   transcripts: DbTranscripts;
   /** Names of the agent's custom tools. */
   customTools: ReadonlySet<string>;
+  /** The agent's MCP servers, connected when the session was opened (closed with it). */
+  mcp: AgentMcp;
   /** The current turn's writer: custom tools and compaction notices write through it. */
   io: { writer?: EventWriter };
 }
@@ -184,6 +192,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       await live.session.close();
     } finally {
       await live.engine.close();
+      await live.mcp.close();
     }
   };
   const lives = createLiveCache<LiveSession>(options.liveSessions ?? LIVE_SESSION_LIMITS, closeLive);
@@ -199,6 +208,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     client: ModelClient,
     agentKey: string,
     resume: boolean,
+    writer: EventWriter,
   ): Promise<LiveSession> => {
     const agent = session.agent;
     const source = createStoreSkillSource({
@@ -216,7 +226,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       sources: [source],
       startMcp: false,
     });
-    const io: { writer?: EventWriter } = {};
+    const io: { writer?: EventWriter } = { writer };
     const write = (events: OutEvent[]): Promise<SessionEvent[]> => {
       if (io.writer === undefined) return Promise.reject(new Error("no turn is running"));
       return io.writer.write(events).stored;
@@ -231,22 +241,29 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       },
     };
     const customTools = agent.tools.flatMap((t) => (t.type === "custom" ? [t] : []));
+    // The agent's MCP servers: connected here, closed with the engine.
+    const mcp = await connectAgentMcp(agent, { allowHosts: options.mcpAllowHosts ?? [] });
     try {
+      if (mcp.errors.length > 0) writer.write(mcp.errors);
       const opened = await openSession(engine, {
         client,
         model: agent.model.id,
         ...(agent.system === null ? {} : { systemPrompt: agent.system }),
         builtinTools: host !== undefined,
-        // The agent's own tools need no confirmation: the application answers them.
-        allowedTools: customTools.map((t) => t.name),
+        // The agent's own tools need no confirmation (the application answers them); MCP tools apply their
+        // toolset's permission policy themselves.
+        allowedTools: [...customTools.map((t) => t.name), ...mcp.allowedTools],
         filesystem: host !== undefined,
         store: engineTranscripts,
-        extraTools: customTools.map((spec) =>
-          createCustomTool(spec, {
-            append: write,
-            follow: (signal) => follow(ws, session.id, signal),
-          }),
-        ),
+        extraTools: [
+          ...customTools.map((spec) =>
+            createCustomTool(spec, {
+              append: write,
+              follow: (signal) => follow(ws, session.id, signal),
+            }),
+          ),
+          ...mcp.tools,
+        ],
         ...(resume ? { resume: session.id } : {}),
       });
       const live: LiveSession = {
@@ -256,11 +273,13 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
         source,
         transcripts,
         customTools: new Set(customTools.map((t) => t.name)),
+        mcp,
         io,
       };
       return live;
     } catch (error) {
       await engine.close();
+      await mcp.close();
       throw error;
     }
   };
@@ -273,6 +292,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     ws: string,
     session: BetaManagedAgentsSession,
     client: ModelClient,
+    writer: EventWriter,
   ): Promise<LiveSession> => {
     const kept = lives.take(session.id);
     const agentKey = JSON.stringify(session.agent);
@@ -290,10 +310,11 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       )
     ) {
       kept.source.checkLatest(check.latest);
+      kept.io.writer = writer;
       return kept;
     }
     if (kept !== undefined) await closeLive(kept).catch(() => {});
-    return openLive(ws, session, client, agentKey, check.transcriptSeq > 0);
+    return openLive(ws, session, client, agentKey, check.transcriptSeq > 0, writer);
   };
 
   const turn = async (ws: string, session: BetaManagedAgentsSession, text: string): Promise<void> => {
@@ -317,12 +338,12 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
         stopReason = { type: "retries_exhausted" };
         return;
       }
-      live = await acquire(ws, session, client);
-      live.io.writer = writer;
+      live = await acquire(ws, session, client, writer);
       const state: EventMapState = {
         requestStarts: new Map(),
         toolUses: new Map(),
         customTools: live.customTools,
+        mcpTools: live.mcp.refs,
       };
       for await (const event of live.session.send(text, { signal: abort.signal })) {
         if (event.type === "error" && event.agentId === undefined) stopReason = { type: "retries_exhausted" };
@@ -332,8 +353,9 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
             state[out.remember.map].set(out.remember.key, id);
         }
       }
-      // Only a turn that ended cleanly leaves a session worth keeping; anything else reopens from the database.
-      keep = stopReason.type === "end_turn" && !abort.signal.aborted;
+      // Only a turn that ended cleanly, with every MCP server connected, leaves a session worth keeping;
+      // anything else reopens from the database (and tries its MCP servers again) on the next turn.
+      keep = stopReason.type === "end_turn" && !abort.signal.aborted && live.mcp.errors.length === 0;
     } catch (error) {
       writer.write([sessionError(error instanceof Error ? error.message : String(error))]);
     } finally {
