@@ -200,6 +200,22 @@ describe("served sessions kept open between turns", () => {
     expect(lastRequest()).toContain("with the first agent");
   });
 
+  it("does not keep a session whose MCP server failed: the next turn tries the server again", async () => {
+    const client = instances[0]?.client;
+    if (client === undefined) throw new Error("no instance");
+    const env = await client.beta.environments.create({ name: "reuse-mcp" });
+    const agent = await client.beta.agents.create({
+      name: "mcp-reuser",
+      model: "claude-sonnet-4-5",
+      // A link-local address the runner refuses: a `session.error` for the server, and the turn goes on.
+      mcp_servers: [{ type: "url", name: "metadata", url: "http://169.254.169.254/mcp" }],
+      tools: [{ type: "mcp_toolset", mcp_server_name: "metadata" }],
+    });
+    const session = await client.beta.sessions.create({ agent: agent.id, environment_id: env.id });
+    expect(await say(0, session.id, "first try")).toContain("session.error");
+    expect(await say(0, session.id, "second try")).toContain("session.error");
+  });
+
   it("closes the open copy of a session deleted or archived", async () => {
     const runner = instances[0]?.runner;
     if (runner === undefined) throw new Error("no runner");
