@@ -200,25 +200,6 @@ export async function run(ctx) {
     const newSession = (/** @type {Anthropic} */ client) =>
       client.beta.sessions.create({ agent: agent.id, environment_id: environment.id });
 
-    // Unloaded: one turn at a time, nothing else running. A first turn opens the session on the instance; a
-    // next turn on the same instance finds it open.
-    /** @type {number[]} */
-    const unloadedFirst = [];
-    /** @type {number[]} */
-    const unloadedNext = [];
-    /** @type {number[]} */
-    const unloadedClient = [];
-    const kept = await newSession(a);
-    await turn(a, kept.id);
-    for (let n = 0; n < UNLOADED_TURNS; n++) {
-      const client = clients[n % 2] ?? a;
-      const fresh = await newSession(client);
-      const t = performance.now();
-      unloadedFirst.push(overheadMs(await turn(client, fresh.id)));
-      unloadedClient.push(performance.now() - t - RESPONSE_MS);
-      unloadedNext.push(overheadMs(await turn(a, kept.id)));
-    }
-
     const rssBefore = instances.reduce((sum, i) => sum + i.rssBytes(), 0);
     const sessions = await Promise.all(
       Array.from({ length: SESSIONS }, (_, n) => newSession(clients[n % 2] ?? a)),
@@ -245,6 +226,26 @@ export async function run(ctx) {
     const cpuWallMs = (cpuTurnMs * SESSIONS) / CORES;
     const cpuWallAllClientMs = ((cpuTurnMs + cpuPerTurn.bench) * SESSIONS) / CORES;
     const overheads = turns.map(overheadMs);
+    // Unloaded, after the concurrent run (whose figures stay those of fresh instances, as before): one turn at
+    // a time, nothing else running. A first turn opens the session on the instance; a
+    // next turn on the same instance finds it open.
+    /** @type {number[]} */
+    const unloadedFirst = [];
+    /** @type {number[]} */
+    const unloadedNext = [];
+    /** @type {number[]} */
+    const unloadedClient = [];
+    const kept = await newSession(a);
+    await turn(a, kept.id);
+    for (let n = 0; n < UNLOADED_TURNS; n++) {
+      const client = clients[n % 2] ?? a;
+      const fresh = await newSession(client);
+      const t = performance.now();
+      unloadedFirst.push(overheadMs(await turn(client, fresh.id)));
+      unloadedClient.push(performance.now() - t - RESPONSE_MS);
+      unloadedNext.push(overheadMs(await turn(a, kept.id)));
+    }
+
     if (process.env.SERVE_BENCH_DEBUG) {
       const gap = (/** @type {any[]} */ ev, /** @type {string} */ a, /** @type {string} */ b) =>
         Date.parse(ev.find((e) => e.type === b)?.processed_at ?? "") -
