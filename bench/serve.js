@@ -1,10 +1,11 @@
 // Serve bench: N concurrent sessions over 2 `serve` instances (the shipped bin) on one PostgreSQL, the
 // scripted model answering every request after RESPONSE_MS. The store's figures are in serve-store.js.
-import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import Anthropic, { toFile } from "@anthropic-ai/sdk";
+import pg from "pg";
 import { startModelServer } from "../dist/dev/model-server.js";
 import { startPostgres } from "../dist/dev/postgres.js";
 import { fmtMs, fmtRatio, formatTable, stats } from "./lib.js";
@@ -13,6 +14,10 @@ import { fmtMs, fmtRatio, formatTable, stats } from "./lib.js";
 export const SESSIONS = Number(process.env.SERVE_BENCH_SESSIONS ?? 200);
 /** Every scripted model response is held back this long. */
 export const RESPONSE_MS = 300;
+/** Turns measured one at a time (nothing else running) for the unloaded overhead rows. */
+export const UNLOADED_TURNS = Number(process.env.SERVE_BENCH_UNLOADED_TURNS ?? 100);
+/** Cores of the box the figures are explained against. */
+const CORES = 2;
 /** Targets of the issue. */
 export const TARGETS = { wallRatio: 1.1, overheadP99Ms: 3 };
 const API_KEY = "sk-bench-serve";
@@ -52,6 +57,7 @@ async function startServe(repoRoot, db, env) {
   });
   return {
     /** @type {string} */ url,
+    pid: child.pid ?? 0,
     rssBytes: () =>
       Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0) * 1024,
     stop: () =>
@@ -67,6 +73,56 @@ const p99 = (samples) => {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0;
 };
+
+const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
+
+/** `/proc/<pid>/stat` as { ppid, cpu ms (user + system), reaped children's cpu ms }, or undefined when gone. @param {number} pid */
+function procStat(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after "pid (comm) ": state ppid … utime(14) stime(15) cutime(16) cstime(17), 1-based in proc(5).
+    const rest = text
+      .slice(text.lastIndexOf(")") + 2)
+      .split(" ")
+      .map(Number);
+    const ms = (/** @type {number} */ ticks) => (ticks * 1000) / TICKS_PER_SECOND;
+    return {
+      ppid: rest[1] ?? 0,
+      cpuMs: ms((rest[11] ?? 0) + (rest[12] ?? 0)),
+      childrenMs: ms((rest[13] ?? 0) + (rest[14] ?? 0)),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU time (ms) spent so far by PostgreSQL: the postmaster, its live children (backends, background workers),
+ * and the children it has reaped (backends that exited). @param {number} postmaster
+ */
+function postgresCpuMs(postmaster) {
+  let total = 0;
+  const main = procStat(postmaster);
+  if (main !== undefined) total += main.cpuMs + main.childrenMs;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = procStat(Number(entry));
+    if (stat?.ppid === postmaster) total += stat.cpuMs;
+  }
+  return total;
+}
+
+/** The postmaster's pid: the parent of a backend. @param {string} url */
+async function postmasterPid(url) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query("SELECT pg_backend_pid() AS pid");
+    return procStat(Number(rows[0]?.pid))?.ppid ?? 0;
+  } finally {
+    await client.end();
+  }
+}
 
 /** One session's turn: stream, send, read until idle. Returns the turn's events. @param {Anthropic} client @param {string} sessionId */
 async function turn(client, sessionId) {
@@ -139,17 +195,55 @@ export async function run(ctx) {
       model: "claude-sonnet-4-5",
       skills: [{ type: "custom", skill_id: skill.id }],
     });
+    const newSession = (/** @type {Anthropic} */ client) =>
+      client.beta.sessions.create({ agent: agent.id, environment_id: environment.id });
+
     const rssBefore = instances.reduce((sum, i) => sum + i.rssBytes(), 0);
     const sessions = await Promise.all(
-      Array.from({ length: SESSIONS }, (_, n) =>
-        (clients[n % 2] ?? a).beta.sessions.create({ agent: agent.id, environment_id: environment.id }),
-      ),
+      Array.from({ length: SESSIONS }, (_, n) => newSession(clients[n % 2] ?? a)),
     );
+    const postmaster = await postmasterPid(db);
+    const cpu = () => ({
+      serve: instances.reduce((sum, i) => sum + (procStat(i.pid)?.cpuMs ?? 0), 0),
+      postgres: postgresCpuMs(postmaster),
+      bench: (process.cpuUsage().user + process.cpuUsage().system) / 1000,
+    });
+    const cpuBefore = cpu();
     const started = performance.now();
     const turns = await Promise.all(sessions.map((s, n) => turn(clients[(n + 1) % 2] ?? a, s.id)));
     const wallMs = performance.now() - started;
+    const cpuAfter = cpu();
     const rssAfter = instances.reduce((sum, i) => sum + i.rssBytes(), 0);
+    const cpuPerTurn = {
+      serve: (cpuAfter.serve - cpuBefore.serve) / SESSIONS,
+      postgres: (cpuAfter.postgres - cpuBefore.postgres) / SESSIONS,
+      bench: (cpuAfter.bench - cpuBefore.bench) / SESSIONS,
+    };
+    const cpuTurnMs = cpuPerTurn.serve + cpuPerTurn.postgres;
+    // What the CPU alone allows: every turn's serve + PostgreSQL CPU spread over the cores, against the ideal.
+    const cpuWallMs = (cpuTurnMs * SESSIONS) / CORES;
+    const cpuWallAllClientMs = ((cpuTurnMs + cpuPerTurn.bench) * SESSIONS) / CORES;
     const overheads = turns.map(overheadMs);
+    // Unloaded, after the concurrent run (whose figures stay those of fresh instances, as before): one turn at
+    // a time, nothing else running. A first turn opens the session on the instance; a
+    // next turn on the same instance finds it open.
+    /** @type {number[]} */
+    const unloadedFirst = [];
+    /** @type {number[]} */
+    const unloadedNext = [];
+    /** @type {number[]} */
+    const unloadedClient = [];
+    const kept = await newSession(a);
+    await turn(a, kept.id);
+    for (let n = 0; n < UNLOADED_TURNS; n++) {
+      const client = clients[n % 2] ?? a;
+      const fresh = await newSession(client);
+      const t = performance.now();
+      unloadedFirst.push(overheadMs(await turn(client, fresh.id)));
+      unloadedClient.push(performance.now() - t - RESPONSE_MS);
+      unloadedNext.push(overheadMs(await turn(a, kept.id)));
+    }
+
     if (process.env.SERVE_BENCH_DEBUG) {
       const gap = (/** @type {any[]} */ ev, /** @type {string} */ a, /** @type {string} */ b) =>
         Date.parse(ev.find((e) => e.type === b)?.processed_at ?? "") -
@@ -182,11 +276,60 @@ export async function run(ctx) {
           ["engine overhead per request p99", fmtMs(overheadP99), `≤ ${TARGETS.overheadP99Ms} ms`],
           ["engine overhead median", fmtMs(stats(overheads).median), ""],
           ["RSS per idle session", `${perSessionKb.toFixed(0)} KB`, ""],
+          ["CPU per turn: serve (2 instances)", fmtMs(cpuPerTurn.serve), ""],
+          ["CPU per turn: PostgreSQL", fmtMs(cpuPerTurn.postgres), ""],
+          ["CPU per turn: bench clients + model server", fmtMs(cpuPerTurn.bench), ""],
+          [
+            `CPU-bound wall: serve+PG CPU × ${SESSIONS} / ${CORES} cores`,
+            `${fmtMs(cpuWallMs)} = ${fmtRatio(cpuWallMs / RESPONSE_MS)}`,
+            "",
+          ],
+          [
+            "  … with the bench's own CPU",
+            `${fmtMs(cpuWallAllClientMs)} = ${fmtRatio(cpuWallAllClientMs / RESPONSE_MS)}`,
+            "",
+          ],
+        ],
+      ),
+    );
+    ctx.log(`serve: ${UNLOADED_TURNS} turns one at a time (unloaded), engine overhead as above`);
+    ctx.log(
+      formatTable(
+        ["figure", "p99", "median", "target"],
+        [
+          [
+            "first turn of a session",
+            fmtMs(p99(unloadedFirst)),
+            fmtMs(stats(unloadedFirst).median),
+            `≤ ${TARGETS.overheadP99Ms} ms`,
+          ],
+          [
+            "next turn (session kept open)",
+            fmtMs(p99(unloadedNext)),
+            fmtMs(stats(unloadedNext).median),
+            `≤ ${TARGETS.overheadP99Ms} ms`,
+          ],
+          [
+            "client: send → idle, minus the model's time",
+            fmtMs(p99(unloadedClient)),
+            fmtMs(stats(unloadedClient).median),
+            "",
+          ],
         ],
       ),
     );
     await Promise.all(instances.map((i) => i.stop()));
-    return { wallMs, wallRatio, overheadP99, perSessionKb };
+
+    return {
+      wallMs,
+      wallRatio,
+      overheadP99,
+      perSessionKb,
+      unloadedFirstP99: p99(unloadedFirst),
+      unloadedNextP99: p99(unloadedNext),
+      cpuTurnMs,
+      cpuWallRatio: cpuWallMs / RESPONSE_MS,
+    };
   } finally {
     await model.close();
     await postgres.stop();
@@ -201,5 +344,6 @@ export function closing(f) {
   return [
     `${SESSIONS} sessions / 2 instances: wall ${fmtRatio(f.wallRatio)} of the model-bound ideal (target ≤ ${TARGETS.wallRatio}×: ${verdict(f.wallRatio, TARGETS.wallRatio)})`,
     `engine overhead p99 ${fmtMs(f.overheadP99 ?? 0)} per request (target ≤ ${TARGETS.overheadP99Ms} ms: ${verdict(f.overheadP99 ?? 0, TARGETS.overheadP99Ms)}); ${(f.perSessionKb ?? 0).toFixed(0)} KB RSS per idle session`,
+    `unloaded (one turn at a time): engine overhead p99 ${fmtMs(f.unloadedFirstP99 ?? 0)} on a session's first turn, ${fmtMs(f.unloadedNextP99 ?? 0)} on a next turn; serve + PostgreSQL CPU ${fmtMs(f.cpuTurnMs ?? 0)} per turn, so ${SESSIONS} turns on ${CORES} cores need ≥ ${fmtRatio(f.cpuWallRatio ?? 0)} of the ideal`,
   ];
 }

@@ -22,4 +22,9 @@ export interface SessionRunner {
     sessionId: string,
     signal: AbortSignal,
   ): Promise<AsyncIterable<SessionEvent>>;
+  /**
+   * The session was deleted or archived: anything this instance keeps open for it is closed (after its turn,
+   * when one is running). Optional: a runner that keeps nothing between turns has nothing to forget.
+   */
+  forget?(workspaceId: string, sessionId: string): Promise<void>;
 }

@@ -65,9 +65,7 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
     signals,
     ...(shared
       ? {
-          publish: async (id: string) => {
-            await store.db.query("SELECT pg_notify($1, $2)", [EVENTS_CHANNEL, id]);
-          },
+          notifyChannel: EVENTS_CHANNEL,
         }
       : { followIntervalMs: 1000 }),
     ...(client === undefined ? {} : { client }),
@@ -106,6 +104,7 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
   }
   await (io.waitForStop?.() ?? new Promise<void>(() => {}));
   await new Promise<void>((done) => server.close(() => done()));
+  await runner.close();
   await listener?.close();
   await store.close();
   return 0;

@@ -134,11 +134,14 @@ export function sessionsRoutes({ store, runner }: ServeDeps): Hono<ServeEnv> {
   app.delete("/:id", async (c) => {
     const id = c.req.param("id");
     await store.sessions.delete(c.var.workspaceId, id);
+    await runner?.forget?.(c.var.workspaceId, id);
     return c.json({ id, type: "session_deleted" });
   });
-  app.post("/:id/archive", async (c) =>
-    c.json(await store.sessions.archive(c.var.workspaceId, c.req.param("id"))),
-  );
+  app.post("/:id/archive", async (c) => {
+    const archived = await store.sessions.archive(c.var.workspaceId, c.req.param("id"));
+    await runner?.forget?.(c.var.workspaceId, archived.id);
+    return c.json(archived);
+  });
   app.get("/:id/events", async (c) => {
     const page = pageRequest(c.req.query("limit"), c.req.query("page"));
     return c.json(await store.sessions.listEvents(c.var.workspaceId, c.req.param("id"), page));

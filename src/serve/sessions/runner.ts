@@ -1,23 +1,31 @@
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
 import type { ModelClient } from "../../agent/model-client.js";
-import { createEngine } from "../../engine/engine.js";
+import { createEngine, type Engine } from "../../engine/engine.js";
 import { createMemoryFs } from "../../io/memory-fs.js";
 import { openSession } from "../../session/open.js";
 import type { SessionStore as TranscriptStore } from "../../session/session-store.js";
+import type { Session } from "../../session/session-types.js";
 import { invalid } from "../errors.js";
 import type { EventSignals } from "../events/event-signals.js";
 import { followEvents } from "../events/follow-events.js";
 import type { SessionRunner } from "../session-runner.js";
-import type { SessionEvent } from "../store/sessions.js";
+import { newEventId, type SessionEvent } from "../store/sessions.js";
 import type { Store } from "../store/store.js";
 import { type EventMapState, type OutEvent, sessionError, sessionEventsFor } from "./agent-event-map.js";
-import { connectAgentMcp } from "./agent-mcp.js";
+import { type AgentMcp, connectAgentMcp } from "./agent-mcp.js";
 import { createUserWaits } from "./await-action.js";
 import { checkToolConfirmations } from "./confirmation-check.js";
 import { createCustomTool } from "./custom-tool.js";
-import { createDbTranscripts } from "./db-transcripts.js";
-import { createSkillVersionCache, createStoreSkillSource } from "./store-skill-source.js";
-import { createToolConfirmation, hostServedTools } from "./tool-confirmation.js";
+import { createDbTranscripts, type DbTranscripts } from "./db-transcripts.js";
+import { createEventWriter, type EventWriter } from "./event-writer.js";
+import { createLiveCache, type LiveCacheLimits } from "./live-cache.js";
+import {
+  createSkillVersionCache,
+  createStoreSkillSource,
+  type StoreSkillSource,
+} from "./store-skill-source.js";
+import { createToolConfirmation, hostServedTools, type ToolConfirmation } from "./tool-confirmation.js";
+import { checkTurn, latestSkillIds } from "./turn-check.js";
 
 /** The user events a session takes (`POST /v1/sessions/{id}/events`). */
 export const USER_EVENT_TYPES = [
@@ -42,8 +50,11 @@ export interface SessionRunnerOptions {
    * wait on it, polling every `followIntervalMs` as a fallback.
    */
   signals?: EventSignals;
-  /** Tells the other instances that a session has new events (PostgreSQL NOTIFY). */
-  publish?: (sessionId: string) => Promise<void>;
+  /**
+   * The PostgreSQL channel that tells the other instances a session has new events: every append NOTIFYs it
+   * in the same statement. Absent (PGlite, one instance): no NOTIFY.
+   */
+  notifyChannel?: string;
   /** The fallback poll interval when `signals` is given. Default 1000 ms. */
   followIntervalMs?: number;
   /**
@@ -51,6 +62,46 @@ export interface SessionRunnerOptions {
    * private or link-local address (refused by default).
    */
   mcpAllowHosts?: readonly string[];
+  /**
+   * How many served sessions stay open between turns on this instance, and for how long unused (default
+   * {@link LIVE_SESSION_LIMITS}); `max: 0` reopens every turn from the database.
+   */
+  liveSessions?: LiveCacheLimits;
+}
+
+/** Open sessions kept between turns by default: 256 per instance, each for 5 minutes unused. */
+export const LIVE_SESSION_LIMITS: LiveCacheLimits = { max: 256, idleMs: 5 * 60_000 };
+
+/**
+ * A served session open on this instance between its turns: its engine (over the agent's store skills), the
+ * engine session holding the conversation, and what a turn checks before reusing them.
+ */
+interface LiveSession {
+  /** The agent snapshot the session was opened with (a different one reopens it). */
+  agentKey: string;
+  engine: Engine;
+  session: Session;
+  source: StoreSkillSource;
+  transcripts: DbTranscripts;
+  /** Names of the agent's custom tools. */
+  customTools: ReadonlySet<string>;
+  /** The agent's MCP servers, connected when the session was opened (closed with it). */
+  mcp: AgentMcp;
+  /** The tool policies of the agent's toolsets and the waits on `user.tool_confirmation`. */
+  confirm: ToolConfirmation;
+  /** The current turn's writer: custom tools and compaction notices write through it. */
+  io: { writer?: EventWriter };
+}
+
+/** A live session's agent snapshot and last transcript entry, as kept and as the database has them now. */
+export interface LiveMark {
+  agentKey: string;
+  transcriptSeq: number;
+}
+
+/** Whether a live session may run the next turn: same agent, and no transcript entry written elsewhere. Pure. */
+export function liveIsCurrent(kept: LiveMark, now: LiveMark): boolean {
+  return kept.agentKey === now.agentKey && kept.transcriptSeq === now.transcriptSeq;
 }
 
 type UserEvent = { type: string } & Record<string, unknown>;
@@ -95,12 +146,19 @@ export function checkUserEvents(events: readonly UserEvent[]): void {
 /**
  * The engine behind `serve`'s events routes: user events are appended to the store; each `user.message` runs
  * one engine turn (one at a time per session on this instance) over the agent's store skills, model, system
- * prompt and custom tools, and every event the turn emits is appended before any stream sees it (streams read
- * the store, so any instance on the same database serves them). The conversation itself is kept in the
- * database too, so a session continues on whichever instance gets its next message. `user.interrupt` stops
- * this instance's turn of that session.
+ * prompt and custom tools, and every event the turn emits is appended (in coalesced batches, one NOTIFY each)
+ * before any stream sees it (streams read the store, so any instance on the same database serves them). The
+ * conversation itself is kept in the database too, so a session continues on whichever instance gets its next
+ * message. Between turns the session stays open on this instance (bounded, see `liveSessions`); a turn reuses
+ * it unless the transcript moved on elsewhere or the agent changed, and tells its skill source the current
+ * `latest` versions (one query for both). `user.interrupt` stops this instance's turn of that session.
  */
-export function createSessionRunner(options: SessionRunnerOptions): SessionRunner {
+export function createSessionRunner(options: SessionRunnerOptions): SessionRunner & {
+  /** Closes the sessions kept open. */
+  close(): Promise<void>;
+  /** How many sessions are kept open between turns now. */
+  liveCount(): number;
+} {
   const { store } = options;
   const queues = new Map<string, Promise<void>>();
   const appendEvents = async (
@@ -108,10 +166,14 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     sessionId: string,
     events: readonly UserEvent[],
     status?: BetaManagedAgentsSession["status"],
+    ids?: readonly string[],
   ): Promise<SessionEvent[]> => {
-    const stored = await store.sessions.appendEvents(ws, sessionId, events, status);
+    const stored = await store.sessions.appendEvents(ws, sessionId, events, {
+      ...(status === undefined ? {} : { status }),
+      ...(ids === undefined ? {} : { eventIds: ids }),
+      ...(options.notifyChannel === undefined ? {} : { notify: options.notifyChannel }),
+    });
     options.signals?.notify(sessionId);
-    await options.publish?.(sessionId).catch(() => {});
     return stored;
   };
   const follow = (ws: string, sessionId: string, signal: AbortSignal) => {
@@ -130,109 +192,189 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
   const running = new Map<string, AbortController>();
   // Parsed skill versions, shared by every turn and session of this runner (versions are immutable).
   const skillCache = createSkillVersionCache();
+  const closeLive = async (live: LiveSession): Promise<void> => {
+    try {
+      await live.session.close();
+    } finally {
+      await live.engine.close();
+      await live.mcp.close();
+    }
+  };
+  const lives = createLiveCache<LiveSession>(options.liveSessions ?? LIVE_SESSION_LIMITS, closeLive);
+  // Sessions whose next turn's `session.status_running` was stored with the user.message that started it.
+  const announced = new Set<string>();
+  // Sessions deleted or archived while a turn of theirs runs: closed after it instead of kept.
+  const forgotten = new Set<string>();
 
-  const turn = async (ws: string, session: BetaManagedAgentsSession, text: string): Promise<void> => {
-    const append = (
+  /** Opens the session on a new engine: every engine and session option of a served session is here. */
+  const openLive = async (
+    ws: string,
+    session: BetaManagedAgentsSession,
+    client: ModelClient,
+    agentKey: string,
+    resume: boolean,
+    writer: EventWriter,
+  ): Promise<LiveSession> => {
+    const agent = session.agent;
+    const source = createStoreSkillSource({
+      db: store.db,
+      skills: store.skills,
+      workspaceId: ws,
+      refs: agent.skills,
+      cache: skillCache,
+    });
+    const host = options.hostTools;
+    const engine = createEngine({
+      cwd: host?.cwd ?? "/workspace",
+      home: host?.home ?? "/home",
+      ...(host === undefined ? { fs: createMemoryFs() } : {}),
+      sources: [source],
+      startMcp: false,
+    });
+    const io: { writer?: EventWriter } = { writer };
+    const write = (
       events: OutEvent[],
       status?: BetaManagedAgentsSession["status"],
-    ): Promise<SessionEvent[]> => appendEvents(ws, session.id, events, status);
-    const abort = new AbortController();
-    running.set(session.id, abort);
-    await appendEvents(ws, session.id, [{ type: "session.status_running" }], "running");
-    let stopReason: OutEvent = { type: "end_turn" };
+    ): Promise<SessionEvent[]> => {
+      if (io.writer === undefined) return Promise.reject(new Error("no turn is running"));
+      return io.writer.write(events, status).stored;
+    };
+    const transcripts = createDbTranscripts(store.db, session.id);
+    const engineTranscripts: TranscriptStore = {
+      ...transcripts,
+      async append(id, entries) {
+        await transcripts.append(id, entries);
+        if (entries.some((e) => e.type === "compaction"))
+          await write([{ type: "agent.thread_context_compacted" }]);
+      },
+    };
+    const customTools = agent.tools.flatMap((t) => (t.type === "custom" ? [t] : []));
+    // The agent's MCP servers: connected here, closed with the engine.
+    const mcp = await connectAgentMcp(agent, { allowHosts: options.mcpAllowHosts ?? [] });
     try {
-      const client = options.client;
-      if (client === undefined) {
-        await append([
-          sessionError("the server has no model API key: set ANTHROPIC_API_KEY before `skillwright serve`"),
-        ]);
-        stopReason = { type: "retries_exhausted" };
-        return;
-      }
-      const agent = session.agent;
-      const source = createStoreSkillSource({
-        db: store.db,
-        skills: store.skills,
-        workspaceId: ws,
-        refs: agent.skills,
-        cache: skillCache,
-      });
-      const host = options.hostTools;
-      const engine = createEngine({
-        cwd: host?.cwd ?? "/workspace",
-        home: host?.home ?? "/home",
-        ...(host === undefined ? { fs: createMemoryFs() } : {}),
-        sources: [source],
-        startMcp: false,
-      });
-      const base = createDbTranscripts(store.db, session.id);
-      const transcripts: TranscriptStore = {
-        ...base,
-        async append(id, entries) {
-          await base.append(id, entries);
-          if (entries.some((e) => e.type === "compaction"))
-            await append([{ type: "agent.thread_context_compacted" }]);
-        },
-      };
-      const customTools = agent.tools.flatMap((t) => (t.type === "custom" ? [t] : []));
-      const resumed = await base.exists();
-      // The agent's MCP servers, for this turn: connected here, closed with the engine.
-      const mcp = await connectAgentMcp(agent, { allowHosts: options.mcpAllowHosts ?? [] });
-      const state: EventMapState = {
-        requestStarts: new Map(),
-        toolUses: new Map(),
-        customTools: new Set(customTools.map((t) => t.name)),
-        mcpTools: mcp.refs,
-      };
-      const waits = createUserWaits({ append, follow: (signal) => follow(ws, session.id, signal) });
+      if (mcp.errors.length > 0) writer.write(mcp.errors);
+      const waits = createUserWaits({ append: write, follow: (signal) => follow(ws, session.id, signal) });
       const confirm = createToolConfirmation({
         tools: agent.tools,
         served: [...(host === undefined ? [] : hostServedTools()), ...mcp.served],
         customToolNames: customTools.map((t) => t.name),
         waits,
       });
-      try {
-        if (mcp.errors.length > 0) await append(mcp.errors);
-        const opened = await openSession(engine, {
-          client,
-          model: agent.model.id,
-          ...(agent.system === null ? {} : { systemPrompt: agent.system }),
-          builtinTools: host !== undefined,
-          // Tool policies (always_allow / always_ask); the agent's custom tools are never asked.
-          ...confirm.sessionOptions,
-          filesystem: host !== undefined,
-          store: transcripts,
-          extraTools: [...customTools.map((spec) => createCustomTool(spec, waits)), ...mcp.tools],
-          ...(resumed ? { resume: session.id } : {}),
-        });
-        try {
-          for await (const event of opened.session.send(text, { signal: abort.signal })) {
-            if (event.type === "error" && event.agentId === undefined)
-              stopReason = { type: "retries_exhausted" };
-            for (const out of sessionEventsFor(event, state)) {
-              const [stored] = await append([confirm.annotate(out.event)]);
-              if (stored === undefined || out.remember === undefined) continue;
-              state[out.remember.map].set(out.remember.key, stored.id);
-              if (out.remember.map === "toolUses") confirm.stored(out.remember.key, stored.id);
-            }
-          }
-        } finally {
-          await opened.session.close();
-        }
-      } finally {
-        await engine.close();
-        await mcp.close();
-      }
+      const opened = await openSession(engine, {
+        client,
+        model: agent.model.id,
+        ...(agent.system === null ? {} : { systemPrompt: agent.system }),
+        builtinTools: host !== undefined,
+        // Tool policies (always_allow / always_ask); the agent's custom tools are never asked.
+        ...confirm.sessionOptions,
+        filesystem: host !== undefined,
+        store: engineTranscripts,
+        extraTools: [...customTools.map((spec) => createCustomTool(spec, waits)), ...mcp.tools],
+        ...(resume ? { resume: session.id } : {}),
+      });
+      const live: LiveSession = {
+        agentKey,
+        engine,
+        session: opened.session,
+        source,
+        transcripts,
+        customTools: new Set(customTools.map((t) => t.name)),
+        mcp,
+        confirm,
+        io,
+      };
+      return live;
     } catch (error) {
-      await append([sessionError(error instanceof Error ? error.message : String(error))]);
+      await engine.close();
+      await mcp.close();
+      throw error;
+    }
+  };
+
+  /**
+   * The session's live copy for this turn: the one kept here when it is current (one query checks), else a
+   * new one (resumed from the database when it has a transcript).
+   */
+  const acquire = async (
+    ws: string,
+    session: BetaManagedAgentsSession,
+    client: ModelClient,
+    writer: EventWriter,
+  ): Promise<LiveSession> => {
+    const kept = lives.take(session.id);
+    const agentKey = JSON.stringify(session.agent);
+    const check = await checkTurn(store.db, ws, session.id, latestSkillIds(session.agent.skills)).catch(
+      async (error: unknown) => {
+        if (kept !== undefined) await closeLive(kept).catch(() => {});
+        throw error;
+      },
+    );
+    if (
+      kept !== undefined &&
+      liveIsCurrent(
+        { agentKey: kept.agentKey, transcriptSeq: kept.transcripts.lastSeq() },
+        { agentKey, transcriptSeq: check.transcriptSeq },
+      )
+    ) {
+      kept.source.checkLatest(check.latest);
+      kept.io.writer = writer;
+      return kept;
+    }
+    if (kept !== undefined) await closeLive(kept).catch(() => {});
+    return openLive(ws, session, client, agentKey, check.transcriptSeq > 0, writer);
+  };
+
+  const turn = async (ws: string, session: BetaManagedAgentsSession, text: string): Promise<void> => {
+    const writer = createEventWriter({
+      append: (events, status, ids) => appendEvents(ws, session.id, events, status, ids),
+      newId: newEventId,
+    });
+    const abort = new AbortController();
+    running.set(session.id, abort);
+    // `send` stored it with the user.message when the turn was to start at once (one statement less).
+    if (!announced.delete(session.id)) writer.write([{ type: "session.status_running" }], "running");
+    let stopReason: OutEvent = { type: "end_turn" };
+    let live: LiveSession | undefined;
+    let keep = false;
+    try {
+      const client = options.client;
+      if (client === undefined) {
+        writer.write([
+          sessionError("the server has no model API key: set ANTHROPIC_API_KEY before `skillwright serve`"),
+        ]);
+        stopReason = { type: "retries_exhausted" };
+        return;
+      }
+      live = await acquire(ws, session, client, writer);
+      const state: EventMapState = {
+        requestStarts: new Map(),
+        toolUses: new Map(),
+        customTools: live.customTools,
+        mcpTools: live.mcp.refs,
+      };
+      for await (const event of live.session.send(text, { signal: abort.signal })) {
+        if (event.type === "error" && event.agentId === undefined) stopReason = { type: "retries_exhausted" };
+        for (const out of sessionEventsFor(event, state)) {
+          const [id] = writer.write([live.confirm.annotate(out.event)]).ids;
+          if (id === undefined || out.remember === undefined) continue;
+          state[out.remember.map].set(out.remember.key, id);
+          if (out.remember.map === "toolUses") live.confirm.stored(out.remember.key, id);
+        }
+      }
+      // Only a turn that ended cleanly, with every MCP server connected, leaves a session worth keeping;
+      // anything else reopens from the database (and tries its MCP servers again) on the next turn.
+      keep = stopReason.type === "end_turn" && !abort.signal.aborted && live.mcp.errors.length === 0;
+    } catch (error) {
+      writer.write([sessionError(error instanceof Error ? error.message : String(error))]);
     } finally {
       running.delete(session.id);
-      await appendEvents(
-        ws,
-        session.id,
-        [{ type: "session.status_idle", stop_reason: stopReason, stop_details: null }],
-        "idle",
-      );
+      writer.write([{ type: "session.status_idle", stop_reason: stopReason, stop_details: null }], "idle");
+      if (live !== undefined) {
+        if (keep && !forgotten.has(session.id)) lives.put(session.id, live);
+        else await closeLive(live).catch(() => {});
+      }
+      forgotten.delete(session.id);
+      await writer.flush();
     }
   };
 
@@ -251,7 +393,15 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     async send(ws, session, events) {
       checkUserEvents(events);
       await checkToolConfirmations(store.sessions, ws, session.id, events);
-      const stored = await appendEvents(ws, session.id, events);
+      // A lone user.message to a session with no turn here starts one at once: its running status goes in the
+      // same statement.
+      const startsNow = events.length === 1 && events[0]?.type === "user.message" && !queues.has(session.id);
+      const stored = startsNow
+        ? (
+            await appendEvents(ws, session.id, [...events, { type: "session.status_running" }], "running")
+          ).slice(0, 1)
+        : await appendEvents(ws, session.id, events);
+      if (startsNow) announced.add(session.id);
       for (const event of events) {
         if (event.type === "user.interrupt") running.get(session.id)?.abort();
         if (event.type === "user.message") enqueue(ws, session, userText(event));
@@ -259,5 +409,11 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       return stored;
     },
     subscribe: (ws, id, signal) => follow(ws, id, signal),
+    async forget(_ws, sessionId) {
+      if (running.has(sessionId)) forgotten.add(sessionId);
+      await lives.drop(sessionId);
+    },
+    close: () => lives.close(),
+    liveCount: () => lives.size(),
   };
 }

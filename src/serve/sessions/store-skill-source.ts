@@ -53,14 +53,38 @@ export function createSkillVersionCache(max = 1000): SkillVersionCache {
 
 const decoder = new TextDecoder();
 
+/** A store-backed source that can be told the store's current `latest` versions. */
+export interface StoreSkillSource extends SkillSource {
+  /**
+   * Compares `latest` (skill id to its latest version id; absent: gone) with the versions the last listing
+   * resolved `latest` to; when one moved, tells the subscribers, so the engine rescans and open sessions get
+   * the new version on their next request. Before any listing there is nothing to compare.
+   */
+  checkLatest(latest: ReadonlyMap<string, string>): void;
+}
+
+/** Whether a `latest` skill listed at one version id (null: not found) has moved. Pure. */
+export function latestMoved(
+  listed: ReadonlyMap<string, string | null>,
+  latest: ReadonlyMap<string, string>,
+): boolean {
+  for (const [skillId, versionId] of listed) {
+    if ((latest.get(skillId) ?? null) !== versionId) return true;
+  }
+  return false;
+}
+
 /**
  * The agent's skills as a {@link SkillSource} over the store: each listed skill is the version the agent pins
  * (or the skill's latest), its head and body parsed from the version's SKILL.md; every other file of the
  * version is a reference the model reads with `load_reference`, fetched from the database only when asked.
  * Nothing is written to the host's disk. A skill or version gone from the store is a diagnostic, not an error.
  */
-export function createStoreSkillSource(deps: StoreSkillSourceDeps): SkillSource {
+export function createStoreSkillSource(deps: StoreSkillSourceDeps): StoreSkillSource {
   const { db, skills, workspaceId } = deps;
+  const listeners = new Set<() => void>();
+  // What the last listing resolved each `latest` skill to (null: not in the store).
+  let listedLatest: ReadonlyMap<string, string | null> = new Map();
   const readFile = async (versionId: string, path: string): Promise<string> => {
     const [row] = await db.query("SELECT content FROM skill_files WHERE version_id = $1 AND path = $2", [
       versionId,
@@ -81,10 +105,11 @@ export function createStoreSkillSource(deps: StoreSkillSourceDeps): SkillSource 
   const one = async (
     skillId: string,
     version: string,
-  ): Promise<{ skill?: Skill; diagnostics: Diagnostic[] }> => {
+  ): Promise<{ skill?: Skill; diagnostics: Diagnostic[]; versionId: string | null }> => {
     const found = await skills.getVersion(workspaceId, skillId, version).catch(() => undefined);
     if (found === undefined) {
       return {
+        versionId: null,
         diagnostics: [
           diagnostic(
             "warning",
@@ -97,7 +122,7 @@ export function createStoreSkillSource(deps: StoreSkillSourceDeps): SkillSource 
     }
     const parsed = deps.cache?.get(found.id) ?? (await parse(found.id));
     deps.cache?.set(found.id, parsed);
-    return memorySkill(
+    const made = memorySkill(
       {
         name: found.name,
         description: found.description,
@@ -114,18 +139,30 @@ export function createStoreSkillSource(deps: StoreSkillSourceDeps): SkillSource 
       "app",
       "store",
     );
+    return { ...made, versionId: found.id };
   };
   return {
     id: "store",
     async list() {
-      const built = await Promise.all(
-        deps.refs.flatMap((ref) => (ref.type === "custom" ? [one(ref.skill_id, ref.version)] : [])),
+      const custom = deps.refs.flatMap((ref) => (ref.type === "custom" ? [ref] : []));
+      const built = await Promise.all(custom.map((ref) => one(ref.skill_id, ref.version)));
+      listedLatest = new Map(
+        custom.flatMap((ref, n) =>
+          ref.version === "latest" ? [[ref.skill_id, built[n]?.versionId ?? null] as const] : [],
+        ),
       );
       return {
         skills: built.flatMap((b) => (b.skill === undefined ? [] : [b.skill])),
         diagnostics: built.flatMap((b) => b.diagnostics),
       };
     },
-    subscribe: () => () => {},
+    subscribe(onChange) {
+      listeners.add(onChange);
+      return () => listeners.delete(onChange);
+    },
+    checkLatest(latest) {
+      if (!latestMoved(listedLatest, latest)) return;
+      for (const listener of listeners) listener();
+    },
   };
 }

@@ -33,6 +33,27 @@ export interface SessionFilter {
   statuses?: string[];
 }
 
+/** What else an `appendEvents` statement does besides storing the events. */
+export interface AppendOptions {
+  /** Set as the session's status in the same statement (a status change and its event are one write). */
+  status?: BetaManagedAgentsSession["status"];
+  /**
+   * The events' ids, one per event (from {@link newEventId}: a writer that names its events before they are
+   * stored); absent, each gets a new one. An event's own `id` field is never used.
+   */
+  eventIds?: readonly string[];
+  /**
+   * A PostgreSQL NOTIFY channel: the statement also notifies it with the session id (delivered when the events
+   * are committed), so the other instances' streams wake without a second round trip.
+   */
+  notify?: string;
+}
+
+/** A new session event id (`sevt_…`). */
+export function newEventId(): string {
+  return newId("sevt");
+}
+
 function sessionOf(row: SqlRow): BetaManagedAgentsSession {
   const body = record(row, "body") as unknown as SessionBody;
   const status = text(row, "status");
@@ -80,14 +101,14 @@ export interface SessionStore {
   archive(workspaceId: string, id: string): Promise<BetaManagedAgentsSession>;
   setStatus(workspaceId: string, id: string, status: BetaManagedAgentsSession["status"]): Promise<void>;
   /**
-   * Appends events in one statement, in order after every earlier one; returns them as stored. `status`, when
-   * given, is set in the same statement (a status change and its event are one write).
+   * Appends events in one statement, in order after every earlier one; returns them as stored. See
+   * {@link AppendOptions} for the status, the ids and the announcement that can go in the same statement.
    */
   appendEvents(
     workspaceId: string,
     id: string,
     events: readonly ({ type: string } & Record<string, unknown>)[],
-    status?: BetaManagedAgentsSession["status"],
+    options?: AppendOptions,
   ): Promise<SessionEvent[]>;
   listEvents(workspaceId: string, id: string, page: PageRequest): Promise<Page<SessionEvent>>;
   /**
@@ -176,7 +197,8 @@ export function createSessionStore(db: SqlDriver): SessionStore {
         [status, id, workspaceId],
       );
     },
-    async appendEvents(workspaceId, id, events, status) {
+    async appendEvents(workspaceId, id, events, options = {}) {
+      const { status, eventIds, notify } = options;
       if (events.length === 0) {
         await getRow(db, workspaceId, id);
         if (status !== undefined) {
@@ -184,9 +206,12 @@ export function createSessionStore(db: SqlDriver): SessionStore {
         }
         return [];
       }
-      const rows = events.map((event) => {
+      if (eventIds !== undefined && eventIds.length !== events.length) {
+        throw new Error(`appendEvents: ${eventIds.length} ids for ${events.length} events`);
+      }
+      const rows = events.map((event, n) => {
         const { type, id: _ignored, processed_at: _at, ...rest } = event;
-        return { id: newId("sevt"), type, body: rest };
+        return { id: eventIds?.[n] ?? newEventId(), type, body: rest };
       });
       // One statement: the UPDATE reserves this append's seqs on the session row (waiting for any other
       // append to the same session), the INSERT stores every event after them; no row read back.
@@ -199,9 +224,18 @@ export function createSessionStore(db: SqlDriver): SessionStore {
          )
          INSERT INTO session_events (session_id, seq, id, type, body)
          SELECT $1, s.base + e.n, e.v->>'id', e.v->>'type', e.v->'body'
-         FROM s, jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(v, n)
+         FROM s, jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(v, n)${
+           notify === undefined ? "" : ", (SELECT pg_notify($6, $1)) AS announced"
+         }
          RETURNING seq, id, type, created_at`,
-        [id, workspaceId, rows.length, JSON.stringify(rows), status ?? null],
+        [
+          id,
+          workspaceId,
+          rows.length,
+          JSON.stringify(rows),
+          status ?? null,
+          ...(notify === undefined ? [] : [notify]),
+        ],
       );
       if (inserted.length === 0) throw notFound("session", id);
       const at = new Map(inserted.map((row) => [text(row, "id"), iso(row, "created_at")]));
