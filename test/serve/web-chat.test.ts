@@ -17,6 +17,8 @@ import { listenInProcess, sdkClient } from "./serve-process.js";
 
 const WEB_DIR = fileURLToPath(new URL("../../src/serve/web/", import.meta.url));
 const FORK = "sthr_fork1";
+/** The custom tool call the stand-in runner's "call tools" turn still waits on. */
+let waitingCustom: string[] = [];
 
 let store: Store;
 let url: string;
@@ -30,6 +32,39 @@ beforeAll(async () => {
   const runner: SessionRunner = {
     async send(workspaceId, session, events) {
       const stored = await store.sessions.appendEvents(workspaceId, session.id, events);
+      const first = events[0];
+      if (first?.type === "user.tool_confirmation") {
+        await store.sessions.appendEvents(workspaceId, session.id, [
+          {
+            type: "agent.mcp_tool_result",
+            mcp_tool_use_id: first.tool_use_id,
+            content: [{ type: "text", text: "found" }],
+          },
+          { type: "session.status_idle", stop_reason: { type: "requires_action", event_ids: waitingCustom } },
+        ]);
+        return stored;
+      }
+      if (JSON.stringify(first).includes("call tools")) {
+        const [mcp, custom] = await store.sessions.appendEvents(workspaceId, session.id, [
+          {
+            type: "agent.mcp_tool_use",
+            name: "search",
+            mcp_server_name: "docs",
+            input: { query: "<i>q</i>" },
+            evaluated_permission: "ask",
+          },
+          { type: "agent.custom_tool_use", name: "lookup", input: { key: "x" } },
+        ]);
+        if (mcp === undefined || custom === undefined) throw new Error("two events stored");
+        waitingCustom = [custom.id];
+        await store.sessions.appendEvents(workspaceId, session.id, [
+          {
+            type: "session.status_idle",
+            stop_reason: { type: "requires_action", event_ids: [mcp.id, custom.id] },
+          },
+        ]);
+        return stored;
+      }
       await store.sessions.appendEvents(workspaceId, session.id, [
         { type: "session.status_running" },
         { type: "agent.tool_use", name: "Skill", input: { skill: "greeter", args: "Ada" } },
@@ -101,5 +136,47 @@ describe("the web page's chat with the events routes served", () => {
     await page.click(`#view button.link:text-is('chatty')`);
     await page.waitForSelector(".event.agent:text-is('Hello <b>Ada</b>')");
     expect(await page.textContent("#skills-loaded")).toBe("greeter (Ada)");
+  });
+
+  it("shows an MCP call waiting for confirmation with Allow, a custom tool's wait as the application's, both in the side panel", async () => {
+    const client = sdkClient(url, "k");
+    const environment = await client.beta.environments.create({ name: "e2" });
+    const agent = await client.beta.agents.create({ name: "tooler", model: "claude-sonnet-4-5" });
+    await client.beta.sessions.create({ agent: agent.id, environment_id: environment.id, title: "tooly" });
+
+    await page.goto(`${url}/`);
+    await page.click("nav [data-view=sessions]");
+    await page.click(`#view button.link:text-is('tooly')`);
+    await page.waitForSelector("#chat-log[data-stream=open]");
+    await page.fill("#chat-input", "call tools");
+    await page.click("#chat-form button[type=submit]");
+
+    const cards = page.locator("#confirmations .confirm");
+    await page.waitForSelector("#chat-status:text-is('Status: idle (requires action)')");
+    expect(await cards.count()).toBe(2);
+    const mcp = cards.nth(0);
+    expect(await mcp.locator(".confirm-name").textContent()).toBe("search (MCP server docs)");
+    expect(JSON.parse((await mcp.locator(".confirm-input").textContent()) ?? "")).toEqual({
+      query: "<i>q</i>",
+    });
+    expect(await page.locator("#confirmations i").count()).toBe(0);
+    const custom = cards.nth(1);
+    expect(await custom.locator("button").count()).toBe(0);
+    expect(await custom.textContent()).toContain("Your application must answer this call");
+    expect(await page.locator("#tool-calls li").allTextContents()).toEqual([
+      "search (MCP server docs) — waiting for you",
+      "lookup (custom) — waiting for the application",
+    ]);
+
+    const mcpId = await mcp.getAttribute("data-event-id");
+    await mcp.locator("button.allow").click();
+    await page.waitForSelector(".event.tool:text-is('← found')");
+    await page.waitForSelector(`#confirmations .confirm[data-event-id="${mcpId}"]`, { state: "detached" });
+    expect(await cards.nth(0).locator(".confirm-name").textContent()).toBe("lookup (custom)");
+    expect(await page.locator("#tool-calls li").allTextContents()).toEqual([
+      "search (MCP server docs) — done",
+      "lookup (custom) — waiting for the application",
+    ]);
+    expect(await page.textContent("#chat-log")).toContain("You allowed search (MCP server docs)");
   });
 });

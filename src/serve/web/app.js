@@ -426,6 +426,65 @@ async function* sseMessages(body) {
   }
 }
 
+/** A tool call's name as shown: an MCP call names its server, a custom tool says so. */
+function callName(event) {
+  if (event.type === "agent.mcp_tool_use") return `${event.name} (MCP server ${event.mcp_server_name})`;
+  if (event.type === "agent.custom_tool_use") return `${event.name} (custom)`;
+  return event.name;
+}
+
+function drawCall(call) {
+  call.node.textContent = `${callName(call.event)} — ${call.state}`;
+}
+
+/**
+ * The card of a call the session waits on: its name, server and input, with Allow and Deny (an optional
+ * message) that `answer({result, deny_message?})`; a custom tool's call only says the application answers it.
+ */
+function confirmationCard(eventId, use, answer) {
+  const inputText = JSON.stringify(use?.input ?? {}, null, 2);
+  const head = el("strong", { className: "confirm-name" }, use ? callName(use) : eventId);
+  if (use?.type === "agent.custom_tool_use") {
+    return el(
+      "div",
+      { className: "confirm custom", "data-event-id": eventId },
+      el("p", {}, head),
+      el("pre", { className: "confirm-input" }, inputText),
+      el(
+        "p",
+        { className: "hint" },
+        "Your application must answer this call (user.custom_tool_result); this page cannot.",
+      ),
+    );
+  }
+  const message = el("input", {
+    className: "deny-message",
+    placeholder: "Message to the model (optional)",
+    "aria-label": "Deny message",
+  });
+  const allow = el("button", { type: "button", className: "allow" }, "Allow");
+  const deny = el("button", { type: "button", className: "deny" }, "Deny");
+  const controls = [allow, deny, message];
+  const send = (result) => async () => {
+    for (const control of controls) control.disabled = true;
+    const text = message.value.trim();
+    try {
+      await answer(result === "deny" && text ? { result, deny_message: text } : { result });
+    } catch {
+      for (const control of controls) control.disabled = false;
+    }
+  };
+  allow.addEventListener("click", send("allow"));
+  deny.addEventListener("click", send("deny"));
+  return el(
+    "div",
+    { className: "confirm", "data-event-id": eventId },
+    el("p", {}, head, " wants to run:"),
+    el("pre", { className: "confirm-input" }, inputText),
+    el("p", {}, allow, " ", deny, " ", message),
+  );
+}
+
 async function showChat(id) {
   const session = await api(`/v1/sessions/${encodeURIComponent(id)}`);
   // data-stream: connecting, open (events arrive live), closed or failed.
@@ -435,9 +494,53 @@ async function showChat(id) {
   const skillsLoaded = el("ul", { id: "skills-loaded" });
   const referencesRead = el("ul", { id: "references-read" });
   const forks = el("ul", { id: "forks" });
+  const toolCalls = el("ul", { id: "tool-calls" });
+  const confirmations = el("div", { id: "confirmations" });
   const input = el("textarea", { id: "chat-input", required: true });
   const seen = new Set();
   const forkItems = new Map();
+  // Tool calls by their event id: `{event, state, node}` (the side panel's line).
+  const calls = new Map();
+  // The waiting calls' cards by event id, while the session is idle on `requires_action`.
+  const cards = new Map();
+
+  const trackCall = (event) => {
+    const call = { event, state: "running", node: el("li", {}) };
+    if (event.id) calls.set(event.id, call);
+    toolCalls.append(call.node);
+    drawCall(call);
+  };
+  const setCallState = (id, state) => {
+    const call = calls.get(id);
+    if (!call) return;
+    call.state = state;
+    drawCall(call);
+  };
+  const sendEvents = async (events) => {
+    const sent = await api(`/v1/sessions/${encodeURIComponent(id)}/events`, { json: { events } });
+    for (const event of sent.data ?? []) show(event);
+  };
+  const syncCards = (waiting) => {
+    for (const [eventId, card] of cards) {
+      if (waiting.includes(eventId)) continue;
+      card.remove();
+      cards.delete(eventId);
+    }
+    for (const eventId of waiting) {
+      if (cards.has(eventId)) continue;
+      const card = confirmationCard(eventId, calls.get(eventId)?.event, async (answer) => {
+        chatError.textContent = "";
+        try {
+          await sendEvents([{ type: "user.tool_confirmation", tool_use_id: eventId, ...answer }]);
+        } catch (error) {
+          chatError.textContent = `Could not answer: ${error.message}`;
+          throw error;
+        }
+      });
+      cards.set(eventId, card);
+      confirmations.append(card);
+    }
+  };
 
   const forkItem = (threadId, name) => {
     let item = forkItems.get(threadId);
@@ -478,7 +581,8 @@ async function showChat(id) {
       case "agent.tool_use":
       case "agent.mcp_tool_use":
       case "agent.custom_tool_use": {
-        line(`tool${forkClass}`, `→ ${event.name} ${brief(event.input ?? {})}`);
+        line(`tool${forkClass}`, `→ ${callName(event)} ${brief(event.input ?? {})}`);
+        trackCall(event);
         if (event.name === "Skill" && event.input?.skill) {
           skillsLoaded.append(
             el("li", {}, `${event.input.skill}${event.input.args ? ` (${event.input.args})` : ""}`),
@@ -492,7 +596,19 @@ async function showChat(id) {
       case "agent.tool_result":
       case "agent.mcp_tool_result":
         line(`tool${forkClass}`, `← ${event.is_error ? "error " : ""}${brief(textOf(event.content) || "")}`);
+        setCallState(event.tool_use_id ?? event.mcp_tool_use_id, event.is_error ? "error" : "done");
         break;
+      case "user.custom_tool_result":
+        setCallState(event.custom_tool_use_id, event.is_error ? "error" : "done");
+        break;
+      case "user.tool_confirmation": {
+        const name = calls.get(event.tool_use_id)?.event;
+        const verb = event.result === "allow" ? "allowed" : "denied";
+        const why = event.deny_message ? `: ${event.deny_message}` : "";
+        line("user", `You ${verb} ${name ? callName(name) : event.tool_use_id}${why}`);
+        setCallState(event.tool_use_id, verb);
+        break;
+      }
       case "session.thread_created":
         drawFork(forkItem(event.session_thread_id, event.agent_name));
         break;
@@ -508,9 +624,22 @@ async function showChat(id) {
       case "session.status_running":
       case "session.status_idle":
       case "session.status_rescheduled":
-      case "session.status_terminated":
-        if (!thread) status.textContent = `Status: ${event.type.slice("session.status_".length)}`;
+      case "session.status_terminated": {
+        if (thread) break;
+        const waiting =
+          event.stop_reason?.type === "requires_action" ? (event.stop_reason.event_ids ?? []) : [];
+        for (const eventId of waiting) {
+          const use = calls.get(eventId)?.event;
+          setCallState(
+            eventId,
+            use?.type === "agent.custom_tool_use" ? "waiting for the application" : "waiting for you",
+          );
+        }
+        syncCards(waiting);
+        const action = waiting.length > 0 ? " (requires action)" : "";
+        status.textContent = `Status: ${event.type.slice("session.status_".length)}${action}`;
         break;
+      }
       case "session.error":
         line("error", `Error: ${event.error?.message ?? event.error?.type ?? "unknown"}`);
         break;
@@ -560,6 +689,7 @@ async function showChat(id) {
         "div",
         {},
         log,
+        confirmations,
         status,
         chatError,
         el(
@@ -571,11 +701,8 @@ async function showChat(id) {
               if (!text) return;
               chatError.textContent = "";
               try {
-                const sent = await api(`/v1/sessions/${encodeURIComponent(id)}/events`, {
-                  json: { events: [{ type: "user.message", content: [{ type: "text", text }] }] },
-                });
+                await sendEvents([{ type: "user.message", content: [{ type: "text", text }] }]);
                 input.value = "";
-                for (const event of sent.data ?? []) show(event);
               } catch (error) {
                 chatError.textContent = `Could not send: ${error.message}`;
               }
@@ -592,6 +719,8 @@ async function showChat(id) {
         skillsLoaded,
         el("h3", {}, "References read"),
         referencesRead,
+        el("h3", {}, "Tool calls"),
+        toolCalls,
         el("h3", {}, "Forks"),
         forks,
       ),
