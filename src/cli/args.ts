@@ -137,7 +137,7 @@ export interface CliArgs {
   hostTools: boolean;
   /** `serve --mcp-allow-host HOST` (repeatable): agent MCP servers may be on these hosts even when private. */
   mcpAllowHosts: string[];
-  /** `keys create --workspace W`. */
+  /** `keys create --workspace W`; `keys list`/`revoke --workspace W` keep to that workspace. */
   workspace: string | undefined;
   /** `list`/`doctor --start-mcp`: start the approved MCP servers (the offline commands never do otherwise). */
   startMcp: boolean;

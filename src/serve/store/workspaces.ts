@@ -1,6 +1,6 @@
 import type { SqlQuery } from "./driver.js";
 import { hashApiKey, newId } from "./ids.js";
-import { text } from "./rows.js";
+import { iso, text } from "./rows.js";
 
 /** The workspace `serve --api-key` admits its key to. */
 export const DEFAULT_WORKSPACE = "default";
@@ -33,4 +33,86 @@ export async function workspaceForKey(db: SqlQuery, key: string): Promise<string
 export async function workspaceForKeyHash(db: SqlQuery, keyHash: string): Promise<string | undefined> {
   const [row] = await db.query("SELECT workspace_id FROM api_keys WHERE key_hash = $1", [keyHash]);
   return row === undefined ? undefined : text(row, "workspace_id");
+}
+
+/** How many hex characters of a key's hash name it in `keys list`/`revoke`: enough to tell keys apart, never the hash. */
+export const API_KEY_ID_LENGTH = 12;
+
+/** The shortest id prefix `keys revoke` accepts, so that a stray character cannot pick a key by chance. */
+export const API_KEY_ID_MIN_PREFIX = 4;
+
+/** A stored API key as `keys list` shows it: a short id (a prefix of its hash), never the key or its hash. */
+export interface ApiKeyInfo {
+  /** The first {@link API_KEY_ID_LENGTH} hex characters of the key's SHA-256. */
+  id: string;
+  workspace: string;
+  /** ISO 8601. */
+  createdAt: string;
+}
+
+/** The non-secret id of the key whose {@link hashApiKey} is `keyHash`. */
+export function apiKeyId(keyHash: string): string {
+  return keyHash.slice(0, API_KEY_ID_LENGTH);
+}
+
+/** The stored keys, oldest first; only workspace `workspace` when it is given. */
+export async function listApiKeys(db: SqlQuery, workspace?: string): Promise<ApiKeyInfo[]> {
+  const rows = await db.query(
+    `SELECT k.key_hash, w.name, k.created_at FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
+     WHERE $1::text IS NULL OR w.name = $1 ORDER BY k.created_at, k.key_hash`,
+    [workspace ?? null],
+  );
+  return rows.map((row) => ({
+    id: apiKeyId(text(row, "key_hash")),
+    workspace: text(row, "name"),
+    createdAt: iso(row, "created_at"),
+  }));
+}
+
+/** What {@link revokeApiKey} did: the key it deleted, or why it deleted none. */
+export type RevokeResult =
+  | { kind: "revoked"; key: ApiKeyInfo }
+  | { kind: "invalid"; message: string }
+  | { kind: "none" }
+  | { kind: "several"; ids: string[] };
+
+/**
+ * Whether `prefix` can name a key: {@link API_KEY_ID_MIN_PREFIX} to 64 hex characters (case-insensitive).
+ * Returns the lowercased prefix, or undefined.
+ */
+export function keyIdPrefix(prefix: string): string | undefined {
+  const lower = prefix.trim().toLowerCase();
+  return new RegExp(`^[0-9a-f]{${API_KEY_ID_MIN_PREFIX},64}$`).test(lower) ? lower : undefined;
+}
+
+/**
+ * Deletes the one key whose id starts with `prefix` (in workspace `workspace` when given). Deletes nothing when
+ * the prefix is malformed, matches no key, or matches several. Running `serve` instances keep admitting a
+ * revoked key until their key cache entry expires (`API_KEY_TTL_MS`).
+ */
+export async function revokeApiKey(db: SqlQuery, prefix: string, workspace?: string): Promise<RevokeResult> {
+  const wanted = keyIdPrefix(prefix);
+  if (wanted === undefined) {
+    return {
+      kind: "invalid",
+      message: `a key id is ${API_KEY_ID_MIN_PREFIX} or more hex characters (see \`skillwright keys list\`), not "${prefix}"`,
+    };
+  }
+  const rows = await db.query(
+    `SELECT k.key_hash, w.name, k.created_at FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
+     WHERE left(k.key_hash, $1) = $2 AND ($3::text IS NULL OR w.name = $3) ORDER BY k.created_at, k.key_hash`,
+    [wanted.length, wanted, workspace ?? null],
+  );
+  const [only, ...others] = rows;
+  if (only === undefined) return { kind: "none" };
+  if (others.length > 0) return { kind: "several", ids: rows.map((row) => apiKeyId(text(row, "key_hash"))) };
+  await db.query("DELETE FROM api_keys WHERE key_hash = $1", [text(only, "key_hash")]);
+  return {
+    kind: "revoked",
+    key: {
+      id: apiKeyId(text(only, "key_hash")),
+      workspace: text(only, "name"),
+      createdAt: iso(only, "created_at"),
+    },
+  };
 }
