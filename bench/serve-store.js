@@ -2,12 +2,12 @@
 // (the shipped bin) by sequential requests — retrieve a skill, list a page of 20 — next to a floor: the same
 // retrieve statement sent by the bench straight to PostgreSQL through `pg`. The difference between the two is
 // what HTTP, auth, the route and the JSON cost. Warm-up requests are not counted.
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { startPostgres } from "../dist/dev/postgres.js";
 import { fmtInt, fmtMs, formatTable } from "./lib.js";
+import { startServe } from "./serve-process.js";
 
 /** Skills in the store (`SERVE_BENCH_SKILLS` overrides, for a quick run). */
 export const STORE_SKILLS = Number(process.env.SERVE_BENCH_SKILLS ?? 100_000);
@@ -23,56 +23,29 @@ const API_KEY = "sk-bench-serve-store";
 const GC_LINE = /(Scavenge|Mark-Compact|Mark-sweep)[^,]*, ([\d.]+) \/ [\d.]+ ms/g;
 
 /**
- * Starts `node --trace-gc BIN serve` on a free port; `gc()` sums the pauses it has reported since `gcReset()`.
+ * `serve` (BIN) with `--trace-gc`; `gc()` sums the pauses it has reported since `gcReset()`.
  * @param {string} bin @param {string} db
- * @returns {Promise<{ url: string; stop: () => Promise<unknown>; gc: () => { count: number; totalMs: number; maxMs: number }; gcReset: () => void }>}
  */
-async function startServe(bin, db) {
-  const child = spawn(
-    process.execPath,
-    [
-      // SERVE_BENCH_CPU_PROF=dir: the instance writes a V8 CPU profile there when it stops.
-      ...(process.env.SERVE_BENCH_CPU_PROF
-        ? ["--cpu-prof", `--cpu-prof-dir=${process.env.SERVE_BENCH_CPU_PROF}`]
-        : []),
-      "--trace-gc",
-      bin,
-      "serve",
-      "--port",
-      "0",
-      "--db",
-      db,
-      "--api-key",
-      API_KEY,
-    ],
-    { env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, stdio: ["ignore", "pipe", "ignore"] },
-  );
-  let out = "";
+async function startServeTracingGc(bin, db) {
   let gc = { count: 0, totalMs: 0, maxMs: 0 };
-  const url = await new Promise((resolve, reject) => {
-    child.stdout.on("data", (chunk) => {
-      const text = chunk.toString();
+  const serve = await startServe({
+    bin,
+    db,
+    apiKey: API_KEY,
+    nodeArgs: ["--trace-gc"],
+    onOutput: (text) => {
       for (const match of text.matchAll(GC_LINE)) {
         const pause = Number(match[2]);
         gc = { count: gc.count + 1, totalMs: gc.totalMs + pause, maxMs: Math.max(gc.maxMs, pause) };
       }
-      if (out.length < 10_000) out += text;
-      const match = /listening on (\S+)/.exec(out);
-      if (match?.[1] !== undefined) resolve(match[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`serve exited (${code}): ${out}`)));
+    },
   });
   return {
-    url,
+    ...serve,
     gc: () => gc,
     gcReset: () => {
       gc = { count: 0, totalMs: 0, maxMs: 0 };
     },
-    stop: () =>
-      new Promise((resolve) => {
-        child.once("exit", resolve);
-        child.kill("SIGTERM");
-      }),
   };
 }
 
@@ -120,12 +93,12 @@ export async function run(ctx) {
   const db = await postgres.createDatabase("bench_store");
   const client = new pg.Client({ connectionString: db });
   try {
-    const ours = await startServe(join(ctx.repoRoot, "dist/bin/main.js"), db);
+    const ours = await startServeTracingGc(join(ctx.repoRoot, "dist/bin/main.js"), db);
     started.push(ours);
     // SERVE_BENCH_BASELINE_BIN=path/to/main.js: another build (e.g. main's) on the same database, measured
     // interleaved with this one, for a before/after ratio from one run.
     const baselineBin = process.env.SERVE_BENCH_BASELINE_BIN;
-    const baseline = baselineBin ? await startServe(baselineBin, db) : undefined;
+    const baseline = baselineBin ? await startServeTracingGc(baselineBin, db) : undefined;
     if (baseline !== undefined) started.push(baseline);
     await client.connect();
     const seededAt = performance.now();

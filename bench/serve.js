@@ -1,6 +1,6 @@
 // Serve bench: N concurrent sessions over 2 `serve` instances (the shipped bin) on one PostgreSQL, the
 // scripted model answering every request after RESPONSE_MS. The store's figures are in serve-store.js.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -9,6 +9,7 @@ import pg from "pg";
 import { startModelServer } from "../dist/dev/model-server.js";
 import { startPostgres } from "../dist/dev/postgres.js";
 import { fmtMs, fmtRatio, formatTable, stats } from "./lib.js";
+import { startServe } from "./serve-process.js";
 
 /** Concurrent sessions, spread over the two instances (`SERVE_BENCH_SESSIONS` overrides, for a quick run). */
 export const SESSIONS = Number(process.env.SERVE_BENCH_SESSIONS ?? 200);
@@ -22,51 +23,6 @@ const CORES = 2;
 export const TARGETS = { wallRatio: 1.1, overheadP99Ms: 3 };
 const API_KEY = "sk-bench-serve";
 const MODEL_KEY = "sk-bench-model";
-
-/** Starts `node dist/bin/main.js serve` on a free port. @param {string} repoRoot @param {string} db @param {Record<string, string>} env */
-async function startServe(repoRoot, db, env) {
-  const child = spawn(
-    process.execPath,
-    [
-      // SERVE_BENCH_CPU_PROF=dir: each instance writes a V8 CPU profile there when it stops.
-      ...(process.env.SERVE_BENCH_CPU_PROF
-        ? ["--cpu-prof", `--cpu-prof-dir=${process.env.SERVE_BENCH_CPU_PROF}`]
-        : []),
-      join(repoRoot, "dist/bin/main.js"),
-      "serve",
-      "--port",
-      "0",
-      "--db",
-      db,
-      "--api-key",
-      API_KEY,
-    ],
-    {
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
-      stdio: ["ignore", "pipe", "ignore"],
-    },
-  );
-  let out = "";
-  const url = await new Promise((resolve, reject) => {
-    child.stdout.on("data", (chunk) => {
-      out += chunk.toString();
-      const match = /listening on (\S+)/.exec(out);
-      if (match?.[1] !== undefined) resolve(match[1]);
-    });
-    child.once("exit", (code) => reject(new Error(`serve exited (${code}): ${out}`)));
-  });
-  return {
-    /** @type {string} */ url,
-    pid: child.pid ?? 0,
-    rssBytes: () =>
-      Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0) * 1024,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once("exit", resolve);
-        child.kill("SIGTERM");
-      }),
-  };
-}
 
 /** @param {number[]} samples */
 const p99 = (samples) => {
@@ -177,7 +133,11 @@ export async function run(ctx) {
   try {
     const db = await postgres.createDatabase("bench_sessions");
     const env = { ANTHROPIC_API_KEY: MODEL_KEY, ANTHROPIC_BASE_URL: model.url };
-    const instances = [await startServe(ctx.repoRoot, db, env), await startServe(ctx.repoRoot, db, env)];
+    const bin = join(ctx.repoRoot, "dist/bin/main.js");
+    const instances = [
+      await startServe({ bin, db, apiKey: API_KEY, env }),
+      await startServe({ bin, db, apiKey: API_KEY, env }),
+    ];
     const clients = instances.map((i) => new Anthropic({ apiKey: API_KEY, baseURL: i.url, maxRetries: 0 }));
     const [a] = clients;
     if (a === undefined) throw new Error("no instance");
@@ -343,7 +303,7 @@ export function closing(f) {
     value <= target ? "met" : "MISSED";
   return [
     `${SESSIONS} sessions / 2 instances: wall ${fmtRatio(f.wallRatio)} of the model-bound ideal (target ≤ ${TARGETS.wallRatio}×: ${verdict(f.wallRatio, TARGETS.wallRatio)})`,
-    `engine overhead p99 ${fmtMs(f.overheadP99 ?? 0)} per request (target ≤ ${TARGETS.overheadP99Ms} ms: ${verdict(f.overheadP99 ?? 0, TARGETS.overheadP99Ms)}); ${(f.perSessionKb ?? 0).toFixed(0)} KB RSS per idle session`,
-    `unloaded (one turn at a time): engine overhead p99 ${fmtMs(f.unloadedFirstP99 ?? 0)} on a session's first turn, ${fmtMs(f.unloadedNextP99 ?? 0)} on a next turn; serve + PostgreSQL CPU ${fmtMs(f.cpuTurnMs ?? 0)} per turn, so ${SESSIONS} turns on ${CORES} cores need ≥ ${fmtRatio(f.cpuWallRatio ?? 0)} of the ideal`,
+    `engine overhead p99 ${fmtMs(f.overheadP99 ?? 0)} ms per request (target ≤ ${TARGETS.overheadP99Ms} ms: ${verdict(f.overheadP99 ?? 0, TARGETS.overheadP99Ms)}); ${(f.perSessionKb ?? 0).toFixed(0)} KB RSS per idle session`,
+    `unloaded (one turn at a time): engine overhead p99 ${fmtMs(f.unloadedFirstP99 ?? 0)} ms on a session's first turn, ${fmtMs(f.unloadedNextP99 ?? 0)} ms on a next turn; serve + PostgreSQL CPU ${fmtMs(f.cpuTurnMs ?? 0)} ms per turn, so ${SESSIONS} turns on ${CORES} cores need ≥ ${fmtRatio(f.cpuWallRatio ?? 0)} of the ideal`,
   ];
 }
