@@ -271,7 +271,9 @@ function headFromSplit(
 }
 
 function skillFromMeta(fs: FsOps, ref: SkillFileRef, meta: SkillMeta): Skill {
+  // `loadBody` keeps only what it reads: capturing `ref` kept every SkillFileRef alive for the skill's life.
   const path = ref.path;
+  const confine = ref.confine;
   // `Object.assign`, not `{ ...meta, name, … }`: V8 (11) gives each object built that way a hidden class of its
   // own, kilobytes per skill and a few ms per thousand. Same properties, same order.
   const skill: Skill = Object.assign({}, meta, {
@@ -282,7 +284,7 @@ function skillFromMeta(fs: FsOps, ref: SkillFileRef, meta: SkillMeta): Skill {
     baseDir: ref.baseDir,
     root: ref.root,
     loadBody: async () => {
-      if (ref.confine !== undefined) await assertConfined(fs, path, ref.confine);
+      if (confine !== undefined) await assertConfined(fs, path, confine);
       return splitFrontmatter(await fs.readFile(path)).body;
     },
   });

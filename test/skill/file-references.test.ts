@@ -35,6 +35,14 @@ describe("fileReferences", () => {
     expect(await refs.read("missing.md")).toBeUndefined();
   });
 
+  it("shows no fields of its own: a skill copied field by field (`list --json`) prints it as {}", async () => {
+    tree = await tmpTree(SKILL);
+    const refs = fileReferences(createNodeFs(), tree.path("skill"));
+    expect(Object.keys(refs)).toEqual([]);
+    expect(JSON.stringify({ ...refs })).toBe("{}");
+    expect(JSON.stringify(refs)).toBe("{}");
+  });
+
   it.each([
     ["../secret.txt", /outside the skill's folder/],
     ["ref/../../secret.txt", /outside the skill's folder/],
