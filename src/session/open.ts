@@ -134,6 +134,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
     roots,
     plugins: extensions.plugins,
     ...(environment === undefined ? {} : { environmentDir: environment.dir }),
+    projectGrantsApproved: extensions.permissions.approvedBy !== undefined,
   });
   diagnostics.push(...discoveredAgents.diagnostics);
   let agents = discoveredAgents.agents;
@@ -243,6 +244,7 @@ export async function openSession(engine: Engine, options: OpenSessionOptions): 
         roots,
         plugins: fresh.plugins,
         ...(environment === undefined ? {} : { environmentDir: environment.dir }),
+        projectGrantsApproved: fresh.permissions.approvedBy !== undefined,
       })
     ).agents;
   };

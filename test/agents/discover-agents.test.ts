@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type AgentType, BUILTIN_AGENTS } from "../../src/agents/agent-types.js";
-import { agentDirs, discoverAgentTypes } from "../../src/agents/discover-agents.js";
+import { agentDirs, discoverAgentTypes, withheldProjectModes } from "../../src/agents/discover-agents.js";
 import type { SkillRoot } from "../../src/discovery/skill-roots.js";
 import { createNodeFs } from "../../src/io/fs.js";
 import { tmpTree } from "../support/tmp-tree.js";
@@ -53,6 +53,7 @@ describe("discoverAgentTypes: built-in, user, project, plugin; the first of a na
       home: tree.path("home"),
       roots: [root(tree.path("repo/.claude/skills"), "project")],
       plugins: [{ agents: [pluginAgent] }],
+      projectGrantsApproved: true,
     });
     expect(agents.map((a) => [a.name, a.source])).toEqual([
       ...BUILTIN_AGENTS.map((a) => [a.name, "builtin"]),
@@ -63,5 +64,36 @@ describe("discoverAgentTypes: built-in, user, project, plugin; the first of a na
     expect(agents.find((a) => a.name === "reviewer")?.description).toBe("from user");
     expect(diagnostics).toEqual([]);
     await tree.cleanup();
+  });
+});
+
+describe("withheldProjectModes (pure)", () => {
+  const agent = (source: AgentType["source"], permissionMode: AgentType["permissionMode"]): AgentType => ({
+    ...(BUILTIN_AGENTS[0] as AgentType),
+    name: `${source}-${permissionMode}`,
+    source,
+    ...(permissionMode === undefined ? {} : { permissionMode }),
+    path: `/x/${source}.md`,
+  });
+
+  it("drops a project agent's granting mode until the project's grants are approved", () => {
+    const agents = [
+      agent("project", "bypassPermissions"),
+      agent("project", "acceptEdits"),
+      agent("project", "plan"),
+      agent("user", "bypassPermissions"),
+    ];
+    const held = withheldProjectModes(agents, false);
+    expect(held.agents.map((a) => a.permissionMode)).toEqual([
+      undefined,
+      undefined,
+      "plan",
+      "bypassPermissions",
+    ]);
+    expect(held.diagnostics.map((d) => [d.code, d.path])).toEqual([
+      ["permissions-unapproved", "/x/project.md"],
+      ["permissions-unapproved", "/x/project.md"],
+    ]);
+    expect(withheldProjectModes(agents, true).agents).toEqual(agents);
   });
 });

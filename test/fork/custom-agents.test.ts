@@ -55,6 +55,8 @@ const forkTurn = (name: string, input: Record<string, unknown>) =>
   toolTurn(name, input, { match: { agentId: "*" } });
 const forkDone = textTurn("Reviewed.", { agentId: "*" });
 const mainDone = textTurn("Done.", { agentId: null });
+/** The user's approval of the project's grants (a project agent's granting permissionMode among them). */
+const APPROVED = JSON.stringify({ enableProjectPermissions: true });
 
 describe("agent files: the new fields", () => {
   it("parse skills, disallowedTools, permissionMode and hooks (Stop becomes SubagentStop)", () => {
@@ -163,6 +165,7 @@ describe("a forked skill running as a custom agent", () => {
         "project/.claude/agents/reviewer.md": agentFile(
           "name: reviewer\ndescription: Reviews\ndisallowedTools: Bash, Write\npermissionMode: acceptEdits",
         ),
+        "project/.claude/settings.local.json": APPROVED,
       },
       turns: [
         launch,
@@ -185,6 +188,29 @@ describe("a forked skill running as a custom agent", () => {
     expect(await readFile(join(e.cwd, "notes.txt"), "utf8")).toBe("new text\n");
   });
 
+  it("a project agent's acceptEdits waits for the user's approval of the project's grants", async () => {
+    e = await startHarness({
+      files: {
+        "project/notes.txt": "old text\n",
+        "project/.claude/skills/review/SKILL.md": reviewSkill,
+        "project/.claude/agents/reviewer.md": agentFile(
+          "name: reviewer\ndescription: Reviews\npermissionMode: acceptEdits",
+        ),
+      },
+      turns: [
+        launch,
+        forkTurn("Edit", { path: "notes.txt", old_string: "old", new_string: "new" }),
+        forkDone,
+        mainDone,
+      ],
+      session: { allowedTools: ["Skill"] },
+    });
+    await e.send("review it");
+    const forks = e.forkRequests();
+    expect(lastResults(forks[1]).join()).toContain("Permission was not granted");
+    expect(await readFile(join(e.cwd, "notes.txt"), "utf8")).toBe("old text\n");
+  });
+
   it("permissionMode plan: only read-only tools; bypassPermissions: Bash runs without asking", async () => {
     e = await startHarness({
       files: {
@@ -199,6 +225,7 @@ describe("a forked skill running as a custom agent", () => {
         "project/.claude/agents/builder.md": agentFile(
           "name: builder\ndescription: B\npermissionMode: bypassPermissions",
         ),
+        "project/.claude/settings.local.json": APPROVED,
       },
       turns: [
         launch,
