@@ -7,6 +7,7 @@ import type { AgentTool } from "../../agent/loop.js";
 import type { ConnectedServer } from "../../mcp/connect.js";
 import { type McpToolRef, mcpConnectionError, type OutEvent } from "./agent-event-map.js";
 import { checkMcpUrl, createGuardedFetch, type ResolveHost, resolveWithDns } from "./mcp-url-guard.js";
+import { toolsetConfig } from "./permission-policy.js";
 import type { ServedTool } from "./tool-confirmation.js";
 
 /** How long one agent MCP server may take to answer `initialize` before the turn goes on without it. */
@@ -58,11 +59,6 @@ export function mcpServerPlans(
     );
     return toolset === undefined ? [] : [{ server, toolset }];
   });
-}
-
-/** Whether one tool of a toolset is offered: its own config if it has one, else the toolset's `default_config`. Pure. */
-export function toolEnabled(toolset: BetaManagedAgentsMCPToolset, tool: string): boolean {
-  return (toolset.configs.find((c) => c.name === tool) ?? toolset.default_config).enabled;
 }
 
 const NONE: AgentMcp = {
@@ -119,7 +115,7 @@ export async function connectAgentMcp(
       try {
         const listed = await listAllTools(client, AGENT_MCP_REQUEST_TIMEOUT_MS);
         const tools = listed.flatMap((tool) => {
-          return toolEnabled(toolset, tool.name) ? [{ server: server.name, tool, client }] : [];
+          return toolsetConfig(toolset, tool.name).enabled ? [{ server: server.name, tool, client }] : [];
         });
         return { tools };
       } catch (error) {

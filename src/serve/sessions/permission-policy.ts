@@ -36,16 +36,23 @@ export function resolveToolPolicy(
     if (entry.type !== toolset.type) continue;
     if (entry.type === "mcp_toolset" && toolset.type === "mcp_toolset") {
       if (entry.mcp_server_name !== toolset.mcpServerName) continue;
-      const config = entry.configs.find((c) => c.name === toolName) ?? entry.default_config;
+      const config = toolsetConfig(entry, toolName);
       return { enabled: config.enabled, policy: config.permission_policy.type };
     }
     if (entry.type === "agent_toolset_20260401") {
-      const name = agentToolConfigName(toolName);
-      const config = entry.configs.find((c) => c.name === name) ?? entry.default_config;
+      const config = toolsetConfig(entry, agentToolConfigName(toolName));
       return { enabled: config.enabled, policy: config.permission_policy.type };
     }
   }
   return undefined;
+}
+
+/** A toolset's config for one tool: the tool's own entry in `configs`, else the toolset's `default_config`. Pure. */
+export function toolsetConfig<Config extends { name: string }, Default>(
+  toolset: { configs: readonly Config[]; default_config: Default },
+  configName: string,
+): Config | Default {
+  return toolset.configs.find((c) => c.name === configName) ?? toolset.default_config;
 }
 
 /**
