@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
 import type { SqlDriver } from "../../src/serve/store/driver.js";
+import { hashApiKey } from "../../src/serve/store/ids.js";
 import { MIGRATIONS, migrate } from "../../src/serve/store/migrations.js";
 import { openDriver } from "../../src/serve/store/open-driver.js";
 import type { SkillUpload } from "../../src/serve/store/skill-upload.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
-import { addApiKey, ensureWorkspace, workspaceForKey } from "../../src/serve/store/workspaces.js";
+import { addApiKey, ensureWorkspace, workspaceForKeyHash } from "../../src/serve/store/workspaces.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
 let tree: TmpTree;
@@ -58,8 +59,8 @@ describe.each(drivers)("the store on %s", (_name, location) => {
     const ws = await ensureWorkspace(store.db, "default");
     const other = await ensureWorkspace(store.db, "other");
     await addApiKey(store.db, ws, "key-1");
-    expect(await workspaceForKey(store.db, "key-1")).toBe(ws);
-    expect(await workspaceForKey(store.db, "nope")).toBeUndefined();
+    expect(await workspaceForKeyHash(store.db, hashApiKey("key-1"))).toBe(ws);
+    expect(await workspaceForKeyHash(store.db, hashApiKey("nope"))).toBeUndefined();
     const skill = await store.skills.create(ws, upload("alpha"));
     expect(skill).toMatchObject({ type: "skill", display_name: "alpha", source: { type: "custom" } });
     const v2 = await store.skills.addVersion(ws, skill.id, upload("alpha", "Second"));
@@ -73,7 +74,7 @@ describe.each(drivers)("the store on %s", (_name, location) => {
 
     const reopened = await createStore(await openDriver(db));
     expect((await reopened.skills.getVersion(ws, skill.id, "latest")).id).toBe(v2.id);
-    expect(await workspaceForKey(reopened.db, "key-1")).toBe(ws);
+    expect(await workspaceForKeyHash(reopened.db, hashApiKey("key-1"))).toBe(ws);
     await reopened.close();
   }, 60_000);
 

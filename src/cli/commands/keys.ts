@@ -1,12 +1,12 @@
 import { API_KEY_TTL_MS } from "../../serve/http/api-key-cache.js";
 import { hashApiKey, newApiKey } from "../../serve/store/ids.js";
 import {
-  API_KEY_ID_MIN_PREFIX,
   type ApiKeyInfo,
   addApiKey,
   apiKeyId,
   ensureWorkspace,
   keyIdPrefix,
+  keyIdProblem,
   listApiKeys,
   revokeApiKey,
 } from "../../serve/store/workspaces.js";
@@ -37,9 +37,7 @@ function keysRequest(args: CliArgs): KeysRequest | string {
   if (sub === "revoke") {
     const [id, ...extra] = rest;
     if (id === undefined || extra.length > 0) return "";
-    return keyIdPrefix(id) === undefined
-      ? `a key id is ${API_KEY_ID_MIN_PREFIX} or more hex characters (see \`skillwright keys list\`), not "${id}"`
-      : { sub, id, workspace };
+    return keyIdPrefix(id) === undefined ? keyIdProblem(id) : { sub, id, workspace };
   }
   return "";
 }

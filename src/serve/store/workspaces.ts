@@ -1,4 +1,4 @@
-import type { SqlQuery } from "./driver.js";
+import type { SqlQuery, SqlRow } from "./driver.js";
 import { hashApiKey, newId } from "./ids.js";
 import { iso, text } from "./rows.js";
 
@@ -22,11 +22,6 @@ export async function addApiKey(db: SqlQuery, workspaceId: string, key: string):
     "INSERT INTO api_keys (key_hash, workspace_id) VALUES ($1, $2) ON CONFLICT (key_hash) DO NOTHING",
     [hashApiKey(key), workspaceId],
   );
-}
-
-/** The workspace a key belongs to, or undefined for an unknown key. */
-export async function workspaceForKey(db: SqlQuery, key: string): Promise<string | undefined> {
-  return workspaceForKeyHash(db, hashApiKey(key));
 }
 
 /** The workspace of the key whose {@link hashApiKey} is `keyHash`, or undefined for an unknown key. */
@@ -55,18 +50,25 @@ export function apiKeyId(keyHash: string): string {
   return keyHash.slice(0, API_KEY_ID_LENGTH);
 }
 
-/** The stored keys, oldest first; only workspace `workspace` when it is given. */
-export async function listApiKeys(db: SqlQuery, workspace?: string): Promise<ApiKeyInfo[]> {
-  const rows = await db.query(
-    `SELECT k.key_hash, w.name, k.created_at FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
-     WHERE $1::text IS NULL OR w.name = $1 ORDER BY k.created_at, k.key_hash`,
-    [workspace ?? null],
-  );
-  return rows.map((row) => ({
+/** The columns {@link keyInfo} reads, from `api_keys k` joined to its workspace `w`. */
+const KEY_ROWS = `SELECT k.key_hash, w.name, k.created_at FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id`;
+
+/** A row of {@link KEY_ROWS} as `keys list` shows it. */
+function keyInfo(row: SqlRow): ApiKeyInfo {
+  return {
     id: apiKeyId(text(row, "key_hash")),
     workspace: text(row, "name"),
     createdAt: iso(row, "created_at"),
-  }));
+  };
+}
+
+/** The stored keys, oldest first; only workspace `workspace` when it is given. */
+export async function listApiKeys(db: SqlQuery, workspace?: string): Promise<ApiKeyInfo[]> {
+  const rows = await db.query(
+    `${KEY_ROWS} WHERE $1::text IS NULL OR w.name = $1 ORDER BY k.created_at, k.key_hash`,
+    [workspace ?? null],
+  );
+  return rows.map(keyInfo);
 }
 
 /** What {@link revokeApiKey} did: the key it deleted, or why it deleted none. */
@@ -85,6 +87,11 @@ export function keyIdPrefix(prefix: string): string | undefined {
   return new RegExp(`^[0-9a-f]{${API_KEY_ID_MIN_PREFIX},64}$`).test(lower) ? lower : undefined;
 }
 
+/** Why `prefix` names no key ({@link keyIdPrefix} refused it), for the user. */
+export function keyIdProblem(prefix: string): string {
+  return `a key id is ${API_KEY_ID_MIN_PREFIX} or more hex characters (see \`skillwright keys list\`), not "${prefix}"`;
+}
+
 /**
  * Deletes the one key whose id starts with `prefix` (in workspace `workspace` when given). Deletes nothing when
  * the prefix is malformed, matches no key, or matches several. Running `serve` instances keep admitting a
@@ -92,27 +99,14 @@ export function keyIdPrefix(prefix: string): string | undefined {
  */
 export async function revokeApiKey(db: SqlQuery, prefix: string, workspace?: string): Promise<RevokeResult> {
   const wanted = keyIdPrefix(prefix);
-  if (wanted === undefined) {
-    return {
-      kind: "invalid",
-      message: `a key id is ${API_KEY_ID_MIN_PREFIX} or more hex characters (see \`skillwright keys list\`), not "${prefix}"`,
-    };
-  }
+  if (wanted === undefined) return { kind: "invalid", message: keyIdProblem(prefix) };
   const rows = await db.query(
-    `SELECT k.key_hash, w.name, k.created_at FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
-     WHERE left(k.key_hash, $1) = $2 AND ($3::text IS NULL OR w.name = $3) ORDER BY k.created_at, k.key_hash`,
+    `${KEY_ROWS} WHERE left(k.key_hash, $1) = $2 AND ($3::text IS NULL OR w.name = $3) ORDER BY k.created_at, k.key_hash`,
     [wanted.length, wanted, workspace ?? null],
   );
   const [only, ...others] = rows;
   if (only === undefined) return { kind: "none" };
   if (others.length > 0) return { kind: "several", ids: rows.map((row) => apiKeyId(text(row, "key_hash"))) };
   await db.query("DELETE FROM api_keys WHERE key_hash = $1", [text(only, "key_hash")]);
-  return {
-    kind: "revoked",
-    key: {
-      id: apiKeyId(text(only, "key_hash")),
-      workspace: text(only, "name"),
-      createdAt: iso(only, "created_at"),
-    },
-  };
+  return { kind: "revoked", key: keyInfo(only) };
 }
