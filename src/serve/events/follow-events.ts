@@ -1,4 +1,4 @@
-import { EVENTS_SINCE_LIMIT, type SessionEvent, type SessionStore } from "../store/sessions.js";
+import { EVENTS_SINCE_LIMIT, eventPages, type SessionEvent, type SessionStore } from "../store/sessions.js";
 
 /** A wait for new events: resolves after `ms`, when `signal` aborts, or earlier when woken. */
 export type Wait = (ms: number, signal: AbortSignal) => Promise<void>;
@@ -35,11 +35,7 @@ export async function followEvents(
 ): Promise<AsyncIterable<SessionEvent>> {
   // A stream shows what happens next; `events.list` shows the history.
   let after = 0;
-  for (let batch = await sessions.eventsSince(workspaceId, sessionId, 0); ; ) {
-    after = batch.at(-1)?.seq ?? after;
-    if (batch.length < EVENTS_SINCE_LIMIT) break;
-    batch = await sessions.eventsSince(workspaceId, sessionId, after);
-  }
+  for await (const page of eventPages(sessions, workspaceId, sessionId)) after = page.at(-1)?.seq ?? after;
   return follow(sessions, workspaceId, sessionId, signal, after, arm, intervalMs);
 }
 

@@ -1,5 +1,5 @@
 import { invalid } from "../errors.js";
-import { EVENTS_SINCE_LIMIT, type SessionEvent, type SessionStore } from "../store/sessions.js";
+import { eventPages, type SessionEvent, type SessionStore } from "../store/sessions.js";
 
 type UserEvent = { type: string } & Record<string, unknown>;
 
@@ -46,11 +46,8 @@ export async function checkToolConfirmations(
 ): Promise<void> {
   if (!events.some((e) => e.type === "user.tool_confirmation")) return;
   const stored: SessionEvent[] = [];
-  for (let after = 0; ; ) {
-    const batch = await sessions.eventsSince(workspaceId, sessionId, after);
-    stored.push(...batch.map((b) => b.event));
-    after = batch.at(-1)?.seq ?? after;
-    if (batch.length < EVENTS_SINCE_LIMIT) break;
+  for await (const page of eventPages(sessions, workspaceId, sessionId)) {
+    for (const { event } of page) stored.push(event);
   }
   const pending = pendingConfirmations(stored);
   for (const [i, event] of events.entries()) {

@@ -24,6 +24,24 @@ export type SessionEvent = { id: string; type: string; processed_at: string } & 
 /** The most events one `eventsSince` returns. */
 export const EVENTS_SINCE_LIMIT = 1000;
 
+/**
+ * A session's events after sequence number `after` (0: all), page by page ({@link EVENTS_SINCE_LIMIT} at most
+ * each), oldest first, until the last one stored now.
+ */
+export async function* eventPages(
+  sessions: Pick<SessionStore, "eventsSince">,
+  workspaceId: string,
+  id: string,
+  after = 0,
+): AsyncGenerator<{ seq: number; event: SessionEvent }[]> {
+  for (let seq = after; ; ) {
+    const page = await sessions.eventsSince(workspaceId, id, seq);
+    yield page;
+    if (page.length < EVENTS_SINCE_LIMIT) return;
+    seq = page.at(-1)?.seq ?? seq;
+  }
+}
+
 /** Filters of a session listing. */
 export interface SessionFilter {
   agentId?: string;
