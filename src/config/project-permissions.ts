@@ -12,6 +12,13 @@ export interface PendingGrants {
   additionalDirectories: string[];
 }
 
+/** What a file's held-back grants are, for the user: `Bash, additionalDirectories ~`. Pure. */
+export function grantsText(pending: PendingGrants): string {
+  return [...pending.allow, ...pending.additionalDirectories.map((d) => `additionalDirectories ${d}`)].join(
+    ", ",
+  );
+}
+
 /** The permission rules that apply, and the grants that wait for approval. */
 export interface SettingsPermissions {
   rules: PermissionRules;

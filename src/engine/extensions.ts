@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import {
   approvedPermissions,
+  grantsText,
   PROJECT_PERMISSIONS_KEY,
   type SettingsPermissions,
 } from "../config/project-permissions.js";
@@ -95,14 +96,13 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
       ),
     );
   }
-  for (const { file, allow, additionalDirectories } of permissions.pending) {
-    const grants = [...allow, ...additionalDirectories.map((d) => `additionalDirectories ${d}`)];
+  for (const pending of permissions.pending) {
     diagnostics.push(
       diagnostic(
         "info",
         "permissions-unapproved",
-        `grants in ${file} do not apply (${grants.join(", ")}): a project's committed settings need approval; run \`skillwright permissions approve\` (sets ${PROJECT_PERMISSIONS_KEY} in ${localSettingsFile}), or set it in ~/.claude/settings.json`,
-        file,
+        `grants in ${pending.file} do not apply (${grantsText(pending)}): a project's committed settings need approval; run \`skillwright permissions approve\` (sets ${PROJECT_PERMISSIONS_KEY} in ${localSettingsFile}), or set it in ~/.claude/settings.json`,
+        pending.file,
       ),
     );
   }

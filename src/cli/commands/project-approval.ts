@@ -1,5 +1,5 @@
 import type { ProjectApprovalKey } from "../../config/project-approval.js";
-import { PROJECT_PERMISSIONS_KEY } from "../../config/project-permissions.js";
+import { grantsText, PROJECT_PERMISSIONS_KEY } from "../../config/project-permissions.js";
 import type { Engine } from "../../engine/engine.js";
 import { PROJECT_HOOKS_KEY } from "../../hooks/settings-hooks.js";
 import type { CliIo } from "../io.js";
@@ -45,10 +45,7 @@ export async function projectApprovalCommand(
   const waiting =
     topic === "hooks"
       ? extensions.settingsHooks.pending.map((file) => `the hooks in ${file}`)
-      : extensions.permissions.pending.map(
-          (p) =>
-            `${[...p.allow, ...p.additionalDirectories.map((d) => `additionalDirectories ${d}`)].join(", ")} (${p.file})`,
-        );
+      : extensions.permissions.pending.map((p) => `${grantsText(p)} (${p.file})`);
   io.stdout(
     `Approved the project's settings ${topic} in ${written.file} (${key}: true).\n` +
       (waiting.length === 0 ? `No ${topic} were waiting.\n` : `Now in effect: ${waiting.join("; ")}.\n`),
