@@ -4,6 +4,7 @@ import type { AgentTool } from "../agent/loop.js";
 import type { ModelMessage } from "../agent/model-types.js";
 import { resolveModel } from "../agent/models.js";
 import { createHooksRunner, type RunHooks } from "../hooks/runner.js";
+import { loadReferenceFilesRead } from "../tools/load-reference.js";
 import { createAgentListings } from "./agent-listings.js";
 import { createCompactor } from "./compaction/compactor.js";
 import { invocationEntry } from "./compaction/reattach.js";
@@ -47,6 +48,7 @@ export function createSession(deps: SessionDeps): Session {
     ...(context.askPermission === undefined ? {} : { askPermission: context.askPermission }),
     permissionRequest: (tool: string, input: unknown, signal?: AbortSignal) =>
       permissionRequestVerdict(runHooks, tool, input, signal),
+    filesRead: loadReferenceFilesRead(() => context.skills.visible()),
   };
   const gate = createToolGate(policy, runHooks);
   const record = async (...entries: ModelMessage[]) => {
