@@ -7,15 +7,16 @@ import type { SessionState } from "../session-state.js";
 import type { TranscriptEntry } from "../session-store.js";
 import type { SessionDeps } from "../session-types.js";
 import { type CompactOutcome, compactConversation } from "./compact-conversation.js";
-import { promptTokens, shouldAutoCompact } from "./tokens.js";
+import { nextRequestTokens, shouldAutoCompact } from "./tokens.js";
 
 /** A session's compaction, by hand (`/compact`) or automatic (SPEC §8). */
 export interface Compactor {
   /** Compacts the main conversation now; a failure keeps the old messages and says why. Never rejects. */
   compact(trigger: "manual" | "auto", signal: AbortSignal): Promise<CompactOutcome>;
   /**
-   * Compacts when `usage` (the last response's) passed the auto-compaction share of `model`'s window, after a
-   * turn or between two requests of one; resolves to the messages to go on from, else undefined. One failed
+   * Compacts when the next request would pass the auto-compaction share of `model`'s window (estimated from
+   * `usage`, the last response's, plus what was added since: see `nextRequestTokens`), after a turn or between
+   * two requests of one (big tool results compact before the request they would overflow); resolves to the messages to go on from, else undefined. One failed
    * attempt per user turn (a warning), not a summary request after every round of tool results.
    */
   autoCompact(
@@ -71,7 +72,8 @@ export function createCompactor(parts: CompactorDeps): Compactor {
   const autoCompact = async (usage: ModelUsage | undefined, model: string, signal: AbortSignal) => {
     const window = contextWindowFor(model);
     if (window === undefined || usage === undefined || state.compactFailedThisTurn) return undefined;
-    if (!shouldAutoCompact({ inputTokens: promptTokens(usage), contextWindow: window })) return undefined;
+    const inputTokens = nextRequestTokens(usage, state.messages);
+    if (!shouldAutoCompact({ inputTokens, contextWindow: window })) return undefined;
     const outcome = await compact("auto", signal);
     if (outcome.ok) return [...state.messages];
     state.compactFailedThisTurn = true;
