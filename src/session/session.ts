@@ -8,7 +8,7 @@ import { loadReferenceFilesRead } from "../tools/load-reference.js";
 import { createAgentListings } from "./agent-listings.js";
 import { createCompactor } from "./compaction/compactor.js";
 import { invocationEntry } from "./compaction/reattach.js";
-import { MAIN_AGENT } from "./listing-state.js";
+import { listedChars, MAIN_AGENT } from "./listing-state.js";
 import { permissionRequestVerdict } from "./permission-request.js";
 import { restoreResumed } from "./restore.js";
 import { createSessionState } from "./session-state.js";
@@ -73,7 +73,7 @@ export function createSession(deps: SessionDeps): Session {
         hooks: context.hooks,
         firedOnce: deps.priorFiredOnce ?? [],
       });
-      state.listing.markSent(MAIN_AGENT, listed);
+      state.listing.markSent(MAIN_AGENT, listed, listedChars(deps.history));
       for (const message of warnings) state.emit({ type: "warning", message });
     })();
     return state.restored;
