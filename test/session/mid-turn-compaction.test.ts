@@ -148,3 +148,51 @@ describe("compaction inside a turn, before a request that would pass the window"
     expect(h.bodies().filter(isSummary)).toHaveLength(0);
   });
 });
+
+describe("compaction before the first request of a turn", () => {
+  it("a prompt that would pass the window with the conversation before it compacts that first, then is sent", async () => {
+    h = await startHarness({
+      session: { model: MODEL, extraTools: [bigTool(400_000)] },
+      turns: [
+        toolUses(["toolu_a"], { lastUserTextIncludes: "hello" }),
+        textTurn("first answer", { hasToolResultFor: "toolu_a" }),
+        textTurn("SUMMARY-BEFORE", SUMMARY_MATCH),
+        textTurn("read it all", { lastUserTextIncludes: "BIG-PROMPT" }),
+      ],
+    });
+    await h.send("hello");
+    expect(h.bodies().filter(isSummary)).toHaveLength(0);
+    const events = await h.send(`BIG-PROMPT ${"y".repeat(300_000)}`);
+    expect(events.at(-1)).toMatchObject({ type: "done", result: { text: "read it all" } });
+    expect(events.filter((e) => e.type === "warning")).toEqual([]);
+    const bodies = h.bodies();
+    expect(bodies.map(isSummary)).toEqual([false, false, true, false]);
+    // The summary covered the conversation before the prompt; the prompt follows the compacted message.
+    expect(JSON.stringify(bodies[2]?.messages).includes("BIG-PROMPT")).toBe(false);
+    const after = bodies[3];
+    if (after === undefined) throw new Error("no request after compaction");
+    expect(after.messages).toHaveLength(2);
+    expect(textBlocks(after.messages[0]?.content ?? "").join("\n")).toContain("SUMMARY-BEFORE");
+    expect(
+      textBlocks(after.messages[1]?.content ?? "")
+        .join("\n")
+        .startsWith("BIG-PROMPT"),
+    ).toBe(true);
+    expect((await transcript(h)).filter((x) => x.type === "compaction")).toHaveLength(1);
+  });
+
+  it("a big first prompt with nothing before it to compact is sent as is, without a warning", async () => {
+    h = await startHarness({
+      session: { model: MODEL },
+      turns: [
+        textTurn("read it all", { lastUserTextIncludes: "BIG-PROMPT" }),
+        textTurn("SUMMARY-AFTER", SUMMARY_MATCH),
+      ],
+    });
+    const events = await h.send(`BIG-PROMPT ${"y".repeat(660_000)}`);
+    expect(events.find((e) => e.type === "done")).toMatchObject({ result: { text: "read it all" } });
+    expect(events.filter((e) => e.type === "warning")).toEqual([]);
+    // Sent as is; the conversation it leaves is over the threshold, so it is compacted after the turn.
+    expect(h.bodies().map(isSummary)).toEqual([false, true]);
+  });
+});
