@@ -139,23 +139,29 @@ export function reminderTexts(messages: readonly ModelMessage[]): string[] {
 }
 
 /**
- * The chars a conversation's listing blocks count against the budget (SPEC §3; a resumed session goes on
- * from there): for each user `<system-reminder>` block opening with the listing header, its entry lines joined
- * with `⏎`, plus the omitted-skills line and the blank line before it when there is one (as `Listing.chars`;
- * the name-only note is not counted). Nested-discovery announcements are not listing blocks. Pure.
+ * The chars one listing block counts against the budget (SPEC §3): the entry lines after its listing header
+ * joined with `⏎`, plus the omitted-skills line and the blank line before it when there is one (as
+ * `Listing.chars`; the name-only note is not counted). A nested-discovery announcement counts its entries
+ * (after its listing header), not its list of names. 0 for any other text. Pure.
+ */
+export function listingBlockChars(text: string): number {
+  if (!text.startsWith(REMINDER_OPENING)) return 0;
+  const lines = text.split("\n");
+  const header = lines.indexOf(LISTING_HEADER);
+  if (header < 0) return 0;
+  const body = lines.slice(header + 1, -1);
+  const entries = body.filter((line) => line.startsWith("- "));
+  const note = body.find((line) => line.startsWith("(") && line.includes("not listed"));
+  const entryChars = entries.join("\n").length;
+  return note === undefined ? entryChars : entryChars + note.length + (entries.length > 0 ? 2 : 0);
+}
+
+/**
+ * The chars a conversation's listing blocks and nested-discovery announcements count against the budget
+ * (`listingBlockChars` of each user `<system-reminder>` block): a resumed session goes on from there. Pure.
  */
 export function listedChars(messages: readonly ModelMessage[]): number {
-  const opening = `${REMINDER_OPENING}${LISTING_HEADER}\n\n`;
-  let total = 0;
-  for (const text of reminderTexts(messages)) {
-    if (!text.startsWith(opening)) continue;
-    const lines = text.slice(opening.length).split("\n").slice(0, -1);
-    const entries = lines.filter((line) => line.startsWith("- "));
-    const note = lines.find((line) => line.startsWith("(") && line.includes("not listed"));
-    total += entries.join("\n").length;
-    if (note !== undefined) total += note.length + (entries.length > 0 ? 2 : 0);
-  }
-  return total;
+  return reminderTexts(messages).reduce((sum, text) => sum + listingBlockChars(text), 0);
 }
 
 /**

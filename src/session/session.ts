@@ -8,7 +8,7 @@ import { loadReferenceFilesRead } from "../tools/load-reference.js";
 import { createAgentListings } from "./agent-listings.js";
 import { createCompactor } from "./compaction/compactor.js";
 import { invocationEntry } from "./compaction/reattach.js";
-import { listedChars, MAIN_AGENT } from "./listing-state.js";
+import { listedChars, listingBlockChars, MAIN_AGENT } from "./listing-state.js";
 import { permissionRequestVerdict } from "./permission-request.js";
 import { restoreResumed } from "./restore.js";
 import { createSessionState } from "./session-state.js";
@@ -60,7 +60,8 @@ export function createSession(deps: SessionDeps): Session {
   const touch = async (paths: readonly string[]) => {
     const found = await context.skills.touch(paths);
     state.pendingAnnouncements.push(...found.announcements);
-    state.listing.markSent(MAIN_AGENT, found.announced);
+    const chars = found.announcements.reduce((sum, text) => sum + listingBlockChars(text), 0);
+    state.listing.markSent(MAIN_AGENT, found.announced, chars);
   };
   // A resumed conversation already holds a listing and announcements: keep those skills, send them once.
   const restore = () => {

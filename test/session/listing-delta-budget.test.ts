@@ -58,6 +58,12 @@ function budgetChars(block: string): number {
   return entryChars + omitted.length + (entries.length > 0 ? 2 : 0);
 }
 
+/** An announcement's entries as a listing block (its list of names left out), for {@link budgetChars}. */
+function announcementEntries(text: string): string {
+  const lines = text.split("\n");
+  return ["<system-reminder>", ...lines.slice(lines.indexOf(LISTING_HEADER))].join("\n");
+}
+
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();
@@ -144,6 +150,30 @@ describe("listing deltas within the budget (SPEC §3)", () => {
     expect(last.messages.length).toBeGreaterThan(10);
     const blocks = listingBlocks(last);
     expect(blocks.join("\n")).toContain("- c3: Helper number 3");
+    expect(blocks.reduce((sum, block) => sum + budgetChars(block), 0)).toBeLessThanOrEqual(BUDGET);
+  });
+
+  it("a nested-discovery announcement counts against the budget too: the deltas after it are smaller", async () => {
+    const reads: ScriptTurnInput[] = [toolTurn("Read", { file_path: "packages/api/notes.txt" })];
+    for (let n = 1; n <= COUNT; n++) reads.push(toolTurn("Read", { file_path: `d${n}/a.txt` }));
+    h = await startHarness({
+      files: {
+        ...conditionalTree(),
+        "project/packages/api/.claude/skills/napi/SKILL.md": skillMd("description: Api helper", "Api."),
+        "project/packages/api/notes.txt": "notes\n",
+      },
+      env: { SKILLWRIGHT_LISTING_BUDGET: String(BUDGET) },
+      turns: [...reads, textTurn("done")],
+    });
+    await h.send("read everything");
+    const last = h.bodies().at(-1);
+    if (last === undefined) throw new Error("no request");
+    const announced = last.messages
+      .filter((m) => m.role === "user")
+      .flatMap((m) => textBlocks(m.content))
+      .filter((t) => t.startsWith("<system-reminder>\nNew skills discovered in"));
+    expect(announced).toHaveLength(1);
+    const blocks = [...listingBlocks(last), ...announced.map(announcementEntries)];
     expect(blocks.reduce((sum, block) => sum + budgetChars(block), 0)).toBeLessThanOrEqual(BUDGET);
   });
 });
