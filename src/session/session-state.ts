@@ -32,9 +32,8 @@ export interface SessionState {
   restored: Promise<void> | undefined;
   /**
    * The main agent's first full listing (the names it listed or left out, the chars it counts against the
-   * budget) and how it was packed. Kept after
-   * compaction too: forks open with it as long as it names only visible skills, so their opening stays
-   * byte-identical all session.
+   * budget) and how it was packed. Kept after compaction too: forks open with it as long as it names only
+   * visible skills, so their opening stays byte-identical all session.
    */
   mainFullListing: { text: string; names: string[]; chars: number; pack: string } | undefined;
 }

@@ -21,8 +21,9 @@ function agentField(call: { agentId?: string }): { agent_id?: string } {
 /**
  * The gate around every tool call except the Skill tool: PreToolUse hooks first (a block or a hook `deny`
  * stops the call; a hook `allow` answers an `ask`), then `decide()` with the turn's grants (deny rules always
- * win) and the `Read` rules over any file the call reads (`policy.filesRead`), then PermissionRequest hooks and the host's `askPermission` for an `ask`. After the call, PostToolUse
- * hooks (PostToolUseFailure when the call failed) may add context for the model.
+ * win) and the `Read` rules over any file the call reads (`policy.filesRead`: the stricter decision wins), then
+ * PermissionRequest hooks and the host's `askPermission` for an `ask`. After the call, PostToolUse hooks
+ * (PostToolUseFailure when the call failed) may add context for the model.
  */
 export function createToolGate(policy: PermissionPolicy, runHooks: RunHooks): ToolGate {
   return {

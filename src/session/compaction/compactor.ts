@@ -16,8 +16,9 @@ export interface Compactor {
   /**
    * Compacts when the next request would pass the auto-compaction share of `model`'s window (estimated from
    * `usage`, the last response's, plus what was added since: see `nextRequestTokens`), after a turn or between
-   * two requests of one (big tool results compact before the request they would overflow); resolves to the messages to go on from, else undefined. One failed
-   * attempt per user turn (a warning), not a summary request after every round of tool results.
+   * two requests of one (big tool results compact before the request they would overflow); resolves to the
+   * messages to go on from, else undefined. One failed attempt per user turn (a warning), not a summary
+   * request after every round of tool results.
    * `pendingTokens`: the estimated size of a message about to be added (a new user prompt), checked with the
    * conversation before it (by its messages' estimate when no response measured it yet); nothing is done when
    * there is no conversation yet.
