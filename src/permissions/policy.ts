@@ -43,6 +43,11 @@ export interface PermissionPolicy {
     input: unknown,
     signal?: AbortSignal,
   ) => Promise<PermissionDecision | undefined>;
+  /**
+   * The files a call reads besides its own subject (a file skill's reference read through `load_reference`),
+   * as absolute paths: `Read` deny and ask rules covering one apply to the call (see `readRuleDecision`).
+   */
+  filesRead?: (tool: string, input: unknown) => readonly string[];
 }
 
 /**

@@ -40,7 +40,12 @@ export function createAgentListings(deps: SessionDeps, state: SessionState): Age
     );
     if (agent === MAIN_AGENT && full && sent.text !== "" && state.mainFullListing === undefined) {
       const names = [...sent.entries.map((e) => e.name), ...sent.omitted];
-      state.mainFullListing = { text: sent.text, names, pack: JSON.stringify(pack(model)) };
+      state.mainFullListing = {
+        text: sent.text,
+        names,
+        chars: sent.chars,
+        pack: JSON.stringify(pack(model)),
+      };
     }
     return sent.text;
   };
@@ -55,7 +60,7 @@ export function createAgentListings(deps: SessionDeps, state: SessionState): Age
       const own = await listingFor(agentId, model);
       return own === "" ? [] : [own];
     }
-    state.listing.markSent(agentId, base.names);
+    state.listing.markSent(agentId, base.names, base.chars);
     const delta = await listingFor(agentId, model);
     return delta === "" ? [base.text] : [base.text, delta];
   };

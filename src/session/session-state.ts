@@ -31,11 +31,11 @@ export interface SessionState {
   /** The resumed conversation's restoration, started by the first turn or compaction. */
   restored: Promise<void> | undefined;
   /**
-   * The main agent's first full listing (the names it listed or left out) and how it was packed. Kept after
-   * compaction too: forks open with it as long as it names only visible skills, so their opening stays
-   * byte-identical all session.
+   * The main agent's first full listing (the names it listed or left out, the chars it counts against the
+   * budget) and how it was packed. Kept after compaction too: forks open with it as long as it names only
+   * visible skills, so their opening stays byte-identical all session.
    */
-  mainFullListing: { text: string; names: string[]; pack: string } | undefined;
+  mainFullListing: { text: string; names: string[]; chars: number; pack: string } | undefined;
 }
 
 /** A new session's state: `deps.history`, `priorInvocations` and `priorLoaded` when it resumes one. */

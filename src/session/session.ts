@@ -4,10 +4,11 @@ import type { AgentTool } from "../agent/loop.js";
 import type { ModelMessage } from "../agent/model-types.js";
 import { resolveModel } from "../agent/models.js";
 import { createHooksRunner, type RunHooks } from "../hooks/runner.js";
+import { loadReferenceFilesRead } from "../tools/load-reference.js";
 import { createAgentListings } from "./agent-listings.js";
 import { createCompactor } from "./compaction/compactor.js";
 import { invocationEntry } from "./compaction/reattach.js";
-import { MAIN_AGENT } from "./listing-state.js";
+import { listedChars, listingBlockChars, MAIN_AGENT } from "./listing-state.js";
 import { permissionRequestVerdict } from "./permission-request.js";
 import { restoreResumed } from "./restore.js";
 import { createSessionState } from "./session-state.js";
@@ -47,6 +48,7 @@ export function createSession(deps: SessionDeps): Session {
     ...(context.askPermission === undefined ? {} : { askPermission: context.askPermission }),
     permissionRequest: (tool: string, input: unknown, signal?: AbortSignal) =>
       permissionRequestVerdict(runHooks, tool, input, signal),
+    filesRead: loadReferenceFilesRead(() => context.skills.visible()),
   };
   const gate = createToolGate(policy, runHooks);
   const record = async (...entries: ModelMessage[]) => {
@@ -58,7 +60,8 @@ export function createSession(deps: SessionDeps): Session {
   const touch = async (paths: readonly string[]) => {
     const found = await context.skills.touch(paths);
     state.pendingAnnouncements.push(...found.announcements);
-    state.listing.markSent(MAIN_AGENT, found.announced);
+    const chars = found.announcements.reduce((sum, text) => sum + listingBlockChars(text), 0);
+    state.listing.markSent(MAIN_AGENT, found.announced, chars);
   };
   // A resumed conversation already holds a listing and announcements: keep those skills, send them once.
   const restore = () => {
@@ -71,7 +74,7 @@ export function createSession(deps: SessionDeps): Session {
         hooks: context.hooks,
         firedOnce: deps.priorFiredOnce ?? [],
       });
-      state.listing.markSent(MAIN_AGENT, listed);
+      state.listing.markSent(MAIN_AGENT, listed, listedChars(deps.history));
       for (const message of warnings) state.emit({ type: "warning", message });
     })();
     return state.restored;

@@ -1,6 +1,7 @@
 import type { ToolGate } from "../agent/loop.js";
 import type { RunHooks } from "../hooks/runner.js";
 import { decide } from "../permissions/decide.js";
+import { readRuleDecision, stricter } from "../permissions/file-reads.js";
 import {
   denialText,
   type PermissionPolicy,
@@ -20,8 +21,9 @@ function agentField(call: { agentId?: string }): { agent_id?: string } {
 /**
  * The gate around every tool call except the Skill tool: PreToolUse hooks first (a block or a hook `deny`
  * stops the call; a hook `allow` answers an `ask`), then `decide()` with the turn's grants (deny rules always
- * win), then PermissionRequest hooks and the host's `askPermission` for an `ask`. After the call, PostToolUse
- * hooks (PostToolUseFailure when the call failed) may add context for the model.
+ * win) and the `Read` rules over any file the call reads (`policy.filesRead`: the stricter decision wins), then
+ * PermissionRequest hooks and the host's `askPermission` for an `ask`. After the call, PostToolUse hooks
+ * (PostToolUseFailure when the call failed) may add context for the model.
  */
 export function createToolGate(policy: PermissionPolicy, runHooks: RunHooks): ToolGate {
   return {
@@ -39,8 +41,9 @@ export function createToolGate(policy: PermissionPolicy, runHooks: RunHooks): To
         };
       }
       const subject = permissionSubject(call.tool, call.input, policy.cwd, policy.home);
+      const rules = withTurnDenials(policy.rules, call.turn.removedTools);
       let decision = decide({
-        rules: withTurnDenials(policy.rules, call.turn.removedTools),
+        rules,
         grants: call.turn.grants,
         tool: call.tool.name,
         subject,
@@ -48,6 +51,10 @@ export function createToolGate(policy: PermissionPolicy, runHooks: RunHooks): To
         home: policy.home,
         readOnly: call.tool.readOnly,
       });
+      // A file the call reads (a skill's reference file) is under the Read rules that cover it: deny wins.
+      for (const path of policy.filesRead?.(call.tool.name, call.input) ?? []) {
+        decision = stricter(decision, readRuleDecision(rules, path, policy));
+      }
       if (decision.behavior === "ask" && hook.permission?.decision === "allow")
         decision = { behavior: "allow" };
       if (decision.behavior === "allow" && hook.permission?.decision === "ask") {

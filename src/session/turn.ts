@@ -7,6 +7,7 @@ import type { TurnState } from "../agent/turn.js";
 import type { RunHooks } from "../hooks/runner.js";
 import type { AgentListings } from "./agent-listings.js";
 import type { Compactor } from "./compaction/compactor.js";
+import { messagesTokens } from "./compaction/tokens.js";
 import { MAIN_AGENT } from "./listing-state.js";
 import type { SessionState } from "./session-state.js";
 import type { SessionDeps } from "./session-types.js";
@@ -40,7 +41,8 @@ export interface TurnParts {
 
 /**
  * One user turn (SPEC §2, §10): SessionStart hooks on the first, `/compact`, UserPromptSubmit hooks, mentioned
- * paths, a slash command or the prompt, then the agent loop with Stop hooks, then auto-compaction. Its events go
+ * paths, a slash command or the prompt (auto-compaction first when it would pass the threshold), then the agent
+ * loop with Stop hooks, then auto-compaction. Its events go
  * to `parts.state.emit`, ending with `done`. Rejects only on a bug (the session reports it as an error event).
  */
 export async function runUserTurn(typed: string, signal: AbortSignal, parts: TurnParts): Promise<void> {
@@ -99,6 +101,9 @@ export async function runUserTurn(typed: string, signal: AbortSignal, parts: Tur
     state.emit({ type: "text_delta", text: slash.text });
     return finish(slash.text, slash.ok ? "end_turn" : "blocked");
   }
+  // A prompt that would take the next request past the threshold: compact what came before it first (SPEC §8).
+  const pending = messagesTokens([{ role: "user", content: [...opening, ...slash.userBlocks] }]);
+  await parts.compactor.autoCompact(state.messagesUsage.at(-1), parts.model, signal, pending);
   const first: ModelMessage = {
     role: "user",
     content: [...(await openingBlocks(parts)), ...opening, ...slash.userBlocks],

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { errorMessage } from "../io/fs.js";
 import { lazy } from "../lazy.js";
+import { safeJoin } from "../skill/safe-join.js";
 import { answersTo, type Skill } from "../skill/skill.js";
 import { LOAD_REFERENCE_TOOL_NAME } from "../sources/reference-section.js";
 import { defineTool, type Tool, toolError } from "./define-tool.js";
@@ -25,6 +26,28 @@ export const loadReferenceInput = lazy(() =>
 export interface LoadReferenceToolOptions {
   /** The skills the model may use now (the session's visible skills). */
   skills: () => readonly Skill[];
+}
+
+/**
+ * The files a `load_reference` call reads, for the permission check (`PermissionPolicy.filesRead`): for a file
+ * skill (one with a file path) the reference's file in the skill's folder, as the same absolute path a `Read` of
+ * it would be checked at; nothing for other tools, invalid input, unknown skills, names that climb out of the
+ * folder (the read refuses those) and in-memory or store skills (their references are not files). Pure over
+ * `skills()`.
+ */
+export function loadReferenceFilesRead(
+  skills: () => readonly Skill[],
+): (tool: string, input: unknown) => readonly string[] {
+  return (tool, input) => {
+    if (tool !== LOAD_REFERENCE_TOOL_NAME) return [];
+    const parsed = loadReferenceInput().safeParse(input);
+    if (!parsed.success) return [];
+    const skillName = parsed.data.skill.replace(/^\//, "");
+    const skill = skills().find((s) => answersTo(s, skillName));
+    if (skill === undefined || skill.filePath === "" || skill.references === undefined) return [];
+    const path = safeJoin(skill.baseDir, parsed.data.name);
+    return path === undefined ? [] : [path];
+  };
 }
 
 /**

@@ -27,6 +27,7 @@ import {
 import {
   estimateTokens,
   messagesTokens,
+  nextRequestTokens,
   promptTokens,
   shouldAutoCompact,
 } from "../../src/session/compaction/tokens.js";
@@ -127,6 +128,23 @@ describe("estimateTokens / messagesTokens / promptTokens", () => {
         cache_creation_input_tokens: 200,
       }),
     ).toBe(1_210);
+  });
+
+  it("nextRequestTokens adds the answer and what came after it (tool results) to the last prompt", () => {
+    const usage = {
+      input_tokens: 10,
+      output_tokens: 5,
+      cache_read_input_tokens: 100,
+      cache_creation_input_tokens: 0,
+    };
+    const messages: ModelMessage[] = [
+      { role: "user", content: "x".repeat(4_000) },
+      { role: "assistant", content: [{ type: "tool_use", id: "t", name: "T", input: {} }] },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: "y".repeat(400) }] },
+    ];
+    expect(nextRequestTokens(usage, messages)).toBe(110 + 5 + 100);
+    expect(nextRequestTokens(usage, messages.slice(0, 2))).toBe(115);
+    expect(nextRequestTokens(usage, [])).toBe(115);
   });
 });
 

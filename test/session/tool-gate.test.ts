@@ -7,6 +7,7 @@ import type { AskPermission, PermissionRules } from "../../src/permissions/decis
 import { permissionSubject } from "../../src/permissions/policy.js";
 import { createToolGate } from "../../src/session/tool-gate.js";
 import { createBashTool } from "../../src/tools/bash.js";
+import { createLoadReferenceTool } from "../../src/tools/load-reference.js";
 
 const NO_HOOKS: RunHooks = async (): Promise<HookDispatchResult> => ({
   additionalContext: [],
@@ -85,5 +86,50 @@ describe("scoped Bash rules match the call Claude's model sends (issue 11.6)", (
     const rules: PermissionRules = { allow: ["Bash(touch:*)"], deny: [], ask: [] };
     const gate = createToolGate({ rules, cwd: "/repo", home: "/home/u" }, NO_HOOKS);
     expect(await gate.before(bashCall("touch x", extra))).toEqual({ behavior: "allow" });
+  });
+});
+
+describe("the tool gate on a call that reads a file besides its subject (load_reference)", () => {
+  const refCall = (): ToolCall => ({
+    id: "toolu_2",
+    tool: createLoadReferenceTool({ skills: () => [] }),
+    input: { skill: "docs", name: "secret.env" },
+    turn: { model: "m", grants: ["load_reference"], removedTools: [] },
+    signal: new AbortController().signal,
+  });
+  const filesRead = (tool: string) => (tool === "load_reference" ? ["/repo/skills/docs/secret.env"] : []);
+
+  it("a Read deny rule on that file denies, even with load_reference allowed and granted", async () => {
+    const rules: PermissionRules = {
+      allow: ["load_reference"],
+      deny: ["Read(//repo/skills/**/*.env)"],
+      ask: [],
+    };
+    const gate = createToolGate({ rules, cwd: "/repo", home: "/home/u", filesRead }, NO_HOOKS);
+    expect(await gate.before(refCall())).toEqual({
+      behavior: "deny",
+      message:
+        "Permission to use Read(/repo/skills/docs/secret.env) was denied by the rule Read(//repo/skills/**/*.env).",
+    });
+  });
+
+  it("a Read ask rule asks; Read rules on other files and no rules leave it allowed", async () => {
+    const prompts: string[] = [];
+    const askPermission: AskPermission = async ({ prompt }) => {
+      prompts.push(prompt);
+      return true;
+    };
+    const ask: PermissionRules = { allow: [], deny: [], ask: ["Read(//repo/skills/docs/secret.env)"] };
+    const gate = createToolGate(
+      { rules: ask, cwd: "/repo", home: "/home/u", askPermission, filesRead },
+      NO_HOOKS,
+    );
+    expect(await gate.before(refCall())).toEqual({ behavior: "allow" });
+    expect(prompts).toEqual([
+      "Allow Read(/repo/skills/docs/secret.env)? (the rule Read(//repo/skills/docs/secret.env) asks to confirm)",
+    ]);
+    const other: PermissionRules = { allow: [], deny: ["Read(//repo/src/**)"], ask: [] };
+    const quiet = createToolGate({ rules: other, cwd: "/repo", home: "/home/u", filesRead }, NO_HOOKS);
+    expect(await quiet.before(refCall())).toEqual({ behavior: "allow" });
   });
 });

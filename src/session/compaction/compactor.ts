@@ -7,21 +7,27 @@ import type { SessionState } from "../session-state.js";
 import type { TranscriptEntry } from "../session-store.js";
 import type { SessionDeps } from "../session-types.js";
 import { type CompactOutcome, compactConversation } from "./compact-conversation.js";
-import { promptTokens, shouldAutoCompact } from "./tokens.js";
+import { messagesTokens, nextRequestTokens, shouldAutoCompact } from "./tokens.js";
 
 /** A session's compaction, by hand (`/compact`) or automatic (SPEC §8). */
 export interface Compactor {
   /** Compacts the main conversation now; a failure keeps the old messages and says why. Never rejects. */
   compact(trigger: "manual" | "auto", signal: AbortSignal): Promise<CompactOutcome>;
   /**
-   * Compacts when `usage` (the last response's) passed the auto-compaction share of `model`'s window, after a
-   * turn or between two requests of one; resolves to the messages to go on from, else undefined. One failed
-   * attempt per user turn (a warning), not a summary request after every round of tool results.
+   * Compacts when the next request would pass the auto-compaction share of `model`'s window (estimated from
+   * `usage`, the last response's, plus what was added since: see `nextRequestTokens`), after a turn or between
+   * two requests of one (big tool results compact before the request they would overflow); resolves to the
+   * messages to go on from, else undefined. One failed attempt per user turn (a warning), not a summary
+   * request after every round of tool results.
+   * `pendingTokens`: the estimated size of a message about to be added (a new user prompt), checked with the
+   * conversation before it (by its messages' estimate when no response measured it yet); nothing is done when
+   * there is no conversation yet.
    */
   autoCompact(
     usage: ModelUsage | undefined,
     model: string,
     signal: AbortSignal,
+    pendingTokens?: number,
   ): Promise<ModelMessage[] | undefined>;
 }
 
@@ -68,10 +74,19 @@ export function createCompactor(parts: CompactorDeps): Compactor {
     await parts.record(...outcome.messages);
     return outcome;
   };
-  const autoCompact = async (usage: ModelUsage | undefined, model: string, signal: AbortSignal) => {
+  const autoCompact = async (
+    usage: ModelUsage | undefined,
+    model: string,
+    signal: AbortSignal,
+    pendingTokens = 0,
+  ) => {
     const window = contextWindowFor(model);
-    if (window === undefined || usage === undefined || state.compactFailedThisTurn) return undefined;
-    if (!shouldAutoCompact({ inputTokens: promptTokens(usage), contextWindow: window })) return undefined;
+    if (window === undefined || state.compactFailedThisTurn || state.messages.length === 0) return undefined;
+    if (usage === undefined && pendingTokens === 0) return undefined;
+    const conversation =
+      usage === undefined ? messagesTokens(state.messages) : nextRequestTokens(usage, state.messages);
+    const inputTokens = conversation + pendingTokens;
+    if (!shouldAutoCompact({ inputTokens, contextWindow: window })) return undefined;
     const outcome = await compact("auto", signal);
     if (outcome.ok) return [...state.messages];
     state.compactFailedThisTurn = true;

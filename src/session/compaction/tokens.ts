@@ -54,6 +54,16 @@ export function promptTokens(usage: ModelUsage): number {
   return usage.input_tokens + usage.cache_read_input_tokens + usage.cache_creation_input_tokens;
 }
 
+/**
+ * The estimated size of the next request's prompt: the last prompt (`usage`, see {@link promptTokens}), plus
+ * the answer to it (`output_tokens`), plus {@link messagesTokens} of what `messages` holds after the last
+ * assistant message (the tool results of a round, which can be far bigger than everything before). Pure.
+ */
+export function nextRequestTokens(usage: ModelUsage, messages: readonly ModelMessage[]): number {
+  const lastAnswer = messages.findLastIndex((m) => m.role === "assistant");
+  return promptTokens(usage) + usage.output_tokens + messagesTokens(messages.slice(lastAnswer + 1));
+}
+
 /** Input of {@link shouldAutoCompact}. */
 export interface AutoCompactInput {
   /** Tokens of the last prompt sent (see {@link promptTokens}) or an estimate ({@link messagesTokens}). */
