@@ -13,10 +13,15 @@ import { pruneCacheDir } from "./cache-prune.js";
  * has the same stamp (identity, size, modification and status-change times). A hit costs one stat instead
  * of open/fstat/read/close plus parsing; a CLI run in a project of 1,000 skills starts ~20 ms sooner. Dirs
  * are still listed every run, so added and removed skills are always seen; only file contents are cached.
+ *
+ * The file is line-delimited: a header line `{"format":3,"key":…}`, then one JSON array per file. A discovery
+ * looks its files up in one synchronous pass over the lines, parsing one line at a time and handing each hit on
+ * at once: no map of every entry, and the text is dropped when the pass ends (at 50k skills the whole parsed
+ * file beside the text was ~50 MB of the CLI's peak memory).
  */
 
 /** Bump when the shape of a cached entry changes. The caller's key covers code changes (version, build). */
-export const HEAD_CACHE_FORMAT = 2;
+export const HEAD_CACHE_FORMAT = 3;
 /**
  * Files whose stamp is this recent are not kept: on a file system with coarse timestamps (1-2 s), a second
  * edit within the same tick that keeps the size would keep the stamp too (git's "racily clean" problem).
@@ -24,6 +29,8 @@ export const HEAD_CACHE_FORMAT = 2;
 export const RACY_WINDOW_MS = 2_000;
 /** A cache file larger than this is ignored (and rewritten smaller). */
 export const MAX_HEAD_CACHE_BYTES = 64_000_000;
+/** A first line longer than this is no header of ours (a format-2 file is one long line): it is not parsed. */
+const MAX_HEADER_CHARS = 4_096;
 
 /** What {@link openHeadCache} reads and writes. */
 export interface HeadCacheOptions {
@@ -36,10 +43,19 @@ export interface HeadCacheOptions {
   now: number;
 }
 
-/** The cache for one discovery: read once, looked up per file, written back once at the end. */
+/** The cache for one discovery: read once, looked up once, then the misses put, written back once at the end. */
 export interface HeadCache {
-  /** The head kept for `ref` when the file still has the stamp it had when it was read; else undefined. */
-  get(ref: SkillFileRef, stat: FileStat): HeadResult | undefined;
+  /**
+   * Looks up the files of one discovery in a single synchronous pass over the cache (call it once): for each
+   * entry whose file is in `refs` and still has the stamp `stat(index)` reports, calls `onHit(index, head)`.
+   * Returns the indexes of the refs not served, ascending. `stat` is called only for refs that have an entry,
+   * and may return undefined (the file is gone or unreadable: a miss).
+   */
+  lookup(
+    refs: readonly SkillFileRef[],
+    stat: (index: number) => FileStat | undefined,
+    onHit: (index: number, head: HeadResult) => void,
+  ): number[];
   /** Keeps a head just read, unless its stamp is too recent to trust or it is not plain JSON data. */
   put(ref: SkillFileRef, stat: FileStat, head: HeadResult): void;
   /**
@@ -51,49 +67,109 @@ export interface HeadCache {
 }
 
 /**
- * `[fileId, size, mtimeMs, ctimeMs, name, kind, meta, diagnostics?]`: an array, and `meta` holds only the
- * fields that differ from a skill with empty frontmatter (0 when the head has no meta): a cold `JSON.parse`
- * of 1,000 full entries took 6.6 ms, of these 1.5 ms.
+ * `[path, fileId, size, mtimeMs, ctimeMs, name, kind, meta, diagnostics?]`, one line each: an array, and `meta`
+ * holds only the fields that differ from a skill with empty frontmatter (0 when the head has no meta): a cold
+ * `JSON.parse` of 1,000 full entries took 6.6 ms, of these 1.5 ms.
  */
-type Entry = [string, number, number, number, string, SkillKind, Partial<SkillMeta> | 0, Diagnostic[]?];
-
-interface CacheFile {
-  format: number;
-  key: string;
-  entries: Record<string, unknown>;
-}
+type Entry = [
+  string,
+  string,
+  number,
+  number,
+  number,
+  string,
+  SkillKind,
+  Partial<SkillMeta> | 0,
+  Diagnostic[]?,
+];
 
 /** Reads the cache file (a missing, unreadable, corrupt or foreign one reads as empty). Never throws. */
 export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCache> {
   const { fs, file, key, now } = options;
-  const loaded = await readEntries(fs, file, key);
-  const loadedCount = Object.keys(loaded).length;
+  // The entry lines (after the header); dropped after `lookup` unless a rewrite will need the lines it used.
+  let text = await readEntryLines(fs, file, key);
+  // [start, end) of each line `lookup` used, in `text`: what a rewrite copies.
+  let usedLines: number[] = [];
   const template = emptyMeta();
-  const used = new Map<string, Entry>();
+  const puts = new Map<string, Entry>();
   let changed = false;
   return {
-    get(ref, stat) {
-      const entry = Object.hasOwn(loaded, ref.path) ? loaded[ref.path] : undefined;
-      if (!isEntry(entry) || !matches(entry, ref, stat)) return undefined;
-      used.set(ref.path, entry);
-      const [fileId, , , , , , meta, diagnostics = []] = entry;
-      return meta === 0 ? { diagnostics, fileId } : { meta: expand(template, meta), diagnostics, fileId };
+    lookup(refs, stat, onHit) {
+      const served = new Uint8Array(refs.length);
+      // First index of each path, and the next index with the same path (-1: none): a path listed twice in
+      // `refs` is served from one line.
+      const firstIndex = new Map<string, number>();
+      const nextIndex = new Int32Array(refs.length).fill(-1);
+      const lastIndex = new Map<string, number>();
+      for (const [index, ref] of refs.entries()) {
+        const last = lastIndex.get(ref.path);
+        if (last === undefined) firstIndex.set(ref.path, index);
+        else nextIndex[last] = index;
+        lastIndex.set(ref.path, index);
+      }
+      lastIndex.clear();
+      let lines = 0;
+      for (let start = 0; start < text.length; ) {
+        const newline = text.indexOf("\n", start);
+        const end = newline === -1 ? text.length : newline;
+        lines += 1;
+        const entry = parseEntry(text.slice(start, end));
+        let used = false;
+        for (let index = entry === undefined ? -1 : (firstIndex.get(entry[0]) ?? -1); index !== -1; ) {
+          const ref = refs[index];
+          if (served[index] === 0 && entry !== undefined && ref !== undefined) {
+            const current = stat(index);
+            if (current?.kind === "file" && matches(entry, ref, current)) {
+              served[index] = 1;
+              used = true;
+              onHit(index, headOf(template, entry));
+            }
+          }
+          index = nextIndex[index] ?? -1;
+        }
+        if (used) usedLines.push(start, end);
+        start = end + 1;
+      }
+      const missed: number[] = [];
+      for (let index = 0; index < refs.length; index += 1) if (served[index] === 0) missed.push(index);
+      // A line not used is a file gone or changed: the file is rewritten. The misses may add entries too.
+      if (usedLines.length / 2 < lines) changed = true;
+      if (!changed && missed.length === 0) {
+        text = "";
+        usedLines = [];
+      }
+      return missed;
     },
     put(ref, stat, head) {
       changed = true;
       if (isRacy(stat, now) || !isPlainData(head) || head.missing === true) return;
       const meta = head.meta === undefined ? 0 : compact(template, head.meta);
       if (meta === undefined) return;
-      const entry: Entry = [stat.fileId, stat.size, stat.mtimeMs, stat.ctimeMs, ref.name, ref.kind, meta];
+      const entry: Entry = [
+        ref.path,
+        stat.fileId,
+        stat.size,
+        stat.mtimeMs,
+        stat.ctimeMs,
+        ref.name,
+        ref.kind,
+        meta,
+      ];
       if (head.diagnostics.length > 0) entry.push(head.diagnostics);
-      used.set(ref.path, entry);
+      puts.set(ref.path, entry);
     },
     async save() {
-      if (!changed && used.size === loadedCount) return undefined;
-      const content: CacheFile = { format: HEAD_CACHE_FORMAT, key, entries: Object.fromEntries(used) };
+      if (!changed) return undefined;
+      const lines = [JSON.stringify({ format: HEAD_CACHE_FORMAT, key })];
+      for (let i = 0; i + 1 < usedLines.length; i += 2)
+        lines.push(text.slice(usedLines[i], usedLines[i + 1]));
+      text = "";
+      usedLines = [];
+      for (const entry of puts.values()) lines.push(JSON.stringify(entry));
+      puts.clear();
       try {
         await fs.mkdir(dirname(file));
-        await writeFileAtomic(fs, file, JSON.stringify(content));
+        await writeFileAtomic(fs, file, `${lines.join("\n")}\n`);
         await pruneCacheDir(fs, dirname(file), file, now);
         return undefined;
       } catch (error) {
@@ -106,6 +182,22 @@ export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCach
       }
     },
   };
+}
+
+/** The head an entry keeps. */
+function headOf(template: SkillMeta, entry: Entry): HeadResult {
+  const [, fileId, , , , , , meta, diagnostics = []] = entry;
+  return meta === 0 ? { diagnostics, fileId } : { meta: expand(template, meta), diagnostics, fileId };
+}
+
+/** One line's entry, or undefined when it is not valid JSON or not an entry. */
+function parseEntry(line: string): Entry | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return isEntry(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The meta of a skill whose frontmatter is empty: what compacted entries leave out. */
@@ -141,26 +233,30 @@ function sameData(a: unknown, b: unknown): boolean {
   );
 }
 
-async function readEntries(fs: FsOps, file: string, key: string): Promise<Record<string, unknown>> {
+/** The text after the header line when the header is ours (format and key), else "". Never throws. */
+async function readEntryLines(fs: FsOps, file: string, key: string): Promise<string> {
   try {
     const stat = await fs.stat(file);
-    if (stat.kind !== "file" || stat.size > MAX_HEAD_CACHE_BYTES) return {};
-    const parsed: unknown = JSON.parse(await fs.readFile(file));
-    if (!isCacheFile(parsed) || parsed.format !== HEAD_CACHE_FORMAT || parsed.key !== key) return {};
-    return parsed.entries;
+    if (stat.kind !== "file" || stat.size > MAX_HEAD_CACHE_BYTES) return "";
+    const text = await fs.readFile(file);
+    const newline = text.indexOf("\n");
+    if (newline === -1 || newline > MAX_HEADER_CHARS) return "";
+    const header: unknown = JSON.parse(text.slice(0, newline));
+    if (!isRecord(header) || header.format !== HEAD_CACHE_FORMAT || header.key !== key) return "";
+    return text.slice(newline + 1);
   } catch {
-    return {};
+    return "";
   }
 }
 
 function matches(entry: Entry, ref: SkillFileRef, stat: FileStat): boolean {
   return (
-    entry[0] === stat.fileId &&
-    entry[1] === stat.size &&
-    entry[2] === stat.mtimeMs &&
-    entry[3] === stat.ctimeMs &&
-    entry[4] === ref.name &&
-    entry[5] === ref.kind
+    entry[1] === stat.fileId &&
+    entry[2] === stat.size &&
+    entry[3] === stat.mtimeMs &&
+    entry[4] === stat.ctimeMs &&
+    entry[5] === ref.name &&
+    entry[6] === ref.kind
   );
 }
 
@@ -195,19 +291,12 @@ function plainData(value: unknown, ancestors: Set<object>): boolean {
   return plain;
 }
 
-function isCacheFile(value: unknown): value is CacheFile {
-  if (typeof value !== "object" || value === null) return false;
-  const v = value as Record<string, unknown>;
-  return typeof v.format === "number" && typeof v.key === "string" && isRecord(v.entries);
-}
-
 /** The tuple's shape and the meta fields code downstream relies on (checked at lookup, one entry at a time). */
 function isEntry(value: unknown): value is Entry {
-  if (!Array.isArray(value) || value.length < 7 || value.length > 8) return false;
-  const [fileId, size, mtimeMs, ctimeMs, name, kind, meta, diagnostics] = value as unknown[];
-  if (typeof fileId !== "string" || typeof name !== "string" || (kind !== "skill" && kind !== "command")) {
-    return false;
-  }
+  if (!Array.isArray(value) || value.length < 8 || value.length > 9) return false;
+  const [path, fileId, size, mtimeMs, ctimeMs, name, kind, meta, diagnostics] = value as unknown[];
+  if (typeof path !== "string" || typeof fileId !== "string" || typeof name !== "string") return false;
+  if (kind !== "skill" && kind !== "command") return false;
   if (typeof size !== "number" || typeof mtimeMs !== "number" || typeof ctimeMs !== "number") return false;
   if (diagnostics !== undefined && !Array.isArray(diagnostics)) return false;
   if (meta === 0) return true;

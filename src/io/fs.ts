@@ -54,6 +54,11 @@ export interface FsOps {
    * file), and through `readHead` otherwise.
    */
   readHeadSync?(path: string, maxBytes: number): FileHead;
+  /**
+   * {@link FsOps.stat} done synchronously (throws instead of rejecting). Optional: a warm discovery cache is
+   * checked in one synchronous pass (one stat per file, no promise) when it is there and `readHeadSync` is too.
+   */
+  statSync?(path: string): FileStat;
   writeFile(path: string, data: string | Uint8Array): Promise<void>;
   mkdir(path: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
@@ -122,7 +127,7 @@ function headOf(buffer: Buffer, length: number, stat: { size: number; dev: numbe
  */
 function syncReads(): Pick<
   FsOps,
-  "readdir" | "stat" | "realpath" | "readFile" | "readBytes" | "readHead" | "readHeadSync"
+  "readdir" | "stat" | "statSync" | "realpath" | "readFile" | "readBytes" | "readHead" | "readHeadSync"
 > {
   // One buffer for every head: each is decoded before the call returns (nothing in between can run), so a
   // discovery allocates no 4 KB buffer per file.
@@ -144,6 +149,7 @@ function syncReads(): Pick<
     readdir: async (path) =>
       callbackFs.readdirSync(path, { withFileTypes: true }).map((e) => ({ name: e.name, kind: kindOf(e) })),
     stat: async (path) => statOf(callbackFs.statSync(path)),
+    statSync: (path) => statOf(callbackFs.statSync(path)),
     realpath: async (path) => callbackFs.realpathSync(path),
     readFile: async (path) => callbackFs.readFileSync(path, "utf8"),
     readBytes: async (path) => new Uint8Array(callbackFs.readFileSync(path)),

@@ -64,6 +64,25 @@ function open(file: string, now: number, key = KEY, ops: FsOps = fs): Promise<He
   return openHeadCache({ fs: ops, file, key, now });
 }
 
+/** Looks files up in one pass (a cache is looked up once): each one's head, or undefined on a miss. */
+function lookupAll(cache: HeadCache, files: [SkillFileRef, FileStat][]): (HeadResult | undefined)[] {
+  const heads: (HeadResult | undefined)[] = files.map(() => undefined);
+  const missed = cache.lookup(
+    files.map(([ref]) => ref),
+    (index) => files[index]?.[1],
+    (index, head) => {
+      heads[index] = head;
+    },
+  );
+  expect(missed).toEqual(heads.flatMap((h, i) => (h === undefined ? [i] : [])));
+  return heads;
+}
+
+/** Looks one file up: its head, or undefined on a miss. */
+function get(cache: HeadCache, ref: SkillFileRef, stat: FileStat): HeadResult | undefined {
+  return lookupAll(cache, [[ref, stat]])[0];
+}
+
 /** Puts each read skill into a fresh cache and saves it. */
 async function seed(file: string, reads: Read[], now = LATER): Promise<void> {
   const cache = await open(file, now);
@@ -124,21 +143,76 @@ describe("openHeadCache", () => {
     expect(a.head.meta?.paths).toEqual(["src/**/*.ts", "docs/*.md"]);
     await seed(file, [a]);
     const same = await open(file, LATER);
-    expect(same.get(a.ref, a.stat)).toEqual(a.head);
-    expect((await open(file, LATER, "1.0.1+build-b")).get(a.ref, a.stat)).toBeUndefined();
+    expect(get(same, a.ref, a.stat)).toEqual(a.head);
+    expect(get(await open(file, LATER, "1.0.1+build-b"), a.ref, a.stat)).toBeUndefined();
   });
 
-  it.each<[string, (json: string) => string]>([
-    ["another format", (json) => JSON.stringify({ ...JSON.parse(json), format: HEAD_CACHE_FORMAT + 1 })],
-    ["corrupt JSON", (json) => json.slice(0, -3)],
-    ["a JSON array", (json) => `[${json}]`],
-    ["entries that are not an object", (json) => JSON.stringify({ ...JSON.parse(json), entries: [] })],
-  ])("a file with %s reads as empty", async (_, spoil) => {
+  /** The header line and the entry lines of a cache file. */
+  const splitLines = (text: string) => {
+    const [header = "", ...entries] = text.split("\n").filter((line) => line !== "");
+    return { header: JSON.parse(header) as Record<string, unknown>, entries };
+  };
+  const v2 = (text: string) => {
+    const { entries } = splitLines(text);
+    const tuples = entries.map((line) => JSON.parse(line) as unknown[]);
+    return JSON.stringify({
+      format: 2,
+      key: KEY,
+      entries: Object.fromEntries(tuples.map((e) => [e[0], e.slice(1)])),
+    });
+  };
+
+  it.each<[string, (text: string) => string]>([
+    [
+      "another format",
+      (text) => text.replace(`"format":${HEAD_CACHE_FORMAT}`, `"format":${HEAD_CACHE_FORMAT + 1}`),
+    ],
+    ["the old format (one JSON object)", v2],
+    [
+      "the old format with the new header's format number",
+      (text) => v2(text).replace('"format":2', `"format":${HEAD_CACHE_FORMAT}`),
+    ],
+    ["a corrupt header", (text) => text.slice(1)],
+    ["a truncated entry", (text) => text.slice(0, -3)],
+    ["an entry cut off at the header", (text) => text.slice(0, text.indexOf("\n") + 1)],
+    [
+      "a JSON array header",
+      (text) => `[${text.slice(0, text.indexOf("\n"))}]${text.slice(text.indexOf("\n"))}`,
+    ],
+    ["no line ends", (text) => text.replaceAll("\n", " ")],
+    ["binary noise", () => "\0\xff\n\0\n"],
+  ])("a file with %s reads as empty, and is rewritten", async (_, spoil) => {
     const { t, file } = await setup();
     const a = await readSkill(t, "a");
     await seed(file, [a]);
-    await writeFile(file, spoil(await readFile(file, "utf8")));
-    expect((await open(file, LATER)).get(a.ref, a.stat)).toBeUndefined();
+    const good = await readFile(file, "utf8");
+    expect(splitLines(good).header).toEqual({ format: HEAD_CACHE_FORMAT, key: KEY });
+    await writeFile(file, spoil(good));
+    const cache = await open(file, LATER);
+    expect(get(cache, a.ref, a.stat)).toBeUndefined();
+    cache.put(a.ref, a.stat, a.head);
+    expect(await cache.save()).toBeUndefined();
+    expect(await readFile(file, "utf8")).toBe(good);
+  });
+
+  it("one bad line costs only its own entry: the others are served, and the file is rewritten without it", async () => {
+    const { t, file } = await setup();
+    const [a, b] = [await readSkill(t, "a"), await readSkill(t, "b")];
+    await seed(file, [a, b]);
+    const good = await readFile(file, "utf8");
+    const { entries } = splitLines(good);
+    const lines = good.split("\n");
+    await writeFile(file, [lines[0], `${entries[0]?.slice(0, 20)}`, "", "{}", entries[1], ""].join("\n"));
+    const cache = await open(file, LATER);
+    expect(
+      lookupAll(cache, [
+        [a.ref, a.stat],
+        [b.ref, b.stat],
+      ]),
+    ).toEqual([undefined, b.head]);
+    cache.put(a.ref, a.stat, a.head);
+    expect(await cache.save()).toBeUndefined();
+    expect(splitLines(await readFile(file, "utf8")).entries).toEqual([entries[1], entries[0]]);
   });
 
   // Mutations that do not depend on the tuple's layout: whatever the format, none of these is a usable entry.
@@ -160,11 +234,10 @@ describe("openHeadCache", () => {
     const { t, file } = await setup();
     const a = await readSkill(t, "a");
     await seed(file, [a]);
-    const json = JSON.parse(await readFile(file, "utf8")) as { entries: Record<string, unknown[]> };
-    json.entries[a.ref.path] = change(json.entries[a.ref.path] as unknown[]) as unknown[];
-    await writeFile(file, JSON.stringify(json));
+    const [header, entry] = (await readFile(file, "utf8")).split("\n");
+    await writeFile(file, `${header}\n${JSON.stringify(change(JSON.parse(entry ?? "") as unknown[]))}\n`);
     const cache = await open(file, LATER);
-    const hit = cache.get(a.ref, a.stat);
+    const hit = get(cache, a.ref, a.stat);
     if (label.includes("control")) expect(hit).toEqual(a.head);
     else expect(hit).toBeUndefined();
     expect(await cache.save()).toBeUndefined();
@@ -174,7 +247,7 @@ describe("openHeadCache", () => {
     const { t, file } = await setup({ "cache/heads.json/inside": "x" });
     const a = await readSkill(t, "a");
     const cache = await open(file, LATER);
-    expect(cache.get(a.ref, a.stat)).toBeUndefined();
+    expect(get(cache, a.ref, a.stat)).toBeUndefined();
     cache.put(a.ref, a.stat, a.head);
     expect(await cache.save()).toMatchObject({ severity: "info", code: "cache-unwritable", path: file });
     expect(await readdir(t.path("cache"))).toEqual(["heads.json"]);
@@ -192,8 +265,8 @@ describe("openHeadCache", () => {
     const a = await readSkill(t, "a");
     await seed(file, [a]);
     const cache = await open(file, LATER);
-    expect(cache.get(...vary(a))).toBeUndefined();
-    expect(cache.get(a.ref, a.stat)).toEqual(a.head);
+    expect(get(cache, ...vary(a))).toBeUndefined();
+    expect(get(await open(file, LATER), a.ref, a.stat)).toEqual(a.head);
   });
 
   it.each<[string, (stat: FileStat) => number, boolean]>([
@@ -207,7 +280,7 @@ describe("openHeadCache", () => {
     const { t, file } = await setup();
     const a = await readSkill(t, "a");
     await seed(file, [a], now(a.stat));
-    const hit = (await open(file, LATER)).get(a.ref, a.stat);
+    const hit = get(await open(file, LATER), a.ref, a.stat);
     expect(hit === undefined ? "miss" : "hit").toBe(kept ? "hit" : "miss");
   });
 
@@ -221,8 +294,12 @@ describe("openHeadCache", () => {
     expect(odd.head.meta?.description).toBe("d");
     await seed(file, [a, odd]);
     const cache = await open(file, LATER);
-    expect(cache.get(odd.ref, odd.stat)).toBeUndefined();
-    expect(cache.get(a.ref, a.stat)).toEqual(a.head);
+    expect(
+      lookupAll(cache, [
+        [odd.ref, odd.stat],
+        [a.ref, a.stat],
+      ]),
+    ).toEqual([undefined, a.head]);
   });
 
   it("writes only when something changed, drops entries not looked up, and leaves no temp files", async () => {
@@ -232,19 +309,27 @@ describe("openHeadCache", () => {
 
     const spy = spyFs();
     const allHits = await open(file, LATER, KEY, spy.fs);
-    expect(allHits.get(a.ref, a.stat)).toEqual(a.head);
-    expect(allHits.get(b.ref, b.stat)).toEqual(b.head);
+    expect(
+      lookupAll(allHits, [
+        [a.ref, a.stat],
+        [b.ref, b.stat],
+      ]),
+    ).toEqual([a.head, b.head]);
     expect(await allHits.save()).toBeUndefined();
     expect([spy.calls.writeFile, spy.calls.rename, spy.calls.mkdir]).toEqual([[], [], []]);
 
     const onlyA = await open(file, LATER, KEY, spy.fs);
-    expect(onlyA.get(a.ref, a.stat)).toEqual(a.head);
+    expect(get(onlyA, a.ref, a.stat)).toEqual(a.head);
     expect(await onlyA.save()).toBeUndefined();
     expect(spy.calls.rename).toHaveLength(1);
 
     const next = await open(file, LATER);
-    expect(next.get(b.ref, b.stat)).toBeUndefined();
-    expect(next.get(a.ref, a.stat)).toEqual(a.head);
+    expect(
+      lookupAll(next, [
+        [b.ref, b.stat],
+        [a.ref, a.stat],
+      ]),
+    ).toEqual([undefined, a.head]);
     expect(await readdir(t.path("cache"))).toEqual(["heads.json"]);
   });
 
