@@ -31,6 +31,8 @@ export const RACY_WINDOW_MS = 2_000;
 export const MAX_HEAD_CACHE_BYTES = 64_000_000;
 /** A first line longer than this is no header of ours (a format-2 file is one long line): it is not parsed. */
 const MAX_HEADER_CHARS = 4_096;
+/** The cache file is read in chunks of this size: each decoded chunk is a small, short-lived string. */
+const CHUNK_BYTES = 64 * 1_024;
 
 /** What {@link openHeadCache} reads and writes. */
 export interface HeadCacheOptions {
@@ -86,10 +88,10 @@ type Entry = [
 /** Reads the cache file (a missing, unreadable, corrupt or foreign one reads as empty). Never throws. */
 export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCache> {
   const { fs, file, key, now } = options;
-  // The entry lines (after the header); dropped after `lookup` unless a rewrite will need the lines it used.
-  let text = await readEntryLines(fs, file, key);
-  // [start, end) of each line `lookup` used, in `text`: what a rewrite copies.
-  let usedLines: number[] = [];
+  // Every line of the file, the header first; dropped once `lookup` has read them.
+  let lines = await cacheLines(fs, file);
+  // The lines `lookup` used, kept only when the file will be rewritten.
+  let usedLines: string[] = [];
   const template = emptyMeta();
   const puts = new Map<string, Entry>();
   let changed = false;
@@ -108,36 +110,43 @@ export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCach
         lastIndex.set(ref.path, index);
       }
       lastIndex.clear();
-      let lines = 0;
-      for (let start = 0; start < text.length; ) {
-        const newline = text.indexOf("\n", start);
-        const end = newline === -1 ? text.length : newline;
-        lines += 1;
-        const entry = parseEntry(text.slice(start, end));
-        let used = false;
-        for (let index = entry === undefined ? -1 : (firstIndex.get(entry[0]) ?? -1); index !== -1; ) {
-          const ref = refs[index];
-          if (served[index] === 0 && entry !== undefined && ref !== undefined) {
-            const current = stat(index);
-            if (current?.kind === "file" && matches(entry, ref, current)) {
-              served[index] = 1;
-              used = true;
-              onHit(index, headOf(template, entry));
-            }
+      let count = 0;
+      const used: string[] = [];
+      try {
+        let header = true;
+        for (const line of lines?.() ?? []) {
+          if (header) {
+            header = false;
+            if (isOurHeader(line, key)) continue;
+            break;
           }
-          index = nextIndex[index] ?? -1;
+          count += 1;
+          const entry = parseEntry(line);
+          let hit = false;
+          for (let index = entry === undefined ? -1 : (firstIndex.get(entry[0]) ?? -1); index !== -1; ) {
+            const ref = refs[index];
+            if (served[index] === 0 && entry !== undefined && ref !== undefined) {
+              const current = stat(index);
+              if (current?.kind === "file" && matches(entry, ref, current)) {
+                served[index] = 1;
+                hit = true;
+                onHit(index, headOf(template, entry));
+              }
+            }
+            index = nextIndex[index] ?? -1;
+          }
+          if (hit) used.push(line);
         }
-        if (used) usedLines.push(start, end);
-        start = end + 1;
+      } catch {
+        // A file that cannot be read to the end (replaced by a dir, a read error): what was served stands.
+        changed = true;
       }
+      lines = undefined;
       const missed: number[] = [];
       for (let index = 0; index < refs.length; index += 1) if (served[index] === 0) missed.push(index);
       // A line not used is a file gone or changed: the file is rewritten. The misses may add entries too.
-      if (usedLines.length / 2 < lines) changed = true;
-      if (!changed && missed.length === 0) {
-        text = "";
-        usedLines = [];
-      }
+      if (used.length < count) changed = true;
+      if (changed || missed.length > 0) usedLines = used;
       return missed;
     },
     put(ref, stat, head) {
@@ -160,16 +169,13 @@ export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCach
     },
     async save() {
       if (!changed) return undefined;
-      const lines = [JSON.stringify({ format: HEAD_CACHE_FORMAT, key })];
-      for (let i = 0; i + 1 < usedLines.length; i += 2)
-        lines.push(text.slice(usedLines[i], usedLines[i + 1]));
-      text = "";
+      const text = [JSON.stringify({ format: HEAD_CACHE_FORMAT, key }), ...usedLines];
       usedLines = [];
-      for (const entry of puts.values()) lines.push(JSON.stringify(entry));
+      for (const entry of puts.values()) text.push(JSON.stringify(entry));
       puts.clear();
       try {
         await fs.mkdir(dirname(file));
-        await writeFileAtomic(fs, file, `${lines.join("\n")}\n`);
+        await writeFileAtomic(fs, file, `${text.join("\n")}\n`);
         await pruneCacheDir(fs, dirname(file), file, now);
         return undefined;
       } catch (error) {
@@ -182,6 +188,85 @@ export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCach
       }
     },
   };
+}
+
+/** True when `line` is the header this build writes (format and key). */
+function isOurHeader(line: string, key: string): boolean {
+  if (line.length > MAX_HEADER_CHARS) return false;
+  try {
+    const header: unknown = JSON.parse(line);
+    return isRecord(header) && header.format === HEAD_CACHE_FORMAT && header.key === key;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The cache file's lines, read when called: in chunks through `readChunksSync` when the fs has it (each chunk
+ * decoded, split and dropped before the next: the whole text is never held), else from the whole text read
+ * now. Undefined when there is no readable file of an acceptable size.
+ */
+async function cacheLines(fs: FsOps, file: string): Promise<(() => Iterable<string>) | undefined> {
+  try {
+    const stat = await fs.stat(file);
+    if (stat.kind !== "file" || stat.size > MAX_HEAD_CACHE_BYTES) return undefined;
+    const readChunksSync = fs.readChunksSync?.bind(fs);
+    if (readChunksSync !== undefined) return () => linesOfChunks(readChunksSync(file, CHUNK_BYTES));
+    const text = await fs.readFile(file);
+    return () => linesOfText(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The lines of a file's text: split at each newline, the one that ends the file ending the last line. */
+function linesOfText(text: string): Generator<string> {
+  return splitLines(text.endsWith("\n") ? text.slice(0, -1) : text);
+}
+
+/** `text.split("\n")`, one line at a time. */
+function* splitLines(text: string): Generator<string> {
+  for (let start = 0; ; ) {
+    const newline = text.indexOf("\n", start);
+    if (newline === -1) {
+      yield text.slice(start);
+      return;
+    }
+    yield text.slice(start, newline);
+    start = newline + 1;
+  }
+}
+
+/**
+ * The lines of UTF-8 text read in chunks: each chunk up to its last newline is decoded at once (a newline byte
+ * is never part of a multi-byte character), the rest carried into the next. A first line longer than
+ * {@link MAX_HEADER_CHARS} bytes ends the lines (no header of ours: a format-2 file is one long line).
+ */
+function* linesOfChunks(chunks: Iterable<Uint8Array>): Generator<string> {
+  let carry: Buffer = Buffer.alloc(0);
+  let first = true;
+  for (const chunk of chunks) {
+    const last = chunk.lastIndexOf(0x0a);
+    if (last === -1) {
+      carry = Buffer.concat([carry, chunk]);
+      if (first && carry.length > MAX_HEADER_CHARS) return;
+      continue;
+    }
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+    // Complete lines, without the newline that ends the last of them. The carry may end inside a character that
+    // this chunk finishes: decoded together, never apart.
+    const text =
+      carry.length === 0
+        ? bytes.toString("utf8", 0, last)
+        : Buffer.concat([carry, bytes.subarray(0, last)]).toString("utf8");
+    carry = Buffer.from(bytes.subarray(last + 1));
+    for (const line of splitLines(text)) {
+      if (first && line.length > MAX_HEADER_CHARS) return;
+      first = false;
+      yield line;
+    }
+  }
+  if (carry.length > 0) yield carry.toString("utf8");
 }
 
 /** The head an entry keeps. */
@@ -231,22 +316,6 @@ function sameData(a: unknown, b: unknown): boolean {
   return (
     a === b || (typeof a === "object" && typeof b === "object" && JSON.stringify(a) === JSON.stringify(b))
   );
-}
-
-/** The text after the header line when the header is ours (format and key), else "". Never throws. */
-async function readEntryLines(fs: FsOps, file: string, key: string): Promise<string> {
-  try {
-    const stat = await fs.stat(file);
-    if (stat.kind !== "file" || stat.size > MAX_HEAD_CACHE_BYTES) return "";
-    const text = await fs.readFile(file);
-    const newline = text.indexOf("\n");
-    if (newline === -1 || newline > MAX_HEADER_CHARS) return "";
-    const header: unknown = JSON.parse(text.slice(0, newline));
-    if (!isRecord(header) || header.format !== HEAD_CACHE_FORMAT || header.key !== key) return "";
-    return text.slice(newline + 1);
-  } catch {
-    return "";
-  }
 }
 
 function matches(entry: Entry, ref: SkillFileRef, stat: FileStat): boolean {

@@ -57,6 +57,13 @@ async function readSkill(t: TmpTree, name: string): Promise<Read> {
   return { ref, stat: await fs.stat(ref.path), head: await readSkillHead(fs, ref) };
 }
 
+/** The ways the cache file is read: the default 64 KB chunks, chunks that split lines and characters, whole. */
+const READERS: [string, FsOps][] = [
+  ["in 64 KB chunks", fs],
+  ["in 7-byte chunks", { ...fs, readChunksSync: (path) => fs.readChunksSync?.(path, 7) ?? [] }],
+  ["whole (an fs without readChunksSync)", { ...fs, readChunksSync: undefined }],
+];
+
 /** A clock an hour ahead: none of the test's files is racy. */
 const LATER = Date.now() + 3_600_000;
 
@@ -187,13 +194,35 @@ describe("openHeadCache", () => {
     await seed(file, [a]);
     const good = await readFile(file, "utf8");
     expect(splitLines(good).header).toEqual({ format: HEAD_CACHE_FORMAT, key: KEY });
-    await writeFile(file, spoil(good));
-    const cache = await open(file, LATER);
-    expect(get(cache, a.ref, a.stat)).toBeUndefined();
-    cache.put(a.ref, a.stat, a.head);
-    expect(await cache.save()).toBeUndefined();
-    expect(await readFile(file, "utf8")).toBe(good);
+    for (const [, reader] of READERS) {
+      await writeFile(file, spoil(good));
+      const cache = await open(file, LATER, KEY, reader);
+      expect(get(cache, a.ref, a.stat)).toBeUndefined();
+      cache.put(a.ref, a.stat, a.head);
+      expect(await cache.save()).toBeUndefined();
+      expect(await readFile(file, "utf8")).toBe(good);
+    }
   });
+
+  it.each(READERS)(
+    "serves every entry when the file is read %s, multi-byte text included",
+    async (_, reader) => {
+      const { t, file } = await setup({
+        "skills/uni/SKILL.md":
+          '---\ndescription: héllo 日本語 🎉 — ünïcødé\nmetadata: { k: "𝄞" }\n---\nbody\n',
+      });
+      const reads = [await readSkill(t, "a"), await readSkill(t, "uni"), await readSkill(t, "b")];
+      await seed(file, reads);
+      const cache = await open(file, LATER, KEY, reader);
+      expect(
+        lookupAll(
+          cache,
+          reads.map((r) => [r.ref, r.stat]),
+        ),
+      ).toEqual(reads.map((r) => r.head));
+      expect(reads[1]?.head.meta?.description).toBe("héllo 日本語 🎉 — ünïcødé");
+    },
+  );
 
   it("one bad line costs only its own entry: the others are served, and the file is rewritten without it", async () => {
     const { t, file } = await setup();
@@ -241,6 +270,43 @@ describe("openHeadCache", () => {
     if (label.includes("control")) expect(hit).toEqual(a.head);
     else expect(hit).toBeUndefined();
     expect(await cache.save()).toBeUndefined();
+  });
+
+  it("reads lines split across chunks at every byte offset, multi-byte characters included", async () => {
+    const { t } = await setup({ "cache/.keep": "" });
+    const file = t.path("cache/lines.json");
+    const description = (i: number) => `héllo 日本語 🎉 ${i}`;
+    const stat: FileStat = { kind: "file", size: 5, mtimeMs: 1, ctimeMs: 1, fileId: "1:2" };
+    const failures: string[] = [];
+    // Paths of every length from 1 to 12 chars more move each line's bytes across the chunk boundaries.
+    for (let pad = 0; pad < 12; pad += 1) {
+      const refs: SkillFileRef[] = [0, 1, 2, 3].map((i) => ({
+        path: `/p${"x".repeat(pad)}/${i}`,
+        name: `n${i}`,
+        kind: "skill",
+        source: "user",
+        root: "/",
+        baseDir: "/",
+      }));
+      const lines = refs.map((ref, i) =>
+        JSON.stringify([ref.path, stat.fileId, 5, 1, 1, ref.name, "skill", { description: description(i) }]),
+      );
+      await writeFile(
+        file,
+        `${JSON.stringify({ format: HEAD_CACHE_FORMAT, key: KEY })}\n${lines.join("\n")}\n`,
+      );
+      for (let size = 1; size < 30; size += 1) {
+        const reader: FsOps = { ...fs, readChunksSync: (path) => fs.readChunksSync?.(path, size) ?? [] };
+        const heads = lookupAll(
+          await open(file, LATER, KEY, reader),
+          refs.map((ref) => [ref, stat]),
+        );
+        const got = heads.map((h) => h?.meta?.description);
+        if (got.some((d, i) => d !== description(i)))
+          failures.push(`pad ${pad}, chunk ${size}: ${got.join(" | ")}`);
+      }
+    }
+    expect(failures).toEqual([]);
   });
 
   it("a directory at the cache path reads as empty and cannot be saved over, without throwing", async () => {
