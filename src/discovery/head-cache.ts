@@ -88,10 +88,11 @@ type Entry = [
 /** Reads the cache file (a missing, unreadable, corrupt or foreign one reads as empty). Never throws. */
 export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCache> {
   const { fs, file, key, now } = options;
-  // Every line of the file, the header first; dropped once `lookup` has read them.
+  // Every line of the file, the header first, read when called; dropped after `lookup` unless a rewrite will
+  // copy the lines it used (read again then: holding every hit line would hold the whole text).
   let lines = await cacheLines(fs, file);
-  // The lines `lookup` used, kept only when the file will be rewritten.
-  let usedLines: string[] = [];
+  // The numbers (0: the first entry line) of the lines `lookup` served from, ascending.
+  let usedLines: number[] = [];
   const template = emptyMeta();
   const puts = new Map<string, Entry>();
   let changed = false;
@@ -111,7 +112,7 @@ export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCach
       }
       lastIndex.clear();
       let count = 0;
-      const used: string[] = [];
+      const used: number[] = [];
       try {
         let header = true;
         for (const line of lines?.() ?? []) {
@@ -120,7 +121,6 @@ export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCach
             if (isOurHeader(line, key)) continue;
             break;
           }
-          count += 1;
           const entry = parseEntry(line);
           let hit = false;
           for (let index = entry === undefined ? -1 : (firstIndex.get(entry[0]) ?? -1); index !== -1; ) {
@@ -135,18 +135,19 @@ export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCach
             }
             index = nextIndex[index] ?? -1;
           }
-          if (hit) used.push(line);
+          if (hit) used.push(count);
+          count += 1;
         }
       } catch {
         // A file that cannot be read to the end (replaced by a dir, a read error): what was served stands.
         changed = true;
       }
-      lines = undefined;
       const missed: number[] = [];
       for (let index = 0; index < refs.length; index += 1) if (served[index] === 0) missed.push(index);
       // A line not used is a file gone or changed: the file is rewritten. The misses may add entries too.
       if (used.length < count) changed = true;
       if (changed || missed.length > 0) usedLines = used;
+      else lines = undefined;
       return missed;
     },
     put(ref, stat, head) {
@@ -169,13 +170,19 @@ export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCach
     },
     async save() {
       if (!changed) return undefined;
-      const text = [JSON.stringify({ format: HEAD_CACHE_FORMAT, key }), ...usedLines];
+      // Each line is encoded as it is made: at 50k skills an array of every line, then their join, held ~40 MB
+      // more than the bytes written.
+      const out = lineEncoder();
+      out.append(JSON.stringify({ format: HEAD_CACHE_FORMAT, key }));
+      if (lines !== undefined && usedLines.length > 0) copyLines(lines(), key, usedLines, out.append);
+      lines = undefined;
       usedLines = [];
-      for (const entry of puts.values()) text.push(JSON.stringify(entry));
+      for (const entry of puts.values()) out.append(JSON.stringify(entry));
       puts.clear();
+      const content = out.bytes();
       try {
         await fs.mkdir(dirname(file));
-        await writeFileAtomic(fs, file, `${text.join("\n")}\n`);
+        await writeFileAtomic(fs, file, content);
         await pruneCacheDir(fs, dirname(file), file, now);
         return undefined;
       } catch (error) {
@@ -188,6 +195,52 @@ export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCach
       }
     },
   };
+}
+
+/**
+ * Hands the entry lines numbered in `numbers` (ascending; 0 is the first line after the header) to `out`, when
+ * the header is still ours. A file rewritten by another run in between gives that run's lines: each is an entry
+ * checked against its file's stamp like any other. Never throws (lines it cannot read are left out).
+ */
+function copyLines(
+  lines: Iterable<string>,
+  key: string,
+  numbers: number[],
+  out: (line: string) => void,
+): void {
+  try {
+    let number = -1;
+    let next = 0;
+    for (const line of lines) {
+      if (number === -1 && !isOurHeader(line, key)) return;
+      if (number === numbers[next]) {
+        out(line);
+        next += 1;
+        if (next === numbers.length) return;
+      }
+      number += 1;
+    }
+  } catch {
+    // Left out: the next run reads those files again.
+  }
+}
+
+/** Lines appended one at a time, as UTF-8 bytes, each ended by a newline. */
+function lineEncoder(): { append(line: string): void; bytes(): Uint8Array } {
+  let buffer = Buffer.allocUnsafe(64 * 1_024);
+  let length = 0;
+  const append = (line: string) => {
+    const needed = length + Buffer.byteLength(line) + 1;
+    if (needed > buffer.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(needed, Math.ceil(buffer.length * 1.5)));
+      buffer.copy(bigger, 0, 0, length);
+      buffer = bigger;
+    }
+    length += buffer.write(line, length);
+    buffer[length] = 0x0a;
+    length += 1;
+  };
+  return { append, bytes: () => buffer.subarray(0, length) };
 }
 
 /** True when `line` is the header this build writes (format and key). */
