@@ -103,14 +103,18 @@ export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCach
       // `refs` is served from one line.
       const firstIndex = new Map<string, number>();
       const nextIndex = new Int32Array(refs.length).fill(-1);
-      const lastIndex = new Map<string, number>();
+      // For each first index, the last index with its path so far (the chain's tail).
+      const tail = new Int32Array(refs.length);
       for (const [index, ref] of refs.entries()) {
-        const last = lastIndex.get(ref.path);
-        if (last === undefined) firstIndex.set(ref.path, index);
-        else nextIndex[last] = index;
-        lastIndex.set(ref.path, index);
+        const first = firstIndex.get(ref.path);
+        if (first === undefined) {
+          firstIndex.set(ref.path, index);
+          tail[index] = index;
+        } else {
+          nextIndex[tail[first] ?? first] = index;
+          tail[first] = index;
+        }
       }
-      lastIndex.clear();
       let count = 0;
       const used: number[] = [];
       try {

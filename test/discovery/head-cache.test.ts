@@ -272,6 +272,23 @@ describe("openHeadCache", () => {
     expect(await cache.save()).toBeUndefined();
   });
 
+  it("serves a path listed twice (and three times) from its one line, and then has nothing to rewrite", async () => {
+    const { t, file } = await setup();
+    const [a, b] = [await readSkill(t, "a"), await readSkill(t, "b")];
+    await seed(file, [a, b]);
+    const spy = spyFs();
+    const cache = await open(file, LATER, KEY, spy.fs);
+    const twice: [SkillFileRef, FileStat][] = [
+      [a.ref, a.stat],
+      [b.ref, b.stat],
+      [a.ref, a.stat],
+      [a.ref, a.stat],
+    ];
+    expect(lookupAll(cache, twice)).toEqual([a.head, b.head, a.head, a.head]);
+    expect(await cache.save()).toBeUndefined();
+    expect(spy.calls.writeFile).toEqual([]);
+  });
+
   it("reads lines split across chunks at every byte offset, multi-byte characters included", async () => {
     const { t } = await setup({ "cache/.keep": "" });
     const file = t.path("cache/lines.json");
