@@ -1,6 +1,6 @@
 import pLimit from "p-limit";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
-import type { FsOps } from "../io/fs.js";
+import type { FileStat, FsOps } from "../io/fs.js";
 import { lazyYaml, type YamlParser } from "../skill/frontmatter-core.js";
 import {
   type LoadResult,
@@ -81,26 +81,54 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
   const found: Found[] = scans.flatMap((scan, i) => scan.files.map((ref) => ({ ref, rank: layerRank(i) })));
   const results: LoadResult[] = new Array(found.length);
   const loadYaml = lazyYaml();
-  const readHeadSync = options.cache === undefined ? fs.readHeadSync?.bind(fs) : undefined;
+  const { cache } = options;
+  const statSync = fs.statSync?.bind(fs);
+  // Without a synchronous stat, a cache's misses are read (after their stat) by the asynchronous pass.
+  const readHeadSync = cache === undefined || statSync !== undefined ? fs.readHeadSync?.bind(fs) : undefined;
   // Each index the synchronous pass could not finish alone, for the asynchronous one.
   let rest: number[] = found.map((_, index) => index);
+  if (cache !== undefined) {
+    // One pass over the cache: a hit costs one stat, synchronous when the fs has `statSync`.
+    const stats =
+      statSync === undefined
+        ? await Promise.all(found.map((f) => limit(() => fs.stat(f.ref.path).catch(() => undefined))))
+        : undefined;
+    rest = cache.lookup(
+      found.map((f) => f.ref),
+      (index) =>
+        stats === undefined ? fileStatSync(statSync, (found[index] as Found).ref.path) : stats[index],
+      (index, head) => {
+        results[index] = skillFromHead(fs, (found[index] as Found).ref, head);
+      },
+    );
+  }
   if (readHeadSync !== undefined) {
     // One synchronous pass (open, fstat, read the head, parse): no promise per file. Heads that need `yaml` wait
     // for it to load once; the few that need more than the head (errors to explain) go through `readSkillHead`.
+    // With a cache, each file is stat'ed before it is read (its stamp for the cache).
+    const pending = rest;
     rest = [];
-    const needYaml: { index: number; head: YamlHead }[] = [];
-    for (let index = 0; index < found.length; index += 1) {
+    const needYaml: { index: number; head: YamlHead; stat: FileStat | undefined }[] = [];
+    for (const index of pending) {
       options.signal?.throwIfAborted();
       const ref = (found[index] as Found).ref;
-      const step = readSkillHeadSync(readHeadSync, ref);
+      const stat = cache === undefined ? undefined : fileStatSync(statSync, ref.path);
+      const step =
+        cache !== undefined && stat === undefined ? undefined : readSkillHeadSync(readHeadSync, ref);
       if (step === undefined) rest.push(index);
-      else if ("finish" in step) needYaml.push({ index, head: step });
-      else results[index] = skillFromHead(fs, ref, step);
+      else if ("finish" in step) needYaml.push({ index, head: step, stat });
+      else {
+        if (stat !== undefined) cache?.put(ref, stat, step);
+        results[index] = skillFromHead(fs, ref, step);
+      }
     }
     if (needYaml.length > 0) {
       const yaml = await loadYaml();
-      for (const { index, head } of needYaml) {
-        results[index] = skillFromHead(fs, (found[index] as Found).ref, head.finish(yaml));
+      for (const { index, head, stat } of needYaml) {
+        const ref = (found[index] as Found).ref;
+        const finished = head.finish(yaml);
+        if (stat !== undefined) cache?.put(ref, stat, finished);
+        results[index] = skillFromHead(fs, ref, finished);
       }
     }
   }
@@ -186,7 +214,20 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
   };
 }
 
-/** Loads a skill file, through the cache when there is one: a hit costs one stat. */
+/** The stat of a regular file, or undefined (gone, unreadable, not a file, or no `statSync`). */
+function fileStatSync(
+  statSync: ((path: string) => FileStat) | undefined,
+  path: string,
+): FileStat | undefined {
+  try {
+    const stat = statSync?.(path);
+    return stat?.kind === "file" ? stat : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Loads a skill file a cache missed (or every file, without a cache), putting its head into the cache. */
 async function load(
   fs: FsOps,
   ref: SkillFileRef,
@@ -196,8 +237,6 @@ async function load(
   if (cache === undefined) return loadSkillFile(fs, ref, loadYaml);
   const stat = await fs.stat(ref.path).catch(() => undefined);
   if (stat?.kind !== "file") return loadSkillFile(fs, ref, loadYaml);
-  const kept = cache.get(ref, stat);
-  if (kept !== undefined) return skillFromHead(fs, ref, kept);
   // Read after the stat: a file that changes in between is stored under its old stamp, so it misses next time.
   const head = await readSkillHead(fs, ref, loadYaml);
   cache.put(ref, stat, head);

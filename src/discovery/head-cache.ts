@@ -13,10 +13,15 @@ import { pruneCacheDir } from "./cache-prune.js";
  * has the same stamp (identity, size, modification and status-change times). A hit costs one stat instead
  * of open/fstat/read/close plus parsing; a CLI run in a project of 1,000 skills starts ~20 ms sooner. Dirs
  * are still listed every run, so added and removed skills are always seen; only file contents are cached.
+ *
+ * The file is line-delimited: a header line `{"format":3,"key":…}`, then one JSON array per file. A discovery
+ * looks its files up in one synchronous pass over the lines, parsing one line at a time and handing each hit on
+ * at once: no map of every entry, and the text is dropped when the pass ends (at 50k skills the whole parsed
+ * file beside the text was ~50 MB of the CLI's peak memory).
  */
 
 /** Bump when the shape of a cached entry changes. The caller's key covers code changes (version, build). */
-export const HEAD_CACHE_FORMAT = 2;
+export const HEAD_CACHE_FORMAT = 3;
 /**
  * Files whose stamp is this recent are not kept: on a file system with coarse timestamps (1-2 s), a second
  * edit within the same tick that keeps the size would keep the stamp too (git's "racily clean" problem).
@@ -24,6 +29,10 @@ export const HEAD_CACHE_FORMAT = 2;
 export const RACY_WINDOW_MS = 2_000;
 /** A cache file larger than this is ignored (and rewritten smaller). */
 export const MAX_HEAD_CACHE_BYTES = 64_000_000;
+/** A first line longer than this is no header of ours (a format-2 file is one long line): it is not parsed. */
+const MAX_HEADER_CHARS = 4_096;
+/** The cache file is read in chunks of this size: each decoded chunk is a small, short-lived string. */
+const CHUNK_BYTES = 64 * 1_024;
 
 /** What {@link openHeadCache} reads and writes. */
 export interface HeadCacheOptions {
@@ -36,10 +45,19 @@ export interface HeadCacheOptions {
   now: number;
 }
 
-/** The cache for one discovery: read once, looked up per file, written back once at the end. */
+/** The cache for one discovery: read once, looked up once, then the misses put, written back once at the end. */
 export interface HeadCache {
-  /** The head kept for `ref` when the file still has the stamp it had when it was read; else undefined. */
-  get(ref: SkillFileRef, stat: FileStat): HeadResult | undefined;
+  /**
+   * Looks up the files of one discovery in a single synchronous pass over the cache (call it once): for each
+   * entry whose file is in `refs` and still has the stamp `stat(index)` reports, calls `onHit(index, head)`.
+   * Returns the indexes of the refs not served, ascending. `stat` is called only for refs that have an entry,
+   * and may return undefined (the file is gone or unreadable: a miss).
+   */
+  lookup(
+    refs: readonly SkillFileRef[],
+    stat: (index: number) => FileStat | undefined,
+    onHit: (index: number, head: HeadResult) => void,
+  ): number[];
   /** Keeps a head just read, unless its stamp is too recent to trust or it is not plain JSON data. */
   put(ref: SkillFileRef, stat: FileStat, head: HeadResult): void;
   /**
@@ -51,49 +69,124 @@ export interface HeadCache {
 }
 
 /**
- * `[fileId, size, mtimeMs, ctimeMs, name, kind, meta, diagnostics?]`: an array, and `meta` holds only the
- * fields that differ from a skill with empty frontmatter (0 when the head has no meta): a cold `JSON.parse`
- * of 1,000 full entries took 6.6 ms, of these 1.5 ms.
+ * `[path, fileId, size, mtimeMs, ctimeMs, name, kind, meta, diagnostics?]`, one line each: an array, and `meta`
+ * holds only the fields that differ from a skill with empty frontmatter (0 when the head has no meta): a cold
+ * `JSON.parse` of 1,000 full entries took 6.6 ms, of these 1.5 ms.
  */
-type Entry = [string, number, number, number, string, SkillKind, Partial<SkillMeta> | 0, Diagnostic[]?];
-
-interface CacheFile {
-  format: number;
-  key: string;
-  entries: Record<string, unknown>;
-}
+type Entry = [
+  string,
+  string,
+  number,
+  number,
+  number,
+  string,
+  SkillKind,
+  Partial<SkillMeta> | 0,
+  Diagnostic[]?,
+];
 
 /** Reads the cache file (a missing, unreadable, corrupt or foreign one reads as empty). Never throws. */
 export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCache> {
   const { fs, file, key, now } = options;
-  const loaded = await readEntries(fs, file, key);
-  const loadedCount = Object.keys(loaded).length;
+  // Every line of the file, the header first, read when called; dropped after `lookup` unless a rewrite will
+  // copy the lines it used (read again then: holding every hit line would hold the whole text).
+  let lines = await cacheLines(fs, file);
+  // The numbers (0: the first entry line) of the lines `lookup` served from, ascending.
+  let usedLines: number[] = [];
   const template = emptyMeta();
-  const used = new Map<string, Entry>();
+  const puts = new Map<string, Entry>();
   let changed = false;
   return {
-    get(ref, stat) {
-      const entry = Object.hasOwn(loaded, ref.path) ? loaded[ref.path] : undefined;
-      if (!isEntry(entry) || !matches(entry, ref, stat)) return undefined;
-      used.set(ref.path, entry);
-      const [fileId, , , , , , meta, diagnostics = []] = entry;
-      return meta === 0 ? { diagnostics, fileId } : { meta: expand(template, meta), diagnostics, fileId };
+    lookup(refs, stat, onHit) {
+      const served = new Uint8Array(refs.length);
+      // First index of each path, and the next index with the same path (-1: none): a path listed twice in
+      // `refs` is served from one line.
+      const firstIndex = new Map<string, number>();
+      const nextIndex = new Int32Array(refs.length).fill(-1);
+      // For each first index, the last index with its path so far (the chain's tail).
+      const tail = new Int32Array(refs.length);
+      for (const [index, ref] of refs.entries()) {
+        const first = firstIndex.get(ref.path);
+        if (first === undefined) {
+          firstIndex.set(ref.path, index);
+          tail[index] = index;
+        } else {
+          nextIndex[tail[first] ?? first] = index;
+          tail[first] = index;
+        }
+      }
+      let count = 0;
+      const used: number[] = [];
+      try {
+        let header = true;
+        for (const line of lines?.() ?? []) {
+          if (header) {
+            header = false;
+            if (isOurHeader(line, key)) continue;
+            break;
+          }
+          const entry = parseEntry(line);
+          let hit = false;
+          for (let index = entry === undefined ? -1 : (firstIndex.get(entry[0]) ?? -1); index !== -1; ) {
+            const ref = refs[index];
+            if (served[index] === 0 && entry !== undefined && ref !== undefined) {
+              const current = stat(index);
+              if (current?.kind === "file" && matches(entry, ref, current)) {
+                served[index] = 1;
+                hit = true;
+                onHit(index, headOf(template, entry));
+              }
+            }
+            index = nextIndex[index] ?? -1;
+          }
+          if (hit) used.push(count);
+          count += 1;
+        }
+      } catch {
+        // A file that cannot be read to the end (replaced by a dir, a read error): what was served stands.
+        changed = true;
+      }
+      const missed: number[] = [];
+      for (let index = 0; index < refs.length; index += 1) if (served[index] === 0) missed.push(index);
+      // A line not used is a file gone or changed: the file is rewritten. The misses may add entries too.
+      if (used.length < count) changed = true;
+      if (changed || missed.length > 0) usedLines = used;
+      else lines = undefined;
+      return missed;
     },
     put(ref, stat, head) {
       changed = true;
       if (isRacy(stat, now) || !isPlainData(head) || head.missing === true) return;
       const meta = head.meta === undefined ? 0 : compact(template, head.meta);
       if (meta === undefined) return;
-      const entry: Entry = [stat.fileId, stat.size, stat.mtimeMs, stat.ctimeMs, ref.name, ref.kind, meta];
+      const entry: Entry = [
+        ref.path,
+        stat.fileId,
+        stat.size,
+        stat.mtimeMs,
+        stat.ctimeMs,
+        ref.name,
+        ref.kind,
+        meta,
+      ];
       if (head.diagnostics.length > 0) entry.push(head.diagnostics);
-      used.set(ref.path, entry);
+      puts.set(ref.path, entry);
     },
     async save() {
-      if (!changed && used.size === loadedCount) return undefined;
-      const content: CacheFile = { format: HEAD_CACHE_FORMAT, key, entries: Object.fromEntries(used) };
+      if (!changed) return undefined;
+      // Each line is encoded as it is made: at 50k skills an array of every line, then their join, held ~40 MB
+      // more than the bytes written.
+      const out = lineEncoder();
+      out.append(JSON.stringify({ format: HEAD_CACHE_FORMAT, key }));
+      if (lines !== undefined && usedLines.length > 0) copyLines(lines(), key, usedLines, out.append);
+      lines = undefined;
+      usedLines = [];
+      for (const entry of puts.values()) out.append(JSON.stringify(entry));
+      puts.clear();
+      const content = out.bytes();
       try {
         await fs.mkdir(dirname(file));
-        await writeFileAtomic(fs, file, JSON.stringify(content));
+        await writeFileAtomic(fs, file, content);
         await pruneCacheDir(fs, dirname(file), file, now);
         return undefined;
       } catch (error) {
@@ -106,6 +199,147 @@ export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCach
       }
     },
   };
+}
+
+/**
+ * Hands the entry lines numbered in `numbers` (ascending; 0 is the first line after the header) to `out`, when
+ * the header is still ours. A file rewritten by another run in between gives that run's lines: each is an entry
+ * checked against its file's stamp like any other. Never throws (lines it cannot read are left out).
+ */
+function copyLines(
+  lines: Iterable<string>,
+  key: string,
+  numbers: number[],
+  out: (line: string) => void,
+): void {
+  try {
+    let number = -1;
+    let next = 0;
+    for (const line of lines) {
+      if (number === -1 && !isOurHeader(line, key)) return;
+      if (number === numbers[next]) {
+        out(line);
+        next += 1;
+        if (next === numbers.length) return;
+      }
+      number += 1;
+    }
+  } catch {
+    // Left out: the next run reads those files again.
+  }
+}
+
+/** Lines appended one at a time, as UTF-8 bytes, each ended by a newline. */
+function lineEncoder(): { append(line: string): void; bytes(): Uint8Array } {
+  let buffer = Buffer.allocUnsafe(64 * 1_024);
+  let length = 0;
+  const append = (line: string) => {
+    const needed = length + Buffer.byteLength(line) + 1;
+    if (needed > buffer.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(needed, Math.ceil(buffer.length * 1.5)));
+      buffer.copy(bigger, 0, 0, length);
+      buffer = bigger;
+    }
+    length += buffer.write(line, length);
+    buffer[length] = 0x0a;
+    length += 1;
+  };
+  return { append, bytes: () => buffer.subarray(0, length) };
+}
+
+/** True when `line` is the header this build writes (format and key). */
+function isOurHeader(line: string, key: string): boolean {
+  if (line.length > MAX_HEADER_CHARS) return false;
+  try {
+    const header: unknown = JSON.parse(line);
+    return isRecord(header) && header.format === HEAD_CACHE_FORMAT && header.key === key;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The cache file's lines, read when called: in chunks through `readChunksSync` when the fs has it (each chunk
+ * decoded, split and dropped before the next: the whole text is never held), else from the whole text read
+ * now. Undefined when there is no readable file of an acceptable size.
+ */
+async function cacheLines(fs: FsOps, file: string): Promise<(() => Iterable<string>) | undefined> {
+  try {
+    const stat = await fs.stat(file);
+    if (stat.kind !== "file" || stat.size > MAX_HEAD_CACHE_BYTES) return undefined;
+    const readChunksSync = fs.readChunksSync?.bind(fs);
+    if (readChunksSync !== undefined) return () => linesOfChunks(readChunksSync(file, CHUNK_BYTES));
+    const text = await fs.readFile(file);
+    return () => linesOfText(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The lines of a file's text: split at each newline, the one that ends the file ending the last line. */
+function linesOfText(text: string): Generator<string> {
+  return splitLines(text.endsWith("\n") ? text.slice(0, -1) : text);
+}
+
+/** `text.split("\n")`, one line at a time. */
+function* splitLines(text: string): Generator<string> {
+  for (let start = 0; ; ) {
+    const newline = text.indexOf("\n", start);
+    if (newline === -1) {
+      yield text.slice(start);
+      return;
+    }
+    yield text.slice(start, newline);
+    start = newline + 1;
+  }
+}
+
+/**
+ * The lines of UTF-8 text read in chunks: each chunk up to its last newline is decoded at once (a newline byte
+ * is never part of a multi-byte character), the rest carried into the next. A first line longer than
+ * {@link MAX_HEADER_CHARS} bytes ends the lines (no header of ours: a format-2 file is one long line).
+ */
+function* linesOfChunks(chunks: Iterable<Uint8Array>): Generator<string> {
+  let carry: Buffer = Buffer.alloc(0);
+  let first = true;
+  for (const chunk of chunks) {
+    const last = chunk.lastIndexOf(0x0a);
+    if (last === -1) {
+      carry = Buffer.concat([carry, chunk]);
+      if (first && carry.length > MAX_HEADER_CHARS) return;
+      continue;
+    }
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+    // Complete lines, without the newline that ends the last of them. The carry may end inside a character that
+    // this chunk finishes: decoded together, never apart.
+    const text =
+      carry.length === 0
+        ? bytes.toString("utf8", 0, last)
+        : Buffer.concat([carry, bytes.subarray(0, last)]).toString("utf8");
+    carry = Buffer.from(bytes.subarray(last + 1));
+    for (const line of splitLines(text)) {
+      if (first && line.length > MAX_HEADER_CHARS) return;
+      first = false;
+      yield line;
+    }
+  }
+  if (carry.length > 0) yield carry.toString("utf8");
+}
+
+/** The head an entry keeps. */
+function headOf(template: SkillMeta, entry: Entry): HeadResult {
+  const [, fileId, , , , , , meta, diagnostics = []] = entry;
+  return meta === 0 ? { diagnostics, fileId } : { meta: expand(template, meta), diagnostics, fileId };
+}
+
+/** One line's entry, or undefined when it is not valid JSON or not an entry. */
+function parseEntry(line: string): Entry | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return isEntry(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The meta of a skill whose frontmatter is empty: what compacted entries leave out. */
@@ -141,26 +375,14 @@ function sameData(a: unknown, b: unknown): boolean {
   );
 }
 
-async function readEntries(fs: FsOps, file: string, key: string): Promise<Record<string, unknown>> {
-  try {
-    const stat = await fs.stat(file);
-    if (stat.kind !== "file" || stat.size > MAX_HEAD_CACHE_BYTES) return {};
-    const parsed: unknown = JSON.parse(await fs.readFile(file));
-    if (!isCacheFile(parsed) || parsed.format !== HEAD_CACHE_FORMAT || parsed.key !== key) return {};
-    return parsed.entries;
-  } catch {
-    return {};
-  }
-}
-
 function matches(entry: Entry, ref: SkillFileRef, stat: FileStat): boolean {
   return (
-    entry[0] === stat.fileId &&
-    entry[1] === stat.size &&
-    entry[2] === stat.mtimeMs &&
-    entry[3] === stat.ctimeMs &&
-    entry[4] === ref.name &&
-    entry[5] === ref.kind
+    entry[1] === stat.fileId &&
+    entry[2] === stat.size &&
+    entry[3] === stat.mtimeMs &&
+    entry[4] === stat.ctimeMs &&
+    entry[5] === ref.name &&
+    entry[6] === ref.kind
   );
 }
 
@@ -195,19 +417,12 @@ function plainData(value: unknown, ancestors: Set<object>): boolean {
   return plain;
 }
 
-function isCacheFile(value: unknown): value is CacheFile {
-  if (typeof value !== "object" || value === null) return false;
-  const v = value as Record<string, unknown>;
-  return typeof v.format === "number" && typeof v.key === "string" && isRecord(v.entries);
-}
-
 /** The tuple's shape and the meta fields code downstream relies on (checked at lookup, one entry at a time). */
 function isEntry(value: unknown): value is Entry {
-  if (!Array.isArray(value) || value.length < 7 || value.length > 8) return false;
-  const [fileId, size, mtimeMs, ctimeMs, name, kind, meta, diagnostics] = value as unknown[];
-  if (typeof fileId !== "string" || typeof name !== "string" || (kind !== "skill" && kind !== "command")) {
-    return false;
-  }
+  if (!Array.isArray(value) || value.length < 8 || value.length > 9) return false;
+  const [path, fileId, size, mtimeMs, ctimeMs, name, kind, meta, diagnostics] = value as unknown[];
+  if (typeof path !== "string" || typeof fileId !== "string" || typeof name !== "string") return false;
+  if (kind !== "skill" && kind !== "command") return false;
   if (typeof size !== "number" || typeof mtimeMs !== "number" || typeof ctimeMs !== "number") return false;
   if (diagnostics !== undefined && !Array.isArray(diagnostics)) return false;
   if (meta === 0) return true;

@@ -54,6 +54,17 @@ export interface FsOps {
    * file), and through `readHead` otherwise.
    */
   readHeadSync?(path: string, maxBytes: number): FileHead;
+  /**
+   * {@link FsOps.stat} done synchronously (throws instead of rejecting). Optional: a warm discovery cache is
+   * checked in one synchronous pass (one stat per file, no promise) when it is there and `readHeadSync` is too.
+   */
+  statSync?(path: string): FileStat;
+  /**
+   * Reads a whole regular file synchronously through one open file, in chunks of at most `chunkBytes`: a reader
+   * that parses as it goes never holds the whole text. Each chunk is valid only until the next is asked for.
+   * Optional: the discovery cache reads its file this way when it is there, and whole otherwise.
+   */
+  readChunksSync?(path: string, chunkBytes: number): Iterable<Uint8Array>;
   writeFile(path: string, data: string | Uint8Array): Promise<void>;
   mkdir(path: string): Promise<void>;
   rename(from: string, to: string): Promise<void>;
@@ -122,7 +133,15 @@ function headOf(buffer: Buffer, length: number, stat: { size: number; dev: numbe
  */
 function syncReads(): Pick<
   FsOps,
-  "readdir" | "stat" | "realpath" | "readFile" | "readBytes" | "readHead" | "readHeadSync"
+  | "readdir"
+  | "stat"
+  | "statSync"
+  | "realpath"
+  | "readFile"
+  | "readBytes"
+  | "readHead"
+  | "readHeadSync"
+  | "readChunksSync"
 > {
   // One buffer for every head: each is decoded before the call returns (nothing in between can run), so a
   // discovery allocates no 4 KB buffer per file.
@@ -140,15 +159,31 @@ function syncReads(): Pick<
       callbackFs.closeSync(fd);
     }
   };
+  function* readChunksSync(path: string, chunkBytes: number): Generator<Uint8Array> {
+    const fd = callbackFs.openSync(path, HEAD_OPEN_FLAGS);
+    try {
+      if (!callbackFs.fstatSync(fd).isFile()) throw notRegularFile(path);
+      const buffer = Buffer.allocUnsafe(chunkBytes);
+      for (;;) {
+        const bytesRead = callbackFs.readSync(fd, buffer, 0, chunkBytes, null);
+        if (bytesRead === 0) return;
+        yield buffer.subarray(0, bytesRead);
+      }
+    } finally {
+      callbackFs.closeSync(fd);
+    }
+  }
   return {
     readdir: async (path) =>
       callbackFs.readdirSync(path, { withFileTypes: true }).map((e) => ({ name: e.name, kind: kindOf(e) })),
     stat: async (path) => statOf(callbackFs.statSync(path)),
+    statSync: (path) => statOf(callbackFs.statSync(path)),
     realpath: async (path) => callbackFs.realpathSync(path),
     readFile: async (path) => callbackFs.readFileSync(path, "utf8"),
     readBytes: async (path) => new Uint8Array(callbackFs.readFileSync(path)),
     readHead: async (path, maxBytes) => readHeadSync(path, maxBytes),
     readHeadSync,
+    readChunksSync,
   };
 }
 

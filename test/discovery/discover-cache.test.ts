@@ -1,11 +1,11 @@
-import { mkdir, readdir, readFile, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { cacheFileFor } from "../../src/discovery/cache-file.js";
 import type { Discovery } from "../../src/discovery/discover.js";
 import { createEngine } from "../../src/engine/engine.js";
-import type { FsOps } from "../../src/io/fs.js";
+import { createNodeFs, type FsOps } from "../../src/io/fs.js";
 import { splitFrontmatter } from "../../src/skill/frontmatter-core.js";
 import { type TmpTree, type TreeEntry, tmpTree } from "../support/tmp-tree.js";
 import { skillMd, treeSkills } from "./engine-for.js";
@@ -180,16 +180,80 @@ describe("discovery through the head cache", () => {
         expect(both.filter((x) => x !== undefined)).toEqual(["plain one"]);
       },
     ],
+    [
+      "a SKILL.md removed, its dir kept",
+      (t) => rm(t.path(`${SKILLS}/scoped/SKILL.md`)),
+      (t, d) => {
+        expect(skill(t, d, "scoped")).toBeUndefined();
+        expect(d.diagnostics.map((x) => x.path)).toContain(t.path(`${SKILLS}/scoped`));
+      },
+    ],
+    [
+      "a file replaced by another of the same size (a new file renamed over it)",
+      async (t) => {
+        const path = t.path(SAME_SIZE);
+        const text = await readFile(path, "utf8");
+        await writeFile(`${path}.new`, text.replace("description: plain one", "description: PLAIN ONE"));
+        await utimes(`${path}.new`, PINNED_S, PINNED_S);
+        await rename(`${path}.new`, path);
+      },
+      (t, d) => expect(skill(t, d, "plain")?.description).toBe("PLAIN ONE"),
+    ],
   ])("sees an edit: %s", async (_, edit, check) => {
+    for (const fs of [undefined, createNodeFs({ syncReads: false })]) {
+      const t = await build();
+      await run(t, { ...(fs === undefined ? {} : { fs }) });
+      await edit(t);
+      const uncached = await run(t, { cache: false });
+      const cached = await run(t, { ...(fs === undefined ? {} : { fs }) });
+      check(t, cached);
+      expect(observed(t, cached)).toEqual(observed(t, uncached));
+      // And the run after it, from the cache as rewritten.
+      expect(observed(t, await run(t))).toEqual(observed(t, uncached));
+      await t.cleanup();
+      tree = undefined;
+    }
+  });
+
+  it("a warm run with synchronous reads stats each skill file once and reads none, with no promise per file", async () => {
     const t = await build();
-    await run(t);
-    await edit(t);
     const uncached = await run(t, { cache: false });
-    const cached = await run(t);
-    check(t, cached);
-    expect(observed(t, cached)).toEqual(observed(t, uncached));
-    // And the run after it, from the cache as rewritten.
-    expect(observed(t, await run(t))).toEqual(observed(t, uncached));
+    await run(t);
+    const calls: Record<"statSync" | "stat" | "readHeadSync" | "readHead", string[]> = {
+      statSync: [],
+      stat: [],
+      readHeadSync: [],
+      readHead: [],
+    };
+    const real = createNodeFs();
+    const counting: FsOps = {
+      ...real,
+      statSync: (path) => {
+        calls.statSync.push(path);
+        return real.statSync?.(path) ?? expect.unreachable();
+      },
+      stat: (path) => {
+        calls.stat.push(path);
+        return real.stat(path);
+      },
+      readHeadSync: (path, max) => {
+        calls.readHeadSync.push(path);
+        return real.readHeadSync?.(path, max) ?? expect.unreachable();
+      },
+      readHead: (path, max) => {
+        calls.readHead.push(path);
+        return real.readHead(path, max);
+      },
+    };
+    const warm = await run(t, { fs: counting });
+    expect(observed(t, warm)).toEqual(observed(t, uncached));
+    expect(skillReads(calls.readHeadSync)).toEqual([]);
+    expect(skillReads(calls.readHead)).toEqual([]);
+    expect(skillReads(calls.stat)).toEqual([]);
+    const files = skillReads(calls.statSync);
+    // Every skill and command path (the symlinked dir's too) once.
+    expect(files).toHaveLength(7);
+    expect(new Set(files).size).toBe(7);
   });
 
   it("a YAML alias cycle in a skill does not break discovery, and is read fresh each run", async () => {

@@ -57,11 +57,37 @@ async function readSkill(t: TmpTree, name: string): Promise<Read> {
   return { ref, stat: await fs.stat(ref.path), head: await readSkillHead(fs, ref) };
 }
 
+/** The ways the cache file is read: the default 64 KB chunks, chunks that split lines and characters, whole. */
+const READERS: [string, FsOps][] = [
+  ["in 64 KB chunks", fs],
+  ["in 7-byte chunks", { ...fs, readChunksSync: (path) => fs.readChunksSync?.(path, 7) ?? [] }],
+  ["whole (an fs without readChunksSync)", { ...fs, readChunksSync: undefined }],
+];
+
 /** A clock an hour ahead: none of the test's files is racy. */
 const LATER = Date.now() + 3_600_000;
 
 function open(file: string, now: number, key = KEY, ops: FsOps = fs): Promise<HeadCache> {
   return openHeadCache({ fs: ops, file, key, now });
+}
+
+/** Looks files up in one pass (a cache is looked up once): each one's head, or undefined on a miss. */
+function lookupAll(cache: HeadCache, files: [SkillFileRef, FileStat][]): (HeadResult | undefined)[] {
+  const heads: (HeadResult | undefined)[] = files.map(() => undefined);
+  const missed = cache.lookup(
+    files.map(([ref]) => ref),
+    (index) => files[index]?.[1],
+    (index, head) => {
+      heads[index] = head;
+    },
+  );
+  expect(missed).toEqual(heads.flatMap((h, i) => (h === undefined ? [i] : [])));
+  return heads;
+}
+
+/** Looks one file up: its head, or undefined on a miss. */
+function get(cache: HeadCache, ref: SkillFileRef, stat: FileStat): HeadResult | undefined {
+  return lookupAll(cache, [[ref, stat]])[0];
 }
 
 /** Puts each read skill into a fresh cache and saves it. */
@@ -124,21 +150,98 @@ describe("openHeadCache", () => {
     expect(a.head.meta?.paths).toEqual(["src/**/*.ts", "docs/*.md"]);
     await seed(file, [a]);
     const same = await open(file, LATER);
-    expect(same.get(a.ref, a.stat)).toEqual(a.head);
-    expect((await open(file, LATER, "1.0.1+build-b")).get(a.ref, a.stat)).toBeUndefined();
+    expect(get(same, a.ref, a.stat)).toEqual(a.head);
+    expect(get(await open(file, LATER, "1.0.1+build-b"), a.ref, a.stat)).toBeUndefined();
   });
 
-  it.each<[string, (json: string) => string]>([
-    ["another format", (json) => JSON.stringify({ ...JSON.parse(json), format: HEAD_CACHE_FORMAT + 1 })],
-    ["corrupt JSON", (json) => json.slice(0, -3)],
-    ["a JSON array", (json) => `[${json}]`],
-    ["entries that are not an object", (json) => JSON.stringify({ ...JSON.parse(json), entries: [] })],
-  ])("a file with %s reads as empty", async (_, spoil) => {
+  /** The header line and the entry lines of a cache file. */
+  const splitLines = (text: string) => {
+    const [header = "", ...entries] = text.split("\n").filter((line) => line !== "");
+    return { header: JSON.parse(header) as Record<string, unknown>, entries };
+  };
+  const v2 = (text: string) => {
+    const { entries } = splitLines(text);
+    const tuples = entries.map((line) => JSON.parse(line) as unknown[]);
+    return JSON.stringify({
+      format: 2,
+      key: KEY,
+      entries: Object.fromEntries(tuples.map((e) => [e[0], e.slice(1)])),
+    });
+  };
+
+  it.each<[string, (text: string) => string]>([
+    [
+      "another format",
+      (text) => text.replace(`"format":${HEAD_CACHE_FORMAT}`, `"format":${HEAD_CACHE_FORMAT + 1}`),
+    ],
+    ["the old format (one JSON object)", v2],
+    [
+      "the old format with the new header's format number",
+      (text) => v2(text).replace('"format":2', `"format":${HEAD_CACHE_FORMAT}`),
+    ],
+    ["a corrupt header", (text) => text.slice(1)],
+    ["a truncated entry", (text) => text.slice(0, -3)],
+    ["an entry cut off at the header", (text) => text.slice(0, text.indexOf("\n") + 1)],
+    [
+      "a JSON array header",
+      (text) => `[${text.slice(0, text.indexOf("\n"))}]${text.slice(text.indexOf("\n"))}`,
+    ],
+    ["no line ends", (text) => text.replaceAll("\n", " ")],
+    ["binary noise", () => "\0\xff\n\0\n"],
+  ])("a file with %s reads as empty, and is rewritten", async (_, spoil) => {
     const { t, file } = await setup();
     const a = await readSkill(t, "a");
     await seed(file, [a]);
-    await writeFile(file, spoil(await readFile(file, "utf8")));
-    expect((await open(file, LATER)).get(a.ref, a.stat)).toBeUndefined();
+    const good = await readFile(file, "utf8");
+    expect(splitLines(good).header).toEqual({ format: HEAD_CACHE_FORMAT, key: KEY });
+    for (const [, reader] of READERS) {
+      await writeFile(file, spoil(good));
+      const cache = await open(file, LATER, KEY, reader);
+      expect(get(cache, a.ref, a.stat)).toBeUndefined();
+      cache.put(a.ref, a.stat, a.head);
+      expect(await cache.save()).toBeUndefined();
+      expect(await readFile(file, "utf8")).toBe(good);
+    }
+  });
+
+  it.each(READERS)(
+    "serves every entry when the file is read %s, multi-byte text included",
+    async (_, reader) => {
+      const { t, file } = await setup({
+        "skills/uni/SKILL.md":
+          '---\ndescription: héllo 日本語 🎉 — ünïcødé\nmetadata: { k: "𝄞" }\n---\nbody\n',
+      });
+      const reads = [await readSkill(t, "a"), await readSkill(t, "uni"), await readSkill(t, "b")];
+      await seed(file, reads);
+      const cache = await open(file, LATER, KEY, reader);
+      expect(
+        lookupAll(
+          cache,
+          reads.map((r) => [r.ref, r.stat]),
+        ),
+      ).toEqual(reads.map((r) => r.head));
+      expect(reads[1]?.head.meta?.description).toBe("héllo 日本語 🎉 — ünïcødé");
+    },
+  );
+
+  it("one bad line costs only its own entry: the others are served, and the file is rewritten without it", async () => {
+    const { t, file } = await setup();
+    const [a, b] = [await readSkill(t, "a"), await readSkill(t, "b")];
+    await seed(file, [a, b]);
+    const good = await readFile(file, "utf8");
+    const { entries } = splitLines(good);
+    const lines = good.split("\n");
+    await writeFile(file, [lines[0], `${entries[0]?.slice(0, 20)}`, "", "{}", entries[1], ""].join("\n"));
+    const cache = await open(file, LATER);
+    expect(
+      lookupAll(cache, [
+        [a.ref, a.stat],
+        [b.ref, b.stat],
+      ]),
+    ).toEqual([undefined, b.head]);
+    cache.put(a.ref, a.stat, a.head);
+    expect(await cache.save()).toBeUndefined();
+    expect(splitLines(await readFile(file, "utf8")).entries).toEqual([entries[1], entries[0]]);
   });
 
   // Mutations that do not depend on the tuple's layout: whatever the format, none of these is a usable entry.
@@ -160,21 +263,74 @@ describe("openHeadCache", () => {
     const { t, file } = await setup();
     const a = await readSkill(t, "a");
     await seed(file, [a]);
-    const json = JSON.parse(await readFile(file, "utf8")) as { entries: Record<string, unknown[]> };
-    json.entries[a.ref.path] = change(json.entries[a.ref.path] as unknown[]) as unknown[];
-    await writeFile(file, JSON.stringify(json));
+    const [header, entry] = (await readFile(file, "utf8")).split("\n");
+    await writeFile(file, `${header}\n${JSON.stringify(change(JSON.parse(entry ?? "") as unknown[]))}\n`);
     const cache = await open(file, LATER);
-    const hit = cache.get(a.ref, a.stat);
+    const hit = get(cache, a.ref, a.stat);
     if (label.includes("control")) expect(hit).toEqual(a.head);
     else expect(hit).toBeUndefined();
     expect(await cache.save()).toBeUndefined();
+  });
+
+  it("serves a path listed twice (and three times) from its one line, and then has nothing to rewrite", async () => {
+    const { t, file } = await setup();
+    const [a, b] = [await readSkill(t, "a"), await readSkill(t, "b")];
+    await seed(file, [a, b]);
+    const spy = spyFs();
+    const cache = await open(file, LATER, KEY, spy.fs);
+    const twice: [SkillFileRef, FileStat][] = [
+      [a.ref, a.stat],
+      [b.ref, b.stat],
+      [a.ref, a.stat],
+      [a.ref, a.stat],
+    ];
+    expect(lookupAll(cache, twice)).toEqual([a.head, b.head, a.head, a.head]);
+    expect(await cache.save()).toBeUndefined();
+    expect(spy.calls.writeFile).toEqual([]);
+  });
+
+  it("reads lines split across chunks at every byte offset, multi-byte characters included", async () => {
+    const { t } = await setup({ "cache/.keep": "" });
+    const file = t.path("cache/lines.json");
+    const description = (i: number) => `héllo 日本語 🎉 ${i}`;
+    const stat: FileStat = { kind: "file", size: 5, mtimeMs: 1, ctimeMs: 1, fileId: "1:2" };
+    const failures: string[] = [];
+    // Paths of every length from 1 to 12 chars more move each line's bytes across the chunk boundaries.
+    for (let pad = 0; pad < 12; pad += 1) {
+      const refs: SkillFileRef[] = [0, 1, 2, 3].map((i) => ({
+        path: `/p${"x".repeat(pad)}/${i}`,
+        name: `n${i}`,
+        kind: "skill",
+        source: "user",
+        root: "/",
+        baseDir: "/",
+      }));
+      const lines = refs.map((ref, i) =>
+        JSON.stringify([ref.path, stat.fileId, 5, 1, 1, ref.name, "skill", { description: description(i) }]),
+      );
+      await writeFile(
+        file,
+        `${JSON.stringify({ format: HEAD_CACHE_FORMAT, key: KEY })}\n${lines.join("\n")}\n`,
+      );
+      for (let size = 1; size < 30; size += 1) {
+        const reader: FsOps = { ...fs, readChunksSync: (path) => fs.readChunksSync?.(path, size) ?? [] };
+        const heads = lookupAll(
+          await open(file, LATER, KEY, reader),
+          refs.map((ref) => [ref, stat]),
+        );
+        const got = heads.map((h) => h?.meta?.description);
+        if (got.some((d, i) => d !== description(i)))
+          failures.push(`pad ${pad}, chunk ${size}: ${got.join(" | ")}`);
+      }
+    }
+    expect(failures).toEqual([]);
   });
 
   it("a directory at the cache path reads as empty and cannot be saved over, without throwing", async () => {
     const { t, file } = await setup({ "cache/heads.json/inside": "x" });
     const a = await readSkill(t, "a");
     const cache = await open(file, LATER);
-    expect(cache.get(a.ref, a.stat)).toBeUndefined();
+    expect(get(cache, a.ref, a.stat)).toBeUndefined();
     cache.put(a.ref, a.stat, a.head);
     expect(await cache.save()).toMatchObject({ severity: "info", code: "cache-unwritable", path: file });
     expect(await readdir(t.path("cache"))).toEqual(["heads.json"]);
@@ -192,8 +348,8 @@ describe("openHeadCache", () => {
     const a = await readSkill(t, "a");
     await seed(file, [a]);
     const cache = await open(file, LATER);
-    expect(cache.get(...vary(a))).toBeUndefined();
-    expect(cache.get(a.ref, a.stat)).toEqual(a.head);
+    expect(get(cache, ...vary(a))).toBeUndefined();
+    expect(get(await open(file, LATER), a.ref, a.stat)).toEqual(a.head);
   });
 
   it.each<[string, (stat: FileStat) => number, boolean]>([
@@ -207,7 +363,7 @@ describe("openHeadCache", () => {
     const { t, file } = await setup();
     const a = await readSkill(t, "a");
     await seed(file, [a], now(a.stat));
-    const hit = (await open(file, LATER)).get(a.ref, a.stat);
+    const hit = get(await open(file, LATER), a.ref, a.stat);
     expect(hit === undefined ? "miss" : "hit").toBe(kept ? "hit" : "miss");
   });
 
@@ -221,8 +377,12 @@ describe("openHeadCache", () => {
     expect(odd.head.meta?.description).toBe("d");
     await seed(file, [a, odd]);
     const cache = await open(file, LATER);
-    expect(cache.get(odd.ref, odd.stat)).toBeUndefined();
-    expect(cache.get(a.ref, a.stat)).toEqual(a.head);
+    expect(
+      lookupAll(cache, [
+        [odd.ref, odd.stat],
+        [a.ref, a.stat],
+      ]),
+    ).toEqual([undefined, a.head]);
   });
 
   it("writes only when something changed, drops entries not looked up, and leaves no temp files", async () => {
@@ -232,19 +392,27 @@ describe("openHeadCache", () => {
 
     const spy = spyFs();
     const allHits = await open(file, LATER, KEY, spy.fs);
-    expect(allHits.get(a.ref, a.stat)).toEqual(a.head);
-    expect(allHits.get(b.ref, b.stat)).toEqual(b.head);
+    expect(
+      lookupAll(allHits, [
+        [a.ref, a.stat],
+        [b.ref, b.stat],
+      ]),
+    ).toEqual([a.head, b.head]);
     expect(await allHits.save()).toBeUndefined();
     expect([spy.calls.writeFile, spy.calls.rename, spy.calls.mkdir]).toEqual([[], [], []]);
 
     const onlyA = await open(file, LATER, KEY, spy.fs);
-    expect(onlyA.get(a.ref, a.stat)).toEqual(a.head);
+    expect(get(onlyA, a.ref, a.stat)).toEqual(a.head);
     expect(await onlyA.save()).toBeUndefined();
     expect(spy.calls.rename).toHaveLength(1);
 
     const next = await open(file, LATER);
-    expect(next.get(b.ref, b.stat)).toBeUndefined();
-    expect(next.get(a.ref, a.stat)).toEqual(a.head);
+    expect(
+      lookupAll(next, [
+        [b.ref, b.stat],
+        [a.ref, a.stat],
+      ]),
+    ).toEqual([undefined, a.head]);
     expect(await readdir(t.path("cache"))).toEqual(["heads.json"]);
   });
 
