@@ -42,7 +42,8 @@ export async function openStoreFor(args: CliArgs, io: CliIo): Promise<Store | un
  * `skillwright serve [--port N] [--host H] [--db DIR|URL] [--api-key KEY] [--host-tools] [--mcp-allow-host H]…`:
  * the HTTP API of the SDK's
  * `client.beta.skills/environments/agents/sessions` over the store, until SIGINT/SIGTERM. `--api-key` (or
- * SKILLWRIGHT_API_KEY) is admitted to the default workspace; without one, a key is made and printed.
+ * SKILLWRIGHT_API_KEY) is admitted to the default workspace (a revoked key is refused: exit 1 before listening);
+ * without one, a key is made and printed.
  * Sessions run the engine (ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL name the model) with no host file system
  * unless `--host-tools`; agents' MCP servers on loopback, private or link-local addresses are refused unless
  * their host is named by `--mcp-allow-host` (or SKILLWRIGHT_MCP_ALLOW_HOSTS, comma-separated). Prints `listening on URL` first (with `--port 0`, the port the system chose).
@@ -53,7 +54,18 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
   const workspaceId = await ensureWorkspace(store.db, DEFAULT_WORKSPACE);
   const given = args.apiKey ?? io.env.SKILLWRIGHT_API_KEY;
   const key = given === undefined || given === "" ? newApiKey() : given;
-  await addApiKey(store.db, workspaceId, key);
+  const admitted = await addApiKey(store.db, workspaceId, key);
+  if (admitted.kind === "revoked") {
+    // Refused rather than served without it: a server whose only configured key is refused would answer 401
+    // to every client, and a key revoked because it leaked must not come back with a restart.
+    const from = args.apiKey === undefined ? "SKILLWRIGHT_API_KEY" : "--api-key";
+    io.stderr(
+      `skillwright: the key given by ${from} (id ${admitted.id}) was revoked with \`skillwright keys revoke\` ` +
+        `and stays revoked: choose another key (or omit ${from} to have one made)\n`,
+    );
+    await store.close();
+    return 1;
+  }
   const client = await modelClientFromEnv(io.env);
   // Streams wake on this instance's appends at once, and on other instances' through PostgreSQL NOTIFY.
   const signals = createEventSignals();
