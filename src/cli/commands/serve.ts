@@ -6,6 +6,7 @@ import { EVENTS_CHANNEL, listenForEvents } from "../../serve/events/pg-listen.js
 import { createServeApp } from "../../serve/http/app.js";
 import { mcpAllowHostsFrom } from "../../serve/sessions/mcp-url-guard.js";
 import { createSessionRunner } from "../../serve/sessions/runner.js";
+import { openPgTurnLocks } from "../../serve/sessions/turn-locks.js";
 import { newApiKey } from "../../serve/store/ids.js";
 import { isPostgresUrl, openDriver } from "../../serve/store/open-driver.js";
 import { createStore, type Store } from "../../serve/store/store.js";
@@ -72,6 +73,8 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
   const location = dbLocation(args.db, io);
   const shared = store.db.kind === "postgres";
   const listener = shared ? await listenForEvents(location, (id) => signals.notify(id)) : undefined;
+  // Which instance owns a turn waiting on the user: another resumes it only once the owner is gone.
+  const turnLocks = shared ? await openPgTurnLocks(location) : undefined;
   const runner = createSessionRunner({
     store,
     signals,
@@ -81,6 +84,7 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
         }
       : { followIntervalMs: 1000 }),
     ...(client === undefined ? {} : { client }),
+    ...(turnLocks === undefined ? {} : { turnLocks }),
     ...(args.hostTools ? { hostTools: { cwd: io.cwd, home: io.home } } : {}),
     mcpAllowHosts: mcpAllowHostsFrom(args.mcpAllowHosts, io.env.SKILLWRIGHT_MCP_ALLOW_HOSTS),
   });
@@ -102,6 +106,7 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
       `skillwright: cannot listen on ${host}:${args.port ?? DEFAULT_PORT}: ${error instanceof Error ? error.message : String(error)}\n`,
     );
     await listener?.close();
+    await turnLocks?.close();
     await store.close();
     return 1;
   }
@@ -118,6 +123,7 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
   await new Promise<void>((done) => server.close(() => done()));
   await runner.close();
   await listener?.close();
+  await turnLocks?.close();
   await store.close();
   return 0;
 }

@@ -26,7 +26,8 @@ export function pendingConfirmations(events: readonly SessionEvent[]): Set<strin
   return pending;
 }
 
-function requiredActions(stopReason: unknown): string[] | undefined {
+/** The event ids a `session.status_idle`'s `stop_reason` waits on, or undefined when it is not `requires_action`. Pure. */
+export function requiredActions(stopReason: unknown): string[] | undefined {
   if (typeof stopReason !== "object" || stopReason === null) return undefined;
   const reason: Record<string, unknown> = { ...stopReason };
   if (reason.type !== "requires_action" || !Array.isArray(reason.event_ids)) return undefined;
