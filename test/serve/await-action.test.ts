@@ -11,11 +11,10 @@ function memorySession() {
   let held = 0;
   let feed: ((event: SessionEvent) => void) | undefined;
   let n = 0;
-  const stored = (event: { type: string } & Record<string, unknown>): SessionEvent => ({
-    ...event,
-    id: `sevt_${(n += 1)}`,
-    processed_at: new Date(0).toISOString(),
-  });
+  const stored = (event: { type: string } & Record<string, unknown>): SessionEvent => {
+    n += 1;
+    return { ...event, id: `sevt_${n}`, processed_at: new Date(0).toISOString() };
+  };
   const io: SessionIo = {
     async append(events) {
       log.push(...events.map((e) => `append ${e.type} (lock held: ${held > 0})`));
