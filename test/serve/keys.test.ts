@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
+import { hashApiKey } from "../../src/serve/store/ids.js";
 import { openDriver } from "../../src/serve/store/open-driver.js";
 import { createStore } from "../../src/serve/store/store.js";
-import { ensureWorkspace } from "../../src/serve/store/workspaces.js";
+import { apiKeyId, ensureWorkspace } from "../../src/serve/store/workspaces.js";
 import { cli, json } from "../cli/run-cli.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { type ServeProcess, startServe } from "./serve-process.js";
@@ -31,6 +32,21 @@ async function createKey(db: string, workspace: string): Promise<{ key: string; 
   const id = /\(id ([0-9a-f]+)\)/.exec(made.stderr)?.[1];
   if (id === undefined) throw new Error(`no id in: ${made.stderr}`);
   return { key: made.stdout.trim(), id };
+}
+
+/** Runs `serve` with `key` as its --api-key (or as SKILLWRIGHT_API_KEY), expecting it to refuse to start. */
+async function serveRefusing(db: string, key: string, from: "flag" | "env") {
+  const argv = ["serve", "--port", "0", "--db", db, ...(from === "flag" ? ["--api-key", key] : [])];
+  return cli(tree, argv, "home/repo", from === "env" ? { SKILLWRIGHT_API_KEY: key } : {});
+}
+
+/** Checks that `serve` refused the revoked key `key`: exit 1, the reason on stderr, never listening. */
+function expectRefused(result: { code: number; stdout: string; stderr: string }, key: string, from: string) {
+  expect(result.stdout).not.toContain("listening on");
+  expect(result.stderr).toContain(
+    `skillwright: the key given by ${from} (id ${apiKeyId(hashApiKey(key))}) was revoked with \`skillwright keys revoke\` and stays revoked`,
+  );
+  expect(result.code).toBe(1);
 }
 
 /** The status of an authenticated request to the served API. */
@@ -133,6 +149,37 @@ describe("keys on a PGlite dir", () => {
     }
   }, 60_000);
 
+  it("a revoked key stays revoked: serve refuses it as --api-key or SKILLWRIGHT_API_KEY, and keeps it revoked", async () => {
+    // `first` was revoked by the test above; `keys create` made it, serve is only told it.
+    expectRefused(await serveRefusing(db, first.key, "flag"), first.key, "--api-key");
+    expectRefused(await serveRefusing(db, first.key, "env"), first.key, "SKILLWRIGHT_API_KEY");
+    // serve's own key, revoked between two runs: the restart does not admit it again.
+    const own = "sk-keys-own";
+    const before = await startServe(["--db", db, "--api-key", own]);
+    try {
+      expect(await statusWith(before, own)).toBe(200);
+    } finally {
+      await before.stop();
+    }
+    const revoked = await cli(tree, ["keys", "revoke", apiKeyId(hashApiKey(own)), "--db", db]);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expectRefused(await serveRefusing(db, own, "flag"), own, "--api-key");
+    // The refusals admitted nothing: a serve with another key still answers 401 to both.
+    const after = await startServe(["--db", db, "--api-key", "sk-keys-default"]);
+    try {
+      expect(await statusWith(after, own)).toBe(401);
+      expect(await statusWith(after, first.key)).toBe(401);
+    } finally {
+      await after.stop();
+    }
+    const listed = json<ListedKey[]>(await cli(tree, ["keys", "list", "--json", "--db", db]));
+    expect(listed.map((key) => key.id)).not.toContain(apiKeyId(hashApiKey(own)));
+    // Revoking it again names no key.
+    const again = await cli(tree, ["keys", "revoke", apiKeyId(hashApiKey(own)), "--db", db]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("no key matches");
+  }, 120_000);
+
   it("exits 2 on bad usage", async () => {
     for (const argv of [
       ["keys"],
@@ -182,5 +229,18 @@ describe("keys revoked while serve runs, on PostgreSQL", () => {
     expect(revoked.code, revoked.stderr).toBe(0);
     expect(await untilStatus(server, first.key, 401)).toBe(401);
     expect(await statusWith(server, second.key)).toBe(200);
+  }, 60_000);
+
+  it("revoking the running serve's own key holds across its restart: the restarted serve refuses to start", async () => {
+    const own = "sk-keys-default";
+    const revoked = await cli(tree, ["keys", "revoke", apiKeyId(hashApiKey(own)), "--db", db]);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(await untilStatus(server, own, 401)).toBe(401);
+    await server.stop();
+    expectRefused(await serveRefusing(db, own, "flag"), own, "--api-key");
+    // Another key starts it; the revoked one still gets 401 there.
+    server = await startServe(["--db", db, "--api-key", "sk-keys-other"]);
+    expect(await statusWith(server, own)).toBe(401);
+    expect(await statusWith(server, "sk-keys-other")).toBe(200);
   }, 60_000);
 });

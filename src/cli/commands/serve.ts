@@ -6,6 +6,7 @@ import { EVENTS_CHANNEL, listenForEvents } from "../../serve/events/pg-listen.js
 import { createServeApp } from "../../serve/http/app.js";
 import { mcpAllowHostsFrom } from "../../serve/sessions/mcp-url-guard.js";
 import { createSessionRunner } from "../../serve/sessions/runner.js";
+import { openPgTurnLocks } from "../../serve/sessions/turn-locks.js";
 import { newApiKey } from "../../serve/store/ids.js";
 import { isPostgresUrl, openDriver } from "../../serve/store/open-driver.js";
 import { createStore, type Store } from "../../serve/store/store.js";
@@ -42,7 +43,8 @@ export async function openStoreFor(args: CliArgs, io: CliIo): Promise<Store | un
  * `skillwright serve [--port N] [--host H] [--db DIR|URL] [--api-key KEY] [--host-tools] [--mcp-allow-host H]…`:
  * the HTTP API of the SDK's
  * `client.beta.skills/environments/agents/sessions` over the store, until SIGINT/SIGTERM. `--api-key` (or
- * SKILLWRIGHT_API_KEY) is admitted to the default workspace; without one, a key is made and printed.
+ * SKILLWRIGHT_API_KEY) is admitted to the default workspace (a revoked key is refused: exit 1 before listening);
+ * without one, a key is made and printed.
  * Sessions run the engine (ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL name the model) with no host file system
  * unless `--host-tools`; agents' MCP servers on loopback, private or link-local addresses are refused unless
  * their host is named by `--mcp-allow-host` (or SKILLWRIGHT_MCP_ALLOW_HOSTS, comma-separated). Prints `listening on URL` first (with `--port 0`, the port the system chose).
@@ -53,13 +55,26 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
   const workspaceId = await ensureWorkspace(store.db, DEFAULT_WORKSPACE);
   const given = args.apiKey ?? io.env.SKILLWRIGHT_API_KEY;
   const key = given === undefined || given === "" ? newApiKey() : given;
-  await addApiKey(store.db, workspaceId, key);
+  const admitted = await addApiKey(store.db, workspaceId, key);
+  if (admitted.kind === "revoked") {
+    // Refused rather than served without it: a server whose only configured key is refused would answer 401
+    // to every client, and a key revoked because it leaked must not come back with a restart.
+    const from = args.apiKey === undefined ? "SKILLWRIGHT_API_KEY" : "--api-key";
+    io.stderr(
+      `skillwright: the key given by ${from} (id ${admitted.id}) was revoked with \`skillwright keys revoke\` ` +
+        `and stays revoked: choose another key (or omit ${from} to have one made)\n`,
+    );
+    await store.close();
+    return 1;
+  }
   const client = await modelClientFromEnv(io.env);
   // Streams wake on this instance's appends at once, and on other instances' through PostgreSQL NOTIFY.
   const signals = createEventSignals();
   const location = dbLocation(args.db, io);
   const shared = store.db.kind === "postgres";
   const listener = shared ? await listenForEvents(location, (id) => signals.notify(id)) : undefined;
+  // Which instance owns a turn waiting on the user: another resumes it only once the owner is gone.
+  const turnLocks = shared ? await openPgTurnLocks(location) : undefined;
   const runner = createSessionRunner({
     store,
     signals,
@@ -69,6 +84,7 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
         }
       : { followIntervalMs: 1000 }),
     ...(client === undefined ? {} : { client }),
+    ...(turnLocks === undefined ? {} : { turnLocks }),
     ...(args.hostTools ? { hostTools: { cwd: io.cwd, home: io.home } } : {}),
     mcpAllowHosts: mcpAllowHostsFrom(args.mcpAllowHosts, io.env.SKILLWRIGHT_MCP_ALLOW_HOSTS),
   });
@@ -90,6 +106,7 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
       `skillwright: cannot listen on ${host}:${args.port ?? DEFAULT_PORT}: ${error instanceof Error ? error.message : String(error)}\n`,
     );
     await listener?.close();
+    await turnLocks?.close();
     await store.close();
     return 1;
   }
@@ -106,6 +123,7 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
   await new Promise<void>((done) => server.close(() => done()));
   await runner.close();
   await listener?.close();
+  await turnLocks?.close();
   await store.close();
   return 0;
 }

@@ -1,4 +1,4 @@
-import { EVENTS_SINCE_LIMIT, eventPages, type SessionEvent, type SessionStore } from "../store/sessions.js";
+import { EVENTS_SINCE_LIMIT, type SessionEvent, type SessionStore } from "../store/sessions.js";
 
 /** A wait for new events: resolves after `ms`, when `signal` aborts, or earlier when woken. */
 export type Wait = (ms: number, signal: AbortSignal) => Promise<void>;
@@ -34,8 +34,7 @@ export async function followEvents(
   intervalMs = FOLLOW_INTERVAL_MS,
 ): Promise<AsyncIterable<SessionEvent>> {
   // A stream shows what happens next; `events.list` shows the history.
-  let after = 0;
-  for await (const page of eventPages(sessions, workspaceId, sessionId)) after = page.at(-1)?.seq ?? after;
+  const after = await sessions.lastEventSeq(workspaceId, sessionId);
   return follow(sessions, workspaceId, sessionId, signal, after, arm, intervalMs);
 }
 

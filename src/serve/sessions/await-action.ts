@@ -9,6 +9,11 @@ import type { OutEvent } from "./agent-event-map.js";
 export interface SessionIo {
   append(events: OutEvent[], status?: BetaManagedAgentsSession["status"]): Promise<SessionEvent[]>;
   follow(signal: AbortSignal): Promise<AsyncIterable<SessionEvent>>;
+  /**
+   * The session's turn lock (see `TurnLocks`), held while the turn waits so that no other instance resumes
+   * it; absent: none.
+   */
+  lock?: { tryHold(): Promise<boolean>; release(): Promise<void> };
 }
 
 /** What a turn waits for: the event it blocks on, and which user event answers it. */
@@ -33,7 +38,7 @@ export interface UserWaits extends SessionIo {
  * session (so no answer written by any instance is missed), stores the blocking event and appends
  * `session.status_idle` (`requires_action` naming every event the turn now blocks on, as calls run in
  * parallel); when the answer arrives it appends `session.status_idle` again with the events still blocking, or
- * `session.status_running` when none is left.
+ * `session.status_running` when none is left. It holds the session's turn lock (`io.lock`) while it waits.
  */
 export function createUserWaits(io: SessionIo): UserWaits {
   const blocked = new Set<string>();
@@ -56,6 +61,9 @@ export function createUserWaits(io: SessionIo): UserWaits {
       const onAbort = () => stop.abort();
       signal.addEventListener("abort", onAbort, { once: true });
       let id: string | undefined;
+      // Taken before the blocking event is stored: from then on an answer may arrive on any instance. Not
+      // got (another instance holds it): the wait goes on all the same.
+      const held = (await io.lock?.tryHold()) === true;
       try {
         const events = await io.follow(stop.signal);
         id = await action.blockOn();
@@ -73,6 +81,7 @@ export function createUserWaits(io: SessionIo): UserWaits {
         if (id !== undefined) blocked.delete(id);
         signal.removeEventListener("abort", onAbort);
         stop.abort();
+        if (held) await io.lock?.release();
       }
     },
   };

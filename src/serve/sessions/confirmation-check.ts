@@ -26,7 +26,8 @@ export function pendingConfirmations(events: readonly SessionEvent[]): Set<strin
   return pending;
 }
 
-function requiredActions(stopReason: unknown): string[] | undefined {
+/** The event ids a `session.status_idle`'s `stop_reason` waits on, or undefined when it is not `requires_action`. Pure. */
+export function requiredActions(stopReason: unknown): string[] | undefined {
   if (typeof stopReason !== "object" || stopReason === null) return undefined;
   const reason: Record<string, unknown> = { ...stopReason };
   if (reason.type !== "requires_action" || !Array.isArray(reason.event_ids)) return undefined;
@@ -36,17 +37,20 @@ function requiredActions(stopReason: unknown): string[] | undefined {
 /**
  * Refuses (400) a batch's `user.tool_confirmation`s that name no tool use the session waits on (unknown, not
  * asked, or already answered, also earlier in the same batch), or that give a `deny_message` with `allow`.
- * Reads the session's events only when the batch holds a confirmation.
+ * Reads the session's events only when the batch holds a confirmation, and then only those since the last turn
+ * ended (however long the history before it).
  */
 export async function checkToolConfirmations(
-  sessions: SessionStore,
+  sessions: Pick<SessionStore, "eventsSince" | "turnStartSeq">,
   workspaceId: string,
   sessionId: string,
   events: readonly UserEvent[],
 ): Promise<void> {
   if (!events.some((e) => e.type === "user.tool_confirmation")) return;
+  // Only the current turn's events: a turn's end clears every wait, so nothing before it can be pending.
   const stored: SessionEvent[] = [];
-  for await (const page of eventPages(sessions, workspaceId, sessionId)) {
+  const after = await sessions.turnStartSeq(workspaceId, sessionId);
+  for await (const page of eventPages(sessions, workspaceId, sessionId, after)) {
     for (const { event } of page) stored.push(event);
   }
   const pending = pendingConfirmations(stored);

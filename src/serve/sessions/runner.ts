@@ -9,7 +9,7 @@ import { invalid } from "../errors.js";
 import type { EventSignals } from "../events/event-signals.js";
 import { followEvents } from "../events/follow-events.js";
 import type { SessionRunner } from "../session-runner.js";
-import { newEventId, type SessionEvent } from "../store/sessions.js";
+import { eventPages, newEventId, type SessionEvent } from "../store/sessions.js";
 import type { Store } from "../store/store.js";
 import { type EventMapState, type OutEvent, sessionError, sessionEventsFor } from "./agent-event-map.js";
 import { type AgentMcp, connectAgentMcp } from "./agent-mcp.js";
@@ -19,6 +19,7 @@ import { createCustomTool } from "./custom-tool.js";
 import { createDbTranscripts, type DbTranscripts } from "./db-transcripts.js";
 import { createEventWriter, type EventWriter } from "./event-writer.js";
 import { createLiveCache, type LiveCacheLimits } from "./live-cache.js";
+import { answeredWait, completeCalls, lastMainMessage, RESUME_PROMPT } from "./orphan-resume.js";
 import {
   createSkillVersionCache,
   createStoreSkillSource,
@@ -26,6 +27,7 @@ import {
 } from "./store-skill-source.js";
 import { createToolConfirmation, hostServedTools, type ToolConfirmation } from "./tool-confirmation.js";
 import { checkTurn, latestSkillIds } from "./turn-check.js";
+import { createLocalTurnLocks, type TurnLocks } from "./turn-locks.js";
 
 /** The user events a session takes (`POST /v1/sessions/{id}/events`). */
 export const USER_EVENT_TYPES = [
@@ -67,6 +69,11 @@ export interface SessionRunnerOptions {
    * {@link LIVE_SESSION_LIMITS}); `max: 0` reopens every turn from the database.
    */
   liveSessions?: LiveCacheLimits;
+  /**
+   * Who owns a waiting turn (`openPgTurnLocks` on a shared PostgreSQL); default {@link createLocalTurnLocks}
+   * (one process owns the database).
+   */
+  turnLocks?: TurnLocks;
 }
 
 /** Open sessions kept between turns by default: 256 per instance, each for 5 minutes unused. */
@@ -160,6 +167,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
   liveCount(): number;
 } {
   const { store } = options;
+  const locks = options.turnLocks ?? createLocalTurnLocks();
   const queues = new Map<string, Promise<void>>();
   const appendEvents = async (
     ws: string,
@@ -253,7 +261,11 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     const mcp = await connectAgentMcp(agent, { allowHosts: options.mcpAllowHosts ?? [] });
     try {
       if (mcp.errors.length > 0) writer.write(mcp.errors);
-      const waits = createUserWaits({ append: write, follow: (signal) => follow(ws, session.id, signal) });
+      const waits = createUserWaits({
+        append: write,
+        follow: (signal) => follow(ws, session.id, signal),
+        lock: { tryHold: () => locks.tryHold(session.id), release: () => locks.release(session.id) },
+      });
       const confirm = createToolConfirmation({
         tools: agent.tools,
         served: [...(host === undefined ? [] : hostServedTools()), ...mcp.served],
@@ -324,7 +336,12 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     return openLive(ws, session, client, agentKey, check.transcriptSeq > 0, writer);
   };
 
-  const turn = async (ws: string, session: BetaManagedAgentsSession, text: string): Promise<void> => {
+  const turn = async (
+    ws: string,
+    session: BetaManagedAgentsSession,
+    text: string,
+    allowOnce: readonly { name: string; input: unknown }[] = [],
+  ): Promise<void> => {
     const writer = createEventWriter({
       append: (events, status, ids) => appendEvents(ws, session.id, events, status, ids),
       newId: newEventId,
@@ -346,6 +363,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
         return;
       }
       live = await acquire(ws, session, client, writer);
+      for (const call of allowOnce) live.confirm.allowOnce(call.name, call.input);
       const state: EventMapState = {
         requestStarts: new Map(),
         toolUses: new Map(),
@@ -378,15 +396,58 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     }
   };
 
-  const enqueue = (ws: string, session: BetaManagedAgentsSession, text: string): void => {
-    const previous = queues.get(session.id) ?? Promise.resolve();
+  /**
+   * Resumes the turn another instance left waiting on the user, once every answer it waited for is stored:
+   * only with the session's turn lock (the owner holds it while it waits, and PostgreSQL frees it when the
+   * owner dies), and only when the events still show the turn waiting (a resumption elsewhere ends that), so
+   * exactly one instance resumes it. The answers complete the transcript's dangling tool calls, then a turn
+   * goes on from them.
+   */
+  const resumeWaiting = async (ws: string, session: BetaManagedAgentsSession): Promise<void> => {
+    if (!(await locks.tryHold(session.id))) return;
+    try {
+      const events: SessionEvent[] = [];
+      const after = await store.sessions.turnStartSeq(ws, session.id);
+      for await (const page of eventPages(store.sessions, ws, session.id, after)) {
+        for (const { event } of page) events.push(event);
+      }
+      const calls = answeredWait(events);
+      if (calls === undefined) return;
+      const transcripts = createDbTranscripts(store.db, session.id);
+      const completed = completeCalls(lastMainMessage(await transcripts.read(session.id)), calls);
+      if (completed === undefined) {
+        await appendEvents(
+          ws,
+          session.id,
+          [
+            sessionError(
+              "the turn waiting on these answers cannot be resumed: its transcript has no tool call",
+            ),
+            { type: "session.status_idle", stop_reason: { type: "end_turn" }, stop_details: null },
+          ],
+          "idle",
+        );
+        return;
+      }
+      await transcripts.append(session.id, [
+        { type: "message", message: completed.message, at: new Date().toISOString() },
+      ]);
+      await turn(ws, session, RESUME_PROMPT, completed.allowOnce);
+    } finally {
+      await locks.release(session.id);
+    }
+  };
+
+  /** Runs `task` after the session's earlier turns on this instance. */
+  const enqueueTask = (sessionId: string, task: () => Promise<void>): void => {
+    const previous = queues.get(sessionId) ?? Promise.resolve();
     const next = previous
-      .then(() => turn(ws, session, text))
+      .then(task)
       .catch((error: unknown) => console.error(error))
       .finally(() => {
-        if (queues.get(session.id) === next) queues.delete(session.id);
+        if (queues.get(sessionId) === next) queues.delete(sessionId);
       });
-    queues.set(session.id, next);
+    queues.set(sessionId, next);
   };
 
   return {
@@ -402,9 +463,14 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
           ).slice(0, 1)
         : await appendEvents(ws, session.id, events);
       if (startsNow) announced.add(session.id);
+      // An answer to a turn this instance does not run: its owner may be gone (see resumeWaiting).
+      const answers = events.some(
+        (e) => e.type === "user.custom_tool_result" || e.type === "user.tool_confirmation",
+      );
+      if (answers && !queues.has(session.id)) enqueueTask(session.id, () => resumeWaiting(ws, session));
       for (const event of events) {
         if (event.type === "user.interrupt") running.get(session.id)?.abort();
-        if (event.type === "user.message") enqueue(ws, session, userText(event));
+        if (event.type === "user.message") enqueueTask(session.id, () => turn(ws, session, userText(event)));
       }
       return stored;
     },

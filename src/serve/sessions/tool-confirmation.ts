@@ -51,6 +51,11 @@ export interface ToolConfirmation {
   annotate(event: OutEvent): OutEvent;
   /** The runner stored the `agent.tool_use` of engine call `callId` as event `eventId`. */
   stored(callId: string, eventId: string): void;
+  /**
+   * The user allowed a call `name`/`input` that never ran (its server stopped): the next such call runs
+   * without asking, once.
+   */
+  allowOnce(name: string, input: unknown): void;
 }
 
 /**
@@ -96,10 +101,18 @@ export function createToolConfirmation(options: ToolConfirmationOptions): ToolCo
     });
   };
 
-  const askPermission: AskPermission = async ({ tool, toolUseId, signal }) => {
+  const allowedOnce: string[] = [];
+  const callKey = (name: string, input: unknown) => `${name}\u0000${JSON.stringify(input)}`;
+
+  const askPermission: AskPermission = async ({ tool, toolUseId, signal, input }) => {
     const resolved = policies.get(tool);
     if (resolved === undefined || toolUseId === undefined) return undefined;
     if (resolved.policy === "always_allow") return true;
+    const once = allowedOnce.indexOf(callKey(tool, input));
+    if (once !== -1) {
+      allowedOnce.splice(once, 1);
+      return true;
+    }
     const turn = signal ?? new AbortController().signal;
     const answer = await options.waits.wait(
       {
@@ -129,6 +142,9 @@ export function createToolConfirmation(options: ToolConfirmationOptions): ToolCo
         return { ...event, ...permissionFields(name === undefined ? undefined : policies.get(name)) };
       }
       return event;
+    },
+    allowOnce(name, input) {
+      allowedOnce.push(callKey(name, input));
     },
     stored(callId, eventId) {
       eventIds.set(callId, eventId);

@@ -128,6 +128,15 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
       "UPDATE sessions SET event_seq = coalesce((SELECT max(seq) FROM session_events e WHERE e.session_id = sessions.id), 0)",
     ],
   },
+  {
+    version: 4,
+    name: "revoked api keys",
+    sql: [
+      // A revoked key keeps its row (marked) instead of being deleted, so that `serve --api-key` cannot admit
+      // it again on its next start.
+      "ALTER TABLE api_keys ADD COLUMN revoked_at timestamptz",
+    ],
+  },
 ];
 
 /** An arbitrary constant: the advisory lock that serialises migrations across instances. */

@@ -138,6 +138,14 @@ export interface SessionStore {
     id: string,
     after: number,
   ): Promise<{ seq: number; event: SessionEvent }[]>;
+  /** The sequence number of the session's last event (0: none yet); one row, whatever the history's length. */
+  lastEventSeq(workspaceId: string, id: string): Promise<number>;
+  /**
+   * The sequence number of the session's last `session.status_idle` that ended a turn (any stop reason but
+   * `requires_action`), 0 when none: the events after it are the current (or last) turn's. Reads back from
+   * the newest event, not the whole history.
+   */
+  turnStartSeq(workspaceId: string, id: string): Promise<number>;
 }
 
 /** The session store over `db`. */
@@ -277,6 +285,22 @@ export function createSessionStore(db: SqlDriver): SessionStore {
       return rows.flatMap((row) =>
         row.seq === null || row.seq === undefined ? [] : [{ seq: num(row, "seq"), event: eventOf(row) }],
       );
+    },
+    async lastEventSeq(workspaceId, id) {
+      return num(await getRow(db, workspaceId, id), "event_seq");
+    },
+    async turnStartSeq(workspaceId, id) {
+      // max() over the session's primary-key range with a filter: PostgreSQL walks the index backwards from
+      // the newest event and stops at the first turn end.
+      const [row] = await db.query(
+        `SELECT (SELECT coalesce(max(e.seq), 0) FROM session_events e
+                 WHERE e.session_id = s.id AND e.type = 'session.status_idle'
+                   AND (e.body->'stop_reason'->>'type') IS DISTINCT FROM 'requires_action') AS seq
+         FROM sessions s WHERE s.id = $1 AND s.workspace_id = $2`,
+        [id, workspaceId],
+      );
+      if (row === undefined) throw notFound("session", id);
+      return num(row, "seq");
     },
     async listEvents(workspaceId, id, page) {
       await getRow(db, workspaceId, id);

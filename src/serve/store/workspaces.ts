@@ -16,17 +16,34 @@ export async function ensureWorkspace(db: SqlQuery, name: string): Promise<strin
   return text(row, "id");
 }
 
-/** Admits `key` to the workspace (stores its hash; admitting it again is a no-op). */
-export async function addApiKey(db: SqlQuery, workspaceId: string, key: string): Promise<void> {
-  await db.query(
-    "INSERT INTO api_keys (key_hash, workspace_id) VALUES ($1, $2) ON CONFLICT (key_hash) DO NOTHING",
-    [hashApiKey(key), workspaceId],
+/**
+ * Admits `key` to the workspace (stores its hash; admitting a key stored already is a no-op). A key revoked
+ * before stays revoked: nothing is admitted and the result says so, with the key's id.
+ */
+export async function addApiKey(
+  db: SqlQuery,
+  workspaceId: string,
+  key: string,
+): Promise<{ kind: "admitted" } | { kind: "revoked"; id: string }> {
+  const hash = hashApiKey(key);
+  // One statement: insert when new, and read back whether the stored row (new or old) is revoked.
+  const [row] = await db.query(
+    `WITH added AS (
+       INSERT INTO api_keys (key_hash, workspace_id) VALUES ($1, $2) ON CONFLICT (key_hash) DO NOTHING
+       RETURNING key_hash
+     )
+     SELECT revoked_at IS NOT NULL AS revoked FROM api_keys WHERE key_hash = $1 AND NOT EXISTS (SELECT 1 FROM added)`,
+    [hash, workspaceId],
   );
+  return row?.revoked === true ? { kind: "revoked", id: apiKeyId(hash) } : { kind: "admitted" };
 }
 
-/** The workspace of the key whose {@link hashApiKey} is `keyHash`, or undefined for an unknown key. */
+/** The workspace of the key whose {@link hashApiKey} is `keyHash`, or undefined for an unknown or revoked key. */
 export async function workspaceForKeyHash(db: SqlQuery, keyHash: string): Promise<string | undefined> {
-  const [row] = await db.query("SELECT workspace_id FROM api_keys WHERE key_hash = $1", [keyHash]);
+  const [row] = await db.query(
+    "SELECT workspace_id FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL",
+    [keyHash],
+  );
   return row === undefined ? undefined : text(row, "workspace_id");
 }
 
@@ -51,7 +68,8 @@ export function apiKeyId(keyHash: string): string {
 }
 
 /** The columns {@link keyInfo} reads, from `api_keys k` joined to its workspace `w`. */
-const KEY_ROWS = `SELECT k.key_hash, w.name, k.created_at FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id`;
+const KEY_ROWS = `SELECT k.key_hash, w.name, k.created_at FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
+  WHERE k.revoked_at IS NULL`;
 
 /** A row of {@link KEY_ROWS} as `keys list` shows it. */
 function keyInfo(row: SqlRow): ApiKeyInfo {
@@ -62,10 +80,10 @@ function keyInfo(row: SqlRow): ApiKeyInfo {
   };
 }
 
-/** The stored keys, oldest first; only workspace `workspace` when it is given. */
+/** The stored keys that are not revoked, oldest first; only workspace `workspace` when it is given. */
 export async function listApiKeys(db: SqlQuery, workspace?: string): Promise<ApiKeyInfo[]> {
   const rows = await db.query(
-    `${KEY_ROWS} WHERE $1::text IS NULL OR w.name = $1 ORDER BY k.created_at, k.key_hash`,
+    `${KEY_ROWS} AND ($1::text IS NULL OR w.name = $1) ORDER BY k.created_at, k.key_hash`,
     [workspace ?? null],
   );
   return rows.map(keyInfo);
@@ -93,20 +111,21 @@ export function keyIdProblem(prefix: string): string {
 }
 
 /**
- * Deletes the one key whose id starts with `prefix` (in workspace `workspace` when given). Deletes nothing when
- * the prefix is malformed, matches no key, or matches several. Running `serve` instances keep admitting a
- * revoked key until their key cache entry expires (`API_KEY_TTL_MS`).
+ * Revokes the one key whose id starts with `prefix` (in workspace `workspace` when given), for good: its row
+ * stays, marked, so that no `serve --api-key` admits it again. Revokes nothing when the prefix is malformed,
+ * matches no live key, or matches several. Running `serve` instances keep admitting a revoked key until their
+ * key cache entry expires (`API_KEY_TTL_MS`).
  */
 export async function revokeApiKey(db: SqlQuery, prefix: string, workspace?: string): Promise<RevokeResult> {
   const wanted = keyIdPrefix(prefix);
   if (wanted === undefined) return { kind: "invalid", message: keyIdProblem(prefix) };
   const rows = await db.query(
-    `${KEY_ROWS} WHERE left(k.key_hash, $1) = $2 AND ($3::text IS NULL OR w.name = $3) ORDER BY k.created_at, k.key_hash`,
+    `${KEY_ROWS} AND left(k.key_hash, $1) = $2 AND ($3::text IS NULL OR w.name = $3) ORDER BY k.created_at, k.key_hash`,
     [wanted.length, wanted, workspace ?? null],
   );
   const [only, ...others] = rows;
   if (only === undefined) return { kind: "none" };
   if (others.length > 0) return { kind: "several", ids: rows.map((row) => apiKeyId(text(row, "key_hash"))) };
-  await db.query("DELETE FROM api_keys WHERE key_hash = $1", [text(only, "key_hash")]);
+  await db.query("UPDATE api_keys SET revoked_at = now() WHERE key_hash = $1", [text(only, "key_hash")]);
   return { kind: "revoked", key: keyInfo(only) };
 }
