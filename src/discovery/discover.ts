@@ -89,10 +89,18 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
     // for it to load once; the few that need more than the head (errors to explain) go through `readSkillHead`.
     rest = [];
     const needYaml: { index: number; head: YamlHead }[] = [];
+    // A file reached again through a link is not read again (its id is known after fstat): the dedup below
+    // reports it. Files are met in `found` order, so the first path read is the first path kept.
+    const readIds = new Set<string>();
+    const keep = (fileId: string): boolean => {
+      if (readIds.has(fileId)) return false;
+      readIds.add(fileId);
+      return true;
+    };
     for (let index = 0; index < found.length; index += 1) {
       options.signal?.throwIfAborted();
       const ref = (found[index] as Found).ref;
-      const step = readSkillHeadSync(readHeadSync, ref);
+      const step = readSkillHeadSync(readHeadSync, ref, keep);
       if (step === undefined) rest.push(index);
       else if ("finish" in step) needYaml.push({ index, head: step });
       else results[index] = skillFromHead(fs, ref, step);
