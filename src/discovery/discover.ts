@@ -87,24 +87,9 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
   if (readHeadSync !== undefined) {
     // One synchronous pass (open, fstat, read the head, parse): no promise per file. Heads that need `yaml` wait
     // for it to load once; the few that need more than the head (errors to explain) go through `readSkillHead`.
-    rest = [];
-    const needYaml: { index: number; head: YamlHead }[] = [];
-    // A file reached again through a link is not read again (its id is known after fstat): the dedup below
-    // reports it. Files are met in `found` order, so the first path read is the first path kept.
-    const readIds = new Set<string>();
-    const keep = (fileId: string): boolean => {
-      if (readIds.has(fileId)) return false;
-      readIds.add(fileId);
-      return true;
-    };
-    for (let index = 0; index < found.length; index += 1) {
-      options.signal?.throwIfAborted();
-      const ref = (found[index] as Found).ref;
-      const step = readSkillHeadSync(readHeadSync, ref, keep);
-      if (step === undefined) rest.push(index);
-      else if ("finish" in step) needYaml.push({ index, head: step });
-      else results[index] = skillFromHead(fs, ref, step);
-    }
+    const pass = readHeadsSync(fs, readHeadSync, found, results, options.signal);
+    rest = pass.rest;
+    const needYaml = pass.needYaml;
     if (needYaml.length > 0) {
       const yaml = await loadYaml();
       for (const { index, head } of needYaml) {
@@ -192,6 +177,40 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
       count: counts.get(s.root.dir) ?? 0,
     })),
   };
+}
+
+/**
+ * The synchronous pass of {@link discoverSkills} over `found` (open, fstat, read the head, parse): no promise per
+ * file. Fills `results` for the heads it finishes; returns the indexes it could not finish alone (`rest`, for
+ * `readSkillHead`) and the heads waiting for `yaml`. A function of its own so that V8 optimises this loop, not
+ * the whole of `discoverSkills`, when it gets hot.
+ */
+function readHeadsSync(
+  fs: FsOps,
+  readHeadSync: NonNullable<FsOps["readHeadSync"]>,
+  found: readonly Found[],
+  results: LoadResult[],
+  signal: AbortSignal | undefined,
+): { rest: number[]; needYaml: { index: number; head: YamlHead }[] } {
+  const rest: number[] = [];
+  const needYaml: { index: number; head: YamlHead }[] = [];
+  // A file reached again through a link is not read again (its id is known after fstat): the dedup in
+  // `discoverSkills` reports it. Files are met in `found` order, so the first path read is the first path kept.
+  const readIds = new Set<string>();
+  const keep = (fileId: string): boolean => {
+    if (readIds.has(fileId)) return false;
+    readIds.add(fileId);
+    return true;
+  };
+  for (let index = 0; index < found.length; index += 1) {
+    signal?.throwIfAborted();
+    const ref = (found[index] as Found).ref;
+    const step = readSkillHeadSync(readHeadSync, ref, keep);
+    if (step === undefined) rest.push(index);
+    else if ("finish" in step) needYaml.push({ index, head: step });
+    else results[index] = skillFromHead(fs, ref, step);
+  }
+  return { rest, needYaml };
 }
 
 /** Loads a skill file, through the cache when there is one: a hit costs one stat. */
