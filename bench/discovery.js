@@ -125,7 +125,7 @@ function measureSize(ctx, n, largest) {
     const fast = fastPathShare(check.skills.map((s) => s.filePath));
     ctx.log(
       `  frontmatter fast path: ${fmtInt(fast.fast)} of ${fmtInt(fast.heads)} heads (${((fast.fast / fast.heads) * 100).toFixed(1)}%); ` +
-        "the rest load and run `yaml` (YAML-heavy heads, malformed ones)",
+        "parsed without `yaml` (the fast path, or one of the two YAML mistakes it recognises); the rest load and run `yaml`",
     );
     ctx.log(
       `  fast path declines, by the first entry it declines: ${Object.entries(fast.declines)

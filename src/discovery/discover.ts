@@ -106,22 +106,13 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
     // One synchronous pass (open, fstat, read the head, parse): no promise per file. Heads that need `yaml` wait
     // for it to load once; the few that need more than the head (errors to explain) go through `readSkillHead`.
     // With a cache, each file is stat'ed before it is read (its stamp for the cache).
-    const pending = rest;
-    rest = [];
-    const needYaml: { index: number; head: YamlHead; stat: FileStat | undefined }[] = [];
-    for (const index of pending) {
-      options.signal?.throwIfAborted();
-      const ref = (found[index] as Found).ref;
-      const stat = cache === undefined ? undefined : fileStatSync(statSync, ref.path);
-      const step =
-        cache !== undefined && stat === undefined ? undefined : readSkillHeadSync(readHeadSync, ref);
-      if (step === undefined) rest.push(index);
-      else if ("finish" in step) needYaml.push({ index, head: step, stat });
-      else {
-        if (stat !== undefined) cache?.put(ref, stat, step);
-        results[index] = skillFromHead(fs, ref, step);
-      }
-    }
+    const pass = readHeadsSync(fs, readHeadSync, found, rest, results, {
+      cache,
+      statSync,
+      signal: options.signal,
+    });
+    rest = pass.rest;
+    const needYaml = pass.needYaml;
     if (needYaml.length > 0) {
       const yaml = await loadYaml();
       for (const { index, head, stat } of needYaml) {
@@ -225,6 +216,58 @@ function fileStatSync(
   } catch {
     return undefined;
   }
+}
+
+/** What the synchronous pass needs besides the files: the cache (each file stat'ed before it is read) and the signal. */
+interface SyncPassOptions {
+  cache: HeadCache | undefined;
+  statSync: ((path: string) => FileStat) | undefined;
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * The synchronous pass of {@link discoverSkills} over the `pending` indexes of `found` (open, fstat, read the
+ * head, parse): no promise per file. Fills `results` for the heads it finishes (and puts them into the cache);
+ * returns the indexes it could not finish alone (`rest`, for `readSkillHead`) and the heads waiting for `yaml`.
+ * A function of its own so that V8 optimises this loop, not the whole of `discoverSkills`, when it gets hot.
+ */
+function readHeadsSync(
+  fs: FsOps,
+  readHeadSync: NonNullable<FsOps["readHeadSync"]>,
+  found: readonly Found[],
+  pending: readonly number[],
+  results: LoadResult[],
+  { cache, statSync, signal }: SyncPassOptions,
+): { rest: number[]; needYaml: { index: number; head: YamlHead; stat: FileStat | undefined }[] } {
+  const rest: number[] = [];
+  const needYaml: { index: number; head: YamlHead; stat: FileStat | undefined }[] = [];
+  // A file reached again through a link is not read again (its id is known after fstat): the dedup in
+  // `discoverSkills` reports it. Files are met in `found` order, so the first path read is the first path kept.
+  // With a cache every path is read, so that each has its own entry: a skipped path kept as "nothing here"
+  // would lose the skill once the first path goes away, and one left out would be read again every warm run.
+  const readIds = new Set<string>();
+  const keep =
+    cache !== undefined
+      ? undefined
+      : (fileId: string): boolean => {
+          if (readIds.has(fileId)) return false;
+          readIds.add(fileId);
+          return true;
+        };
+  for (const index of pending) {
+    signal?.throwIfAborted();
+    const ref = (found[index] as Found).ref;
+    const stat = cache === undefined ? undefined : fileStatSync(statSync, ref.path);
+    const step =
+      cache !== undefined && stat === undefined ? undefined : readSkillHeadSync(readHeadSync, ref, keep);
+    if (step === undefined) rest.push(index);
+    else if ("finish" in step) needYaml.push({ index, head: step, stat });
+    else {
+      if (stat !== undefined) cache?.put(ref, stat, step);
+      results[index] = skillFromHead(fs, ref, step);
+    }
+  }
+  return { rest, needYaml };
 }
 
 /** Loads a skill file a cache missed (or every file, without a cache), putting its head into the cache. */

@@ -32,6 +32,8 @@ export interface FileHead {
   binary: boolean;
   /** `{dev}:{ino}`: the same for every path that reaches this file (symlinks, hard links). */
   fileId: string;
+  /** True when the reader's `keep` declined the file by its id: nothing was read and `text` is empty. */
+  skipped?: boolean;
 }
 
 /**
@@ -51,9 +53,11 @@ export interface FsOps {
   /**
    * {@link FsOps.readHead} done synchronously (throws instead of rejecting), for a file system whose reads are
    * synchronous anyway. Optional: discovery reads heads in one synchronous pass when it is there (no promise per
-   * file), and through `readHead` otherwise.
+   * file), and through `readHead` otherwise. `keep`, when given, sees the file's id before any byte is read:
+   * false returns a {@link FileHead.skipped} head (discovery skips a file it already read through another
+   * path, as the fs floor does). An implementation may ignore it and read anyway.
    */
-  readHeadSync?(path: string, maxBytes: number): FileHead;
+  readHeadSync?(path: string, maxBytes: number, keep?: (fileId: string) => boolean): FileHead;
   /**
    * {@link FsOps.stat} done synchronously (throws instead of rejecting). Optional: a warm discovery cache is
    * checked in one synchronous pass (one stat per file, no promise) when it is there and `readHeadSync` is too.
@@ -111,15 +115,15 @@ function statOf(s: callbackFs.Stats): FileStat {
 }
 
 /** The head in the first `length` bytes of `buffer` (no subarray: one object less per file). */
-function headOf(buffer: Buffer, length: number, stat: { size: number; dev: number; ino: number }): FileHead {
+function headOf(buffer: Buffer, length: number, size: number, fileId: string): FileHead {
   const text = buffer.toString("utf8", 0, length);
   return {
     text,
-    size: stat.size,
-    complete: length >= stat.size,
+    size,
+    complete: length >= size,
     // A NUL byte decodes to U+0000 and nothing else does: search the text, not a view of the bytes.
     binary: text.includes("\0"),
-    fileId: `${stat.dev}:${stat.ino}`,
+    fileId,
   };
 }
 
@@ -146,15 +150,19 @@ function syncReads(): Pick<
   // One buffer for every head: each is decoded before the call returns (nothing in between can run), so a
   // discovery allocates no 4 KB buffer per file.
   let headBuffer = Buffer.allocUnsafe(0);
-  const readHeadSync = (path: string, maxBytes: number): FileHead => {
+  const readHeadSync = (path: string, maxBytes: number, keep?: (fileId: string) => boolean): FileHead => {
     const fd = callbackFs.openSync(path, HEAD_OPEN_FLAGS);
     try {
       const stat = callbackFs.fstatSync(fd);
       if (!stat.isFile()) throw notRegularFile(path);
+      const fileId = `${stat.dev}:${stat.ino}`;
+      if (keep !== undefined && !keep(fileId)) {
+        return { text: "", size: stat.size, complete: false, binary: false, fileId, skipped: true };
+      }
       const length = Math.min(maxBytes, stat.size);
       if (headBuffer.length < length) headBuffer = Buffer.allocUnsafe(Math.max(length, 4_096));
       const bytesRead = length === 0 ? 0 : callbackFs.readSync(fd, headBuffer, 0, length, 0);
-      return headOf(headBuffer, bytesRead, stat);
+      return headOf(headBuffer, bytesRead, stat.size, fileId);
     } finally {
       callbackFs.closeSync(fd);
     }
@@ -211,7 +219,7 @@ export function createNodeFs(options: { syncReads?: boolean } = {}): FsOps {
         if (!stat.isFile()) throw notRegularFile(path);
         const buffer = Buffer.allocUnsafe(Math.min(maxBytes, stat.size));
         const bytesRead = buffer.length === 0 ? 0 : await read(fd, buffer, 0, buffer.length, 0);
-        return headOf(buffer, bytesRead, stat);
+        return headOf(buffer, bytesRead, stat.size, `${stat.dev}:${stat.ino}`);
       } finally {
         await close(fd);
       }

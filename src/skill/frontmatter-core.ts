@@ -1,5 +1,6 @@
 import type YAML from "yaml";
 import { parseFastFrontmatter } from "./frontmatter-fast.js";
+import { knownYamlError } from "./frontmatter-known-errors.js";
 
 /*
  * Frontmatter splitting and parsing without a static import of the `yaml` package: the fences, the fast path
@@ -145,17 +146,19 @@ export type YamlParser = Pick<typeof YAML, "parseDocument">;
  * value and is reported in `duplicateKeys`. Never throws.
  */
 export function parseFrontmatterWith(text: string, yaml: YamlParser): ParsedFrontmatter {
-  const simple = parseFastFrontmatter(text);
-  return simple === undefined ? parseYaml(text, yaml) : { data: simple, mode: "fast" };
+  return parseSimpleFrontmatter(text) ?? parseYaml(text, yaml);
 }
 
 /**
- * The fast path alone (frontmatter-fast.ts): the parsed frontmatter when the text stays inside the subset it
- * handles, undefined when the text needs the `yaml` parser. Pure.
+ * Without `yaml`: the fast path (frontmatter-fast.ts) when the text stays inside the subset it handles, else
+ * the result `yaml` would lead to for a known mistake (frontmatter-known-errors.ts: `yaml`'s error, the lenient
+ * reading); undefined when the text needs the `yaml` parser. Pure.
  */
 export function parseSimpleFrontmatter(text: string): ParsedFrontmatter | undefined {
   const simple = parseFastFrontmatter(text);
-  return simple === undefined ? undefined : { data: simple, mode: "fast" };
+  if (simple !== undefined) return { data: simple, mode: "fast" };
+  const yamlError = knownYamlError(text);
+  return yamlError === undefined ? undefined : { data: parseLenient(text), mode: "lenient", yamlError };
 }
 
 /**
@@ -167,8 +170,7 @@ export async function parseFrontmatterLazily(
   text: string,
   loadYaml: () => Promise<YamlParser> = importYaml,
 ): Promise<ParsedFrontmatter> {
-  const simple = parseFastFrontmatter(text);
-  return simple === undefined ? parseYaml(text, await loadYaml()) : { data: simple, mode: "fast" };
+  return parseSimpleFrontmatter(text) ?? parseYaml(text, await loadYaml());
 }
 
 /**

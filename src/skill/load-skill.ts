@@ -138,20 +138,24 @@ export interface YamlHead {
  * {@link readSkillHead} in one synchronous step, through `readHeadSync`, for the heads that need nothing else:
  * the result, a {@link YamlHead} when the frontmatter needs `yaml` (a caller finishes those together once it
  * has loaded it), or undefined when the head needs more than the head read (an error to explain, a frontmatter
- * running past the head): the caller then uses {@link readSkillHead}. Never throws.
+ * running past the head): the caller then uses {@link readSkillHead}. `keep` is passed to `readHeadSync`: a
+ * file it declines is not read and gives only its `fileId`. Never throws.
  */
 export function readSkillHeadSync(
-  readHeadSync: (path: string, maxBytes: number) => FileHead,
+  readHeadSync: (path: string, maxBytes: number, keep?: (fileId: string) => boolean) => FileHead,
   ref: SkillFileRef,
+  keep?: (fileId: string) => boolean,
 ): HeadResult | YamlHead | undefined {
   const refused = refusedName(ref);
   if (refused !== undefined) return refused;
   let head: FileHead;
   try {
-    head = readHeadSync(ref.path, HEAD_BYTES);
+    head = readHeadSync(ref.path, HEAD_BYTES, keep);
   } catch {
     return undefined;
   }
+  // Declined by `keep` (a file already read through another path): only its identity, for the dedup.
+  if (head.skipped === true) return { diagnostics: [], fileId: head.fileId };
   if (head.size > MAX_SKILL_FILE_BYTES) return tooLarge(ref, head);
   const split = splitHead(head);
   const firstLine = firstBodyLine(split.body);
@@ -185,6 +189,8 @@ function refusedName(ref: SkillFileRef): HeadResult | undefined {
 
 function tooLarge(ref: SkillFileRef, head: FileHead): HeadResult {
   return {
+    // The file's identity, so that another path to the same file is a duplicate, not a second error.
+    fileId: head.fileId,
     diagnostics: [
       diagnostic(
         "error",

@@ -230,17 +230,33 @@ function withoutControlChars(
   path: string,
   diagnostics: Diagnostic[],
 ): Record<string, unknown> {
-  let out: Record<string, unknown> | undefined;
+  // The check alone, in a function small enough to optimise cheaply: nearly no head has a bad field.
   for (const key of Object.keys(data)) {
-    const value = data[key];
-    // Strings and other scalars (nearly every field) are checked without the WeakSet a nested value needs.
-    const bad =
-      hasControlChar(key) ||
-      (typeof value === "string"
-        ? hasControlChar(value)
-        : typeof value === "object" && value !== null && holdsControlChar(value, 0, undefined));
-    if (!bad) continue;
-    out ??= { ...data };
+    if (fieldHasControlChar(key, data[key])) return dropControlCharFields(data, path, diagnostics);
+  }
+  return data;
+}
+
+/** True when the key or (strings anywhere inside) the value holds a control character. */
+function fieldHasControlChar(key: string, value: unknown): boolean {
+  // Strings and other scalars (nearly every field) are checked without the WeakSet a nested value needs.
+  return (
+    hasControlChar(key) ||
+    (typeof value === "string"
+      ? hasControlChar(value)
+      : typeof value === "object" && value !== null && holdsControlChar(value, 0, undefined))
+  );
+}
+
+/** {@link withoutControlChars} for data that holds a bad field: a copy without them, each reported. */
+function dropControlCharFields(
+  data: Record<string, unknown>,
+  path: string,
+  diagnostics: Diagnostic[],
+): Record<string, unknown> {
+  const out = { ...data };
+  for (const key of Object.keys(data)) {
+    if (!fieldHasControlChar(key, data[key])) continue;
     delete out[key];
     diagnostics.push(
       diagnostic(
@@ -251,7 +267,7 @@ function withoutControlChars(
       ),
     );
   }
-  return out ?? data;
+  return out;
 }
 
 /**

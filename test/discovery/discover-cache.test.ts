@@ -256,6 +256,21 @@ describe("discovery through the head cache", () => {
     expect(new Set(files).size).toBe(7);
   });
 
+  it("keeps no entry for a path skipped as a link to a file already read: moving the first path away loses no skill", async () => {
+    const t = await build();
+    // plain-link (a link to plain) is met after plain, so the cold run skips reading it as a duplicate.
+    const cold = await run(t);
+    expect(cold.diagnostics.some((d) => d.code === "duplicate-realpath")).toBe(true);
+    // plain moves out of every root and the link follows it: the same file (same stamp) now has one path.
+    await mkdir(t.path("home/elsewhere"));
+    await rename(t.path(`${SKILLS}/plain`), t.path("home/elsewhere/plain"));
+    await rm(t.path(`${SKILLS}/plain-link`));
+    await symlink(t.path("home/elsewhere/plain"), t.path(`${SKILLS}/plain-link`));
+    const warm = await run(t);
+    expect(skill(t, warm, "plain-link")?.description).toBe("plain one");
+    expect(observed(t, warm)).toEqual(observed(t, await run(t, { cache: false })));
+  });
+
   it("a YAML alias cycle in a skill does not break discovery, and is read fresh each run", async () => {
     const t = await build();
     await mkdir(t.path(`${SKILLS}/loop`));
