@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join } from "node:path";
 import { Script } from "node:vm";
@@ -20,6 +20,8 @@ export interface CodeCacheFs {
   rename(from: string, to: string): void;
   /** Creates the directory and its parents; no error when it exists. */
   mkdir(path: string): void;
+  readdir(path: string): string[];
+  unlink(path: string): void;
 }
 
 /**
@@ -39,7 +41,8 @@ export interface CachedScript {
   status: CodeCacheStatus;
   /**
    * Writes V8's code for the script as it is now (with every function compiled so far) to the cache file,
-   * atomically (a temp file renamed over it), unless the cache was accepted or is off. Never throws.
+   * atomically (a temp file renamed over it), unless the cache was accepted or is off, then deletes the caches
+   * older builds of the script left for this runtime (`staleCodeCaches`). Never throws.
    */
   save(): CodeCacheSave;
 }
@@ -59,6 +62,18 @@ export function codeCacheFile(input: {
   if (setting === "off" || setting === "0" || setting === "false") return undefined;
   const name = `${basename(input.script)}-${input.runtime.version}-${input.runtime.arch}.bin`;
   return join(input.home, ".skillwright", "cache", "code", name);
+}
+
+/**
+ * The files of a cache dir that an older build of the same script left for the same runtime (`p-run-OLD.cjs-…`
+ * beside `p-run-NEW.cjs-…`): written over by nothing, they would pile up, one per upgrade. Pure.
+ */
+export function staleCodeCaches(files: readonly string[], current: string): string[] {
+  const runtime = current.slice(current.indexOf(".cjs-"));
+  const hash = current.lastIndexOf("-", current.indexOf(".cjs-"));
+  if (runtime === current || hash < 0) return [];
+  const stem = current.slice(0, hash + 1);
+  return files.filter((file) => file !== current && file.startsWith(stem) && file.endsWith(runtime));
 }
 
 /** A cache file's bytes for V8's code cache `data`: the magic, the digest of `data`, `data`. Pure. */
@@ -116,14 +131,26 @@ export function loadCachedScript(input: {
     save: () => {
       if (cacheFile === undefined || status === "accepted") return "kept";
       const temp = `${cacheFile}.${process.pid}.tmp`;
+      const dir = dirname(cacheFile);
       try {
-        fs.mkdir(dirname(cacheFile));
+        fs.mkdir(dir);
         fs.writeFile(temp, encodeCodeCache(script.createCachedData()));
         fs.rename(temp, cacheFile);
-        return "written";
       } catch {
+        try {
+          fs.unlink(temp);
+        } catch {
+          // Never written, or the dir is gone: nothing left behind.
+        }
         return "failed";
       }
+      try {
+        for (const stale of staleCodeCaches(fs.readdir(dir), basename(cacheFile)))
+          fs.unlink(join(dir, stale));
+      } catch {
+        // Another run pruned them first, or the dir is not ours to clean: the cache itself is written.
+      }
+      return "written";
     },
   };
 }
@@ -137,5 +164,7 @@ export function createNodeCodeCacheFs(): CodeCacheFs {
     mkdir: (path) => {
       mkdirSync(path, { recursive: true });
     },
+    readdir: (path) => readdirSync(path),
+    unlink: (path) => unlinkSync(path),
   };
 }

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { decodeCodeCache, encodeCodeCache } from "../../src/cli/code-cache.js";
+import { decodeCodeCache, encodeCodeCache, staleCodeCaches } from "../../src/cli/code-cache.js";
 import { startTestModel, TEST_API_KEY, type TestModel, textTurn } from "../support/model-server.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { assertBuilt, BIN } from "./run-cli.js";
@@ -109,9 +109,36 @@ describe("the code cache of a -p run", () => {
     expect(await printRun()).toBe("skillwright: code cache missing, failed");
   });
 
+  it("writing the cache deletes the one an older build left for this runtime, and only that", async () => {
+    const runtime = `${process.version}-${process.arch}`;
+    const older = `p-run-OLDBUILD.cjs-${runtime}.bin`;
+    const kept = [`p-run-OLDBUILD.cjs-v18.0.0-${process.arch}.bin`, "notes.txt"];
+    mkdirSync(codeDir(), { recursive: true });
+    for (const file of [older, ...kept]) writeFileSync(join(codeDir(), file), "x");
+    expect(await printRun()).toBe("skillwright: code cache missing, written");
+    const files = readdirSync(codeDir());
+    expect(files).not.toContain(older);
+    expect(files).toEqual(expect.arrayContaining(kept));
+    expect(files).toHaveLength(3);
+  });
+
   it("without the debug variable a run says nothing about the cache", async () => {
     expect(await printRun({ SKILLWRIGHT_CODE_CACHE_DEBUG: "" })).toBe("");
     expect(await printRun({ SKILLWRIGHT_CODE_CACHE_DEBUG: "" })).toBe("");
+  });
+});
+
+describe("staleCodeCaches", () => {
+  const current = "p-run-NEW.cjs-v20.1.0-x64.bin";
+  it.each([
+    ["p-run-OLD.cjs-v20.1.0-x64.bin", true],
+    ["p-run-NEW.cjs-v20.1.0-x64.bin", false],
+    ["p-run-OLD.cjs-v22.0.0-x64.bin", false],
+    ["p-run-OLD.cjs-v20.1.0-arm64.bin", false],
+    ["p-run-OLD.cjs-v20.1.0-x64.bin.123.tmp", false],
+    ["sdk-floor-OLD.cjs-v20.1.0-x64.bin", false],
+  ])("%s: stale %s", (file, stale) => {
+    expect(staleCodeCaches([file, current], current)).toEqual(stale ? [file] : []);
   });
 });
 
