@@ -1,8 +1,10 @@
 // The V8 code cache of a -p run (src/cli/code-cache.ts, scripts/bundle.mjs): dist/bin/main.js compiles the
 // print bundle (one CommonJS file) through ~/.skillwright/cache/code/. Each case runs the built bin against the
 // scripted model server; SKILLWRIGHT_CODE_CACHE_DEBUG makes the run say what the cache did on stderr.
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import * as zlib from "node:zlib";
 import { execa } from "execa";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { decodeCodeCache, encodeCodeCache, staleCodeCaches } from "../../src/cli/code-cache.js";
@@ -149,5 +151,14 @@ describe("the cache file format", () => {
     expect(decodeCodeCache(Buffer.from(""))).toBeUndefined();
     expect(decodeCodeCache(encodeCodeCache(Buffer.from("")))).toBeUndefined();
     expect(decodeCodeCache(Buffer.concat([encodeCodeCache(data), Buffer.from("x")]))).toBeUndefined();
+  });
+
+  it("carries a CRC-32 (cheap) where node has zlib.crc32, and still reads the SHA-256 format", () => {
+    const data = Buffer.from("some bytes");
+    expect(encodeCodeCache(data).subarray(0, 8).toString()).toBe("crc32" in zlib ? "SWCC-C32" : "SWCC-256");
+    const sha = Buffer.concat([Buffer.from("SWCC-256"), createHash("sha256").update(data).digest(), data]);
+    expect(decodeCodeCache(sha)?.equals(data)).toBe(true);
+    sha[sha.length - 1] = 0;
+    expect(decodeCodeCache(sha)).toBeUndefined();
   });
 });
