@@ -1,6 +1,6 @@
 // Bundles the built CLI (dist/cli/main.js) into dist/bin/: one ESM entry plus lazily loaded chunks for the
 // parts a command may not need (MCP, the model SDK, subcommands); a second bundle of the same code for -p runs
-// (p-*.js, see "Two bundles" below); and zod on its own (zod.cjs, see `lazyZod`). Node spends most of a short
+// (p-run-*.cjs, see "Two bundles" below); and zod on its own (zod.cjs, see `lazyZod`). Node spends most of a short
 // command's time resolving and loading modules; the bundle cuts a headless run's start-up by about a third.
 // dist/bin/ sits at the same depth as dist/cli/, so the CLI's package-relative paths (bundled-skills/) hold.
 import { rmSync } from "node:fs";
@@ -82,13 +82,15 @@ const common = {
 /*
  * Two bundles of the same code. esbuild puts each module in a chunk per set of entry points (dynamic imports)
  * that reach it, so the CLI's many lazily loaded commands cut the modules a -p run needs into ~47 chunks joined
- * by ~220 imports, and Node resolves, reads and links each one. The print bundle (`p-*.js`) is `runCli` again
- * with only what a -p run can reach: the engine, the headless command, the model client, and the lazy parts a
- * run may need (SDK, MCP, plugins, yaml, execa) as split points; the other commands are never reached from it.
- * A -p run loads ~20 files and spends ~15% less CPU time (user + sys, median of 20 interleaved runs against the
- * single bundle: 160 -> 136 ms; the SDK floor is ~80 ms). main.js sends every -p run there (`printFirst`) and
- * every other command to the full bundle. Each run uses one bundle's copy of every module: nothing crosses
- * between them but `argv` and `io`.
+ * by ~220 imports, and Node resolves, reads and links each one. The print bundle (`p-run-[hash].cjs`) is
+ * `runCli` again with only what a -p run can reach: the engine, the headless command, the model client, and the
+ * lazy parts a run may need (SDK, MCP, plugins, yaml, execa), all in ONE CommonJS file, so that Node 20 can
+ * compile it through a V8 code cache (`vm.Script` `cachedData`, src/cli/code-cache.ts; ESM has no code cache
+ * before Node 22). main.js sends every -p run there (`printFirst`, src/cli/print-bundle.ts) and every other
+ * command to the full bundle. Against the split ESM print bundle it replaces (interleaved, 20 runs, load ~5 on
+ * 2 cores, CPU user + sys median): 120 -> 90 ms with the cache accepted; the first run, which compiles the one
+ * file from source and writes the cache, costs ~10 ms more than before. Each run uses one bundle's copy of
+ * every module: nothing crosses between them but `argv` and `io`.
  */
 
 /** run.js's commands; all but the headless one are left out of the print bundle (a -p run never reaches them). */
@@ -107,11 +109,18 @@ const printOnly = {
 };
 
 const print = await build({
-  ...common,
+  ...compiled,
+  bundle: true,
+  format: "cjs",
+  external: common.external,
+  // One file: no module graph to resolve, and code split into chunks would be ESM, which Node 20 compiles
+  // without a code cache. import() of a built-in (node:http, node:crypto) becomes require(): a vm.Script has
+  // no module loader for import() once its code comes from the cache.
+  supported: { "dynamic-import": false },
   entryPoints: { run: "dist/cli/run.js" },
   outdir: "dist/bin",
   entryNames: "p-[name]-[hash]",
-  chunkNames: "p-chunk-[hash]",
+  outExtension: { ".js": ".cjs" },
   metafile: true,
   plugins: [lazyZod, printOnly],
 });
@@ -132,16 +141,25 @@ const printFirst = {
         ? { path: resolve(dirname(args.importer), "run.js"), namespace: "print-first" }
         : undefined,
     );
-    b.onResolve({ filter: /^\.\/p-run-[A-Z0-9]+\.js$/ }, (args) => ({ path: args.path, external: true }));
     b.onLoad({ filter: /.*/, namespace: "print-first" }, (args) => ({
       loader: "js",
       resolveDir: dirname(args.path),
       contents: `import { runCli as runAny } from ${JSON.stringify(args.path)};
 import { parseCliArgs } from "./args.js";
+import { createNodeCodeCacheFs } from "./code-cache.js";
+import { runPrintBundle } from "./print-bundle.js";
+import { fileURLToPath } from "node:url";
 export async function runCli(argv, io) {
   const parsed = parseCliArgs(argv);
   if (parsed.ok && parsed.args.command === undefined && parsed.args.print)
-    return (await import("./${printFile}")).runCli(argv, io);
+    return runPrintBundle({
+      file: fileURLToPath(new URL("./${printFile}", import.meta.url)),
+      argv,
+      io,
+      home: parsed.args.home,
+      runtime: { version: process.version, arch: process.arch },
+      fs: createNodeCodeCacheFs(),
+    });
   return runAny(argv, io);
 }
 `,

@@ -3,7 +3,7 @@
 // whether process.stdin was built. zod is bundled on its own (dist/bin/zod.cjs, scripts/bundle.mjs) and
 // required on first use: a run whose only tool call is a Skill call never loads it; a call the fast paths
 // decline loads it and answers exactly as the source does.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { pathToFileURL } from "node:url";
 import { execa } from "execa";
@@ -75,7 +75,7 @@ afterEach(async () => {
   model = undefined;
 });
 
-async function runBin(turns: ScriptTurnInput[]) {
+async function runBin(turns: ScriptTurnInput[], env: Record<string, string> = {}) {
   model = await startTestModel(turns);
   const report = tree.path("load-report.json");
   const log = tree.path("load-log.txt");
@@ -104,6 +104,7 @@ async function runBin(turns: ScriptTurnInput[]) {
         SKILLWRIGHT_MANAGED_DIR: tree.path("managed"),
         LOAD_REPORT: report,
         LOAD_LOG: log,
+        ...env,
       },
       extendEnv: false,
       reject: false,
@@ -142,13 +143,18 @@ describe("what a -p run of dist/bin loads", () => {
     expect(loaded.touched).toEqual([]);
   });
 
-  it("a -p run loads main.js and its own imports, then only the print bundle (p-*.js)", async () => {
-    const { run, binFiles } = await runBin([toolTurn("Skill", { skill: "notes" }), textTurn("noted")]);
+  it("a -p run loads main.js and its own imports, then only the print bundle (one p-run-*.cjs)", async () => {
+    const { run, binFiles } = await runBin([toolTurn("Skill", { skill: "notes" }), textTurn("noted")], {
+      SKILLWRIGHT_CODE_CACHE_DEBUG: "1",
+    });
     expect(run.exitCode).toBe(0);
     const own = new Set(["main.js", ...mainImports()]);
-    const others = binFiles.filter((file) => !own.has(file));
-    expect(others.length).toBeGreaterThan(0);
-    expect(others.filter((file) => !file.startsWith("p-"))).toEqual([]);
+    // No other module of dist/bin is resolved: the print bundle is one CommonJS file compiled by the code cache.
+    expect(binFiles.filter((file) => !own.has(file))).toEqual([]);
+    expect(run.stderr).toMatch(/^skillwright: code cache (missing|accepted), (written|kept)\n?$/);
+    expect(
+      readdirSync(dirname(BIN)).filter((file) => file.startsWith("p-") && !file.endsWith(".map")),
+    ).toEqual([expect.stringMatching(/^p-run-[A-Z0-9]+\.cjs$/)]);
   });
 
   it("a tool call zod has to parse loads it once, and the model gets the source's error text", async () => {

@@ -25,9 +25,11 @@
 //                       test/serve/agent-mcp.test.ts runs dist/bin serve with an agent's MCP server
 //                       (./pg-driver.js, pg: test/serve/sdk.test.ts runs dist/bin on PostgreSQL)
 //   cli/main.ts         ./interactive.js                    "interactive" (in a pseudo-terminal via script(1))
-//   cli/main.ts → run.ts  the print bundle (p-*.js, every -p run: scripts/bundle.mjs), with its own lazy chunks:
+//   cli/main.ts → run.ts  the print bundle (one p-run-*.cjs, every -p run, compiled through the V8 code cache:
+//                       scripts/bundle.mjs, cli/print-bundle.ts), its lazy parts inlined (import() → require):
 //                       headless, model client, SDK, http, execa   "-p … against `dev model-server`"
 //                       MCP manager, plugin loader, yaml            "-p --mcp-config --plugin-dir …"
+//                       (the cache itself: test/cli/code-cache.test.ts)
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
