@@ -129,7 +129,10 @@ export async function bundleSdkFloor({ repoRoot, dir, prompt, toolResult }) {
   const source = join(dir, SOURCE_FILE);
   const sdkModule = join(repoRoot, "dist", "agent", "sdk.js");
   await writeFile(source, floorSource({ sdkModule, prompt, toolResult }));
-  /** As scripts/bundle.mjs: the SDK loads minified in the CLI, so it does in the floor. */
+  /**
+   * As scripts/bundle.mjs: the SDK loads minified in the CLI, so it does in the floor.
+   * @type {import("esbuild").BuildOptions}
+   */
   const options = {
     bundle: true,
     platform: "node",
@@ -148,7 +151,7 @@ export async function bundleSdkFloor({ repoRoot, dir, prompt, toolResult }) {
     supported: { "dynamic-import": false },
     metafile: true,
   });
-  const cjsFile = Object.keys(cjs.metafile.outputs).find((file) => file.endsWith(".cjs"));
+  const cjsFile = Object.keys(cjs.metafile?.outputs ?? {}).find((file) => file.endsWith(".cjs"));
   if (cjsFile === undefined) throw new Error("sdk floor: esbuild wrote no CommonJS bundle");
   const launcher = join(dir, LAUNCHER_SOURCE);
   await writeFile(
