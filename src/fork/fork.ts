@@ -7,6 +7,7 @@ import { ruleToolName } from "../agent/turn.js";
 import { type AgentType, DEFAULT_AGENT_TYPE } from "../agents/agent-types.js";
 import { childContext, type RunContext } from "../context.js";
 import type { RunHooks } from "../hooks/runner.js";
+import { createForkCompaction, type ForkCompactionSource } from "./fork-compaction.js";
 import type { ForkOutcome, ForkRequest } from "./fork-request.js";
 
 /** What a fork needs beside its parent's {@link RunContext}: the session's gates, listing and hooks runner. */
@@ -37,6 +38,11 @@ export interface ForkDeps {
   newAgentId: () => string;
   /** Paths the sub-agent's tools touched: they activate conditional and nested skills for the session. */
   onTouchedPaths?: (paths: string[]) => Promise<void>;
+  /**
+   * Lets the fork compact its own conversation near its model's window (SPEC §8), as the main agent does;
+   * without it a fork that outgrows the window fails on the request past it.
+   */
+  compaction?: ForkCompactionSource;
 }
 
 /** True for an agent limited to read-only tools: a read-only type, or `permissionMode: plan`. */
@@ -194,14 +200,11 @@ async function runAgentFork(
       ? { texts: [], warnings: [] }
       : await deps.preload(agent.skills, context.signal);
   for (const message of preloaded.warnings) deps.emit({ type: "warning", agentId, message });
+  // What the fork was asked to do: kept as it is when the fork compacts its conversation.
+  const kept = [...start.additionalContext, ...preloaded.texts, request.task];
   const first: ModelMessage = {
     role: "user",
-    content: [
-      ...listing.map((text) => ({ type: "text" as const, text })),
-      ...start.additionalContext.map((text) => ({ type: "text" as const, text })),
-      ...preloaded.texts.map((text) => ({ type: "text" as const, text })),
-      { type: "text" as const, text: request.task },
-    ],
+    content: [...listing, ...kept].map((text) => ({ type: "text" as const, text })),
   };
   await context.transcript(first);
   let messages: ModelMessage[] = [first];
@@ -223,6 +226,22 @@ async function runAgentFork(
     }
     if (event.type === "message" && event.agentId === agentId) messages = [...messages, event.message];
   };
+  const compact =
+    deps.compaction === undefined
+      ? undefined
+      : createForkCompaction({
+          source: deps.compaction,
+          client: context.client,
+          runHooks: deps.runHooks,
+          agentId,
+          kept,
+          messages: () => messages,
+          replace: async (compacted) => {
+            messages = compacted;
+            for (const message of compacted) await context.transcript(message);
+          },
+          emit: deps.emit,
+        });
   const result = await runWithStopChecks({
     run: () =>
       executeAgent(
@@ -245,6 +264,7 @@ async function runAgentFork(
           gate: agent.permissionMode === "dontAsk" ? (deps.noAskGate ?? deps.gate) : deps.gate,
           ...(deps.onTouchedPaths === undefined ? {} : { onTouchedPaths: deps.onTouchedPaths }),
           onMessage: (m: ModelMessage) => context.transcript(m),
+          ...(compact === undefined ? {} : { compact }),
         },
         emit,
       ),

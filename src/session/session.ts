@@ -93,6 +93,13 @@ export function createSession(deps: SessionDeps): Session {
       await append([invocationEntry(invocation)]);
     },
     loaded: state.loaded,
+    forkCompaction: {
+      invocations: () => state.invocations,
+      fullListing: (agentId, forkModel) => {
+        state.listing.reset(agentId);
+        return listings.openingListing(agentId, forkModel);
+      },
+    },
   });
   const model = resolveModel(context.model);
   const tools: AgentTool[] = [
