@@ -60,6 +60,7 @@ const FILES = {
     "RESEARCH-TASK: fetch every page and report.",
   ),
   "project/.claude/skills/deploy/SKILL.md": skillMd("description: Deploys the app", "Deploy."),
+  "project/.claude/skills/notes/SKILL.md": skillMd("description: Takes notes", "NOTES-BODY for $ARGUMENTS"),
   "project/.claude/settings.local.json": JSON.stringify({ permissions: { allow: ["Skill"] } }),
 };
 
@@ -141,6 +142,62 @@ describe("a fork compacts its own conversation near its window", () => {
     expect(result?.is_error).not.toBe(true);
     expect(resultText(result)).toContain('Skill "research" completed (forked execution).');
     expect(resultText(result)).toContain("Result:\nFORK-ANSWER");
+  });
+
+  it("re-attaches the skills the fork invoked, not the parent's", async () => {
+    h = await startHarness({
+      files: FILES,
+      session: { model: MODEL, extraTools: [bigTool(350_000)] },
+      turns: [
+        toolTurn("Skill", { skill: "deploy" }, { match: { agentId: null, lastUserTextIncludes: "go" } }),
+        toolTurn("Skill", { skill: "research" }, { match: { agentId: null, hasToolResultFor: "Skill" } }),
+        toolTurn(
+          "Skill",
+          { skill: "notes", args: "v2" },
+          { match: { ...FORK, lastUserTextIncludes: "RESEARCH" } },
+        ),
+        fetches(["toolu_a", "toolu_b"], { ...FORK, hasToolResultFor: "Skill" }),
+        textTurn("FORK-SUMMARY", { ...FORK, systemIncludes: "You summarize conversations" }),
+        textTurn("FORK-ANSWER", { ...FORK, lastUserTextIncludes: "FORK-SUMMARY" }),
+        textTurn("main done", { agentId: null, toolResultIncludes: "FORK-ANSWER" }),
+      ],
+    });
+    const events = await h.send("go research");
+    expect(events.at(-1)).toMatchObject({ type: "done", result: { text: "main done" } });
+    const continued = h
+      .forkRequests()
+      .map((r) => bodyOf(r))
+      .find((b) => !isSummary(b) && JSON.stringify(b.messages).includes("FORK-SUMMARY"));
+    if (continued === undefined) throw new Error("no continued fork request");
+    const text = textBlocks(continued.messages[0]?.content ?? "").join("\n");
+    expect(text).toContain('## Skill "notes", previously invoked in this session');
+    expect(text).toContain("NOTES-BODY");
+    // The parent's inline skill was never in the fork's conversation: it is not re-attached there.
+    expect(text).not.toContain('## Skill "deploy"');
+  });
+
+  it("a failed summary warns once, keeps the fork's conversation and the fork still finishes", async () => {
+    h = await startHarness({
+      files: FILES,
+      session: { model: MODEL, extraTools: [bigTool(350_000)] },
+      turns: [
+        toolTurn("Skill", { skill: "research" }, { match: { agentId: null, lastUserTextIncludes: "go" } }),
+        fetches(["toolu_a", "toolu_b"], { ...FORK, lastUserTextIncludes: "RESEARCH-TASK" }),
+        textTurn("", { ...FORK, systemIncludes: "You summarize conversations" }),
+        fetches(["toolu_c"], { ...FORK, hasToolResultFor: "toolu_b" }),
+        textTurn("FORK-ANSWER", { ...FORK, hasToolResultFor: "toolu_c" }),
+        textTurn("main done", { agentId: null, hasToolResultFor: "Skill" }),
+      ],
+    });
+    const events = await h.send("go research");
+    expect(events.at(-1)).toMatchObject({ type: "done", result: { text: "main done" } });
+    const warnings = events.filter((e) => e.type === "warning");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ message: "The model returned an empty summary." });
+    expect(warnings[0]?.agentId).toBe(h.forkRequests()[0]?.headers[AGENT_ID_HEADER]);
+    // Not tried again after the next round: one summary request in all.
+    expect(h.allBodies().filter(isSummary)).toHaveLength(1);
+    expect(resultText(toolResults(h.body(1))[0])).toContain("Result:\nFORK-ANSWER");
   });
 
   it("a fork whose tool results stay below the threshold does not compact", async () => {
