@@ -16,6 +16,11 @@ export interface ForkCompactionSource {
    * that agent is forgotten first, so later deltas follow from this listing.
    */
   fullListing: (agentId: string, model: string) => Promise<string[]>;
+  /**
+   * Called once `agentId`'s conversation was compacted: the skill expansions it held are history now, so a
+   * skill it invokes again is sent in full (SPEC §14.3), as for the main agent.
+   */
+  compacted: (agentId: string) => void;
 }
 
 /** One fork's compaction: its conversation, what it keeps, and where its messages go. */
@@ -78,6 +83,7 @@ export function createForkCompaction(
       input.emit({ type: "warning", agentId: input.agentId, message: outcome.message });
       return undefined;
     }
+    input.source.compacted(input.agentId);
     await input.replace(outcome.messages);
     return outcome.messages;
   };

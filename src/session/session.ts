@@ -99,6 +99,7 @@ export function createSession(deps: SessionDeps): Session {
         state.listing.reset(agentId);
         return listings.openingListing(agentId, forkModel);
       },
+      compacted: (agentId) => state.loaded.resetAgent(agentId),
     },
   });
   const model = resolveModel(context.model);

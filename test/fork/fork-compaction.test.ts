@@ -144,7 +144,7 @@ describe("a fork compacts its own conversation near its window", () => {
     expect(resultText(result)).toContain("Result:\nFORK-ANSWER");
   });
 
-  it("re-attaches the skills the fork invoked, not the parent's", async () => {
+  it("re-attaches the skills the fork invoked, not the parent's, and sends them in full when invoked again", async () => {
     h = await startHarness({
       files: FILES,
       session: { model: MODEL, extraTools: [bigTool(350_000)] },
@@ -158,7 +158,12 @@ describe("a fork compacts its own conversation near its window", () => {
         ),
         fetches(["toolu_a", "toolu_b"], { ...FORK, hasToolResultFor: "Skill" }),
         textTurn("FORK-SUMMARY", { ...FORK, systemIncludes: "You summarize conversations" }),
-        textTurn("FORK-ANSWER", { ...FORK, lastUserTextIncludes: "FORK-SUMMARY" }),
+        toolTurn(
+          "Skill",
+          { skill: "notes", args: "v2" },
+          { match: { ...FORK, lastUserTextIncludes: "FORK-SUMMARY" } },
+        ),
+        textTurn("FORK-ANSWER", { ...FORK, hasToolResultFor: "Skill" }),
         textTurn("main done", { agentId: null, toolResultIncludes: "FORK-ANSWER" }),
       ],
     });
@@ -174,6 +179,11 @@ describe("a fork compacts its own conversation near its window", () => {
     expect(text).toContain("NOTES-BODY");
     // The parent's inline skill was never in the fork's conversation: it is not re-attached there.
     expect(text).not.toContain('## Skill "deploy"');
+    // The expansions the fork held are history now: invoked again, the skill is sent in full (SPEC §14.3).
+    const last = h.forkRequests().at(-1);
+    const again = bodyOf(last).messages.at(-1)?.content ?? "";
+    expect(textBlocks(again).join("\n")).toContain("NOTES-BODY for v2");
+    expect(JSON.stringify(again)).not.toContain("already loaded");
   });
 
   it("a failed summary warns once, keeps the fork's conversation and the fork still finishes", async () => {
