@@ -1,13 +1,13 @@
 import type { AgentEvent, AgentResult } from "../agent/events.js";
 import { type AgentTool, executeAgent, type ToolGate } from "../agent/loop.js";
-import type { ModelMessage } from "../agent/model-types.js";
+import type { ModelClient } from "../agent/model-client.js";
+import type { ModelMessage, ModelUsage } from "../agent/model-types.js";
 import { type ModelEffort, resolveModel } from "../agent/models.js";
 import { runWithStopChecks } from "../agent/stop-continuation.js";
 import { ruleToolName } from "../agent/turn.js";
 import { type AgentType, DEFAULT_AGENT_TYPE } from "../agents/agent-types.js";
 import { childContext, type RunContext } from "../context.js";
 import type { RunHooks } from "../hooks/runner.js";
-import { createForkCompaction, type ForkCompactionSource } from "./fork-compaction.js";
 import type { ForkOutcome, ForkRequest } from "./fork-request.js";
 
 /** What a fork needs beside its parent's {@link RunContext}: the session's gates, listing and hooks runner. */
@@ -39,10 +39,24 @@ export interface ForkDeps {
   /** Paths the sub-agent's tools touched: they activate conditional and nested skills for the session. */
   onTouchedPaths?: (paths: string[]) => Promise<void>;
   /**
-   * Lets the fork compact its own conversation near its model's window (SPEC §8), as the main agent does;
-   * without it a fork that outgrows the window fails on the request past it.
+   * Builds the step that compacts a fork's own conversation near its model's window (SPEC §8), as the main
+   * agent's; without it a fork that outgrows the window fails on the request past it.
    */
-  compaction?: ForkCompactionSource;
+  compaction?: (
+    fork: ForkConversation,
+  ) => (usage: ModelUsage, model: string, signal: AbortSignal) => Promise<ModelMessage[] | undefined>;
+}
+
+/** A running fork's conversation, as its compaction sees it. */
+export interface ForkConversation {
+  agentId: string;
+  client: ModelClient;
+  /** The fork's first message's blocks other than the listing (hook context, preloaded skills, the task). */
+  kept: readonly string[];
+  /** The fork's conversation as it is now (its tool results included). */
+  messages: () => readonly ModelMessage[];
+  /** Replaces the fork's conversation with the compacted one and records it in the fork's transcript. */
+  replace: (messages: ModelMessage[]) => Promise<void>;
 }
 
 /** True for an agent limited to read-only tools: a read-only type, or `permissionMode: plan`. */
@@ -229,18 +243,15 @@ async function runAgentFork(
   const compact =
     deps.compaction === undefined
       ? undefined
-      : createForkCompaction({
-          source: deps.compaction,
-          client: context.client,
-          runHooks: deps.runHooks,
+      : deps.compaction({
           agentId,
+          client: context.client,
           kept,
           messages: () => messages,
           replace: async (compacted) => {
             messages = compacted;
             for (const message of compacted) await context.transcript(message);
           },
-          emit: deps.emit,
         });
   const result = await runWithStopChecks({
     run: () =>

@@ -2,8 +2,7 @@ import { randomUUID } from "node:crypto";
 import pLimit from "p-limit";
 import type { AgentEvent } from "../agent/events.js";
 import type { AgentTool, ToolGate } from "../agent/loop.js";
-import { runFork } from "../fork/fork.js";
-import type { ForkCompactionSource } from "../fork/fork-compaction.js";
+import { type ForkDeps, runFork } from "../fork/fork.js";
 import type { ForkRequest } from "../fork/fork-request.js";
 import type { RunHooks } from "../hooks/runner.js";
 import type { PermissionPolicy } from "../permissions/policy.js";
@@ -33,8 +32,8 @@ export interface SkillRuntimeDeps {
   loaded: LoadedSkills;
   /** Paths any agent's tools touched (conditional activation, nested discovery). */
   touch: (paths: readonly string[]) => Promise<void>;
-  /** What forks need to compact their own conversations (SPEC §8). */
-  forkCompaction?: ForkCompactionSource;
+  /** Builds the step that compacts a fork's own conversation (SPEC §8). */
+  forkCompaction?: ForkDeps["compaction"];
 }
 
 /** The Skill tool of each agent and the invocation pipeline, with forks bounded per parent depth. */
