@@ -253,6 +253,16 @@ function shortLength(skill: Skill): number {
 }
 
 /**
+ * Chars of the name-only lines (`- {display}`) of the listable skills among `skills` joined with `⏎`: what
+ * listing every one of them by name costs against the budget (0 when none is listable). Pure.
+ */
+export function nameLinesChars(skills: readonly Skill[]): number {
+  let chars = -1;
+  for (const skill of skills) if (!skill.disableModelInvocation) chars += shortLength(skill) + 1;
+  return Math.max(0, chars);
+}
+
+/**
  * Orders `items` by `compare` (a strict total order) far enough that its first `k` are the `k` smallest, in
  * order; the rest follow in no particular order. In place; a quickselect, then a sort of the first `k` only.
  */

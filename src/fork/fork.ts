@@ -1,6 +1,7 @@
 import type { AgentEvent, AgentResult } from "../agent/events.js";
 import { type AgentTool, executeAgent, type ToolGate } from "../agent/loop.js";
-import type { ModelMessage } from "../agent/model-types.js";
+import type { ModelClient } from "../agent/model-client.js";
+import type { ModelMessage, ModelUsage } from "../agent/model-types.js";
 import { type ModelEffort, resolveModel } from "../agent/models.js";
 import { runWithStopChecks } from "../agent/stop-continuation.js";
 import { ruleToolName } from "../agent/turn.js";
@@ -37,6 +38,25 @@ export interface ForkDeps {
   newAgentId: () => string;
   /** Paths the sub-agent's tools touched: they activate conditional and nested skills for the session. */
   onTouchedPaths?: (paths: string[]) => Promise<void>;
+  /**
+   * Builds the step that compacts a fork's own conversation near its model's window (SPEC §8), as the main
+   * agent's; without it a fork that outgrows the window fails on the request past it.
+   */
+  compaction?: (
+    fork: ForkConversation,
+  ) => (usage: ModelUsage, model: string, signal: AbortSignal) => Promise<ModelMessage[] | undefined>;
+}
+
+/** A running fork's conversation, as its compaction sees it. */
+export interface ForkConversation {
+  agentId: string;
+  client: ModelClient;
+  /** The fork's first message's blocks other than the listing (hook context, preloaded skills, the task). */
+  kept: readonly string[];
+  /** The fork's conversation as it is now (its tool results included). */
+  messages: () => readonly ModelMessage[];
+  /** Replaces the fork's conversation with the compacted one and records it in the fork's transcript. */
+  replace: (messages: ModelMessage[]) => Promise<void>;
 }
 
 /** True for an agent limited to read-only tools: a read-only type, or `permissionMode: plan`. */
@@ -194,14 +214,11 @@ async function runAgentFork(
       ? { texts: [], warnings: [] }
       : await deps.preload(agent.skills, context.signal);
   for (const message of preloaded.warnings) deps.emit({ type: "warning", agentId, message });
+  // What the fork was asked to do: kept as it is when the fork compacts its conversation.
+  const kept = [...start.additionalContext, ...preloaded.texts, request.task];
   const first: ModelMessage = {
     role: "user",
-    content: [
-      ...listing.map((text) => ({ type: "text" as const, text })),
-      ...start.additionalContext.map((text) => ({ type: "text" as const, text })),
-      ...preloaded.texts.map((text) => ({ type: "text" as const, text })),
-      { type: "text" as const, text: request.task },
-    ],
+    content: [...listing, ...kept].map((text) => ({ type: "text" as const, text })),
   };
   await context.transcript(first);
   let messages: ModelMessage[] = [first];
@@ -223,6 +240,19 @@ async function runAgentFork(
     }
     if (event.type === "message" && event.agentId === agentId) messages = [...messages, event.message];
   };
+  const compact =
+    deps.compaction === undefined
+      ? undefined
+      : deps.compaction({
+          agentId,
+          client: context.client,
+          kept,
+          messages: () => messages,
+          replace: async (compacted) => {
+            messages = compacted;
+            for (const message of compacted) await context.transcript(message);
+          },
+        });
   const result = await runWithStopChecks({
     run: () =>
       executeAgent(
@@ -245,6 +275,7 @@ async function runAgentFork(
           gate: agent.permissionMode === "dontAsk" ? (deps.noAskGate ?? deps.gate) : deps.gate,
           ...(deps.onTouchedPaths === undefined ? {} : { onTouchedPaths: deps.onTouchedPaths }),
           onMessage: (m: ModelMessage) => context.transcript(m),
+          ...(compact === undefined ? {} : { compact }),
         },
         emit,
       ),

@@ -6,6 +6,7 @@ import {
   LISTING_HEADER,
   type Listing,
   type ListingLimits,
+  nameLinesChars,
   omittedNote,
 } from "../listing.js";
 import { displayName, type Skill } from "../skill/skill.js";
@@ -57,14 +58,26 @@ const EMPTY_LISTING: Listing = { text: "", entries: [], cut: [], omitted: [], ch
  * Entries are packed into what is left after keeping room for the omitted-skills line, so a delta that must
  * leave skills out can still say so; only such a delta uses that room. When not even that line fits, nothing
  * is sent ("", its names still reported omitted: an earlier block said how to find skills not listed).
- * Bundled entries are sent whole, as in any listing. Pure.
+ * Bundled entries are sent whole, as in any listing.
+ *
+ * Without the skill search (`options.searchable` false) a skill left out could never be found: the model only
+ * knows the names it was shown. So such a delta lists every new skill at least by name, past what is left of
+ * the budget, up to `nameRoom` chars beyond it (the listing budget: a session without the skill search has a
+ * catalog whose names fit in half of it); descriptions never go past the budget. Only a flood of new skills
+ * beyond that is still left out, with the line. Pure.
  */
 function deltaListing(
   skills: readonly Skill[],
   sent: ReadonlySet<string>,
   options: BuildListingOptions,
+  nameRoom: number,
 ): Listing {
   const fresh = skills.filter((s) => !sent.has(s.name));
+  if (!(options.searchable ?? false)) {
+    // No room is kept for the omitted-skills line: every name fits unless the new skills are a flood.
+    const names = Math.min(nameLinesChars(fresh), options.budget + nameRoom);
+    return buildListing(fresh, { ...options, budget: Math.max(options.budget, names) });
+  }
   const reserve = omittedNote(fresh.length, options.searchable ?? false).length + 2;
   const listing = buildListing(fresh, { ...options, budget: Math.max(0, options.budget - reserve) });
   if (listing.omitted.length === 0 || listing.chars <= options.budget) return listing;
@@ -98,12 +111,17 @@ export function createListingState(): ListingState {
       const listing =
         spent === 0
           ? buildListing(skills, { ...pack, usage: scores, now, sentNames: sent })
-          : deltaListing(skills, sent, {
-              ...pack,
-              budget: Math.max(0, pack.budget - spent),
-              usage: scores,
-              now,
-            });
+          : deltaListing(
+              skills,
+              sent,
+              {
+                ...pack,
+                budget: Math.max(0, pack.budget - spent),
+                usage: scores,
+                now,
+              },
+              pack.budget,
+            );
       for (const entry of listing.entries) sent.add(entry.name);
       for (const name of listing.omitted) sent.add(name);
       spentByAgent.set(agent, spent + listing.chars);

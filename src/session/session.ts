@@ -7,6 +7,7 @@ import { createHooksRunner, type RunHooks } from "../hooks/runner.js";
 import { loadReferenceFilesRead } from "../tools/load-reference.js";
 import { createAgentListings } from "./agent-listings.js";
 import { createCompactor } from "./compaction/compactor.js";
+import { createForkCompaction } from "./compaction/fork-compaction.js";
 import { invocationEntry } from "./compaction/reattach.js";
 import { listedChars, listingBlockChars, MAIN_AGENT } from "./listing-state.js";
 import { permissionRequestVerdict } from "./permission-request.js";
@@ -93,6 +94,16 @@ export function createSession(deps: SessionDeps): Session {
       await append([invocationEntry(invocation)]);
     },
     loaded: state.loaded,
+    forkCompaction: createForkCompaction({
+      invocations: () => state.invocations,
+      fullListing: (agentId, forkModel) => {
+        state.listing.reset(agentId);
+        return listings.openingListing(agentId, forkModel);
+      },
+      compacted: (agentId) => state.loaded.resetAgent(agentId),
+      runHooks,
+      emit: (event) => state.emit(event),
+    }),
   });
   const model = resolveModel(context.model);
   const tools: AgentTool[] = [

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import pLimit from "p-limit";
 import type { AgentEvent } from "../agent/events.js";
 import type { AgentTool, ToolGate } from "../agent/loop.js";
-import { runFork } from "../fork/fork.js";
+import { type ForkDeps, runFork } from "../fork/fork.js";
 import type { ForkRequest } from "../fork/fork-request.js";
 import type { RunHooks } from "../hooks/runner.js";
 import type { PermissionPolicy } from "../permissions/policy.js";
@@ -32,6 +32,8 @@ export interface SkillRuntimeDeps {
   loaded: LoadedSkills;
   /** Paths any agent's tools touched (conditional activation, nested discovery). */
   touch: (paths: readonly string[]) => Promise<void>;
+  /** Builds the step that compacts a fork's own conversation (SPEC §8). */
+  forkCompaction?: ForkDeps["compaction"];
 }
 
 /** The Skill tool of each agent and the invocation pipeline, with forks bounded per parent depth. */
@@ -82,6 +84,7 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       maxTokens: s.maxTokens ?? DEFAULT_MAX_TOKENS,
       newAgentId: () => `fork-${++forkCounter}-${randomUUID().slice(0, 8)}`,
       onTouchedPaths: deps.touch,
+      ...(deps.forkCompaction === undefined ? {} : { compaction: deps.forkCompaction }),
     });
   const invoke = (request: InvocationRequest) =>
     invokeSkill(request, {

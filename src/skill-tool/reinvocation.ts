@@ -33,6 +33,8 @@ export interface LoadedSkills {
   add(agentId: string | undefined, skill: string, text: string): void;
   /** Forgets the main agent's conversation (after compaction nothing counts as already loaded). */
   resetMain(): void;
+  /** Forgets the conversation of sub-agent `agentId` (a fork that compacted its own conversation). */
+  resetAgent(agentId: string): void;
 }
 
 /**
@@ -61,6 +63,9 @@ export function createLoadedSkills(
     add,
     resetMain: () => {
       byConversation.delete(MAIN_CONVERSATION);
+    },
+    resetAgent: (agentId) => {
+      byConversation.delete(agentId);
     },
   };
 }

@@ -1,6 +1,8 @@
 // Listing deltas share the listing budget (SPEC §3): the full listing plus every delta sent since it stay within
 // the budget together, so many activations in one conversation cannot grow the listing without bound. A delta
-// that does not fit lists names only, then leaves skills out with the "not listed" line (they stay invocable).
+// that does not fit lists names only; with the SkillSearch tool it then leaves skills out with the "not listed"
+// line pointing to it (they stay invocable). Without SkillSearch a skill left out could never be found, so every
+// new skill keeps at least its name-only line, past the budget: only descriptions are bound by it.
 // Real session, real files, scripted model server.
 import { afterEach, describe, expect, it } from "vitest";
 import type { ScriptTurnInput } from "../../src/dev/model-script.js";
@@ -37,6 +39,21 @@ function conditionalTree(): Record<string, TreeEntry> {
   return files;
 }
 
+/**
+ * Conditional skills never activated, with long names: they are never listed, but their names pass half the
+ * budget, so the session gets the SkillSearch tool (the catalog could overflow the listing).
+ */
+function idleSkills(): Record<string, TreeEntry> {
+  const files: Record<string, TreeEntry> = {};
+  for (let n = 1; n <= 8; n++) {
+    files[`project/.claude/skills/idle-helper-with-a-long-name-${n}/SKILL.md`] = skillMd(
+      `description: Idle helper ${n}\npaths: "never/**"`,
+      "Idle.",
+    );
+  }
+  return files;
+}
+
 /** Every listing block the conversation of `body` holds (the full listing, then the deltas), in order. */
 function listingBlocks(body: RequestBody): string[] {
   return body.messages
@@ -58,6 +75,23 @@ function budgetChars(block: string): number {
   return entryChars + omitted.length + (entries.length > 0 ? 2 : 0);
 }
 
+/**
+ * {@link budgetChars} summed over the blocks that hold a description: what the budget bounds when the session
+ * has no SkillSearch (blocks of name-only lines for skills past the budget are left out of the sum).
+ */
+function describedChars(blocks: readonly string[]): number {
+  const described = blocks.filter((b) => b.split("\n").some((l) => l.startsWith("- ") && l.includes(": ")));
+  return described.reduce((sum, block) => sum + budgetChars(block), 0);
+}
+
+/** The blocks of a conversation that hold no description, only name-only lines. */
+function nameOnlyBlocks(blocks: readonly string[]): string[] {
+  return blocks.filter((b) => {
+    const entries = b.split("\n").filter((l) => l.startsWith("- "));
+    return entries.length > 0 && entries.every((l) => !l.includes(": "));
+  });
+}
+
 /** An announcement's entries as a listing block (its list of names left out), for {@link budgetChars}. */
 function announcementEntries(text: string): string {
   const lines = text.split("\n");
@@ -71,7 +105,41 @@ afterEach(async () => {
 });
 
 describe("listing deltas within the budget (SPEC §3)", () => {
-  it("the full listing plus every delta since it stay within the budget over many activations", async () => {
+  it("with SkillSearch, the full listing plus every delta since it stay within the budget over many activations", async () => {
+    const reads: ScriptTurnInput[] = [];
+    for (let n = 1; n <= COUNT; n++) reads.push(toolTurn("Read", { file_path: `d${n}/a.txt` }));
+    h = await startHarness({
+      files: { ...conditionalTree(), ...idleSkills() },
+      env: { SKILLWRIGHT_LISTING_BUDGET: String(BUDGET) },
+      turns: [
+        ...reads,
+        toolTurn("Skill", { skill: `c${COUNT}` }),
+        textTurn("done", { hasToolResultFor: "Skill" }),
+      ],
+    });
+    const events = await h.send("read every folder");
+    expect(events.at(-1)).toMatchObject({ type: "done", result: { text: "done" } });
+
+    const last = h.bodies().at(-1);
+    if (last === undefined) throw new Error("no request");
+    expect(last.tools?.map((t) => t.name)).toContain("SkillSearch");
+    const blocks = listingBlocks(last);
+    // The full listing, then one delta per activation while anything was left to say.
+    expect(blocks.length).toBeGreaterThan(2);
+    const total = blocks.reduce((sum, block) => sum + budgetChars(block), 0);
+    expect(total).toBeLessThanOrEqual(BUDGET);
+    // Once the budget ran short, skills were left out with the line that says how to find them.
+    const all = blocks.join("\n");
+    expect(all).toContain(OMITTED_LINE);
+    expect(all).toContain("with the SkillSearch tool");
+    expect(all).not.toContain(`- c${COUNT}`);
+    // A skill left out of the listing is still invocable.
+    const [result] = toolResults(last);
+    expect(result?.is_error).not.toBe(true);
+    expect(resultText(result)).toBe(`Launching skill: c${COUNT}`);
+  });
+
+  it("without SkillSearch, a delta past the budget still names every new skill; descriptions stay within it", async () => {
     const reads: ScriptTurnInput[] = [];
     for (let n = 1; n <= COUNT; n++) reads.push(toolTurn("Read", { file_path: `d${n}/a.txt` }));
     h = await startHarness({
@@ -88,17 +156,18 @@ describe("listing deltas within the budget (SPEC §3)", () => {
 
     const last = h.bodies().at(-1);
     if (last === undefined) throw new Error("no request");
+    expect(last.tools?.map((t) => t.name)).not.toContain("SkillSearch");
     const blocks = listingBlocks(last);
-    // The full listing, then one delta per activation while anything was left to say.
-    expect(blocks.length).toBeGreaterThan(3);
-    const total = blocks.reduce((sum, block) => sum + budgetChars(block), 0);
-    expect(total).toBeLessThanOrEqual(BUDGET);
-    // Early activations were listed in full; once the budget ran short, names only, then left out with the line.
     const all = blocks.join("\n");
+    // Early activations were listed in full; once the budget ran short, names only, and nothing is left out.
     expect(all).toContain("- c1: Helper number 1 for the files of folder d1");
-    expect(all).toContain(OMITTED_LINE);
-    expect(all).not.toContain(`- c${COUNT}`);
-    // A skill left out of the listing is still invocable.
+    expect(all).not.toContain(OMITTED_LINE);
+    for (let n = 1; n <= COUNT; n++) expect(all).toMatch(new RegExp(`^- c${n}(:|$)`, "m"));
+    expect(all).toContain("listed by name only to fit the listing budget; the Skill tool still accepts");
+    // Descriptions stay within the budget; only name-only lines went past it.
+    expect(describedChars(blocks)).toBeLessThanOrEqual(BUDGET);
+    expect(nameOnlyBlocks(blocks).length).toBeGreaterThan(0);
+    // The skill the model saw by name is invocable.
     const [result] = toolResults(last);
     expect(result?.is_error).not.toBe(true);
     expect(resultText(result)).toBe(`Launching skill: c${COUNT}`);
@@ -128,7 +197,7 @@ describe("listing deltas within the budget (SPEC §3)", () => {
     expect(blocks[0]).toContain("- deploy: Deploys the app");
     expect(blocks.join("\n")).toContain("- c1: Helper number 1");
     expect(blocks.join("\n")).toContain("- c2: Helper number 2");
-    expect(blocks.reduce((sum, block) => sum + budgetChars(block), 0)).toBeLessThanOrEqual(BUDGET);
+    expect(describedChars(blocks)).toBeLessThanOrEqual(BUDGET);
   });
 
   it("a resumed session goes on from what its conversation's listing blocks already spent", async () => {
@@ -150,7 +219,7 @@ describe("listing deltas within the budget (SPEC §3)", () => {
     expect(last.messages.length).toBeGreaterThan(10);
     const blocks = listingBlocks(last);
     expect(blocks.join("\n")).toContain("- c3: Helper number 3");
-    expect(blocks.reduce((sum, block) => sum + budgetChars(block), 0)).toBeLessThanOrEqual(BUDGET);
+    expect(describedChars(blocks)).toBeLessThanOrEqual(BUDGET);
   });
 
   it("a nested-discovery announcement counts against the budget too: the deltas after it are smaller", async () => {
@@ -174,6 +243,6 @@ describe("listing deltas within the budget (SPEC §3)", () => {
       .filter((t) => t.startsWith("<system-reminder>\nNew skills discovered in"));
     expect(announced).toHaveLength(1);
     const blocks = [...listingBlocks(last), ...announced.map(announcementEntries)];
-    expect(blocks.reduce((sum, block) => sum + budgetChars(block), 0)).toBeLessThanOrEqual(BUDGET);
+    expect(describedChars(blocks)).toBeLessThanOrEqual(BUDGET);
   });
 });

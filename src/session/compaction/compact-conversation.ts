@@ -15,9 +15,13 @@ export interface CompactInput {
    * sent names first).
    */
   fullListing: () => Promise<string[]>;
+  /** Blocks kept as they were after the listing (a fork's task; see `CompactedMessagesInput.kept`). */
+  kept?: readonly string[];
   runHooks: RunHooks;
   trigger: "manual" | "auto";
   signal: AbortSignal;
+  /** Set when a sub-agent compacts its conversation: its summary request carries its agent id (SPEC §7). */
+  agentId?: string;
 }
 
 export type CompactOutcome =
@@ -45,7 +49,7 @@ export async function compactConversation(input: CompactInput): Promise<CompactO
         tools: [],
         maxTokens: SUMMARY_MAX_OUTPUT_TOKENS,
       },
-      { signal: input.signal },
+      { signal: input.signal, ...(input.agentId === undefined ? {} : { agentId: input.agentId }) },
     );
     const outcome = summaryFromResponse(answer);
     if (!outcome.ok) return { ok: false, message: outcome.message };
@@ -60,6 +64,11 @@ export async function compactConversation(input: CompactInput): Promise<CompactO
   return {
     ok: true,
     summary,
-    messages: buildCompactedMessages({ summary, invocations: input.invocations, listing }),
+    messages: buildCompactedMessages({
+      summary,
+      invocations: input.invocations,
+      listing,
+      ...(input.kept === undefined ? {} : { kept: input.kept }),
+    }),
   };
 }

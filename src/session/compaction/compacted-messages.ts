@@ -24,11 +24,16 @@ export interface CompactedMessagesInput {
    * sent, then a delta of what became visible since (or one listing block of its own); empty blocks are left out.
    */
   listing: readonly string[];
+  /**
+   * Text blocks kept as they were, after the listing and before the summary: what a fork was asked to do (its
+   * first message's hook context, preloaded skills and task), which the summary must not replace. Default none.
+   */
+  kept?: readonly string[];
 }
 
 /**
  * The conversation after compaction (SPEC §8): ONE user message whose text blocks are, in order, the `listing`
- * blocks exactly as given, the summary framed by {@link summaryBlockText} and the re-attached skills block of
+ * blocks exactly as given, the `kept` blocks, the summary framed by {@link summaryBlockText} and the re-attached skills block of
  * `reattachInvokedSkills` (left out when the main agent invoked none). The listing comes first, as at the start
  * of a session: when its first block is the session's first listing, byte for byte, the request after
  * compaction opens with the same tools + system + listing as the session's first request, which the prompt
@@ -36,7 +41,7 @@ export interface CompactedMessagesInput {
  * turn, and records every listed name as sent. Pure.
  */
 export function buildCompactedMessages(input: CompactedMessagesInput): ModelMessage[] {
-  const blocks: ModelTextBlock[] = input.listing
+  const blocks: ModelTextBlock[] = [...input.listing, ...(input.kept ?? [])]
     .filter((text) => text.trim() !== "")
     .map((text) => ({ type: "text", text }));
   blocks.push({ type: "text", text: summaryBlockText(input.summary) });
