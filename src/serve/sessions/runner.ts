@@ -18,6 +18,7 @@ import { checkToolConfirmations } from "./confirmation-check.js";
 import { createCustomTool } from "./custom-tool.js";
 import { createDbTranscripts, type DbTranscripts } from "./db-transcripts.js";
 import { createEventWriter, type EventWriter } from "./event-writer.js";
+import { createHeldToolUses } from "./held-tool-uses.js";
 import { createLiveCache, type LiveCacheLimits } from "./live-cache.js";
 import { answeredWait, completeCalls, lastMainMessage, RESUME_PROMPT } from "./orphan-resume.js";
 import {
@@ -96,8 +97,11 @@ interface LiveSession {
   mcp: AgentMcp;
   /** The tool policies of the agent's toolsets and the waits on `user.tool_confirmation`. */
   confirm: ToolConfirmation;
-  /** The current turn's writer: custom tools and compaction notices write through it. */
-  io: { writer?: EventWriter };
+  /**
+   * The current turn's writer (custom tools and compaction notices write through it), and where its tool
+   * confirmations tell that the engine asks about a call.
+   */
+  io: TurnIo;
 }
 
 /** A live session's agent snapshot and last transcript entry, as kept and as the database has them now. */
@@ -109,6 +113,12 @@ export interface LiveMark {
 /** Whether a live session may run the next turn: same agent, and no transcript entry written elsewhere. Pure. */
 export function liveIsCurrent(kept: LiveMark, now: LiveMark): boolean {
   return kept.agentKey === now.agentKey && kept.transcriptSeq === now.transcriptSeq;
+}
+
+/** What a live session's callbacks reach of the turn running now. */
+interface TurnIo {
+  writer?: EventWriter;
+  asked?: (callId: string) => void;
 }
 
 type UserEvent = { type: string } & Record<string, unknown>;
@@ -239,7 +249,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       sources: [source],
       startMcp: false,
     });
-    const io: { writer?: EventWriter } = { writer };
+    const io: TurnIo = { writer };
     const write = (
       events: OutEvent[],
       status?: BetaManagedAgentsSession["status"],
@@ -271,6 +281,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
         served: [...(host === undefined ? [] : hostServedTools()), ...mcp.served],
         customToolNames: customTools.map((t) => t.name),
         waits,
+        asked: (callId) => io.asked?.(callId),
       });
       const opened = await openSession(engine, {
         client,
@@ -370,13 +381,29 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
         customTools: live.customTools,
         mcpTools: live.mcp.refs,
       };
+      const confirm = live.confirm;
+      // Each tool use is stored once the engine decides on its call, with that decision.
+      const held = createHeldToolUses({
+        write: (event, decision) => writer.write([confirm.annotate(event, decision)]).ids[0],
+        stored(callId, id) {
+          state.toolUses.set(callId, id);
+          confirm.stored(callId, id);
+        },
+      });
+      live.io.asked = (callId) => held.decide(callId, { behavior: "ask" });
       for await (const event of live.session.send(text, { signal: abort.signal })) {
         if (event.type === "error" && event.agentId === undefined) stopReason = { type: "retries_exhausted" };
+        if (event.type === "tool_decision" && event.agentId === undefined)
+          held.decide(event.id, { behavior: event.behavior, ...(event.refused ? { refused: true } : {}) });
+        if (event.type === "tool_end" && event.agentId === undefined) held.end(event.id);
         for (const out of sessionEventsFor(event, state)) {
-          const [id] = writer.write([live.confirm.annotate(out.event)]).ids;
-          if (id === undefined || out.remember === undefined) continue;
-          state[out.remember.map].set(out.remember.key, id);
-          if (out.remember.map === "toolUses") live.confirm.stored(out.remember.key, id);
+          if (out.remember?.map === "toolUses") {
+            held.hold(out.remember.key, out.event);
+            continue;
+          }
+          const [id] = writer.write([out.event]).ids;
+          if (id !== undefined && out.remember !== undefined)
+            state[out.remember.map].set(out.remember.key, id);
         }
       }
       // Only a turn that ended cleanly, with every MCP server connected, leaves a session worth keeping;
@@ -386,6 +413,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       writer.write([sessionError(error instanceof Error ? error.message : String(error))]);
     } finally {
       running.delete(session.id);
+      if (live !== undefined) live.io.asked = undefined;
       writer.write([{ type: "session.status_idle", stop_reason: stopReason, stop_details: null }], "idle");
       if (live !== undefined) {
         if (keep && !forgotten.has(session.id)) lives.put(session.id, live);
