@@ -10,6 +10,18 @@ export type AgentEvent =
   | { type: "text_delta"; agentId?: string; text: string }
   | { type: "assistant_message"; agentId?: string; message: AssistantMessage }
   | { type: "tool_start"; agentId?: string; id: string; name: string; input: unknown }
+  | {
+      /**
+       * The permission decision on a tool call, before it runs or is refused: `refused` when it was refused
+       * before any permission check (no such tool, a tool removed this turn).
+       */
+      type: "tool_decision";
+      agentId?: string;
+      id: string;
+      name: string;
+      behavior: "allow" | "deny";
+      refused?: true;
+    }
   | { type: "tool_update"; agentId?: string; id: string; text: string }
   | { type: "tool_end"; agentId?: string; id: string; name: string; result: ToolResult }
   | { type: "message"; agentId?: string; message: ModelMessage }

@@ -234,13 +234,26 @@ async function runCall(
     emit({ type: "tool_end", ...stamp, id: call.id, name: call.name, result });
     return { result, context };
   };
+  const decide = (behavior: "allow" | "deny", refused = false) =>
+    emit({
+      type: "tool_decision",
+      ...stamp,
+      id: call.id,
+      name: call.name,
+      behavior,
+      ...(refused ? { refused: true as const } : {}),
+    });
   const tool = tools.find((t) => t.name === call.name);
   if (tool === undefined) {
     const names = tools.map((t) => t.name).join(", ");
+    decide("deny", true);
     return done(errorOf(`No such tool available: ${call.name}. Available tools: ${names}`));
   }
   const refusal = removedToolRefusal(turn, tool.name);
-  if (refusal !== undefined) return done(errorOf(refusal));
+  if (refusal !== undefined) {
+    decide("deny", true);
+    return done(errorOf(refusal));
+  }
   const toolCall: ToolCall = {
     id: call.id,
     tool,
@@ -253,6 +266,7 @@ async function runCall(
   try {
     const verdict =
       options.gate === undefined ? { behavior: "allow" as const } : await options.gate.before(toolCall);
+    decide(verdict.behavior);
     if (verdict.behavior === "deny") return done(errorOf(verdict.message));
     const result = await tool.run(call.input, {
       cwd: options.cwd,

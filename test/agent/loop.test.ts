@@ -269,6 +269,45 @@ describe("executeAgent: tool calls", () => {
     ]);
   });
 
+  it("reports its decision on each call before the call runs or is refused (tool_decision)", async () => {
+    const gate: ToolGate = {
+      async before(call) {
+        return call.input !== null &&
+          typeof call.input === "object" &&
+          "text" in call.input &&
+          call.input.text === "no"
+          ? { behavior: "deny", message: "not that" }
+          : { behavior: "allow" };
+      },
+    };
+    const { client } = await setup([
+      {
+        response: {
+          content: [
+            { type: "tool_use", id: "toolu_yes", name: "Echo", input: { text: "yes" } },
+            { type: "tool_use", id: "toolu_no", name: "Echo", input: { text: "no" } },
+            { type: "tool_use", id: "toolu_gone", name: "Nope", input: {} },
+          ],
+        },
+      },
+      textTurn("ok", { hasToolResultFor: "toolu_gone" }),
+    ]);
+    const { events } = await run(options(client, { gate }));
+    const decisions = events.flatMap((e) =>
+      e.type === "tool_decision" ? [{ id: e.id, behavior: e.behavior, refused: e.refused }] : [],
+    );
+    expect(decisions.sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+      { id: "toolu_gone", behavior: "deny", refused: true },
+      { id: "toolu_no", behavior: "deny", refused: undefined },
+      { id: "toolu_yes", behavior: "allow", refused: undefined },
+    ]);
+    for (const id of ["toolu_yes", "toolu_no", "toolu_gone"]) {
+      const at = (type: string) => events.findIndex((e) => e.type === type && "id" in e && e.id === id);
+      expect(at("tool_start")).toBeLessThan(at("tool_decision"));
+      expect(at("tool_decision")).toBeLessThan(at("tool_end"));
+    }
+  });
+
   it("gives the gate's after() text to the model after the tool results", async () => {
     const gate: ToolGate = {
       before: async () => ({ behavior: "allow" }),

@@ -1,9 +1,12 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type Anthropic from "@anthropic-ai/sdk";
 import type { BetaManagedAgentsStreamSessionEvents } from "@anthropic-ai/sdk/resources/beta/sessions/events";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
 import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
 import { RESUME_PROMPT } from "../../src/serve/sessions/orphan-resume.js";
+import { TURN_LOCK_CLASS } from "../../src/serve/sessions/turn-locks.js";
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
@@ -36,6 +39,7 @@ beforeAll(async () => {
         toolTurn("lookup", { q: "live" }, { match: { lastUserTextIncludes: "ask live" } }),
         textTurn("answered by the live owner", { hasToolResultFor: "lookup" }),
         toolTurn("lookup", { q: "pglite" }, { match: { lastUserTextIncludes: "ask on pglite" } }),
+        toolTurn("lookup", { q: "late" }, { match: { lastUserTextIncludes: "ask late" } }),
         { ...textTurn("wrapped up", { lastUserTextIncludes: "wrap up" }), repeat: true },
       ],
     },
@@ -185,6 +189,46 @@ describe("three instances on one PostgreSQL", () => {
     stream.controller.abort();
     expect(resumptions()).toBe(before);
     await a.server.stop();
+    await b.server.stop();
+  }, 120_000);
+
+  it("resumes the turn when its owner dies after another instance found the lock held on the answer", async () => {
+    const a = await start();
+    const b = await start();
+    const before = resumptions();
+    const session = await newSession(a.client);
+    const stream = await b.client.beta.sessions.events.stream(session);
+    const events = stream[Symbol.asyncIterator]();
+    await a.client.beta.sessions.events.send(session, message("ask late"));
+    const waiting = await readUntil(events, waitingOn(1));
+    const use = waiting.find((e) => e.type === "agent.custom_tool_use");
+    // The owner "still alive" when B gets the answer: A is gone, but this connection holds the turn lock as A
+    // did, so B's check finds it held; then the owner "dies" (the lock is let go) before reading the answer.
+    a.server.process.kill("SIGKILL");
+    await a.server.process;
+    const owner = new pg.Client({ connectionString: db });
+    await owner.connect();
+    try {
+      const hold = "SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok";
+      while ((await owner.query(hold, [TURN_LOCK_CLASS, session])).rows[0]?.ok !== true) await sleep(20);
+      const since = (await owner.query("SELECT clock_timestamp() AS t")).rows[0]?.t;
+      await b.client.beta.sessions.events.send(session, result(use?.id ?? "", "LATE-ANSWER"));
+      // B tried the lock (and failed: it is held here) after the answer was stored.
+      const tried = `SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE pid <> pg_backend_pid() AND query LIKE '%pg_try_advisory_lock%' AND state_change > $1`;
+      while ((await owner.query(tried, [since])).rows[0]?.n === 0) await sleep(20);
+      expect(resumptions()).toBe(before);
+      await owner.query("SELECT pg_advisory_unlock($1, hashtext($2))", [TURN_LOCK_CLASS, session]);
+    } finally {
+      await owner.end();
+    }
+    const after = await readUntil(events, ended);
+    stream.controller.abort();
+    expect(JSON.stringify(after.filter((e) => e.type === "agent.message"))).toContain(
+      "resumed after the crash",
+    );
+    expect(resumptions()).toBe(before + 1);
+    expect(JSON.stringify(resumedRequests().at(-1)?.body)).toContain("LATE-ANSWER");
     await b.server.stop();
   }, 120_000);
 });

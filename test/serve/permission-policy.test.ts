@@ -1,7 +1,13 @@
 import type { BetaManagedAgentsAgent } from "@anthropic-ai/sdk/resources/beta/agents/agents";
 import { describe, expect, it } from "vitest";
 import { pendingConfirmations } from "../../src/serve/sessions/confirmation-check.js";
-import { policyRules, resolveToolPolicy } from "../../src/serve/sessions/permission-policy.js";
+import { createHeldToolUses } from "../../src/serve/sessions/held-tool-uses.js";
+import {
+  decisionFields,
+  policyRules,
+  resolveToolPolicy,
+  type ToolDecision,
+} from "../../src/serve/sessions/permission-policy.js";
 import type { SessionEvent } from "../../src/serve/store/sessions.js";
 
 const ask = { type: "always_ask" } as const;
@@ -93,5 +99,68 @@ describe("pendingConfirmations", () => {
     expect([...pendingConfirmations(answered)]).toEqual([]);
     const ended = [...asked, event("i3", "session.status_idle", { stop_reason: { type: "end_turn" } })];
     expect([...pendingConfirmations(ended)]).toEqual([]);
+  });
+});
+
+describe("decisionFields", () => {
+  const allow: ToolDecision = { behavior: "allow" };
+  it("names the policy that produced the decision, or auto with the judgement", () => {
+    expect(decisionFields({ enabled: true, policy: "always_allow" }, allow)).toEqual({
+      evaluated_permission: "allow",
+      evaluation: { type: "always_allow" },
+    });
+    expect(decisionFields({ enabled: true, policy: "always_ask" }, { behavior: "ask" })).toEqual({
+      evaluated_permission: "ask",
+      evaluation: { type: "always_ask" },
+    });
+    for (const policy of [{ enabled: true, policy: "auto" as const }, undefined]) {
+      expect(decisionFields(policy, { behavior: "deny" })).toEqual({
+        evaluated_permission: "deny",
+        evaluation: { type: "auto", evaluated_permission: { type: "deny" } },
+      });
+    }
+  });
+  it("leaves evaluation out when no policy produced the decision (a refusal, a deny rule)", () => {
+    expect(decisionFields(undefined, { behavior: "deny", refused: true })).toEqual({
+      evaluated_permission: "deny",
+    });
+    expect(decisionFields({ enabled: true, policy: "always_allow" }, { behavior: "deny" })).toEqual({
+      evaluated_permission: "deny",
+    });
+  });
+});
+
+describe("createHeldToolUses", () => {
+  const setup = () => {
+    const written: { event: unknown; decision: ToolDecision }[] = [];
+    const stored: string[] = [];
+    const held = createHeldToolUses({
+      write(event, decision) {
+        written.push({ event, decision });
+        return `ev_${written.length}`;
+      },
+      stored: (callId, id) => stored.push(`${callId}=${id}`),
+    });
+    return { held, written, stored };
+  };
+  const use = { type: "agent.tool_use", name: "Write" };
+
+  it("writes a held use when its decision comes, and the first decision wins", () => {
+    const { held, written, stored } = setup();
+    held.hold("a", use);
+    expect(written).toEqual([]);
+    held.decide("a", { behavior: "ask" });
+    held.decide("a", { behavior: "allow" });
+    expect(written).toEqual([{ event: use, decision: { behavior: "ask" } }]);
+    expect(stored).toEqual(["a=ev_1"]);
+  });
+  it("takes a decision that comes before the use, and writes a use still held at its end as deny", () => {
+    const { held, written } = setup();
+    held.decide("b", { behavior: "ask" });
+    held.hold("b", use);
+    held.hold("c", use);
+    held.end("c");
+    held.end("b");
+    expect(written.map((w) => w.decision.behavior)).toEqual(["ask", "deny"]);
   });
 });

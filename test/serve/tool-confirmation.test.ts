@@ -64,6 +64,12 @@ beforeAll(async () => {
         ),
         textTurn("Read them.", { hasToolResultFor: "toolu_read" }),
         toolTurn(
+          "Read",
+          { file_path: work("notes.txt") },
+          { id: "toolu_read_auto", match: { lastUserTextIncludes: "read on auto" } },
+        ),
+        textTurn("Read on auto.", { hasToolResultFor: "toolu_read_auto" }),
+        toolTurn(
           "Write",
           { file_path: work("auto.txt"), content: "AUTO" },
           { id: "toolu_auto", match: { lastUserTextIncludes: "write auto" } },
@@ -282,7 +288,10 @@ describe("tool confirmations (permission_policy on the agent toolset)", () => {
     const session = await openSession("always_allow", [{ name: "write", policy: "auto" }]);
     const { stream, events, before } = await say(session.id, "write auto");
     const use = toolUse(before);
-    expect(use).not.toHaveProperty("evaluated_permission");
+    expect(use).toMatchObject({
+      evaluated_permission: "ask",
+      evaluation: { type: "auto", evaluated_permission: { type: "ask" } },
+    });
     expect(before.at(-1)).toMatchObject({ stop_reason: { type: "requires_action", event_ids: [use.id] } });
     await client.beta.sessions.events.send(session.id, {
       events: [{ type: "user.tool_confirmation", tool_use_id: use.id, result: "allow" }],
@@ -290,6 +299,25 @@ describe("tool confirmations (permission_policy on the agent toolset)", () => {
     await readUntil(events, (e) => idle(e) && e.stop_reason.type === "end_turn");
     stream.controller.abort();
     expect(readFileSync(work("auto.txt"), "utf8")).toBe("AUTO");
+    // Stored as the client saw it live.
+    const stored = await client.beta.sessions.events.list(session.id);
+    expect(stored.data.find((e) => e.id === use.id)).toMatchObject({ evaluated_permission: "ask" });
+  });
+
+  it("auto: a call the engine's rules allow says allow (auto), and is stored before its result", async () => {
+    const session = await openSession("auto");
+    const { stream, before } = await say(session.id, "read on auto");
+    stream.controller.abort();
+    const use = toolUse(before);
+    expect(use).toMatchObject({
+      name: "Read",
+      evaluated_permission: "allow",
+      evaluation: { type: "auto", evaluated_permission: { type: "allow" } },
+    });
+    const result = before.findIndex((e) => e.type === "agent.tool_result");
+    expect(before[result]).toMatchObject({ tool_use_id: use.id, is_error: false });
+    expect(before.indexOf(use)).toBeLessThan(result);
+    expect(before.at(-1)).toMatchObject({ stop_reason: { type: "end_turn" } });
   });
 
   it("two calls asked at once: the idle names both, and answering one leaves the idle naming the other", async () => {
@@ -327,6 +355,9 @@ describe("tool confirmations (permission_policy on the agent toolset)", () => {
     const session = await openSession("always_allow");
     const { stream, before } = await say(session.id, "run bash");
     stream.controller.abort();
+    const use = toolUse(before);
+    expect(use).toMatchObject({ name: "Bash", evaluated_permission: "deny" });
+    expect(use).not.toHaveProperty("evaluation");
     expect(before.at(-1)).toMatchObject({ stop_reason: { type: "end_turn" } });
     expect(before.find((e) => e.type === "agent.tool_result")).toMatchObject({
       is_error: true,
@@ -339,7 +370,10 @@ describe("tool confirmations (permission_policy on the agent toolset)", () => {
     const session = await openSession("no toolset");
     const { stream, before } = await say(session.id, "write plainly");
     stream.controller.abort();
-    expect(toolUse(before)).not.toHaveProperty("evaluated_permission");
+    expect(toolUse(before)).toMatchObject({
+      evaluated_permission: "deny",
+      evaluation: { type: "auto", evaluated_permission: { type: "deny" } },
+    });
     expect(before.at(-1)).toMatchObject({ stop_reason: { type: "end_turn" } });
     expect(JSON.stringify(before.find((e) => e.type === "agent.tool_result"))).toContain(
       "Permission was not granted (no one to ask",

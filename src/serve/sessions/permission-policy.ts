@@ -71,6 +71,38 @@ export function permissionFields(resolved: ResolvedToolPolicy | undefined): Reco
   }
 }
 
+/** The engine's decision on one tool call: `ask` when it waits for the user; `refused` before any policy applied. */
+export interface ToolDecision {
+  behavior: "allow" | "deny" | "ask";
+  refused?: boolean;
+}
+
+/**
+ * What an `agent.tool_use` says about the engine's decision on it (as the managed Agents API shows it):
+ * `evaluated_permission` always; `evaluation` names the policy that produced it (always_allow for allow,
+ * always_ask for ask, else `auto` with the judgement), and is absent when the call was refused before any
+ * policy applied, or a deny rule beat the tool's policy (always_allow or always_ask), or a call its policy
+ * asks about ran without asking (one the user allowed before its server stopped). Pure.
+ */
+export function decisionFields(
+  resolved: ResolvedToolPolicy | undefined,
+  decision: ToolDecision,
+): Record<string, unknown> {
+  const evaluated = { evaluated_permission: decision.behavior };
+  if (decision.refused === true) return evaluated;
+  switch (resolved?.policy) {
+    case "always_allow":
+      return decision.behavior === "allow" ? permissionFields(resolved) : evaluated;
+    case "always_ask":
+      return decision.behavior === "ask" ? permissionFields(resolved) : evaluated;
+    default:
+      return {
+        ...evaluated,
+        evaluation: { type: "auto", evaluated_permission: { type: decision.behavior } },
+      };
+  }
+}
+
 /**
  * The engine's rules for a session's tools under their policies: allow rules for always_allow, ask rules for
  * always_ask (deny rules still beat both, and ask rules beat a skill's grants), and the tools a config

@@ -18,6 +18,7 @@ import { checkToolConfirmations } from "./confirmation-check.js";
 import { createCustomTool } from "./custom-tool.js";
 import { createDbTranscripts, type DbTranscripts } from "./db-transcripts.js";
 import { createEventWriter, type EventWriter } from "./event-writer.js";
+import { createHeldToolUses } from "./held-tool-uses.js";
 import { createLiveCache, type LiveCacheLimits } from "./live-cache.js";
 import { answeredWait, completeCalls, lastMainMessage, RESUME_PROMPT } from "./orphan-resume.js";
 import {
@@ -74,7 +75,15 @@ export interface SessionRunnerOptions {
    * (one process owns the database).
    */
   turnLocks?: TurnLocks;
+  /**
+   * How often an instance that got the answer to a turn whose owner still held its lock checks again whether
+   * the owner died before reading it (default {@link ORPHAN_CHECK_MS}).
+   */
+  orphanCheckMs?: number;
 }
+
+/** How often an answered wait whose owner holds its turn lock is checked again: every second. */
+export const ORPHAN_CHECK_MS = 1000;
 
 /** Open sessions kept between turns by default: 256 per instance, each for 5 minutes unused. */
 export const LIVE_SESSION_LIMITS: LiveCacheLimits = { max: 256, idleMs: 5 * 60_000 };
@@ -96,8 +105,11 @@ interface LiveSession {
   mcp: AgentMcp;
   /** The tool policies of the agent's toolsets and the waits on `user.tool_confirmation`. */
   confirm: ToolConfirmation;
-  /** The current turn's writer: custom tools and compaction notices write through it. */
-  io: { writer?: EventWriter };
+  /**
+   * The current turn's writer (custom tools and compaction notices write through it), and where its tool
+   * confirmations tell that the engine asks about a call.
+   */
+  io: TurnIo;
 }
 
 /** A live session's agent snapshot and last transcript entry, as kept and as the database has them now. */
@@ -109,6 +121,12 @@ export interface LiveMark {
 /** Whether a live session may run the next turn: same agent, and no transcript entry written elsewhere. Pure. */
 export function liveIsCurrent(kept: LiveMark, now: LiveMark): boolean {
   return kept.agentKey === now.agentKey && kept.transcriptSeq === now.transcriptSeq;
+}
+
+/** What a live session's callbacks reach of the turn running now. */
+interface TurnIo {
+  writer?: EventWriter;
+  asked?: (callId: string) => void;
 }
 
 type UserEvent = { type: string } & Record<string, unknown>;
@@ -239,7 +257,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       sources: [source],
       startMcp: false,
     });
-    const io: { writer?: EventWriter } = { writer };
+    const io: TurnIo = { writer };
     const write = (
       events: OutEvent[],
       status?: BetaManagedAgentsSession["status"],
@@ -271,6 +289,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
         served: [...(host === undefined ? [] : hostServedTools()), ...mcp.served],
         customToolNames: customTools.map((t) => t.name),
         waits,
+        asked: (callId) => io.asked?.(callId),
       });
       const opened = await openSession(engine, {
         client,
@@ -370,13 +389,29 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
         customTools: live.customTools,
         mcpTools: live.mcp.refs,
       };
+      const confirm = live.confirm;
+      // Each tool use is stored once the engine decides on its call, with that decision.
+      const held = createHeldToolUses({
+        write: (event, decision) => writer.write([confirm.annotate(event, decision)]).ids[0],
+        stored(callId, id) {
+          state.toolUses.set(callId, id);
+          confirm.stored(callId, id);
+        },
+      });
+      live.io.asked = (callId) => held.decide(callId, { behavior: "ask" });
       for await (const event of live.session.send(text, { signal: abort.signal })) {
         if (event.type === "error" && event.agentId === undefined) stopReason = { type: "retries_exhausted" };
+        if (event.type === "tool_decision" && event.agentId === undefined)
+          held.decide(event.id, { behavior: event.behavior, ...(event.refused ? { refused: true } : {}) });
+        if (event.type === "tool_end" && event.agentId === undefined) held.end(event.id);
         for (const out of sessionEventsFor(event, state)) {
-          const [id] = writer.write([live.confirm.annotate(out.event)]).ids;
-          if (id === undefined || out.remember === undefined) continue;
-          state[out.remember.map].set(out.remember.key, id);
-          if (out.remember.map === "toolUses") live.confirm.stored(out.remember.key, id);
+          if (out.remember?.map === "toolUses") {
+            held.hold(out.remember.key, out.event);
+            continue;
+          }
+          const [id] = writer.write([out.event]).ids;
+          if (id !== undefined && out.remember !== undefined)
+            state[out.remember.map].set(out.remember.key, id);
         }
       }
       // Only a turn that ended cleanly, with every MCP server connected, leaves a session worth keeping;
@@ -386,6 +421,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       writer.write([sessionError(error instanceof Error ? error.message : String(error))]);
     } finally {
       running.delete(session.id);
+      if (live !== undefined) live.io.asked = undefined;
       writer.write([{ type: "session.status_idle", stop_reason: stopReason, stop_details: null }], "idle");
       if (live !== undefined) {
         if (keep && !forgotten.has(session.id)) lives.put(session.id, live);
@@ -396,23 +432,28 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     }
   };
 
+  /** The calls the session's current turn waits on, when every one of them is answered (see answeredWait). */
+  const answeredCalls = async (ws: string, sessionId: string) => {
+    const events: SessionEvent[] = [];
+    const after = await store.sessions.turnStartSeq(ws, sessionId);
+    for await (const page of eventPages(store.sessions, ws, sessionId, after)) {
+      for (const { event } of page) events.push(event);
+    }
+    return answeredWait(events);
+  };
+
   /**
    * Resumes the turn another instance left waiting on the user, once every answer it waited for is stored:
    * only with the session's turn lock (the owner holds it while it waits, and PostgreSQL frees it when the
    * owner dies), and only when the events still show the turn waiting (a resumption elsewhere ends that), so
    * exactly one instance resumes it. The answers complete the transcript's dangling tool calls, then a turn
-   * goes on from them.
+   * goes on from them. Resolves `locked` when another instance holds the lock.
    */
-  const resumeWaiting = async (ws: string, session: BetaManagedAgentsSession): Promise<void> => {
-    if (!(await locks.tryHold(session.id))) return;
+  const resumeWaiting = async (ws: string, session: BetaManagedAgentsSession): Promise<"locked" | "done"> => {
+    if (!(await locks.tryHold(session.id))) return "locked";
     try {
-      const events: SessionEvent[] = [];
-      const after = await store.sessions.turnStartSeq(ws, session.id);
-      for await (const page of eventPages(store.sessions, ws, session.id, after)) {
-        for (const { event } of page) events.push(event);
-      }
-      const calls = answeredWait(events);
-      if (calls === undefined) return;
+      const calls = await answeredCalls(ws, session.id);
+      if (calls === undefined) return "done";
       const transcripts = createDbTranscripts(store.db, session.id);
       const completed = completeCalls(lastMainMessage(await transcripts.read(session.id)), calls);
       if (completed === undefined) {
@@ -427,15 +468,38 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
           ],
           "idle",
         );
-        return;
+        return "done";
       }
       await transcripts.append(session.id, [
         { type: "message", message: completed.message, at: new Date().toISOString() },
       ]);
       await turn(ws, session, RESUME_PROMPT, completed.allowOnce);
+      return "done";
     } finally {
       await locks.release(session.id);
     }
+  };
+
+  // Sessions whose answered wait this instance watches (their owner held the lock), and the timers doing it.
+  const watched = new Map<string, ReturnType<typeof setTimeout>>();
+  let closed = false;
+
+  /**
+   * Resumes the waiting turn (see resumeWaiting); when its owner holds the lock, it reads the answer itself,
+   * unless it dies first: then, for as long as the events show every call of the wait answered, this instance
+   * tries again every `orphanCheckMs` (the lock still makes one instance resume it, once). Stops when the
+   * turn goes on (or waits on more), when a task of the session runs here, and when the runner closes.
+   */
+  const resumeOrWatch = async (ws: string, session: BetaManagedAgentsSession): Promise<void> => {
+    if ((await resumeWaiting(ws, session)) === "done") return;
+    if (closed || watched.has(session.id) || (await answeredCalls(ws, session.id)) === undefined) return;
+    const timer = setTimeout(() => {
+      watched.delete(session.id);
+      if (closed || queues.has(session.id)) return;
+      enqueueTask(session.id, () => resumeOrWatch(ws, session));
+    }, options.orphanCheckMs ?? ORPHAN_CHECK_MS);
+    timer.unref();
+    watched.set(session.id, timer);
   };
 
   /** Runs `task` after the session's earlier turns on this instance. */
@@ -467,7 +531,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       const answers = events.some(
         (e) => e.type === "user.custom_tool_result" || e.type === "user.tool_confirmation",
       );
-      if (answers && !queues.has(session.id)) enqueueTask(session.id, () => resumeWaiting(ws, session));
+      if (answers && !queues.has(session.id)) enqueueTask(session.id, () => resumeOrWatch(ws, session));
       for (const event of events) {
         if (event.type === "user.interrupt") running.get(session.id)?.abort();
         if (event.type === "user.message") enqueueTask(session.id, () => turn(ws, session, userText(event)));
@@ -479,7 +543,12 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       if (running.has(sessionId)) forgotten.add(sessionId);
       await lives.drop(sessionId);
     },
-    close: () => lives.close(),
+    close: () => {
+      closed = true;
+      for (const timer of watched.values()) clearTimeout(timer);
+      watched.clear();
+      return lives.close();
+    },
     liveCount: () => lives.size(),
   };
 }

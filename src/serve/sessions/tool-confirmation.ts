@@ -5,10 +5,11 @@ import { BUILTIN_TOOL_NAMES } from "../../tools/builtin.js";
 import type { OutEvent } from "./agent-event-map.js";
 import type { UserWaits } from "./await-action.js";
 import {
-  permissionFields,
+  decisionFields,
   policyRules,
   type ResolvedToolPolicy,
   resolveToolPolicy,
+  type ToolDecision,
   type ToolsetRef,
 } from "./permission-policy.js";
 
@@ -36,6 +37,8 @@ export interface ToolConfirmationOptions {
   customToolNames: readonly string[];
   /** The turn's waits for the user (shared with its custom tools). */
   waits: UserWaits;
+  /** The engine asks the user about engine call `callId` (told before the wait stores anything); absent: no one is told. */
+  asked?(callId: string): void;
 }
 
 /** The text the model gets when the user denies a call without a `deny_message`. */
@@ -47,8 +50,11 @@ export interface ToolConfirmation {
   readonly sessionOptions: Required<
     Pick<OpenSessionOptions, "allowedTools" | "askRules" | "disallowedTools" | "askPermission">
   >;
-  /** An `agent.tool_use` or `agent.mcp_tool_use` with its `evaluated_permission` and `evaluation`; others unchanged. */
-  annotate(event: OutEvent): OutEvent;
+  /**
+   * An `agent.tool_use` or `agent.mcp_tool_use` with the `evaluated_permission` and `evaluation` of the engine's
+   * `decision` on it; others unchanged.
+   */
+  annotate(event: OutEvent, decision: ToolDecision): OutEvent;
   /** The runner stored the `agent.tool_use` of engine call `callId` as event `eventId`. */
   stored(callId: string, eventId: string): void;
   /**
@@ -113,6 +119,7 @@ export function createToolConfirmation(options: ToolConfirmationOptions): ToolCo
       allowedOnce.splice(once, 1);
       return true;
     }
+    options.asked?.(toolUseId);
     const turn = signal ?? new AbortController().signal;
     const answer = await options.waits.wait(
       {
@@ -134,12 +141,13 @@ export function createToolConfirmation(options: ToolConfirmationOptions): ToolCo
       disallowedTools: rules.removed,
       askPermission,
     },
-    annotate(event) {
+    annotate(event, decision) {
       if (typeof event.name !== "string") return event;
-      if (event.type === "agent.tool_use") return { ...event, ...permissionFields(policies.get(event.name)) };
+      if (event.type === "agent.tool_use")
+        return { ...event, ...decisionFields(policies.get(event.name), decision) };
       if (event.type === "agent.mcp_tool_use" && typeof event.mcp_server_name === "string") {
         const name = mcpNames.get(`${event.mcp_server_name}\u0000${event.name}`);
-        return { ...event, ...permissionFields(name === undefined ? undefined : policies.get(name)) };
+        return { ...event, ...decisionFields(name === undefined ? undefined : policies.get(name), decision) };
       }
       return event;
     },
