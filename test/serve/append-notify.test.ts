@@ -4,6 +4,7 @@ import { EVENTS_CHANNEL, listenForEvents } from "../../src/serve/events/pg-liste
 import { openDriver } from "../../src/serve/store/open-driver.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
 import { ensureWorkspace } from "../../src/serve/store/workspaces.js";
+import { createStoredSession } from "../support/stored-session.js";
 
 // An append of session events NOTIFYs the other instances in the same statement (no second round trip), and
 // only once its events are stored: a listener woken by it finds them.
@@ -24,31 +25,7 @@ afterAll(async () => {
 describe("appendEvents with notify", () => {
   it("announces the session on the channel, and the woken listener reads the events", async () => {
     const ws = await ensureWorkspace(store.db, "default");
-    const environment = await store.environments.create(ws, {
-      name: "notify-env",
-      description: null,
-      config: { type: "self_hosted" },
-      metadata: {},
-    });
-    const agent = await store.agents.create(ws, {
-      name: "notifier",
-      description: null,
-      model: { id: "claude-sonnet-4-5" },
-      system: null,
-      skills: [],
-      tools: [],
-      mcp_servers: [],
-      metadata: {},
-      execution_identity: { type: "service_account" },
-      multiagent: null,
-    });
-    const session = await store.sessions.create(ws, {
-      agent: { ...agent, type: "agent", multiagent: null },
-      environmentId: environment.id,
-      title: null,
-      metadata: {},
-      vault_ids: [],
-    });
+    const sessionId = await createStoredSession(store, ws, "notifier");
     const found: string[] = [];
     const woken = new Promise<void>((resolve, reject) => {
       void listenForEvents(url, (id) => {
@@ -63,7 +40,7 @@ describe("appendEvents with notify", () => {
     });
     // The listener is connected once listenForEvents resolves; give it a moment by appending until woken.
     const timer = setInterval(() => {
-      void store.sessions.appendEvents(ws, session.id, [{ type: "agent.message" }], {
+      void store.sessions.appendEvents(ws, sessionId, [{ type: "agent.message" }], {
         notify: EVENTS_CHANNEL,
       });
     }, 100);

@@ -5,6 +5,7 @@ import { openDriver } from "../../src/serve/store/open-driver.js";
 import type { SessionStore } from "../../src/serve/store/sessions.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
 import { ensureWorkspace } from "../../src/serve/store/workspaces.js";
+import { createStoredSession } from "../support/stored-session.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
 // A confirmation check (and the start of a follow) on a session with a long history reads only the current
@@ -23,33 +24,8 @@ afterAll(async () => {
   await tree?.cleanup();
 });
 
-async function newSession(): Promise<string> {
-  const environment = await store.environments.create(ws, {
-    name: `env-${Math.random()}`,
-    description: null,
-    config: { type: "self_hosted" },
-    metadata: {},
-  });
-  const agent = await store.agents.create(ws, {
-    name: "asker",
-    description: null,
-    model: { id: "claude-sonnet-4-5" },
-    system: null,
-    skills: [],
-    tools: [],
-    mcp_servers: [],
-    metadata: {},
-    execution_identity: { type: "service_account" },
-    multiagent: null,
-  });
-  const session = await store.sessions.create(ws, {
-    agent: { ...agent, type: "agent", multiagent: null },
-    environmentId: environment.id,
-    title: null,
-    metadata: {},
-    vault_ids: [],
-  });
-  return session.id;
+function newSession(): Promise<string> {
+  return createStoredSession(store, ws, "asker");
 }
 
 /** The session store, counting the events its `eventsSince` returns. */
