@@ -3,15 +3,13 @@
 // fork's agent id) and replaced by its listing, its task and the summary, and the fork goes on to its final
 // answer, which the parent gets as the Skill tool result. Real session, real SDK, scripted model server.
 import { afterEach, describe, expect, it } from "vitest";
-import type { AgentTool } from "../../src/agent/loop.js";
 import { AGENT_ID_HEADER, type ModelMessage } from "../../src/agent/model-types.js";
-import type { ScriptTurnInput } from "../../src/dev/model-script.js";
 import { messagesTokens } from "../../src/session/compaction/tokens.js";
+import { bigTool, fetchTurn, isSummary, loopIntact } from "../support/compaction-script.js";
 import {
   bodyOf,
   type Harness,
   LISTING_HEADER,
-  type RequestBody,
   resultText,
   skillMd,
   startHarness,
@@ -24,36 +22,6 @@ import { textTurn, toolTurn } from "../support/model-server.js";
 const MODEL = "claude-haiku-4-5";
 const FORK = { agentId: "*" } as const;
 
-/** A real tool returning `size` chars (a big fetch result), not truncated. */
-function bigTool(size: number): AgentTool {
-  return {
-    name: "fetch_page",
-    description: "Fetches a page",
-    inputSchema: { type: "object", properties: { url: { type: "string" } } },
-    readOnly: true,
-    subject: () => undefined,
-    run: async (input) => ({
-      content: [{ type: "text", text: `${JSON.stringify(input)} ${"x".repeat(size)}` }],
-      isError: false,
-      touchedPaths: [],
-    }),
-  };
-}
-
-function fetches(ids: string[], match: ScriptTurnInput["match"]): ScriptTurnInput {
-  return {
-    match,
-    response: {
-      content: ids.map((id) => ({
-        type: "tool_use" as const,
-        id,
-        name: "fetch_page",
-        input: { url: `https://example.com/${id}` },
-      })),
-    },
-  };
-}
-
 const FILES = {
   "project/.claude/skills/research/SKILL.md": skillMd(
     "description: Researches the pages\ncontext: fork",
@@ -63,30 +31,6 @@ const FILES = {
   "project/.claude/skills/notes/SKILL.md": skillMd("description: Takes notes", "NOTES-BODY for $ARGUMENTS"),
   "project/.claude/settings.local.json": JSON.stringify({ permissions: { allow: ["Skill"] } }),
 };
-
-function isSummary(body: RequestBody): boolean {
-  return JSON.stringify(body.system ?? "").includes("You summarize conversations");
-}
-
-/** Every tool_use has its tool_result in the next message, and every tool_result its tool_use before it. */
-function loopIntact(messages: readonly ModelMessage[]): boolean {
-  const uses: string[] = [];
-  for (const [i, message] of messages.entries()) {
-    if (typeof message.content === "string") continue;
-    for (const block of message.content) {
-      if (block.type === "tool_result" && !uses.includes(block.tool_use_id)) return false;
-      if (block.type !== "tool_use") continue;
-      uses.push(block.id);
-      const next = messages[i + 1]?.content;
-      if (
-        typeof next === "string" ||
-        next?.some((b) => b.type === "tool_result" && b.tool_use_id === block.id) !== true
-      )
-        return false;
-    }
-  }
-  return true;
-}
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -101,9 +45,9 @@ describe("a fork compacts its own conversation near its window", () => {
       session: { model: MODEL, extraTools: [bigTool(350_000)] },
       turns: [
         toolTurn("Skill", { skill: "research" }, { match: { agentId: null, lastUserTextIncludes: "go" } }),
-        fetches(["toolu_a", "toolu_b"], { ...FORK, lastUserTextIncludes: "RESEARCH-TASK" }),
+        fetchTurn(["toolu_a", "toolu_b"], { ...FORK, lastUserTextIncludes: "RESEARCH-TASK" }),
         textTurn("FORK-SUMMARY", { ...FORK, systemIncludes: "You summarize conversations" }),
-        fetches(["toolu_c"], { ...FORK, lastUserTextIncludes: "FORK-SUMMARY" }),
+        fetchTurn(["toolu_c"], { ...FORK, lastUserTextIncludes: "FORK-SUMMARY" }),
         textTurn("FORK-ANSWER", { ...FORK, hasToolResultFor: "toolu_c" }),
         textTurn("main done", { agentId: null, hasToolResultFor: "Skill" }),
       ],
@@ -156,7 +100,7 @@ describe("a fork compacts its own conversation near its window", () => {
           { skill: "notes", args: "v2" },
           { match: { ...FORK, lastUserTextIncludes: "RESEARCH" } },
         ),
-        fetches(["toolu_a", "toolu_b"], { ...FORK, hasToolResultFor: "Skill" }),
+        fetchTurn(["toolu_a", "toolu_b"], { ...FORK, hasToolResultFor: "Skill" }),
         textTurn("FORK-SUMMARY", { ...FORK, systemIncludes: "You summarize conversations" }),
         toolTurn(
           "Skill",
@@ -192,9 +136,9 @@ describe("a fork compacts its own conversation near its window", () => {
       session: { model: MODEL, extraTools: [bigTool(350_000)] },
       turns: [
         toolTurn("Skill", { skill: "research" }, { match: { agentId: null, lastUserTextIncludes: "go" } }),
-        fetches(["toolu_a", "toolu_b"], { ...FORK, lastUserTextIncludes: "RESEARCH-TASK" }),
+        fetchTurn(["toolu_a", "toolu_b"], { ...FORK, lastUserTextIncludes: "RESEARCH-TASK" }),
         textTurn("", { ...FORK, systemIncludes: "You summarize conversations" }),
-        fetches(["toolu_c"], { ...FORK, hasToolResultFor: "toolu_b" }),
+        fetchTurn(["toolu_c"], { ...FORK, hasToolResultFor: "toolu_b" }),
         textTurn("FORK-ANSWER", { ...FORK, hasToolResultFor: "toolu_c" }),
         textTurn("main done", { agentId: null, hasToolResultFor: "Skill" }),
       ],
@@ -216,7 +160,7 @@ describe("a fork compacts its own conversation near its window", () => {
       session: { model: MODEL, extraTools: [bigTool(100_000)] },
       turns: [
         toolTurn("Skill", { skill: "research" }, { match: { agentId: null, lastUserTextIncludes: "go" } }),
-        fetches(["toolu_a", "toolu_b"], { ...FORK, lastUserTextIncludes: "RESEARCH-TASK" }),
+        fetchTurn(["toolu_a", "toolu_b"], { ...FORK, lastUserTextIncludes: "RESEARCH-TASK" }),
         textTurn("FORK-ANSWER", { ...FORK, hasToolResultFor: "toolu_b" }),
         textTurn("main done", { agentId: null, hasToolResultFor: "Skill" }),
       ],

@@ -4,72 +4,16 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AgentTool } from "../../src/agent/loop.js";
 import type { ModelMessage } from "../../src/agent/model-types.js";
-import type { ScriptTurnInput } from "../../src/dev/model-script.js";
 import { messagesTokens } from "../../src/session/compaction/tokens.js";
 import type { TranscriptEntry } from "../../src/session/session-store.js";
-import { type Harness, type RequestBody, sendOn, startHarness, textBlocks } from "../support/harness.js";
+import { bigTool, fetchTurn, isSummary, loopIntact } from "../support/compaction-script.js";
+import { type Harness, sendOn, startHarness, textBlocks } from "../support/harness.js";
 import { textTurn } from "../support/model-server.js";
 
 /** A 200k-token model: auto-compaction at 160k tokens (SPEC §8). */
 const MODEL = "claude-haiku-4-5";
 const SUMMARY_MATCH = { systemIncludes: "You summarize conversations" };
-
-/** A real tool (not built with defineTool, so not truncated) returning `size` chars: a big fetch result. */
-function bigTool(size: number): AgentTool {
-  return {
-    name: "fetch_page",
-    description: "Fetches a page",
-    inputSchema: { type: "object", properties: { url: { type: "string" } } },
-    readOnly: true,
-    subject: () => undefined,
-    run: async (input) => ({
-      content: [{ type: "text", text: `${JSON.stringify(input)} ${"x".repeat(size)}` }],
-      isError: false,
-      touchedPaths: [],
-    }),
-  };
-}
-
-function toolUses(ids: string[], match?: ScriptTurnInput["match"]): ScriptTurnInput {
-  return {
-    ...(match === undefined ? {} : { match }),
-    response: {
-      content: ids.map((id) => ({
-        type: "tool_use" as const,
-        id,
-        name: "fetch_page",
-        input: { url: `https://example.com/${id}` },
-      })),
-    },
-  };
-}
-
-function isSummary(body: RequestBody): boolean {
-  return JSON.stringify(body.system ?? "").includes("You summarize conversations");
-}
-
-/** Every tool_use of a request's messages has a tool_result in the next message, and every result its use. */
-function loopIntact(messages: readonly ModelMessage[]): boolean {
-  const uses: string[] = [];
-  const results: string[] = [];
-  for (const [i, message] of messages.entries()) {
-    if (typeof message.content === "string") continue;
-    for (const block of message.content) {
-      if (block.type === "tool_use") {
-        uses.push(block.id);
-        const next = messages[i + 1]?.content;
-        const answered =
-          typeof next !== "string" &&
-          next?.some((b) => b.type === "tool_result" && b.tool_use_id === block.id) === true;
-        if (!answered) return false;
-      }
-      if (block.type === "tool_result") results.push(block.tool_use_id);
-    }
-  }
-  return results.every((id) => uses.includes(id));
-}
 
 async function transcript(h: Harness): Promise<TranscriptEntry[]> {
   const path = join(h.home, ".skillwright", "sessions", `${h.opened.session.id}.jsonl`);
@@ -90,9 +34,9 @@ describe("compaction inside a turn, before a request that would pass the window"
     h = await startHarness({
       session: { model: MODEL, extraTools: [bigTool(350_000)] },
       turns: [
-        toolUses(["toolu_a", "toolu_b"], { lastUserTextIncludes: "research" }),
+        fetchTurn(["toolu_a", "toolu_b"], { lastUserTextIncludes: "research" }),
         textTurn("SUMMARY-MID", SUMMARY_MATCH),
-        toolUses(["toolu_c"], { lastUserTextIncludes: "SUMMARY-MID" }),
+        fetchTurn(["toolu_c"], { lastUserTextIncludes: "SUMMARY-MID" }),
         textTurn("all done", { hasToolResultFor: "toolu_c" }),
         textTurn("resumed fine", { lastUserTextIncludes: "and now?" }),
       ],
@@ -139,7 +83,7 @@ describe("compaction inside a turn, before a request that would pass the window"
     h = await startHarness({
       session: { model: MODEL, extraTools: [bigTool(100_000)] },
       turns: [
-        toolUses(["toolu_a", "toolu_b"], { lastUserTextIncludes: "research" }),
+        fetchTurn(["toolu_a", "toolu_b"], { lastUserTextIncludes: "research" }),
         textTurn("all done", { hasToolResultFor: "toolu_b" }),
       ],
     });
@@ -154,7 +98,7 @@ describe("compaction before the first request of a turn", () => {
     h = await startHarness({
       session: { model: MODEL, extraTools: [bigTool(400_000)] },
       turns: [
-        toolUses(["toolu_a"], { lastUserTextIncludes: "hello" }),
+        fetchTurn(["toolu_a"], { lastUserTextIncludes: "hello" }),
         textTurn("first answer", { hasToolResultFor: "toolu_a" }),
         textTurn("SUMMARY-BEFORE", SUMMARY_MATCH),
         textTurn("read it all", { lastUserTextIncludes: "BIG-PROMPT" }),
