@@ -15,6 +15,8 @@ const MAGIC_LENGTH = 8;
 /** A digest a cache file may carry: the magic that names it, and the function. */
 interface CacheDigest {
   magic: Buffer;
+  /** The digest's length in bytes. */
+  bytes: number;
   digest(data: Uint8Array): Buffer;
 }
 
@@ -29,6 +31,7 @@ function cacheDigests(): CacheDigest[] {
   if (typeof crc32 === "function") {
     digests.push({
       magic: Buffer.from("SWCC-C32"),
+      bytes: 4,
       digest: (data) => {
         const out = Buffer.alloc(4);
         out.writeUInt32BE(Number(crc32(data)));
@@ -38,6 +41,7 @@ function cacheDigests(): CacheDigest[] {
   }
   digests.push({
     magic: Buffer.from("SWCC-256"),
+    bytes: 32,
     digest: (data) => createHash("sha256").update(data).digest(),
   });
   return digests;
@@ -121,7 +125,7 @@ export function decodeCodeCache(file: Buffer): Buffer | undefined {
   const magic = file.subarray(0, MAGIC_LENGTH);
   const kind = cacheDigests().find((d) => d.magic.equals(magic));
   if (kind === undefined) return undefined;
-  const start = MAGIC_LENGTH + kind.digest(Buffer.alloc(0)).length;
+  const start = MAGIC_LENGTH + kind.bytes;
   if (file.length <= start) return undefined;
   const data = file.subarray(start);
   return kind.digest(data).equals(file.subarray(MAGIC_LENGTH, start)) ? data : undefined;
