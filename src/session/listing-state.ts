@@ -73,17 +73,18 @@ function deltaListing(
   nameRoom: number,
 ): Listing {
   const fresh = skills.filter((s) => !sent.has(s.name));
-  if (!(options.searchable ?? false)) {
+  const searchable = options.searchable ?? false;
+  if (!searchable) {
     // No room is kept for the omitted-skills line: every name fits unless the new skills are a flood.
     const names = Math.min(nameLinesChars(fresh), options.budget + nameRoom);
     return buildListing(fresh, { ...options, budget: Math.max(options.budget, names) });
   }
-  const reserve = omittedNote(fresh.length, options.searchable ?? false).length + 2;
+  const reserve = omittedNote(fresh.length, searchable).length + 2;
   const listing = buildListing(fresh, { ...options, budget: Math.max(0, options.budget - reserve) });
   if (listing.omitted.length === 0 || listing.chars <= options.budget) return listing;
   // No room for any entry: the block is the omitted-skills line alone, when even that fits.
   const omitted = [...listing.entries.map((e) => e.name), ...listing.omitted];
-  const note = omittedNote(omitted.length, options.searchable ?? false);
+  const note = omittedNote(omitted.length, searchable);
   if (note.length > options.budget) return { ...EMPTY_LISTING, omitted };
   return { ...EMPTY_LISTING, text: formatListingBlock([], { footer: note }), omitted, chars: note.length };
 }
