@@ -22,3 +22,30 @@ describe("fast path keys", () => {
     }
   });
 });
+
+describe("fast path top-level key lines", () => {
+  it.each([
+    "a:b",
+    "a:-b",
+    "9a: x",
+    "-a: x",
+    "a b: x",
+    "a.b: x",
+    ": x",
+    "a: b\rc",
+    "a: b\u2028c",
+    "a: b\u2029c",
+    "a:\u2028",
+  ])("declines %j", (text) => {
+    expect(parseFastFrontmatter(text)).toBeUndefined();
+  });
+
+  it.each(["a:", "a:\tb", "a: \t b  ", "_a-b_9: c", "A:  x", "a-: x", "a:\t", "a: b\u0085c"])(
+    "parses %j as yaml does",
+    (text) => {
+      const fast = parseFastFrontmatter(text);
+      expect(fast).toBeDefined();
+      expect(fast).toEqual(YAML.parse(text));
+    },
+  );
+});
