@@ -17,6 +17,7 @@
 const DECLINE = Symbol("decline");
 type Maybe<T> = T | typeof DECLINE;
 
+const TOP_KEY = /^([A-Za-z_][\w-]*):(?:([ \t]+)(.*))?$/;
 const NESTED_KEY = /^([A-Za-z_][\w-]*):(?:[ \t]+(.*))?$/;
 /** A plain scalar may not start with an indicator character. */
 const UNSAFE_START = /^[[\]{}&*!|>'"%@`#,?:-]/;
@@ -54,13 +55,11 @@ export function parseFastFrontmatter(text: string): Record<string, unknown> | un
       i += 1;
       continue;
     }
-    const colon = topKeyEnd(line);
-    if (colon === -1) return undefined;
-    const key = line.slice(0, colon);
+    const match = TOP_KEY.exec(line);
+    if (match === null) return undefined;
+    const key = match[1] as string;
     if (Object.hasOwn(data, key) || !isPlainKey(key)) return undefined;
-    const from = valueStart(line, colon);
-    if (from === -1) return undefined;
-    const rest = line.slice(from).trimEnd();
+    const rest = (match[3] ?? "").trimEnd();
     i += 1;
     let value: Maybe<unknown>;
     if (rest === "") {
@@ -84,46 +83,6 @@ export function parseFastFrontmatter(text: string): Record<string, unknown> | un
     data[key] = value;
   }
   return data;
-}
-
-/**
- * Where the key of a top-level `key: value` line ends (the index of its `:`), -1 when the line does not start
- * with one: a letter or `_`, then letters, digits, `_` or `-`, then `:`. Char codes, not a regex: this runs on
- * every line of every head.
- */
-function topKeyEnd(line: string): number {
-  const n = line.length;
-  if (n === 0 || !isKeyStart(line.charCodeAt(0))) return -1;
-  let i = 1;
-  while (i < n && isKeyChar(line.charCodeAt(i))) i += 1;
-  return i < n && line.charCodeAt(i) === 58 ? i : -1; // :
-}
-
-/**
- * Where the value after the `:` at `colon` starts: the line's end when nothing follows, else after the spaces
- * and tabs that must follow the `:`. -1 when something else follows it, or the value holds a line break YAML
- * knows (CR, U+2028, U+2029), as `.` in a regex would refuse.
- */
-function valueStart(line: string, colon: number): number {
-  const n = line.length;
-  let i = colon + 1;
-  if (i === n) return n;
-  const c = line.charCodeAt(i);
-  if (c !== 32 && c !== 9) return -1;
-  while (i < n && (line.charCodeAt(i) === 32 || line.charCodeAt(i) === 9)) i += 1;
-  for (let j = i; j < n; j += 1) {
-    const d = line.charCodeAt(j);
-    if (d === 13 || d === 0x2028 || d === 0x2029) return -1;
-  }
-  return i;
-}
-
-function isKeyStart(c: number): boolean {
-  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95; // A-Z a-z _
-}
-
-function isKeyChar(c: number): boolean {
-  return isKeyStart(c) || (c >= 48 && c <= 57) || c === 45; // 0-9 -
 }
 
 /**
@@ -301,7 +260,7 @@ function flowList(text: string): Maybe<unknown[]> {
 
 /** The index of the first non-space at or after `i`. */
 function skipSpaces(text: string, i: number): number {
-  // Bounded: reading past the end (NaN) threw the optimised code away ("out of bounds").
+  // Bounded: reading past the end (NaN) threw the optimised flowList away ("out of bounds").
   let at = i;
   while (at < text.length && text.charCodeAt(at) === 32) at += 1;
   return at;
