@@ -67,7 +67,6 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
   const data = withoutControlChars(input.data, path, diagnostics);
   // One reader object, not a closure per field kind: this runs once per skill of every discovery.
   const r: FieldReader = { data, path, diagnostics };
-  const text = (key: string) => readText(r, key);
 
   const extra: Record<string, unknown> = {};
   for (const key of Object.keys(data)) {
@@ -81,7 +80,7 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
 
   let alias: string | undefined;
   let title: string | undefined;
-  const name = kind === "skill" ? text("name") : undefined;
+  const name = kind === "skill" ? readText(r, "name") : undefined;
   if (name !== undefined && name !== "" && name !== input.dirName) {
     if (isValidSkillName(name)) alias = name;
     else if (input.titleName === true) title = neutralizeMarkup(collapseNewlines(name));
@@ -97,7 +96,7 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
     }
   }
 
-  const written = text("description");
+  const written = readText(r, "description");
   let description = written === undefined ? "" : collapseNewlines(written);
   const descriptionFromBody = description === "";
   if (descriptionFromBody) {
@@ -118,10 +117,10 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
   if (data["argument-hint"] !== undefined && data["argument-hint"] !== null && hint === undefined) {
     invalid(r, "argument-hint", "a string or a list of strings");
   }
-  const model = text("model");
+  const model = readText(r, "model");
   const shell = readOneOf(r, "shell", SHELLS);
   const context = readOneOf(r, "context", CONTEXTS);
-  const whenToUse = text("when_to_use");
+  const whenToUse = readText(r, "when_to_use");
 
   const meta: SkillMeta = {
     // A written description is detached already (`text` detaches what it returns).
@@ -136,30 +135,40 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
     shell: shell ?? "bash",
     extra,
   };
-  if (alias !== undefined) meta.alias = alias;
-  if (title !== undefined) meta.title = title;
+  // The optional fields go through `setField` (one keyed store for all of them): stored here as `meta.x = …`,
+  // each store saw a few of the many shapes `meta` takes on the way (which fields came before it), and the
+  // optimised code was thrown away ("wrong map") and rebuilt each time a skill brought a new one.
+  if (alias !== undefined) setField(meta, "alias", alias);
+  if (title !== undefined) setField(meta, "title", title);
   if (whenToUse !== undefined && whenToUse !== "") {
-    meta.whenToUse = neutralizeMarkup(collapseNewlines(whenToUse));
+    setField(meta, "whenToUse", neutralizeMarkup(collapseNewlines(whenToUse)));
   }
-  if (hint !== undefined && hint !== null) meta.argumentHint = neutralizeMarkup(detach(hint));
-  if (model !== undefined && model !== "") meta.model = model;
+  if (hint !== undefined && hint !== null) setField(meta, "argumentHint", neutralizeMarkup(detach(hint)));
+  if (model !== undefined && model !== "") setField(meta, "model", model);
   const effort = readOneOf<Effort>(r, "effort", EFFORTS);
-  if (effort !== undefined) meta.effort = effort;
-  const agent = text("agent");
-  if (agent !== undefined && agent !== "") meta.agent = agent;
+  if (effort !== undefined) setField(meta, "effort", effort);
+  const agent = readText(r, "agent");
+  if (agent !== undefined && agent !== "") setField(meta, "agent", agent);
   if (kind === "skill") {
     const paths = readList(r, "paths", toGlobs);
-    if (paths !== undefined && paths.length > 0) meta.paths = paths;
+    if (paths !== undefined && paths.length > 0) setField(meta, "paths", paths);
   }
-  if (data.hooks !== undefined && data.hooks !== null) meta.hooks = data.hooks;
-  const license = text("license");
-  if (license !== undefined) meta.license = license;
-  const compatibility = text("compatibility");
-  if (compatibility !== undefined) meta.compatibility = compatibility;
-  const version = text("version");
-  if (version !== undefined) meta.version = version;
-  if (data.metadata !== undefined) meta.metadata = data.metadata;
+  const hooks = data.hooks;
+  if (hooks !== undefined && hooks !== null) setField(meta, "hooks", hooks);
+  const license = readText(r, "license");
+  if (license !== undefined) setField(meta, "license", license);
+  const compatibility = readText(r, "compatibility");
+  if (compatibility !== undefined) setField(meta, "compatibility", compatibility);
+  const version = readText(r, "version");
+  if (version !== undefined) setField(meta, "version", version);
+  const metadata = data.metadata;
+  if (metadata !== undefined) setField(meta, "metadata", metadata);
   return { meta, diagnostics };
+}
+
+/** Adds one optional field to `meta`: a keyed store shared by every field, so its feedback is generic at once. */
+function setField<K extends keyof SkillMeta>(meta: SkillMeta, key: K, value: SkillMeta[K]): void {
+  meta[key] = value;
 }
 
 const SHELLS = ["bash", "sh"] as const;
