@@ -37,8 +37,6 @@ export const KNOWN_FIELDS = [
   "version",
 ] as const;
 
-const KNOWN = new Set<string>(KNOWN_FIELDS);
-
 /** The description when neither the frontmatter nor the body gives one. */
 export const DEFAULT_DESCRIPTION = "Skill";
 
@@ -65,12 +63,15 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
   const { kind, path } = input;
   const diagnostics: Diagnostic[] = [];
   const data = withoutControlChars(input.data, path, diagnostics);
+  // The known fields copied once into one object of one shape: read from `data` (a shape per key set), each
+  // field read below was a megamorphic lookup, most of them for keys the head does not have.
+  const fields = knownFields();
   // One reader object, not a closure per field kind: this runs once per skill of every discovery.
-  const r: FieldReader = { data, path, diagnostics };
+  const r: FieldReader = { data: fields, path, diagnostics };
 
   const extra: Record<string, unknown> = {};
   for (const key of Object.keys(data)) {
-    if (!KNOWN.has(key)) {
+    if (!copyKnownField(fields, key, data[key])) {
       extra[key] = data[key];
       diagnostics.push(
         diagnostic("info", "field-unknown", `unknown frontmatter key "${key}" kept as extra`, path),
@@ -113,8 +114,9 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
     );
   }
 
-  const hint = data["argument-hint"] === undefined ? undefined : toHint(data["argument-hint"]);
-  if (data["argument-hint"] !== undefined && data["argument-hint"] !== null && hint === undefined) {
+  const rawHint = fields["argument-hint"];
+  const hint = rawHint === undefined ? undefined : toHint(rawHint);
+  if (rawHint !== undefined && rawHint !== null && hint === undefined) {
     invalid(r, "argument-hint", "a string or a list of strings");
   }
   const model = readText(r, "model");
@@ -153,7 +155,7 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
     const paths = readList(r, "paths", toGlobs);
     if (paths !== undefined && paths.length > 0) setField(meta, "paths", paths);
   }
-  const hooks = data.hooks;
+  const hooks = fields.hooks;
   if (hooks !== undefined && hooks !== null) setField(meta, "hooks", hooks);
   const license = readText(r, "license");
   if (license !== undefined) setField(meta, "license", license);
@@ -161,7 +163,7 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
   if (compatibility !== undefined) setField(meta, "compatibility", compatibility);
   const version = readText(r, "version");
   if (version !== undefined) setField(meta, "version", version);
-  const metadata = data.metadata;
+  const metadata = fields.metadata;
   if (metadata !== undefined) setField(meta, "metadata", metadata);
   return { meta, diagnostics };
 }
@@ -174,14 +176,113 @@ function setField<K extends keyof SkillMeta>(meta: SkillMeta, key: K, value: Ski
 const SHELLS = ["bash", "sh"] as const;
 const CONTEXTS = ["fork", "inline"] as const;
 
+/** Every known field's raw value (undefined when absent), in one object of one shape. */
+type KnownFields = Record<(typeof KNOWN_FIELDS)[number], unknown>;
+
+/** A {@link KnownFields} with every field absent. */
+function knownFields(): KnownFields {
+  return {
+    name: undefined,
+    description: undefined,
+    when_to_use: undefined,
+    "argument-hint": undefined,
+    arguments: undefined,
+    "allowed-tools": undefined,
+    "disallowed-tools": undefined,
+    model: undefined,
+    effort: undefined,
+    context: undefined,
+    agent: undefined,
+    "user-invocable": undefined,
+    "disable-model-invocation": undefined,
+    paths: undefined,
+    hooks: undefined,
+    shell: undefined,
+    license: undefined,
+    compatibility: undefined,
+    metadata: undefined,
+    version: undefined,
+  };
+}
+
+/**
+ * Stores `value` as the known field `key` (a store by name per field: one shape, no keyed store); false when
+ * `key` is not a known field.
+ */
+function copyKnownField(fields: KnownFields, key: string, value: unknown): boolean {
+  switch (key) {
+    case "name":
+      fields.name = value;
+      return true;
+    case "description":
+      fields.description = value;
+      return true;
+    case "when_to_use":
+      fields.when_to_use = value;
+      return true;
+    case "argument-hint":
+      fields["argument-hint"] = value;
+      return true;
+    case "arguments":
+      fields.arguments = value;
+      return true;
+    case "allowed-tools":
+      fields["allowed-tools"] = value;
+      return true;
+    case "disallowed-tools":
+      fields["disallowed-tools"] = value;
+      return true;
+    case "model":
+      fields.model = value;
+      return true;
+    case "effort":
+      fields.effort = value;
+      return true;
+    case "context":
+      fields.context = value;
+      return true;
+    case "agent":
+      fields.agent = value;
+      return true;
+    case "user-invocable":
+      fields["user-invocable"] = value;
+      return true;
+    case "disable-model-invocation":
+      fields["disable-model-invocation"] = value;
+      return true;
+    case "paths":
+      fields.paths = value;
+      return true;
+    case "hooks":
+      fields.hooks = value;
+      return true;
+    case "shell":
+      fields.shell = value;
+      return true;
+    case "license":
+      fields.license = value;
+      return true;
+    case "compatibility":
+      fields.compatibility = value;
+      return true;
+    case "metadata":
+      fields.metadata = value;
+      return true;
+    case "version":
+      fields.version = value;
+      return true;
+  }
+  return false;
+}
+
 /** What the field readers below need: the fields, the file for diagnostics, and where they go. */
 interface FieldReader {
-  data: Record<string, unknown>;
+  data: KnownFields;
   path: string;
   diagnostics: Diagnostic[];
 }
 
-function invalid(r: FieldReader, key: string, expected: string): void {
+function invalid(r: FieldReader, key: keyof KnownFields, expected: string): void {
   r.diagnostics.push(
     diagnostic(
       "warning",
@@ -193,7 +294,7 @@ function invalid(r: FieldReader, key: string, expected: string): void {
 }
 
 /** A scalar field as trimmed text (detached from the file text), undefined when absent or invalid. */
-function readText(r: FieldReader, key: string): string | undefined {
+function readText(r: FieldReader, key: keyof KnownFields): string | undefined {
   const raw = r.data[key];
   if (raw === undefined || raw === null) return undefined;
   const value = toText(raw);
@@ -203,7 +304,7 @@ function readText(r: FieldReader, key: string): string | undefined {
 
 function readList(
   r: FieldReader,
-  key: string,
+  key: keyof KnownFields,
   coerce: (v: unknown) => string[] | undefined,
 ): string[] | undefined {
   const raw = r.data[key];
@@ -213,7 +314,7 @@ function readList(
   return value?.map(detach);
 }
 
-function readBool(r: FieldReader, key: string, fallback: boolean): boolean {
+function readBool(r: FieldReader, key: keyof KnownFields, fallback: boolean): boolean {
   const raw = r.data[key];
   if (raw === undefined || raw === null) return fallback;
   const value = toBoolean(raw);
@@ -221,7 +322,11 @@ function readBool(r: FieldReader, key: string, fallback: boolean): boolean {
   return value ?? fallback;
 }
 
-function readOneOf<T extends string>(r: FieldReader, key: string, allowed: readonly T[]): T | undefined {
+function readOneOf<T extends string>(
+  r: FieldReader,
+  key: keyof KnownFields,
+  allowed: readonly T[],
+): T | undefined {
   const value = readText(r, key);
   if (value === undefined || value === "") return undefined;
   const lower = value.toLowerCase();
