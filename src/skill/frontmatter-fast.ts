@@ -85,9 +85,27 @@ export function parseFastFrontmatter(text: string): Record<string, unknown> | un
   return data;
 }
 
-/** A key that YAML reads as the same string (`null`, `TRUE` and the like resolve to other values). */
+/**
+ * A key that YAML reads as the same string (`null`, `TRUE` and the like resolve to other values). Every key
+ * here starts with a letter or `_` (the key patterns), so no number form can match: only the words
+ * `coreScalar` resolves are left to refuse. Spelt out rather than calling `coreScalar`, whose regexes the
+ * optimising compiler otherwise copies into every caller.
+ */
 function isPlainKey(key: string): boolean {
-  return key !== "__proto__" && coreScalar(key) === key;
+  switch (key) {
+    case "__proto__":
+    case "true":
+    case "True":
+    case "TRUE":
+    case "false":
+    case "False":
+    case "FALSE":
+    case "null":
+    case "Null":
+    case "NULL":
+      return false;
+  }
+  return true;
 }
 
 function isBlankOrComment(line: string): boolean {
@@ -208,13 +226,10 @@ function doubleQuoted(text: string, start: number): Maybe<Quoted> {
 function flowList(text: string): Maybe<unknown[]> {
   const items: unknown[] = [];
   let i = 1;
-  const skipSpaces = () => {
-    while (text[i] === " ") i += 1;
-  };
-  skipSpaces();
+  i = skipSpaces(text, i);
   if (text[i] === "]") return AFTER_QUOTE.test(text.slice(i + 1)) ? items : DECLINE;
   for (;;) {
-    skipSpaces();
+    i = skipSpaces(text, i);
     const c = text[i];
     if (c === '"' || c === "'") {
       const quoted = c === '"' ? doubleQuoted(text, i) : singleQuoted(text, i);
@@ -231,16 +246,24 @@ function flowList(text: string): Maybe<unknown[]> {
       items.push(item);
       i = end;
     }
-    skipSpaces();
+    i = skipSpaces(text, i);
     if (text[i] === ",") {
       i += 1;
-      skipSpaces();
+      i = skipSpaces(text, i);
       if (text[i] === "]") return DECLINE;
       continue;
     }
     if (text[i] === "]") return AFTER_QUOTE.test(text.slice(i + 1)) ? items : DECLINE;
     return DECLINE;
   }
+}
+
+/** The index of the first non-space at or after `i`. */
+function skipSpaces(text: string, i: number): number {
+  // Bounded: reading past the end (NaN) threw the optimised flowList away ("out of bounds").
+  let at = i;
+  while (at < text.length && text.charCodeAt(at) === 32) at += 1;
+  return at;
 }
 
 /** A `key: ` inside a flow map: a plain key, `:` and a space. */
@@ -253,13 +276,10 @@ const FLOW_KEY = /^([A-Za-z_][\w-]*): +/;
 function flowMap(text: string): Maybe<Record<string, unknown>> {
   const map: Record<string, unknown> = {};
   let i = 1;
-  const skipSpaces = () => {
-    while (text[i] === " ") i += 1;
-  };
-  skipSpaces();
+  i = skipSpaces(text, i);
   if (text[i] === "}") return AFTER_QUOTE.test(text.slice(i + 1)) ? map : DECLINE;
   for (;;) {
-    skipSpaces();
+    i = skipSpaces(text, i);
     const key = FLOW_KEY.exec(text.slice(i));
     if (key === null) return DECLINE;
     const name = key[1] as string;
@@ -281,10 +301,10 @@ function flowMap(text: string): Maybe<Record<string, unknown>> {
       map[name] = value;
       i = end;
     }
-    skipSpaces();
+    i = skipSpaces(text, i);
     if (text[i] === ",") {
       i += 1;
-      skipSpaces();
+      i = skipSpaces(text, i);
       if (text[i] === "}") return DECLINE;
       continue;
     }

@@ -37,8 +37,6 @@ export const KNOWN_FIELDS = [
   "version",
 ] as const;
 
-const KNOWN = new Set<string>(KNOWN_FIELDS);
-
 /** The description when neither the frontmatter nor the body gives one. */
 export const DEFAULT_DESCRIPTION = "Skill";
 
@@ -65,13 +63,15 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
   const { kind, path } = input;
   const diagnostics: Diagnostic[] = [];
   const data = withoutControlChars(input.data, path, diagnostics);
+  // The known fields copied once into one object of one shape: read from `data` (a shape per key set), each
+  // field read below was a megamorphic lookup, most of them for keys the head does not have.
+  const fields = knownFields();
   // One reader object, not a closure per field kind: this runs once per skill of every discovery.
-  const r: FieldReader = { data, path, diagnostics };
-  const text = (key: string) => readText(r, key);
+  const r: FieldReader = { data: fields, path, diagnostics };
 
   const extra: Record<string, unknown> = {};
   for (const key of Object.keys(data)) {
-    if (!KNOWN.has(key)) {
+    if (!copyKnownField(fields, key, data[key])) {
       extra[key] = data[key];
       diagnostics.push(
         diagnostic("info", "field-unknown", `unknown frontmatter key "${key}" kept as extra`, path),
@@ -81,7 +81,7 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
 
   let alias: string | undefined;
   let title: string | undefined;
-  const name = kind === "skill" ? text("name") : undefined;
+  const name = kind === "skill" ? readText(r, "name") : undefined;
   if (name !== undefined && name !== "" && name !== input.dirName) {
     if (isValidSkillName(name)) alias = name;
     else if (input.titleName === true) title = neutralizeMarkup(collapseNewlines(name));
@@ -97,7 +97,7 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
     }
   }
 
-  const written = text("description");
+  const written = readText(r, "description");
   let description = written === undefined ? "" : collapseNewlines(written);
   const descriptionFromBody = description === "";
   if (descriptionFromBody) {
@@ -114,14 +114,15 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
     );
   }
 
-  const hint = data["argument-hint"] === undefined ? undefined : toHint(data["argument-hint"]);
-  if (data["argument-hint"] !== undefined && data["argument-hint"] !== null && hint === undefined) {
+  const rawHint = fields["argument-hint"];
+  const hint = rawHint === undefined ? undefined : toHint(rawHint);
+  if (rawHint !== undefined && rawHint !== null && hint === undefined) {
     invalid(r, "argument-hint", "a string or a list of strings");
   }
-  const model = text("model");
+  const model = readText(r, "model");
   const shell = readOneOf(r, "shell", SHELLS);
   const context = readOneOf(r, "context", CONTEXTS);
-  const whenToUse = text("when_to_use");
+  const whenToUse = readText(r, "when_to_use");
 
   const meta: SkillMeta = {
     // A written description is detached already (`text` detaches what it returns).
@@ -136,43 +137,152 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
     shell: shell ?? "bash",
     extra,
   };
-  if (alias !== undefined) meta.alias = alias;
-  if (title !== undefined) meta.title = title;
+  // The optional fields go through `setField` (one keyed store for all of them): stored here as `meta.x = …`,
+  // each store saw a few of the many shapes `meta` takes on the way (which fields came before it), and the
+  // optimised code was thrown away ("wrong map") and rebuilt each time a skill brought a new one.
+  if (alias !== undefined) setField(meta, "alias", alias);
+  if (title !== undefined) setField(meta, "title", title);
   if (whenToUse !== undefined && whenToUse !== "") {
-    meta.whenToUse = neutralizeMarkup(collapseNewlines(whenToUse));
+    setField(meta, "whenToUse", neutralizeMarkup(collapseNewlines(whenToUse)));
   }
-  if (hint !== undefined && hint !== null) meta.argumentHint = neutralizeMarkup(detach(hint));
-  if (model !== undefined && model !== "") meta.model = model;
+  if (hint !== undefined && hint !== null) setField(meta, "argumentHint", neutralizeMarkup(detach(hint)));
+  if (model !== undefined && model !== "") setField(meta, "model", model);
   const effort = readOneOf<Effort>(r, "effort", EFFORTS);
-  if (effort !== undefined) meta.effort = effort;
-  const agent = text("agent");
-  if (agent !== undefined && agent !== "") meta.agent = agent;
+  if (effort !== undefined) setField(meta, "effort", effort);
+  const agent = readText(r, "agent");
+  if (agent !== undefined && agent !== "") setField(meta, "agent", agent);
   if (kind === "skill") {
     const paths = readList(r, "paths", toGlobs);
-    if (paths !== undefined && paths.length > 0) meta.paths = paths;
+    if (paths !== undefined && paths.length > 0) setField(meta, "paths", paths);
   }
-  if (data.hooks !== undefined && data.hooks !== null) meta.hooks = data.hooks;
-  const license = text("license");
-  if (license !== undefined) meta.license = license;
-  const compatibility = text("compatibility");
-  if (compatibility !== undefined) meta.compatibility = compatibility;
-  const version = text("version");
-  if (version !== undefined) meta.version = version;
-  if (data.metadata !== undefined) meta.metadata = data.metadata;
+  const hooks = fields.hooks;
+  if (hooks !== undefined && hooks !== null) setField(meta, "hooks", hooks);
+  const license = readText(r, "license");
+  if (license !== undefined) setField(meta, "license", license);
+  const compatibility = readText(r, "compatibility");
+  if (compatibility !== undefined) setField(meta, "compatibility", compatibility);
+  const version = readText(r, "version");
+  if (version !== undefined) setField(meta, "version", version);
+  const metadata = fields.metadata;
+  if (metadata !== undefined) setField(meta, "metadata", metadata);
   return { meta, diagnostics };
+}
+
+/** Adds one optional field to `meta`: a keyed store shared by every field, so its feedback is generic at once. */
+function setField<K extends keyof SkillMeta>(meta: SkillMeta, key: K, value: SkillMeta[K]): void {
+  meta[key] = value;
 }
 
 const SHELLS = ["bash", "sh"] as const;
 const CONTEXTS = ["fork", "inline"] as const;
 
+/** Every known field's raw value (undefined when absent), in one object of one shape. */
+type KnownFields = Record<(typeof KNOWN_FIELDS)[number], unknown>;
+
+/** A {@link KnownFields} with every field absent. */
+function knownFields(): KnownFields {
+  return {
+    name: undefined,
+    description: undefined,
+    when_to_use: undefined,
+    "argument-hint": undefined,
+    arguments: undefined,
+    "allowed-tools": undefined,
+    "disallowed-tools": undefined,
+    model: undefined,
+    effort: undefined,
+    context: undefined,
+    agent: undefined,
+    "user-invocable": undefined,
+    "disable-model-invocation": undefined,
+    paths: undefined,
+    hooks: undefined,
+    shell: undefined,
+    license: undefined,
+    compatibility: undefined,
+    metadata: undefined,
+    version: undefined,
+  };
+}
+
+/**
+ * Stores `value` as the known field `key` (a store by name per field: one shape, no keyed store); false when
+ * `key` is not a known field.
+ */
+function copyKnownField(fields: KnownFields, key: string, value: unknown): boolean {
+  switch (key) {
+    case "name":
+      fields.name = value;
+      return true;
+    case "description":
+      fields.description = value;
+      return true;
+    case "when_to_use":
+      fields.when_to_use = value;
+      return true;
+    case "argument-hint":
+      fields["argument-hint"] = value;
+      return true;
+    case "arguments":
+      fields.arguments = value;
+      return true;
+    case "allowed-tools":
+      fields["allowed-tools"] = value;
+      return true;
+    case "disallowed-tools":
+      fields["disallowed-tools"] = value;
+      return true;
+    case "model":
+      fields.model = value;
+      return true;
+    case "effort":
+      fields.effort = value;
+      return true;
+    case "context":
+      fields.context = value;
+      return true;
+    case "agent":
+      fields.agent = value;
+      return true;
+    case "user-invocable":
+      fields["user-invocable"] = value;
+      return true;
+    case "disable-model-invocation":
+      fields["disable-model-invocation"] = value;
+      return true;
+    case "paths":
+      fields.paths = value;
+      return true;
+    case "hooks":
+      fields.hooks = value;
+      return true;
+    case "shell":
+      fields.shell = value;
+      return true;
+    case "license":
+      fields.license = value;
+      return true;
+    case "compatibility":
+      fields.compatibility = value;
+      return true;
+    case "metadata":
+      fields.metadata = value;
+      return true;
+    case "version":
+      fields.version = value;
+      return true;
+  }
+  return false;
+}
+
 /** What the field readers below need: the fields, the file for diagnostics, and where they go. */
 interface FieldReader {
-  data: Record<string, unknown>;
+  data: KnownFields;
   path: string;
   diagnostics: Diagnostic[];
 }
 
-function invalid(r: FieldReader, key: string, expected: string): void {
+function invalid(r: FieldReader, key: keyof KnownFields, expected: string): void {
   r.diagnostics.push(
     diagnostic(
       "warning",
@@ -184,7 +294,7 @@ function invalid(r: FieldReader, key: string, expected: string): void {
 }
 
 /** A scalar field as trimmed text (detached from the file text), undefined when absent or invalid. */
-function readText(r: FieldReader, key: string): string | undefined {
+function readText(r: FieldReader, key: keyof KnownFields): string | undefined {
   const raw = r.data[key];
   if (raw === undefined || raw === null) return undefined;
   const value = toText(raw);
@@ -194,7 +304,7 @@ function readText(r: FieldReader, key: string): string | undefined {
 
 function readList(
   r: FieldReader,
-  key: string,
+  key: keyof KnownFields,
   coerce: (v: unknown) => string[] | undefined,
 ): string[] | undefined {
   const raw = r.data[key];
@@ -204,7 +314,7 @@ function readList(
   return value?.map(detach);
 }
 
-function readBool(r: FieldReader, key: string, fallback: boolean): boolean {
+function readBool(r: FieldReader, key: keyof KnownFields, fallback: boolean): boolean {
   const raw = r.data[key];
   if (raw === undefined || raw === null) return fallback;
   const value = toBoolean(raw);
@@ -212,7 +322,11 @@ function readBool(r: FieldReader, key: string, fallback: boolean): boolean {
   return value ?? fallback;
 }
 
-function readOneOf<T extends string>(r: FieldReader, key: string, allowed: readonly T[]): T | undefined {
+function readOneOf<T extends string>(
+  r: FieldReader,
+  key: keyof KnownFields,
+  allowed: readonly T[],
+): T | undefined {
   const value = readText(r, key);
   if (value === undefined || value === "") return undefined;
   const lower = value.toLowerCase();

@@ -345,3 +345,101 @@ describe("a name that could forge the listing (fuzz finding)", () => {
     },
   );
 });
+
+describe("the skill object", () => {
+  // `list --json` prints a skill's keys in their order: the meta fields as `normalizeMeta` sets them, then the
+  // skill's own. Every field is set here, so a field the copy forgets, or puts elsewhere, shows.
+  const every = [
+    "---",
+    "name: other-name",
+    "description: Does things",
+    "when_to_use: When asked",
+    "argument-hint: <file>",
+    "arguments: [file, mode]",
+    "allowed-tools: [Read, Grep]",
+    "disallowed-tools: [Write]",
+    "model: sonnet",
+    "effort: high",
+    "context: fork",
+    "agent: Explore",
+    "user-invocable: false",
+    "disable-model-invocation: true",
+    "paths: ['src/**']",
+    "hooks: { Stop: [] }",
+    "shell: sh",
+    "license: MIT",
+    "compatibility: node 20",
+    "version: 1.2.0",
+    "metadata: { owner: me }",
+    "colour: blue",
+    "---",
+    "Body",
+  ].join("\n");
+  const skillKeys = ["name", "source", "kind", "filePath", "baseDir", "root", "loadBody", "references"];
+  const fixedMeta = [
+    "description",
+    "descriptionFromBody",
+    "argumentNames",
+    "allowedTools",
+    "disallowedTools",
+    "context",
+    "userInvocable",
+    "disableModelInvocation",
+    "shell",
+    "extra",
+  ];
+
+  it("holds every field, in the order normalizeMeta gives them, then its own", async () => {
+    const { skill } = await load(every);
+    expect(Object.keys(skill ?? {})).toEqual([
+      ...fixedMeta,
+      "alias",
+      "whenToUse",
+      "argumentHint",
+      "model",
+      "effort",
+      "agent",
+      "paths",
+      "hooks",
+      "license",
+      "compatibility",
+      "version",
+      "metadata",
+      ...skillKeys,
+    ]);
+    expect(skill).toMatchObject({
+      alias: "other-name",
+      description: "Does things",
+      descriptionFromBody: false,
+      whenToUse: "When asked",
+      argumentHint: "<file>",
+      argumentNames: ["file", "mode"],
+      allowedTools: ["Read", "Grep"],
+      disallowedTools: ["Write"],
+      model: "sonnet",
+      effort: "high",
+      context: "fork",
+      agent: "Explore",
+      userInvocable: false,
+      disableModelInvocation: true,
+      paths: ["src/**"],
+      hooks: { Stop: [] },
+      shell: "sh",
+      license: "MIT",
+      compatibility: "node 20",
+      version: "1.2.0",
+      metadata: { owner: "me" },
+      extra: { colour: "blue" },
+      name: "demo",
+      kind: "skill",
+      source: "project",
+    });
+  });
+
+  it("keeps a title, and leaves out the fields a head does not set", async () => {
+    tree = await tmpTree({ "skills/demo/SKILL.md": "---\nname: Release Notes\nmetadata: null\n---\nBody\n" });
+    const { skill } = await loadSkillFile(createNodeFs(), ref(tree, { titleName: true }));
+    expect(Object.keys(skill ?? {})).toEqual([...fixedMeta, "title", "metadata", ...skillKeys]);
+    expect(skill).toMatchObject({ title: "Release Notes", metadata: null, description: "Body" });
+  });
+});
