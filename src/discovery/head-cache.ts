@@ -94,6 +94,8 @@ export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCach
   // The numbers (0: the first entry line) of the lines `lookup` served from, ascending.
   let usedLines: number[] = [];
   const template = emptyMeta();
+  // The template as a record, for `compact` (made once, not per put).
+  const defaults: Record<string, unknown> = { ...template };
   const puts = new Map<string, Entry>();
   let changed = false;
   return {
@@ -160,7 +162,7 @@ export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCach
     put(ref, stat, head) {
       changed = true;
       if (isRacy(stat, now) || !isPlainData(head) || head.missing === true) return;
-      const meta = head.meta === undefined ? 0 : compact(template, head.meta);
+      const meta = head.meta === undefined ? 0 : compact(defaults, head.meta);
       if (meta === undefined) return;
       const entry: Entry = [
         ref.path,
@@ -352,10 +354,13 @@ function emptyMeta(): SkillMeta {
 }
 
 /** The fields that differ from the template; undefined when a template field is missing (not storable). */
-function compact(template: SkillMeta, meta: SkillMeta): Partial<SkillMeta> | undefined {
-  const defaults: Record<string, unknown> = { ...template };
+function compact(defaults: Record<string, unknown>, meta: SkillMeta): Partial<SkillMeta> | undefined {
   const out: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(meta)) {
+  // Keys, not entries: no [field, value] array per field.
+  const fields = Object.keys(meta);
+  for (let i = 0; i < fields.length; i += 1) {
+    const field = fields[i] as string;
+    const value: unknown = Reflect.get(meta, field);
     if (value === undefined && defaults[field] !== undefined) return undefined;
     if (!sameData(value, defaults[field])) out[field] = value;
   }
@@ -374,9 +379,11 @@ function expand(template: SkillMeta, stored: Partial<SkillMeta>): SkillMeta {
 
 /** Equal as JSON data; only called with plain data. */
 function sameData(a: unknown, b: unknown): boolean {
-  return (
-    a === b || (typeof a === "object" && typeof b === "object" && JSON.stringify(a) === JSON.stringify(b))
-  );
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  // Most lists and maps of a head are as empty as the template's: equal without writing either out.
+  if (Array.isArray(a) && Array.isArray(b) && a.length === 0 && b.length === 0) return true;
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function matches(entry: Entry, ref: SkillFileRef, stat: FileStat): boolean {
@@ -413,12 +420,28 @@ function plainData(value: unknown, ancestors: Set<object>): boolean {
   const proto: unknown = Object.getPrototypeOf(value);
   if (!isArray && proto !== Object.prototype && proto !== null) return false;
   ancestors.add(value);
-  // `Array.from` turns holes into undefined, which JSON would write as null.
-  const plain = isArray
-    ? Array.from(value as unknown[]).every((v) => v !== undefined && plainData(v, ancestors))
-    : Object.values(value).every((v) => v === undefined || plainData(v, ancestors));
+  const plain = isArray ? plainItems(value as unknown[], ancestors) : plainValues(value, ancestors);
   ancestors.delete(value);
   return plain;
+}
+
+/** Every item plain data; a hole (read as undefined, which JSON would write as null) is not. */
+function plainItems(items: unknown[], ancestors: Set<object>): boolean {
+  for (let i = 0; i < items.length; i += 1) {
+    const item = items[i];
+    if (item === undefined || !plainData(item, ancestors)) return false;
+  }
+  return true;
+}
+
+/** Every own enumerable value plain data or undefined (read back as absent). */
+function plainValues(value: object, ancestors: Set<object>): boolean {
+  const values = Object.values(value);
+  for (let i = 0; i < values.length; i += 1) {
+    const item = values[i];
+    if (item !== undefined && !plainData(item, ancestors)) return false;
+  }
+  return true;
 }
 
 /** The tuple's shape and the meta fields code downstream relies on (checked at lookup, one entry at a time). */
