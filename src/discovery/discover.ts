@@ -1,6 +1,6 @@
 import pLimit from "p-limit";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
-import type { FileStat, FsOps } from "../io/fs.js";
+import type { FileHead, FileStat, FsOps } from "../io/fs.js";
 import { lazyYaml, type YamlParser } from "../skill/frontmatter-core.js";
 import {
   type LoadResult,
@@ -254,12 +254,32 @@ function readHeadsSync(
           readIds.add(fileId);
           return true;
         };
+  // With a cache, a head is stamped by the fstat its own read made before reading (`FileHead.mtimeMs`): no stat
+  // of the path per file. An fs whose heads carry no times has each file stat'ed before it is read instead.
+  let stampsFromReads = cache !== undefined;
+  let read: FileHead | undefined;
+  const readStamped: typeof readHeadSync = (path, maxBytes, keepId) => {
+    read = readHeadSync(path, maxBytes, keepId);
+    return read;
+  };
   for (const index of pending) {
     signal?.throwIfAborted();
     const ref = (found[index] as Found).ref;
-    const stat = cache === undefined ? undefined : fileStatSync(statSync, ref.path);
-    const step =
-      cache !== undefined && stat === undefined ? undefined : readSkillHeadSync(readHeadSync, ref, keep);
+    let stat: FileStat | undefined;
+    let step: ReturnType<typeof readSkillHeadSync>;
+    if (cache === undefined) step = readSkillHeadSync(readHeadSync, ref, keep);
+    else if (stampsFromReads) {
+      read = undefined;
+      step = readSkillHeadSync(readStamped, ref, keep);
+      stat = read === undefined ? undefined : stampOf(read);
+      // A head with no times: this fs does not give them. Its file is not kept; the rest are stat'ed first.
+      if (read !== undefined && stat === undefined) stampsFromReads = false;
+      // Nothing read (a name refused before reading): its result does not depend on the file's bytes.
+      else if (read === undefined && step !== undefined) stat = fileStatSync(statSync, ref.path);
+    } else {
+      stat = fileStatSync(statSync, ref.path);
+      step = stat === undefined ? undefined : readSkillHeadSync(readHeadSync, ref, keep);
+    }
     if (step === undefined) rest.push(index);
     else if ("finish" in step) needYaml.push({ index, head: step, stat });
     else {
@@ -268,6 +288,12 @@ function readHeadsSync(
     }
   }
   return { rest, needYaml };
+}
+
+/** The stamp of a head read with its file's times (see `FileHead.mtimeMs`), or undefined without them. */
+function stampOf(head: FileHead): FileStat | undefined {
+  if (head.mtimeMs === undefined || head.ctimeMs === undefined) return undefined;
+  return { kind: "file", size: head.size, mtimeMs: head.mtimeMs, ctimeMs: head.ctimeMs, fileId: head.fileId };
 }
 
 /** Loads a skill file a cache missed (or every file, without a cache), putting its head into the cache. */

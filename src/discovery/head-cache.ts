@@ -94,6 +94,8 @@ export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCach
   // The numbers (0: the first entry line) of the lines `lookup` served from, ascending.
   let usedLines: number[] = [];
   const template = emptyMeta();
+  // The template as a record, for `compact` (made once, not per put).
+  const defaults: Record<string, unknown> = { ...template };
   const puts = new Map<string, Entry>();
   let changed = false;
   return {
@@ -105,10 +107,11 @@ export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCach
       const nextIndex = new Int32Array(refs.length).fill(-1);
       // For each first index, the last index with its path so far (the chain's tail).
       const tail = new Int32Array(refs.length);
-      for (const [index, ref] of refs.entries()) {
-        const first = firstIndex.get(ref.path);
+      for (let index = 0; index < refs.length; index += 1) {
+        const path = (refs[index] as SkillFileRef).path;
+        const first = firstIndex.get(path);
         if (first === undefined) {
-          firstIndex.set(ref.path, index);
+          firstIndex.set(path, index);
           tail[index] = index;
         } else {
           nextIndex[tail[first] ?? first] = index;
@@ -117,31 +120,33 @@ export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCach
       }
       let count = 0;
       const used: number[] = [];
-      try {
-        let header = true;
-        for (const line of lines?.() ?? []) {
-          if (header) {
-            header = false;
-            if (isOurHeader(line, key)) continue;
-            break;
-          }
-          const entry = parseEntry(line);
-          let hit = false;
-          for (let index = entry === undefined ? -1 : (firstIndex.get(entry[0]) ?? -1); index !== -1; ) {
-            const ref = refs[index];
-            if (served[index] === 0 && entry !== undefined && ref !== undefined) {
-              const current = stat(index);
-              if (current?.kind === "file" && matches(entry, ref, current)) {
-                served[index] = 1;
-                hit = true;
-                onHit(index, headOf(template, entry));
-              }
-            }
-            index = nextIndex[index] ?? -1;
-          }
-          if (hit) used.push(count);
-          count += 1;
+      let header = true;
+      // One call per line, not a generator step: a thousand lines cost a thousand resumptions each.
+      const visit = (line: string): boolean => {
+        if (header) {
+          header = false;
+          return isOurHeader(line, key);
         }
+        const entry = parseEntry(line);
+        let hit = false;
+        for (let index = entry === undefined ? -1 : (firstIndex.get(entry[0]) ?? -1); index !== -1; ) {
+          const ref = refs[index];
+          if (served[index] === 0 && entry !== undefined && ref !== undefined) {
+            const current = stat(index);
+            if (current?.kind === "file" && matches(entry, ref, current)) {
+              served[index] = 1;
+              hit = true;
+              onHit(index, headOf(template, entry));
+            }
+          }
+          index = nextIndex[index] ?? -1;
+        }
+        if (hit) used.push(count);
+        count += 1;
+        return true;
+      };
+      try {
+        lines?.(visit);
       } catch {
         // A file that cannot be read to the end (replaced by a dir, a read error): what was served stands.
         changed = true;
@@ -157,7 +162,7 @@ export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCach
     put(ref, stat, head) {
       changed = true;
       if (isRacy(stat, now) || !isPlainData(head) || head.missing === true) return;
-      const meta = head.meta === undefined ? 0 : compact(template, head.meta);
+      const meta = head.meta === undefined ? 0 : compact(defaults, head.meta);
       if (meta === undefined) return;
       const entry: Entry = [
         ref.path,
@@ -178,7 +183,7 @@ export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCach
       // more than the bytes written.
       const out = lineEncoder();
       out.append(JSON.stringify({ format: HEAD_CACHE_FORMAT, key }));
-      if (lines !== undefined && usedLines.length > 0) copyLines(lines(), key, usedLines, out.append);
+      if (lines !== undefined && usedLines.length > 0) copyLines(lines, key, usedLines, out.append);
       lines = undefined;
       usedLines = [];
       for (const entry of puts.values()) out.append(JSON.stringify(entry));
@@ -206,24 +211,20 @@ export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCach
  * the header is still ours. A file rewritten by another run in between gives that run's lines: each is an entry
  * checked against its file's stamp like any other. Never throws (lines it cannot read are left out).
  */
-function copyLines(
-  lines: Iterable<string>,
-  key: string,
-  numbers: number[],
-  out: (line: string) => void,
-): void {
+function copyLines(lines: LineReader, key: string, numbers: number[], out: (line: string) => void): void {
   try {
     let number = -1;
     let next = 0;
-    for (const line of lines) {
-      if (number === -1 && !isOurHeader(line, key)) return;
+    lines((line) => {
+      if (number === -1 && !isOurHeader(line, key)) return false;
       if (number === numbers[next]) {
         out(line);
         next += 1;
-        if (next === numbers.length) return;
+        if (next === numbers.length) return false;
       }
       number += 1;
-    }
+      return true;
+    });
   } catch {
     // Left out: the next run reads those files again.
   }
@@ -259,49 +260,55 @@ function isOurHeader(line: string, key: string): boolean {
 }
 
 /**
+ * Hands each line of a file to `visit`, in order, until `visit` returns false or the lines end. Throws when the
+ * file cannot be read to the end. A callback per line, not a generator: a step of a generator (two, nested)
+ * per line was most of what a warm discovery spent between parsing lines.
+ */
+type LineReader = (visit: (line: string) => boolean) => void;
+
+/**
  * The cache file's lines, read when called: in chunks through `readChunksSync` when the fs has it (each chunk
  * decoded, split and dropped before the next: the whole text is never held), else from the whole text read
  * now. Undefined when there is no readable file of an acceptable size.
  */
-async function cacheLines(fs: FsOps, file: string): Promise<(() => Iterable<string>) | undefined> {
+async function cacheLines(fs: FsOps, file: string): Promise<LineReader | undefined> {
   try {
     const stat = await fs.stat(file);
     if (stat.kind !== "file" || stat.size > MAX_HEAD_CACHE_BYTES) return undefined;
     const readChunksSync = fs.readChunksSync?.bind(fs);
-    if (readChunksSync !== undefined) return () => linesOfChunks(readChunksSync(file, CHUNK_BYTES));
+    if (readChunksSync !== undefined)
+      return (visit) => linesOfChunks(readChunksSync(file, CHUNK_BYTES), visit);
     const text = await fs.readFile(file);
-    return () => linesOfText(text);
+    return (visit) => void visitLines(text.endsWith("\n") ? text.slice(0, -1) : text, visit);
   } catch {
     return undefined;
   }
 }
 
-/** The lines of a file's text: split at each newline, the one that ends the file ending the last line. */
-function linesOfText(text: string): Generator<string> {
-  return splitLines(text.endsWith("\n") ? text.slice(0, -1) : text);
-}
-
-/** `text.split("\n")`, one line at a time. */
-function* splitLines(text: string): Generator<string> {
-  for (let start = 0; ; ) {
-    const newline = text.indexOf("\n", start);
-    if (newline === -1) {
-      yield text.slice(start);
-      return;
-    }
-    yield text.slice(start, newline);
+/** `text.split("\n")`, one line at a time to `visit`; false when `visit` stopped the lines. */
+function visitLines(text: string, visit: (line: string) => boolean): boolean {
+  let start = 0;
+  for (let newline = text.indexOf("\n"); newline !== -1; newline = text.indexOf("\n", start)) {
+    if (!visit(text.slice(start, newline))) return false;
     start = newline + 1;
   }
+  return visit(text.slice(start));
 }
 
 /**
- * The lines of UTF-8 text read in chunks: each chunk up to its last newline is decoded at once (a newline byte
- * is never part of a multi-byte character), the rest carried into the next. A first line longer than
- * {@link MAX_HEADER_CHARS} bytes ends the lines (no header of ours: a format-2 file is one long line).
+ * The lines of UTF-8 text read in chunks, to `visit`: each chunk up to its last newline is decoded at once (a
+ * newline byte is never part of a multi-byte character), the rest carried into the next. A first line longer
+ * than {@link MAX_HEADER_CHARS} bytes ends the lines (no header of ours: a format-2 file is one long line).
  */
-function* linesOfChunks(chunks: Iterable<Uint8Array>): Generator<string> {
+function linesOfChunks(chunks: Iterable<Uint8Array>, visit: (line: string) => boolean): void {
   let carry: Buffer = Buffer.alloc(0);
   let first = true;
+  const visitFirst = (line: string): boolean => {
+    if (!first) return visit(line);
+    if (line.length > MAX_HEADER_CHARS) return false;
+    first = false;
+    return visit(line);
+  };
   for (const chunk of chunks) {
     const last = chunk.lastIndexOf(0x0a);
     if (last === -1) {
@@ -317,18 +324,17 @@ function* linesOfChunks(chunks: Iterable<Uint8Array>): Generator<string> {
         ? bytes.toString("utf8", 0, last)
         : Buffer.concat([carry, bytes.subarray(0, last)]).toString("utf8");
     carry = Buffer.from(bytes.subarray(last + 1));
-    for (const line of splitLines(text)) {
-      if (first && line.length > MAX_HEADER_CHARS) return;
-      first = false;
-      yield line;
-    }
+    if (!visitLines(text, first ? visitFirst : visit)) return;
   }
-  if (carry.length > 0) yield carry.toString("utf8");
+  if (carry.length > 0) visit(carry.toString("utf8"));
 }
 
 /** The head an entry keeps. */
 function headOf(template: SkillMeta, entry: Entry): HeadResult {
-  const [, fileId, , , , , , meta, diagnostics = []] = entry;
+  // Indexes, not a destructuring pattern: that steps an array iterator per element.
+  const fileId = entry[1];
+  const meta = entry[7];
+  const diagnostics = entry[8] ?? [];
   return meta === 0 ? { diagnostics, fileId } : { meta: expand(template, meta), diagnostics, fileId };
 }
 
@@ -348,10 +354,13 @@ function emptyMeta(): SkillMeta {
 }
 
 /** The fields that differ from the template; undefined when a template field is missing (not storable). */
-function compact(template: SkillMeta, meta: SkillMeta): Partial<SkillMeta> | undefined {
-  const defaults: Record<string, unknown> = { ...template };
+function compact(defaults: Record<string, unknown>, meta: SkillMeta): Partial<SkillMeta> | undefined {
   const out: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(meta)) {
+  // Keys, not entries: no [field, value] array per field.
+  const fields = Object.keys(meta);
+  for (let i = 0; i < fields.length; i += 1) {
+    const field = fields[i] as string;
+    const value: unknown = Reflect.get(meta, field);
     if (value === undefined && defaults[field] !== undefined) return undefined;
     if (!sameData(value, defaults[field])) out[field] = value;
   }
@@ -370,9 +379,11 @@ function expand(template: SkillMeta, stored: Partial<SkillMeta>): SkillMeta {
 
 /** Equal as JSON data; only called with plain data. */
 function sameData(a: unknown, b: unknown): boolean {
-  return (
-    a === b || (typeof a === "object" && typeof b === "object" && JSON.stringify(a) === JSON.stringify(b))
-  );
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  // Most lists and maps of a head are as empty as the template's: equal without writing either out.
+  if (Array.isArray(a) && Array.isArray(b) && a.length === 0 && b.length === 0) return true;
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function matches(entry: Entry, ref: SkillFileRef, stat: FileStat): boolean {
@@ -409,18 +420,42 @@ function plainData(value: unknown, ancestors: Set<object>): boolean {
   const proto: unknown = Object.getPrototypeOf(value);
   if (!isArray && proto !== Object.prototype && proto !== null) return false;
   ancestors.add(value);
-  // `Array.from` turns holes into undefined, which JSON would write as null.
-  const plain = isArray
-    ? Array.from(value as unknown[]).every((v) => v !== undefined && plainData(v, ancestors))
-    : Object.values(value).every((v) => v === undefined || plainData(v, ancestors));
+  const plain = isArray ? plainItems(value as unknown[], ancestors) : plainValues(value, ancestors);
   ancestors.delete(value);
   return plain;
+}
+
+/** Every item plain data; a hole (read as undefined, which JSON would write as null) is not. */
+function plainItems(items: unknown[], ancestors: Set<object>): boolean {
+  for (let i = 0; i < items.length; i += 1) {
+    const item = items[i];
+    if (item === undefined || !plainData(item, ancestors)) return false;
+  }
+  return true;
+}
+
+/** Every own enumerable value plain data or undefined (read back as absent). */
+function plainValues(value: object, ancestors: Set<object>): boolean {
+  const values = Object.values(value);
+  for (let i = 0; i < values.length; i += 1) {
+    const item = values[i];
+    if (item !== undefined && !plainData(item, ancestors)) return false;
+  }
+  return true;
 }
 
 /** The tuple's shape and the meta fields code downstream relies on (checked at lookup, one entry at a time). */
 function isEntry(value: unknown): value is Entry {
   if (!Array.isArray(value) || value.length < 8 || value.length > 9) return false;
-  const [path, fileId, size, mtimeMs, ctimeMs, name, kind, meta, diagnostics] = value as unknown[];
+  const path: unknown = value[0];
+  const fileId: unknown = value[1];
+  const size: unknown = value[2];
+  const mtimeMs: unknown = value[3];
+  const ctimeMs: unknown = value[4];
+  const name: unknown = value[5];
+  const kind: unknown = value[6];
+  const meta: unknown = value[7];
+  const diagnostics: unknown = value[8];
   if (typeof path !== "string" || typeof fileId !== "string" || typeof name !== "string") return false;
   if (kind !== "skill" && kind !== "command") return false;
   if (typeof size !== "number" || typeof mtimeMs !== "number" || typeof ctimeMs !== "number") return false;

@@ -34,6 +34,12 @@ export interface FileHead {
   fileId: string;
   /** True when the reader's `keep` declined the file by its id: nothing was read and `text` is empty. */
   skipped?: boolean;
+  /**
+   * The open file's times, from the same fstat as `size` and `fileId` (taken before the bytes were read): with
+   * them a discovery cache stamps a head without a stat of its own. Optional: absent, the cache stats the path.
+   */
+  mtimeMs?: number;
+  ctimeMs?: number;
 }
 
 /**
@@ -115,8 +121,9 @@ function statOf(s: callbackFs.Stats): FileStat {
 }
 
 /** The head in the first `length` bytes of `buffer` (no subarray: one object less per file). */
-function headOf(buffer: Buffer, length: number, size: number, fileId: string): FileHead {
+function headOf(buffer: Buffer, length: number, stat: callbackFs.Stats, fileId: string): FileHead {
   const text = buffer.toString("utf8", 0, length);
+  const size = stat.size;
   return {
     text,
     size,
@@ -124,6 +131,8 @@ function headOf(buffer: Buffer, length: number, size: number, fileId: string): F
     // A NUL byte decodes to U+0000 and nothing else does: search the text, not a view of the bytes.
     binary: text.includes("\0"),
     fileId,
+    mtimeMs: stat.mtimeMs,
+    ctimeMs: stat.ctimeMs,
   };
 }
 
@@ -162,7 +171,7 @@ function syncReads(): Pick<
       const length = Math.min(maxBytes, stat.size);
       if (headBuffer.length < length) headBuffer = Buffer.allocUnsafe(Math.max(length, 4_096));
       const bytesRead = length === 0 ? 0 : callbackFs.readSync(fd, headBuffer, 0, length, 0);
-      return headOf(headBuffer, bytesRead, stat.size, fileId);
+      return headOf(headBuffer, bytesRead, stat, fileId);
     } finally {
       callbackFs.closeSync(fd);
     }
@@ -219,7 +228,7 @@ export function createNodeFs(options: { syncReads?: boolean } = {}): FsOps {
         if (!stat.isFile()) throw notRegularFile(path);
         const buffer = Buffer.allocUnsafe(Math.min(maxBytes, stat.size));
         const bytesRead = buffer.length === 0 ? 0 : await read(fd, buffer, 0, buffer.length, 0);
-        return headOf(buffer, bytesRead, stat.size, `${stat.dev}:${stat.ino}`);
+        return headOf(buffer, bytesRead, stat, `${stat.dev}:${stat.ino}`);
       } finally {
         await close(fd);
       }

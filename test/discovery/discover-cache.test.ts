@@ -256,6 +256,53 @@ describe("discovery through the head cache", () => {
     expect(new Set(files).size).toBe(7);
   });
 
+  it("a cold run with synchronous reads stamps each head from its own read, with no stat of the path", async () => {
+    const t = await build();
+    const uncached = await run(t, { cache: false });
+    const statSyncs: string[] = [];
+    const real = createNodeFs();
+    const counting: FsOps = {
+      ...real,
+      statSync: (path) => {
+        statSyncs.push(path);
+        return real.statSync?.(path) ?? expect.unreachable();
+      },
+    };
+    const cold = await run(t, { fs: counting });
+    expect(observed(t, cold)).toEqual(observed(t, uncached));
+    expect(skillReads(statSyncs)).toEqual([]);
+    // The stamps kept are the files' own: the next run is served from the cache and reads no skill file.
+    const spy = spyFs();
+    const warm = await run(t, { fs: spy.fs });
+    expect(observed(t, warm)).toEqual(observed(t, uncached));
+    expect(skillReads(spy.calls.readHead)).toEqual([]);
+  });
+
+  it("an fs whose heads carry no times has each file stat'ed before it is read, and its heads kept", async () => {
+    const t = await build();
+    const uncached = await run(t, { cache: false });
+    const real = createNodeFs();
+    const readHeadSync = real.readHeadSync ?? expect.unreachable();
+    const statSyncs: string[] = [];
+    const timeless: FsOps = {
+      ...real,
+      statSync: (path) => {
+        statSyncs.push(path);
+        return real.statSync?.(path) ?? expect.unreachable();
+      },
+      readHeadSync: (path, max, keep) => {
+        const { mtimeMs: _m, ctimeMs: _c, ...head } = readHeadSync(path, max, keep);
+        return head;
+      },
+    };
+    const cold = await run(t, { fs: timeless });
+    expect(observed(t, cold)).toEqual(observed(t, uncached));
+    // The first head shows the fs gives no times (that file is not kept); every later one is stat'ed first.
+    expect(skillReads(statSyncs).length).toBeGreaterThan(0);
+    const warm = await run(t, { fs: timeless });
+    expect(observed(t, warm)).toEqual(observed(t, uncached));
+  });
+
   it("keeps no entry for a path skipped as a link to a file already read: moving the first path away loses no skill", async () => {
     const t = await build();
     // plain-link (a link to plain) is met after plain, so the cold run skips reading it as a duplicate.
