@@ -29,7 +29,10 @@ const zodCoreExports = Object.keys(await import("zod/v4/core")).filter((name) =>
  * and a run whose only tool is Skill never needs it. Every `import … from "zod"` or `"zod/v4"` (the
  * same exports) becomes this CommonJS module: an object of getters, one per export, each requiring zod.cjs
  * (zod bundled on its own, see `zodExports`) the first time any is read. One zod instance serves every
- * chunk, as before; `import * as z` reads its members only when a schema is built or parsed.
+ * chunk, as before; `import * as z` reads its members only when a schema is built or parsed. The getters sit on
+ * the module's prototype, not on it: each of the ~30 modules that import zod gets its namespace from esbuild's
+ * `__toESM`, which makes an object of the module's prototype and copies the module's own properties onto it,
+ * one getter per property. With ~300 own getters that was ~9,000 property definitions on every -p run.
  * @type {import("esbuild").Plugin}
  */
 const lazyZod = {
@@ -44,10 +47,13 @@ const lazyZod = {
       loader: "js",
       contents: `let zod;
 const load = () => (zod ??= require("./${ZOD_FILE}"));
-Object.defineProperty(exports, "__esModule", { value: true });
+const getters = {};
 for (const name of ${JSON.stringify([...zodExports, "core"])})
-  Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });
-for (const name of ["z", "default"]) Object.defineProperty(exports, name, { enumerable: true, value: exports });
+  Object.defineProperty(getters, name, { enumerable: true, get: () => load()[name] });
+const namespace = Object.create(getters);
+Object.defineProperty(namespace, "__esModule", { value: true });
+for (const name of ["z", "default"]) Object.defineProperty(namespace, name, { enumerable: true, value: namespace });
+module.exports = namespace;
 `,
     }));
   },
