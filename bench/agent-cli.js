@@ -202,6 +202,11 @@ export function runCliPart(ctx) {
           "row under it is the same floor as one plain ESM file, as it was measured before the CLI had a cache",
       );
       ctx.log(
+        "the floor uses the SDK as any client does: its requests go through the CLI's node:http fetch, but the " +
+          "SDK itself reads node's Headers and FormData globals, which load node's internal undici (~20 ms of " +
+          "CPU); the print bundle gives the SDK its own (scripts/bundle.mjs, liteWeb), so a -p run never loads it",
+      );
+      ctx.log(
         "the cached rows reuse ~/.skillwright/cache/discovery from the warm-up runs (as every run after the " +
           "first does); the cache-off row also gets SKILLWRIGHT_DISCOVERY_CACHE=off",
       );

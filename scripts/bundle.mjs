@@ -3,7 +3,7 @@
 // (p-run-*.cjs, see "Two bundles" below); and zod on its own (zod.cjs, see `lazyZod`). Node spends most of a short
 // command's time resolving and loading modules; the bundle cuts a headless run's start-up by about a third.
 // dist/bin/ sits at the same depth as dist/cli/, so the CLI's package-relative paths (bundled-skills/) hold.
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { build } from "esbuild";
 
@@ -29,7 +29,10 @@ const zodCoreExports = Object.keys(await import("zod/v4/core")).filter((name) =>
  * and a run whose only tool is Skill never needs it. Every `import … from "zod"` or `"zod/v4"` (the
  * same exports) becomes this CommonJS module: an object of getters, one per export, each requiring zod.cjs
  * (zod bundled on its own, see `zodExports`) the first time any is read. One zod instance serves every
- * chunk, as before; `import * as z` reads its members only when a schema is built or parsed.
+ * chunk, as before; `import * as z` reads its members only when a schema is built or parsed. The getters sit on
+ * the module's prototype, not on it: each of the ~30 modules that import zod gets its namespace from esbuild's
+ * `__toESM`, which makes an object of the module's prototype and copies the module's own properties onto it,
+ * one getter per property. With ~300 own getters that was ~9,000 property definitions on every -p run.
  * @type {import("esbuild").Plugin}
  */
 const lazyZod = {
@@ -44,10 +47,13 @@ const lazyZod = {
       loader: "js",
       contents: `let zod;
 const load = () => (zod ??= require("./${ZOD_FILE}"));
-Object.defineProperty(exports, "__esModule", { value: true });
+const getters = {};
 for (const name of ${JSON.stringify([...zodExports, "core"])})
-  Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });
-for (const name of ["z", "default"]) Object.defineProperty(exports, name, { enumerable: true, value: exports });
+  Object.defineProperty(getters, name, { enumerable: true, get: () => load()[name] });
+const namespace = Object.create(getters);
+Object.defineProperty(namespace, "__esModule", { value: true });
+for (const name of ["z", "default"]) Object.defineProperty(namespace, name, { enumerable: true, value: namespace });
+module.exports = namespace;
 `,
     }));
   },
@@ -108,6 +114,34 @@ const printOnly = {
   },
 };
 
+/**
+ * The SDK's web globals, for the print bundle: Node's `Headers` and `FormData` are lazy globals that load its
+ * whole internal undici (fetch, web sockets, http2, tls, worker threads: ~20 ms of CPU, measured with
+ * `node -e Headers` against `node -e 0`) the first time anything reads them, and the SDK reads both for every
+ * request (`new Headers()` to build the request's headers, `body instanceof FormData` on a JSON body). A -p run
+ * sends its requests through dist/agent/http-fetch.js (node:http, our own headers and responses), so nothing
+ * else would load undici: each SDK module that names one of these gets it from our module instead
+ * (lite-headers.ts, a full `Headers`; lazy-form-data.ts, which reads the global only for real form data). Scoped
+ * to the SDK's own files: the MCP client and everything else keep the platform's.
+ * @type {import("esbuild").Plugin}
+ */
+const liteWeb = {
+  name: "lite-web",
+  setup(b) {
+    const shims = [
+      { name: "Headers", from: resolve("dist/agent/lite-headers.js"), as: "LiteHeaders" },
+      { name: "FormData", from: resolve("dist/agent/lazy-form-data.js"), as: "LazyFormData" },
+    ];
+    b.onLoad({ filter: /[\\/]node_modules[\\/]@anthropic-ai[\\/]sdk[\\/].*\.mjs$/ }, (args) => {
+      const source = readFileSync(args.path, "utf8");
+      const imports = shims
+        .filter((shim) => new RegExp(`(?<![.\\w$])${shim.name}\\b`).test(source))
+        .map((shim) => `import { ${shim.as} as ${shim.name} } from ${JSON.stringify(shim.from)};\n`);
+      return imports.length === 0 ? undefined : { contents: imports.join("") + source, loader: "js" };
+    });
+  },
+};
+
 const print = await build({
   ...compiled,
   bundle: true,
@@ -122,7 +156,7 @@ const print = await build({
   entryNames: "p-[name]-[hash]",
   outExtension: { ".js": ".cjs" },
   metafile: true,
-  plugins: [lazyZod, printOnly],
+  plugins: [lazyZod, printOnly, liteWeb],
 });
 const printEntry = Object.entries(print.metafile.outputs).find(([, o]) => o.entryPoint === "dist/cli/run.js")?.[0];
 if (printEntry === undefined) throw new Error("bundle: the print bundle has no entry");

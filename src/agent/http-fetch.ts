@@ -2,9 +2,13 @@
 // threads and a WebAssembly HTTP parser on its first request: ~35 ms of a headless run's start-up here. The
 // Messages API needs none of that: a POST with a JSON body and a streamed response. Requests this fast path
 // does not cover (a `Request` object, a streamed or form body, another protocol) go to the platform fetch.
+// Headers and responses are our own (lite-headers.ts, lite-response.ts): Node's `Headers` and `Response` load
+// the same undici on first use.
 import type { IncomingMessage } from "node:http";
 import { pipeline, Readable } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import { LiteHeaders } from "./lite-headers.js";
+import { LiteResponse } from "./lite-response.js";
 
 /** The `fetch` signature the SDK takes. */
 export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -40,7 +44,7 @@ async function send(url: URL, init: RequestInit, body: PlainBody | null): Promis
   const { request } = url.protocol === "https:" ? await import("node:https") : await import("node:http");
   const method = (init.method ?? "GET").toUpperCase();
   const headers: Record<string, string> = {};
-  new Headers(init.headers).forEach((value, name) => {
+  new LiteHeaders(init.headers).forEach((value, name) => {
     headers[name] = value;
   });
   if (body !== null && headers["content-length"] === undefined) {
@@ -49,7 +53,7 @@ async function send(url: URL, init: RequestInit, body: PlainBody | null): Promis
   return new Promise<Response>((resolve, reject) => {
     const req = request(url, { method, headers, ...(signal === undefined ? {} : { signal }) }, (res) => {
       try {
-        resolve(toResponse(res, method, signal));
+        resolve(toResponse(res, url, method, signal));
       } catch (error) {
         res.destroy();
         reject(error);
@@ -66,20 +70,25 @@ function fetchFailed(cause: Error): TypeError {
   return new TypeError("fetch failed", { cause });
 }
 
-function toResponse(res: IncomingMessage, method: string, signal: AbortSignal | undefined): Response {
+function toResponse(
+  res: IncomingMessage,
+  url: URL,
+  method: string,
+  signal: AbortSignal | undefined,
+): LiteResponse {
   const status = res.statusCode ?? 0;
-  const headers = new Headers();
+  const headers = new LiteHeaders();
   for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
     headers.append(res.rawHeaders[i] ?? "", res.rawHeaders[i + 1] ?? "");
   }
-  const init = { status, statusText: res.statusMessage ?? "", headers };
+  const init = { status, statusText: res.statusMessage ?? "", headers, url: url.href };
   if (NULL_BODY_STATUSES.has(status) || method === "HEAD") {
     res.resume();
-    return new Response(null, init);
+    return new LiteResponse(null, init);
   }
   const body = decoded(res, headers.get("content-encoding"));
   if (signal !== undefined) failOnAbort(body, signal);
-  return new Response(Readable.toWeb(body) as ReadableStream<Uint8Array>, init);
+  return new LiteResponse(Readable.toWeb(body) as ReadableStream<Uint8Array>, init);
 }
 
 /**

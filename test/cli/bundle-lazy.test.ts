@@ -2,7 +2,8 @@
 // (`node -r`) records, at exit, the CommonJS modules required, the built-in readline modules loaded and
 // whether process.stdin was built. zod is bundled on its own (dist/bin/zod.cjs, scripts/bundle.mjs) and
 // required on first use: a run whose only tool call is a Skill call never loads it; a call the fast paths
-// decline loads it and answers exactly as the source does.
+// decline loads it and answers exactly as the source does. Node's internal undici (the lazy `Headers`,
+// `FormData`, `Response` globals) is never loaded: requests go through http-fetch.ts.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -19,6 +20,13 @@ import { assertBuilt, BIN } from "./run-cli.js";
 /** The preload: records what the run loaded into `$LOAD_REPORT` when the process exits. */
 const PRELOAD = `const { writeFileSync } = require("node:fs");
 const touched = new Set();
+// How often a zod export gets defined: once by the lazy zod module, not again for each module importing zod.
+let zodExportDefinitions = 0;
+const defineProperty = Object.defineProperty;
+Object.defineProperty = function (target, key, descriptor) {
+  if (key === "ZodString") zodExportDefinitions += 1;
+  return defineProperty(target, key, descriptor);
+};
 const stdin = Object.getOwnPropertyDescriptor(process, "stdin");
 Object.defineProperty(process, "stdin", {
   configurable: true,
@@ -35,6 +43,7 @@ process.on("exit", () =>
       required: Object.keys(require.cache),
       builtins: process.moduleLoadList.filter((m) => m.startsWith("NativeModule ")).map((m) => m.slice(13)),
       touched: [...touched],
+      zodExportDefinitions,
     }),
   ),
 );
@@ -53,6 +62,7 @@ interface LoadReport {
   required: string[];
   builtins: string[];
   touched: string[];
+  zodExportDefinitions: number;
 }
 
 let tree: TmpTree;
@@ -141,6 +151,20 @@ describe("what a -p run of dist/bin loads", () => {
     expect(loaded.required.filter(isZod)).toEqual([]);
     expect(loaded.builtins).not.toContain("readline");
     expect(loaded.touched).toEqual([]);
+  });
+
+  it("a -p run never loads node's internal undici (fetch, http2, tls): the SDK gets our Headers and FormData", async () => {
+    const { run, loaded } = await runBin([toolTurn("Skill", { skill: "notes" }), textTurn("noted")]);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout.trim()).toBe("noted");
+    expect(loaded.builtins.filter((m) => /undici|http2|^tls$/.test(m))).toEqual([]);
+  });
+
+  it("zod's lazy exports are defined once, not copied into each importing module's namespace", async () => {
+    const { run, loaded } = await runBin([toolTurn("Skill", { skill: "notes" }), textTurn("noted")]);
+    expect(run.exitCode).toBe(0);
+    expect(loaded.required.filter(isZod)).toEqual([]);
+    expect(loaded.zodExportDefinitions).toBe(1);
   });
 
   it("a -p run loads main.js and its own imports, then only the print bundle (one p-run-*.cjs)", async () => {
