@@ -67,7 +67,7 @@ export function createOrphanTakeover(options: OrphanTakeoverOptions): OrphanTake
             sessionError(
               "the turn waiting on these answers cannot be resumed: its transcript has no tool call",
             ),
-            { type: "session.status_idle", stop_reason: { type: "end_turn" }, stop_details: null },
+            { type: "session.status_idle", stop_reason: { type: "retries_exhausted" }, stop_details: null },
           ],
           "idle",
         );

@@ -114,6 +114,7 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
       keep = stopReason.type === "end_turn" && !abort.signal.aborted && live.mcp.errors.length === 0;
     } catch (error) {
       writer.write([sessionError(error instanceof Error ? error.message : String(error))]);
+      stopReason = { type: "retries_exhausted" };
     } finally {
       running.delete(session.id);
       if (live !== undefined) live.io.asked = undefined;
