@@ -40,6 +40,7 @@ beforeAll(async () => {
         textTurn("answered by the live owner", { hasToolResultFor: "lookup" }),
         toolTurn("lookup", { q: "pglite" }, { match: { lastUserTextIncludes: "ask on pglite" } }),
         toolTurn("lookup", { q: "late" }, { match: { lastUserTextIncludes: "ask late" } }),
+        toolTurn("lookup", { q: "watched" }, { match: { lastUserTextIncludes: "ask watched" } }),
         { ...textTurn("wrapped up", { lastUserTextIncludes: "wrap up" }), repeat: true },
       ],
     },
@@ -230,6 +231,53 @@ describe("three instances on one PostgreSQL", () => {
     expect(resumptions()).toBe(before + 1);
     expect(JSON.stringify(resumedRequests().at(-1)?.body)).toContain("LATE-ANSWER");
     await b.server.stop();
+  }, 120_000);
+
+  it("resumes the turn, once, when the instance that got the answer dies before the turn's owner", async () => {
+    const a = await start();
+    const b = await start();
+    const c = await start();
+    const d = await start();
+    const before = resumptions();
+    const session = await newSession(a.client);
+    const stream = await c.client.beta.sessions.events.stream(session);
+    const events = stream[Symbol.asyncIterator]();
+    await a.client.beta.sessions.events.send(session, message("ask watched"));
+    const waiting = await readUntil(events, waitingOn(1));
+    const use = waiting.find((e) => e.type === "agent.custom_tool_use");
+    // As in the test above, this connection stands for the turn's owner, alive when B gets the answer.
+    a.server.process.kill("SIGKILL");
+    await a.server.process;
+    const owner = new pg.Client({ connectionString: db });
+    await owner.connect();
+    try {
+      const hold = "SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok";
+      while ((await owner.query(hold, [TURN_LOCK_CLASS, session])).rows[0]?.ok !== true) await sleep(20);
+      await b.client.beta.sessions.events.send(session, result(use?.id ?? "", "WATCHED-ANSWER"));
+      // B, which got the answer, dies; then the owner dies without having read it.
+      b.server.process.kill("SIGKILL");
+      await b.server.process;
+      expect(resumptions()).toBe(before);
+      await owner.query("SELECT pg_advisory_unlock($1, hashtext($2))", [TURN_LOCK_CLASS, session]);
+    } finally {
+      await owner.end();
+    }
+    // C and D sweep: one of them resumes the turn.
+    const after = await readUntil(events, ended);
+    expect(JSON.stringify(after.filter((e) => e.type === "agent.message"))).toContain(
+      "resumed after the crash",
+    );
+    expect(JSON.stringify(resumedRequests().at(-1)?.body)).toContain("WATCHED-ANSWER");
+    // Sweeps keep running on both: a turn on each after a few sweep periods, and still one resumption.
+    await sleep(5_000);
+    for (const instance of [c, d]) {
+      await instance.client.beta.sessions.events.send(session, message("wrap up"));
+      await readUntil(events, ended);
+    }
+    stream.controller.abort();
+    expect(resumptions()).toBe(before + 1);
+    await c.server.stop();
+    await d.server.stop();
   }, 120_000);
 });
 

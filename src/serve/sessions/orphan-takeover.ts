@@ -1,4 +1,5 @@
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
+import { findAnsweredWaits } from "../store/session-waits.js";
 import { eventPages, type SessionEvent } from "../store/sessions.js";
 import type { Store } from "../store/store.js";
 import { sessionError } from "./agent-event-map.js";
@@ -16,18 +17,22 @@ export interface OrphanTakeoverOptions {
   locks: TurnLocks;
   turns: ServedTurns;
   queues: SessionQueues;
-  /** How often an answered wait whose owner holds its turn lock is checked again. */
-  checkMs: number;
+  /**
+   * How often this instance sweeps the database for answered waits whose owner is gone (one query each
+   * time); a sweep starts after the previous one ended.
+   */
+  sweepMs: number;
 }
 
 /** How one instance takes over turns that another instance left waiting on the user. */
 export interface OrphanTakeover {
   /**
    * The session got an answer (`user.custom_tool_result` / `user.tool_confirmation`) while no task of it
-   * runs here: resumes the turn it answers if its owner is gone (queued after the session's tasks here).
+   * runs here: resumes the turn it answers at once if its owner is gone (queued after the session's tasks
+   * here). If the owner holds its lock, the sweeps take over should it die before reading the answer.
    */
   answered(ws: string, session: BetaManagedAgentsSession): void;
-  /** Stops watching. */
+  /** Stops sweeping. */
   close(): void;
 }
 
@@ -48,15 +53,21 @@ export function createOrphanTakeover(options: OrphanTakeoverOptions): OrphanTake
   /**
    * Resumes the turn another instance left waiting on the user, once every answer it waited for is stored:
    * only with the session's turn lock (the owner holds it while it waits, and PostgreSQL frees it when the
-   * owner dies), and only when the events still show the turn waiting (a resumption elsewhere ends that), so
-   * exactly one instance resumes it. The answers complete the transcript's dangling tool calls, then a turn
-   * goes on from them. Resolves `locked` when another instance holds the lock.
+   * owner dies), and only when the events, read after the lock is taken, still show the turn waiting (a
+   * resumption elsewhere ends that), so exactly one instance resumes it. The answers complete the
+   * transcript's dangling tool calls, then a turn goes on from them. `session` is read (under the lock) when
+   * not given.
    */
-  const resumeWaiting = async (ws: string, session: BetaManagedAgentsSession): Promise<"locked" | "done"> => {
-    if (!(await locks.tryHold(session.id))) return "locked";
+  const resumeWaiting = async (
+    ws: string,
+    sessionId: string,
+    known?: BetaManagedAgentsSession,
+  ): Promise<void> => {
+    if (!(await locks.tryHold(sessionId))) return;
     try {
-      const calls = await answeredCalls(ws, session.id);
-      if (calls === undefined) return "done";
+      const calls = await answeredCalls(ws, sessionId);
+      if (calls === undefined) return;
+      const session = known ?? (await store.sessions.get(ws, sessionId));
       const transcripts = createDbTranscripts(store.db, session.id);
       const completed = completeCalls(lastMainMessage(await transcripts.read(session.id)), calls);
       if (completed === undefined) {
@@ -71,46 +82,46 @@ export function createOrphanTakeover(options: OrphanTakeoverOptions): OrphanTake
           ],
           "idle",
         );
-        return "done";
+        return;
       }
       await transcripts.append(session.id, [
         { type: "message", message: completed.message, at: new Date().toISOString() },
       ]);
       await turns.run(ws, session, RESUME_PROMPT, completed.allowOnce);
-      return "done";
     } finally {
-      await locks.release(session.id);
+      await locks.release(sessionId);
     }
   };
 
-  // Sessions whose answered wait this instance watches (their owner held the lock), and the timers doing it.
-  const watched = new Map<string, ReturnType<typeof setTimeout>>();
   let closed = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
 
   /**
-   * Resumes the waiting turn (see resumeWaiting); when its owner holds the lock, it reads the answer itself,
-   * unless it dies first: then, for as long as the events show every call of the wait answered, this instance
-   * tries again every `checkMs` (the lock still makes one instance resume it, once). Stops when the turn goes
-   * on (or waits on more), when a task of the session runs here, and when the takeover closes.
+   * One sweep: every answered wait the database shows (one query), except sessions with a task here (this
+   * instance owns or is resuming them), is queued for {@link resumeWaiting}; a wait whose owner is alive
+   * fails its lock and is left to the owner. A failed query is tried again at the next sweep.
    */
-  const resumeOrWatch = async (ws: string, session: BetaManagedAgentsSession): Promise<void> => {
-    if ((await resumeWaiting(ws, session)) === "done") return;
-    if (closed || watched.has(session.id) || (await answeredCalls(ws, session.id)) === undefined) return;
-    const timer = setTimeout(() => {
-      watched.delete(session.id);
-      if (closed || queues.has(session.id)) return;
-      queues.enqueue(session.id, () => resumeOrWatch(ws, session));
-    }, options.checkMs);
-    timer.unref();
-    watched.set(session.id, timer);
+  const sweep = async (): Promise<void> => {
+    const waits = await findAnsweredWaits(store.db).catch(() => []);
+    for (const { workspaceId, sessionId } of waits) {
+      if (closed || queues.has(sessionId)) continue;
+      queues.enqueue(sessionId, () => resumeWaiting(workspaceId, sessionId));
+    }
   };
+  const schedule = (): void => {
+    if (closed) return;
+    timer = setTimeout(() => {
+      void sweep().finally(schedule);
+    }, options.sweepMs);
+    timer.unref();
+  };
+  schedule();
 
   return {
-    answered: (ws, session) => queues.enqueue(session.id, () => resumeOrWatch(ws, session)),
+    answered: (ws, session) => queues.enqueue(session.id, () => resumeWaiting(ws, session.id, session)),
     close() {
       closed = true;
-      for (const timer of watched.values()) clearTimeout(timer);
-      watched.clear();
+      clearTimeout(timer);
     },
   };
 }

@@ -50,14 +50,14 @@ export interface SessionRunnerOptions {
    */
   turnLocks?: TurnLocks;
   /**
-   * How often an instance that got the answer to a turn whose owner still held its lock checks again whether
-   * the owner died before reading it (default {@link ORPHAN_CHECK_MS}).
+   * How often this instance sweeps the database for turns left waiting on answers that are all stored, whose
+   * owner (the instance holding the turn lock) is gone, to resume them (default {@link ORPHAN_SWEEP_MS}).
    */
-  orphanCheckMs?: number;
+  orphanSweepMs?: number;
 }
 
-/** How often an answered wait whose owner holds its turn lock is checked again: every second. */
-export const ORPHAN_CHECK_MS = 1000;
+/** How often each instance sweeps for answered waits whose owner is gone: every 2 seconds (one query). */
+export const ORPHAN_SWEEP_MS = 2000;
 
 /** Open sessions kept between turns by default: 256 per instance, each for 5 minutes unused. */
 export const LIVE_SESSION_LIMITS: LiveCacheLimits = { max: 256, idleMs: 5 * 60_000 };
@@ -101,7 +101,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     locks,
     turns,
     queues,
-    checkMs: options.orphanCheckMs ?? ORPHAN_CHECK_MS,
+    sweepMs: options.orphanSweepMs ?? ORPHAN_SWEEP_MS,
   });
 
   return {
