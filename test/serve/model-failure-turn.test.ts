@@ -6,6 +6,7 @@ import type { ScriptFault } from "../../src/dev/model-script.js";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
 import { type ServedApp, startServedApp } from "../support/served-app.js";
+import { readUntil, userMessage } from "../support/session-stream.js";
 
 // A model request that fails mid-stream (the scripted server sends an SSE error, or cuts the socket, after the
 // response's tool_use block) ends the served turn cleanly: the request's span ends as an error, a typed
@@ -89,20 +90,7 @@ async function newSession(): Promise<string> {
   return (await client.beta.sessions.create({ agent: agent.id, environment_id: environment.id })).id;
 }
 
-async function readUntil(events: AsyncIterator<Event>, stop: (e: Event) => boolean): Promise<Event[]> {
-  const seen: Event[] = [];
-  for (;;) {
-    const next = await events.next();
-    if (next.done === true) throw new Error(`the stream ended after ${seen.map((e) => e.type).join(", ")}`);
-    seen.push(next.value);
-    if (stop(next.value)) return seen;
-  }
-}
-
 const turnEnd = (e: Event) => e.type === "session.status_idle" && e.stop_reason.type !== "requires_action";
-const message = (text: string) => ({
-  events: [{ type: "user.message" as const, content: [{ type: "text" as const, text }] }],
-});
 
 /** Checks the failed turn's events: span closed as an error, a typed exhausted error, idle retries_exhausted. */
 function expectCleanFailure(turn: Event[], errorType: string): void {
@@ -125,7 +113,7 @@ function expectCleanFailure(turn: Event[], errorType: string): void {
 /** The next user.message runs a normal turn; the model gets no tool_use without its tool_result. */
 async function expectNextTurnWorks(sessionId: string, events: AsyncIterator<Event>): Promise<void> {
   expect((await client.beta.sessions.retrieve(sessionId)).status).toBe("idle");
-  await client.beta.sessions.events.send(sessionId, message("next"));
+  await client.beta.sessions.events.send(sessionId, userMessage("next"));
   const next = await readUntil(events, turnEnd);
   expect(next.filter((e) => e.type === "agent.message").map((e) => e.content)).toEqual([
     [{ type: "text", text: "the next turn works" }],
@@ -146,7 +134,7 @@ describe("a model stream that fails mid-turn", () => {
       const session = await newSession();
       const stream = await client.beta.sessions.events.stream(session);
       const events = stream[Symbol.asyncIterator]();
-      await client.beta.sessions.events.send(session, message(text));
+      await client.beta.sessions.events.send(session, userMessage(text));
       const turn = await readUntil(events, turnEnd);
       expectCleanFailure(turn, type);
       expect(turn.filter((e) => e.type === "agent.custom_tool_use")).toEqual([]);
@@ -159,7 +147,7 @@ describe("a model stream that fails mid-turn", () => {
     const session = await newSession();
     const stream = await client.beta.sessions.events.stream(session);
     const events = stream[Symbol.asyncIterator]();
-    await client.beta.sessions.events.send(session, message("after a result"));
+    await client.beta.sessions.events.send(session, userMessage("after a result"));
     const waiting = await readUntil(events, (e) => e.type === "session.status_idle");
     const use = waiting.find((e) => e.type === "agent.custom_tool_use");
     await client.beta.sessions.events.send(session, {

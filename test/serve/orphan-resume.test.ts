@@ -8,6 +8,7 @@ import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
 import { RESUME_PROMPT } from "../../src/serve/sessions/orphan-resume.js";
 import { TURN_LOCK_CLASS } from "../../src/serve/sessions/turn-locks.js";
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
+import { readUntil, userMessage } from "../support/session-stream.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
@@ -52,25 +53,12 @@ afterAll(async () => {
   await tree?.cleanup();
 });
 
-async function readUntil(events: AsyncIterator<Event>, stop: (e: Event) => boolean): Promise<Event[]> {
-  const seen: Event[] = [];
-  for (;;) {
-    const next = await events.next();
-    if (next.done === true) throw new Error(`the stream ended after ${seen.map((e) => e.type).join(", ")}`);
-    seen.push(next.value);
-    if (stop(next.value)) return seen;
-  }
-}
-
 /** A `session.status_idle` waiting on `count` events. */
 const waitingOn = (count: number) => (e: Event) =>
   e.type === "session.status_idle" &&
   e.stop_reason.type === "requires_action" &&
   e.stop_reason.event_ids.length === count;
 const ended = (e: Event) => e.type === "session.status_idle" && e.stop_reason.type === "end_turn";
-const message = (text: string) => ({
-  events: [{ type: "user.message" as const, content: [{ type: "text" as const, text }] }],
-});
 const result = (id: string, text: string) => ({
   events: [
     {
@@ -133,7 +121,7 @@ describe("three instances on one PostgreSQL", () => {
     const session = await newSession(a.client);
     const stream = await b.client.beta.sessions.events.stream(session);
     const events = stream[Symbol.asyncIterator]();
-    await a.client.beta.sessions.events.send(session, message("ask twice"));
+    await a.client.beta.sessions.events.send(session, userMessage("ask twice"));
     const waiting = await readUntil(events, waitingOn(2));
     const uses = waiting.flatMap((e) => (e.type === "agent.custom_tool_use" ? [e.id] : []));
     expect(uses).toHaveLength(2);
@@ -155,7 +143,7 @@ describe("three instances on one PostgreSQL", () => {
 
     // A turn on each of B and C runs after whatever each did with its answer: then nothing else resumed.
     for (const instance of [c, b]) {
-      await instance.client.beta.sessions.events.send(session, message("wrap up"));
+      await instance.client.beta.sessions.events.send(session, userMessage("wrap up"));
       await readUntil(events, ended);
     }
     stream.controller.abort();
@@ -178,14 +166,14 @@ describe("three instances on one PostgreSQL", () => {
     const session = await newSession(a.client);
     const stream = await b.client.beta.sessions.events.stream(session);
     const events = stream[Symbol.asyncIterator]();
-    await a.client.beta.sessions.events.send(session, message("ask live"));
+    await a.client.beta.sessions.events.send(session, userMessage("ask live"));
     const waiting = await readUntil(events, waitingOn(1));
     const use = waiting.find((e) => e.type === "agent.custom_tool_use");
     await b.client.beta.sessions.events.send(session, result(use?.id ?? "", "LIVE-ANSWER"));
     const after = await readUntil(events, ended);
     expect(JSON.stringify(after)).toContain("answered by the live owner");
     // B's handling of the answer is done once a turn of B's has run after it.
-    await b.client.beta.sessions.events.send(session, message("wrap up"));
+    await b.client.beta.sessions.events.send(session, userMessage("wrap up"));
     await readUntil(events, ended);
     stream.controller.abort();
     expect(resumptions()).toBe(before);
@@ -200,7 +188,7 @@ describe("three instances on one PostgreSQL", () => {
     const session = await newSession(a.client);
     const stream = await b.client.beta.sessions.events.stream(session);
     const events = stream[Symbol.asyncIterator]();
-    await a.client.beta.sessions.events.send(session, message("ask late"));
+    await a.client.beta.sessions.events.send(session, userMessage("ask late"));
     const waiting = await readUntil(events, waitingOn(1));
     const use = waiting.find((e) => e.type === "agent.custom_tool_use");
     // The owner "still alive" when B gets the answer: A is gone, but this connection holds the turn lock as A
@@ -242,7 +230,7 @@ describe("three instances on one PostgreSQL", () => {
     const session = await newSession(a.client);
     const stream = await c.client.beta.sessions.events.stream(session);
     const events = stream[Symbol.asyncIterator]();
-    await a.client.beta.sessions.events.send(session, message("ask watched"));
+    await a.client.beta.sessions.events.send(session, userMessage("ask watched"));
     const waiting = await readUntil(events, waitingOn(1));
     const use = waiting.find((e) => e.type === "agent.custom_tool_use");
     // As in the test above, this connection stands for the turn's owner, alive when B gets the answer.
@@ -271,7 +259,7 @@ describe("three instances on one PostgreSQL", () => {
     // Sweeps keep running on both: a turn on each after a few sweep periods, and still one resumption.
     await sleep(5_000);
     for (const instance of [c, d]) {
-      await instance.client.beta.sessions.events.send(session, message("wrap up"));
+      await instance.client.beta.sessions.events.send(session, userMessage("wrap up"));
       await readUntil(events, ended);
     }
     stream.controller.abort();
@@ -289,7 +277,7 @@ describe("a PGlite dir", () => {
     const client = sdkClient(first.url, KEY);
     const session = await newSession(client);
     const stream = await client.beta.sessions.events.stream(session);
-    await client.beta.sessions.events.send(session, message("ask on pglite"));
+    await client.beta.sessions.events.send(session, userMessage("ask on pglite"));
     const waiting = await readUntil(stream[Symbol.asyncIterator](), waitingOn(1));
     stream.controller.abort();
     const use = waiting.find((e) => e.type === "agent.custom_tool_use");
