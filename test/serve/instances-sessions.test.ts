@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
 import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
+import { readUntil, userMessage } from "../support/session-stream.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
 // Two `serve` processes (the shipped bin) on one real PostgreSQL: what one writes, the other serves.
@@ -57,20 +58,7 @@ afterAll(async () => {
   await postgres?.stop();
 });
 
-async function readUntil(events: AsyncIterator<Event>, stop: (e: Event) => boolean): Promise<Event[]> {
-  const seen: Event[] = [];
-  for (;;) {
-    const next = await events.next();
-    if (next.done === true) throw new Error(`the stream ended after ${seen.map((e) => e.type).join(", ")}`);
-    seen.push(next.value);
-    if (stop(next.value)) return seen;
-  }
-}
-
 const idle = (e: Event) => e.type === "session.status_idle";
-const message = (text: string) => ({
-  events: [{ type: "user.message" as const, content: [{ type: "text" as const, text }] }],
-});
 
 describe("two instances on one PostgreSQL", () => {
   let agentId: string;
@@ -102,13 +90,13 @@ describe("two instances on one PostgreSQL", () => {
     const session = await clientA.beta.sessions.create({ agent: agentId, environment_id: envId });
     // Streamed from B while A runs the turn.
     const streamB = await clientB.beta.sessions.events.stream(session.id);
-    await clientA.beta.sessions.events.send(session.id, message("turn one"));
+    await clientA.beta.sessions.events.send(session.id, userMessage("turn one"));
     const first = await readUntil(streamB[Symbol.asyncIterator](), idle);
     streamB.controller.abort();
     expect(JSON.stringify(first)).toContain("first answer");
     // The next message goes to B, which resumes the conversation A kept in the database.
     const streamA = await clientA.beta.sessions.events.stream(session.id);
-    await clientB.beta.sessions.events.send(session.id, message("turn two"));
+    await clientB.beta.sessions.events.send(session.id, userMessage("turn two"));
     const second = await readUntil(streamA[Symbol.asyncIterator](), idle);
     streamA.controller.abort();
     expect(JSON.stringify(second)).toContain("second answer");
@@ -121,7 +109,7 @@ describe("two instances on one PostgreSQL", () => {
     const session = await clientA.beta.sessions.create({ agent: agentId, environment_id: envId });
     const stream = await clientB.beta.sessions.events.stream(session.id);
     const events = stream[Symbol.asyncIterator]();
-    await clientA.beta.sessions.events.send(session.id, message("slow work"));
+    await clientA.beta.sessions.events.send(session.id, userMessage("slow work"));
     // The Skill call is done; the next model request hangs (60 s): kill A in the middle of the turn.
     const before = await readUntil(events, (e) => e.type === "agent.tool_result");
     a.process.kill("SIGKILL");
@@ -132,7 +120,7 @@ describe("two instances on one PostgreSQL", () => {
     expect(ids(listed).slice(0, before.length)).toEqual(ids(before));
     expect(listed.map((e) => e.type)).toContain("agent.tool_result");
     // B takes the session on.
-    await clientB.beta.sessions.events.send(session.id, message("again"));
+    await clientB.beta.sessions.events.send(session.id, userMessage("again"));
     const after = await readUntil(events, (e) => e.type === "agent.message");
     stream.controller.abort();
     expect(JSON.stringify(after)).toContain("after the crash");

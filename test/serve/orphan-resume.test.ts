@@ -8,6 +8,7 @@ import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
 import { RESUME_PROMPT } from "../../src/serve/sessions/orphan-resume.js";
 import { TURN_LOCK_CLASS } from "../../src/serve/sessions/turn-locks.js";
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
+import { readUntil, userMessage } from "../support/session-stream.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
@@ -40,6 +41,7 @@ beforeAll(async () => {
         textTurn("answered by the live owner", { hasToolResultFor: "lookup" }),
         toolTurn("lookup", { q: "pglite" }, { match: { lastUserTextIncludes: "ask on pglite" } }),
         toolTurn("lookup", { q: "late" }, { match: { lastUserTextIncludes: "ask late" } }),
+        toolTurn("lookup", { q: "watched" }, { match: { lastUserTextIncludes: "ask watched" } }),
         { ...textTurn("wrapped up", { lastUserTextIncludes: "wrap up" }), repeat: true },
       ],
     },
@@ -51,25 +53,12 @@ afterAll(async () => {
   await tree?.cleanup();
 });
 
-async function readUntil(events: AsyncIterator<Event>, stop: (e: Event) => boolean): Promise<Event[]> {
-  const seen: Event[] = [];
-  for (;;) {
-    const next = await events.next();
-    if (next.done === true) throw new Error(`the stream ended after ${seen.map((e) => e.type).join(", ")}`);
-    seen.push(next.value);
-    if (stop(next.value)) return seen;
-  }
-}
-
 /** A `session.status_idle` waiting on `count` events. */
 const waitingOn = (count: number) => (e: Event) =>
   e.type === "session.status_idle" &&
   e.stop_reason.type === "requires_action" &&
   e.stop_reason.event_ids.length === count;
 const ended = (e: Event) => e.type === "session.status_idle" && e.stop_reason.type === "end_turn";
-const message = (text: string) => ({
-  events: [{ type: "user.message" as const, content: [{ type: "text" as const, text }] }],
-});
 const result = (id: string, text: string) => ({
   events: [
     {
@@ -132,7 +121,7 @@ describe("three instances on one PostgreSQL", () => {
     const session = await newSession(a.client);
     const stream = await b.client.beta.sessions.events.stream(session);
     const events = stream[Symbol.asyncIterator]();
-    await a.client.beta.sessions.events.send(session, message("ask twice"));
+    await a.client.beta.sessions.events.send(session, userMessage("ask twice"));
     const waiting = await readUntil(events, waitingOn(2));
     const uses = waiting.flatMap((e) => (e.type === "agent.custom_tool_use" ? [e.id] : []));
     expect(uses).toHaveLength(2);
@@ -154,7 +143,7 @@ describe("three instances on one PostgreSQL", () => {
 
     // A turn on each of B and C runs after whatever each did with its answer: then nothing else resumed.
     for (const instance of [c, b]) {
-      await instance.client.beta.sessions.events.send(session, message("wrap up"));
+      await instance.client.beta.sessions.events.send(session, userMessage("wrap up"));
       await readUntil(events, ended);
     }
     stream.controller.abort();
@@ -177,14 +166,14 @@ describe("three instances on one PostgreSQL", () => {
     const session = await newSession(a.client);
     const stream = await b.client.beta.sessions.events.stream(session);
     const events = stream[Symbol.asyncIterator]();
-    await a.client.beta.sessions.events.send(session, message("ask live"));
+    await a.client.beta.sessions.events.send(session, userMessage("ask live"));
     const waiting = await readUntil(events, waitingOn(1));
     const use = waiting.find((e) => e.type === "agent.custom_tool_use");
     await b.client.beta.sessions.events.send(session, result(use?.id ?? "", "LIVE-ANSWER"));
     const after = await readUntil(events, ended);
     expect(JSON.stringify(after)).toContain("answered by the live owner");
     // B's handling of the answer is done once a turn of B's has run after it.
-    await b.client.beta.sessions.events.send(session, message("wrap up"));
+    await b.client.beta.sessions.events.send(session, userMessage("wrap up"));
     await readUntil(events, ended);
     stream.controller.abort();
     expect(resumptions()).toBe(before);
@@ -199,7 +188,7 @@ describe("three instances on one PostgreSQL", () => {
     const session = await newSession(a.client);
     const stream = await b.client.beta.sessions.events.stream(session);
     const events = stream[Symbol.asyncIterator]();
-    await a.client.beta.sessions.events.send(session, message("ask late"));
+    await a.client.beta.sessions.events.send(session, userMessage("ask late"));
     const waiting = await readUntil(events, waitingOn(1));
     const use = waiting.find((e) => e.type === "agent.custom_tool_use");
     // The owner "still alive" when B gets the answer: A is gone, but this connection holds the turn lock as A
@@ -231,6 +220,53 @@ describe("three instances on one PostgreSQL", () => {
     expect(JSON.stringify(resumedRequests().at(-1)?.body)).toContain("LATE-ANSWER");
     await b.server.stop();
   }, 120_000);
+
+  it("resumes the turn, once, when the instance that got the answer dies before the turn's owner", async () => {
+    const a = await start();
+    const b = await start();
+    const c = await start();
+    const d = await start();
+    const before = resumptions();
+    const session = await newSession(a.client);
+    const stream = await c.client.beta.sessions.events.stream(session);
+    const events = stream[Symbol.asyncIterator]();
+    await a.client.beta.sessions.events.send(session, userMessage("ask watched"));
+    const waiting = await readUntil(events, waitingOn(1));
+    const use = waiting.find((e) => e.type === "agent.custom_tool_use");
+    // As in the test above, this connection stands for the turn's owner, alive when B gets the answer.
+    a.server.process.kill("SIGKILL");
+    await a.server.process;
+    const owner = new pg.Client({ connectionString: db });
+    await owner.connect();
+    try {
+      const hold = "SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok";
+      while ((await owner.query(hold, [TURN_LOCK_CLASS, session])).rows[0]?.ok !== true) await sleep(20);
+      await b.client.beta.sessions.events.send(session, result(use?.id ?? "", "WATCHED-ANSWER"));
+      // B, which got the answer, dies; then the owner dies without having read it.
+      b.server.process.kill("SIGKILL");
+      await b.server.process;
+      expect(resumptions()).toBe(before);
+      await owner.query("SELECT pg_advisory_unlock($1, hashtext($2))", [TURN_LOCK_CLASS, session]);
+    } finally {
+      await owner.end();
+    }
+    // C and D sweep: one of them resumes the turn.
+    const after = await readUntil(events, ended);
+    expect(JSON.stringify(after.filter((e) => e.type === "agent.message"))).toContain(
+      "resumed after the crash",
+    );
+    expect(JSON.stringify(resumedRequests().at(-1)?.body)).toContain("WATCHED-ANSWER");
+    // Sweeps keep running on both: a turn on each after a few sweep periods, and still one resumption.
+    await sleep(5_000);
+    for (const instance of [c, d]) {
+      await instance.client.beta.sessions.events.send(session, userMessage("wrap up"));
+      await readUntil(events, ended);
+    }
+    stream.controller.abort();
+    expect(resumptions()).toBe(before + 1);
+    await c.server.stop();
+    await d.server.stop();
+  }, 120_000);
 });
 
 describe("a PGlite dir", () => {
@@ -241,7 +277,7 @@ describe("a PGlite dir", () => {
     const client = sdkClient(first.url, KEY);
     const session = await newSession(client);
     const stream = await client.beta.sessions.events.stream(session);
-    await client.beta.sessions.events.send(session, message("ask on pglite"));
+    await client.beta.sessions.events.send(session, userMessage("ask on pglite"));
     const waiting = await readUntil(stream[Symbol.asyncIterator](), waitingOn(1));
     stream.controller.abort();
     const use = waiting.find((e) => e.type === "agent.custom_tool_use");

@@ -4,6 +4,7 @@ import type { BetaManagedAgentsStreamSessionEvents } from "@anthropic-ai/sdk/res
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
+import { readUntil } from "../support/session-stream.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
@@ -59,16 +60,6 @@ afterAll(async () => {
 const file = (path: string, text: string) => toFile(Buffer.from(text), path);
 
 /** Reads `events` until `stop` says so; returns what was read. */
-async function readUntil(events: AsyncIterator<Event>, stop: (e: Event) => boolean): Promise<Event[]> {
-  const seen: Event[] = [];
-  for (;;) {
-    const next = await events.next();
-    if (next.done === true) throw new Error(`the stream ended after ${seen.map((e) => e.type).join(", ")}`);
-    seen.push(next.value);
-    if (stop(next.value)) return seen;
-  }
-}
-
 const idle = (reason: string) => (e: Event) =>
   e.type === "session.status_idle" && e.stop_reason.type === reason;
 

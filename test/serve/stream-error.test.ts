@@ -1,19 +1,15 @@
 import { APIError } from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createServeApp } from "../../src/serve/http/app.js";
-import { createSessionRunner } from "../../src/serve/sessions/runner.js";
 import { openPgliteDriver } from "../../src/serve/store/pglite-driver.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
-import { addApiKey, ensureWorkspace } from "../../src/serve/store/workspaces.js";
-import { listenInProcess, sdkClient } from "./serve-process.js";
+import { type ServedApp, startServedApp } from "../support/served-app.js";
 
 // An event stream that a server-side failure ends says why before it closes: an SSE `error` message, which the
 // official SDK client throws. The store is real (PGlite); its event reads are made to fail on demand, as a
 // database outage does.
 
 let store: Store;
-let url: string;
-let close: () => Promise<void>;
+let served: ServedApp;
 /** What the next event read throws; undefined: reads work. */
 let failure: Error | undefined;
 
@@ -29,18 +25,17 @@ beforeAll(async () => {
       },
     },
   };
-  await addApiKey(store.db, await ensureWorkspace(store.db, "default"), "k");
-  ({ url, close } = await listenInProcess(createServeApp({ store, runner: createSessionRunner({ store }) })));
+  served = await startServedApp({ store });
 }, 60_000);
 afterAll(async () => {
-  await close?.();
+  await served?.close();
   await store?.close();
 });
 
 /** Opens a session's stream, then makes the store's reads throw `error`; resolves with what the SDK threw. */
 async function streamFailure(error: Error): Promise<unknown> {
   failure = undefined;
-  const client = sdkClient(url, "k");
+  const client = served.client();
   const environment = await client.beta.environments.create({ name: `e-${Math.random()}` });
   const agent = await client.beta.agents.create({ name: "a", model: "claude-sonnet-4-6" });
   const session = await client.beta.sessions.create({ agent: agent.id, environment_id: environment.id });

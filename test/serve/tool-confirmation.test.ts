@@ -4,14 +4,10 @@ import type { BetaManagedAgentsStreamSessionEvents } from "@anthropic-ai/sdk/res
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createModelClient } from "../../src/agent/model-client.js";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
-import { createServeApp } from "../../src/serve/http/app.js";
-import { createSessionRunner } from "../../src/serve/sessions/runner.js";
-import { openPgliteDriver } from "../../src/serve/store/pglite-driver.js";
-import { createStore, type Store } from "../../src/serve/store/store.js";
-import { addApiKey, ensureWorkspace } from "../../src/serve/store/workspaces.js";
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
+import { type ServedApp, startServedApp } from "../support/served-app.js";
+import { readUntil, toolResultSent } from "../support/session-stream.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
-import { listenInProcess, sdkClient } from "./serve-process.js";
 
 // Tool confirmations as the SDK describes them: a served session with `--host-tools` (in a temp dir) whose agent
 // sets permission policies on the agent toolset, driven by the official SDK client; the scripted model server
@@ -21,9 +17,7 @@ type Event = BetaManagedAgentsStreamSessionEvents;
 
 let tree: TmpTree;
 let model: ModelServer;
-let store: Store;
-let url: string;
-let close: () => Promise<void>;
+let served: ServedApp;
 let client: Anthropic;
 let other: Anthropic;
 
@@ -110,21 +104,18 @@ beforeAll(async () => {
       ],
     },
   });
-  store = await createStore(await openPgliteDriver(undefined));
-  await addApiKey(store.db, await ensureWorkspace(store.db, "default"), "k");
-  await addApiKey(store.db, await ensureWorkspace(store.db, "other"), "k-other");
-  const runner = createSessionRunner({
-    store,
-    client: createModelClient({ apiKey: TEST_API_KEY, baseURL: model.url }),
-    hostTools: { cwd: tree.path("work"), home: tree.path("home") },
+  served = await startServedApp({
+    keys: { default: "k", other: "k-other" },
+    runner: {
+      client: createModelClient({ apiKey: TEST_API_KEY, baseURL: model.url }),
+      hostTools: { cwd: tree.path("work"), home: tree.path("home") },
+    },
   });
-  ({ url, close } = await listenInProcess(createServeApp({ store, runner })));
-  client = sdkClient(url, "k");
-  other = sdkClient(url, "k-other");
+  client = served.client("k");
+  other = served.client("k-other");
 }, 60_000);
 afterAll(async () => {
-  await close?.();
-  await store?.close();
+  await served?.close();
   await model?.close();
   await tree?.cleanup();
 });
@@ -152,28 +143,6 @@ async function openSession(
           ],
   });
   return client.beta.sessions.create({ agent: agent.id, environment_id: env.id });
-}
-
-async function readUntil(events: AsyncIterator<Event>, stop: (e: Event) => boolean): Promise<Event[]> {
-  const seen: Event[] = [];
-  for (;;) {
-    const next = await events.next();
-    if (next.done === true) throw new Error(`the stream ended after ${seen.map((e) => e.type).join(", ")}`);
-    seen.push(next.value);
-    if (stop(next.value)) return seen;
-  }
-}
-
-/** The tool_result block for `toolUseId` in the last request the model server got. */
-function toolResultSent(toolUseId: string): unknown {
-  const body = model.requests.at(-1)?.body;
-  const messages = typeof body === "object" && body !== null && "messages" in body ? body.messages : [];
-  const blocks = (Array.isArray(messages) ? messages : []).flatMap((m: { content?: unknown }) =>
-    Array.isArray(m.content) ? m.content : [],
-  );
-  return blocks.find(
-    (b: { type?: unknown; tool_use_id?: unknown }) => b.type === "tool_result" && b.tool_use_id === toolUseId,
-  );
 }
 
 const idle = (e: Event) => e.type === "session.status_idle";
@@ -248,7 +217,7 @@ describe("tool confirmations (permission_policy on the agent toolset)", () => {
       is_error: true,
     });
     expect(existsSync(work("denied.txt"))).toBe(false);
-    expect(toolResultSent("toolu_deny")).toMatchObject({
+    expect(toolResultSent(model, "toolu_deny")).toMatchObject({
       is_error: true,
       content: [{ type: "text", text: "NOT-TODAY" }],
     });

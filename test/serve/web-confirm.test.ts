@@ -6,15 +6,11 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createModelClient } from "../../src/agent/model-client.js";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
-import { createServeApp } from "../../src/serve/http/app.js";
-import { createSessionRunner } from "../../src/serve/sessions/runner.js";
-import { openPgliteDriver } from "../../src/serve/store/pglite-driver.js";
-import { createStore, type Store } from "../../src/serve/store/store.js";
-import { addApiKey, ensureWorkspace } from "../../src/serve/store/workspaces.js";
 import { launchChromium } from "../support/browser.js";
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
+import { type ServedApp, startServedApp } from "../support/served-app.js";
+import { toolResultSent } from "../support/session-stream.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
-import { listenInProcess, sdkClient } from "./serve-process.js";
 
 // Tool confirmations in the web page: a served session with host tools in a temp dir, its agent `always_ask` on
 // `write`, the scripted model calling Write; the page shows the waiting call and answers it through the events
@@ -24,9 +20,7 @@ const WEB_DIR = fileURLToPath(new URL("../../src/serve/web/", import.meta.url));
 
 let tree: TmpTree;
 let model: ModelServer;
-let store: Store;
-let url: string;
-let close: () => Promise<void>;
+let served: ServedApp;
 let client: Anthropic;
 let browser: Browser;
 let page: Page;
@@ -54,39 +48,24 @@ beforeAll(async () => {
       ],
     },
   });
-  store = await createStore(await openPgliteDriver(undefined));
-  await addApiKey(store.db, await ensureWorkspace(store.db, "default"), "k");
-  const runner = createSessionRunner({
-    store,
-    client: createModelClient({ apiKey: TEST_API_KEY, baseURL: model.url }),
-    hostTools: { cwd: tree.path("work"), home: tree.path("home") },
+  served = await startServedApp({
+    runner: {
+      client: createModelClient({ apiKey: TEST_API_KEY, baseURL: model.url }),
+      hostTools: { cwd: tree.path("work"), home: tree.path("home") },
+    },
+    readWebAsset: (name) => readFile(WEB_DIR + name, "utf8"),
   });
-  const app = createServeApp({ store, runner, readWebAsset: (name) => readFile(WEB_DIR + name, "utf8") });
-  ({ url, close } = await listenInProcess(app));
-  client = sdkClient(url, "k");
+  client = served.client();
   browser = await launchChromium();
   page = await browser.newPage();
   page.setDefaultTimeout(15_000);
 }, 600_000);
 afterAll(async () => {
   await browser?.close();
-  await close?.();
-  await store?.close();
+  await served?.close();
   await model?.close();
   await tree?.cleanup();
 });
-
-/** The tool_result block for `toolUseId` in the last request the model server got. */
-function toolResultSent(toolUseId: string): unknown {
-  const body = model.requests.at(-1)?.body;
-  const messages = typeof body === "object" && body !== null && "messages" in body ? body.messages : [];
-  const blocks = (Array.isArray(messages) ? messages : []).flatMap((m: { content?: unknown }) =>
-    Array.isArray(m.content) ? m.content : [],
-  );
-  return blocks.find(
-    (b: { type?: unknown; tool_use_id?: unknown }) => b.type === "tool_result" && b.tool_use_id === toolUseId,
-  );
-}
 
 async function say(text: string) {
   await page.fill("#chat-input", text);
@@ -109,7 +88,7 @@ describe("the web page's tool confirmations (always_ask on the host write tool)"
     });
     await client.beta.sessions.create({ agent: agent.id, environment_id: environment.id, title: "asking" });
 
-    await page.goto(`${url}/`);
+    await page.goto(`${served.url}/`);
     await page.fill("#api-key", "k");
     await page.click("#signin-form button[type=submit]");
     await page.click("nav [data-view=sessions]");
@@ -143,7 +122,7 @@ describe("the web page's tool confirmations (always_ask on the host write tool)"
     await card.locator("button.deny").click();
     await page.waitForSelector(".event.agent:text-is('Understood.')");
     expect(existsSync(work("denied.txt"))).toBe(false);
-    expect(toolResultSent("toolu_deny")).toMatchObject({
+    expect(toolResultSent(model, "toolu_deny")).toMatchObject({
       is_error: true,
       content: [{ type: "text", text: "NOT-TODAY" }],
     });

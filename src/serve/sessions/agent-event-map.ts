@@ -125,19 +125,61 @@ export function sessionEventsFor(
         },
       ];
     }
-    case "error":
-      return main ? [{ event: sessionError(event.message) }] : [];
+    case "error": {
+      // The loop's only error: its model request failed. The request's span ends (as an error) with it.
+      const startId = state.requestStarts.get(agent);
+      state.requestStarts.delete(agent);
+      const end: OutEvent[] =
+        startId === undefined
+          ? []
+          : [
+              {
+                type: "span.model_request_end",
+                model_request_start_id: startId,
+                is_error: true,
+                model_usage: {
+                  input_tokens: 0,
+                  output_tokens: 0,
+                  cache_read_input_tokens: 0,
+                  cache_creation_input_tokens: 0,
+                },
+              },
+            ];
+      const error = main ? [modelError(event.kind, event.message)] : [];
+      return [...end, ...error].map((out) => ({ event: out }));
+    }
     default:
       return [];
   }
 }
 
-/** A `session.error` event (`unknown_error`, not retried). Pure. */
+/**
+ * A `session.error` event (`unknown_error`) that ends the turn: `retry_status: exhausted` (the turn is dead,
+ * the session goes back to idle with `retries_exhausted`, and the client may send a new prompt). Pure.
+ */
 export function sessionError(message: string): OutEvent {
   return {
     type: "session.error",
-    error: { type: "unknown_error", message, retry_status: { type: "terminal" } },
+    error: { type: "unknown_error", message, retry_status: { type: "exhausted" } },
   };
+}
+
+/**
+ * The `session.error` for a failed model request (the engine's `ModelError` kind): `model_rate_limited_error`,
+ * `model_overloaded_error`, `model_request_failed_error` for any other failure of the request, `unknown_error`
+ * for a kind the engine could not tell; each ends the turn (`retry_status: exhausted`, as
+ * {@link sessionError}). Pure.
+ */
+export function modelError(kind: string, message: string): OutEvent {
+  const type =
+    kind === "rate_limit"
+      ? "model_rate_limited_error"
+      : kind === "overloaded"
+        ? "model_overloaded_error"
+        : kind === "unknown"
+          ? "unknown_error"
+          : "model_request_failed_error";
+  return { type: "session.error", error: { type, message, retry_status: { type: "exhausted" } } };
 }
 
 /** A `session.error` for an MCP server that was refused or failed (`mcp_connection_failed_error`). Pure. */

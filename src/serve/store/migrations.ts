@@ -137,6 +137,24 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
       "ALTER TABLE api_keys ADD COLUMN revoked_at timestamptz",
     ],
   },
+  {
+    version: 5,
+    name: "session waits",
+    sql: [
+      // The seq of the session's `session.status_idle` with `requires_action` while it is the session's last
+      // status event (NULL otherwise): every instance's orphan sweep finds the waits answered since with one
+      // query over this partial index, instead of reading each session's events.
+      "ALTER TABLE sessions ADD COLUMN wait_seq integer",
+      `UPDATE sessions s SET wait_seq = last.seq FROM (
+         SELECT DISTINCT ON (session_id) session_id, seq, type, body FROM session_events
+         WHERE left(type, 15) = 'session.status_'
+         ORDER BY session_id, seq DESC
+       ) last
+       WHERE last.session_id = s.id AND last.type = 'session.status_idle'
+         AND last.body->'stop_reason'->>'type' = 'requires_action'`,
+      "CREATE INDEX sessions_waiting ON sessions (id) WHERE wait_seq IS NOT NULL",
+    ],
+  },
 ];
 
 /** An arbitrary constant: the advisory lock that serialises migrations across instances. */

@@ -4,6 +4,7 @@ import type { SqlDriver, SqlQuery, SqlRow } from "./driver.js";
 import { newId } from "./ids.js";
 import { type Page, type PageRequest, toPage } from "./page.js";
 import { iso, isoOrNull, num, record, text } from "./rows.js";
+import { waitMark } from "./session-waits.js";
 
 /** What a session holds besides its ids, status and timestamps. */
 export interface SessionBody {
@@ -244,14 +245,15 @@ export function createSessionStore(db: SqlDriver): SessionStore {
       const inserted = await db.query(
         `WITH s AS (
            UPDATE sessions SET event_seq = event_seq + $3, status = coalesce($5, status),
-             updated_at = CASE WHEN $5::text IS NULL THEN updated_at ELSE now() END
+             updated_at = CASE WHEN $5::text IS NULL THEN updated_at ELSE now() END,
+             wait_seq = CASE WHEN $6::integer IS NULL THEN wait_seq WHEN $6 = 0 THEN NULL ELSE event_seq + $6 END
            WHERE id = $1 AND workspace_id = $2
            RETURNING event_seq - $3 AS base
          )
          INSERT INTO session_events (session_id, seq, id, type, body)
          SELECT $1, s.base + e.n, e.v->>'id', e.v->>'type', e.v->'body'
          FROM s, jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(v, n)${
-           notify === undefined ? "" : ", (SELECT pg_notify($6, $1)) AS announced"
+           notify === undefined ? "" : ", (SELECT pg_notify($7, $1)) AS announced"
          }
          RETURNING seq, id, type, created_at`,
         [
@@ -260,6 +262,7 @@ export function createSessionStore(db: SqlDriver): SessionStore {
           rows.length,
           JSON.stringify(rows),
           status ?? null,
+          waitMark(events) ?? null,
           ...(notify === undefined ? [] : [notify]),
         ],
       );

@@ -1,0 +1,234 @@
+import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
+import type { ModelClient } from "../../agent/model-client.js";
+import { createEngine, type Engine } from "../../engine/engine.js";
+import { createMemoryFs } from "../../io/memory-fs.js";
+import { openSession } from "../../session/open.js";
+import type { SessionStore as TranscriptStore } from "../../session/session-store.js";
+import type { Session } from "../../session/session-types.js";
+import type { Store } from "../store/store.js";
+import type { OutEvent } from "./agent-event-map.js";
+import { type AgentMcp, connectAgentMcp } from "./agent-mcp.js";
+import { createUserWaits } from "./await-action.js";
+import { createCustomTool } from "./custom-tool.js";
+import { createDbTranscripts, type DbTranscripts } from "./db-transcripts.js";
+import type { EventWriter } from "./event-writer.js";
+import { createLiveCache, type LiveCacheLimits } from "./live-cache.js";
+import type { ServedSessionIo } from "./session-io.js";
+import {
+  createSkillVersionCache,
+  createStoreSkillSource,
+  type StoreSkillSource,
+} from "./store-skill-source.js";
+import { createToolConfirmation, hostServedTools, type ToolConfirmation } from "./tool-confirmation.js";
+import { checkTurn, latestSkillIds } from "./turn-check.js";
+import type { TurnLocks } from "./turn-locks.js";
+
+/** What a live session's callbacks reach of the turn running now. */
+export interface TurnIo {
+  /** The current turn's writer (custom tools and compaction notices write through it). */
+  writer?: EventWriter;
+  /** Where the turn's tool confirmations tell that the engine asks about a call. */
+  asked?: (callId: string) => void;
+}
+
+/**
+ * A served session open on this instance between its turns: its engine (over the agent's store skills), the
+ * engine session holding the conversation, and what a turn checks before reusing them.
+ */
+export interface LiveSession {
+  /** The agent snapshot the session was opened with (a different one reopens it). */
+  agentKey: string;
+  engine: Engine;
+  session: Session;
+  source: StoreSkillSource;
+  transcripts: DbTranscripts;
+  /** Names of the agent's custom tools. */
+  customTools: ReadonlySet<string>;
+  /** The agent's MCP servers, connected when the session was opened (closed with it). */
+  mcp: AgentMcp;
+  /** The tool policies of the agent's toolsets and the waits on `user.tool_confirmation`. */
+  confirm: ToolConfirmation;
+  /** What its callbacks reach of the turn running now. */
+  io: TurnIo;
+}
+
+/** A live session's agent snapshot and last transcript entry, as kept and as the database has them now. */
+export interface LiveMark {
+  agentKey: string;
+  transcriptSeq: number;
+}
+
+/** Whether a live session may run the next turn: same agent, and no transcript entry written elsewhere. Pure. */
+export function liveIsCurrent(kept: LiveMark, now: LiveMark): boolean {
+  return kept.agentKey === now.agentKey && kept.transcriptSeq === now.transcriptSeq;
+}
+
+/** What opening served sessions needs. */
+export interface LiveSessionsOptions {
+  store: Store;
+  io: ServedSessionIo;
+  locks: TurnLocks;
+  limits: LiveCacheLimits;
+  /** `serve --host-tools`: the built-in file and shell tools in `cwd`; absent: an in-memory file system. */
+  hostTools?: { cwd: string; home: string };
+  /** Hosts an agent's MCP servers may be on even when they resolve to a private address. */
+  mcpAllowHosts: readonly string[];
+}
+
+/** The served sessions one instance keeps open between turns, and how a turn gets one. */
+export interface LiveSessions {
+  /**
+   * The session's live copy for a turn writing through `writer`: the one kept here when it is current (one
+   * query checks), else a new one (resumed from the database when it has a transcript). The caller owns it
+   * until it {@link LiveSessions.keep}s or {@link LiveSessions.close}s it.
+   */
+  acquire(
+    ws: string,
+    session: BetaManagedAgentsSession,
+    client: ModelClient,
+    writer: EventWriter,
+  ): Promise<LiveSession>;
+  /** Keeps `live` open for the session's next turn on this instance. */
+  keep(sessionId: string, live: LiveSession): void;
+  /** Closes `live` (its engine session, engine and MCP servers). */
+  close(live: LiveSession): Promise<void>;
+  /** Closes the session's kept copy, if any. */
+  drop(sessionId: string): Promise<void>;
+  /** Closes every kept session. */
+  closeAll(): Promise<void>;
+  /** How many sessions are kept open now. */
+  size(): number;
+}
+
+/** Live sessions over `options`; every engine and session option of a served session is here. */
+export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
+  const { store, locks } = options;
+  // Parsed skill versions, shared by every turn and session of this instance (versions are immutable).
+  const skillCache = createSkillVersionCache();
+  const closeLive = async (live: LiveSession): Promise<void> => {
+    try {
+      await live.session.close();
+    } finally {
+      await live.engine.close();
+      await live.mcp.close();
+    }
+  };
+  const lives = createLiveCache<LiveSession>(options.limits, closeLive);
+
+  /** Opens the session on a new engine. */
+  const openLive = async (
+    ws: string,
+    session: BetaManagedAgentsSession,
+    client: ModelClient,
+    agentKey: string,
+    resume: boolean,
+    writer: EventWriter,
+  ): Promise<LiveSession> => {
+    const agent = session.agent;
+    const source = createStoreSkillSource({
+      db: store.db,
+      skills: store.skills,
+      workspaceId: ws,
+      refs: agent.skills,
+      cache: skillCache,
+    });
+    const host = options.hostTools;
+    const engine = createEngine({
+      cwd: host?.cwd ?? "/workspace",
+      home: host?.home ?? "/home",
+      ...(host === undefined ? { fs: createMemoryFs() } : {}),
+      sources: [source],
+      startMcp: false,
+    });
+    const io: TurnIo = { writer };
+    const write = (events: OutEvent[], status?: BetaManagedAgentsSession["status"]) => {
+      if (io.writer === undefined) return Promise.reject(new Error("no turn is running"));
+      return io.writer.write(events, status).stored;
+    };
+    const transcripts = createDbTranscripts(store.db, session.id);
+    const engineTranscripts: TranscriptStore = {
+      ...transcripts,
+      async append(id, entries) {
+        await transcripts.append(id, entries);
+        if (entries.some((e) => e.type === "compaction"))
+          await write([{ type: "agent.thread_context_compacted" }]);
+      },
+    };
+    const customTools = agent.tools.flatMap((t) => (t.type === "custom" ? [t] : []));
+    // The agent's MCP servers: connected here, closed with the engine.
+    const mcp = await connectAgentMcp(agent, { allowHosts: options.mcpAllowHosts });
+    try {
+      if (mcp.errors.length > 0) writer.write(mcp.errors);
+      const waits = createUserWaits({
+        append: write,
+        follow: (signal) => options.io.follow(ws, session.id, signal),
+        lock: { tryHold: () => locks.tryHold(session.id), release: () => locks.release(session.id) },
+      });
+      const confirm = createToolConfirmation({
+        tools: agent.tools,
+        served: [...(host === undefined ? [] : hostServedTools()), ...mcp.served],
+        customToolNames: customTools.map((t) => t.name),
+        waits,
+        asked: (callId) => io.asked?.(callId),
+      });
+      const opened = await openSession(engine, {
+        client,
+        model: agent.model.id,
+        ...(agent.system === null ? {} : { systemPrompt: agent.system }),
+        builtinTools: host !== undefined,
+        // Tool policies (always_allow / always_ask); the agent's custom tools are never asked.
+        ...confirm.sessionOptions,
+        filesystem: host !== undefined,
+        store: engineTranscripts,
+        extraTools: [...customTools.map((spec) => createCustomTool(spec, waits)), ...mcp.tools],
+        ...(resume ? { resume: session.id } : {}),
+      });
+      return {
+        agentKey,
+        engine,
+        session: opened.session,
+        source,
+        transcripts,
+        customTools: new Set(customTools.map((t) => t.name)),
+        mcp,
+        confirm,
+        io,
+      };
+    } catch (error) {
+      await engine.close();
+      await mcp.close();
+      throw error;
+    }
+  };
+
+  return {
+    async acquire(ws, session, client, writer) {
+      const kept = lives.take(session.id);
+      const agentKey = JSON.stringify(session.agent);
+      const check = await checkTurn(store.db, ws, session.id, latestSkillIds(session.agent.skills)).catch(
+        async (error: unknown) => {
+          if (kept !== undefined) await closeLive(kept).catch(() => {});
+          throw error;
+        },
+      );
+      if (
+        kept !== undefined &&
+        liveIsCurrent(
+          { agentKey: kept.agentKey, transcriptSeq: kept.transcripts.lastSeq() },
+          { agentKey, transcriptSeq: check.transcriptSeq },
+        )
+      ) {
+        kept.source.checkLatest(check.latest);
+        kept.io.writer = writer;
+        return kept;
+      }
+      if (kept !== undefined) await closeLive(kept).catch(() => {});
+      return openLive(ws, session, client, agentKey, check.transcriptSeq > 0, writer);
+    },
+    keep: (sessionId, live) => lives.put(sessionId, live),
+    close: closeLive,
+    drop: (sessionId) => lives.drop(sessionId),
+    closeAll: () => lives.close(),
+    size: () => lives.size(),
+  };
+}

@@ -1,0 +1,58 @@
+import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
+import type { EventSignals } from "../events/event-signals.js";
+import { followEvents } from "../events/follow-events.js";
+import type { SessionEvent } from "../store/sessions.js";
+import type { Store } from "../store/store.js";
+import type { UserEvent } from "./user-events.js";
+
+/** What a served session's events go through: the store, and how appends are announced. */
+export interface SessionIoOptions {
+  store: Store;
+  /** Wakes this instance's streams on an append; absent: streams poll. */
+  signals?: EventSignals;
+  /** The PostgreSQL channel every append NOTIFYs in the same statement; absent: none. */
+  notifyChannel?: string;
+  /** The fallback poll interval of streams woken by `signals`. Default 1000 ms. */
+  followIntervalMs?: number;
+}
+
+/** Appends to and follows of served sessions' events, announced to every stream of every instance. */
+export interface ServedSessionIo {
+  /** Appends `events` (named `ids` when given), setting the session's `status` in the same statement. */
+  append(
+    ws: string,
+    sessionId: string,
+    events: readonly UserEvent[],
+    status?: BetaManagedAgentsSession["status"],
+    ids?: readonly string[],
+  ): Promise<SessionEvent[]>;
+  /** The session's events appended after this resolves, until `signal` aborts. */
+  follow(ws: string, sessionId: string, signal: AbortSignal): Promise<AsyncIterable<SessionEvent>>;
+}
+
+/** Event appends and follows over `options.store`. */
+export function createServedSessionIo(options: SessionIoOptions): ServedSessionIo {
+  const { store, signals } = options;
+  return {
+    async append(ws, sessionId, events, status, ids) {
+      const stored = await store.sessions.appendEvents(ws, sessionId, events, {
+        ...(status === undefined ? {} : { status }),
+        ...(ids === undefined ? {} : { eventIds: ids }),
+        ...(options.notifyChannel === undefined ? {} : { notify: options.notifyChannel }),
+      });
+      signals?.notify(sessionId);
+      return stored;
+    },
+    follow: (ws, sessionId, signal) =>
+      signals === undefined
+        ? followEvents(store.sessions, ws, sessionId, signal)
+        : followEvents(
+            store.sessions,
+            ws,
+            sessionId,
+            signal,
+            () => signals.arm(sessionId),
+            options.followIntervalMs ?? 1000,
+          ),
+  };
+}

@@ -1,0 +1,49 @@
+import { invalid } from "../errors.js";
+
+/** The user events a session takes (`POST /v1/sessions/{id}/events`). */
+export const USER_EVENT_TYPES = [
+  "user.message",
+  "user.interrupt",
+  "user.custom_tool_result",
+  "user.tool_confirmation",
+] as const;
+
+/** A user event as posted: its type and its other fields, unchecked. */
+export type UserEvent = { type: string } & Record<string, unknown>;
+
+/** The text of a `user.message`'s content blocks. Pure. */
+export function userText(event: UserEvent): string {
+  const content = event.content;
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .flatMap((b: unknown) => {
+      if (typeof b !== "object" || b === null) return [];
+      const block: Record<string, unknown> = { ...b };
+      return block.type === "text" && typeof block.text === "string" ? [block.text] : [];
+    })
+    .join("\n");
+}
+
+/** Refuses (400) events the session does not take, or that lack their required fields. Pure. */
+export function checkUserEvents(events: readonly UserEvent[]): void {
+  for (const [i, event] of events.entries()) {
+    if (!(USER_EVENT_TYPES as readonly string[]).includes(event.type)) {
+      throw invalid(
+        `events[${i}].type: expected one of ${USER_EVENT_TYPES.join(", ")}, got ${JSON.stringify(event.type)}`,
+      );
+    }
+    if (event.type === "user.message" && !Array.isArray(event.content)) {
+      throw invalid(`events[${i}].content: expected an array of content blocks`);
+    }
+    if (event.type === "user.custom_tool_result" && typeof event.custom_tool_use_id !== "string") {
+      throw invalid(`events[${i}].custom_tool_use_id: expected a string`);
+    }
+    if (
+      event.type === "user.tool_confirmation" &&
+      (typeof event.tool_use_id !== "string" || (event.result !== "allow" && event.result !== "deny"))
+    ) {
+      throw invalid(`events[${i}]: a tool confirmation needs tool_use_id and result "allow" or "deny"`);
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import {
+  type EventMapState,
+  modelError,
+  sessionEventsFor,
+} from "../../src/serve/sessions/agent-event-map.js";
+
+// A failed model request as served events: its span ends as an error, and the main agent's failure is a typed
+// session.error that ends the turn (retry_status exhausted).
+
+const state = (): EventMapState => ({
+  requestStarts: new Map(),
+  toolUses: new Map(),
+  customTools: new Set(),
+});
+
+describe("a failed model request", () => {
+  it("ends the open span as an error, then says why", () => {
+    const s = state();
+    s.requestStarts.set("main", "sevt_start");
+    const out = sessionEventsFor({ type: "error", kind: "rate_limit", message: "slow down" }, s).map(
+      (o) => o.event,
+    );
+    expect(out).toEqual([
+      expect.objectContaining({
+        type: "span.model_request_end",
+        model_request_start_id: "sevt_start",
+        is_error: true,
+      }),
+      {
+        type: "session.error",
+        error: {
+          type: "model_rate_limited_error",
+          message: "slow down",
+          retry_status: { type: "exhausted" },
+        },
+      },
+    ]);
+    // The span is closed once.
+    expect(s.requestStarts.has("main")).toBe(false);
+  });
+
+  it("of a forked skill ends its span only (the fork's result tells the main agent)", () => {
+    const s = state();
+    s.requestStarts.set("fork-1", "sevt_fork");
+    const out = sessionEventsFor(
+      { type: "error", agentId: "fork-1", kind: "overloaded", message: "busy" },
+      s,
+    );
+    expect(out.map((o) => o.event.type)).toEqual(["span.model_request_end"]);
+  });
+
+  it.each([
+    ["overloaded", "model_overloaded_error"],
+    ["rate_limit", "model_rate_limited_error"],
+    ["stream_cut", "model_request_failed_error"],
+    ["server", "model_request_failed_error"],
+    ["unknown", "unknown_error"],
+  ])("kind %s is a %s", (kind, type) => {
+    expect(modelError(kind, "m")).toMatchObject({ error: { type, retry_status: { type: "exhausted" } } });
+  });
+});
