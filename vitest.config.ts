@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // `expect.poll` waits for a browser page or a served process: 1 s (vitest's default) failed under load.
+    expect: { poll: { timeout: 15_000 } },
   },
 });

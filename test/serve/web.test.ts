@@ -44,7 +44,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   page = await browser.newPage();
   // Fails a step with the selector it waited for, well before the test's own timeout.
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(20_000);
   page.on("pageerror", (error) => pageErrors.push(error.message));
   page.on("console", (message) => {
     if (message.type() === "error") pageErrors.push(message.text());
