@@ -88,7 +88,8 @@ describe("categoryOf", () => {
     [{ functionName: "x", url: "file:///r/node_modules/@scope/pkg/a.js" }, "@scope/pkg"],
     [{ functionName: "x", url: "file:///r/node_modules/yocto-queue/index.js" }, "p-limit"],
     [{ functionName: "x", url: "file:///r/dist/skill/schema.js" }, "dist/skill"],
-    [{ functionName: "x", url: "file:///r/dist/engine/engine.js" }, "dist (top level)"],
+    [{ functionName: "x", url: "file:///r/dist/engine/engine.js" }, "dist/engine"],
+    [{ functionName: "x", url: "file:///r/dist/index.js" }, "dist (top level)"],
     [{ functionName: "x", url: "node:internal/fs/promises" }, "node internals"],
   ])) {
     it(`puts ${frame.functionName} ${frame.url || "(native)"} in ${expected}`, () =>
