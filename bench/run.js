@@ -9,13 +9,24 @@ import * as agent from "./agent.js";
 import * as cache from "./cache-reuse.js";
 import * as deps from "./deps.js";
 import * as discovery from "./discovery.js";
+import * as importSection from "./import.js";
 import { childEnvNote, DEFAULT_RUNS, DEFAULT_WARMUP } from "./lib.js";
 import * as listing from "./listing.js";
 import * as serve from "./serve.js";
 import * as serveStore from "./serve-store.js";
 
 /** Every section, in run order. Each module exports `run(ctx: BenchContext) → Promise<figures>`. */
-const SECTIONS = { discovery, activation, listing, agent, cache, deps, serve, "serve-store": serveStore };
+const SECTIONS = {
+  discovery,
+  activation,
+  listing,
+  agent,
+  cache,
+  deps,
+  import: importSection,
+  serve,
+  "serve-store": serveStore,
+};
 /** Corpus sizes when `--sizes` is not given. */
 const DEFAULT_SIZES = [1_000, 10_000];
 

@@ -20,7 +20,7 @@ import { partitionSkills, type SkillFilter, type SkillSwitches, skillFilterFrom 
 import { rankSourceSkills } from "../sources/rank-sources.js";
 import type { SkillSource } from "../sources/skill-source.js";
 import { type SkillWatcher, startSkillWatcher, type WatchOptions } from "../watch/skill-watcher.js";
-import { type Extensions, extensionSkills, loadExtensions } from "./extensions.js";
+import type { Extensions } from "./extensions.js";
 
 /** Where the engine looks and what it uses: the directories, the environment, and the injected file system. */
 export interface EngineOptions {
@@ -183,10 +183,13 @@ export function createEngine(options: EngineOptions): Engine {
     extensionsMemo ??= loadAll(undefined);
     return extensionsMemo;
   };
-  /** Loads settings, plugins and MCP configs; `keep` carries a running MCP manager over a reload. */
+  /**
+   * Loads settings, plugins and MCP configs; `keep` carries a running MCP manager over a reload. Their modules
+   * (and zod, which validates them) are imported here, on first discovery, not when the package is imported.
+   */
   const loadAll = (keep: Pick<Extensions, "mcp" | "mcpServers" | "mcpFor"> | undefined) =>
-    roots().then(({ projectDir, environment }) =>
-      loadExtensions({
+    roots().then(async ({ projectDir, environment }) =>
+      (await import("./extensions.js")).loadExtensions({
         fs,
         ...(environment === undefined ? {} : { environmentDir: environment.dir }),
         cwd: options.cwd,
@@ -207,7 +210,7 @@ export function createEngine(options: EngineOptions): Engine {
   const skillFilter = async () => skillFilterFrom((await extensions()).settings.layers, options.skills ?? {});
   const catalog = createSkillCatalog(async () => {
     const [{ roots: list, projectDir }, loaded] = await Promise.all([roots(), extensions()]);
-    const extra = await extensionSkills(loaded);
+    const extra = await (await import("./extensions.js")).extensionSkills(loaded);
     const cacheOptions = options.discoveryCache;
     const cache =
       cacheOptions === undefined

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import type * as z from "zod";
 import { errorMessage } from "../io/fs.js";
 import { isRecord } from "../is-record.js";
 import { lazy } from "../lazy.js";
@@ -190,7 +190,9 @@ function dropSafeIntegerBounds(node: unknown): unknown {
  * an object schema.
  */
 export function toToolInputSchema(name: string, input: z.ZodType): ToolInputSchema {
-  const generated = dropSafeIntegerBounds(z.toJSONSchema(input, { io: "input" })) as Record<string, unknown>;
+  // The schema's own method, not `z.toJSONSchema`: the same function, without importing zod at run time (a
+  // host importing the package loads zod only when it builds a schema, or opens a session).
+  const generated = dropSafeIntegerBounds(input.toJSONSchema({ io: "input" })) as Record<string, unknown>;
   const { $schema: _ignored, ...schema } = generated;
   if (schema.type !== "object") throw new Error(`Tool ${name}: the input schema must be an object schema`);
   return schema as ToolInputSchema;

@@ -16,6 +16,7 @@
 //                       (node:https: test/agent/https.test.ts runs dist/bin against a TLS server)
 //   io/shell.ts         execa                               "show --run-shell" and the -p run's hook
 //   skill/frontmatter-core.ts  yaml                         "list" (a block-scalar head)
+//   engine/engine.ts    ./extensions.js (settings, plugins, MCP configs)  "list"
 //   engine/extensions.ts  ../mcp/manager.js                 "--mcp-config"
 //   plugins/load-plugins.ts  ./load-plugin.js               "--plugin-dir"
 //   cli/run.ts          ./commands/serve.js (hono)           "serve … keys create"
@@ -25,6 +26,7 @@
 //                       test/serve/agent-mcp.test.ts runs dist/bin serve with an agent's MCP server
 //                       (./pg-driver.js, pg: test/serve/sdk.test.ts runs dist/bin on PostgreSQL)
 //   cli/main.ts         ./interactive.js                    "interactive" (in a pseudo-terminal via script(1))
+//   session/open.ts     ./open-session.js (tools, hooks, agent types)  "interactive"
 //   cli/main.ts → run.ts  the print bundle (one p-run-*.cjs, every -p run, compiled through the V8 code cache:
 //                       scripts/bundle.mjs, cli/print-bundle.ts), its lazy parts inlined (import() → require):
 //                       headless, model client, SDK, http, execa   "-p … against `dev model-server`"
