@@ -113,6 +113,22 @@ describe("three instances on one PostgreSQL", () => {
   afterAll(async () => {
     for (const server of servers) if (server.process.exitCode === null) await server.stop();
   });
+  /**
+   * Holds `session`'s turn lock on a connection of its own, standing for the turn's owner still alive (its
+   * instance is gone), while `whileHeld` runs; then the owner "dies": the lock is let go.
+   */
+  const asOwner = async (session: string, whileHeld: (owner: pg.Client) => Promise<void>) => {
+    const owner = new pg.Client({ connectionString: db });
+    await owner.connect();
+    try {
+      const hold = "SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok";
+      while ((await owner.query(hold, [TURN_LOCK_CLASS, session])).rows[0]?.ok !== true) await sleep(20);
+      await whileHeld(owner);
+      await owner.query("SELECT pg_advisory_unlock($1, hashtext($2))", [TURN_LOCK_CLASS, session]);
+    } finally {
+      await owner.end();
+    }
+  };
 
   it("resumes a turn whose instance died, once, when its answers arrive on two other instances", async () => {
     const a = await start();
@@ -191,15 +207,11 @@ describe("three instances on one PostgreSQL", () => {
     await a.client.beta.sessions.events.send(session, userMessage("ask late"));
     const waiting = await readUntil(events, waitingOn(1));
     const use = waiting.find((e) => e.type === "agent.custom_tool_use");
-    // The owner "still alive" when B gets the answer: A is gone, but this connection holds the turn lock as A
+    // The owner "still alive" when B gets the answer: A is gone, but `asOwner` holds the turn lock as A
     // did, so B's check finds it held; then the owner "dies" (the lock is let go) before reading the answer.
     a.server.process.kill("SIGKILL");
     await a.server.process;
-    const owner = new pg.Client({ connectionString: db });
-    await owner.connect();
-    try {
-      const hold = "SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok";
-      while ((await owner.query(hold, [TURN_LOCK_CLASS, session])).rows[0]?.ok !== true) await sleep(20);
+    await asOwner(session, async (owner) => {
       const since = (await owner.query("SELECT clock_timestamp() AS t")).rows[0]?.t;
       await b.client.beta.sessions.events.send(session, result(use?.id ?? "", "LATE-ANSWER"));
       // B tried the lock (and failed: it is held here) after the answer was stored.
@@ -207,10 +219,7 @@ describe("three instances on one PostgreSQL", () => {
         WHERE pid <> pg_backend_pid() AND query LIKE '%pg_try_advisory_lock%' AND state_change > $1`;
       while ((await owner.query(tried, [since])).rows[0]?.n === 0) await sleep(20);
       expect(resumptions()).toBe(before);
-      await owner.query("SELECT pg_advisory_unlock($1, hashtext($2))", [TURN_LOCK_CLASS, session]);
-    } finally {
-      await owner.end();
-    }
+    });
     const after = await readUntil(events, ended);
     stream.controller.abort();
     expect(JSON.stringify(after.filter((e) => e.type === "agent.message"))).toContain(
@@ -233,23 +242,16 @@ describe("three instances on one PostgreSQL", () => {
     await a.client.beta.sessions.events.send(session, userMessage("ask watched"));
     const waiting = await readUntil(events, waitingOn(1));
     const use = waiting.find((e) => e.type === "agent.custom_tool_use");
-    // As in the test above, this connection stands for the turn's owner, alive when B gets the answer.
+    // As in the test above, `asOwner` stands for the turn's owner, alive when B gets the answer.
     a.server.process.kill("SIGKILL");
     await a.server.process;
-    const owner = new pg.Client({ connectionString: db });
-    await owner.connect();
-    try {
-      const hold = "SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok";
-      while ((await owner.query(hold, [TURN_LOCK_CLASS, session])).rows[0]?.ok !== true) await sleep(20);
+    await asOwner(session, async () => {
       await b.client.beta.sessions.events.send(session, result(use?.id ?? "", "WATCHED-ANSWER"));
       // B, which got the answer, dies; then the owner dies without having read it.
       b.server.process.kill("SIGKILL");
       await b.server.process;
       expect(resumptions()).toBe(before);
-      await owner.query("SELECT pg_advisory_unlock($1, hashtext($2))", [TURN_LOCK_CLASS, session]);
-    } finally {
-      await owner.end();
-    }
+    });
     // C and D sweep: one of them resumes the turn.
     const after = await readUntil(events, ended);
     expect(JSON.stringify(after.filter((e) => e.type === "agent.message"))).toContain(
