@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { settingsSchema } from "../../src/config/settings.js";
 import { readSettingsFast } from "../../src/config/settings-fast.js";
+import { settingsSchema } from "../../src/config/settings-schema.js";
 
 /** A small seeded PRNG (mulberry32): the same files every run. */
 function rng(seed: number): () => number {
