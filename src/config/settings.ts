@@ -1,65 +1,18 @@
 import { join } from "node:path";
-import * as z from "zod";
+import type * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
-import { lazy } from "../lazy.js";
 import type { PermissionRules } from "../permissions/decision.js";
 import { parseRule } from "../permissions/rules.js";
 import { readSettingsFast } from "./settings-fast.js";
+import type { permissionSettingsSchema, settingsSchema, skillSettingsSchema } from "./settings-schema.js";
 
-const permissionSettingsSchema = lazy(() =>
-  z.looseObject({
-    allow: z.array(z.string()).optional(),
-    deny: z.array(z.string()).optional(),
-    ask: z.array(z.string()).optional(),
-    defaultMode: z.string().optional(),
-    additionalDirectories: z.array(z.string()).optional(),
-  }),
-);
 /** The `permissions` block: rule lists plus any other keys, kept. */
 export type PermissionSettings = z.infer<ReturnType<typeof permissionSettingsSchema>>;
-
-const skillSettingsSchema = lazy(() =>
-  z.looseObject({
-    /** Skill names or globs (`*`, `?`): `plugin:*`, `mcp__srv__*`. A matching skill is neither listed nor invocable. */
-    disabled: z.array(z.string()).optional(),
-  }),
-);
 /** The `skills` block: `{ disabled: [...] }` plus any other keys, kept. */
 export type SkillSettings = z.infer<ReturnType<typeof skillSettingsSchema>>;
-
-/**
- * The zod schema of one settings file, built on first use: `readSettingsFast` reads valid files without it; it
- * decides (and words the warnings) for the rest.
- */
-export const settingsSchema = lazy(() =>
-  z.looseObject({
-    permissions: permissionSettingsSchema().optional(),
-    hooks: z.record(z.string(), z.unknown()).optional(),
-    env: z.record(z.string(), z.string()).optional(),
-    enabledPlugins: z.record(z.string(), z.boolean()).optional(),
-    skillListingBudget: z.number().int().nonnegative().optional(),
-    /** The share of the context window the skill listing may take (SPEC §3; default 0.01). */
-    skillListingBudgetFraction: z.number().positive().max(1).optional(),
-    /** The per-description cap of the skill listing in chars (SPEC §3; default 1,536). */
-    skillListingMaxDescChars: z.number().int().min(1).optional(),
-    model: z.string().optional(),
-    // Lets the project's committed settings run hooks; honoured only from user and local settings (hooks/settings-hooks.ts).
-    enableProjectHooks: z.boolean().optional(),
-    // Lets the project's committed settings grant (allow rules, additionalDirectories); same rule (config/project-permissions.ts).
-    enableProjectPermissions: z.boolean().optional(),
-    // MCP trust (Claude Code's keys): honoured only from user and local settings, see `mcp/approval.ts`.
-    enabledMcpjsonServers: z.array(z.string()).optional(),
-    disabledMcpjsonServers: z.array(z.string()).optional(),
-    enableAllProjectMcpServers: z.boolean().optional(),
-    skills: skillSettingsSchema().optional(),
-  }),
-);
 /** One settings file, or the merge of all of them. Unknown keys are kept; `hooks` is validated later (§10). */
 export type Settings = z.infer<ReturnType<typeof settingsSchema>>;
-
-/** Invalid values are removed and the file parsed again at most this many times before it is given up. */
-export const MAX_SETTINGS_REPAIR_PASSES = 5;
 
 /** Where the settings files are: the home dir, the project dir, and the selected named environment's dir. */
 export interface SettingsPlaces {
@@ -108,37 +61,6 @@ function isPlainObject(value: Json): value is Record<string, Json> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** Removes the value at each path (array elements are spliced out, highest index first). */
-function removePaths(root: Record<string, Json>, paths: readonly (readonly PropertyKey[])[]): void {
-  const arrayRemovals = new Map<Json[], Set<number>>();
-  for (const path of paths) {
-    let parent: Json = root;
-    for (const key of path.slice(0, -1)) {
-      if (Array.isArray(parent) && typeof key === "number") parent = parent[key];
-      else if (isPlainObject(parent) && typeof key === "string") parent = parent[key];
-      else parent = undefined;
-    }
-    const last = path[path.length - 1];
-    if (Array.isArray(parent) && typeof last === "number") {
-      const set = arrayRemovals.get(parent) ?? new Set<number>();
-      set.add(last);
-      arrayRemovals.set(parent, set);
-    } else if (isPlainObject(parent) && typeof last === "string") {
-      delete parent[last];
-    }
-  }
-  for (const [array, indexes] of arrayRemovals) {
-    for (const index of [...indexes].sort((a, b) => b - a)) array.splice(index, 1);
-  }
-}
-
-function describePath(path: readonly PropertyKey[]): string {
-  return path
-    .map((k) => (typeof k === "number" ? `[${k}]` : `.${String(k)}`))
-    .join("")
-    .replace(/^\./, "");
-}
-
 /** `settings` without the permission rules that do not parse, each with a `settings-invalid` warning. */
 function dropBadRules(settings: Settings, path: string, diagnostics: Diagnostic[]): Settings {
   const permissions = settings.permissions;
@@ -160,42 +82,33 @@ function dropBadRules(settings: Settings, path: string, diagnostics: Diagnostic[
 }
 
 /**
- * Validates one parsed settings file (`readSettingsFast` first, zod for what it declines). Values that do not fit the schema are dropped, each with a
- * `settings-invalid` warning naming the key, and so are permission rules that do not parse; the rest is kept.
- * A file that is not a JSON object yields `undefined` and an error. Pure.
+ * Validates one parsed settings file: `readSettingsFast` first; only a file it declines loads zod
+ * (`repairSettings`, which drops the values that do not fit the schema, each with a `settings-invalid` warning
+ * naming the key). Permission rules that do not parse are dropped too; the rest is kept. A file that is not a
+ * JSON object yields `undefined` and an error.
  */
-export function parseSettings(json: Json, path: string): { settings?: Settings; diagnostics: Diagnostic[] } {
-  const diagnostics: Diagnostic[] = [];
+export async function parseSettings(
+  json: Json,
+  path: string,
+): Promise<{ settings?: Settings; diagnostics: Diagnostic[] }> {
   if (!isPlainObject(json)) {
-    diagnostics.push(
-      diagnostic("error", "settings-invalid", "Settings file is not a JSON object; ignored", path),
+    const error = diagnostic(
+      "error",
+      "settings-invalid",
+      "Settings file is not a JSON object; ignored",
+      path,
     );
-    return { diagnostics };
+    return { diagnostics: [error] };
   }
   const working = structuredClone(json);
   const fast = readSettingsFast(working);
+  const diagnostics: Diagnostic[] = [];
   if (fast !== undefined) return { settings: dropBadRules(fast, path, diagnostics), diagnostics };
-  for (let pass = 0; pass < MAX_SETTINGS_REPAIR_PASSES; pass++) {
-    const result = settingsSchema().safeParse(working);
-    if (result.success) return { settings: dropBadRules(result.data, path, diagnostics), diagnostics };
-    const paths = result.error.issues.map((issue) => issue.path);
-    if (paths.some((p) => p.length === 0)) break;
-    for (const issue of result.error.issues) {
-      diagnostics.push(
-        diagnostic(
-          "warning",
-          "settings-invalid",
-          `${describePath(issue.path)}: ${issue.message}; ignored`,
-          path,
-        ),
-      );
-    }
-    removePaths(working, paths);
-  }
-  diagnostics.push(
-    diagnostic("error", "settings-invalid", "Settings file could not be validated; ignored", path),
-  );
-  return { diagnostics };
+  const { repairSettings } = await import("./settings-schema.js");
+  const repaired = repairSettings(working, path);
+  diagnostics.push(...repaired.diagnostics);
+  if (repaired.settings === undefined) return { diagnostics };
+  return { settings: dropBadRules(repaired.settings, path, diagnostics), diagnostics };
 }
 
 const UNSAFE_KEYS = new Set(["__proto__"]);
@@ -205,7 +118,6 @@ const UNSAFE_KEYS = new Set(["__proto__"]);
  * duplicates (by JSON value) left out, anything else is replaced. Inputs are not modified. Pure.
  */
 export function mergeSettings(layers: readonly Settings[]): Settings {
-  // No settings files (the common case): the parse below would give `{}`, after compiling its validator.
   if (layers.length === 0) return {};
   const merge = (a: Json, b: Json): Json => {
     if (Array.isArray(a) && Array.isArray(b)) {
@@ -229,9 +141,9 @@ export function mergeSettings(layers: readonly Settings[]): Settings {
   };
   let merged: Json = {};
   for (const layer of layers) merged = merge(merged, layer);
-  // Merging valid layers gives valid settings; the parse keeps the type honest without a cast.
-  const result = settingsSchema().safeParse(merged);
-  return result.success ? result.data : {};
+  // Merging valid layers gives valid settings, which the zod-free reader accepts; it keeps the type honest
+  // without a cast.
+  return readSettingsFast(merged) ?? {};
 }
 
 /**
@@ -276,7 +188,7 @@ export async function loadSettings(options: SettingsPlaces & { fs: FsOps }): Pro
       diagnostics.push(diagnostic("error", "settings-invalid", `Invalid JSON: ${errorMessage(error)}`, path));
       continue;
     }
-    const parsed = parseSettings(json, path);
+    const parsed = await parseSettings(json, path);
     diagnostics.push(...parsed.diagnostics);
     if (parsed.settings !== undefined) {
       layers.push({ path, settings: parsed.settings });

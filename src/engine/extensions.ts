@@ -140,7 +140,7 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
   for (const plugin of strict ? [] : loaded.plugins) {
     if (Object.keys(plugin.mcpServers).length === 0) continue;
     if (usesPluginDataDir(plugin)) await ensurePluginDataDir(fs, plugin).catch(() => undefined);
-    const parsed = parseMcpConfig(JSON.stringify({ mcpServers: plugin.mcpServers }), {
+    const parsed = await parseMcpConfig(JSON.stringify({ mcpServers: plugin.mcpServers }), {
       source: plugin.root,
       env: { ...env, CLAUDE_PLUGIN_ROOT: plugin.root, CLAUDE_PLUGIN_DATA: plugin.dataDir },
     });

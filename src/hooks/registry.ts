@@ -1,5 +1,6 @@
+import { HOOK_EVENTS } from "./hook-events.js";
 import { type MatchTarget, matchesHook } from "./matcher.js";
-import { HOOK_EVENTS, type HookCommand, type HookEvent, type HooksConfig } from "./schema.js";
+import type { HookCommand, HookEvent, HooksConfig } from "./schema.js";
 
 /** Where hooks come from (SPEC §10). */
 export const HOOK_SOURCE_KINDS = ["settings", "skill", "plugin", "agent"] as const;

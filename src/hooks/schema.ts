@@ -3,22 +3,7 @@ import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorMessage } from "../io/fs.js";
 import { isRecord } from "../is-record.js";
 import { lazy } from "../lazy.js";
-
-/** The hook events skillwright fires (SPEC §10), in lifecycle order. */
-export const HOOK_EVENTS = [
-  "PreToolUse",
-  "PermissionRequest",
-  "PostToolUse",
-  "PostToolUseFailure",
-  "UserPromptSubmit",
-  "UserPromptExpansion",
-  "Stop",
-  "SubagentStart",
-  "SubagentStop",
-  "PreCompact",
-  "SessionStart",
-  "SessionEnd",
-] as const;
+import { HOOK_EVENTS } from "./hook-events.js";
 
 const hookEventSchema = lazy(() => z.enum(HOOK_EVENTS));
 /** One of {@link HOOK_EVENTS}. */

@@ -1,39 +1,18 @@
 import { resolve } from "node:path";
-import * as z from "zod";
+import type * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
-import { lazy } from "../lazy.js";
+import type {
+  mcpHttpServerConfigSchema,
+  mcpSseServerConfigSchema,
+  mcpStdioServerConfigSchema,
+} from "./config-schema.js";
 import { type EnvVars, expandEnv } from "./expand-env.js";
 
-const mcpStdioServerConfigSchema = lazy(() =>
-  z.object({
-    type: z.literal("stdio").optional(),
-    command: z.string().min(1, "command must not be empty"),
-    args: z.array(z.string()).optional(),
-    env: z.record(z.string(), z.string()).optional(),
-    cwd: z.string().optional(),
-  }),
-);
 /** A server started as a child process that speaks MCP on stdin/stdout. `type: "stdio"` is optional. */
 export type McpStdioServerConfig = z.infer<ReturnType<typeof mcpStdioServerConfigSchema>>;
-
-const mcpHttpServerConfigSchema = lazy(() =>
-  z.object({
-    type: z.literal("http"),
-    url: z.string().min(1, "url must not be empty"),
-    headers: z.record(z.string(), z.string()).optional(),
-  }),
-);
 /** A server reached over streamable HTTP. */
 export type McpHttpServerConfig = z.infer<ReturnType<typeof mcpHttpServerConfigSchema>>;
-
-const mcpSseServerConfigSchema = lazy(() =>
-  z.object({
-    type: z.literal("sse"),
-    url: z.string().min(1, "url must not be empty"),
-    headers: z.record(z.string(), z.string()).optional(),
-  }),
-);
 /** A server reached over the older HTTP+SSE transport. */
 export type McpSseServerConfig = z.infer<ReturnType<typeof mcpSseServerConfigSchema>>;
 
@@ -42,19 +21,6 @@ export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig | McpSs
 
 /** The transports a config entry may name. */
 export const MCP_SERVER_TYPES = ["stdio", "http", "sse"] as const;
-
-/**
- * The shape of a `.mcp.json` file or an inline `--mcp-config` string. Entries are checked one by one, and the
- * object is kept as parsed (a record schema would silently drop a `__proto__` key).
- */
-const mcpConfigFileSchema = lazy(() =>
-  z.object({
-    mcpServers: z.custom<Record<string, unknown>>(
-      (v) => typeof v === "object" && v !== null && !Array.isArray(v),
-      "mcpServers must be an object of servers by name",
-    ),
-  }),
-);
 
 /** Where configs come from: a file path, inline JSON (a string starting with `{`), or an optional file. */
 export type McpConfigInput = string | { path: string; optional?: boolean };
@@ -69,32 +35,6 @@ export interface McpConfigs {
 
 /** The `source` of a config given as inline JSON. */
 export const INLINE_SOURCE = "--mcp-config (inline JSON)";
-
-function issuesText(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => (issue.path.length === 0 ? issue.message : `${issue.path.join(".")}: ${issue.message}`))
-    .join("; ");
-}
-
-function parseEntry(value: unknown): { config: McpServerConfig } | { error: string } {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { error: "expected an object with `command` or `type` and `url`" };
-  }
-  const type = "type" in value ? value.type : undefined;
-  const schema =
-    type === undefined || type === "stdio"
-      ? mcpStdioServerConfigSchema()
-      : type === "http"
-        ? mcpHttpServerConfigSchema()
-        : type === "sse"
-          ? mcpSseServerConfigSchema()
-          : undefined;
-  if (schema === undefined) {
-    return { error: `unsupported type ${JSON.stringify(type)} (expected ${MCP_SERVER_TYPES.join(", ")})` };
-  }
-  const parsed = schema.safeParse(value);
-  return parsed.success ? { config: parsed.data } : { error: issuesText(parsed.error) };
-}
 
 function expandRecord(
   record: Record<string, string> | undefined,
@@ -145,14 +85,15 @@ function urlProblem(url: string): string | undefined {
 }
 
 /**
- * Parses one config text (a `.mcp.json` file or inline JSON) and expands env references. Never throws: bad
+ * Parses one config text (a `.mcp.json` file or inline JSON) and expands env references; zod (the entries' schemas)
+ * is loaded for a text that is valid JSON. Never throws: bad
  * JSON or a bad top level is one `settings-invalid` error; each bad server entry is its own error and is
  * left out while the others load; an unset variable is a `settings-invalid` warning (the server still loads).
  */
-export function parseMcpConfig(
+export async function parseMcpConfig(
   text: string,
   options: { source: string; env: EnvVars },
-): { servers: Record<string, McpServerConfig>; diagnostics: Diagnostic[] } {
+): Promise<{ servers: Record<string, McpServerConfig>; diagnostics: Diagnostic[] }> {
   const { source, env } = options;
   const diagnostics: Diagnostic[] = [];
   const servers: Record<string, McpServerConfig> = {};
@@ -165,6 +106,7 @@ export function parseMcpConfig(
     );
     return { servers, diagnostics };
   }
+  const { issuesText, mcpConfigFileSchema, parseEntry } = await import("./config-schema.js");
   const file = mcpConfigFileSchema().safeParse(json);
   if (!file.success) {
     diagnostics.push(
@@ -243,7 +185,7 @@ export async function loadMcpConfigs(options: {
         continue;
       }
     }
-    const parsed = parseMcpConfig(text, { source, env: options.env });
+    const parsed = await parseMcpConfig(text, { source, env: options.env });
     result.diagnostics.push(...parsed.diagnostics);
     for (const [name, config] of Object.entries(parsed.servers)) {
       const winner = result.sources[name];

@@ -1,9 +1,7 @@
 import { isAbsolute, join, resolve } from "node:path";
-import * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { dirProblem } from "../discovery/scan-dir.js";
 import { errorCode, type FsOps } from "../io/fs.js";
-import { lazy } from "../lazy.js";
 import { claudeInstalledFile, readClaudeInstalled } from "./claude-installed.js";
 import { type LoadedMarketplace, MARKETPLACE_FILE, readMarketplace } from "./marketplace.js";
 
@@ -52,14 +50,6 @@ export function pluginInstallRoot(home: string): string {
 export function pluginDataRoot(home: string): string {
   return join(home, ".skillwright", "plugins", "data");
 }
-
-const localMarketplaceSourceSchema = lazy(() =>
-  z.looseObject({
-    source: z.enum(["directory", "file"]),
-    path: z.string().min(1),
-  }),
-);
-const knownMarketplaceSchema = lazy(() => z.looseObject({ source: z.looseObject({ source: z.string() }) }));
 
 function expandPath(path: string, home: string, base: string): string {
   if (path === "~") return home;
@@ -160,6 +150,7 @@ async function localMarketplaces(
   ];
   const extra = options.settings.extraKnownMarketplaces;
   if (typeof extra === "object" && extra !== null && !Array.isArray(extra)) {
+    const { knownMarketplaceSchema, localMarketplaceSourceSchema } = await import("./parse-marketplace.js");
     for (const [key, value] of Object.entries(extra)) {
       const known = knownMarketplaceSchema().safeParse(value);
       if (!known.success) {

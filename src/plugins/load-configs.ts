@@ -1,5 +1,6 @@
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
-import { HOOK_EVENTS, type HooksConfig, parseHooksFile } from "../hooks/schema.js";
+import { HOOK_EVENTS } from "../hooks/hook-events.js";
+import { type HooksConfig, parseHooksFile } from "../hooks/schema.js";
 import type { FsOps } from "../io/fs.js";
 import { isRecord } from "../is-record.js";
 import { checkConfined } from "./confine.js";

@@ -1,4 +1,5 @@
-import { HOOK_EVENTS, type HooksConfig } from "../hooks/schema.js";
+import { HOOK_EVENTS } from "../hooks/hook-events.js";
+import type { HooksConfig } from "../hooks/schema.js";
 import type { FsOps } from "../io/fs.js";
 
 /** The two values a plugin's config may reference (SPEC §11). */

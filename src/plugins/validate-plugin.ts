@@ -2,7 +2,7 @@ import { join } from "node:path";
 import pLimit from "p-limit";
 import { BUILTIN_AGENTS } from "../agents/agent-types.js";
 import { type Diagnostic, diagnostic, hasErrors } from "../diagnostics.js";
-import { HOOK_EVENTS } from "../hooks/schema.js";
+import { HOOK_EVENTS } from "../hooks/hook-events.js";
 import type { FsOps } from "../io/fs.js";
 import { type LoadedPlugin, loadPlugin, MANIFEST_FILE } from "./load-plugin.js";
 import { PLUGIN_LOAD_CONCURRENCY } from "./load-plugins.js";

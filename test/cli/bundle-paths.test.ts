@@ -19,6 +19,9 @@
 //   engine/engine.ts    ./extensions.js (settings, plugins, MCP configs)  "list"
 //   engine/extensions.ts  ../mcp/manager.js                 "--mcp-config"
 //   plugins/load-plugins.ts  ./load-plugin.js               "--plugin-dir"
+//   config/settings.ts  ./settings-schema.js (zod, a file the zod-free reader declines)  "doctor: … marketplace"
+//   plugins/marketplace.ts, find-plugins.ts  ./parse-marketplace.js  "doctor: … marketplace"
+//   mcp/config.ts       ./config-schema.js                  "--mcp-config"
 //   cli/run.ts          ./commands/serve.js (hono)           "serve … keys create"
 //   serve/store/open-driver.ts  ./pglite-driver.js (@electric-sql/pglite, external)  "serve … keys create"
 //   cli/run.ts          ./commands/keys.js                  "serve … keys create"
@@ -76,6 +79,15 @@ beforeAll(async () => {
       },
     }),
     "script.json": JSON.stringify(SCRIPT),
+    "home/market/.git/HEAD": "",
+    // `model` must be a string: the zod-free settings reader declines the file.
+    "home/market/.claude/settings.json": JSON.stringify({ model: 3, enabledPlugins: { "gg@mk": true } }),
+    "home/market/.claude-plugin/marketplace.json": JSON.stringify({
+      name: "mk",
+      plugins: [{ name: "gg", source: "./gg" }],
+    }),
+    "home/market/gg/.claude-plugin/plugin.json": JSON.stringify({ name: "gg" }),
+    "home/market/gg/skills/hello/SKILL.md": "---\ndescription: Says hello\n---\nHello.\n",
   });
 });
 afterAll(() => tree.cleanup());
@@ -139,6 +151,15 @@ describe("every lazily loaded path of dist/bin", () => {
   it("--plugin-dir: the plugin loader", async () => {
     const result = await cli(tree, ["list", "--json", "--plugin-dir", GIT_GUARD]);
     expect(json<{ name: string }[]>(result).map((s) => s.name)).toContain("git-guard:commit");
+  });
+
+  it("doctor: a settings file zod checks, and a project marketplace's plugin (the zod schema chunks)", async () => {
+    const result = await cli(tree, ["doctor"], "home/market");
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(
+      "settings-invalid: model: Invalid input: expected string, received number",
+    );
+    expect(result.stdout).toContain("gg:hello");
   });
 
   it("--mcp-config: the MCP manager starts a stdio server and lists its skills", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { settingsSchema } from "../../src/config/settings.js";
+import { mergeSettings, parseSettings, type Settings } from "../../src/config/settings.js";
 import { readSettingsFast } from "../../src/config/settings-fast.js";
+import { settingsSchema } from "../../src/config/settings-schema.js";
 
 /** A small seeded PRNG (mulberry32): the same files every run. */
 function rng(seed: number): () => number {
@@ -108,5 +109,22 @@ describe("readSettingsFast (settings read without zod)", () => {
     expect(readSettingsFast({ skillListingBudget: -1 })).toBeUndefined();
     expect(readSettingsFast({ permissions: { allow: "Bash" } })).toBeUndefined();
     expect(readSettingsFast([])).toBeUndefined();
+  });
+});
+
+describe("mergeSettings (checked with the zod-free reader)", () => {
+  it("keeps every key of valid layers (fast or zod-repaired), as the zod parse of the merge does: 2,000 merges", async () => {
+    const next = rng(0x3e76e);
+    for (let i = 0; i < 2_000; i++) {
+      const layers: Settings[] = [];
+      for (let n = 1 + Math.floor(next() * 3); n > 0; n--) {
+        const parsed = await parseSettings(generate(next), "/f");
+        if (parsed.settings !== undefined) layers.push(parsed.settings);
+      }
+      const merged = mergeSettings(layers);
+      const keys = new Set(layers.flatMap((layer) => Object.keys(layer)));
+      expect(new Set(Object.keys(merged)), JSON.stringify(layers)).toEqual(keys);
+      expect(JSON.stringify(settingsSchema().parse(merged))).toBe(JSON.stringify(merged));
+    }
   });
 });

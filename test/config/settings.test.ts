@@ -26,13 +26,13 @@ describe("settingsFiles", () => {
 });
 
 describe("parseSettings", () => {
-  it("keeps valid and unknown keys", () => {
+  it("keeps valid and unknown keys", async () => {
     const json = {
       permissions: { allow: ["Read"], defaultMode: "plan" },
       theme: "dark",
       skillListingBudget: 500,
     };
-    expect(parseSettings(json, "/f")).toEqual({ settings: json, diagnostics: [] });
+    expect(await parseSettings(json, "/f")).toEqual({ settings: json, diagnostics: [] });
   });
 
   it.each([
@@ -53,8 +53,8 @@ describe("parseSettings", () => {
       json: { permissions: { deny: ["Bash(rm:*)", "not a rule"] } },
       want: { permissions: { deny: ["Bash(rm:*)"] } },
     },
-  ])("drops $case with a settings-invalid warning", ({ json, want }) => {
-    const got = parseSettings(json, "/f");
+  ])("drops $case with a settings-invalid warning", async ({ json, want }) => {
+    const got = await parseSettings(json, "/f");
     expect(got.settings).toEqual(want);
     expect(got.diagnostics.length).toBeGreaterThan(0);
     expect(
@@ -64,15 +64,15 @@ describe("parseSettings", () => {
     ).toBe(true);
   });
 
-  it.each([[[]], ["text"], [null], [3]])("rejects %j as a whole", (json) => {
-    const got = parseSettings(json, "/f");
+  it.each([[[]], ["text"], [null], [3]])("rejects %j as a whole", async (json) => {
+    const got = await parseSettings(json, "/f");
     expect(got.settings).toBeUndefined();
     expect(got.diagnostics.map((d) => [d.code, d.severity])).toEqual([["settings-invalid", "error"]]);
   });
 
-  it("does not modify its input", () => {
+  it("does not modify its input", async () => {
     const json = { env: { A: 1 } };
-    parseSettings(json, "/f");
+    await parseSettings(json, "/f");
     expect(json).toEqual({ env: { A: 1 } });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { HOOK_EVENTS, parseHookStdout, parseHooksConfig, parseHooksFile } from "../../src/hooks/schema.js";
+import { HOOK_EVENTS } from "../../src/hooks/hook-events.js";
+import { parseHookStdout, parseHooksConfig, parseHooksFile } from "../../src/hooks/schema.js";
 
 const hook = (command: string, extra: Record<string, unknown> = {}) => ({
   type: "command",

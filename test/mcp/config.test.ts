@@ -31,7 +31,7 @@ describe("parseMcpConfig", () => {
       source: "/p/.mcp.json",
       env,
     });
-  const codes = (value: unknown) => parse(value).diagnostics.map((d) => [d.severity, d.code]);
+  const codes = async (value: unknown) => (await parse(value)).diagnostics.map((d) => [d.severity, d.code]);
 
   it.each([
     [
@@ -63,8 +63,8 @@ describe("parseMcpConfig", () => {
       { mcpServers: { s: { command: "srv", extra: 1 } } },
       { s: { command: "srv" } },
     ],
-  ])("%s", (_name, input, servers) => {
-    expect(parse(input)).toEqual({ servers, diagnostics: [] });
+  ])("%s", async (_name, input, servers) => {
+    expect(await parse(input)).toEqual({ servers, diagnostics: [] });
   });
 
   it.each([
@@ -84,23 +84,23 @@ describe("parseMcpConfig", () => {
       [["error", "settings-invalid"]],
     ],
     ["reserved name", '{"mcpServers":{"__proto__":{"command":"x"}}}', [["error", "settings-invalid"]]],
-  ])("%s is an error and the entry is left out", (_name, input, expected) => {
-    expect(parse(input).servers).toEqual({});
-    expect(codes(input)).toEqual(expected);
+  ])("%s is an error and the entry is left out", async (_name, input, expected) => {
+    expect((await parse(input)).servers).toEqual({});
+    expect(await codes(input)).toEqual(expected);
   });
 
-  it("one bad entry does not drop the others", () => {
-    const result = parse({ mcpServers: { bad: { command: 3 }, good: { command: "srv" } } });
+  it("one bad entry does not drop the others", async () => {
+    const result = await parse({ mcpServers: { bad: { command: 3 }, good: { command: "srv" } } });
     expect(result.servers).toEqual({ good: { command: "srv" } });
     expect(result.diagnostics).toHaveLength(1);
     expect(result.diagnostics[0]?.message).toMatch(/^MCP server "bad": command/);
     expect(result.diagnostics[0]?.path).toBe("/p/.mcp.json");
   });
 
-  it("an unset variable is a warning and the server still loads", () => {
-    const result = parse({ mcpServers: { s: { command: "srv", env: { K: "${NOPE}" } } } });
+  it("an unset variable is a warning and the server still loads", async () => {
+    const result = await parse({ mcpServers: { s: { command: "srv", env: { K: "${NOPE}" } } } });
     expect(result.servers).toEqual({ s: { command: "srv", env: { K: "${NOPE}" } } });
-    expect(codes({ mcpServers: { s: { command: "srv", env: { K: "${NOPE}" } } } })).toEqual([
+    expect(await codes({ mcpServers: { s: { command: "srv", env: { K: "${NOPE}" } } } })).toEqual([
       ["warning", "settings-invalid"],
     ]);
     expect(result.diagnostics[0]?.message).toContain("${NOPE} is not set");

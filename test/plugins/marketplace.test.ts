@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { marketplaceRoot, parseMarketplace } from "../../src/plugins/marketplace.js";
+import { marketplaceRoot } from "../../src/plugins/marketplace.js";
+import { parseMarketplace } from "../../src/plugins/parse-marketplace.js";
 
 const FILE = "/m/.claude-plugin/marketplace.json";
 

@@ -1,0 +1,127 @@
+import * as z from "zod";
+import { type Diagnostic, diagnostic } from "../diagnostics.js";
+import { lazy } from "../lazy.js";
+import type { Settings } from "./settings.js";
+
+// The zod schema of a settings file, loaded only for a file `readSettingsFast` declines (config/settings.ts).
+
+/** The `permissions` block's schema, built on first use. */
+export const permissionSettingsSchema = lazy(() =>
+  z.looseObject({
+    allow: z.array(z.string()).optional(),
+    deny: z.array(z.string()).optional(),
+    ask: z.array(z.string()).optional(),
+    defaultMode: z.string().optional(),
+    additionalDirectories: z.array(z.string()).optional(),
+  }),
+);
+
+/** The `skills` block's schema, built on first use. */
+export const skillSettingsSchema = lazy(() =>
+  z.looseObject({
+    /** Skill names or globs (`*`, `?`): `plugin:*`, `mcp__srv__*`. A matching skill is neither listed nor invocable. */
+    disabled: z.array(z.string()).optional(),
+  }),
+);
+
+/**
+ * The zod schema of one settings file, built on first use: `readSettingsFast` reads valid files without it; it
+ * decides (and words the warnings) for the rest.
+ */
+export const settingsSchema = lazy(() =>
+  z.looseObject({
+    permissions: permissionSettingsSchema().optional(),
+    hooks: z.record(z.string(), z.unknown()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    enabledPlugins: z.record(z.string(), z.boolean()).optional(),
+    skillListingBudget: z.number().int().nonnegative().optional(),
+    /** The share of the context window the skill listing may take (SPEC §3; default 0.01). */
+    skillListingBudgetFraction: z.number().positive().max(1).optional(),
+    /** The per-description cap of the skill listing in chars (SPEC §3; default 1,536). */
+    skillListingMaxDescChars: z.number().int().min(1).optional(),
+    model: z.string().optional(),
+    // Lets the project's committed settings run hooks; honoured only from user and local settings (hooks/settings-hooks.ts).
+    enableProjectHooks: z.boolean().optional(),
+    // Lets the project's committed settings grant (allow rules, additionalDirectories); same rule (config/project-permissions.ts).
+    enableProjectPermissions: z.boolean().optional(),
+    // MCP trust (Claude Code's keys): honoured only from user and local settings, see `mcp/approval.ts`.
+    enabledMcpjsonServers: z.array(z.string()).optional(),
+    disabledMcpjsonServers: z.array(z.string()).optional(),
+    enableAllProjectMcpServers: z.boolean().optional(),
+    skills: skillSettingsSchema().optional(),
+  }),
+);
+
+/** Invalid values are removed and the file parsed again at most this many times before it is given up. */
+export const MAX_SETTINGS_REPAIR_PASSES = 5;
+
+type Json = unknown;
+
+function isPlainObject(value: Json): value is Record<string, Json> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Removes the value at each path (array elements are spliced out, highest index first). */
+function removePaths(root: Record<string, Json>, paths: readonly (readonly PropertyKey[])[]): void {
+  const arrayRemovals = new Map<Json[], Set<number>>();
+  for (const path of paths) {
+    let parent: Json = root;
+    for (const key of path.slice(0, -1)) {
+      if (Array.isArray(parent) && typeof key === "number") parent = parent[key];
+      else if (isPlainObject(parent) && typeof key === "string") parent = parent[key];
+      else parent = undefined;
+    }
+    const last = path[path.length - 1];
+    if (Array.isArray(parent) && typeof last === "number") {
+      const set = arrayRemovals.get(parent) ?? new Set<number>();
+      set.add(last);
+      arrayRemovals.set(parent, set);
+    } else if (isPlainObject(parent) && typeof last === "string") {
+      delete parent[last];
+    }
+  }
+  for (const [array, indexes] of arrayRemovals) {
+    for (const index of [...indexes].sort((a, b) => b - a)) array.splice(index, 1);
+  }
+}
+
+function describePath(path: readonly PropertyKey[]): string {
+  return path
+    .map((k) => (typeof k === "number" ? `[${k}]` : `.${String(k)}`))
+    .join("")
+    .replace(/^\./, "");
+}
+
+/**
+ * Validates a settings object `readSettingsFast` declined: values that do not fit the schema are removed (from
+ * `working`, which is modified), each with a `settings-invalid` warning naming the key, and the object parsed
+ * again, at most {@link MAX_SETTINGS_REPAIR_PASSES} times; then it is given up with an error. Pure but for
+ * `working`.
+ */
+export function repairSettings(
+  working: Record<string, Json>,
+  path: string,
+): { settings?: Settings; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  for (let pass = 0; pass < MAX_SETTINGS_REPAIR_PASSES; pass++) {
+    const result = settingsSchema().safeParse(working);
+    if (result.success) return { settings: result.data, diagnostics };
+    const paths = result.error.issues.map((issue) => issue.path);
+    if (paths.some((p) => p.length === 0)) break;
+    for (const issue of result.error.issues) {
+      diagnostics.push(
+        diagnostic(
+          "warning",
+          "settings-invalid",
+          `${describePath(issue.path)}: ${issue.message}; ignored`,
+          path,
+        ),
+      );
+    }
+    removePaths(working, paths);
+  }
+  diagnostics.push(
+    diagnostic("error", "settings-invalid", "Settings file could not be validated; ignored", path),
+  );
+  return { diagnostics };
+}

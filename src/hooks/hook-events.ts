@@ -1,0 +1,17 @@
+// The hook event names, without zod: plugin loading checks and expands them before any hook config is parsed.
+
+/** The hook events skillwright fires (SPEC §10), in lifecycle order. */
+export const HOOK_EVENTS = [
+  "PreToolUse",
+  "PermissionRequest",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "UserPromptSubmit",
+  "UserPromptExpansion",
+  "Stop",
+  "SubagentStart",
+  "SubagentStop",
+  "PreCompact",
+  "SessionStart",
+  "SessionEnd",
+] as const;
