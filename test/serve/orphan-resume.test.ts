@@ -96,6 +96,19 @@ async function newSession(client: Anthropic): Promise<string> {
   return (await client.beta.sessions.create({ agent: agent.id, environment_id: env.id })).id;
 }
 
+/**
+ * Opens a session on `owner`, streams its events from `watcher`, sends `text` and reads until the turn waits on
+ * `calls` custom tool calls: the session, the open stream and the events read so far.
+ */
+async function waitingTurn(owner: Anthropic, watcher: Anthropic, text: string, calls: number) {
+  const session = await newSession(owner);
+  const stream = await watcher.beta.sessions.events.stream(session);
+  const events = stream[Symbol.asyncIterator]();
+  await owner.beta.sessions.events.send(session, userMessage(text));
+  const waiting = await readUntil(events, waitingOn(calls));
+  return { session, stream, events, waiting };
+}
+
 describe("three instances on one PostgreSQL", () => {
   let db: string;
   const servers: ServeProcess[] = [];
@@ -134,11 +147,7 @@ describe("three instances on one PostgreSQL", () => {
     const a = await start();
     const b = await start();
     const c = await start();
-    const session = await newSession(a.client);
-    const stream = await b.client.beta.sessions.events.stream(session);
-    const events = stream[Symbol.asyncIterator]();
-    await a.client.beta.sessions.events.send(session, userMessage("ask twice"));
-    const waiting = await readUntil(events, waitingOn(2));
+    const { session, stream, events, waiting } = await waitingTurn(a.client, b.client, "ask twice", 2);
     const uses = waiting.flatMap((e) => (e.type === "agent.custom_tool_use" ? [e.id] : []));
     expect(uses).toHaveLength(2);
     a.server.process.kill("SIGKILL");
@@ -179,11 +188,7 @@ describe("three instances on one PostgreSQL", () => {
     const a = await start();
     const b = await start();
     const before = resumptions();
-    const session = await newSession(a.client);
-    const stream = await b.client.beta.sessions.events.stream(session);
-    const events = stream[Symbol.asyncIterator]();
-    await a.client.beta.sessions.events.send(session, userMessage("ask live"));
-    const waiting = await readUntil(events, waitingOn(1));
+    const { session, stream, events, waiting } = await waitingTurn(a.client, b.client, "ask live", 1);
     const use = waiting.find((e) => e.type === "agent.custom_tool_use");
     await b.client.beta.sessions.events.send(session, result(use?.id ?? "", "LIVE-ANSWER"));
     const after = await readUntil(events, ended);
@@ -201,11 +206,7 @@ describe("three instances on one PostgreSQL", () => {
     const a = await start();
     const b = await start();
     const before = resumptions();
-    const session = await newSession(a.client);
-    const stream = await b.client.beta.sessions.events.stream(session);
-    const events = stream[Symbol.asyncIterator]();
-    await a.client.beta.sessions.events.send(session, userMessage("ask late"));
-    const waiting = await readUntil(events, waitingOn(1));
+    const { session, stream, events, waiting } = await waitingTurn(a.client, b.client, "ask late", 1);
     const use = waiting.find((e) => e.type === "agent.custom_tool_use");
     // The owner "still alive" when B gets the answer: A is gone, but `asOwner` holds the turn lock as A
     // did, so B's check finds it held; then the owner "dies" (the lock is let go) before reading the answer.
@@ -236,11 +237,7 @@ describe("three instances on one PostgreSQL", () => {
     const c = await start();
     const d = await start();
     const before = resumptions();
-    const session = await newSession(a.client);
-    const stream = await c.client.beta.sessions.events.stream(session);
-    const events = stream[Symbol.asyncIterator]();
-    await a.client.beta.sessions.events.send(session, userMessage("ask watched"));
-    const waiting = await readUntil(events, waitingOn(1));
+    const { session, stream, events, waiting } = await waitingTurn(a.client, c.client, "ask watched", 1);
     const use = waiting.find((e) => e.type === "agent.custom_tool_use");
     // As in the test above, `asOwner` stands for the turn's owner, alive when B gets the answer.
     a.server.process.kill("SIGKILL");
