@@ -4,6 +4,7 @@
 // answer, which the parent gets as the Skill tool result. Real session, real SDK, scripted model server.
 import { afterEach, describe, expect, it } from "vitest";
 import { AGENT_ID_HEADER, type ModelMessage } from "../../src/agent/model-types.js";
+import type { ScriptTurnInput } from "../../src/dev/model-script.js";
 import { messagesTokens } from "../../src/session/compaction/tokens.js";
 import { bigTool, fetchTurn, isSummary, loopIntact } from "../support/compaction-script.js";
 import {
@@ -32,28 +33,39 @@ const FILES = {
   "project/.claude/settings.local.json": JSON.stringify({ permissions: { allow: ["Skill"] } }),
 };
 
-let h: Harness | undefined;
+/** The harness of the running test, closed after it. */
+let running: Harness | undefined;
 afterEach(async () => {
-  await h?.close();
-  h = undefined;
+  await running?.close();
+  running = undefined;
 });
+
+/**
+ * Starts the harness (the fork's tool returns `resultChars` chars a call) with `turns`, sends "go research" and
+ * checks the main agent finished; resolves to the harness and the events.
+ */
+async function research(resultChars: number, turns: ScriptTurnInput[]) {
+  const harness = await startHarness({
+    files: FILES,
+    session: { model: MODEL, extraTools: [bigTool(resultChars)] },
+    turns,
+  });
+  running = harness;
+  const events = await harness.send("go research");
+  expect(events.at(-1)).toMatchObject({ type: "done", result: { text: "main done" } });
+  return { h: harness, events };
+}
 
 describe("a fork compacts its own conversation near its window", () => {
   it("compacts before the request its tool results would overflow, and returns its final answer", async () => {
-    h = await startHarness({
-      files: FILES,
-      session: { model: MODEL, extraTools: [bigTool(350_000)] },
-      turns: [
-        toolTurn("Skill", { skill: "research" }, { match: { agentId: null, lastUserTextIncludes: "go" } }),
-        fetchTurn(["toolu_a", "toolu_b"], { ...FORK, lastUserTextIncludes: "RESEARCH-TASK" }),
-        textTurn("FORK-SUMMARY", { ...FORK, systemIncludes: "You summarize conversations" }),
-        fetchTurn(["toolu_c"], { ...FORK, lastUserTextIncludes: "FORK-SUMMARY" }),
-        textTurn("FORK-ANSWER", { ...FORK, hasToolResultFor: "toolu_c" }),
-        textTurn("main done", { agentId: null, hasToolResultFor: "Skill" }),
-      ],
-    });
-    const events = await h.send("go research");
-    expect(events.at(-1)).toMatchObject({ type: "done", result: { text: "main done" } });
+    const { h, events } = await research(350_000, [
+      toolTurn("Skill", { skill: "research" }, { match: { agentId: null, lastUserTextIncludes: "go" } }),
+      fetchTurn(["toolu_a", "toolu_b"], { ...FORK, lastUserTextIncludes: "RESEARCH-TASK" }),
+      textTurn("FORK-SUMMARY", { ...FORK, systemIncludes: "You summarize conversations" }),
+      fetchTurn(["toolu_c"], { ...FORK, lastUserTextIncludes: "FORK-SUMMARY" }),
+      textTurn("FORK-ANSWER", { ...FORK, hasToolResultFor: "toolu_c" }),
+      textTurn("main done", { agentId: null, hasToolResultFor: "Skill" }),
+    ]);
     expect(events.filter((e) => e.type === "error" || e.type === "warning")).toEqual([]);
 
     // The fork's requests, the summary one included, carry its agent id; the main agent made two.
@@ -89,30 +101,24 @@ describe("a fork compacts its own conversation near its window", () => {
   });
 
   it("re-attaches the skills the fork invoked, not the parent's, and sends them in full when invoked again", async () => {
-    h = await startHarness({
-      files: FILES,
-      session: { model: MODEL, extraTools: [bigTool(350_000)] },
-      turns: [
-        toolTurn("Skill", { skill: "deploy" }, { match: { agentId: null, lastUserTextIncludes: "go" } }),
-        toolTurn("Skill", { skill: "research" }, { match: { agentId: null, hasToolResultFor: "Skill" } }),
-        toolTurn(
-          "Skill",
-          { skill: "notes", args: "v2" },
-          { match: { ...FORK, lastUserTextIncludes: "RESEARCH" } },
-        ),
-        fetchTurn(["toolu_a", "toolu_b"], { ...FORK, hasToolResultFor: "Skill" }),
-        textTurn("FORK-SUMMARY", { ...FORK, systemIncludes: "You summarize conversations" }),
-        toolTurn(
-          "Skill",
-          { skill: "notes", args: "v2" },
-          { match: { ...FORK, lastUserTextIncludes: "FORK-SUMMARY" } },
-        ),
-        textTurn("FORK-ANSWER", { ...FORK, hasToolResultFor: "Skill" }),
-        textTurn("main done", { agentId: null, toolResultIncludes: "FORK-ANSWER" }),
-      ],
-    });
-    const events = await h.send("go research");
-    expect(events.at(-1)).toMatchObject({ type: "done", result: { text: "main done" } });
+    const { h } = await research(350_000, [
+      toolTurn("Skill", { skill: "deploy" }, { match: { agentId: null, lastUserTextIncludes: "go" } }),
+      toolTurn("Skill", { skill: "research" }, { match: { agentId: null, hasToolResultFor: "Skill" } }),
+      toolTurn(
+        "Skill",
+        { skill: "notes", args: "v2" },
+        { match: { ...FORK, lastUserTextIncludes: "RESEARCH" } },
+      ),
+      fetchTurn(["toolu_a", "toolu_b"], { ...FORK, hasToolResultFor: "Skill" }),
+      textTurn("FORK-SUMMARY", { ...FORK, systemIncludes: "You summarize conversations" }),
+      toolTurn(
+        "Skill",
+        { skill: "notes", args: "v2" },
+        { match: { ...FORK, lastUserTextIncludes: "FORK-SUMMARY" } },
+      ),
+      textTurn("FORK-ANSWER", { ...FORK, hasToolResultFor: "Skill" }),
+      textTurn("main done", { agentId: null, toolResultIncludes: "FORK-ANSWER" }),
+    ]);
     const continued = h
       .forkRequests()
       .map((r) => bodyOf(r))
@@ -131,20 +137,14 @@ describe("a fork compacts its own conversation near its window", () => {
   });
 
   it("a failed summary warns once, keeps the fork's conversation and the fork still finishes", async () => {
-    h = await startHarness({
-      files: FILES,
-      session: { model: MODEL, extraTools: [bigTool(350_000)] },
-      turns: [
-        toolTurn("Skill", { skill: "research" }, { match: { agentId: null, lastUserTextIncludes: "go" } }),
-        fetchTurn(["toolu_a", "toolu_b"], { ...FORK, lastUserTextIncludes: "RESEARCH-TASK" }),
-        textTurn("", { ...FORK, systemIncludes: "You summarize conversations" }),
-        fetchTurn(["toolu_c"], { ...FORK, hasToolResultFor: "toolu_b" }),
-        textTurn("FORK-ANSWER", { ...FORK, hasToolResultFor: "toolu_c" }),
-        textTurn("main done", { agentId: null, hasToolResultFor: "Skill" }),
-      ],
-    });
-    const events = await h.send("go research");
-    expect(events.at(-1)).toMatchObject({ type: "done", result: { text: "main done" } });
+    const { h, events } = await research(350_000, [
+      toolTurn("Skill", { skill: "research" }, { match: { agentId: null, lastUserTextIncludes: "go" } }),
+      fetchTurn(["toolu_a", "toolu_b"], { ...FORK, lastUserTextIncludes: "RESEARCH-TASK" }),
+      textTurn("", { ...FORK, systemIncludes: "You summarize conversations" }),
+      fetchTurn(["toolu_c"], { ...FORK, hasToolResultFor: "toolu_b" }),
+      textTurn("FORK-ANSWER", { ...FORK, hasToolResultFor: "toolu_c" }),
+      textTurn("main done", { agentId: null, hasToolResultFor: "Skill" }),
+    ]);
     const warnings = events.filter((e) => e.type === "warning");
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatchObject({ message: "The model returned an empty summary." });
@@ -155,18 +155,12 @@ describe("a fork compacts its own conversation near its window", () => {
   });
 
   it("a fork whose tool results stay below the threshold does not compact", async () => {
-    h = await startHarness({
-      files: FILES,
-      session: { model: MODEL, extraTools: [bigTool(100_000)] },
-      turns: [
-        toolTurn("Skill", { skill: "research" }, { match: { agentId: null, lastUserTextIncludes: "go" } }),
-        fetchTurn(["toolu_a", "toolu_b"], { ...FORK, lastUserTextIncludes: "RESEARCH-TASK" }),
-        textTurn("FORK-ANSWER", { ...FORK, hasToolResultFor: "toolu_b" }),
-        textTurn("main done", { agentId: null, hasToolResultFor: "Skill" }),
-      ],
-    });
-    const events = await h.send("go research");
-    expect(events.at(-1)).toMatchObject({ type: "done", result: { text: "main done" } });
+    const { h } = await research(100_000, [
+      toolTurn("Skill", { skill: "research" }, { match: { agentId: null, lastUserTextIncludes: "go" } }),
+      fetchTurn(["toolu_a", "toolu_b"], { ...FORK, lastUserTextIncludes: "RESEARCH-TASK" }),
+      textTurn("FORK-ANSWER", { ...FORK, hasToolResultFor: "toolu_b" }),
+      textTurn("main done", { agentId: null, hasToolResultFor: "Skill" }),
+    ]);
     expect(h.allBodies().filter(isSummary)).toHaveLength(0);
     expect(resultText(toolResults(h.body(1))[0])).toContain("Result:\nFORK-ANSWER");
   });
