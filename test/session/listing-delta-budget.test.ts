@@ -104,24 +104,32 @@ afterEach(async () => {
   h = undefined;
 });
 
+/**
+ * Over `files`, the model reads one file in each of the COUNT folders (each read activates that folder's skill),
+ * then invokes the last skill; resolves to the last request's body.
+ */
+async function readEveryFolder(files: Record<string, TreeEntry>) {
+  const reads: ScriptTurnInput[] = [];
+  for (let n = 1; n <= COUNT; n++) reads.push(toolTurn("Read", { file_path: `d${n}/a.txt` }));
+  h = await startHarness({
+    files,
+    env: { SKILLWRIGHT_LISTING_BUDGET: String(BUDGET) },
+    turns: [
+      ...reads,
+      toolTurn("Skill", { skill: `c${COUNT}` }),
+      textTurn("done", { hasToolResultFor: "Skill" }),
+    ],
+  });
+  const events = await h.send("read every folder");
+  expect(events.at(-1)).toMatchObject({ type: "done", result: { text: "done" } });
+  const last = h.bodies().at(-1);
+  if (last === undefined) throw new Error("no request");
+  return last;
+}
+
 describe("listing deltas within the budget (SPEC §3)", () => {
   it("with SkillSearch, the full listing plus every delta since it stay within the budget over many activations", async () => {
-    const reads: ScriptTurnInput[] = [];
-    for (let n = 1; n <= COUNT; n++) reads.push(toolTurn("Read", { file_path: `d${n}/a.txt` }));
-    h = await startHarness({
-      files: { ...conditionalTree(), ...idleSkills() },
-      env: { SKILLWRIGHT_LISTING_BUDGET: String(BUDGET) },
-      turns: [
-        ...reads,
-        toolTurn("Skill", { skill: `c${COUNT}` }),
-        textTurn("done", { hasToolResultFor: "Skill" }),
-      ],
-    });
-    const events = await h.send("read every folder");
-    expect(events.at(-1)).toMatchObject({ type: "done", result: { text: "done" } });
-
-    const last = h.bodies().at(-1);
-    if (last === undefined) throw new Error("no request");
+    const last = await readEveryFolder({ ...conditionalTree(), ...idleSkills() });
     expect(last.tools?.map((t) => t.name)).toContain("SkillSearch");
     const blocks = listingBlocks(last);
     // The full listing, then one delta per activation while anything was left to say.
@@ -140,22 +148,7 @@ describe("listing deltas within the budget (SPEC §3)", () => {
   });
 
   it("without SkillSearch, a delta past the budget still names every new skill; descriptions stay within it", async () => {
-    const reads: ScriptTurnInput[] = [];
-    for (let n = 1; n <= COUNT; n++) reads.push(toolTurn("Read", { file_path: `d${n}/a.txt` }));
-    h = await startHarness({
-      files: conditionalTree(),
-      env: { SKILLWRIGHT_LISTING_BUDGET: String(BUDGET) },
-      turns: [
-        ...reads,
-        toolTurn("Skill", { skill: `c${COUNT}` }),
-        textTurn("done", { hasToolResultFor: "Skill" }),
-      ],
-    });
-    const events = await h.send("read every folder");
-    expect(events.at(-1)).toMatchObject({ type: "done", result: { text: "done" } });
-
-    const last = h.bodies().at(-1);
-    if (last === undefined) throw new Error("no request");
+    const last = await readEveryFolder(conditionalTree());
     expect(last.tools?.map((t) => t.name)).not.toContain("SkillSearch");
     const blocks = listingBlocks(last);
     const all = blocks.join("\n");
