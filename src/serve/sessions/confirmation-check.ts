@@ -1,4 +1,5 @@
 import { invalid } from "../errors.js";
+import { requiredActions } from "../store/session-waits.js";
 import { eventPages, type SessionEvent, type SessionStore } from "../store/sessions.js";
 
 type UserEvent = { type: string } & Record<string, unknown>;
@@ -24,14 +25,6 @@ export function pendingConfirmations(events: readonly SessionEvent[]): Set<strin
     }
   }
   return pending;
-}
-
-/** The event ids a `session.status_idle`'s `stop_reason` waits on, or undefined when it is not `requires_action`. Pure. */
-export function requiredActions(stopReason: unknown): string[] | undefined {
-  if (typeof stopReason !== "object" || stopReason === null) return undefined;
-  const reason: Record<string, unknown> = { ...stopReason };
-  if (reason.type !== "requires_action" || !Array.isArray(reason.event_ids)) return undefined;
-  return reason.event_ids.filter((id: unknown): id is string => typeof id === "string");
 }
 
 /**

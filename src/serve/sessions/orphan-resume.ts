@@ -1,7 +1,7 @@
 import type { ModelMessage, ModelToolResultBlock } from "../../agent/model-types.js";
 import type { TranscriptEntry } from "../../session/session-store.js";
+import { requiredActions } from "../store/session-waits.js";
 import type { SessionEvent } from "../store/sessions.js";
-import { requiredActions } from "./confirmation-check.js";
 import { customResultContent } from "./custom-tool.js";
 import { DEFAULT_DENY_TEXT } from "./tool-confirmation.js";
 

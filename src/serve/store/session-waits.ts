@@ -13,14 +13,16 @@ export function waitMark(
   const last = events.findLastIndex((e) => e.type.startsWith("session.status_"));
   const event = events[last];
   if (event === undefined) return undefined;
-  const reason = event.stop_reason;
-  const waits =
-    event.type === "session.status_idle" &&
-    typeof reason === "object" &&
-    reason !== null &&
-    "type" in reason &&
-    reason.type === "requires_action";
+  const waits = event.type === "session.status_idle" && requiredActions(event.stop_reason) !== undefined;
   return waits ? last + 1 : 0;
+}
+
+/** The event ids a `session.status_idle`'s `stop_reason` waits on, or undefined when it is not `requires_action`. Pure. */
+export function requiredActions(stopReason: unknown): string[] | undefined {
+  if (typeof stopReason !== "object" || stopReason === null) return undefined;
+  const reason: Record<string, unknown> = { ...stopReason };
+  if (reason.type !== "requires_action" || !Array.isArray(reason.event_ids)) return undefined;
+  return reason.event_ids.filter((id: unknown): id is string => typeof id === "string");
 }
 
 /** A session whose turn waits on the user, with every event it waits on answered. */
