@@ -22,6 +22,11 @@ const { createEngine } = await import(entry);
 await createEngine({ cwd, home }).discover();
 `;
 
+/** The packages (`node_modules/{name}/`, scoped names whole) among loaded file URLs. */
+function packagesOf(urls: readonly string[]): Set<string> {
+  return new Set(urls.flatMap((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []));
+}
+
 /** The packages (`node_modules/{name}/`) a child that creates an engine over `cwd` and `home` and discovers loaded. */
 async function packagesLoadedByDiscover(logFile: string, cwd: string, home: string): Promise<Set<string>> {
   await execa(
@@ -43,7 +48,7 @@ async function packagesLoadedByDiscover(logFile: string, cwd: string, home: stri
     },
   );
   const lines = readFileSync(logFile, "utf8").split("\n").filter(Boolean);
-  return new Set(lines.flatMap((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []));
+  return packagesOf(lines);
 }
 
 const CHILD = `
@@ -101,9 +106,7 @@ describe('import("skillwright")', () => {
   });
 
   it("loads no third-party package but p-limit: no zod, picomatch or ignore", () => {
-    const packages = new Set(
-      loads.entry.flatMap((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []),
-    );
+    const packages = packagesOf(loads.entry);
     // p-limit (and its yocto-queue) bounds discovery's parallel reads: small, and needed by the first discover.
     expect([...packages].filter((name) => name !== "p-limit" && name !== "yocto-queue")).toEqual([]);
   });
