@@ -6,6 +6,7 @@ export const API_ERRORS = {
   not_found_error: 404,
   conflict_error: 409,
   request_too_large: 413,
+  rate_limit_error: 429,
   not_implemented_error: 501,
   api_error: 500,
   overloaded_error: 503,

@@ -6,6 +6,7 @@ import { type ModelServer, startModelServer } from "../../src/dev/model-server.j
 import { createEventSignals } from "../../src/serve/events/event-signals.js";
 import { createServeApp } from "../../src/serve/http/app.js";
 import { createSessionRunner } from "../../src/serve/sessions/runner.js";
+import { createSharedTurnLocks } from "../../src/serve/sessions/turn-locks.js";
 import type { SqlDriver } from "../../src/serve/store/driver.js";
 import { openPgliteDriver } from "../../src/serve/store/pglite-driver.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
@@ -70,11 +71,14 @@ beforeAll(async () => {
   store = await createStore(counting(await openPgliteDriver(undefined)));
   ws = await ensureWorkspace(store.db, "default");
   await addApiKey(store.db, ws, KEY);
+  // Two instances on one database: a turn one of them runs is not the other's to take over.
+  const owners = new Map<string, object>();
   for (let n = 0; n < 2; n++) {
     const runner = createSessionRunner({
       store,
       signals: createEventSignals(),
       followIntervalMs: 50,
+      turnLocks: createSharedTurnLocks(owners),
       client: createModelClient({ apiKey: TEST_API_KEY, baseURL: model.url, maxRetries: 0 }),
     });
     const served = await listenInProcess(createServeApp({ store, runner }));

@@ -5,7 +5,7 @@ import { createEventSignals } from "../../serve/events/event-signals.js";
 import { EVENTS_CHANNEL, listenForEvents } from "../../serve/events/pg-listen.js";
 import { createServeApp } from "../../serve/http/app.js";
 import { mcpAllowHostsFrom } from "../../serve/sessions/mcp-url-guard.js";
-import { createSessionRunner } from "../../serve/sessions/runner.js";
+import { createSessionRunner, SHUTDOWN_GRACE_MS } from "../../serve/sessions/runner.js";
 import { openPgTurnLocks } from "../../serve/sessions/turn-locks.js";
 import { newApiKey } from "../../serve/store/ids.js";
 import { isPostgresUrl, openDriver } from "../../serve/store/open-driver.js";
@@ -15,8 +15,20 @@ import type { CliArgs } from "../args.js";
 import type { CliIo } from "../io.js";
 import { modelClientFromEnv } from "../model-setup.js";
 
+/** How long a stopping `serve` gives open streams to send their last events before it closes them. */
+const STREAMS_END_MS = 2000;
+
 /** The port `serve` listens on without `--port`. */
 export const DEFAULT_PORT = 8787;
+
+/**
+ * How long a stopping `serve` lets running turns end by themselves: `SKILLWRIGHT_SHUTDOWN_GRACE_MS` when it is
+ * a whole number of milliseconds, else {@link SHUTDOWN_GRACE_MS}. Pure.
+ */
+export function shutdownGraceMs(raw: string | undefined): number {
+  const ms = Number(raw);
+  return raw !== undefined && raw.trim() !== "" && Number.isInteger(ms) && ms >= 0 ? ms : SHUTDOWN_GRACE_MS;
+}
 
 /** Where `--db` points: a PostgreSQL URL as is, a dir resolved against the cwd, by default `~/.skillwright/data`. */
 export function dbLocation(db: string | undefined, io: Pick<CliIo, "cwd" | "home">): string {
@@ -120,8 +132,12 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
     );
   }
   await (io.waitForStop?.() ?? new Promise<void>(() => {}));
-  await new Promise<void>((done) => server.close(() => done()));
-  await runner.close();
+  // No new connection; running turns end (or are ended, each with a terminal event), then open streams read
+  // what is left and end, and the connections they leave are closed.
+  const closed = new Promise<void>((done) => server.close(() => done()));
+  await runner.shutdown(shutdownGraceMs(io.env.SKILLWRIGHT_SHUTDOWN_GRACE_MS));
+  await Promise.race([closed, new Promise((done) => setTimeout(done, STREAMS_END_MS).unref())]);
+  if ("closeAllConnections" in server) server.closeAllConnections();
   await listener?.close();
   await turnLocks?.close();
   await store.close();

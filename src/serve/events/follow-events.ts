@@ -24,6 +24,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * is fixed, so nothing sent after it is missed. The building block of a SessionRunner's `subscribe`. Between
  * reads it waits `intervalMs` (default {@link FOLLOW_INTERVAL_MS}) with a wait `arm()` made before the read;
  * one that resolves early (an append on this instance, a PostgreSQL NOTIFY from another) wakes it sooner.
+ * Once `finish` aborts (a server shutting down, after its last writes), it reads what is stored then and ends.
  */
 export async function followEvents(
   sessions: SessionStore,
@@ -32,10 +33,11 @@ export async function followEvents(
   signal: AbortSignal,
   arm: () => Wait = () => sleep,
   intervalMs = FOLLOW_INTERVAL_MS,
+  finish?: AbortSignal,
 ): Promise<AsyncIterable<SessionEvent>> {
   // A stream shows what happens next; `events.list` shows the history.
   const after = await sessions.lastEventSeq(workspaceId, sessionId);
-  return follow(sessions, workspaceId, sessionId, signal, after, arm, intervalMs);
+  return follow(sessions, workspaceId, sessionId, signal, after, arm, intervalMs, finish);
 }
 
 async function* follow(
@@ -46,9 +48,12 @@ async function* follow(
   start: number,
   arm: () => Wait,
   intervalMs: number,
+  finish: AbortSignal | undefined,
 ): AsyncGenerator<SessionEvent> {
   let after = start;
+  const stop = finish === undefined ? signal : AbortSignal.any([signal, finish]);
   while (!signal.aborted) {
+    const last = finish?.aborted === true;
     // Armed before the read: a wake-up that comes between the read and the wait is not lost.
     const wait = arm();
     const batch = await sessions.eventsSince(workspaceId, sessionId, after);
@@ -59,6 +64,9 @@ async function* follow(
     }
     // A short batch is all there was: wait (a wake-up armed before the read still ends it at once) instead
     // of reading again only to find nothing.
-    if (batch.length < EVENTS_SINCE_LIMIT) await wait(intervalMs, signal);
+    if (batch.length < EVENTS_SINCE_LIMIT) {
+      if (last) return;
+      await wait(intervalMs, stop);
+    }
   }
 }

@@ -1,6 +1,5 @@
-import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
 import { findAnsweredWaits } from "../store/session-waits.js";
-import { eventPages, type SessionEvent } from "../store/sessions.js";
+import { eventPages, findBusySessions, type SessionEvent } from "../store/sessions.js";
 import type { Store } from "../store/store.js";
 import { sessionError } from "./agent-event-map.js";
 import { createDbTranscripts } from "./db-transcripts.js";
@@ -9,6 +8,7 @@ import type { ServedTurns } from "./served-turns.js";
 import type { ServedSessionIo } from "./session-io.js";
 import type { SessionQueues } from "./session-queues.js";
 import type { TurnLocks } from "./turn-locks.js";
+import { ABANDONED_TURN_TEXT, turnEnd } from "./turn-queue.js";
 
 /** What taking over orphaned turns needs. */
 export interface OrphanTakeoverOptions {
@@ -18,20 +18,30 @@ export interface OrphanTakeoverOptions {
   turns: ServedTurns;
   queues: SessionQueues;
   /**
-   * How often this instance sweeps the database for answered waits whose owner is gone (one query each
-   * time); a sweep starts after the previous one ended.
+   * Has this instance work through the session's queue (its drain takes the session's turn lock first, so it
+   * acts only where no live instance does); `resume`: the session may have a wait whose answers are all in.
+   */
+  kick(ws: string, sessionId: string, resume: boolean): void;
+  /**
+   * How often this instance sweeps the database for turns no live instance runs (one query each for answered
+   * waits and for busy sessions); a sweep starts after the previous one ended. The first sweep runs at once.
    */
   sweepMs: number;
 }
 
-/** How one instance takes over turns that another instance left waiting on the user. */
+/** How one instance takes over turns that another instance (or this one's previous run) left behind. */
 export interface OrphanTakeover {
   /**
-   * The session got an answer (`user.custom_tool_result` / `user.tool_confirmation`) while no task of it
-   * runs here: resumes the turn it answers at once if its owner is gone (queued after the session's tasks
-   * here). If the owner holds its lock, the sweeps take over should it die before reading the answer.
+   * Resumes the session's turn left waiting on the user once every answer it waited for is stored (the caller
+   * holds the session's turn lock and runs no task of it). Does nothing when the turn does not wait so.
    */
-  answered(ws: string, session: BetaManagedAgentsSession): void;
+  resumeAnswered(ws: string, sessionId: string): Promise<void>;
+  /**
+   * Ends the session's turn whose status is `running` while no instance runs it (the caller holds the
+   * session's turn lock and runs no turn of it): its open spans end as errors, then a `session.error`
+   * saying the server stopped, then `session.status_idle` (`retries_exhausted`).
+   */
+  closeAbandoned(ws: string, sessionId: string): Promise<void>;
   /** Stops sweeping. */
   close(): void;
 }
@@ -40,34 +50,29 @@ export interface OrphanTakeover {
 export function createOrphanTakeover(options: OrphanTakeoverOptions): OrphanTakeover {
   const { store, io, locks, turns, queues } = options;
 
-  /** The calls the session's current turn waits on, when every one of them is answered (see answeredWait). */
-  const answeredCalls = async (ws: string, sessionId: string) => {
+  /** The current turn's events (since the last turn-ending `session.status_idle`), in order. */
+  const turnEvents = async (ws: string, sessionId: string) => {
     const events: SessionEvent[] = [];
     const after = await store.sessions.turnStartSeq(ws, sessionId);
     for await (const page of eventPages(store.sessions, ws, sessionId, after)) {
       for (const { event } of page) events.push(event);
     }
-    return answeredWait(events);
+    return events;
   };
 
   /**
    * Resumes the turn another instance left waiting on the user, once every answer it waited for is stored:
-   * only with the session's turn lock (the owner holds it while it waits, and PostgreSQL frees it when the
-   * owner dies), and only when the events, read after the lock is taken, still show the turn waiting (a
-   * resumption elsewhere ends that), so exactly one instance resumes it. The answers complete the
-   * transcript's dangling tool calls, then a turn goes on from them. `session` is read (under the lock) when
-   * not given.
+   * only with the session's turn lock (the owner holds it while its turn runs or waits, and PostgreSQL frees
+   * it when the owner dies), and only when the events, read after the lock is taken, still show the turn
+   * waiting (a resumption elsewhere ends that), so exactly one instance resumes it. The answers complete the
+   * transcript's dangling tool calls, then a turn goes on from them.
    */
-  const resumeWaiting = async (
-    ws: string,
-    sessionId: string,
-    known?: BetaManagedAgentsSession,
-  ): Promise<void> => {
+  const resumeAnswered = async (ws: string, sessionId: string): Promise<void> => {
     if (!(await locks.tryHold(sessionId))) return;
     try {
-      const calls = await answeredCalls(ws, sessionId);
+      const calls = answeredWait(await turnEvents(ws, sessionId));
       if (calls === undefined) return;
-      const session = known ?? (await store.sessions.get(ws, sessionId));
+      const session = await store.sessions.get(ws, sessionId);
       const transcripts = createDbTranscripts(store.db, session.id);
       const completed = completeCalls(lastMainMessage(await transcripts.read(session.id)), calls);
       if (completed === undefined) {
@@ -87,38 +92,49 @@ export function createOrphanTakeover(options: OrphanTakeoverOptions): OrphanTake
       await transcripts.append(session.id, [
         { type: "message", message: completed.message, at: new Date().toISOString() },
       ]);
-      await turns.run(ws, session, RESUME_PROMPT, completed.allowOnce);
+      await turns.run(ws, session, RESUME_PROMPT, { allowOnce: completed.allowOnce });
     } finally {
       await locks.release(sessionId);
     }
+  };
+
+  const closeAbandoned = async (ws: string, sessionId: string): Promise<void> => {
+    await io.append(ws, sessionId, turnEnd(await turnEvents(ws, sessionId), ABANDONED_TURN_TEXT), "idle");
   };
 
   let closed = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   /**
-   * One sweep: every answered wait the database shows (one query), except sessions with a task here (this
-   * instance owns or is resuming them), is queued for {@link resumeWaiting}; a wait whose owner is alive
-   * fails its lock and is left to the owner. A failed query is tried again at the next sweep.
+   * One sweep: every answered wait and every busy session (running, or with queued messages) the database
+   * shows, except sessions with a task here (this instance runs them), is kicked; a session whose owner is
+   * alive fails its lock in the drain and is left to the owner. A failed query is tried again at the next
+   * sweep.
    */
   const sweep = async (): Promise<void> => {
     const waits = await findAnsweredWaits(store.db).catch(() => []);
+    const busy = await findBusySessions(store.db).catch(() => []);
     for (const { workspaceId, sessionId } of waits) {
       if (closed || queues.has(sessionId)) continue;
-      queues.enqueue(sessionId, () => resumeWaiting(workspaceId, sessionId));
+      options.kick(workspaceId, sessionId, true);
+    }
+    for (const { workspaceId, sessionId } of busy) {
+      if (closed || queues.has(sessionId)) continue;
+      options.kick(workspaceId, sessionId, false);
     }
   };
-  const schedule = (): void => {
+  const schedule = (ms: number): void => {
     if (closed) return;
     timer = setTimeout(() => {
-      void sweep().finally(schedule);
-    }, options.sweepMs);
+      void sweep().finally(() => schedule(options.sweepMs));
+    }, ms);
     timer.unref();
   };
-  schedule();
+  schedule(0);
 
   return {
-    answered: (ws, session) => queues.enqueue(session.id, () => resumeWaiting(ws, session.id, session)),
+    resumeAnswered,
+    closeAbandoned,
     close() {
       closed = true;
       clearTimeout(timer);

@@ -1,16 +1,20 @@
+import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
 import type { ModelClient } from "../../agent/model-client.js";
 import type { EventSignals } from "../events/event-signals.js";
 import type { SessionRunner } from "../session-runner.js";
+import type { SessionEvent } from "../store/sessions.js";
 import type { Store } from "../store/store.js";
+import type { OutEvent } from "./agent-event-map.js";
 import { checkToolConfirmations } from "./confirmation-check.js";
 import type { LiveCacheLimits } from "./live-cache.js";
 import { createLiveSessions } from "./live-sessions.js";
 import { createOrphanTakeover } from "./orphan-takeover.js";
-import { createServedTurns } from "./served-turns.js";
+import { createServedTurns, sessionGone } from "./served-turns.js";
 import { createServedSessionIo } from "./session-io.js";
 import { createSessionQueues } from "./session-queues.js";
 import { createLocalTurnLocks, type TurnLocks } from "./turn-locks.js";
-import { checkUserEvents, userText } from "./user-events.js";
+import { droppedMessageError, MAX_QUEUED_MESSAGES, queueStep } from "./turn-queue.js";
+import { checkUserEvents, type UserEvent, userText } from "./user-events.js";
 
 /** What the runner needs: the store, the model, and whether sessions may touch the host. */
 export interface SessionRunnerOptions {
@@ -54,34 +58,57 @@ export interface SessionRunnerOptions {
    * owner (the instance holding the turn lock) is gone, to resume them (default {@link ORPHAN_SWEEP_MS}).
    */
   orphanSweepMs?: number;
+  /** What a failure no request or event can tell goes to (default `console.error`). */
+  report?: (error: unknown) => void;
 }
 
-/** How often each instance sweeps for answered waits whose owner is gone: every 2 seconds (one query). */
+/** How often each instance sweeps for turns no live instance runs: every 2 seconds (two indexed queries). */
 export const ORPHAN_SWEEP_MS = 2000;
 
 /** Open sessions kept between turns by default: 256 per instance, each for 5 minutes unused. */
 export const LIVE_SESSION_LIMITS: LiveCacheLimits = { max: 256, idleMs: 5 * 60_000 };
 
+/** How long a shutdown waits for running turns to end by themselves before it stops them: 10 seconds. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+/** Resolves after `ms` (a bound on a shutdown step, not a wait for work). */
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
 /**
- * The engine behind `serve`'s events routes: user events are appended to the store; each `user.message` runs
- * one engine turn (one at a time per session on this instance) over the agent's store skills, model, system
- * prompt and custom tools, and every event the turn emits is appended (in coalesced batches, one NOTIFY each)
+ * The engine behind `serve`'s events routes. User events are appended to the store, and the session's queue
+ * lives there too: each `user.message` waits (at most {@link MAX_QUEUED_MESSAGES}) until the instance holding
+ * the session's turn lock takes it and runs one engine turn over the agent's store skills, model, system
+ * prompt and custom tools; every event the turn emits is appended (in coalesced batches, one NOTIFY each)
  * before any stream sees it (streams read the store, so any instance on the same database serves them). The
- * conversation itself is kept in the database too, so a session continues on whichever instance gets its next
- * message. Between turns the session stays open on this instance (bounded, see `liveSessions`); a turn reuses
- * it unless the transcript moved on elsewhere or the agent changed, and tells its skill source the current
- * `latest` versions (one query for both). `user.interrupt` stops this instance's turn of that session.
+ * conversation itself is kept in the database too, so a session continues on whichever instance gets its
+ * next message, and what a stopped instance left is picked up by a live one: a turn left `running` is ended
+ * with a `session.error`, its queued messages run. Between turns the session stays open on this instance
+ * (bounded, see `liveSessions`). `user.interrupt` stops this instance's turn of that session and drops the
+ * messages queued before it (each told by a `session.error`); archiving does that and drops every queued
+ * message.
  */
 export function createSessionRunner(options: SessionRunnerOptions): SessionRunner & {
-  /** Closes the sessions kept open. */
+  /** Stops sweeping and closes the sessions kept open (running turns are left as they are). */
   close(): Promise<void>;
+  /**
+   * Stops for good: no new turn starts; running turns get `graceMs` to end, then are stopped (each ends with
+   * a `session.error` and `session.status_idle`; a turn waiting on the user is left waiting, to be resumed
+   * by the next instance); open streams then read what is left and end.
+   */
+  shutdown(graceMs?: number): Promise<void>;
   /** How many sessions are kept open between turns now. */
   liveCount(): number;
 } {
   const { store } = options;
+  const report = options.report ?? ((error: unknown) => console.error(error));
   const locks = options.turnLocks ?? createLocalTurnLocks();
   const io = createServedSessionIo(options);
-  const queues = createSessionQueues((error) => console.error(error));
+  let stopping = false;
+  const queues = createSessionQueues((error) => {
+    if (!stopping && !sessionGone(error)) report(error);
+  });
   const lives = createLiveSessions({
     store,
     io,
@@ -95,12 +122,119 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     lives,
     ...(options.client === undefined ? {} : { client: options.client }),
   });
+  // Sessions whose drain should first try to resume a wait whose answers are all in.
+  const resumes = new Set<string>();
+  // Ends open streams once a shutdown has written everything: each reads to the end, then stops.
+  const finishStreams = new AbortController();
+
+  /**
+   * Works through the session's queue while this instance holds its turn lock: a turn left running by a
+   * stopped instance is ended, an answered wait resumed; then the messages before the last interrupt are
+   * dropped (each told) and the next one's turn runs, until none is left.
+   */
+  const drainHeld = async (ws: string, sessionId: string): Promise<void> => {
+    for (;;) {
+      if (stopping) return;
+      if (resumes.delete(sessionId)) await orphans.resumeAnswered(ws, sessionId);
+      const queue = await store.sessions.queuedInputs(ws, sessionId);
+      // This instance holds the lock and runs no turn of the session: a running status is a stopped owner's.
+      if (queue.status === "running") await orphans.closeAbandoned(ws, sessionId);
+      const step = queueStep(queue.inputs, queue.archived);
+      const drops: OutEvent[] = step.drop.map((d) => droppedMessageError(d.input.event.id, d.cause));
+      // An interrupt (or the archive) ends a wait no instance runs any more.
+      if (queue.waiting && (step.interrupted || queue.archived))
+        drops.push({ type: "session.status_idle", stop_reason: { type: "end_turn" }, stop_details: null });
+      const take = { upTo: step.upTo, messages: step.drop.length + (step.take === undefined ? 0 : 1) };
+      if (step.take === undefined) {
+        if (step.upTo > 0 || drops.length > 0)
+          await io.append(ws, sessionId, drops, drops.length > 0 ? "idle" : undefined, undefined, { take });
+        return;
+      }
+      const session = await store.sessions.get(ws, sessionId);
+      await io.append(ws, sessionId, [...drops, { type: "session.status_running" }], "running", undefined, {
+        take,
+      });
+      await turns.run(ws, session, userText(step.take.event), { announced: true });
+    }
+  };
+
+  /**
+   * The session's drain on this instance: only with its turn lock (a live holder elsewhere drains it itself);
+   * after letting the lock go it looks once more, so work sent while the lock was held here is never left.
+   */
+  const drain = async (ws: string, sessionId: string): Promise<void> => {
+    for (;;) {
+      if (stopping || !(await locks.tryHold(sessionId))) return;
+      try {
+        await drainHeld(ws, sessionId);
+      } finally {
+        await locks.release(sessionId);
+      }
+      if (stopping) return;
+      const queue = await store.sessions.queuedInputs(ws, sessionId);
+      const step = queueStep(queue.inputs, queue.archived);
+      if (step.take === undefined && step.upTo === 0 && queue.status !== "running") return;
+    }
+  };
+  const kick = (ws: string, sessionId: string, resume: boolean): void => {
+    if (resume) resumes.add(sessionId);
+    queues.kick(sessionId, () => drain(ws, sessionId));
+  };
+  /**
+   * A lone `user.message` to a session with no task here: its turn starts at once when nothing else waits or
+   * runs on the session, its running status stored in the same statement as the message (one statement
+   * less); otherwise the message is queued like any other. The session's task here is claimed before the
+   * first await, so no sweep or other send slips in between.
+   */
+  const startTurn = async (
+    ws: string,
+    session: BetaManagedAgentsSession,
+    message: UserEvent,
+  ): Promise<SessionEvent[]> => {
+    let settle: (started: boolean) => void = () => {};
+    const decided = new Promise<boolean>((resolve) => {
+      settle = resolve;
+    });
+    queues.kick(session.id, async () => {
+      if (await decided) {
+        try {
+          await turns.run(ws, session, userText(message), { announced: true });
+        } finally {
+          await locks.release(session.id);
+        }
+      }
+      await drain(ws, session.id);
+    });
+    let started = false;
+    try {
+      if (await locks.tryHold(session.id)) {
+        const running = [message, { type: "session.status_running" }];
+        const stored = await io
+          .append(ws, session.id, running, "running", undefined, { startsTurn: true })
+          .catch(async (error: unknown) => {
+            await locks.release(session.id);
+            throw error;
+          });
+        if (stored.length > 0) {
+          started = true;
+          return stored.slice(0, 1);
+        }
+        await locks.release(session.id);
+      }
+      return await io.append(ws, session.id, [message], undefined, undefined, {
+        maxQueued: MAX_QUEUED_MESSAGES,
+      });
+    } finally {
+      settle(started);
+    }
+  };
   const orphans = createOrphanTakeover({
     store,
     io,
     locks,
     turns,
     queues,
+    kick,
     sweepMs: options.orphanSweepMs ?? ORPHAN_SWEEP_MS,
   });
 
@@ -108,36 +242,41 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     async send(ws, session, events) {
       checkUserEvents(events);
       await checkToolConfirmations(store.sessions, ws, session.id, events);
-      // A lone user.message to a session with no turn here starts one at once: its running status goes in the
-      // same statement.
-      const startsNow = events.length === 1 && events[0]?.type === "user.message" && !queues.has(session.id);
-      const stored = startsNow
-        ? (await io.append(ws, session.id, [...events, { type: "session.status_running" }], "running")).slice(
-            0,
-            1,
-          )
-        : await io.append(ws, session.id, events);
-      if (startsNow) turns.announced(session.id);
+      const [only] = events;
+      if (events.length === 1 && only?.type === "user.message" && !stopping && !queues.has(session.id))
+        return startTurn(ws, session, only);
+      const stored = await io.append(ws, session.id, events, undefined, undefined, {
+        maxQueued: MAX_QUEUED_MESSAGES,
+      });
+      if (events.some((e) => e.type === "user.interrupt")) turns.stop(session.id, "interrupt");
       // An answer to a turn this instance does not run: its owner may be gone (see OrphanTakeover).
       const answers = events.some(
         (e) => e.type === "user.custom_tool_result" || e.type === "user.tool_confirmation",
       );
-      if (answers && !queues.has(session.id)) orphans.answered(ws, session);
-      for (const event of events) {
-        if (event.type === "user.interrupt") turns.interrupt(session.id);
-        if (event.type === "user.message")
-          queues.enqueue(session.id, () => turns.run(ws, session, userText(event)));
-      }
+      const resume = answers && !queues.has(session.id);
+      const queued = events.some((e) => e.type === "user.message" || e.type === "user.interrupt");
+      if (resume || queued) kick(ws, session.id, resume);
       return stored;
     },
-    subscribe: (ws, id, signal) => io.follow(ws, id, signal),
-    async forget(_ws, sessionId) {
-      turns.forget(sessionId);
+    subscribe: (ws, id, signal) => io.follow(ws, id, signal, finishStreams.signal),
+    async forget(ws, sessionId) {
+      turns.stop(sessionId, "forget");
       await lives.drop(sessionId);
+      kick(ws, sessionId, false);
     },
     close: () => {
+      stopping = true;
       orphans.close();
       return lives.closeAll();
+    },
+    async shutdown(graceMs = SHUTDOWN_GRACE_MS) {
+      stopping = true;
+      orphans.close();
+      await Promise.race([turns.quiet(), delay(graceMs)]);
+      turns.stopAll("shutdown");
+      await Promise.race([turns.quiet(), delay(graceMs)]);
+      finishStreams.abort();
+      await lives.closeAll();
     },
     liveCount: () => lives.size(),
   };

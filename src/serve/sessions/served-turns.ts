@@ -1,11 +1,13 @@
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
 import type { ModelClient } from "../../agent/model-client.js";
+import { ApiError } from "../errors.js";
 import { newEventId } from "../store/sessions.js";
 import { type EventMapState, type OutEvent, sessionError, sessionEventsFor } from "./agent-event-map.js";
-import { createEventWriter } from "./event-writer.js";
+import { createEventWriter, type EventWriter } from "./event-writer.js";
 import { createHeldToolUses } from "./held-tool-uses.js";
 import type { LiveSession, LiveSessions } from "./live-sessions.js";
 import type { ServedSessionIo } from "./session-io.js";
+import { failedSpanEnd, SHUTDOWN_TURN_TEXT } from "./turn-queue.js";
 
 /** What running served turns needs. */
 export interface ServedTurnsOptions {
@@ -21,49 +23,102 @@ export interface AllowedCall {
   input: unknown;
 }
 
+/** How a turn runs besides its text. */
+export interface TurnOptions {
+  /** Calls allowed once without asking (a resumed turn's calls the user allowed but that never ran). */
+  allowOnce?: readonly AllowedCall[];
+  /** Its `session.status_running` is stored already (with the take of its message). */
+  announced?: boolean;
+}
+
+/** Why a turn running here is stopped before it ends. */
+export type StopCause = "interrupt" | "forget" | "shutdown";
+
 /** The engine turns of one instance's served sessions (one at a time per session: the caller queues them). */
 export interface ServedTurns {
   /**
-   * Runs one engine turn of `session` on `text` (with `allowOnce` calls allowed without asking), appending
-   * every event it emits, and ends it with `session.status_idle`.
+   * Runs one engine turn of `session` on `text`, appending every event it emits, and ends it with
+   * `session.status_idle`. A stopped turn ends each model request span it left open as an error.
    */
-  run(
-    ws: string,
-    session: BetaManagedAgentsSession,
-    text: string,
-    allowOnce?: readonly AllowedCall[],
-  ): Promise<void>;
-  /** The session's next turn here need not append `session.status_running`: it was stored already. */
-  announced(sessionId: string): void;
-  /** Stops the session's turn running here, if any (`user.interrupt`). */
-  interrupt(sessionId: string): void;
-  /** The session was deleted or archived: a turn of it running here closes its session instead of keeping it. */
-  forget(sessionId: string): void;
+  run(ws: string, session: BetaManagedAgentsSession, text: string, options?: TurnOptions): Promise<void>;
+  /**
+   * Stops the session's turn running here, if any: `interrupt` (`user.interrupt`) and `forget` (the session
+   * was deleted or archived: its engine session is closed, not kept) end it idle with `end_turn`; `shutdown`
+   * ends it with a `session.error` and `retries_exhausted`, except a turn waiting on the user, which is left
+   * as it is stored (the next instance resumes it once answered).
+   */
+  stop(sessionId: string, cause: StopCause): void;
+  /** Stops every turn running here (see {@link ServedTurns.stop}). */
+  stopAll(cause: StopCause): void;
+  /** Resolves when every turn running here has ended or waits on the user. */
+  quiet(): Promise<void>;
+}
+
+/** Whether `error` says the session is gone (deleted while its turn ran). Pure. */
+export function sessionGone(error: unknown): boolean {
+  return error instanceof ApiError && error.type === "not_found_error";
 }
 
 /** Served turns over `options`. */
 export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
   const { io, lives } = options;
-  const running = new Map<string, AbortController>();
-  // Sessions whose next turn's `session.status_running` was stored with the user.message that started it.
-  const announced = new Set<string>();
-  // Sessions deleted or archived while a turn of theirs runs: closed after it instead of kept.
-  const forgotten = new Set<string>();
+  interface Running {
+    abort: AbortController;
+    cause?: StopCause;
+    /** The turn's last status is an idle waiting on the user. */
+    waiting: boolean;
+  }
+  const running = new Map<string, Running>();
+  // Resolvers of `quiet()`, checked whenever a turn ends or starts or stops waiting.
+  let quietWaiters: (() => void)[] = [];
+  const checkQuiet = (): void => {
+    if ([...running.values()].some((r) => !r.waiting)) return;
+    const waiters = quietWaiters;
+    quietWaiters = [];
+    for (const done of waiters) done();
+  };
 
   const run = async (
     ws: string,
     session: BetaManagedAgentsSession,
     text: string,
-    allowOnce: readonly AllowedCall[] = [],
+    turnOptions: TurnOptions = {},
   ): Promise<void> => {
-    const writer = createEventWriter({
+    const turn: Running = { abort: new AbortController(), waiting: false };
+    const abort = turn.abort;
+    // Open model request spans (their start ids), ended as errors when the turn stops before they end.
+    const spans = new Set<string>();
+    const inner = createEventWriter({
       append: (events, status, ids) => io.append(ws, session.id, events, status, ids),
       newId: newEventId,
     });
-    const abort = new AbortController();
-    running.set(session.id, abort);
-    // `send` stored it with the user.message when the turn was to start at once (one statement less).
-    if (!announced.delete(session.id)) writer.write([{ type: "session.status_running" }], "running");
+    // Every write of the turn (its waits' too) goes through here: it follows the spans and whether the
+    // turn waits on the user; once a shutdown left a waiting turn as stored, nothing more is written.
+    let detached = false;
+    const writer: EventWriter = {
+      write(events, status) {
+        if (detached) return { ids: events.map(() => newEventId()), stored: Promise.resolve([]) };
+        const written = inner.write(events, status);
+        for (const [i, e] of events.entries()) {
+          const id = written.ids[i];
+          if (e.type === "span.model_request_start" && id !== undefined) spans.add(id);
+          if (e.type === "span.model_request_end") spans.delete(String(e.model_request_start_id));
+          if (e.type === "session.status_idle" || e.type === "session.status_running") {
+            turn.waiting =
+              e.type === "session.status_idle" &&
+              typeof e.stop_reason === "object" &&
+              e.stop_reason !== null &&
+              "type" in e.stop_reason &&
+              e.stop_reason.type === "requires_action";
+            checkQuiet();
+          }
+        }
+        return written;
+      },
+      flush: () => inner.flush(),
+    };
+    running.set(session.id, turn);
+    if (turnOptions.announced !== true) writer.write([{ type: "session.status_running" }], "running");
     let stopReason: OutEvent = { type: "end_turn" };
     let live: LiveSession | undefined;
     let keep = false;
@@ -77,7 +132,7 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
         return;
       }
       live = await lives.acquire(ws, session, client, writer);
-      for (const call of allowOnce) live.confirm.allowOnce(call.name, call.input);
+      for (const call of turnOptions.allowOnce ?? []) live.confirm.allowOnce(call.name, call.input);
       const state: EventMapState = {
         requestStarts: new Map(),
         toolUses: new Map(),
@@ -116,24 +171,50 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
       writer.write([sessionError(error instanceof Error ? error.message : String(error))]);
       stopReason = { type: "retries_exhausted" };
     } finally {
-      running.delete(session.id);
+      if (turn.cause === "shutdown" && turn.waiting) detached = true;
+      // A stopped turn's request never ends by itself: its span ends as an error.
+      if (abort.signal.aborted && spans.size > 0) writer.write([...spans].map(failedSpanEnd));
+      if (turn.cause === "shutdown") {
+        writer.write([sessionError(SHUTDOWN_TURN_TEXT)]);
+        stopReason = { type: "retries_exhausted" };
+      }
       if (live !== undefined) live.io.asked = undefined;
       writer.write([{ type: "session.status_idle", stop_reason: stopReason, stop_details: null }], "idle");
       if (live !== undefined) {
-        if (keep && !forgotten.has(session.id)) lives.keep(session.id, live);
+        if (keep && turn.cause === undefined) lives.keep(session.id, live);
         else await lives.close(live).catch(() => {});
       }
-      forgotten.delete(session.id);
-      await writer.flush();
+      try {
+        await writer.flush().catch((error: unknown) => {
+          // A session deleted under its turn: nothing is left to tell.
+          if (!sessionGone(error)) throw error;
+        });
+      } finally {
+        if (running.get(session.id) === turn) running.delete(session.id);
+        checkQuiet();
+      }
     }
+  };
+
+  const stop = (sessionId: string, cause: StopCause): void => {
+    const turn = running.get(sessionId);
+    if (turn === undefined) return;
+    turn.cause ??= cause;
+    turn.abort.abort();
   };
 
   return {
     run,
-    announced: (sessionId) => void announced.add(sessionId),
-    interrupt: (sessionId) => running.get(sessionId)?.abort(),
-    forget(sessionId) {
-      if (running.has(sessionId)) forgotten.add(sessionId);
+    stop,
+    stopAll(cause) {
+      for (const [sessionId, turn] of running)
+        if (cause !== "shutdown" || !turn.waiting) stop(sessionId, cause);
+    },
+    quiet() {
+      return new Promise((resolve) => {
+        quietWaiters.push(resolve);
+        checkQuiet();
+      });
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
 import type { EventSignals } from "../events/event-signals.js";
 import { followEvents } from "../events/follow-events.js";
-import type { SessionEvent } from "../store/sessions.js";
+import type { AppendOptions, SessionEvent } from "../store/sessions.js";
 import type { Store } from "../store/store.js";
 import type { UserEvent } from "./user-events.js";
 
@@ -25,17 +25,27 @@ export interface ServedSessionIo {
     events: readonly UserEvent[],
     status?: BetaManagedAgentsSession["status"],
     ids?: readonly string[],
+    queue?: Pick<AppendOptions, "take" | "maxQueued" | "startsTurn">,
   ): Promise<SessionEvent[]>;
-  /** The session's events appended after this resolves, until `signal` aborts. */
-  follow(ws: string, sessionId: string, signal: AbortSignal): Promise<AsyncIterable<SessionEvent>>;
+  /**
+   * The session's events appended after this resolves, until `signal` aborts; once `finish` aborts, the
+   * events stored by then and no more.
+   */
+  follow(
+    ws: string,
+    sessionId: string,
+    signal: AbortSignal,
+    finish?: AbortSignal,
+  ): Promise<AsyncIterable<SessionEvent>>;
 }
 
 /** Event appends and follows over `options.store`. */
 export function createServedSessionIo(options: SessionIoOptions): ServedSessionIo {
   const { store, signals } = options;
   return {
-    async append(ws, sessionId, events, status, ids) {
+    async append(ws, sessionId, events, status, ids, queue) {
       const stored = await store.sessions.appendEvents(ws, sessionId, events, {
+        ...queue,
         ...(status === undefined ? {} : { status }),
         ...(ids === undefined ? {} : { eventIds: ids }),
         ...(options.notifyChannel === undefined ? {} : { notify: options.notifyChannel }),
@@ -43,9 +53,9 @@ export function createServedSessionIo(options: SessionIoOptions): ServedSessionI
       signals?.notify(sessionId);
       return stored;
     },
-    follow: (ws, sessionId, signal) =>
+    follow: (ws, sessionId, signal, finish) =>
       signals === undefined
-        ? followEvents(store.sessions, ws, sessionId, signal)
+        ? followEvents(store.sessions, ws, sessionId, signal, undefined, undefined, finish)
         : followEvents(
             store.sessions,
             ws,
@@ -53,6 +63,7 @@ export function createServedSessionIo(options: SessionIoOptions): ServedSessionI
             signal,
             () => signals.arm(sessionId),
             options.followIntervalMs ?? 1000,
+            finish,
           ),
   };
 }

@@ -59,6 +59,26 @@ export function createLocalTurnLocks(): TurnLocks {
   );
 }
 
+/**
+ * Locks shared through `owners` by several runners of one process on one database (instances in a test):
+ * a hold succeeds unless another of them holds the session's lock, as advisory locks do across processes.
+ */
+export function createSharedTurnLocks(owners: Map<string, object>): TurnLocks {
+  const me = {};
+  return countedLocks(
+    async (sessionId) => {
+      const owner = owners.get(sessionId);
+      if (owner !== undefined && owner !== me) return false;
+      owners.set(sessionId, me);
+      return true;
+    },
+    async (sessionId) => {
+      if (owners.get(sessionId) === me) owners.delete(sessionId);
+    },
+    async () => {},
+  );
+}
+
 /** The first key of the two-key advisory locks a turn holds (the second is the hash of the session id). */
 export const TURN_LOCK_CLASS = 74_201_115;
 

@@ -1,4 +1,5 @@
 import { invalid } from "../errors.js";
+import { MAX_EVENTS_PER_REQUEST } from "./turn-queue.js";
 
 /** The user events a session takes (`POST /v1/sessions/{id}/events`). */
 export const USER_EVENT_TYPES = [
@@ -25,8 +26,16 @@ export function userText(event: UserEvent): string {
     .join("\n");
 }
 
-/** Refuses (400) events the session does not take, or that lack their required fields. Pure. */
+/**
+ * Refuses (400) more than {@link MAX_EVENTS_PER_REQUEST} events, events the session does not take, or that
+ * lack their required fields. Pure.
+ */
 export function checkUserEvents(events: readonly UserEvent[]): void {
+  if (events.length > MAX_EVENTS_PER_REQUEST) {
+    throw invalid(
+      `events: at most ${MAX_EVENTS_PER_REQUEST} events per request, got ${events.length}: send them in several requests`,
+    );
+  }
   for (const [i, event] of events.entries()) {
     if (!(USER_EVENT_TYPES as readonly string[]).includes(event.type)) {
       throw invalid(

@@ -155,6 +155,19 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
       "CREATE INDEX sessions_waiting ON sessions (id) WHERE wait_seq IS NOT NULL",
     ],
   },
+  {
+    version: 6,
+    name: "session message queue",
+    sql: [
+      // The seq up to which the session's user.message / user.interrupt events are taken (run, dropped or
+      // obeyed), and how many user.message events after it wait: the queue lives in the database, so any
+      // instance can run (or refuse) what a stopped one left, and the sweep finds it over a partial index.
+      "ALTER TABLE sessions ADD COLUMN taken_seq integer NOT NULL DEFAULT 0",
+      "ALTER TABLE sessions ADD COLUMN queued integer NOT NULL DEFAULT 0",
+      "UPDATE sessions SET taken_seq = event_seq",
+      "CREATE INDEX sessions_busy ON sessions (id) WHERE status = 'running' OR queued > 0",
+    ],
+  },
 ];
 
 /** An arbitrary constant: the advisory lock that serialises migrations across instances. */

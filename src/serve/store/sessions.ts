@@ -1,5 +1,5 @@
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
-import { notFound } from "../errors.js";
+import { ApiError, notFound } from "../errors.js";
 import type { SqlDriver, SqlQuery, SqlRow } from "./driver.js";
 import { newId } from "./ids.js";
 import { type Page, type PageRequest, toPage } from "./page.js";
@@ -66,6 +66,57 @@ export interface AppendOptions {
    * are committed), so the other instances' streams wake without a second round trip.
    */
   notify?: string;
+  /**
+   * Takes the session's queued user events up to seq `upTo` (run, dropped or obeyed: see
+   * {@link SessionStore.queuedInputs}), `messages` of them `user.message` events leaving the queue.
+   */
+  take?: { upTo: number; messages: number };
+  /**
+   * Refuses the append with a 429 `rate_limit_error` when its `user.message` events would leave more than
+   * this many queued (not yet taken) on the session; nothing is stored then.
+   */
+  maxQueued?: number;
+  /**
+   * The events are one `user.message` and the `session.status_running` of its turn, which starts at once:
+   * stored (the message taken) only when nothing else waits, runs or is archived on the session (no queued
+   * message, status not `running`, no wait on the user); otherwise nothing is stored and the append
+   * resolves with no events.
+   */
+  startsTurn?: boolean;
+}
+
+/** A session's queue as its turn runner reads it: the session's state and its untaken user events. */
+export interface QueuedInputs {
+  status: BetaManagedAgentsSession["status"];
+  archived: boolean;
+  /** Whether the session's last status event is a `session.status_idle` waiting on the user. */
+  waiting: boolean;
+  /** The seq up to which user events are taken. */
+  takenSeq: number;
+  /** The `user.message` and `user.interrupt` events after `takenSeq`, oldest first (at most {@link EVENTS_SINCE_LIMIT}). */
+  inputs: { seq: number; event: SessionEvent }[];
+}
+
+/** A session that may have work no instance runs: its status is `running`, or it has queued messages. */
+export interface BusySessionRef {
+  workspaceId: string;
+  sessionId: string;
+}
+
+/** The most sessions one {@link findBusySessions} returns. */
+export const BUSY_SESSIONS_LIMIT = 100;
+
+/**
+ * The sessions (archived ones too) whose status is `running` or that have queued messages, least recently
+ * updated first: one query over the `sessions_busy` partial index. A live instance's sessions show here
+ * too; the caller takes the turn lock before acting on one.
+ */
+export async function findBusySessions(db: SqlQuery): Promise<BusySessionRef[]> {
+  const rows = await db.query(
+    `SELECT workspace_id, id FROM sessions WHERE status = 'running' OR queued > 0
+     ORDER BY updated_at LIMIT ${BUSY_SESSIONS_LIMIT}`,
+  );
+  return rows.map((row) => ({ workspaceId: text(row, "workspace_id"), sessionId: text(row, "id") }));
 }
 
 /** A new session event id (`sevt_…`). */
@@ -139,6 +190,8 @@ export interface SessionStore {
     id: string,
     after: number,
   ): Promise<{ seq: number; event: SessionEvent }[]>;
+  /** The session's status and its user events not taken yet (one query). */
+  queuedInputs(workspaceId: string, id: string): Promise<QueuedInputs>;
   /** The sequence number of the session's last event (0: none yet); one row, whatever the history's length. */
   lastEventSeq(workspaceId: string, id: string): Promise<number>;
   /**
@@ -225,17 +278,23 @@ export function createSessionStore(db: SqlDriver): SessionStore {
       );
     },
     async appendEvents(workspaceId, id, events, options = {}) {
-      const { status, eventIds, notify } = options;
+      const { status, eventIds, notify, take, maxQueued, startsTurn = false } = options;
       if (events.length === 0) {
         await getRow(db, workspaceId, id);
-        if (status !== undefined) {
-          await db.query("UPDATE sessions SET status = $1, updated_at = now() WHERE id = $2", [status, id]);
+        if (status !== undefined || take !== undefined) {
+          await db.query(
+            `UPDATE sessions SET status = coalesce($1, status), updated_at = now(),
+               taken_seq = greatest(taken_seq, coalesce($3::integer, 0)), queued = queued - coalesce($4::integer, 0)
+             WHERE id = $2`,
+            [status ?? null, id, take?.upTo ?? null, take?.messages ?? null],
+          );
         }
         return [];
       }
       if (eventIds !== undefined && eventIds.length !== events.length) {
         throw new Error(`appendEvents: ${eventIds.length} ids for ${events.length} events`);
       }
+      const messages = startsTurn ? 0 : events.filter((e) => e.type === "user.message").length;
       const rows = events.map((event, n) => {
         const { type, id: _ignored, processed_at: _at, ...rest } = event;
         return { id: eventIds?.[n] ?? newEventId(), type, body: rest };
@@ -246,14 +305,17 @@ export function createSessionStore(db: SqlDriver): SessionStore {
         `WITH s AS (
            UPDATE sessions SET event_seq = event_seq + $3, status = coalesce($5, status),
              updated_at = CASE WHEN $5::text IS NULL THEN updated_at ELSE now() END,
-             wait_seq = CASE WHEN $6::integer IS NULL THEN wait_seq WHEN $6 = 0 THEN NULL ELSE event_seq + $6 END
-           WHERE id = $1 AND workspace_id = $2
+             wait_seq = CASE WHEN $6::integer IS NULL THEN wait_seq WHEN $6 = 0 THEN NULL ELSE event_seq + $6 END,
+             taken_seq = CASE WHEN $11::boolean THEN event_seq + 1 ELSE greatest(taken_seq, coalesce($8::integer, 0)) END,
+             queued = queued + $7::integer - coalesce($9::integer, 0)
+           WHERE id = $1 AND workspace_id = $2 AND ($10::integer IS NULL OR queued + $7::integer <= $10)
+             AND (NOT $11::boolean OR (queued = 0 AND status <> 'running' AND wait_seq IS NULL AND archived_at IS NULL))
            RETURNING event_seq - $3 AS base
          )
          INSERT INTO session_events (session_id, seq, id, type, body)
          SELECT $1, s.base + e.n, e.v->>'id', e.v->>'type', e.v->'body'
          FROM s, jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(v, n)${
-           notify === undefined ? "" : ", (SELECT pg_notify($7, $1)) AS announced"
+           notify === undefined ? "" : ", (SELECT pg_notify($12, $1)) AS announced"
          }
          RETURNING seq, id, type, created_at`,
         [
@@ -263,10 +325,22 @@ export function createSessionStore(db: SqlDriver): SessionStore {
           JSON.stringify(rows),
           status ?? null,
           waitMark(events) ?? null,
+          messages,
+          take?.upTo ?? null,
+          take?.messages ?? null,
+          maxQueued === undefined || messages === 0 ? null : maxQueued,
+          startsTurn,
           ...(notify === undefined ? [] : [notify]),
         ],
       );
-      if (inserted.length === 0) throw notFound("session", id);
+      if (inserted.length === 0) {
+        await getRow(db, workspaceId, id);
+        if (startsTurn) return [];
+        throw new ApiError(
+          "rate_limit_error",
+          `session ${id} already has ${maxQueued} messages waiting to run: wait for its turns (or interrupt it) before sending more`,
+        );
+      }
       const at = new Map(inserted.map((row) => [text(row, "id"), iso(row, "created_at")]));
       return rows.map(({ id: eventId, type, body }) => ({
         ...body,
@@ -288,6 +362,30 @@ export function createSessionStore(db: SqlDriver): SessionStore {
       return rows.flatMap((row) =>
         row.seq === null || row.seq === undefined ? [] : [{ seq: num(row, "seq"), event: eventOf(row) }],
       );
+    },
+    async queuedInputs(workspaceId, id) {
+      const rows = await db.query(
+        `SELECT s.status, s.archived_at IS NOT NULL AS archived, s.wait_seq IS NOT NULL AS waiting, s.taken_seq, e.seq, e.id, e.type, e.body, e.created_at
+         FROM sessions s
+         LEFT JOIN session_events e ON e.session_id = s.id AND e.seq > s.taken_seq
+           AND e.type IN ('user.message', 'user.interrupt')
+         WHERE s.id = $1 AND s.workspace_id = $2
+         ORDER BY e.seq ASC LIMIT ${EVENTS_SINCE_LIMIT}`,
+        [id, workspaceId],
+      );
+      const [first] = rows;
+      if (first === undefined) throw notFound("session", id);
+      const status = text(first, "status");
+      return {
+        status:
+          status === "running" || status === "rescheduling" || status === "terminated" ? status : "idle",
+        archived: first.archived === true,
+        waiting: first.waiting === true,
+        takenSeq: num(first, "taken_seq"),
+        inputs: rows.flatMap((row) =>
+          row.seq === null || row.seq === undefined ? [] : [{ seq: num(row, "seq"), event: eventOf(row) }],
+        ),
+      };
     },
     async lastEventSeq(workspaceId, id) {
       return num(await getRow(db, workspaceId, id), "event_seq");
