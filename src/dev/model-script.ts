@@ -66,6 +66,8 @@ export type ScriptMatch = z.infer<typeof ScriptMatch>;
  * - `cut`: the socket is destroyed after `afterEvents` SSE events (non-streaming: before any byte).
  * - `slow`: status and headers go out at once; the first body byte waits `firstByteDelayMs`.
  * - `stream_error`: an SSE `error` event after `afterEvents` events, then the stream ends.
+ * - `stall`: after `afterEvents` SSE events (non-streaming: before any byte) the response stops and holds
+ *   until the client goes away or the server closes: a turn held mid-stream (its request is marked `stalled`).
  */
 export const ScriptFault = z.discriminatedUnion("kind", [
   z
@@ -83,6 +85,7 @@ export const ScriptFault = z.discriminatedUnion("kind", [
     .strict(),
   z.object({ kind: z.literal("cut"), afterEvents: z.number().int().nonnegative() }).strict(),
   z.object({ kind: z.literal("slow"), firstByteDelayMs: z.number().int().nonnegative() }).strict(),
+  z.object({ kind: z.literal("stall"), afterEvents: z.number().int().nonnegative() }).strict(),
   z
     .object({
       kind: z.literal("stream_error"),

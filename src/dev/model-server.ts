@@ -44,6 +44,8 @@ export interface RecordedRequest {
   time: number;
   agentId: string | undefined;
   turn: number | undefined;
+  /** Set once a `stall` fault holds this request's response. */
+  stalled?: boolean;
 }
 
 /** What {@link startModelServer} serves and where. */
@@ -103,8 +105,18 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     headers["x-api-key"] === options.apiKey ||
     headers.authorization === `Bearer ${options.apiKey}`;
 
+  /** Holds the response until `signal` aborts (the client left, or the server closes). */
+  async function stall(record: RecordedRequest, signal: AbortSignal): Promise<void> {
+    record.stalled = true;
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) resolve();
+      signal.addEventListener("abort", () => resolve(), { once: true });
+    });
+  }
+
   async function streamMessage(
     res: ServerResponse,
+    record: RecordedRequest,
     message: WireMessage,
     fault: ScriptFault | undefined,
     signal: AbortSignal,
@@ -121,6 +133,11 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     for (const [i, event] of events.entries()) {
       if (fault?.kind === "cut" && i === fault.afterEvents) {
         res.socket?.destroy();
+        return;
+      }
+      if (fault?.kind === "stall" && i === fault.afterEvents) {
+        await stall(record, signal);
+        res.destroy();
         return;
       }
       if (fault?.kind === "stream_error" && i === fault.afterEvents) {
@@ -156,8 +173,12 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       JSON.stringify([body.data.system, body.data.messages, body.data.tools]),
     );
     const message = buildMessage(turn.response, body.data.model, inputTokens);
-    if (body.data.stream === true) return streamMessage(res, message, fault, signal);
+    if (body.data.stream === true) return streamMessage(res, record, message, fault, signal);
     if (fault?.kind === "cut") return void res.socket?.destroy();
+    if (fault?.kind === "stall") {
+      await stall(record, signal);
+      return void res.destroy();
+    }
     if (fault?.kind === "slow") await sleep(fault.firstByteDelayMs, undefined, { signal });
     if (fault?.kind === "stream_error")
       return sendHttpFault(res, {

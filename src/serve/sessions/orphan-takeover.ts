@@ -42,6 +42,11 @@ export interface OrphanTakeover {
    * saying the server stopped, then `session.status_idle` (`retries_exhausted`).
    */
   closeAbandoned(ws: string, sessionId: string): Promise<void>;
+  /**
+   * Ends the session's turn left waiting on the user by a stopped instance (a `user.interrupt` or the archive
+   * came instead of the answers): `session.status_idle` with `end_turn` (the caller holds the turn lock).
+   */
+  closeWait(ws: string, sessionId: string): Promise<void>;
   /** Stops sweeping. */
   close(): void;
 }
@@ -98,8 +103,32 @@ export function createOrphanTakeover(options: OrphanTakeoverOptions): OrphanTake
     }
   };
 
+  /**
+   * Gives the model's calls that the stopped turn left without a result (its last message) a result saying
+   * so, so the session's next request is a valid conversation.
+   */
+  const completeTranscript = async (sessionId: string): Promise<void> => {
+    const transcripts = createDbTranscripts(store.db, sessionId);
+    const completed = completeCalls(lastMainMessage(await transcripts.read(sessionId)), []);
+    if (completed === undefined) return;
+    await transcripts.append(sessionId, [
+      { type: "message", message: completed.message, at: new Date().toISOString() },
+    ]);
+  };
+
   const closeAbandoned = async (ws: string, sessionId: string): Promise<void> => {
+    await completeTranscript(sessionId);
     await io.append(ws, sessionId, turnEnd(await turnEvents(ws, sessionId), ABANDONED_TURN_TEXT), "idle");
+  };
+
+  const closeWait = async (ws: string, sessionId: string): Promise<void> => {
+    await completeTranscript(sessionId);
+    await io.append(
+      ws,
+      sessionId,
+      [{ type: "session.status_idle", stop_reason: { type: "end_turn" }, stop_details: null }],
+      "idle",
+    );
   };
 
   let closed = false;
@@ -135,6 +164,7 @@ export function createOrphanTakeover(options: OrphanTakeoverOptions): OrphanTake
   return {
     resumeAnswered,
     closeAbandoned,
+    closeWait,
     close() {
       closed = true;
       clearTimeout(timer);

@@ -100,6 +100,8 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
   shutdown(graceMs?: number): Promise<void>;
   /** How many sessions are kept open between turns now. */
   liveCount(): number;
+  /** Resolves when this instance runs no task of any session (turns, drains of queues). */
+  settled(): Promise<void>;
 } {
   const { store } = options;
   const report = options.report ?? ((error: unknown) => console.error(error));
@@ -140,10 +142,9 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       // This instance holds the lock and runs no turn of the session: a running status is a stopped owner's.
       if (queue.status === "running") await orphans.closeAbandoned(ws, sessionId);
       const step = queueStep(queue.inputs, queue.archived);
-      const drops: OutEvent[] = step.drop.map((d) => droppedMessageError(d.input.event.id, d.cause));
       // An interrupt (or the archive) ends a wait no instance runs any more.
-      if (queue.waiting && (step.interrupted || queue.archived))
-        drops.push({ type: "session.status_idle", stop_reason: { type: "end_turn" }, stop_details: null });
+      if (queue.waiting && (step.interrupted || queue.archived)) await orphans.closeWait(ws, sessionId);
+      const drops: OutEvent[] = step.drop.map((d) => droppedMessageError(d.input.event.id, d.cause));
       const take = { upTo: step.upTo, messages: step.drop.length + (step.take === undefined ? 0 : 1) };
       if (step.take === undefined) {
         if (step.upTo > 0 || drops.length > 0)
@@ -279,5 +280,6 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       await lives.closeAll();
     },
     liveCount: () => lives.size(),
+    settled: () => queues.idle(),
   };
 }
