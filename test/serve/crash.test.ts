@@ -256,6 +256,36 @@ describe("a serve killed in the middle of turns", () => {
     CYCLES * 120_000,
   );
 
+  it("PostgreSQL: a user.interrupt sent to another instance stops the turn, its span ended as an error", async () => {
+    const db = await postgres.createDatabase("interrupts");
+    const owner = await start(db);
+    const other = await start(db);
+    try {
+      const client = sdkClient(owner.url, KEY);
+      const ids = await setUp(client);
+      model.addTurns([stall({ lastUserTextIncludes: "remote go" })]);
+      const session = (
+        await client.beta.sessions.create({ agent: ids.agent, environment_id: ids.environment })
+      ).id;
+      const stream = await client.beta.sessions.events.stream(session);
+      const events = stream[Symbol.asyncIterator]();
+      await client.beta.sessions.events.send(session, userMessage("remote go"));
+      const begun = await readUntil(events, (e) => e.type === "span.model_request_start");
+      await sdkClient(other.url, KEY).beta.sessions.events.send(session, {
+        events: [{ type: "user.interrupt" }],
+      });
+      const rest = await readUntil(events, (e) => e.type === "session.status_idle");
+      stream.controller.abort();
+      expect(rest.find((e) => e.type === "span.model_request_end")).toMatchObject({
+        model_request_start_id: begun.map(idOf).at(-1),
+        is_error: true,
+      });
+    } finally {
+      await owner.stop();
+      await other.stop();
+    }
+  }, 120_000);
+
   it("a SIGTERM ends a running turn with a terminal event on its stream, and its queued message runs after", async () => {
     const db = tree.path("sigterm-pglite");
     const first = await startServe(["--db", db, "--api-key", KEY], {

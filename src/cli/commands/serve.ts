@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
 import { createEventSignals } from "../../serve/events/event-signals.js";
-import { EVENTS_CHANNEL, listenForEvents } from "../../serve/events/pg-listen.js";
+import { EVENTS_CHANNEL, INTERRUPTS_CHANNEL, listenForEvents } from "../../serve/events/pg-listen.js";
 import { createServeApp } from "../../serve/http/app.js";
 import { mcpAllowHostsFrom } from "../../serve/sessions/mcp-url-guard.js";
 import { createSessionRunner, SHUTDOWN_GRACE_MS } from "../../serve/sessions/runner.js";
@@ -84,7 +84,6 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
   const signals = createEventSignals();
   const location = dbLocation(args.db, io);
   const shared = store.db.kind === "postgres";
-  const listener = shared ? await listenForEvents(location, (id) => signals.notify(id)) : undefined;
   // Which instance owns a turn waiting on the user: another resumes it only once the owner is gone.
   const turnLocks = shared ? await openPgTurnLocks(location) : undefined;
   const runner = createSessionRunner({
@@ -93,6 +92,7 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
     ...(shared
       ? {
           notifyChannel: EVENTS_CHANNEL,
+          interruptChannel: INTERRUPTS_CHANNEL,
         }
       : { followIntervalMs: 1000 }),
     ...(client === undefined ? {} : { client }),
@@ -100,6 +100,13 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
     ...(args.hostTools ? { hostTools: { cwd: io.cwd, home: io.home } } : {}),
     mcpAllowHosts: mcpAllowHostsFrom(args.mcpAllowHosts, io.env.SKILLWRIGHT_MCP_ALLOW_HOSTS),
   });
+  const listener = shared
+    ? await listenForEvents(
+        location,
+        (id) => signals.notify(id),
+        (id) => runner.interrupted(id),
+      )
+    : undefined;
   const webDir = io.webDir;
   const app = createServeApp({
     store,

@@ -1,18 +1,26 @@
 /** The PostgreSQL channel every instance announces appended session events on (payload: the session id). */
 export const EVENTS_CHANNEL = "skillwright_session_events";
 
+/**
+ * The PostgreSQL channel an instance announces a session's `user.interrupt` (or its archive or delete) on, so
+ * that the instance running its turn stops it (payload: the session id).
+ */
+export const INTERRUPTS_CHANNEL = "skillwright_session_interrupts";
+
 /** A LISTEN connection; `close` ends it. */
 export interface PgListener {
   close(): Promise<void>;
 }
 
 /**
- * LISTENs on {@link EVENTS_CHANNEL} over its own connection to `url` and calls `onSession` with each payload.
- * A lost connection is retried every second; meanwhile streams fall back to polling, so nothing is missed.
+ * LISTENs on {@link EVENTS_CHANNEL} over its own connection to `url` and calls `onSession` with each payload
+ * (and `onInterrupt` with each of {@link INTERRUPTS_CHANNEL}'s, when given). A lost connection is retried every
+ * second; meanwhile streams fall back to polling, so nothing is missed.
  */
 export async function listenForEvents(
   url: string,
   onSession: (sessionId: string) => void,
+  onInterrupt?: (sessionId: string) => void,
 ): Promise<PgListener> {
   const pg = (await import("pg")).default;
   let closed = false;
@@ -21,7 +29,9 @@ export async function listenForEvents(
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString: url });
     next.on("notification", (message) => {
-      if (message.channel === EVENTS_CHANNEL && message.payload !== undefined) onSession(message.payload);
+      if (message.payload === undefined) return;
+      if (message.channel === EVENTS_CHANNEL) onSession(message.payload);
+      if (message.channel === INTERRUPTS_CHANNEL) onInterrupt?.(message.payload);
     });
     next.on("error", () => {
       void next.end().catch(() => {});
@@ -30,6 +40,7 @@ export async function listenForEvents(
     try {
       await next.connect();
       await next.query(`LISTEN ${EVENTS_CHANNEL}`);
+      if (onInterrupt !== undefined) await next.query(`LISTEN ${INTERRUPTS_CHANNEL}`);
       client = next;
     } catch {
       await next.end().catch(() => {});

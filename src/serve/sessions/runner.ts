@@ -58,6 +58,12 @@ export interface SessionRunnerOptions {
    * owner (the instance holding the turn lock) is gone, to resume them (default {@link ORPHAN_SWEEP_MS}).
    */
   orphanSweepMs?: number;
+  /**
+   * The PostgreSQL channel a `user.interrupt`, an archive or a delete is announced on (`pg_notify`), so that
+   * the instance running the session's turn stops it (it calls {@link SessionRunner}'s `interrupted`). Absent
+   * (PGlite, one instance): none.
+   */
+  interruptChannel?: string;
   /** What a failure no request or event can tell goes to (default `console.error`). */
   report?: (error: unknown) => void;
 }
@@ -102,6 +108,11 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
   liveCount(): number;
   /** Resolves when this instance runs no task of any session (turns, drains of queues). */
   settled(): Promise<void>;
+  /**
+   * Another instance announced a `user.interrupt` (or an archive, a delete) of a session (`announced`: its id,
+   * then the interrupt's `processed_at`, space-separated): its turn here stops unless it started after that.
+   */
+  interrupted(announced: string): void;
 } {
   const { store } = options;
   const report = options.report ?? ((error: unknown) => console.error(error));
@@ -152,10 +163,19 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
         return;
       }
       const session = await store.sessions.get(ws, sessionId);
-      await io.append(ws, sessionId, [...drops, { type: "session.status_running" }], "running", undefined, {
-        take,
+      const started = await io.append(
+        ws,
+        sessionId,
+        [...drops, { type: "session.status_running" }],
+        "running",
+        undefined,
+        { take },
+      );
+      const startedAt = started.at(-1)?.processed_at;
+      await turns.run(ws, session, userText(step.take.event), {
+        announced: true,
+        ...(startedAt === undefined ? {} : { startedAt }),
       });
-      await turns.run(ws, session, userText(step.take.event), { announced: true });
     }
   };
 
@@ -177,6 +197,13 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       if (step.take === undefined && step.upTo === 0 && queue.status !== "running") return;
     }
   };
+  /** Tells the other instances (their turn of the session stops); a failure leaves their turn to end by itself. */
+  const announceInterrupt = async (sessionId: string, sentAt?: string): Promise<void> => {
+    const channel = options.interruptChannel;
+    if (channel === undefined) return;
+    const payload = sentAt === undefined ? sessionId : `${sessionId} ${sentAt}`;
+    await store.db.query("SELECT pg_notify($1, $2)", [channel, payload]).catch(() => {});
+  };
   const kick = (ws: string, sessionId: string, resume: boolean): void => {
     if (resume) resumes.add(sessionId);
     queues.kick(sessionId, () => drain(ws, sessionId));
@@ -196,10 +223,14 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     const decided = new Promise<boolean>((resolve) => {
       settle = resolve;
     });
+    let startedAt: string | undefined;
     queues.kick(session.id, async () => {
       if (await decided) {
         try {
-          await turns.run(ws, session, userText(message), { announced: true });
+          await turns.run(ws, session, userText(message), {
+            announced: true,
+            ...(startedAt === undefined ? {} : { startedAt }),
+          });
         } finally {
           await locks.release(session.id);
         }
@@ -218,6 +249,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
           });
         if (stored.length > 0) {
           started = true;
+          startedAt = stored[1]?.processed_at;
           return stored.slice(0, 1);
         }
         await locks.release(session.id);
@@ -249,7 +281,11 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       const stored = await io.append(ws, session.id, events, undefined, undefined, {
         maxQueued: MAX_QUEUED_MESSAGES,
       });
-      if (events.some((e) => e.type === "user.interrupt")) turns.stop(session.id, "interrupt");
+      const interrupt = stored.find((e) => e.type === "user.interrupt");
+      if (interrupt !== undefined) {
+        turns.stop(session.id, "interrupt", interrupt.processed_at);
+        await announceInterrupt(session.id, interrupt.processed_at);
+      }
       // An answer to a turn this instance does not run: its owner may be gone (see OrphanTakeover).
       const answers = events.some(
         (e) => e.type === "user.custom_tool_result" || e.type === "user.tool_confirmation",
@@ -262,6 +298,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     subscribe: (ws, id, signal) => io.follow(ws, id, signal, finishStreams.signal),
     async forget(ws, sessionId) {
       turns.stop(sessionId, "forget");
+      await announceInterrupt(sessionId);
       await lives.drop(sessionId);
       kick(ws, sessionId, false);
     },
@@ -281,5 +318,9 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     },
     liveCount: () => lives.size(),
     settled: () => queues.idle(),
+    interrupted(announced) {
+      const [sessionId = "", sentAt] = announced.split(" ");
+      turns.stop(sessionId, "interrupt", sentAt);
+    },
   };
 }

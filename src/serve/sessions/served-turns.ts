@@ -29,6 +29,8 @@ export interface TurnOptions {
   allowOnce?: readonly AllowedCall[];
   /** Its `session.status_running` is stored already (with the take of its message). */
   announced?: boolean;
+  /** When it started (its stored `session.status_running`'s `processed_at`), to tell interrupts sent before it. */
+  startedAt?: string;
 }
 
 /** Why a turn running here is stopped before it ends. */
@@ -45,9 +47,10 @@ export interface ServedTurns {
    * Stops the session's turn running here, if any: `interrupt` (`user.interrupt`) and `forget` (the session
    * was deleted or archived: its engine session is closed, not kept) end it idle with `end_turn`; `shutdown`
    * ends it with a `session.error` and `retries_exhausted`, except a turn waiting on the user, which is left
-   * as it is stored (the next instance resumes it once answered).
+   * as it is stored (the next instance resumes it once answered). With `sentAt` (when the interrupt was
+   * stored), a turn that started at or after it is not stopped: the interrupt was meant for an earlier one.
    */
-  stop(sessionId: string, cause: StopCause): void;
+  stop(sessionId: string, cause: StopCause, sentAt?: string): void;
   /** Stops every turn running here (see {@link ServedTurns.stop}). */
   stopAll(cause: StopCause): void;
   /** Resolves when every turn running here has ended or waits on the user. */
@@ -65,6 +68,7 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
   interface Running {
     abort: AbortController;
     cause?: StopCause;
+    startedAt?: string;
     /** The turn's last status is an idle waiting on the user. */
     waiting: boolean;
   }
@@ -84,7 +88,11 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
     text: string,
     turnOptions: TurnOptions = {},
   ): Promise<void> => {
-    const turn: Running = { abort: new AbortController(), waiting: false };
+    const turn: Running = {
+      abort: new AbortController(),
+      waiting: false,
+      ...(turnOptions.startedAt === undefined ? {} : { startedAt: turnOptions.startedAt }),
+    };
     const abort = turn.abort;
     // Open model request spans (their start ids), ended as errors when the turn stops before they end.
     const spans = new Set<string>();
@@ -196,9 +204,10 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
     }
   };
 
-  const stop = (sessionId: string, cause: StopCause): void => {
+  const stop = (sessionId: string, cause: StopCause, sentAt?: string): void => {
     const turn = running.get(sessionId);
     if (turn === undefined) return;
+    if (sentAt !== undefined && turn.startedAt !== undefined && turn.startedAt >= sentAt) return;
     turn.cause ??= cause;
     turn.abort.abort();
   };
