@@ -221,7 +221,7 @@ describe("a serve killed in the middle of turns", () => {
         );
       }
       await server.stop();
-      console.log(`crash cycles on PGlite: ${CYCLES}, violations: ${violations.length}`);
+      console.log(`crash cycles on PGlite: ${CYCLES}, violations: ${violations.length}`, violations);
       expect(violations).toEqual([]);
     },
     CYCLES * 120_000,
@@ -250,7 +250,7 @@ describe("a serve killed in the middle of turns", () => {
       }
       await victim.stop();
       await survivor.stop();
-      console.log(`crash cycles on PostgreSQL: ${CYCLES}, violations: ${violations.length}`);
+      console.log(`crash cycles on PostgreSQL: ${CYCLES}, violations: ${violations.length}`, violations);
       expect(violations).toEqual([]);
     },
     CYCLES * 120_000,
