@@ -1,6 +1,7 @@
 import type { ModelClient } from "../agent/model-client.js";
 import { MODEL_EFFORTS, type ModelEffort } from "../agent/models.js";
 import { createNodeFs } from "../io/fs.js";
+import { createNodeShell } from "../io/shell.js";
 import type { OpenSessionOptions } from "../session/open.js";
 import type { CliArgs } from "./args.js";
 import type { CliIo } from "./io.js";
@@ -62,6 +63,8 @@ export async function prepareRun(
       ...(args.model === undefined ? {} : { model: args.model }),
       // Discovery reads synchronously in the CLI; the tools keep asynchronous reads.
       toolsFs: createNodeFs({ syncReads: false }),
+      // The CLI runs on the user's own machine: Bash, inline shell and hooks use its shell.
+      shell: createNodeShell(),
       allowedTools: args.allowedTools,
       disallowedTools: args.disallowedTools,
       ...(args.resume === undefined ? {} : { resume: args.resume }),

@@ -85,13 +85,22 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
       : { followIntervalMs: 1000 }),
     ...(client === undefined ? {} : { client }),
     ...(turnLocks === undefined ? {} : { turnLocks }),
-    ...(args.hostTools ? { hostTools: { cwd: io.cwd, home: io.home } } : {}),
+    ...(args.hostTools
+      ? {
+          hostTools: {
+            cwd: io.cwd,
+            home: io.home,
+            ...(io.env.PATH === undefined ? {} : { path: io.env.PATH }),
+          },
+        }
+      : {}),
     mcpAllowHosts: mcpAllowHostsFrom(args.mcpAllowHosts, io.env.SKILLWRIGHT_MCP_ALLOW_HOSTS),
   });
   const webDir = io.webDir;
   const app = createServeApp({
     store,
     runner,
+    hostTools: args.hostTools,
     ...(webDir === undefined ? {} : { readWebAsset: (name: string) => readFile(join(webDir, name), "utf8") }),
   });
   const server = createAdaptorServer({ fetch: app.fetch });

@@ -2,9 +2,10 @@ import { zipSync } from "fflate";
 import { type Context, Hono } from "hono";
 import { invalid } from "../errors.js";
 import { pageRequest } from "../store/page.js";
-import type { SkillUpload } from "../store/skill-upload.js";
+import type { SkillFile, SkillUpload } from "../store/skill-upload.js";
 import { skillTree } from "../upload/skill-files.js";
 import { parseSkillUpload } from "../upload/skill-head.js";
+import { servedSkillWarnings } from "../upload/skill-warnings.js";
 import { readZip } from "../upload/zip-reader.js";
 import type { ServeDeps, ServeEnv } from "./env.js";
 
@@ -49,11 +50,16 @@ async function readUpload(c: Context): Promise<{ upload: SkillUpload; displayNam
 }
 
 /** `/v1/skills` and `/v1/skills/:id/versions`: the SDK's `client.beta.skills` (+ `versions`). */
-export function skillsRoutes({ store }: ServeDeps): Hono<ServeEnv> {
+export function skillsRoutes({ store, hostTools = false }: ServeDeps): Hono<ServeEnv> {
   const app = new Hono<ServeEnv>();
+  // Accepted either way; what this server will not run is listed with the version (and on the web page).
+  const warnings = (files: readonly SkillFile[]) => ({ warnings: servedSkillWarnings(files, hostTools) });
   app.post("/", async (c) => {
     const { upload, displayName } = await readUpload(c);
-    return c.json(await store.skills.create(c.var.workspaceId, upload, displayName));
+    return c.json({
+      ...(await store.skills.create(c.var.workspaceId, upload, displayName)),
+      ...warnings(upload.files),
+    });
   });
   app.get("/", async (c) => {
     const page = pageRequest(c.req.query("limit"), c.req.query("page"));
@@ -73,15 +79,23 @@ export function skillsRoutes({ store }: ServeDeps): Hono<ServeEnv> {
   app.post("/:id/versions", async (c) => {
     const { upload, displayName } = await readUpload(c);
     if (displayName !== undefined) throw invalid("display_name is set on the skill, not on a version");
-    return c.json(await store.skills.addVersion(c.var.workspaceId, c.req.param("id"), upload));
+    return c.json({
+      ...(await store.skills.addVersion(c.var.workspaceId, c.req.param("id"), upload)),
+      ...warnings(upload.files),
+    });
   });
   app.get("/:id/versions", async (c) => {
     const page = pageRequest(c.req.query("limit"), c.req.query("page"));
     return c.json(await store.skills.listVersions(c.var.workspaceId, c.req.param("id"), page));
   });
-  app.get("/:id/versions/:version", async (c) =>
-    c.json(await store.skills.getVersion(c.var.workspaceId, c.req.param("id"), c.req.param("version"))),
-  );
+  app.get("/:id/versions/:version", async (c) => {
+    const version = await store.skills.getVersion(
+      c.var.workspaceId,
+      c.req.param("id"),
+      c.req.param("version"),
+    );
+    return c.json({ ...version, ...warnings(await store.skills.files(version.id)) });
+  });
   app.delete("/:id/versions/:version", async (c) => {
     const deleted = await store.skills.deleteVersion(
       c.var.workspaceId,

@@ -6,6 +6,7 @@ import { checkToolConfirmations } from "./confirmation-check.js";
 import type { LiveCacheLimits } from "./live-cache.js";
 import { createLiveSessions } from "./live-sessions.js";
 import { createOrphanTakeover } from "./orphan-takeover.js";
+import type { HostTools } from "./served-capabilities.js";
 import { createServedTurns } from "./served-turns.js";
 import { createServedSessionIo } from "./session-io.js";
 import { createSessionQueues } from "./session-queues.js";
@@ -21,7 +22,7 @@ export interface SessionRunnerOptions {
    * `serve --host-tools`: sessions get the built-in file and shell tools, in `cwd` (with `home`'s user
    * settings). Absent (the default): no host file system at all; skills come from the store only.
    */
-  hostTools?: { cwd: string; home: string };
+  hostTools?: HostTools;
   /**
    * Wakes streams when events are appended. Absent: streams poll every `FOLLOW_INTERVAL_MS`; present, they
    * wait on it, polling every `followIntervalMs` as a fallback.
