@@ -29,7 +29,10 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
   tree = await tmpTree({
-    "zipped.zip": zipSync({ "zipped/SKILL.md": new TextEncoder().encode(skillMd("zipped", "From a zip")) }),
+    // Its inline shell will not run on this server: the upload says so, and so does the version's page.
+    "zipped.zip": zipSync({
+      "zipped/SKILL.md": new TextEncoder().encode(`${skillMd("zipped", "From a zip")}Today: !\`date\`\n`),
+    }),
   });
   // The chat's answer comes from the scripted Messages API server, through the engine serve runs.
   model = await startModelServer({
@@ -99,6 +102,7 @@ describe("the web page in chromium", () => {
     await page.setInputFiles("#upload-zip", tree.path("zipped.zip"));
     await page.click("#upload-zip-form button[type=submit]");
     await expect.poll(() => page.textContent("#upload-status")).toContain("Uploaded zipped");
+    expect(await page.textContent("#upload-status")).toContain("Warning (inline-shell-not-run)");
 
     await page.click("#view button.link:text-is('brand-guidelines')");
     await page.waitForSelector("h2:text-is('brand-guidelines')");
@@ -111,6 +115,11 @@ describe("the web page in chromium", () => {
     // The zip's skill is in the list too, and the page reloads signed in (the key is in sessionStorage).
     await page.reload();
     await page.waitForSelector("#view button.link:text-is('zipped')");
+    await page.click("#view button.link:text-is('zipped')");
+    await page.waitForSelector("h2:text-is('zipped')");
+    await page.click("#view td button.link");
+    await page.waitForSelector("#skill-warnings");
+    expect(await page.textContent("#skill-warnings")).toContain("inline-shell-not-run (SKILL.md)");
   });
 
   it("shows markup in a skill's name and description as text, never running it", async () => {

@@ -184,7 +184,8 @@ async function showSkills() {
     const form = new FormData();
     for (const file of files) form.append("files[]", file, pathOf(file));
     const skill = await api("/v1/skills", { body: form });
-    status.textContent = `Uploaded ${skill.display_name} (version ${skill.latest_version_id}).`;
+    const warned = (skill.warnings ?? []).map((w) => ` Warning (${w.code}): ${w.message}.`).join("");
+    status.textContent = `Uploaded ${skill.display_name} (version ${skill.latest_version_id}).${warned}`;
     await showSkills();
     $("upload-status").textContent = status.textContent;
   };
@@ -255,6 +256,13 @@ async function showVersion(skill, version) {
     ),
     el("h2", {}, `${v.name} — version ${v.id}`),
     el("p", { className: "description" }, v.description),
+    (v.warnings ?? []).length === 0
+      ? ""
+      : el(
+          "ul",
+          { id: "skill-warnings", className: "warnings" },
+          v.warnings.map((w) => el("li", {}, `${w.code} (${w.file}): ${w.message}`)),
+        ),
     el("h3", {}, "Files"),
     el(
       "ul",
