@@ -14,6 +14,8 @@ export interface ServeDeps {
   runner?: SessionRunner;
   /** Finds each request's workspace by its API key; absent: a cache over the store with the default TTL. */
   apiKeys?: ApiKeyCache;
+  /** The key that may administer keys (`/v1/skillwright/keys`): serve's own `--api-key`; absent: none may. */
+  operatorKey?: string;
   /** Reads the web page's files; absent: no page at `/`. */
   readWebAsset?: ReadWebAsset;
 }
