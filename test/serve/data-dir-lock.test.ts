@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { readdir, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -83,6 +83,33 @@ describe("lockDataDir", () => {
     expect(existsSync(join(dir, LOCK_FOLDER, `${process.pid}-old.lock`))).toBe(false);
     await lock.release();
   });
+
+  it.runIf(existsSync("/proc/self/stat"))(
+    "replaces the file of a holder killed but not yet reaped by its parent",
+    async () => {
+      const dir = tree.path("zombie");
+      // `sleep 200` becomes the parent of the background `sleep 100` and never reaps it: killed, it stays a zombie.
+      const parent = execa("sh", ["-c", "sleep 100 & echo $!; exec sleep 200"]);
+      try {
+        const pid = await new Promise<number>((resolve) =>
+          parent.stdout?.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim()))),
+        );
+        const start = (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1]?.split(" ")[19];
+        process.kill(pid, "SIGKILL");
+        await expect
+          .poll(async () => (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1]?.[0])
+          .toBe("Z");
+        const self = await systemProbe().self();
+        await leaveLockFile(dir, `${pid}-zombie.lock`, { ...self, pid, start, command: "skillwright serve" });
+        const lock = await lockDataDir(dir, "skillwright serve");
+        expect(existsSync(join(dir, LOCK_FOLDER, `${pid}-zombie.lock`))).toBe(false);
+        await lock.release();
+      } finally {
+        parent.kill("SIGKILL");
+        await parent.catch(() => {});
+      }
+    },
+  );
 
   it("keeps a holder on another host, which it cannot check", async () => {
     const dir = tree.path("remote");

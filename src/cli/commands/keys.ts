@@ -135,6 +135,12 @@ async function createInInbox(io: CliIo, dir: string, workspace: string): Promise
   const key = newApiKey();
   try {
     await addToKeyInbox(dir, { keyHash: hashApiKey(key), workspace, createdAt: new Date().toISOString() });
+  } catch (error) {
+    // Nothing was printed: the key, never shown, is as good as never made.
+    io.stderr(
+      `skillwright: cannot keep the key in ${dir}: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+    return 1;
   } finally {
     await lock.release();
   }
