@@ -94,7 +94,11 @@ describe("keys on a PGlite dir", () => {
     // Kept for the store's next opener: `keys create` never started PGlite (it would have initialised the dir).
     expect(existsSync(join(db, "PG_VERSION"))).toBe(false);
     expect(existsSync(join(db, KEY_INBOX_FILE))).toBe(true);
-  }, 60_000);
+    // Initialised here (PGlite's initdb takes seconds, many more on a loaded machine), so that each command
+    // below only starts it. A plain open leaves the inbox for the commands.
+    const store = await createStore(await openDriver(db));
+    await store.close();
+  }, 120_000);
 
   it("lists both keys by id, workspace and creation time, never the key or its hash", async () => {
     const listed = await cli(tree, ["keys", "list", "--json", "--db", db]);
@@ -147,7 +151,7 @@ describe("keys on a PGlite dir", () => {
       await cli(tree, ["keys", "list", "--workspace", "gamma", "--json", "--db", db]),
     );
     expect(left.map((key) => key.id)).toEqual(["abcd20000000"]);
-  }, 60_000);
+  }, 180_000);
 
   it("revokes one key: serve then answers 401 to it and 200 to the other", async () => {
     const revoked = await cli(tree, ["keys", "revoke", first.id.slice(0, 8), "--db", db]);
@@ -164,7 +168,7 @@ describe("keys on a PGlite dir", () => {
     } finally {
       await server.stop();
     }
-  }, 60_000);
+  }, 120_000);
 
   it("a revoked key stays revoked: serve refuses it as --api-key or SKILLWRIGHT_API_KEY, and keeps it revoked", async () => {
     // `first` was revoked by the test above; `keys create` made it, serve is only told it.
@@ -218,7 +222,7 @@ describe("keys on a PGlite dir", () => {
     expect(malformed.stderr).toContain(
       'a key id is 4 or more hex characters (see `skillwright keys list`), not "abc"',
     );
-  }, 60_000);
+  }, 120_000);
 });
 
 describe("keys while serve holds a PGlite dir", () => {
