@@ -5,7 +5,7 @@ import type {
 } from "@anthropic-ai/sdk/resources/beta/agents/agents";
 import { Hono } from "hono";
 import * as z from "zod";
-import { ApiError, invalid } from "../errors.js";
+import { ApiError, invalid, notImplemented } from "../errors.js";
 import type { AgentBody } from "../store/agents.js";
 import { pageRequest } from "../store/page.js";
 import type { Store } from "../store/store.js";
@@ -79,7 +79,7 @@ const createSchema = z.strictObject({
   mcp_servers: z.array(mcpServer).optional(),
   metadata: z.record(z.string().max(64), z.string().max(512)).optional(),
   execution_identity: identity.nullish(),
-  multiagent: z.null().optional(),
+  multiagent: z.looseObject({}).nullish(),
 });
 const updateSchema = z.strictObject({
   name: z.string().trim().min(1).max(256).optional(),
@@ -91,7 +91,7 @@ const updateSchema = z.strictObject({
   mcp_servers: z.array(mcpServer).nullish(),
   metadata: z.record(z.string(), z.string().nullable()).nullish(),
   execution_identity: identity.nullish(),
-  multiagent: z.null().optional(),
+  multiagent: z.looseObject({}).nullish(),
   version: z.number().int().positive().optional(),
 });
 
@@ -118,9 +118,9 @@ async function resolveSkills(
   const out: BetaManagedAgentsAgent["skills"] = [];
   for (const ref of skills) {
     if (ref.type === "anthropic") {
-      throw new ApiError(
-        "not_implemented_error",
-        `anthropic skill ${JSON.stringify(ref.skill_id)}: Anthropic's own skills are not served by skillwright; upload the skill and use {"type":"custom"}`,
+      throw notImplemented(
+        `skills: {"type":"anthropic"} (Anthropic's own skill ${JSON.stringify(ref.skill_id)})`,
+        `upload the skill and use {"type":"custom"}`,
       );
     }
     const version = ref.version ?? "latest";
@@ -181,7 +181,7 @@ function resolveTools(tools: readonly z.infer<typeof tool>[]): BetaManagedAgents
     const configs = (t.configs ?? []).map((config) => {
       const { name } = config;
       if (name === "web_fetch" || name === "web_search") {
-        throw new ApiError("not_implemented_error", `tools: ${name} is not implemented by skillwright serve`);
+        throw notImplemented(`tools: ${name}`);
       }
       if (config.type !== undefined && config.type !== name) {
         throw invalid(`tools: a ${name} config has type ${JSON.stringify(config.type)}`);
@@ -238,6 +238,7 @@ export function agentsRoutes({ store }: ServeDeps): Hono<ServeEnv> {
   const app = new Hono<ServeEnv>();
   app.post("/", async (c) => {
     const body = await jsonBody(c, createSchema);
+    if (body.multiagent !== undefined && body.multiagent !== null) throw notImplemented("agents: multiagent");
     const agent: AgentBody = {
       name: body.name,
       description: body.description ?? null,
@@ -267,6 +268,7 @@ export function agentsRoutes({ store }: ServeDeps): Hono<ServeEnv> {
   });
   app.post("/:id", async (c) => {
     const body = await jsonBody(c, updateSchema);
+    if (body.multiagent !== undefined && body.multiagent !== null) throw notImplemented("agents: multiagent");
     const ws = c.var.workspaceId;
     const skills = body.skills === undefined ? undefined : await resolveSkills(store, ws, body.skills ?? []);
     const tools = body.tools === undefined ? undefined : resolveTools(body.tools ?? []);
