@@ -109,13 +109,17 @@ export function resolveModel(input: z.infer<typeof model>): BetaManagedAgentsMod
   };
 }
 
-/** Resolves skill references: each custom skill (and pinned version) must exist in the workspace. */
+/**
+ * Resolves skill references: each custom skill (and pinned version) must exist in the workspace, and no two
+ * may share a name (the Skill tool calls a skill by its name): a 400 names the clash.
+ */
 async function resolveSkills(
   store: Store,
   workspaceId: string,
   skills: readonly z.infer<typeof skill>[],
 ): Promise<BetaManagedAgentsAgent["skills"]> {
   const out: BetaManagedAgentsAgent["skills"] = [];
+  const byName = new Map<string, string>();
   for (const ref of skills) {
     if (ref.type === "anthropic") {
       throw notImplemented(
@@ -124,12 +128,22 @@ async function resolveSkills(
       );
     }
     const version = ref.version ?? "latest";
-    await store.skills.getVersion(workspaceId, ref.skill_id, version).catch((error: unknown) => {
-      if (error instanceof ApiError && error.status === 404) {
-        throw invalid(`skills: ${error.message} in this workspace`);
-      }
-      throw error;
-    });
+    const found = await store.skills
+      .getVersion(workspaceId, ref.skill_id, version)
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 404) {
+          throw invalid(`skills: ${error.message} in this workspace`);
+        }
+        throw error;
+      });
+    const clash = byName.get(found.name);
+    if (clash === ref.skill_id) throw invalid(`skills: skill ${ref.skill_id} is listed twice`);
+    if (clash !== undefined) {
+      throw invalid(
+        `skills: skills ${clash} and ${ref.skill_id} are both named ${JSON.stringify(found.name)}; an agent's skills need distinct names`,
+      );
+    }
+    byName.set(found.name, ref.skill_id);
     out.push({ type: "custom", skill_id: ref.skill_id, version });
   }
   return out;
