@@ -29,7 +29,7 @@ let registered: RegisteredRoute[];
 beforeAll(async () => {
   served = await startServedApp();
   registered = createServeApp({ store: served.store }).routes;
-});
+}, 60_000);
 afterAll(async () => {
   await served?.close();
 });
@@ -267,12 +267,27 @@ describe("fields and event types serve does not implement answer 501 through the
     [
       "sessions.list created_at[gte]",
       (client) => client.beta.sessions.list({ "created_at[gte]": "2026-01-01T00:00:00Z" }),
-      "the sessions.list filter created_at[gte]",
+      "the sessions.list parameter created_at[gte]",
     ],
     [
       "sessions.list memory_store_id",
       (client) => client.beta.sessions.list({ memory_store_id: "memstore_1" }),
-      "the sessions.list filter memory_store_id",
+      "the sessions.list parameter memory_store_id",
+    ],
+    [
+      "agents.list created_at[lte]",
+      (client) => client.beta.agents.list({ "created_at[lte]": "2026-01-01T00:00:00Z" }),
+      "the agents.list parameter created_at[lte]",
+    ],
+    [
+      "events.list types",
+      (client) => client.beta.sessions.events.list(sessionId, { types: ["agent.message"] }),
+      "the sessions.events.list parameter types",
+    ],
+    [
+      "events.list order desc",
+      (client) => client.beta.sessions.events.list(sessionId, { order: "desc" }),
+      "the sessions.events.list parameter order=desc",
     ],
   ])("%s", async (_label, call, what) => {
     const client = served.client();

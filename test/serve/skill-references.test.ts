@@ -28,7 +28,7 @@ let client: Anthropic;
 beforeAll(async () => {
   served = await startServedApp();
   client = served.client();
-});
+}, 60_000);
 afterAll(async () => {
   await served?.close();
 });

@@ -10,7 +10,7 @@ import type { AgentBody } from "../store/agents.js";
 import { pageRequest } from "../store/page.js";
 import type { Store } from "../store/store.js";
 import type { ServeDeps, ServeEnv } from "./env.js";
-import { boolQuery, jsonBody, patchMetadata } from "./parse.js";
+import { boolQuery, jsonBody, patchMetadata, refuseUnservedQuery } from "./parse.js";
 
 const effort = z.enum(["low", "medium", "high", "xhigh", "max"]);
 const model = z.union([
@@ -269,6 +269,7 @@ export function agentsRoutes({ store }: ServeDeps): Hono<ServeEnv> {
     return c.json(await store.agents.create(c.var.workspaceId, agent));
   });
   app.get("/", async (c) => {
+    refuseUnservedQuery(c, "agents.list", ["created_at[gte]", "created_at[lte]"]);
     const page = pageRequest(c.req.query("limit"), c.req.query("page"));
     return c.json(await store.agents.list(c.var.workspaceId, page, boolQuery(c, "include_archived")));
   });

@@ -7,18 +7,11 @@ import { ApiError, apiErrorFor, errorBody, invalid, notImplemented } from "../er
 import { checkUserEvents } from "../sessions/user-events.js";
 import { pageRequest } from "../store/page.js";
 import type { ServeDeps, ServeEnv } from "./env.js";
-import { boolQuery, jsonBody, patchMetadata } from "./parse.js";
+import { boolQuery, jsonBody, patchMetadata, refuseUnservedQuery } from "./parse.js";
 
 const STATUSES = ["rescheduling", "running", "idle", "terminated"] as const;
-/** The SDK's `sessions.list` filters that are not implemented (501). */
-const UNSERVED_FILTERS = [
-  "created_at[gt]",
-  "created_at[gte]",
-  "created_at[lt]",
-  "created_at[lte]",
-  "deployment_id",
-  "memory_store_id",
-] as const;
+/** The SDK's `created_at` filters, which serve does not implement (501). */
+const CREATED_AT = ["created_at[gt]", "created_at[gte]", "created_at[lt]", "created_at[lte]"] as const;
 
 const agentRef = z.union([
   z.string().min(1),
@@ -114,8 +107,7 @@ export function sessionsRoutes({ store, runner }: ServeDeps): Hono<ServeEnv> {
     const statuses = [...(c.req.queries("statuses") ?? []), ...(c.req.queries("statuses[]") ?? [])];
     const unknown = statuses.find((s) => !(STATUSES as readonly string[]).includes(s));
     if (unknown !== undefined) throw invalid(`statuses: unknown status ${JSON.stringify(unknown)}`);
-    const filter = UNSERVED_FILTERS.find((name) => c.req.query(name) !== undefined);
-    if (filter !== undefined) throw notImplemented(`the sessions.list filter ${filter}`);
+    refuseUnservedQuery(c, "sessions.list", [...CREATED_AT, "deployment_id", "memory_store_id"]);
     const agentId = c.req.query("agent_id");
     const agentVersion = optionalInt(c.req.query("agent_version"), "agent_version");
     return c.json(
@@ -155,6 +147,9 @@ export function sessionsRoutes({ store, runner }: ServeDeps): Hono<ServeEnv> {
     return c.json(archived);
   });
   app.get("/:id/events", async (c) => {
+    refuseUnservedQuery(c, "sessions.events.list", [...CREATED_AT, "types"]);
+    if (c.req.query("order") === "desc")
+      throw notImplemented("the sessions.events.list parameter order=desc");
     const page = pageRequest(c.req.query("limit"), c.req.query("page"));
     return c.json(await store.sessions.listEvents(c.var.workspaceId, c.req.param("id"), page));
   });
