@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { ApiError, apiErrorFor, errorBody } from "../errors.js";
+import { ApiError, apiErrorFor, errorBody, retryHeader } from "../errors.js";
 import { hashApiKey } from "../store/ids.js";
 import { workspaceForKeyHash } from "../store/workspaces.js";
 import { UPLOAD_LIMITS } from "../upload/limits.js";
@@ -10,6 +10,7 @@ import { createApiKeyCache } from "./api-key-cache.js";
 import type { ServeDeps, ServeEnv } from "./env.js";
 import { environmentsRoutes } from "./environments-routes.js";
 import { KEYS_PATH, keysRoutes } from "./keys-routes.js";
+import { sdkRouteOf, unservedCall } from "./sdk-routes.js";
 import { sessionsRoutes } from "./sessions-routes.js";
 import { skillsRoutes } from "./skills-routes.js";
 import { webRoutes } from "./web-routes.js";
@@ -49,11 +50,17 @@ export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
   app.onError((error, c) => {
     const api = apiErrorFor(error);
     if (!(error instanceof ApiError)) console.error(error);
-    return c.json(errorBody(api), api.status);
+    return c.json(errorBody(api), api.status, retryHeader(api));
   });
-  app.notFound((c) =>
-    c.json(errorBody(new ApiError("not_found_error", `no route ${c.req.method} ${c.req.path}`)), 404),
-  );
+  // A request no route answers: an SDK call that serve does not implement is a 501, anything else a 404.
+  app.notFound((c) => {
+    const call = sdkRouteOf(c.req.method, c.req.path);
+    const error =
+      call === undefined
+        ? new ApiError("not_found_error", `no route ${c.req.method} ${c.req.path}`)
+        : unservedCall(call);
+    return c.json(errorBody(error), error.status, retryHeader(error));
+  });
   const limitBody = bodyLimit({
     maxSize: UPLOAD_LIMITS.maxBodyBytes,
     onError: () => {

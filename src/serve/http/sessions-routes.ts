@@ -3,12 +3,15 @@ import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import * as z from "zod";
-import { ApiError, apiErrorFor, errorBody, invalid } from "../errors.js";
+import { ApiError, apiErrorFor, errorBody, invalid, notImplemented } from "../errors.js";
+import { checkUserEvents } from "../sessions/user-events.js";
 import { pageRequest } from "../store/page.js";
 import type { ServeDeps, ServeEnv } from "./env.js";
-import { boolQuery, jsonBody, patchMetadata } from "./parse.js";
+import { boolQuery, jsonBody, patchMetadata, refuseUnservedQuery } from "./parse.js";
 
 const STATUSES = ["rescheduling", "running", "idle", "terminated"] as const;
+/** The SDK's `created_at` filters, which serve does not implement (501). */
+const CREATED_AT = ["created_at[gt]", "created_at[gte]", "created_at[lt]", "created_at[lte]"] as const;
 
 const agentRef = z.union([
   z.string().min(1),
@@ -36,10 +39,6 @@ const updateSchema = z.strictObject({
   agent: z.looseObject({}).optional(),
   budget: z.looseObject({}).nullish(),
 });
-
-function notImplemented(what: string): ApiError {
-  return new ApiError("not_implemented_error", `${what} is not implemented by skillwright serve`);
-}
 
 /** The agent as a session pins it (the SDK's `BetaManagedAgentsSessionAgent`). Pure. */
 function sessionAgent(agent: BetaManagedAgentsAgent): BetaManagedAgentsSession["agent"] {
@@ -75,8 +74,11 @@ export function sessionsRoutes({ store, runner }: ServeDeps): Hono<ServeEnv> {
     if (typeof body.agent === "object" && body.agent.type === "agent_with_overrides") {
       throw notImplemented("agent_with_overrides");
     }
+    // Checked before the session is made: a refused event leaves no session behind.
+    checkUserEvents(body.initial_events ?? []);
     if ((body.resources ?? []).length > 0) throw notImplemented("session resources");
     if (body.budget !== undefined) throw notImplemented("session budgets");
+    if ((body.vault_ids ?? []).length > 0) throw notImplemented("vault_ids (vaults)");
     if ((body.initial_events ?? []).length > 0 && runner === undefined) {
       throw notImplemented("initial_events (session events)");
     }
@@ -105,6 +107,7 @@ export function sessionsRoutes({ store, runner }: ServeDeps): Hono<ServeEnv> {
     const statuses = [...(c.req.queries("statuses") ?? []), ...(c.req.queries("statuses[]") ?? [])];
     const unknown = statuses.find((s) => !(STATUSES as readonly string[]).includes(s));
     if (unknown !== undefined) throw invalid(`statuses: unknown status ${JSON.stringify(unknown)}`);
+    refuseUnservedQuery(c, "sessions.list", [...CREATED_AT, "deployment_id", "memory_store_id"]);
     const agentId = c.req.query("agent_id");
     const agentVersion = optionalInt(c.req.query("agent_version"), "agent_version");
     return c.json(
@@ -122,6 +125,7 @@ export function sessionsRoutes({ store, runner }: ServeDeps): Hono<ServeEnv> {
     const body = await jsonBody(c, updateSchema);
     if (body.agent !== undefined) throw notImplemented("changing a session's agent");
     if (body.budget !== undefined && body.budget !== null) throw notImplemented("session budgets");
+    if ((body.vault_ids ?? []).length > 0) throw notImplemented("vault_ids (vaults)");
     return c.json(
       await store.sessions.update(c.var.workspaceId, c.req.param("id"), (current) => ({
         ...current,
@@ -143,6 +147,9 @@ export function sessionsRoutes({ store, runner }: ServeDeps): Hono<ServeEnv> {
     return c.json(archived);
   });
   app.get("/:id/events", async (c) => {
+    refuseUnservedQuery(c, "sessions.events.list", [...CREATED_AT, "types"]);
+    if (c.req.query("order") === "desc")
+      throw notImplemented("the sessions.events.list parameter order=desc");
     const page = pageRequest(c.req.query("limit"), c.req.query("page"));
     return c.json(await store.sessions.listEvents(c.var.workspaceId, c.req.param("id"), page));
   });

@@ -1,4 +1,4 @@
-import { invalid } from "../errors.js";
+import { invalid, notImplemented } from "../errors.js";
 
 /** The user events a session takes (`POST /v1/sessions/{id}/events`). */
 export const USER_EVENT_TYPES = [
@@ -7,6 +7,9 @@ export const USER_EVENT_TYPES = [
   "user.custom_tool_result",
   "user.tool_confirmation",
 ] as const;
+
+/** The SDK's other input events, which serve does not implement (501). */
+export const UNSERVED_EVENT_TYPES = ["user.define_outcome", "user.tool_result", "system.message"] as const;
 
 /** A user event as posted: its type and its other fields, unchecked. */
 export type UserEvent = { type: string } & Record<string, unknown>;
@@ -25,9 +28,15 @@ export function userText(event: UserEvent): string {
     .join("\n");
 }
 
-/** Refuses (400) events the session does not take, or that lack their required fields. Pure. */
+/**
+ * Refuses events the session does not take: the SDK's event types serve does not implement (501), unknown
+ * types and events that lack their required fields (400). Pure.
+ */
 export function checkUserEvents(events: readonly UserEvent[]): void {
   for (const [i, event] of events.entries()) {
+    if ((UNSERVED_EVENT_TYPES as readonly string[]).includes(event.type)) {
+      throw notImplemented(`events[${i}]: the event type ${event.type}`);
+    }
     if (!(USER_EVENT_TYPES as readonly string[]).includes(event.type)) {
       throw invalid(
         `events[${i}].type: expected one of ${USER_EVENT_TYPES.join(", ")}, got ${JSON.stringify(event.type)}`,

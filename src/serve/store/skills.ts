@@ -5,6 +5,7 @@ import type { SqlDriver, SqlQuery, SqlRow } from "./driver.js";
 import { newId } from "./ids.js";
 import { type Page, type PageRequest, toPage } from "./page.js";
 import { bytes, iso, num, text } from "./rows.js";
+import { agentsUsingSkill, skillInUse } from "./skill-references.js";
 import type { SkillFile, SkillUpload } from "./skill-upload.js";
 
 const MAX_DISPLAY_NAME = 255;
@@ -74,11 +75,13 @@ export interface SkillStore {
   create(workspaceId: string, upload: SkillUpload, displayName?: string): Promise<BetaSkill>;
   get(workspaceId: string, skillId: string): Promise<BetaSkill>;
   list(workspaceId: string, page: PageRequest): Promise<Page<BetaSkill>>;
+  /** Deletes the skill and its versions; a 409 naming the agents whose current version lists it. */
   delete(workspaceId: string, skillId: string): Promise<void>;
   addVersion(workspaceId: string, skillId: string, upload: SkillUpload): Promise<BetaSkillVersion>;
   /** `version` is a version id or `latest`. */
   getVersion(workspaceId: string, skillId: string, version: string): Promise<BetaSkillVersion>;
   listVersions(workspaceId: string, skillId: string, page: PageRequest): Promise<Page<BetaSkillVersion>>;
+  /** Deletes one version (not the only one); a 409 naming the agents whose current version pins it. */
   deleteVersion(workspaceId: string, skillId: string, version: string): Promise<BetaSkillVersion>;
   files(versionId: string): Promise<SkillFile[]>;
 }
@@ -135,8 +138,17 @@ export function createSkillStore(db: SqlDriver): SkillStore {
       );
     },
     async delete(workspaceId, skillId) {
-      await getRow(db, workspaceId, skillId);
-      await db.query("DELETE FROM skills WHERE id = $1 AND workspace_id = $2", [skillId, workspaceId]);
+      await db.transaction(async (tx) => {
+        // Locked first: an agent being saved with this skill waits, and is then seen or refused.
+        const [row] = await tx.query("SELECT id FROM skills WHERE id = $1 AND workspace_id = $2 FOR UPDATE", [
+          skillId,
+          workspaceId,
+        ]);
+        if (row === undefined) throw notFound("skill", skillId);
+        const users = await agentsUsingSkill(tx, workspaceId, skillId);
+        if (users.length > 0) throw skillInUse(`skill ${skillId}`, users);
+        await tx.query("DELETE FROM skills WHERE id = $1", [skillId]);
+      });
     },
     async addVersion(workspaceId, skillId, upload) {
       return db.transaction(async (tx) => {
@@ -177,6 +189,8 @@ export function createSkillStore(db: SqlDriver): SkillStore {
       return db.transaction(async (tx) => {
         await tx.query("SELECT id FROM skills WHERE id = $1 FOR UPDATE", [skillId]);
         const row = await getVersionRow(tx, workspaceId, skillId, version);
+        const users = await agentsUsingSkill(tx, workspaceId, skillId, text(row, "id"));
+        if (users.length > 0) throw skillInUse(`version ${text(row, "id")} of skill ${skillId}`, users);
         const [count] = await tx.query("SELECT count(*) AS n FROM skill_versions WHERE skill_id = $1", [
           skillId,
         ]);
