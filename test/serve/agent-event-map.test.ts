@@ -11,6 +11,7 @@ import {
 const state = (): EventMapState => ({
   requestStarts: new Map(),
   toolUses: new Map(),
+  threads: new Map(),
   customTools: new Set(),
 });
 
