@@ -53,7 +53,7 @@ export function threadStarted(
  */
 export function threadEnded(event: ForkEnd, thread: ForkThread): OutEvent[] {
   const base = { session_thread_id: thread.id, agent_name: thread.name };
-  const terminated: OutEvent = { type: "session.thread_status_terminated", ...base };
+  const terminated = threadTerminated(thread);
   const idle = (reason: "end_turn" | "retries_exhausted"): OutEvent => ({
     type: "session.thread_status_idle",
     ...base,
@@ -64,4 +64,9 @@ export function threadEnded(event: ForkEnd, thread: ForkThread): OutEvent[] {
   if (cause === "aborted") return [terminated];
   if (cause === "end_turn" && text.trim() !== "") return [idle("end_turn")];
   return [idle("retries_exhausted"), terminated];
+}
+
+/** A `session.thread_status_terminated` for a fork's thread: its turn ended without it telling how it ended. Pure. */
+export function threadTerminated(thread: ForkThread): OutEvent {
+  return { type: "session.thread_status_terminated", session_thread_id: thread.id, agent_name: thread.name };
 }

@@ -3,9 +3,15 @@ import type { ModelClient } from "../../agent/model-client.js";
 import { newId } from "../store/ids.js";
 import { primaryThreadId } from "../store/session-threads.js";
 import { newEventId } from "../store/sessions.js";
-import { type EventMapState, type OutEvent, sessionError, sessionEventsFor } from "./agent-event-map.js";
+import {
+  type EventMapState,
+  type ForkThread,
+  type OutEvent,
+  sessionError,
+  sessionEventsFor,
+} from "./agent-event-map.js";
 import { createEventWriter } from "./event-writer.js";
-import { threadEnded, threadStarted } from "./fork-threads.js";
+import { threadEnded, threadStarted, threadTerminated } from "./fork-threads.js";
 import { createHeldToolUses } from "./held-tool-uses.js";
 import type { LiveSession, LiveSessions } from "./live-sessions.js";
 import type { ServedSessionIo } from "./session-io.js";
@@ -70,6 +76,9 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
     let stopReason: OutEvent = { type: "end_turn" };
     let live: LiveSession | undefined;
     let keep = false;
+    // The forks' child threads by agent id, and the agent ids of those that ended.
+    const threads = new Map<string, ForkThread>();
+    const ended = new Set<string>();
     try {
       const client = options.client;
       if (client === undefined) {
@@ -84,7 +93,7 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
       const state: EventMapState = {
         requestStarts: new Map(),
         toolUses: new Map(),
-        threads: new Map(),
+        threads,
         customTools: live.customTools,
         mcpTools: live.mcp.refs,
       };
@@ -119,6 +128,7 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
         if (event.type === "fork_end") {
           const thread = state.threads.get(event.agentId);
           if (thread !== undefined) writer.write(threadEnded(event, thread));
+          ended.add(event.agentId);
         }
         for (const out of sessionEventsFor(event, state)) {
           // The main agent's tool uses wait for the engine's decision; a fork's are stored as they start.
@@ -140,6 +150,9 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
     } finally {
       running.delete(session.id);
       if (live !== undefined) live.io.asked = undefined;
+      // A fork the turn left without an end (the turn failed under it) is over with the turn.
+      for (const [agentId, thread] of threads)
+        if (!ended.has(agentId)) writer.write([threadTerminated(thread)]);
       writer.write([{ type: "session.status_idle", stop_reason: stopReason, stop_details: null }], "idle");
       if (live !== undefined) {
         if (keep && !forgotten.has(session.id)) lives.keep(session.id, live);

@@ -50,7 +50,7 @@ export interface ThreadStore {
 
 const THREAD_COLUMNS = `*,
   active_ms + CASE WHEN running_since IS NULL THEN 0
-    ELSE (extract(epoch FROM now() - running_since) * 1000)::bigint END AS active_ms_now,
+    ELSE (extract(epoch FROM clock_timestamp() - running_since) * 1000)::bigint END AS active_ms_now,
   (extract(epoch FROM CASE WHEN status = 'terminated' THEN updated_at ELSE now() END - created_at) * 1000)::bigint
     AS age_ms`;
 

@@ -88,22 +88,23 @@ export interface NewThread {
  */
 export const SESSION_COLUMNS = `*,
   active_ms + CASE WHEN running_since IS NULL THEN 0
-    ELSE (extract(epoch FROM now() - running_since) * 1000)::bigint END AS active_ms_now,
+    ELSE (extract(epoch FROM clock_timestamp() - running_since) * 1000)::bigint END AS active_ms_now,
   (SELECT coalesce(sum(t.active_ms + CASE WHEN t.running_since IS NULL THEN 0
-     ELSE (extract(epoch FROM now() - t.running_since) * 1000)::bigint END), 0)
+     ELSE (extract(epoch FROM clock_timestamp() - t.running_since) * 1000)::bigint END), 0)
    FROM session_threads t WHERE t.session_id = sessions.id) AS threads_active_ms,
   (extract(epoch FROM CASE WHEN status = 'terminated' THEN updated_at ELSE now() END - created_at) * 1000)::bigint
     AS age_ms`;
 
 /**
- * The SQL that keeps a row's running time as its status changes to \`$n\` (NULL: unchanged): a spell starts when
- * it becomes running, ends (adding to \`active_ms\`) when it becomes anything else.
+ * The SQL that keeps a row's running time as its status changes to `$n` (NULL: unchanged): a spell starts when
+ * it becomes running, ends (adding to `active_ms`) when it becomes anything else. It reads the clock, not the
+ * transaction's start, so a spell that starts and ends in one transaction still counts.
  */
 export function runningClock(param: string): string {
   return `active_ms = active_ms + CASE WHEN ${param}::text IS NOT NULL AND ${param} <> 'running' AND running_since IS NOT NULL
-      THEN (extract(epoch FROM now() - running_since) * 1000)::bigint ELSE 0 END,
+      THEN (extract(epoch FROM clock_timestamp() - running_since) * 1000)::bigint ELSE 0 END,
     running_since = CASE WHEN ${param}::text IS NULL THEN running_since
-      WHEN ${param} = 'running' THEN coalesce(running_since, now()) ELSE NULL END`;
+      WHEN ${param} = 'running' THEN coalesce(running_since, clock_timestamp()) ELSE NULL END`;
 }
 
 /** A new session event id (`sevt_…`). */
@@ -142,7 +143,7 @@ export function seconds(ms: number): number {
 
 /**
  * A row's token counts as the SDK's usage: the engine's cache writes all use the default 5-minute TTL, so
- * they are all \`ephemeral_5m_input_tokens\`. Pure.
+ * they are all `ephemeral_5m_input_tokens`. Pure.
  */
 export function usageOf(row: SqlRow): {
   input_tokens: number;
@@ -319,7 +320,7 @@ export function createSessionStore(db: SqlDriver): SessionStore {
         for (const thread of threads) {
           await q.query(
             `INSERT INTO session_threads (id, session_id, parent_thread_id, agent_name, agent, running_since)
-             SELECT $1, id, $3, $4, $5::jsonb, now() FROM sessions WHERE id = $2 AND workspace_id = $6`,
+             SELECT $1, id, $3, $4, $5::jsonb, clock_timestamp() FROM sessions WHERE id = $2 AND workspace_id = $6`,
             [
               thread.id,
               id,
