@@ -198,6 +198,7 @@ export async function invokeSkill(
       args,
       task: text,
       signal,
+      ...(request.agentId ? { parentAgentId: request.agentId } : {}),
       depth: request.depth,
       parentModel: request.turn.model,
     });

@@ -1,8 +1,17 @@
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
 import type { ModelClient } from "../../agent/model-client.js";
+import { newId } from "../store/ids.js";
+import { primaryThreadId } from "../store/session-threads.js";
 import { newEventId } from "../store/sessions.js";
-import { type EventMapState, type OutEvent, sessionError, sessionEventsFor } from "./agent-event-map.js";
+import {
+  type EventMapState,
+  type ForkThread,
+  type OutEvent,
+  sessionError,
+  sessionEventsFor,
+} from "./agent-event-map.js";
 import { createEventWriter } from "./event-writer.js";
+import { threadEnded, threadStarted, threadTerminated } from "./fork-threads.js";
 import { createHeldToolUses } from "./held-tool-uses.js";
 import type { LiveSession, LiveSessions } from "./live-sessions.js";
 import type { ServedSessionIo } from "./session-io.js";
@@ -57,7 +66,7 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
     allowOnce: readonly AllowedCall[] = [],
   ): Promise<void> => {
     const writer = createEventWriter({
-      append: (events, status, ids) => io.append(ws, session.id, events, status, ids),
+      append: (events, status, ids, threads) => io.append(ws, session.id, events, status, ids, threads),
       newId: newEventId,
     });
     const abort = new AbortController();
@@ -67,6 +76,9 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
     let stopReason: OutEvent = { type: "end_turn" };
     let live: LiveSession | undefined;
     let keep = false;
+    // The forks' child threads by agent id, and the agent ids of those that ended.
+    const threads = new Map<string, ForkThread>();
+    const ended = new Set<string>();
     try {
       const client = options.client;
       if (client === undefined) {
@@ -81,6 +93,7 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
       const state: EventMapState = {
         requestStarts: new Map(),
         toolUses: new Map(),
+        threads,
         customTools: live.customTools,
         mcpTools: live.mcp.refs,
       };
@@ -99,8 +112,27 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
         if (event.type === "tool_decision" && event.agentId === undefined)
           held.decide(event.id, { behavior: event.behavior, ...(event.refused ? { refused: true } : {}) });
         if (event.type === "tool_end" && event.agentId === undefined) held.end(event.id);
+        if (event.type === "fork_start") {
+          const thread = { id: newId("sthr"), name: event.skill };
+          const parent =
+            event.parentAgentId === undefined ? undefined : state.threads.get(event.parentAgentId)?.id;
+          const started = threadStarted(
+            event,
+            thread,
+            parent ?? primaryThreadId(session.id),
+            session.agent.execution_identity,
+          );
+          state.threads.set(event.agentId, thread);
+          writer.write(started.events, undefined, [started.thread]);
+        }
+        if (event.type === "fork_end") {
+          const thread = state.threads.get(event.agentId);
+          if (thread !== undefined) writer.write(threadEnded(event, thread));
+          ended.add(event.agentId);
+        }
         for (const out of sessionEventsFor(event, state)) {
-          if (out.remember?.map === "toolUses") {
+          // The main agent's tool uses wait for the engine's decision; a fork's are stored as they start.
+          if (out.remember?.map === "toolUses" && event.agentId === undefined) {
             held.hold(out.remember.key, out.event);
             continue;
           }
@@ -118,6 +150,9 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
     } finally {
       running.delete(session.id);
       if (live !== undefined) live.io.asked = undefined;
+      // A fork the turn left without an end (the turn failed under it) is over with the turn.
+      for (const [agentId, thread] of threads)
+        if (!ended.has(agentId)) writer.write([threadTerminated(thread)]);
       writer.write([{ type: "session.status_idle", stop_reason: stopReason, stop_details: null }], "idle");
       if (live !== undefined) {
         if (keep && !forgotten.has(session.id)) lives.keep(session.id, live);

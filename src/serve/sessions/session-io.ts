@@ -1,7 +1,7 @@
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
 import type { EventSignals } from "../events/event-signals.js";
 import { followEvents } from "../events/follow-events.js";
-import type { SessionEvent } from "../store/sessions.js";
+import type { NewThread, SessionEvent } from "../store/sessions.js";
 import type { Store } from "../store/store.js";
 import type { UserEvent } from "./user-events.js";
 
@@ -18,13 +18,17 @@ export interface SessionIoOptions {
 
 /** Appends to and follows of served sessions' events, announced to every stream of every instance. */
 export interface ServedSessionIo {
-  /** Appends `events` (named `ids` when given), setting the session's `status` in the same statement. */
+  /**
+   * Appends `events` (named `ids` when given), setting the session's `status` in the same statement and
+   * creating `threads` (forks' child threads) with them.
+   */
   append(
     ws: string,
     sessionId: string,
     events: readonly UserEvent[],
     status?: BetaManagedAgentsSession["status"],
     ids?: readonly string[],
+    threads?: readonly NewThread[],
   ): Promise<SessionEvent[]>;
   /** The session's events appended after this resolves, until `signal` aborts. */
   follow(ws: string, sessionId: string, signal: AbortSignal): Promise<AsyncIterable<SessionEvent>>;
@@ -34,10 +38,11 @@ export interface ServedSessionIo {
 export function createServedSessionIo(options: SessionIoOptions): ServedSessionIo {
   const { store, signals } = options;
   return {
-    async append(ws, sessionId, events, status, ids) {
+    async append(ws, sessionId, events, status, ids, threads) {
       const stored = await store.sessions.appendEvents(ws, sessionId, events, {
         ...(status === undefined ? {} : { status }),
         ...(ids === undefined ? {} : { eventIds: ids }),
+        ...(threads === undefined || threads.length === 0 ? {} : { threads }),
         ...(options.notifyChannel === undefined ? {} : { notify: options.notifyChannel }),
       });
       signals?.notify(sessionId);

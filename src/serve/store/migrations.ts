@@ -155,6 +155,43 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
       "CREATE INDEX sessions_waiting ON sessions (id) WHERE wait_seq IS NOT NULL",
     ],
   },
+  {
+    version: 6,
+    name: "session threads and usage",
+    sql: [
+      // Token counts summed over the session's model requests (forks included), and its running time: the
+      // milliseconds of its finished `running` spells plus, while it runs, the time since `running_since`.
+      "ALTER TABLE sessions ADD COLUMN input_tokens bigint NOT NULL DEFAULT 0",
+      "ALTER TABLE sessions ADD COLUMN output_tokens bigint NOT NULL DEFAULT 0",
+      "ALTER TABLE sessions ADD COLUMN cache_read_input_tokens bigint NOT NULL DEFAULT 0",
+      "ALTER TABLE sessions ADD COLUMN cache_creation_input_tokens bigint NOT NULL DEFAULT 0",
+      "ALTER TABLE sessions ADD COLUMN active_ms bigint NOT NULL DEFAULT 0",
+      "ALTER TABLE sessions ADD COLUMN running_since timestamptz",
+      // The child thread (fork) an event belongs to; NULL: the primary thread.
+      "ALTER TABLE session_events ADD COLUMN thread_id text",
+      "CREATE INDEX session_events_thread ON session_events (session_id, thread_id, seq) WHERE thread_id IS NOT NULL",
+      `CREATE TABLE session_threads (
+        id text PRIMARY KEY,
+        seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+        session_id text NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        parent_thread_id text,
+        agent_name text NOT NULL,
+        agent jsonb NOT NULL,
+        status text NOT NULL DEFAULT 'running',
+        idled boolean NOT NULL DEFAULT false,
+        input_tokens bigint NOT NULL DEFAULT 0,
+        output_tokens bigint NOT NULL DEFAULT 0,
+        cache_read_input_tokens bigint NOT NULL DEFAULT 0,
+        cache_creation_input_tokens bigint NOT NULL DEFAULT 0,
+        active_ms bigint NOT NULL DEFAULT 0,
+        running_since timestamptz,
+        archived_at timestamptz,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      "CREATE INDEX session_threads_session_seq ON session_threads (session_id, seq)",
+    ],
+  },
 ];
 
 /** An arbitrary constant: the advisory lock that serialises migrations across instances. */

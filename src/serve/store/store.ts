@@ -2,6 +2,7 @@ import { type AgentStore, createAgentStore } from "./agents.js";
 import type { SqlDriver } from "./driver.js";
 import { createEnvironmentStore, type EnvironmentStore } from "./environments.js";
 import { migrate } from "./migrations.js";
+import { createThreadStore, type ThreadStore } from "./session-threads.js";
 import { createSessionStore, type SessionStore } from "./sessions.js";
 import { createSkillStore, type SkillStore } from "./skills.js";
 
@@ -12,6 +13,8 @@ export interface Store {
   environments: EnvironmentStore;
   agents: AgentStore;
   sessions: SessionStore;
+  /** Sessions' threads: the primary thread and the forks' child threads. */
+  threads: ThreadStore;
   close(): Promise<void>;
 }
 
@@ -24,6 +27,7 @@ export async function createStore(db: SqlDriver): Promise<Store> {
     environments: createEnvironmentStore(db),
     agents: createAgentStore(db),
     sessions: createSessionStore(db),
+    threads: createThreadStore(db),
     close: () => db.close(),
   };
 }
