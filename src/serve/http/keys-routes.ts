@@ -16,9 +16,10 @@ import {
 import type { ApiKeyCache } from "./api-key-cache.js";
 import type { ServeEnv } from "./env.js";
 import { jsonBody } from "./parse.js";
+import { OWN_ROUTES_PREFIX } from "./sdk-routes.js";
 
 /** Where `skillwright keys … --server URL` administers keys (not part of the Anthropic API). */
-export const KEYS_PATH = "/v1/skillwright/keys";
+export const KEYS_PATH = `${OWN_ROUTES_PREFIX}keys`;
 
 const workspaceName = z.string().trim().min(1).max(256);
 

@@ -218,13 +218,20 @@ export function unservedRoutes(registered: readonly RegisteredRoute[]): SdkRoute
   return SDK_ROUTES.filter((route) => !served.has(routeKey(route.method, route.path)));
 }
 
-/** The `/v1` routes of `registered` that are no SDK call of {@link SDK_ROUTES} (middleware aside). Pure. */
+/** Where skillwright's own routes live (key administration): no SDK call names them. */
+export const OWN_ROUTES_PREFIX = "/v1/skillwright/";
+
+/**
+ * The `/v1` routes of `registered` that are no SDK call of {@link SDK_ROUTES} (middleware and skillwright's own
+ * routes under {@link OWN_ROUTES_PREFIX} aside). Pure.
+ */
 export function unknownRoutes(registered: readonly RegisteredRoute[]): RegisteredRoute[] {
   const known = new Set(SDK_ROUTES.map((route) => routeKey(route.method, route.path)));
   return registered.filter(
     (route) =>
       route.method !== "ALL" &&
       route.path.startsWith("/v1/") &&
+      !route.path.startsWith(OWN_ROUTES_PREFIX) &&
       !known.has(routeKey(route.method, route.path)),
   );
 }
