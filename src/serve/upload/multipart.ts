@@ -33,8 +33,8 @@ export function multipartBoundary(contentType: string): string | undefined {
  * as `%22`, `%0D`, `%0A` (and nothing else decoded). Pure.
  */
 function unescapeQuoted(value: string): string {
-  return value.replace(/%22|%0D|%0A/gi, (escape) =>
-    escape === "%22" ? '"' : escape.toUpperCase() === "%0D" ? "\r" : "\n",
+  return value.replace(/%22|%0D|%0A/gi, (code) =>
+    code === "%22" ? '"' : code.toUpperCase() === "%0D" ? "\r" : "\n",
   );
 }
 
