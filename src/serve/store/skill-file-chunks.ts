@@ -1,4 +1,5 @@
-import { setImmediate as nextTurn } from "node:timers/promises";
+import { performance } from "node:perf_hooks";
+import { setImmediate as nextTurn, setTimeout as sleep } from "node:timers/promises";
 import type { SqlQuery } from "./driver.js";
 import { bytes, text } from "./rows.js";
 import type { SkillFile } from "./skill-upload.js";
@@ -7,7 +8,9 @@ import type { SkillFile } from "./skill-upload.js";
  * The most bytes one statement writes or reads. PGlite runs each statement on the main thread, so this bounds
  * how long any one of them keeps other requests waiting; the event loop gets a turn between statements.
  */
-export const CHUNK_BYTES = 64 * 1024;
+export const CHUNK_BYTES = 16 * 1024;
+/** The longest pause between two statements of an upload. */
+export const MAX_PAUSE_MS = 100;
 /** The most rows one statement writes (many small files share a statement). */
 export const CHUNK_ROWS = 500;
 
@@ -74,13 +77,16 @@ export async function stageChunks(
       start += row.length;
       return at;
     });
+    const started = performance.now();
     await db.query(
       `INSERT INTO skill_file_chunks (version_id, path, n, data)
        SELECT $1, r.path, r.n, substring($2::bytea FROM r.start FOR r.length)
        FROM jsonb_to_recordset($3::jsonb) AS r(path text, n integer, start integer, length integer)`,
       [versionId, new Uint8Array(data.buffer, data.byteOffset, data.byteLength), JSON.stringify(placed)],
     );
-    await nextTurn();
+    // Paced: as long again before the next statement, so the upload takes at most about half of the main
+    // thread (PGlite runs there) and every other request finds it free at least as often as busy.
+    await sleep(Math.min(performance.now() - started, MAX_PAUSE_MS));
   }
 }
 
