@@ -120,11 +120,11 @@ export async function run(ctx) {
           throw error;
         },
       );
-      // GETs one after another, the paths in turn, for as long as the upload is in flight.
+      // GETs one after another, the paths in turn, sent for as long as the upload is in flight.
       for (let n = 0; !done; n++) {
         const [name, path] = paths[n % paths.length] ?? paths[0] ?? ["", "/"];
-        const ms = await get(path);
-        if (!done) rows[name]?.during.push(ms);
+        // Counted when sent during the upload, even if it comes back after (a GET the upload held up).
+        rows[name]?.during.push(await get(path));
       }
       await upload;
     }
