@@ -159,7 +159,7 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
     version: 6,
     name: "skill file chunks",
     sql: [
-      // A skill file's bytes as chunks of at most 64 KB, written a few per statement before the version's
+      // A skill file's bytes as chunks of at most 16 KB, written a few per statement before the version's
       // transaction (see skill-file-chunks.ts), so that a big upload never holds the database for long. No
       // foreign key: the chunks exist before their version row; a trigger drops them with the version.
       `CREATE TABLE skill_file_chunks (
