@@ -3,6 +3,8 @@ import { type Context, Hono } from "hono";
 import { invalid } from "../errors.js";
 import { pageRequest } from "../store/page.js";
 import type { SkillFile, SkillUpload } from "../store/skill-upload.js";
+import { UPLOAD_LIMITS } from "../upload/limits.js";
+import { multipartBoundary, readMultipart } from "../upload/multipart.js";
 import { skillTree } from "../upload/skill-files.js";
 import { parseSkillUpload } from "../upload/skill-head.js";
 import { servedSkillWarnings } from "../upload/skill-warnings.js";
@@ -16,35 +18,34 @@ function isZip(name: string, content: Uint8Array): boolean {
 }
 
 /**
- * The upload in a multipart body: `files[]` (or `files`) holding the skill's files by path, or one zip of
- * them, plus an optional `display_name`. Any other field is refused.
+ * The upload in a multipart body, read as it streams in: `files[]` (or `files`) holding the skill's files by
+ * path, or one zip of them, plus an optional `display_name`. Any other field is refused.
  */
 async function readUpload(c: Context): Promise<{ upload: SkillUpload; displayName: string | undefined }> {
-  const type = c.req.header("content-type") ?? "";
-  if (!type.startsWith("multipart/form-data")) {
+  const boundary = multipartBoundary(c.req.header("content-type") ?? "");
+  if (boundary === undefined) {
     throw invalid("upload the skill as multipart/form-data with files[] (its files, or one zip)");
   }
-  let form: FormData;
-  try {
-    form = await c.req.formData();
-  } catch {
-    throw invalid("the multipart body could not be parsed");
-  }
+  const body = c.req.raw.body;
+  if (body === null) throw invalid("no files: upload the skill's files (files[]) or one zip of them");
+  // Room for every file and a display_name: past that, skillTree would refuse the count anyway.
+  const parts = await readMultipart(body, boundary, UPLOAD_LIMITS.maxFiles + 2);
   const entries: { name: string; content: Uint8Array }[] = [];
   let displayName: string | undefined;
-  for (const [key, value] of form.entries()) {
-    if (key === "display_name" && typeof value === "string") {
-      displayName = value;
+  for (const part of parts) {
+    if (part.name === "display_name" && part.filename === undefined) {
+      displayName = new TextDecoder().decode(part.content);
       continue;
     }
-    if (key !== "files[]" && key !== "files") throw invalid(`unknown field ${JSON.stringify(key)}`);
-    if (typeof value === "string") throw invalid(`${key} must hold files, not text`);
-    entries.push({ name: value.name, content: new Uint8Array(await value.arrayBuffer()) });
+    if (part.name !== "files[]" && part.name !== "files")
+      throw invalid(`unknown field ${JSON.stringify(part.name)}`);
+    if (part.filename === undefined) throw invalid(`${part.name} must hold files, not text`);
+    entries.push({ name: part.filename, content: part.content });
   }
   const [only] = entries;
   const files =
     entries.length === 1 && only !== undefined && isZip(only.name, only.content)
-      ? readZip(only.content)
+      ? await readZip(only.content)
       : entries;
   return { upload: parseSkillUpload(skillTree(files)), displayName };
 }

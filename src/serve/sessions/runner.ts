@@ -2,7 +2,7 @@ import type { ModelClient } from "../../agent/model-client.js";
 import type { EventSignals } from "../events/event-signals.js";
 import type { SessionRunner } from "../session-runner.js";
 import type { Store } from "../store/store.js";
-import { checkToolConfirmations } from "./confirmation-check.js";
+import { checkUserAnswers } from "./confirmation-check.js";
 import type { LiveCacheLimits } from "./live-cache.js";
 import { createLiveSessions } from "./live-sessions.js";
 import { createOrphanTakeover } from "./orphan-takeover.js";
@@ -108,7 +108,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
   return {
     async send(ws, session, events) {
       checkUserEvents(events);
-      await checkToolConfirmations(store.sessions, ws, session.id, events);
+      await checkUserAnswers(store.sessions, ws, session.id, events);
       // A lone user.message to a session with no turn here starts one at once: its running status goes in the
       // same statement.
       const startsNow = events.length === 1 && events[0]?.type === "user.message" && !queues.has(session.id);

@@ -192,6 +192,32 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
       "CREATE INDEX session_threads_session_seq ON session_threads (session_id, seq)",
     ],
   },
+  {
+    version: 7,
+    name: "skill file chunks",
+    sql: [
+      // A skill file's bytes as chunks of at most 16 KB, written a few per statement before the version's
+      // transaction (see skill-file-chunks.ts), so that a big upload never holds the database for long. No
+      // foreign key: the chunks exist before their version row; a trigger drops them with the version.
+      `CREATE TABLE skill_file_chunks (
+        version_id text NOT NULL,
+        path text NOT NULL,
+        n integer NOT NULL,
+        data bytea NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (version_id, path, n)
+      )`,
+      "INSERT INTO skill_file_chunks (version_id, path, n, data) SELECT version_id, path, 0, content FROM skill_files WHERE length(content) > 0",
+      "ALTER TABLE skill_files DROP COLUMN content",
+      `CREATE FUNCTION drop_skill_file_chunks() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         DELETE FROM skill_file_chunks WHERE version_id = OLD.id;
+         RETURN NULL;
+       END $$`,
+      `CREATE TRIGGER skill_versions_drop_chunks AFTER DELETE ON skill_versions
+       FOR EACH ROW EXECUTE FUNCTION drop_skill_file_chunks()`,
+    ],
+  },
 ];
 
 /** An arbitrary constant: the advisory lock that serialises migrations across instances. */

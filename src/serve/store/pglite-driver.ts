@@ -15,6 +15,23 @@ function rowsOf(result: { rows: unknown[] }): SqlRow[] {
 /** What a process holding a PGlite dir is called when its opener does not say (`DIR is in use by …`). */
 export const DEFAULT_HOLDER = "a skillwright process";
 
+/** PostgreSQL's type oid of `bytea`. */
+const BYTEA = 17;
+
+/**
+ * A `bytea` parameter as PostgreSQL's hex text (`\x…`) in one native call: PGlite's own serializer builds a
+ * string per byte, which took seconds of the main thread for a 30 MB upload.
+ */
+function byteaText(value: unknown): string {
+  if (!(value instanceof Uint8Array)) throw new TypeError("a bytea parameter must be a Uint8Array");
+  return `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex")}`;
+}
+
+/** A `bytea` column's hex text (`\x…`) as bytes, in one native call (PGlite's own parser is per byte). */
+function byteaBytes(text: string): Uint8Array {
+  return Buffer.from(text.slice(2), "hex");
+}
+
 /**
  * The embedded driver: PGlite (PostgreSQL compiled to WebAssembly) keeping its data in `dir`, or in memory
  * when `dir` is undefined. `dir` and its missing parents are created (owner only): a first `serve` on a machine
@@ -28,7 +45,11 @@ export async function openPgliteDriver(dir: string | undefined, holder = DEFAULT
   let db: PgliteLike;
   try {
     const { PGlite } = await import("@electric-sql/pglite");
-    db = await PGlite.create(dir === undefined ? {} : { dataDir: dir });
+    db = await PGlite.create({
+      ...(dir === undefined ? {} : { dataDir: dir }),
+      serializers: { [BYTEA]: byteaText },
+      parsers: { [BYTEA]: byteaBytes },
+    });
   } catch (error) {
     await lock?.release();
     throw error;
