@@ -9,6 +9,7 @@ import { generateCorpus } from "./corpus.js";
 import { fsFloor, fsFloorSync } from "./fs-floor.js";
 import { compare, createRng, formatTable, median, runChild, withTempDir } from "./lib.js";
 import { categoryOf } from "./profile.js";
+import { latencyFigures, quantile, closing as uploadClosing } from "./serve-upload.js";
 
 describe("createRng", () => {
   it("repeats a sequence for a seed and differs across seeds", () => {
@@ -213,5 +214,24 @@ describe("cache-prefix", () => {
     const other = servedFromCache(requestUnits(body("x", [a, { ...b, ...mark }])), [first]);
     assert.equal(other.chars, 0);
     assert.match(other.why, /per model/);
+  });
+});
+
+describe("serve-upload figures", () => {
+  it("takes nearest-rank quantiles and refuses an empty list", () => {
+    const samples = Array.from({ length: 100 }, (_, i) => 100 - i);
+    assert.equal(quantile(samples, 0.5), 50);
+    assert.equal(quantile(samples, 0.99), 99);
+    assert.equal(quantile([7], 0.99), 7);
+    assert.throws(() => quantile([], 0.5));
+  });
+  it("gives each row's during / floor ratios, and a verdict against the p99 target", () => {
+    const floor = Array.from({ length: 100 }, () => 2);
+    const figures = latencyFigures({ get: { floor, during: [...floor.slice(0, 98), 5, 9] } });
+    assert.equal(figures.get?.p50Ratio, 1);
+    assert.equal(figures.get?.p99Ratio, 2.5);
+    assert.match(uploadClosing({ figures }).join("\n"), /p99 2\.50× of its floor.*met/);
+    const slow = latencyFigures({ get: { floor, during: [...floor.slice(0, 90), ...Array(10).fill(40)] } });
+    assert.match(uploadClosing({ figures: slow }).join("\n"), /MISSED/);
   });
 });

@@ -34,6 +34,23 @@ export type AgentEvent =
       toolCalls: number;
       lastTool?: string;
     }
+  | {
+      /** A forked skill's sub-agent starts (before its first model request); `parentAgentId` absent: main. */
+      type: "fork_start";
+      agentId: string;
+      parentAgentId?: string;
+      skill: string;
+      /** The agent type it runs as. */
+      agentType: string;
+      model: string;
+    }
+  | {
+      /** A forked skill's sub-agent ended: how (its result, or `cause: "error"` when it threw). */
+      type: "fork_end";
+      agentId: string;
+      skill: string;
+      result: AgentResult;
+    }
   | { type: "turn_end"; agentId?: string; turn: number; stopReason: string; usage: ModelUsage }
   | { type: "warning"; agentId?: string; message: string }
   | { type: "error"; agentId?: string; kind: string; message: string }

@@ -24,14 +24,19 @@ export interface ModelClient {
   stream(request: ModelRequest, options: ModelStreamOptions): Promise<AssistantMessage>;
 }
 
-/** Options of {@link createModelClient}; all optional, none read from the environment. */
+/** Options of {@link createModelClient}; all optional. Unset credentials and URL come from `env`, as the SDK's. */
 export interface ModelClientOptions {
-  /** Sent as the API key. The factory never reads `process.env`: the CLI passes `ANTHROPIC_API_KEY`. */
+  /** Sent as the API key. Default: `ANTHROPIC_API_KEY` of `env`. */
   apiKey?: string;
-  /** A bearer token instead of an API key. */
+  /** A bearer token instead of an API key. Default: `ANTHROPIC_AUTH_TOKEN` of `env`. */
   authToken?: string;
-  /** Defaults to `https://api.anthropic.com` (not to `ANTHROPIC_BASE_URL`: the caller passes that). */
+  /** Default: `ANTHROPIC_BASE_URL` of `env`, else `https://api.anthropic.com`. */
   baseURL?: string;
+  /**
+   * Where unset options are read from, as the official SDK reads them (`ANTHROPIC_API_KEY`,
+   * `ANTHROPIC_AUTH_TOKEN`, `ANTHROPIC_BASE_URL`). Default `process.env`; pass `{}` to read nothing.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Retries for 408/409/429/5xx/529 and connection errors, honouring `retry-after`. Default 2. */
   maxRetries?: number;
   /** Per-attempt timeout in ms (SDK default: 10 minutes). */
@@ -56,22 +61,31 @@ export const DEFAULT_BASE_URL = "https://api.anthropic.com";
  * A {@link ModelClient} over the real `@anthropic-ai/sdk`, loaded on the first call (so start-up stays fast)
  * and reused afterwards. Retries are the SDK's own (`maxRetries`, honouring `retry-after`); each one is
  * reported as a `retry` event. The `x-skillwright-agent-id` header is sent only when `agentId` is given.
- * Never reads `process.env`: without `apiKey` or `authToken`, `stream` rejects with an `auth` error.
+ * Unset credentials and base URL are read from `env` (default `process.env`) as the official SDK reads them. A
+ * base URL of its own is enough on its own (a local gateway answers without a key: no auth header is sent); the
+ * public API without `apiKey` or `authToken` makes `stream` reject with an `auth` error before any request.
  */
 export function createModelClient(options: ModelClientOptions = {}): ModelClient {
-  const baseURL = options.baseURL ?? DEFAULT_BASE_URL;
+  const env = options.env ?? process.env;
+  const apiKey = options.apiKey ?? (env.ANTHROPIC_API_KEY || undefined);
+  const authToken = options.authToken ?? (env.ANTHROPIC_AUTH_TOKEN || undefined);
+  const baseURL = options.baseURL ?? (env.ANTHROPIC_BASE_URL || DEFAULT_BASE_URL);
+  const keyless = apiKey === undefined && authToken === undefined;
   let loaded: Promise<{ sdk: Sdk; client: InstanceType<Sdk["MessagesClient"]> }> | undefined;
   const load = () => {
     loaded ??= import("./sdk.js").then((sdk) => ({
       sdk,
       client: sdk.createMessagesClient({
-        apiKey: options.apiKey ?? null,
-        authToken: options.apiKey === undefined ? (options.authToken ?? null) : null,
+        apiKey: apiKey ?? null,
+        authToken: apiKey === undefined ? (authToken ?? null) : null,
         baseURL,
         ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
         maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
         ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
-        ...(options.defaultHeaders === undefined ? {} : { defaultHeaders: options.defaultHeaders }),
+        // Keyless (a gateway of one's own): the SDK sends no auth header when told it is left out on purpose.
+        ...(options.defaultHeaders === undefined && !keyless
+          ? {}
+          : { defaultHeaders: { ...options.defaultHeaders, ...(keyless ? { authorization: null } : {}) } }),
       }),
     }));
     return loaded;
@@ -80,8 +94,11 @@ export function createModelClient(options: ModelClientOptions = {}): ModelClient
 
   return {
     async stream(request, { signal, agentId, onEvent }) {
-      if (options.apiKey === undefined && options.authToken === undefined) {
-        throw new ModelError("auth", "No model credentials: set ANTHROPIC_API_KEY (or pass apiKey).");
+      if (keyless && baseURL === DEFAULT_BASE_URL) {
+        throw new ModelError(
+          "auth",
+          "No model credentials: set ANTHROPIC_API_KEY (or pass apiKey), or ANTHROPIC_BASE_URL for a gateway of your own.",
+        );
       }
       const { sdk, client } = await load();
       let attempts = 0;

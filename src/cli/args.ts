@@ -42,6 +42,7 @@ export const CLI_OPTIONS = {
   "host-tools": { type: "boolean" },
   "mcp-allow-host": { type: "string", multiple: true },
   workspace: { type: "string" },
+  server: { type: "string" },
   "start-mcp": { type: "boolean" },
   "min-score": { type: "string" },
   junit: { type: "string" },
@@ -131,8 +132,10 @@ export interface CliArgs {
   host: string | undefined;
   /** `serve`/`keys --db DIR|URL`: the PGlite dir or PostgreSQL URL. */
   db: string | undefined;
-  /** `serve --api-key KEY`: admitted to the default workspace. */
+  /** `serve --api-key KEY`: admitted to the default workspace; `keys --server URL --api-key KEY`: the operator key. */
   apiKey: string | undefined;
+  /** `keys … --server URL`: administer keys through that running `serve` instead of opening the store. */
+  server: string | undefined;
   /** `serve --host-tools`: served sessions get the built-in file and shell tools, in the cwd. */
   hostTools: boolean;
   /** `serve --mcp-allow-host HOST` (repeatable): agent MCP servers may be on these hosts even when private. */
@@ -271,6 +274,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         host: values.host,
         db: values.db,
         apiKey: values["api-key"],
+        server: values.server,
         hostTools: values["host-tools"] ?? false,
         mcpAllowHosts: values["mcp-allow-host"] ?? [],
         workspace: values.workspace,

@@ -1,6 +1,7 @@
 import type { ModelClient } from "../agent/model-client.js";
 import { MODEL_EFFORTS, type ModelEffort } from "../agent/models.js";
 import { createNodeFs } from "../io/fs.js";
+import { createNodeShell } from "../io/shell.js";
 import type { OpenSessionOptions } from "../session/open.js";
 import type { CliArgs } from "./args.js";
 import type { CliIo } from "./io.js";
@@ -8,23 +9,19 @@ import type { CliIo } from "./io.js";
 /** The message for commands that need a model when no credentials are set. */
 export const NO_KEY_MESSAGE =
   "skillwright: this command needs a model, and no API key is set.\n" +
-  "Set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL to use another endpoint, e.g. `skillwright dev model-server`).\n" +
+  "Set ANTHROPIC_API_KEY, or ANTHROPIC_BASE_URL for another endpoint (e.g. `skillwright dev model-server`).\n" +
   "The offline commands work without one: list, doctor, show, validate.\n";
 
-/** A model client from `ANTHROPIC_API_KEY` / `ANTHROPIC_AUTH_TOKEN` / `ANTHROPIC_BASE_URL`, or undefined without a key. */
+/**
+ * A model client from `ANTHROPIC_API_KEY` / `ANTHROPIC_AUTH_TOKEN` / `ANTHROPIC_BASE_URL` of `env` (a base URL
+ * alone is enough: a gateway of one's own), or undefined with none of them.
+ */
 export async function modelClientFromEnv(
   env: Record<string, string | undefined>,
 ): Promise<ModelClient | undefined> {
-  const apiKey = env.ANTHROPIC_API_KEY;
-  const authToken = env.ANTHROPIC_AUTH_TOKEN;
-  if (!apiKey && !authToken) return undefined;
+  if (!env.ANTHROPIC_API_KEY && !env.ANTHROPIC_AUTH_TOKEN && !env.ANTHROPIC_BASE_URL) return undefined;
   const { createModelClient } = await import("../agent/model-client.js");
-  return createModelClient({
-    preload: true,
-    ...(apiKey ? { apiKey } : {}),
-    ...(authToken ? { authToken } : {}),
-    ...(env.ANTHROPIC_BASE_URL ? { baseURL: env.ANTHROPIC_BASE_URL } : {}),
-  });
+  return createModelClient({ preload: true, env });
 }
 
 /** Parses `--effort`; undefined when absent, an error message when invalid. Pure. */
@@ -62,6 +59,8 @@ export async function prepareRun(
       ...(args.model === undefined ? {} : { model: args.model }),
       // Discovery reads synchronously in the CLI; the tools keep asynchronous reads.
       toolsFs: createNodeFs({ syncReads: false }),
+      // The CLI runs on the user's own machine: Bash, inline shell and hooks use its shell.
+      shell: createNodeShell(),
       allowedTools: args.allowedTools,
       disallowedTools: args.disallowedTools,
       ...(args.resume === undefined ? {} : { resume: args.resume }),

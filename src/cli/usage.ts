@@ -26,7 +26,9 @@ Commands (offline):
                                      SKILLWRIGHT_MCP_ALLOW_HOSTS=h1,h2 names their host
   keys create --workspace W [--db DIR|URL]  make an API key for workspace W (printed once)
   keys list [--workspace W] [--json] [--db DIR|URL]  each key's id (a prefix of its hash), workspace, created
-  keys revoke <id-or-prefix> [--workspace W]  delete one key; running serve instances refuse it within 5 s
+  keys revoke <id-or-prefix> [--workspace W]  revoke one key; running serve instances refuse it within 5 s
+                                     (keys … --server URL --api-key KEY: through a running serve, with the
+                                     key it was started with; a PGlite dir serve holds is refused otherwise)
   mcp approve <name>                 let a project or plugin MCP server start (writes .claude/settings.local.json)
   hooks approve                      let the hooks in the project's committed settings run (same file)
   permissions approve                let the allow rules and additionalDirectories of those settings apply

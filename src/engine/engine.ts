@@ -79,6 +79,7 @@ export interface EngineOptions {
   /**
    * Live reload: watch the skill roots (and the nearest existing parent of those not there yet); a burst of
    * changes becomes one `reload()`, so open sessions get one listing delta. Off by default; `close()` stops it.
+   * Over a file system that is not the host's (`fs.host` unset), only with a `watch` function of its own.
    */
   watch?: boolean | WatchOptions;
 }
@@ -257,8 +258,9 @@ export function createEngine(options: EngineOptions): Engine {
   };
   const discover = () => catalog.get();
   const watchOptions = options.watch === true ? {} : options.watch === false ? undefined : options.watch;
+  // A file system that is not the host's is watched only through a `watch` function handed in with it.
   const watcher: SkillWatcher | undefined =
-    watchOptions === undefined
+    watchOptions === undefined || (watchOptions.watch === undefined && fs.host !== true)
       ? undefined
       : startSkillWatcher({
           ...watchOptions,

@@ -1,4 +1,4 @@
-import type { AgentEvent, AgentResult } from "../agent/events.js";
+import { type AgentEvent, type AgentResult, emptyUsage } from "../agent/events.js";
 import { type AgentTool, executeAgent, type ToolGate } from "../agent/loop.js";
 import type { ModelClient } from "../agent/model-client.js";
 import type { ModelMessage, ModelUsage } from "../agent/model-types.js";
@@ -202,13 +202,49 @@ async function runAgentFork(
     { ...parent, depth: request.depth },
     { agentId, signal: request.signal, model, tools, ...(effort === undefined ? {} : { effort }) },
   );
+  deps.emit({
+    type: "fork_start",
+    agentId,
+    ...(request.parentAgentId === undefined ? {} : { parentAgentId: request.parentAgentId }),
+    skill: skill.name,
+    agentType: agent.name,
+    model,
+  });
+  let result: AgentResult;
+  try {
+    result = await runForkTurn(request, deps, agent, { agentId, context, tools });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const failed: AgentResult = {
+      text: "",
+      cause: "error",
+      turns: 0,
+      usage: emptyUsage(),
+      toolsUsed: [],
+      error: { kind: "internal", message },
+    };
+    deps.emit({ type: "fork_end", agentId, skill: skill.name, result: failed });
+    throw error;
+  }
+  deps.emit({ type: "fork_end", agentId, skill: skill.name, result });
+  return forkResultText(request.name, result);
+}
 
+/** The fork's hooks, first message and agent loop (with its stop checks), on its child `context`. */
+async function runForkTurn(
+  request: ForkRequest,
+  deps: ForkDeps,
+  agent: AgentType,
+  fork: { agentId: string; context: RunContext; tools: readonly AgentTool[] },
+): Promise<AgentResult> {
+  const { skill } = request;
+  const { agentId, context, tools } = fork;
   const start = await deps.runHooks(
     "SubagentStart",
     { agent_type: agent.name, agent_id: agentId },
     context.signal,
   );
-  const listing = await deps.listing(agentId, model);
+  const listing = await deps.listing(agentId, context.model);
   const preloaded =
     agent.skills === undefined || deps.preload === undefined
       ? { texts: [], warnings: [] }
@@ -253,7 +289,7 @@ async function runAgentFork(
             for (const message of compacted) await context.transcript(message);
           },
         });
-  const result = await runWithStopChecks({
+  return runWithStopChecks({
     run: () =>
       executeAgent(
         {
@@ -293,5 +329,4 @@ async function runAgentFork(
       await context.transcript(next);
     },
   });
-  return forkResultText(request.name, result);
 }

@@ -64,7 +64,7 @@ export function hookTimeoutMs(hook: Pick<HookCommand, "timeout">): number {
 /**
  * Runs one command hook with bash: the event JSON on stdin, `CLAUDE_PROJECT_DIR` (and `CLAUDE_PLUGIN_ROOT` when
  * given) in the environment, killed with its whole process tree after its timeout. Never rejects: every
- * failure is a `warning` result.
+ * failure is a `warning` result, and so is a shell that starts nothing (`not run: {refusal}`).
  */
 export async function runCommandHook(
   hook: HookCommand,
@@ -72,6 +72,8 @@ export async function runCommandHook(
   options: RunHookOptions,
 ): Promise<HookRunResult> {
   if (options.signal?.aborted) return { outcome: "warning", message: "aborted before it started" };
+  const refusal = options.shell.refusal;
+  if (refusal !== undefined) return { outcome: "warning", message: `not run: ${refusal}` };
   const timeoutMs = hookTimeoutMs(hook);
   const env: Record<string, string> = {
     ...options.env,
@@ -96,6 +98,8 @@ export async function runCommandHook(
     return { outcome: "warning", message: `timed out after ${timeoutMs / 1000} s and was killed` };
   }
   if (result.aborted) return { outcome: "warning", message: "aborted" };
+  if (result.startError !== undefined)
+    return { outcome: "warning", message: `could not start: ${result.startError}` };
   if (result.exitCode === undefined) {
     const detail = stderr === "" ? "" : `: ${stderr}`;
     const message = `did not exit normally (killed by a signal, or could not start in ${options.cwd})${detail}`;

@@ -84,6 +84,7 @@ function failureDetail(result: ShellResult, timeoutMs: number): string | undefin
   const withOutput = (reason: string) => (output === "" ? reason : `${reason}\n${output}`);
   if (result.aborted) return withOutput("Command was aborted");
   if (result.timedOut) return withOutput(`Command timed out after ${timeoutMs} ms`);
+  if (result.startError !== undefined) return `Command could not start: ${result.startError}`;
   if (result.exitCode === undefined) return withOutput("Command was killed by a signal");
   if (result.exitCode !== 0) {
     return `${FAILED_OUTPUT_PREFIX}${output === "" ? `Command exited with code ${result.exitCode}` : output}`;
@@ -126,6 +127,11 @@ async function runOne(
   env: Record<string, string>,
 ): Promise<InlineExpansion> {
   const timeoutMs = options.timeoutMs ?? INLINE_SHELL_TIMEOUT_MS;
+  // A session given no shell says so at once: asking for a permission that cannot be used would only mislead.
+  const refusal = options.shellOps.refusal;
+  if (refusal !== undefined) {
+    return { ok: false, message: `Shell command not run for pattern "${marker}": ${refusal}`, shell: true };
+  }
   let decision: PermissionDecision;
   try {
     decision = await options.checkCommand(command, options.signal);
@@ -175,7 +181,8 @@ async function runOne(
  * Command output is never substituted or scanned again. The first denial or failure stops the expansion:
  * `Shell command permission check failed for pattern "{p}": {reason}` (an unresolved `ask` gives its `reason`, SPEC
  * §14.9) / `Shell command failed for pattern "{p}": [stderr]⏎{output}` for a non-zero exit (timeouts and
- * aborts say so instead), where `{p}` is the marker as written in the body. `allowShell: false` leaves markers
+ * aborts say so instead), where `{p}` is the marker as written in the body. A shell that starts nothing
+ * (`refusal` set) gives `Shell command not run for pattern "{p}": {refusal}` before any permission check. `allowShell: false` leaves markers
  * literal (substituted like text) and runs nothing. Never rejects (a throwing checker or shell is a failure).
  */
 export async function expandInline(body: string, options: InlineExpansionOptions): Promise<InlineExpansion> {

@@ -48,6 +48,12 @@ export interface FileHead {
  * (`code` = ENOENT, EACCES, ELOOP, ENOTDIR, …).
  */
 export interface FsOps {
+  /**
+   * Set only by {@link createNodeFs}: its paths are this machine's own, so what works on host paths alone (mode
+   * bits, transcripts on disk, a directory watcher) may be used beside it. Absent on memory and embedder file
+   * systems, where nothing falls back to the host.
+   */
+  readonly host?: true;
   readdir(path: string): Promise<DirEntry[]>;
   /** Follows symlinks. */
   stat(path: string): Promise<FileStat>;
@@ -211,6 +217,7 @@ function syncReads(): Pick<
  */
 export function createNodeFs(options: { syncReads?: boolean } = {}): FsOps {
   const fs: FsOps = {
+    host: true,
     async readdir(path) {
       const entries = await nodeFs.readdir(path, { withFileTypes: true });
       return entries.map((e) => ({ name: e.name, kind: kindOf(e) }));

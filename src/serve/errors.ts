@@ -33,6 +33,26 @@ export function invalid(message: string): ApiError {
   return new ApiError("invalid_request_error", message);
 }
 
+/**
+ * A 501 `not_implemented_error`: `what` (a call, a field, an event type) is part of the API that skillwright
+ * serve does not implement; `instead`, when given, says what to do instead. The SDK throws it as `InternalServerError` (status 501) and, told so by
+ * {@link retryHeader}, does not retry it.
+ */
+export function notImplemented(what: string, instead?: string): ApiError {
+  const hint = instead === undefined ? "" : `; ${instead}`;
+  return new ApiError("not_implemented_error", `${what} is not implemented by skillwright serve${hint}`);
+}
+
+/**
+ * The `x-should-retry` header an error answer carries: `false` for a 409 conflict and a 501 (asking again
+ * gets the same answer, and the SDK retries both by default, waiting between tries); none otherwise. Pure.
+ */
+export function retryHeader(error: ApiError): Record<string, string> {
+  return error.type === "conflict_error" || error.type === "not_implemented_error"
+    ? { "x-should-retry": "false" }
+    : {};
+}
+
 /** A 404 `not_found_error` naming what was not found (another workspace's ids are not found either). */
 export function notFound(what: string, id: string): ApiError {
   return new ApiError("not_found_error", `${what} ${JSON.stringify(id)} not found`);

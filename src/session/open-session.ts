@@ -11,7 +11,7 @@ import type { Engine } from "../engine/engine.js";
 import { createHookRegistry } from "../hooks/registry.js";
 import { parseHooksConfig } from "../hooks/schema.js";
 import { createNodeFileModes } from "../io/atomic-write.js";
-import { createNodeShell } from "../io/shell.js";
+import { createNoShell } from "../io/no-shell.js";
 import { listingLimits, listingSettingsOf, SKILL_SEARCH_TOOL_NAME } from "../listing.js";
 import type { PermissionRules } from "../permissions/decision.js";
 import { assembleSessionPrompt } from "../prompt/session-prompt.js";
@@ -26,6 +26,7 @@ import { createBuiltinTools } from "../tools/builtin.js";
 import { createLoadReferenceTool } from "../tools/load-reference.js";
 import { createFileUsageStore, defaultUsagePath } from "../usage.js";
 import { invocationsFromTranscript } from "./compaction/reattach.js";
+import { createMemorySessionStore } from "./memory-session-store.js";
 import type { OpenedSession, OpenSessionOptions } from "./open.js";
 import { createSession } from "./session.js";
 import { createFileSessionStore, newSessionId, replayMessages } from "./session-store.js";
@@ -84,11 +85,14 @@ export async function openSessionNow(engine: Engine, options: OpenSessionOptions
   const mcpTools = extensions.mcp === undefined ? [] : await extensions.mcp.tools();
   const mcpInstructions = extensions.mcp === undefined ? [] : await extensions.mcp.instructions();
 
-  const shell = options.shell ?? createNodeShell();
+  // Capabilities are handed in, never found: no shell given, none used (inline shell and hooks say so); mode bits
+  // and transcripts on disk only beside the host's own file system.
+  const shell = options.shell ?? createNoShell();
+  const toolsFs = options.toolsFs ?? fs;
   const builtins = createBuiltinTools({
-    fs: options.toolsFs ?? fs,
-    shell,
-    modes: createNodeFileModes(),
+    fs: toolsFs,
+    ...(options.shell === undefined ? {} : { shell: options.shell }),
+    ...(toolsFs.host === true ? { modes: createNodeFileModes() } : {}),
     homeDir: engine.home,
   });
   const tools: AgentTool[] = [
@@ -98,17 +102,19 @@ export async function openSessionNow(engine: Engine, options: OpenSessionOptions
   ].filter((t) => !removed.has(t.name));
   const store =
     options.store ??
-    createFileSessionStore(join(engine.home, ".skillwright", "sessions"), {
-      onTornTail: (torn) =>
-        diagnostics.push(
-          diagnostic(
-            "warning",
-            "transcript-torn",
-            `the transcript's last line was cut off by a crash; its ${torn.bytes} bytes were moved to ${torn.tornPath}`,
-            torn.path,
-          ),
-        ),
-    });
+    (fs.host !== true
+      ? createMemorySessionStore()
+      : createFileSessionStore(join(engine.home, ".skillwright", "sessions"), {
+          onTornTail: (torn) =>
+            diagnostics.push(
+              diagnostic(
+                "warning",
+                "transcript-torn",
+                `the transcript's last line was cut off by a crash; its ${torn.bytes} bytes were moved to ${torn.tornPath}`,
+                torn.path,
+              ),
+            ),
+        }));
   let history: ModelMessage[] | undefined;
   let priorInvocations: InvokedSkill[] = [];
   let priorLoaded: InvokedSkill[] = [];

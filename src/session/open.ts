@@ -28,7 +28,15 @@ export interface OpenSessionOptions {
   /** A session id to continue (`--resume`). */
   resume?: string;
   maxTurns?: number;
+  /**
+   * The shell for Bash, inline shell (`` !`cmd` ``) and command hooks. Absent: the session has none: no Bash
+   * tool, and inline shell and hooks are refused with a message saying so (`createNodeShell()` gives the host's).
+   */
   shell?: ShellOps;
+  /**
+   * Where transcripts go. Default: files under `~/.skillwright/sessions` when the engine's file system is the
+   * host's (`fs.host`), else memory: nothing reaches the host's disk that the caller did not hand in.
+   */
   store?: SessionStore;
   usage?: UsageStore;
   appendSystemPrompt?: string;

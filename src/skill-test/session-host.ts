@@ -6,11 +6,11 @@ import { createModelClient } from "../agent/model-client.js";
 import { startModelServer } from "../dev/model-server.js";
 import type { Engine, EngineOptions } from "../engine/engine.js";
 import type { ShellOps } from "../io/shell.js";
+import { createMemorySessionStore } from "../session/memory-session-store.js";
 import type { OpenedSession, OpenSessionOptions } from "../session/open.js";
 import type { Skill } from "../skill/skill.js";
 import type { SessionCase } from "./cases.js";
 import { createHookRecordingShell } from "./hook-recorder.js";
-import { createMemorySessionStore } from "./memory-store.js";
 import { type HookRun, type SessionObservation, stringsIn } from "./session-checks.js";
 
 /** The key the in-process scripted server demands (it listens on 127.0.0.1 only, for the length of a case). */

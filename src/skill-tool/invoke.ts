@@ -131,8 +131,16 @@ export async function invokeSkill(
     };
   }
 
-  for (const message of registerSkillHooks(deps.context.hooks, skill))
-    deps.emit({ type: "warning", message });
+  // A session given no shell registers no hooks (each would be refused when it fires); the model is told why.
+  const refusal = deps.context.shell.refusal;
+  const hooksNote =
+    refusal !== undefined && skill.hooks !== undefined
+      ? `(This skill's hooks were not registered: ${refusal}.)`
+      : undefined;
+  if (hooksNote === undefined) {
+    for (const message of registerSkillHooks(deps.context.hooks, skill))
+      deps.emit({ type: "warning", message });
+  } else deps.emit({ type: "warning", message: `skill ${skill.name}: ${hooksNote}` });
   if (skill.plugin !== undefined) await deps.context.fs.mkdir(skill.plugin.dataDir).catch(() => undefined);
 
   const expanded = await expandBody(skill, request, rules, deps);
@@ -143,6 +151,7 @@ export async function invokeSkill(
   }
   let text =
     skill.literalBody === true ? expanded.text : skillExpansionText(skill.kind, skill.baseDir, expanded.text);
+  if (hooksNote !== undefined) text = `${text}\n\n${hooksNote}`;
   if (namesReferences(skill)) {
     const section = referenceSection(
       skill.name,
@@ -189,6 +198,7 @@ export async function invokeSkill(
       args,
       task: text,
       signal,
+      ...(request.agentId ? { parentAgentId: request.agentId } : {}),
       depth: request.depth,
       parentModel: request.turn.model,
     });

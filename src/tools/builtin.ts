@@ -16,7 +16,8 @@ export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
 
 export interface BuiltinToolsOptions {
   fs: FsOps;
-  shell: ShellOps;
+  /** The shell Bash runs commands in; absent: no Bash tool (a session given no shell has none). */
+  shell?: ShellOps;
   /** Lets Write and Edit keep a replaced file's mode bits (`createNodeFileModes()`). Optional. */
   modes?: FileModeOps;
   /** For `~` paths. Default: the OS home dir. */
@@ -24,8 +25,8 @@ export interface BuiltinToolsOptions {
 }
 
 /**
- * The built-in tools, in the order Read, Write, Edit, Bash, Grep, Glob, LS. Read, Grep, Glob and LS are
- * read-only. Each call's cwd comes from its `ToolContext`, so one set serves every agent and fork.
+ * The built-in tools, in the order Read, Write, Edit, Bash, Grep, Glob, LS (Bash only with a `shell`). Read,
+ * Grep, Glob and LS are read-only. Each call's cwd comes from its `ToolContext`, so one set serves every agent and fork.
  */
 export function createBuiltinTools(options: BuiltinToolsOptions): Tool[] {
   const { fs, shell, modes, homeDir } = options;
@@ -33,7 +34,7 @@ export function createBuiltinTools(options: BuiltinToolsOptions): Tool[] {
     createReadTool({ fs, homeDir }),
     createWriteTool({ fs, modes, homeDir }),
     createEditTool({ fs, modes, homeDir }),
-    createBashTool({ shell }),
+    ...(shell === undefined ? [] : [createBashTool({ shell })]),
     createGrepTool({ fs, homeDir }),
     createFindTool({ fs, homeDir }),
     createLsTool({ fs, homeDir }),

@@ -41,6 +41,41 @@ function waitTool(log: { id: string; start: number; end: number }[]): AgentTool 
   });
 }
 
+/**
+ * A tool whose two calls meet: each waits until both have started (so calls run one at a time never finish: the
+ * first fails after a generous 10 s), then "slow" waits until "fast" has finished. `log` gets the finishing order.
+ */
+function meetingTool(log: string[]): AgentTool {
+  let arrived = 0;
+  let bothStarted: () => void = () => {};
+  const met = new Promise<void>((resolve) => {
+    bothStarted = resolve;
+  });
+  let fastDone: () => void = () => {};
+  const fastFinished = new Promise<void>((resolve) => {
+    fastDone = resolve;
+  });
+  const serial = () =>
+    sleep(10_000, undefined, { ref: false }).then(() => {
+      throw new Error("the other call never started: calls ran one at a time");
+    });
+  return defineTool({
+    name: "Meet",
+    description: "Meets the other call.",
+    input: z.object({ tag: z.string() }),
+    readOnly: true,
+    async execute(input) {
+      arrived += 1;
+      if (arrived === 2) bothStarted();
+      await Promise.race([met, serial()]);
+      if (input.tag === "slow") await fastFinished;
+      log.push(input.tag);
+      if (input.tag === "fast") fastDone();
+      return { content: `met ${input.tag}` };
+    },
+  });
+}
+
 const throwingTool = defineTool({
   name: "Boom",
   description: "Always throws.",
@@ -124,30 +159,26 @@ function resultText(block: ModelToolResultBlock | undefined): string {
 
 describe("executeAgent: tool calls", () => {
   it("runs the tool calls of one message concurrently and answers them in tool_use order", async () => {
-    const log: { id: string; start: number; end: number }[] = [];
+    const log: string[] = [];
     const { client, server } = await setup([
       {
         response: {
           content: [
-            { type: "tool_use", id: "toolu_slow", name: "Wait", input: { ms: 400, tag: "slow" } },
-            { type: "tool_use", id: "toolu_fast", name: "Wait", input: { ms: 300, tag: "fast" } },
+            { type: "tool_use", id: "toolu_slow", name: "Meet", input: { tag: "slow" } },
+            { type: "tool_use", id: "toolu_fast", name: "Meet", input: { tag: "fast" } },
           ],
         },
       },
-      textTurn("both done", { hasToolResultFor: "Wait" }),
+      textTurn("both done", { hasToolResultFor: "Meet" }),
     ]);
-    const started = Date.now();
-    const { result } = await run(options(client, { tools: [waitTool(log)] }));
-    const toolsWall = Math.max(...log.map((l) => l.end)) - Math.min(...log.map((l) => l.start));
+    const { result } = await run(options(client, { tools: [meetingTool(log)] }));
 
-    expect(result).toMatchObject({ cause: "end_turn", text: "both done", turns: 2, toolsUsed: ["Wait"] });
-    expect(log.map((l) => l.id)).toEqual(["fast", "slow"]);
-    // Serial would take 700 ms; concurrent takes the longest one (400 ms).
-    expect(toolsWall).toBeLessThan(550);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // Both calls were running at once (each waited for the other to start); they finished fast first.
+    expect(result).toMatchObject({ cause: "end_turn", text: "both done", turns: 2, toolsUsed: ["Meet"] });
+    expect(log).toEqual(["fast", "slow"]);
     const results = toolResults(server.requests[1]);
     expect(results.map((r) => r.tool_use_id)).toEqual(["toolu_slow", "toolu_fast"]);
-    expect(results.map(resultText)).toEqual(["waited slow", "waited fast"]);
+    expect(results.map(resultText)).toEqual(["met slow", "met fast"]);
   });
 
   it("turns a thrown error and an expected failure into is_error results, and goes on", async () => {

@@ -9,6 +9,7 @@ import { startModelServer } from "../../src/dev/model-server.js";
 import {
   httpFaultTurn,
   startTestModel,
+  TEST_API_KEY,
   type TestModel,
   textTurn,
   toolTurn,
@@ -226,13 +227,34 @@ describe("retries and failures", () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it("rejects at once without credentials", async () => {
-    const { server } = await setup([textTurn("never")]);
-    const client = createModelClient({ baseURL: server.url });
+  it("rejects at once without credentials for the public API", async () => {
+    const client = createModelClient({ env: {} });
     const error = await rejection(client.stream(request(), { signal: signal() }));
     expect(error.kind).toBe("auth");
     expect(error.message).toContain("ANTHROPIC_API_KEY");
-    expect(server.requests).toHaveLength(0);
+  });
+
+  it("reads ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY from its env, as the SDK does", async () => {
+    const { server } = await setup([textTurn("from the env")]);
+    const client = createModelClient({
+      env: { ANTHROPIC_BASE_URL: server.url, ANTHROPIC_API_KEY: TEST_API_KEY },
+    });
+    const message = await client.stream(request(), { signal: signal() });
+    expect(JSON.stringify(message.content)).toContain("from the env");
+    expect(JSON.stringify(server.requests[0]?.headers)).toContain(TEST_API_KEY);
+  });
+
+  it("sends no credentials to a base URL of one's own given alone (a local gateway)", async () => {
+    const server = await startModelServer({ script: { turns: [textTurn("keyless")] } });
+    try {
+      const client = createModelClient({ env: { ANTHROPIC_BASE_URL: server.url } });
+      const message = await client.stream(request(), { signal: signal() });
+      expect(JSON.stringify(message.content)).toContain("keyless");
+      expect(server.requests[0]?.headers["x-api-key"]).toBeUndefined();
+      expect(server.requests[0]?.headers.authorization).toBeUndefined();
+    } finally {
+      await server.close();
+    }
   });
 
   it("rejects fast when the stream is cut mid-message", async () => {

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { AGENT_ID_HEADER } from "../../src/agent/model-types.js";
 import { createEngine } from "../../src/engine/engine.js";
+import { createNodeShell } from "../../src/io/shell.js";
 import { openSession } from "../../src/session/open.js";
 import {
   type Harness,
@@ -67,7 +68,7 @@ async function subdirSession(tree: TmpTree, model: TestModel) {
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", SKILLWRIGHT_MANAGED_DIR: tree.path("managed") },
   });
   cleanups.push(() => engine.close());
-  return openSession(engine, { client: model.client, allowedTools: ["Skill"] });
+  return openSession(engine, { client: model.client, shell: createNodeShell(), allowedTools: ["Skill"] });
 }
 
 describe("inline shell cwd is the project dir (SPEC §5)", () => {

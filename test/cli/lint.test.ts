@@ -1,9 +1,11 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CORPUS_DIR, itWithCorpus } from "../support/corpus.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { cli, json } from "./run-cli.js";
 
-const CORPUS = fileURLToPath(new URL("../../../shared/corpus", import.meta.url));
+/** Skills we wrote in the shapes real authors use (test/fixtures/skill-shapes). */
+const SHAPES = fileURLToPath(new URL("../fixtures/skill-shapes", import.meta.url));
 
 interface LintReport {
   ok: boolean;
@@ -103,15 +105,24 @@ describe("skillwright lint", () => {
     expect(report.skills).toHaveLength(1);
   });
 
-  it("runs on the real corpus without crashing", async () => {
-    const result = await cli(tree, ["lint", CORPUS, "--json"], ".");
+  /** Lints `dir` as a whole: every skill scored within 0–100, each with its listing cost. */
+  async function lintsWhole(dir: string, atLeast: number) {
+    const result = await cli(tree, ["lint", dir, "--json"], ".");
     const report = json<LintReport>(result);
-    expect(report.summary.skills).toBeGreaterThan(30);
+    expect(report.summary.skills).toBeGreaterThanOrEqual(atLeast);
     for (const skill of report.skills) {
       expect(skill.score).toBeGreaterThanOrEqual(0);
       expect(skill.score).toBeLessThanOrEqual(100);
       expect(skill.findings.some((f) => f.code === "listing-cost")).toBe(true);
     }
+  }
+
+  it("runs on skills in the shapes real authors write without crashing", async () => {
+    await lintsWhole(SHAPES, 5);
+  });
+
+  itWithCorpus("runs on the real corpus without crashing", async () => {
+    await lintsWhole(CORPUS_DIR ?? "", 31);
   });
 });
 

@@ -1,34 +1,36 @@
-import { existsSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Discovery } from "../../src/discovery/discover.js";
+import { corpusPath, describeWithCorpus } from "../support/corpus.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { engineFor, treeSkills } from "./engine-for.js";
 
-/** The real skills of anthropics/skills, read in place (never copied into the project). */
-const CORPUS = fileURLToPath(new URL("../../../shared/corpus/anthropics-skills", import.meta.url));
+/** Skills we wrote in the shapes real authors use (test/fixtures/skill-shapes). */
+const SHAPES = fileURLToPath(new URL("../fixtures/skill-shapes", import.meta.url));
 
-let tree: TmpTree;
-let discovery: Discovery;
-
-beforeAll(async () => {
-  expect(existsSync(CORPUS), `corpus missing at ${CORPUS}`).toBe(true);
-  tree = await tmpTree({
-    "home/repo/.git": { dir: true },
-    "home/repo/.claude/skills": { symlink: CORPUS },
+/**
+ * A folder of skill folders, read in place as a project's `.claude/skills`: every skill loads cleanly, and
+ * `long` is the one with a block-scalar description over 1,024 characters and a body over 500 lines.
+ */
+function skillsFolder(dir: () => string, long: string, atLeast: number) {
+  let tree: TmpTree;
+  let discovery: Discovery;
+  beforeAll(async () => {
+    tree = await tmpTree({
+      "home/repo/.git": { dir: true },
+      "home/repo/.claude/skills": { symlink: dir() },
+    });
+    discovery = await engineFor(tree).discover();
   });
-  discovery = await engineFor(tree).discover();
-});
-afterAll(() => tree.cleanup());
+  afterAll(() => tree?.cleanup());
 
-describe("the anthropics/skills corpus", () => {
   it("every skill loads, with no error or warning diagnostic", async () => {
-    const dirs = (await readdir(CORPUS, { withFileTypes: true }))
+    const dirs = (await readdir(dir(), { withFileTypes: true }))
       .filter((e) => e.isDirectory())
       .map((e) => e.name)
       .sort();
-    expect(dirs.length).toBeGreaterThanOrEqual(10);
+    expect(dirs.length).toBeGreaterThanOrEqual(atLeast);
     expect(treeSkills(tree, discovery).map((s) => s.name)).toEqual(dirs);
     expect(discovery.diagnostics.filter((d) => d.severity !== "info")).toEqual([]);
   });
@@ -43,12 +45,20 @@ describe("the anthropics/skills corpus", () => {
     }
   });
 
-  it("claude-api: the long block-scalar description is kept whole; the body loads on demand", async () => {
-    const skill = treeSkills(tree, discovery).find((s) => s.name === "claude-api");
+  it(`${long}: the long block-scalar description is kept whole; the body loads on demand`, async () => {
+    const skill = treeSkills(tree, discovery).find((s) => s.name === long);
     expect(skill?.description.length).toBeGreaterThan(1_024);
     expect(skill?.license).toBeDefined();
     const body = await skill?.loadBody();
     expect(body?.split("\n").length).toBeGreaterThan(500);
     expect(body?.startsWith("---")).toBe(false);
   });
+}
+
+describe("skills in the shapes real authors write (test/fixtures/skill-shapes)", () => {
+  skillsFolder(() => SHAPES, "api-guide", 5);
+});
+
+describeWithCorpus("the anthropics/skills corpus, read in place", () => {
+  skillsFolder(() => corpusPath("anthropics-skills"), "claude-api", 10);
 });

@@ -1,8 +1,18 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CORPUS, isAlive, SERVER_SCRIPT, SKILLS_SERVER, waitFor } from "../mcp/support.js";
+import {
+  CORPUS_SKILLS,
+  copyServed,
+  FIXTURE_SKILLS,
+  isAlive,
+  SERVER_SCRIPT,
+  type ServedSkills,
+  SKILLS_SERVER,
+  waitFor,
+} from "../mcp/support.js";
+import { describeWithCorpus } from "../support/corpus.js";
 import {
   type Harness,
   type HarnessOptions,
@@ -180,24 +190,26 @@ describe("MCP in a session (SPEC §12)", () => {
   });
 });
 
-describe("a third-party MCP skills server (official SDK v2 server, SEP-2640) over real corpus skills", () => {
+/**
+ * A third-party MCP skills server over `skills`: the server `corpus` serves the two `served` skills and
+ * publishes `extra` when asked.
+ */
+function thirdPartySkillsServer(skills: ServedSkills) {
+  const [first, second] = skills.served;
   let root: string | undefined;
   afterEach(() => {
     if (root !== undefined) rmSync(root, { recursive: true, force: true });
     root = undefined;
   });
 
-  /** A session whose only MCP server `corpus` serves brand-guidelines and webapp-testing from the corpus. */
+  /** A session whose only MCP server `corpus` serves the two skills from a copy of them. */
   async function corpusSession(turns: Parameters<typeof start>[0]["turns"], allowed: string[] = []) {
     root = mkdtempSync(join(tmpdir(), "skillwright-corpus-"));
-    for (const name of ["brand-guidelines", "webapp-testing"]) {
-      cpSync(join(CORPUS, name), join(root, "skills", name), { recursive: true });
-    }
     const corpus = {
       command: process.execPath,
       args: [
         SKILLS_SERVER,
-        ...["--root", join(root, "skills"), "--extra", join(CORPUS, "internal-comms")],
+        ...["--root", copyServed(skills, root), "--extra", join(skills.dir, skills.extra)],
         ...["--instructions", "Load a corpus skill before styling or testing anything."],
       ],
     };
@@ -210,13 +222,13 @@ describe("a third-party MCP skills server (official SDK v2 server, SEP-2640) ove
 
   it("lists the server's skills from skills/list, loads one verified, and puts its instructions in the system prompt", async () => {
     const s = await corpusSession([
-      toolTurn("Skill", { skill: "mcp__corpus__webapp-testing" }),
+      toolTurn("Skill", { skill: `mcp__corpus__${second}` }),
       textTurn("loaded"),
     ]);
     await s.send("test my web app");
     const listing = textBlocks(lastUser(s.body(0)).content)[0] ?? "";
-    expect(listing).toContain("\n- mcp__corpus__brand-guidelines: Applies Anthropic's official brand colors");
-    expect(listing).toContain("\n- mcp__corpus__webapp-testing: Toolkit for interacting with");
+    expect(listing).toContain(`\n- mcp__corpus__${first}: ${skills.starts[0]}`);
+    expect(listing).toContain(`\n- mcp__corpus__${second}: ${skills.starts[1]}`);
     const system =
       s
         .body(0)
@@ -226,21 +238,18 @@ describe("a third-party MCP skills server (official SDK v2 server, SEP-2640) ove
       "# MCP Server Instructions\n\nThe following MCP servers have provided instructions for how to use their tools and resources:\n\n## corpus\nLoad a corpus skill before styling or testing anything.",
     );
     const [launch] = toolResults(s.body(1));
-    expect(launch && resultText(launch)).toBe("Launching skill: mcp__corpus__webapp-testing");
+    expect(launch && resultText(launch)).toBe(`Launching skill: mcp__corpus__${second}`);
     const expansion = textBlocks(lastUser(s.body(1)).content).join("\n");
-    const original = readFileSync(join(CORPUS, "webapp-testing", "SKILL.md"), "utf8");
+    const original = readFileSync(join(skills.dir, second, "SKILL.md"), "utf8");
     const lastLine = original.trim().split("\n").at(-1) ?? "";
-    expect(expansion).toContain("Base directory for this skill: skill://webapp-testing");
+    expect(expansion).toContain(`Base directory for this skill: skill://${second}`);
     expect(expansion).toContain(lastLine);
   });
 
-  it("the model finds the catalog with ListMcpResourcesTool and reads a skill's script with ReadMcpResourceTool", async () => {
+  it("the model finds the catalog with ListMcpResourcesTool and reads a skill's file with ReadMcpResourceTool", async () => {
     const s = await corpusSession([
       toolTurn("ListMcpResourcesTool", { server: "corpus" }),
-      toolTurn("ReadMcpResourceTool", {
-        server: "corpus",
-        uri: "skill://webapp-testing/scripts/with_server.py",
-      }),
+      toolTurn("ReadMcpResourceTool", { server: "corpus", uri: `skill://${second}/${skills.file}` }),
       textTurn("read"),
     ]);
     expect(s.opened.tools).toEqual(expect.arrayContaining(["ListMcpResourcesTool", "ReadMcpResourceTool"]));
@@ -250,33 +259,43 @@ describe("a third-party MCP skills server (official SDK v2 server, SEP-2640) ove
     const entries = JSON.parse(listed ? resultText(listed) : "[]") as { uri: string; server: string }[];
     expect(entries.map((e) => [e.server, e.uri])).toEqual(
       expect.arrayContaining([
-        ["corpus", "skill://brand-guidelines/SKILL.md"],
-        ["corpus", "skill://webapp-testing/SKILL.md"],
+        ["corpus", `skill://${first}/SKILL.md`],
+        ["corpus", `skill://${second}/SKILL.md`],
       ]),
     );
-    const [script] = toolResults(s.body(2));
-    expect(script?.is_error).toBeFalsy();
-    expect(script && resultText(script)).toContain(
-      readFileSync(join(CORPUS, "webapp-testing", "scripts", "with_server.py"), "utf8").split("\n")[0] ?? "?",
+    const [file] = toolResults(s.body(2));
+    expect(file?.is_error).toBeFalsy();
+    expect(file && resultText(file)).toContain(
+      readFileSync(join(skills.dir, second, skills.file), "utf8").split("\n")[0] ?? "?",
     );
   });
 
   it("a skill the server publishes mid-session (its SDK sends resources list_changed) reaches the model as a listing delta", async () => {
+    const extra = `mcp__corpus__${skills.extra}`;
     const s = await corpusSession(
-      [
-        toolTurn("mcp__corpus__publish_skill", {}),
-        toolTurn("Skill", { skill: "mcp__corpus__internal-comms" }),
-        textTurn("done"),
-      ],
-      ["mcp__corpus__publish_skill", "Skill(mcp__corpus__internal-comms)"],
+      [toolTurn("mcp__corpus__publish_skill", {}), toolTurn("Skill", { skill: extra }), textTurn("done")],
+      ["mcp__corpus__publish_skill", `Skill(${extra})`],
     );
-    await s.send("publish and use internal comms");
-    expect(textBlocks(lastUser(s.body(0)).content)[0]).not.toContain("internal-comms");
-    const delta = textBlocks(lastUser(s.body(1)).content).find((t) => t.includes("internal-comms")) ?? "";
+    await s.send("publish and use the new skill");
+    expect(textBlocks(lastUser(s.body(0)).content)[0]).not.toContain(skills.extra);
+    const delta = textBlocks(lastUser(s.body(1)).content).find((t) => t.includes(skills.extra)) ?? "";
     expect(delta).toMatch(
-      /^<system-reminder>\nThe following skills are available for use with the Skill tool:\n\n- mcp__corpus__internal-comms: /,
+      new RegExp(
+        `^<system-reminder>\\nThe following skills are available for use with the Skill tool:\\n\\n- ${extra}: `,
+      ),
     );
     const [launch] = toolResults(s.body(2));
-    expect(launch && resultText(launch)).toBe("Launching skill: mcp__corpus__internal-comms");
+    expect(launch && resultText(launch)).toBe(`Launching skill: ${extra}`);
   });
+}
+
+describe("a third-party MCP skills server (official SDK v2 server, SEP-2640) over skills the tests wrote", () => {
+  thirdPartySkillsServer(FIXTURE_SKILLS);
 });
+
+describeWithCorpus(
+  "a third-party MCP skills server (official SDK v2 server, SEP-2640) over real corpus skills",
+  () => {
+    thirdPartySkillsServer(CORPUS_SKILLS);
+  },
+);

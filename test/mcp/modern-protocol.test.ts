@@ -4,39 +4,39 @@
  * offers it (`server/discover`) and falls back to `initialize` for older servers; skills come from `skills/list`
  * and bodies are read verified. Runs the manager and the shipped bin.
  */
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa, type ResultPromise } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMcpManager } from "../../src/mcp/manager.js";
-import { CORPUS, testServer } from "./support.js";
+import { describeWithCorpus } from "../support/corpus.js";
+import { CORPUS_SKILLS, copyServed, FIXTURE_SKILLS, type ServedSkills, testServer } from "./support.js";
 
 const BIN = fileURLToPath(new URL("../../dist/bin/main.js", import.meta.url));
 const HTTP_SERVER = fileURLToPath(new URL("../support/skills-http-server.mjs", import.meta.url));
 
-let root: string;
-let server: ResultPromise<{ reject: false }>;
-let url: string;
-beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), "skillwright-modern-"));
-  for (const name of ["brand-guidelines", "webapp-testing"]) {
-    cpSync(join(CORPUS, name), join(root, "skills", name), { recursive: true });
-  }
-  server = execa(process.execPath, [HTTP_SERVER, "--root", join(root, "skills")], { reject: false });
-  url = await new Promise<string>((resolve, reject) => {
-    server.stdout?.on("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
-    server.on("exit", () => reject(new Error("the HTTP skills server exited")));
+/** A 2026-07-28-only server over `skills` (two of them served), through the manager and the shipped bin. */
+function negotiatesOver(skills: ServedSkills) {
+  const [first, second] = skills.served;
+  let root: string;
+  let server: ResultPromise<{ reject: false }>;
+  let url: string;
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), "skillwright-modern-"));
+    server = execa(process.execPath, [HTTP_SERVER, "--root", copyServed(skills, root)], { reject: false });
+    url = await new Promise<string>((resolve, reject) => {
+      server.stdout?.on("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
+      server.on("exit", () => reject(new Error("the HTTP skills server exited")));
+    });
   });
-});
-afterAll(async () => {
-  server.kill("SIGTERM");
-  await server;
-  rmSync(root, { recursive: true, force: true });
-});
+  afterAll(async () => {
+    server.kill("SIGTERM");
+    await server;
+    rmSync(root, { recursive: true, force: true });
+  });
 
-describe("protocol negotiation", () => {
   it("a 2026-07-28-only server: connected on 2026-07-28, skills from skills/list, bodies verified", async () => {
     const manager = createMcpManager({
       servers: { modern: { type: "http", url }, legacy: testServer("--skills-list") },
@@ -52,13 +52,13 @@ describe("protocol negotiation", () => {
         ["modern", "connected", "2026-07-28", true, "skills/list"],
         ["legacy", "connected", "2025-11-25", true, "skills/list"],
       ]);
-      const skills = await manager.skills();
-      expect(skills.filter((s) => s.mcpServer === "modern").map((s) => s.name)).toEqual([
-        "mcp__modern__brand-guidelines",
-        "mcp__modern__webapp-testing",
+      const found = await manager.skills();
+      expect(found.filter((s) => s.mcpServer === "modern").map((s) => s.name)).toEqual([
+        `mcp__modern__${first}`,
+        `mcp__modern__${second}`,
       ]);
-      const webapp = skills.find((s) => s.name === "mcp__modern__webapp-testing");
-      expect(await webapp?.loadBody()).toContain("with_server.py");
+      const served = found.find((s) => s.name === `mcp__modern__${second}`);
+      expect(await served?.loadBody()).toContain(skills.file);
       expect((await manager.instructions()).map((i) => i.server)).toEqual(["modern", "legacy"]);
     } finally {
       await manager.close();
@@ -75,6 +75,14 @@ describe("protocol negotiation", () => {
     expect(doctor.stdout).toContain(
       "    connected, protocol 2026-07-28: 0 tools, 0 prompts, 2 resources, 2 skills (via skills/list)",
     );
-    expect(doctor.stdout).toContain("- mcp__modern__webapp-testing: Toolkit for interacting with");
+    expect(doctor.stdout).toContain(`- mcp__modern__${second}: ${skills.starts[1]}`);
   });
+}
+
+describe("protocol negotiation, over skills the tests wrote", () => {
+  negotiatesOver(FIXTURE_SKILLS);
+});
+
+describeWithCorpus("protocol negotiation, over real corpus skills", () => {
+  negotiatesOver(CORPUS_SKILLS);
 });

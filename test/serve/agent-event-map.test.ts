@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { emptyUsage } from "../../src/agent/events.js";
+import type { AssistantMessage } from "../../src/agent/model-types.js";
 import {
   type EventMapState,
   modelError,
@@ -11,6 +13,7 @@ import {
 const state = (): EventMapState => ({
   requestStarts: new Map(),
   toolUses: new Map(),
+  threads: new Map(),
   customTools: new Set(),
 });
 
@@ -58,5 +61,60 @@ describe("a failed model request", () => {
     ["unknown", "unknown_error"],
   ])("kind %s is a %s", (kind, type) => {
     expect(modelError(kind, "m")).toMatchObject({ error: { type, retry_status: { type: "exhausted" } } });
+  });
+});
+
+describe("a fork's events", () => {
+  const forkState = () => {
+    const s = state();
+    s.threads.set("fork-1", { id: "sthr_fork", name: "research" });
+    return s;
+  };
+  const message: AssistantMessage = {
+    id: "msg_1",
+    role: "assistant",
+    model: "m",
+    content: [{ type: "text", text: "found" }],
+    stop_reason: "end_turn",
+    usage: emptyUsage(),
+  };
+
+  it("carry the fork's session_thread_id: its spans, messages and tool calls", () => {
+    const s = forkState();
+    const start = sessionEventsFor({ type: "request_start", agentId: "fork-1", turn: 1, model: "m" }, s);
+    expect(start).toEqual([
+      {
+        event: { type: "span.model_request_start", session_thread_id: "sthr_fork" },
+        remember: { map: "requestStarts", key: "fork-1" },
+      },
+    ]);
+    expect(
+      sessionEventsFor({ type: "assistant_message", agentId: "fork-1", message }, s).map((o) => o.event),
+    ).toEqual([
+      { type: "agent.message", session_thread_id: "sthr_fork", content: [{ type: "text", text: "found" }] },
+    ]);
+    const use = sessionEventsFor(
+      { type: "tool_start", agentId: "fork-1", id: "t1", name: "Read", input: {} },
+      s,
+    );
+    expect(use).toEqual([
+      {
+        event: { type: "agent.tool_use", session_thread_id: "sthr_fork", name: "Read", input: {} },
+        remember: { map: "toolUses", key: "t1" },
+      },
+    ]);
+  });
+
+  it("of an agent with no thread are only its spans, untagged", () => {
+    const s = state();
+    expect(sessionEventsFor({ type: "assistant_message", agentId: "fork-9", message }, s)).toEqual([]);
+    expect(
+      sessionEventsFor({ type: "tool_start", agentId: "fork-9", id: "t", name: "Read", input: {} }, s),
+    ).toEqual([]);
+    expect(
+      sessionEventsFor({ type: "request_start", agentId: "fork-9", turn: 1, model: "m" }, s).map(
+        (o) => o.event,
+      ),
+    ).toEqual([{ type: "span.model_request_start" }]);
   });
 });

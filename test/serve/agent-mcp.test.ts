@@ -53,6 +53,7 @@ beforeAll(async () => {
           toolResultIncludes: "STOCK-FOR-A1",
         }),
         textTurn("Answered without MCP.", { lastUserTextIncludes: "anyone there" }),
+        textTurn("Nobody inside.", { lastUserTextIncludes: "anyone inside" }),
         toolTurn("mcp__stock__lookup_stock", { sku: "B2" }, { match: { lastUserTextIncludes: "ask first" } }),
         textTurn("B2 confirmed.", {
           hasToolResultFor: "mcp__stock__lookup_stock",
@@ -230,6 +231,48 @@ describe("served sessions use the agent's MCP servers", () => {
       content: [{ type: "text", text: "Answered without MCP." }],
     });
     expect(events.at(-1)).toMatchObject({ type: "session.status_idle", stop_reason: { type: "end_turn" } });
+    expect(toolsLog).toBe(calls);
+  });
+});
+
+describe("served sessions refuse loopback addresses written inside IPv6 forms", () => {
+  it("refuses IPv4-compatible, IPv4-mapped, NAT64, 6to4 and Teredo spellings of 127.0.0.1 before connecting, though 127.0.0.1 itself is allowed by name", async () => {
+    const env = await client.beta.environments.create({ name: "mcp-env-ipv6" });
+    const port = new URL(toolsUrl).port;
+    const hosts = [
+      "[::7f00:1]",
+      "[::ffff:7f00:1]",
+      "[::ffff:127.0.0.1]",
+      "[::ffff:0:7f00:1]",
+      "[64:ff9b::7f00:1]",
+      "[2002:7f00:1::1]",
+      "[2001:0:4136:e378:8000:63bf:80ff:fffe]",
+    ];
+    const servers = hosts.map((host, i) => ({
+      type: "url" as const,
+      name: `v6-${i}`,
+      url: `http://${host}:${port}/mcp`,
+    }));
+    const agent = await client.beta.agents.create({
+      name: "ipv6-agent",
+      model: "claude-sonnet-4-5",
+      mcp_servers: servers,
+      tools: servers.map((s) => ({ type: "mcp_toolset" as const, mcp_server_name: s.name })),
+    });
+    const session = await client.beta.sessions.create({ agent: agent.id, environment_id: env.id });
+    const calls = toolsLog;
+    const events = await say(session.id, "anyone inside?");
+    const errors = events.flatMap((e) => (e.type === "session.error" ? [e.error] : []));
+    expect(errors).toHaveLength(hosts.length);
+    for (const error of errors) {
+      expect(error).toMatchObject({ type: "mcp_connection_failed_error" });
+      expect(error.message).toMatch(
+        /carrying (.* \/ )?127\.0\.0\.1\) is a loopback, private, link-local or metadata address/,
+      );
+    }
+    expect(events.find((e) => e.type === "agent.message")).toMatchObject({
+      content: [{ type: "text", text: "Nobody inside." }],
+    });
     expect(toolsLog).toBe(calls);
   });
 });

@@ -75,6 +75,53 @@ describe("createApiKeyCache", () => {
     expect(f.calls()).toBe(4);
   });
 
+  it("counts the TTL from when the lookup was sent: a slow lookup cannot stretch a revocation", async () => {
+    const f = fakes();
+    f.keys.set(hashApiKey("k1"), "ws_1");
+    const cache = createApiKeyCache({
+      ...f.options,
+      ttlMs: 5_000,
+      lookup: async (hash) => {
+        const found = await f.options.lookup(hash);
+        // The key was read, then revoked while the answer took 3 s to come back.
+        f.keys.delete(hash);
+        f.advance(3_000);
+        return found;
+      },
+    });
+    expect(await cache.workspaceFor("k1")).toBe("ws_1");
+    f.advance(2_000);
+    expect(await cache.workspaceFor("k1")).toBeUndefined();
+  });
+
+  it("forgetAll: every key asks the store again, and a lookup in flight is not remembered", async () => {
+    const f = fakes();
+    f.keys.set(hashApiKey("k1"), "ws_1");
+    f.keys.set(hashApiKey("k2"), "ws_2");
+    let release: () => void = () => {};
+    let hold = false;
+    const cache = createApiKeyCache({
+      ...f.options,
+      lookup: async (hash) => {
+        const found = await f.options.lookup(hash);
+        if (hold) await new Promise<void>((resolve) => (release = resolve));
+        return found;
+      },
+    });
+    expect(await cache.workspaceFor("k1")).toBe("ws_1");
+    hold = true;
+    const inFlight = cache.workspaceFor("k2");
+    await expect.poll(() => f.calls()).toBe(2);
+    // k1 and k2 are revoked now, and this instance is told.
+    f.keys.clear();
+    cache.forgetAll();
+    release();
+    expect(await inFlight).toBe("ws_2");
+    hold = false;
+    expect(await cache.workspaceFor("k2")).toBeUndefined();
+    expect(await cache.workspaceFor("k1")).toBeUndefined();
+  });
+
   it("does not remember a failed lookup", async () => {
     const f = fakes();
     let down = true;

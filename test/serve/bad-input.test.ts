@@ -119,6 +119,24 @@ describe("bad uploads are refused with a 4xx and a clear message, and nothing is
     );
   });
 
+  it("a text file that is not valid UTF-8, uploaded as files or in a zip, is a 400 naming it", async () => {
+    const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]);
+    const skillMd = await refused([
+      await toFile(Buffer.concat([Buffer.from(SKILL_MD), latin1]), "x/SKILL.md"),
+    ]);
+    expect(skillMd.status).toBe(400);
+    expect(skillMd.message).toMatch(/file "x\/SKILL\.md" is text but not valid UTF-8/);
+    const reference = await refused([
+      await toFile(Buffer.from(SKILL_MD), "x/SKILL.md"),
+      await toFile(Buffer.from("# Notes\n"), "x/references/ok.md"),
+      await toFile(latin1, "x/references/notes.md"),
+    ]);
+    expect(reference.status).toBe(400);
+    expect(reference.message).toMatch(/file "x\/references\/notes\.md" is text but not valid UTF-8/);
+    const zipped = zipSync({ "x/SKILL.md": text(SKILL_MD), "x/scripts/run.py": new Uint8Array(latin1) });
+    expect((await refused([await zipFile(zipped)])).message).toMatch(/file "x\/scripts\/run\.py" is text/);
+  });
+
   it("a 50 MB body is a 413", async () => {
     const response = await fetch(`${server.url}/v1/skills`, {
       method: "POST",

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { followEvents } from "../../src/serve/events/follow-events.js";
-import { checkToolConfirmations } from "../../src/serve/sessions/confirmation-check.js";
+import { checkUserAnswers, pendingCustomToolUses } from "../../src/serve/sessions/confirmation-check.js";
 import { openDriver } from "../../src/serve/store/open-driver.js";
-import type { SessionStore } from "../../src/serve/store/sessions.js";
+import type { SessionEvent, SessionStore } from "../../src/serve/store/sessions.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
 import { ensureWorkspace } from "../../src/serve/store/workspaces.js";
 import { createStoredSession } from "../support/stored-session.js";
@@ -96,7 +96,7 @@ describe("the confirmation check on a long history", () => {
 
   it("accepts the pending call's confirmation, reading only the current turn's events", async () => {
     const { sessions, read } = counting();
-    await checkToolConfirmations(sessions, ws, session, [confirm(pending)]);
+    await checkUserAnswers(sessions, ws, session, [confirm(pending)]);
     expect(read()).toBeLessThanOrEqual(8);
   });
 
@@ -108,7 +108,7 @@ describe("the confirmation check on a long history", () => {
       [pending, [confirm(pending), confirm(pending, "deny")]],
     ] as const) {
       const { sessions, read } = counting();
-      await expect(checkToolConfirmations(sessions, ws, session, events)).rejects.toThrow(
+      await expect(checkUserAnswers(sessions, ws, session, events)).rejects.toThrow(
         `${JSON.stringify(id)} is not a tool use awaiting confirmation in this session`,
       );
       expect(read()).toBeLessThanOrEqual(8);
@@ -117,7 +117,7 @@ describe("the confirmation check on a long history", () => {
 
   it("refuses a session of another workspace as not found", async () => {
     const other = await ensureWorkspace(store.db, "other");
-    await expect(checkToolConfirmations(store.sessions, other, session, [confirm(pending)])).rejects.toThrow(
+    await expect(checkUserAnswers(store.sessions, other, session, [confirm(pending)])).rejects.toThrow(
       /session/,
     );
   });
@@ -132,5 +132,30 @@ describe("the confirmation check on a long history", () => {
     abort.abort();
     expect(next.value?.type).toBe("agent.message");
     expect(read()).toBe(1);
+  });
+});
+
+describe("pendingCustomToolUses", () => {
+  const event = (id: string, type: string, fields: Record<string, unknown> = {}): SessionEvent => ({
+    id,
+    type,
+    processed_at: "2026-01-01T00:00:00Z",
+    ...fields,
+  });
+  const use = (id: string) => event(id, "agent.custom_tool_use", { name: "lookup", input: {} });
+  const result = (id: string, on: string) => event(id, "user.custom_tool_result", { custom_tool_use_id: on });
+  it.each([
+    ["a stored use, before its idle", [use("c1")], ["c1"]],
+    [
+      "a use a requires_action idle names",
+      [use("c1"), event("i1", "session.status_idle", askIdle(["c1"]))],
+      ["c1"],
+    ],
+    ["two parallel uses, one answered", [use("c1"), use("c2"), result("r1", "c1")], ["c2"]],
+    ["an answered use", [use("c1"), result("r1", "c1")], []],
+    ["a use of an ended turn", [use("c1"), event("i1", "session.status_idle", endIdle)], []],
+    ["a tool use awaiting confirmation (not a custom tool)", [event("t1", "agent.tool_use")], []],
+  ])("%s", (_label, events, pending) => {
+    expect([...pendingCustomToolUses(events)]).toEqual(pending);
   });
 });

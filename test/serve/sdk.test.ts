@@ -206,6 +206,41 @@ describe.each([
     expect((await client.beta.skills.retrieve(mine.id)).id).toBe(mine.id);
   });
 
+  it("keeps binary assets and big files byte for byte, and refuses a text file that is not UTF-8", async () => {
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0xd8, 0x00, 0xe9]);
+    const unknown = Buffer.from([0x00, 0xff, 0xfe, 0xc3]);
+    const big = Buffer.from(new Uint8Array(300_000).map((_, i) => (i * 7919) % 251));
+    const skill = await client.beta.skills.create({
+      files: [
+        await skillFile("assets", "Has binary assets"),
+        await toFile(png, "assets/img/logo.png"),
+        await toFile(unknown, "assets/data/table.xyz"),
+        await toFile(big, "assets/data/big.bin"),
+        await toFile(Buffer.from("héllo → 世界\n"), "assets/notes.md"),
+      ],
+    });
+    const content = await client.beta.skills.versions.download(skill.latest_version_id, {
+      skill_id: skill.id,
+    });
+    const files = unzipSync(new Uint8Array(await content.arrayBuffer()));
+    expect(Buffer.from(files["assets/img/logo.png"] ?? []).equals(png)).toBe(true);
+    expect(Buffer.from(files["assets/data/table.xyz"] ?? []).equals(unknown)).toBe(true);
+    expect(Buffer.from(files["assets/data/big.bin"] ?? []).equals(big)).toBe(true);
+    expect(Buffer.from(files["assets/notes.md"] ?? []).toString()).toBe("héllo → 世界\n");
+    await expect(
+      client.beta.skills.versions.create(skill.id, {
+        files: [
+          await skillFile("assets", "Has binary assets"),
+          await toFile(Buffer.from([0xe9]), "assets/notes.md"),
+        ],
+      }),
+    ).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/assets\/notes\.md\\?" is text but not valid UTF-8/),
+    });
+    await client.beta.skills.delete(skill.id);
+  });
+
   it("finds the skills and agents again after a restart", async () => {
     const skills = await all(client.beta.skills.list());
     const agents = await all(client.beta.agents.list({ include_archived: true }));

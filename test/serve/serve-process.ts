@@ -13,10 +13,18 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
-/** Starts the shipped bin's `serve` on a free port and waits for its `listening on URL` line. */
-export async function startServe(args: string[], env: Record<string, string> = {}): Promise<ServeProcess> {
+/**
+ * Starts the shipped bin's `serve` on a free port (in `cwd`, default this process's) and waits for its
+ * `listening on URL` line.
+ */
+export async function startServe(
+  args: string[],
+  env: Record<string, string> = {},
+  cwd?: string,
+): Promise<ServeProcess> {
   assertBuilt();
   const child = execa(process.execPath, [BIN, "serve", "--port", "0", ...args], {
+    ...(cwd === undefined ? {} : { cwd }),
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
     extendEnv: false,
     reject: false,

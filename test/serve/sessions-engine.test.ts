@@ -182,17 +182,28 @@ describe("served sessions run the engine", () => {
     const use = before.find((e) => e.type === "agent.custom_tool_use");
     expect(use).toMatchObject({ name: "lookup_order", input: { order: "42" } });
     expect(before.at(-1)).toMatchObject({ stop_reason: { type: "requires_action", event_ids: [use?.id] } });
-    await client.beta.sessions.events.send(sessionId, {
-      events: [
-        {
-          type: "user.custom_tool_result",
-          custom_tool_use_id: use?.id ?? "",
-          content: [{ type: "text", text: "SHIPPED" }],
-        },
-      ],
+    const result = (id: string) => ({
+      type: "user.custom_tool_result" as const,
+      custom_tool_use_id: id,
+      content: [{ type: "text" as const, text: "SHIPPED" }],
     });
+    const unknownUse = /not a custom tool use awaiting its result in this session/;
+    // A result naming no pending custom tool use is refused, and not stored.
+    await expect(
+      client.beta.sessions.events.send(sessionId, { events: [result("sevt_no_such_use")] }),
+    ).rejects.toMatchObject({ status: 400, message: expect.stringMatching(unknownUse) });
+    await client.beta.sessions.events.send(sessionId, { events: [result(use?.id ?? "")] });
     const after = await readUntil(events, idle("end_turn"));
     stream.controller.abort();
+    // Answered once: a second result for it is refused too.
+    await expect(
+      client.beta.sessions.events.send(sessionId, { events: [result(use?.id ?? "")] }),
+    ).rejects.toMatchObject({ status: 400, message: expect.stringMatching(unknownUse) });
+    const stored: string[] = [];
+    for await (const e of client.beta.sessions.events.list(sessionId)) {
+      if (e.type === "user.custom_tool_result") stored.push(e.custom_tool_use_id);
+    }
+    expect(stored).toEqual([use?.id]);
     expect(after.map((e) => e.type)).toContain("session.status_running");
     expect(JSON.stringify(after.filter((e) => e.type === "agent.message"))).toContain(
       "Your order has shipped.",

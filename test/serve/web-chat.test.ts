@@ -127,7 +127,9 @@ describe("the web page's chat with the events routes served", () => {
 
     expect(await page.textContent("#skills-loaded")).toBe("greeter (Ada)");
     expect(await page.textContent("#references-read")).toBe("greeter: tone.md");
-    expect(await page.textContent("#forks")).toBe("research: idle, 1 events (last: agent.message)");
+    expect(await page.textContent("#forks")).toBe(
+      "research: done, 1 events (last: agent.message) → fork says hi",
+    );
     expect(await page.textContent("#chat-error")).toBe("");
 
     // Reopened, the session's history is listed again (GET …/events), the same panel rebuilt from it.

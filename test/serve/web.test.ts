@@ -5,6 +5,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
 import { launchChromium } from "../support/browser.js";
+import { corpusPath, itWithCorpus } from "../support/corpus.js";
 import { TEST_API_KEY, textTurn } from "../support/model-server.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
@@ -12,13 +13,18 @@ import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 // The web page at `/` of the shipped bin's `serve`, driven in Debian's chromium (installed when missing).
 const KEY = "sk-web-test";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const CORPUS_SKILL = fileURLToPath(
-  new URL("../../../shared/corpus/anthropics-skills/brand-guidelines", import.meta.url),
-);
 const EVIL = `<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">`;
 
 const skillMd = (name: string, description: string) =>
   `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n# ${name}\nSay hello.\n`;
+
+/** A skill folder in the shape of a real one: SKILL.md, a references file and a licence. */
+const BRAND_SKILL = {
+  "brand-guidelines/SKILL.md": `${skillMd("brand-guidelines", "Applies the Example Co. house colours and typefaces to slides, documents and charts. Use when something should look like Example Co.")}See references/palette.md for the colours.\n`,
+  "brand-guidelines/references/palette.md":
+    "# Palette\n\n- Ink: #1b1f23\n- Paper: #fafaf7\n- Accent: #d9480f\n",
+  "brand-guidelines/LICENSE.txt": "Written for skillwright's tests. Use it as you like.\n",
+};
 
 let tree: TmpTree;
 let server: ServeProcess;
@@ -29,7 +35,11 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
   tree = await tmpTree({
-    "zipped.zip": zipSync({ "zipped/SKILL.md": new TextEncoder().encode(skillMd("zipped", "From a zip")) }),
+    ...BRAND_SKILL,
+    // Its inline shell will not run on this server: the upload says so, and so does the version's page.
+    "zipped.zip": zipSync({
+      "zipped/SKILL.md": new TextEncoder().encode(`${skillMd("zipped", "From a zip")}Today: !\`date\`\n`),
+    }),
   });
   // The chat's answer comes from the scripted Messages API server, through the engine serve runs.
   model = await startModelServer({
@@ -92,13 +102,16 @@ describe("the web page in chromium", () => {
   });
 
   it("uploads a skill folder and a zip, and browses to a version's SKILL.md", async () => {
-    await page.setInputFiles("#upload-folder", CORPUS_SKILL);
+    await page.setInputFiles("#upload-folder", tree.path("brand-guidelines"));
     await page.click("#upload-folder-form button[type=submit]");
     await expect.poll(() => page.textContent("#upload-status")).toContain("Uploaded brand-guidelines");
+    // The status is set before the list re-renders (and with it the forms): wait for the new list.
+    await page.waitForSelector("#view button.link:text-is('brand-guidelines')");
 
     await page.setInputFiles("#upload-zip", tree.path("zipped.zip"));
     await page.click("#upload-zip-form button[type=submit]");
     await expect.poll(() => page.textContent("#upload-status")).toContain("Uploaded zipped");
+    expect(await page.textContent("#upload-status")).toContain("Warning (inline-shell-not-run)");
 
     await page.click("#view button.link:text-is('brand-guidelines')");
     await page.waitForSelector("h2:text-is('brand-guidelines')");
@@ -106,11 +119,17 @@ describe("the web page in chromium", () => {
     await page.waitForSelector("#skill-md");
     expect(await page.textContent("#skill-md")).toContain("name: brand-guidelines");
     expect(await page.textContent("#view ul")).toContain("brand-guidelines/LICENSE.txt");
-    expect(await page.textContent(".description")).toContain("Anthropic");
+    expect(await page.textContent("#view ul")).toContain("brand-guidelines/references/palette.md");
+    expect(await page.textContent(".description")).toContain("Example Co. house colours");
 
     // The zip's skill is in the list too, and the page reloads signed in (the key is in sessionStorage).
     await page.reload();
     await page.waitForSelector("#view button.link:text-is('zipped')");
+    await page.click("#view button.link:text-is('zipped')");
+    await page.waitForSelector("h2:text-is('zipped')");
+    await page.click("#view td button.link");
+    await page.waitForSelector("#skill-warnings");
+    expect(await page.textContent("#skill-warnings")).toContain("inline-shell-not-run (SKILL.md)");
   });
 
   it("shows markup in a skill's name and description as text, never running it", async () => {
@@ -177,4 +196,18 @@ describe("the web page in chromium", () => {
     // The only failed load is the refused key.
     expect(pageErrors.filter((e) => !/status of 401/.test(e))).toEqual([]);
   });
+
+  itWithCorpus(
+    "signs in again and uploads a real skill folder written by others (the corpus's brand-guidelines)",
+    async () => {
+      await page.fill("#api-key", KEY);
+      await page.click("#signin-form button[type=submit]");
+      await page.waitForSelector("#upload-folder");
+      await page.setInputFiles("#upload-folder", corpusPath("anthropics-skills", "brand-guidelines"));
+      await page.click("#upload-folder-form button[type=submit]");
+      await expect.poll(() => page.textContent("#upload-status")).toContain("Uploaded brand-guidelines");
+      expect(await page.textContent("#upload-status")).not.toContain("Warning");
+      expect(pageErrors.filter((e) => !/status of 401/.test(e))).toEqual([]);
+    },
+  );
 });

@@ -6,6 +6,7 @@ import { execa, type ResultPromise } from "execa";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createModelClient } from "../../src/agent/model-client.js";
 import type { ScriptTurnInput } from "../../src/dev/model-script.js";
+import { startModelServer } from "../../src/dev/model-server.js";
 import { bodyOf, firstMessageTexts, resultText, toolResultsOf, transcript } from "../support/harness.js";
 import {
   httpFaultTurn,
@@ -280,15 +281,27 @@ describe("skillwright -p (headless)", () => {
     expect(m.server.requests).toHaveLength(1);
   });
 
-  it("without an API key: a clear message and exit 1, no request", async () => {
-    const m = await setup([textTurn("never")]);
-    const run = await skillwright(["-p", "hi"], env({ ANTHROPIC_BASE_URL: m.server.url }));
+  it("without an API key or a base URL: a clear message and exit 1", async () => {
+    const run = await skillwright(["-p", "hi"], env());
 
     expect(run.exitCode).toBe(1);
     expect(run.stdout).toBe("");
     expect(run.stderr).toContain("no API key is set");
     expect(run.stderr).toContain("ANTHROPIC_API_KEY");
-    expect(m.server.requests).toHaveLength(0);
+  });
+
+  it("with a base URL alone: a gateway of one's own answers, and no credentials are sent", async () => {
+    const server = await startModelServer({ script: { turns: [textTurn("from the gateway")] } });
+    try {
+      const run = await skillwright(["-p", "hi"], env({ ANTHROPIC_BASE_URL: server.url }));
+      expect(run.stderr).toBe("");
+      expect(run.stdout).toContain("from the gateway");
+      expect(run.exitCode).toBe(0);
+      expect(server.requests[0]?.headers.authorization).toBeUndefined();
+      expect(server.requests[0]?.headers["x-api-key"]).toBeUndefined();
+    } finally {
+      await server.close();
+    }
   });
 
   it("--debug-file gets a JSON line for discovery and for each event", async () => {

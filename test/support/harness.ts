@@ -10,6 +10,7 @@ import { AGENT_ID_HEADER, type ModelToolResultBlock } from "../../src/agent/mode
 import type { ScriptTurnInput } from "../../src/dev/model-script.js";
 import type { RecordedRequest } from "../../src/dev/model-server.js";
 import { createEngine, type Engine, type EngineOptions } from "../../src/engine/engine.js";
+import { createNodeShell } from "../../src/io/shell.js";
 import type { AskPermission } from "../../src/permissions/decision.js";
 import { type OpenedSession, type OpenSessionOptions, openSession } from "../../src/session/open.js";
 import type { TranscriptEntry } from "../../src/session/session-store.js";
@@ -136,6 +137,7 @@ export async function startHarness(options: HarnessOptions): Promise<Harness> {
     const open = (extra: Partial<OpenSessionOptions>) =>
       openSession(engine, {
         client: started.client,
+        shell: createNodeShell(),
         now: () => FIXED_NOW,
         ...(options.askPermission === undefined ? {} : { askPermission: options.askPermission }),
         ...options.session,
@@ -239,7 +241,7 @@ export async function openTestSession(
     home: tree.path("home"),
     env: { SKILLWRIGHT_MANAGED_DIR: tree.path("managed") },
   });
-  return openSession(engine, { client: model.client, ...options });
+  return openSession(engine, { client: model.client, shell: createNodeShell(), ...options });
 }
 
 /** Runs one user turn to its end, collecting every event; `onEvent` sees each as it comes. */

@@ -2,7 +2,8 @@
 // A third-party MCP skills server for the tests: the official MCP TypeScript SDK's server (v2,
 // `@modelcontextprotocol/server`) with its own implementation of the Skills extension (SEP-2640:
 // `skills/list`, `skills/get`, `resources/directory/read`, `skill://` resources with sha256 digests), serving a
-// folder of real skills (copies of /work/shared/corpus skills made by the test). Nothing here is ours.
+// folder of skills (copies the test makes: of test/fixtures/skill-shapes, or of the corpus's real skills when
+// there is one; see test/mcp/support.ts). Nothing here is ours.
 //
 //   node test/support/skills-server.mjs --root DIR [--extra DIR] [--instructions TEXT]
 //

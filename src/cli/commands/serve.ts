@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { isAbsolute, join, resolve } from "node:path";
+import { join } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
 import { createEventSignals } from "../../serve/events/event-signals.js";
 import { EVENTS_CHANNEL, INTERRUPTS_CHANNEL, listenForEvents } from "../../serve/events/pg-listen.js";
@@ -8,12 +8,11 @@ import { mcpAllowHostsFrom } from "../../serve/sessions/mcp-url-guard.js";
 import { createSessionRunner, SHUTDOWN_GRACE_MS } from "../../serve/sessions/runner.js";
 import { openPgTurnLocks } from "../../serve/sessions/turn-locks.js";
 import { newApiKey } from "../../serve/store/ids.js";
-import { isPostgresUrl, openDriver } from "../../serve/store/open-driver.js";
-import { createStore, type Store } from "../../serve/store/store.js";
 import { addApiKey, DEFAULT_WORKSPACE, ensureWorkspace } from "../../serve/store/workspaces.js";
 import type { CliArgs } from "../args.js";
 import type { CliIo } from "../io.js";
 import { modelClientFromEnv } from "../model-setup.js";
+import { dbLocation, openStoreFor } from "../open-store.js";
 
 /** How long a stopping `serve` gives open streams to send their last events before it closes them. */
 const STREAMS_END_MS = 2000;
@@ -30,27 +29,6 @@ export function shutdownGraceMs(raw: string | undefined): number {
   return raw !== undefined && raw.trim() !== "" && Number.isInteger(ms) && ms >= 0 ? ms : SHUTDOWN_GRACE_MS;
 }
 
-/** Where `--db` points: a PostgreSQL URL as is, a dir resolved against the cwd, by default `~/.skillwright/data`. */
-export function dbLocation(db: string | undefined, io: Pick<CliIo, "cwd" | "home">): string {
-  if (db === undefined) return join(io.home, ".skillwright", "data");
-  if (isPostgresUrl(db) || isAbsolute(db)) return db;
-  return resolve(io.cwd, db);
-}
-
-/** Opens the store `--db` names, or writes why it cannot and returns undefined. */
-export async function openStoreFor(args: CliArgs, io: CliIo): Promise<Store | undefined> {
-  const location = dbLocation(args.db, io);
-  try {
-    return await createStore(await openDriver(location));
-  } catch (error) {
-    const shown = location.replace(/\/\/[^@/]*@/, "//…@");
-    io.stderr(
-      `skillwright: cannot open the database ${shown}: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
-    return undefined;
-  }
-}
-
 /**
  * `skillwright serve [--port N] [--host H] [--db DIR|URL] [--api-key KEY] [--host-tools] [--mcp-allow-host H]…`:
  * the HTTP API of the SDK's
@@ -62,7 +40,7 @@ export async function openStoreFor(args: CliArgs, io: CliIo): Promise<Store | un
  * their host is named by `--mcp-allow-host` (or SKILLWRIGHT_MCP_ALLOW_HOSTS, comma-separated). Prints `listening on URL` first (with `--port 0`, the port the system chose).
  */
 export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
-  const store = await openStoreFor(args, io);
+  const store = await openStoreFor(args, io, "skillwright serve");
   if (store === undefined) return 1;
   const workspaceId = await ensureWorkspace(store.db, DEFAULT_WORKSPACE);
   const given = args.apiKey ?? io.env.SKILLWRIGHT_API_KEY;
@@ -97,7 +75,15 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
       : { followIntervalMs: 1000 }),
     ...(client === undefined ? {} : { client }),
     ...(turnLocks === undefined ? {} : { turnLocks }),
-    ...(args.hostTools ? { hostTools: { cwd: io.cwd, home: io.home } } : {}),
+    ...(args.hostTools
+      ? {
+          hostTools: {
+            cwd: io.cwd,
+            home: io.home,
+            ...(io.env.PATH === undefined ? {} : { path: io.env.PATH }),
+          },
+        }
+      : {}),
     mcpAllowHosts: mcpAllowHostsFrom(args.mcpAllowHosts, io.env.SKILLWRIGHT_MCP_ALLOW_HOSTS),
   });
   const listener = shared
@@ -111,6 +97,8 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
   const app = createServeApp({
     store,
     runner,
+    hostTools: args.hostTools,
+    operatorKey: key,
     ...(webDir === undefined ? {} : { readWebAsset: (name: string) => readFile(join(webDir, name), "utf8") }),
   });
   const server = createAdaptorServer({ fetch: app.fetch });

@@ -5,12 +5,12 @@ import type {
 } from "@anthropic-ai/sdk/resources/beta/agents/agents";
 import { Hono } from "hono";
 import * as z from "zod";
-import { ApiError, invalid } from "../errors.js";
+import { ApiError, invalid, notImplemented } from "../errors.js";
 import type { AgentBody } from "../store/agents.js";
 import { pageRequest } from "../store/page.js";
 import type { Store } from "../store/store.js";
 import type { ServeDeps, ServeEnv } from "./env.js";
-import { boolQuery, jsonBody, patchMetadata } from "./parse.js";
+import { boolQuery, jsonBody, patchMetadata, refuseUnservedQuery } from "./parse.js";
 
 const effort = z.enum(["low", "medium", "high", "xhigh", "max"]);
 const model = z.union([
@@ -79,7 +79,7 @@ const createSchema = z.strictObject({
   mcp_servers: z.array(mcpServer).optional(),
   metadata: z.record(z.string().max(64), z.string().max(512)).optional(),
   execution_identity: identity.nullish(),
-  multiagent: z.null().optional(),
+  multiagent: z.looseObject({}).nullish(),
 });
 const updateSchema = z.strictObject({
   name: z.string().trim().min(1).max(256).optional(),
@@ -91,7 +91,7 @@ const updateSchema = z.strictObject({
   mcp_servers: z.array(mcpServer).nullish(),
   metadata: z.record(z.string(), z.string().nullable()).nullish(),
   execution_identity: identity.nullish(),
-  multiagent: z.null().optional(),
+  multiagent: z.looseObject({}).nullish(),
   version: z.number().int().positive().optional(),
 });
 
@@ -109,27 +109,41 @@ export function resolveModel(input: z.infer<typeof model>): BetaManagedAgentsMod
   };
 }
 
-/** Resolves skill references: each custom skill (and pinned version) must exist in the workspace. */
+/**
+ * Resolves skill references: each custom skill (and pinned version) must exist in the workspace, and no two
+ * may share a name (the Skill tool calls a skill by its name): a 400 names the clash.
+ */
 async function resolveSkills(
   store: Store,
   workspaceId: string,
   skills: readonly z.infer<typeof skill>[],
 ): Promise<BetaManagedAgentsAgent["skills"]> {
   const out: BetaManagedAgentsAgent["skills"] = [];
+  const byName = new Map<string, string>();
   for (const ref of skills) {
     if (ref.type === "anthropic") {
-      throw new ApiError(
-        "not_implemented_error",
-        `anthropic skill ${JSON.stringify(ref.skill_id)}: Anthropic's own skills are not served by skillwright; upload the skill and use {"type":"custom"}`,
+      throw notImplemented(
+        `skills: {"type":"anthropic"} (Anthropic's own skill ${JSON.stringify(ref.skill_id)})`,
+        `upload the skill and use {"type":"custom"}`,
       );
     }
     const version = ref.version ?? "latest";
-    await store.skills.getVersion(workspaceId, ref.skill_id, version).catch((error: unknown) => {
-      if (error instanceof ApiError && error.status === 404) {
-        throw invalid(`skills: ${error.message} in this workspace`);
-      }
-      throw error;
-    });
+    const found = await store.skills
+      .getVersion(workspaceId, ref.skill_id, version)
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 404) {
+          throw invalid(`skills: ${error.message} in this workspace`);
+        }
+        throw error;
+      });
+    const clash = byName.get(found.name);
+    if (clash === ref.skill_id) throw invalid(`skills: skill ${ref.skill_id} is listed twice`);
+    if (clash !== undefined) {
+      throw invalid(
+        `skills: skills ${clash} and ${ref.skill_id} are both named ${JSON.stringify(found.name)}; an agent's skills need distinct names`,
+      );
+    }
+    byName.set(found.name, ref.skill_id);
     out.push({ type: "custom", skill_id: ref.skill_id, version });
   }
   return out;
@@ -181,7 +195,7 @@ function resolveTools(tools: readonly z.infer<typeof tool>[]): BetaManagedAgents
     const configs = (t.configs ?? []).map((config) => {
       const { name } = config;
       if (name === "web_fetch" || name === "web_search") {
-        throw new ApiError("not_implemented_error", `tools: ${name} is not implemented by skillwright serve`);
+        throw notImplemented(`tools: ${name}`);
       }
       if (config.type !== undefined && config.type !== name) {
         throw invalid(`tools: a ${name} config has type ${JSON.stringify(config.type)}`);
@@ -238,6 +252,7 @@ export function agentsRoutes({ store }: ServeDeps): Hono<ServeEnv> {
   const app = new Hono<ServeEnv>();
   app.post("/", async (c) => {
     const body = await jsonBody(c, createSchema);
+    if (body.multiagent !== undefined && body.multiagent !== null) throw notImplemented("agents: multiagent");
     const agent: AgentBody = {
       name: body.name,
       description: body.description ?? null,
@@ -254,6 +269,7 @@ export function agentsRoutes({ store }: ServeDeps): Hono<ServeEnv> {
     return c.json(await store.agents.create(c.var.workspaceId, agent));
   });
   app.get("/", async (c) => {
+    refuseUnservedQuery(c, "agents.list", ["created_at[gte]", "created_at[lte]"]);
     const page = pageRequest(c.req.query("limit"), c.req.query("page"));
     return c.json(await store.agents.list(c.var.workspaceId, page, boolQuery(c, "include_archived")));
   });
@@ -267,6 +283,7 @@ export function agentsRoutes({ store }: ServeDeps): Hono<ServeEnv> {
   });
   app.post("/:id", async (c) => {
     const body = await jsonBody(c, updateSchema);
+    if (body.multiagent !== undefined && body.multiagent !== null) throw notImplemented("agents: multiagent");
     const ws = c.var.workspaceId;
     const skills = body.skills === undefined ? undefined : await resolveSkills(store, ws, body.skills ?? []);
     const tools = body.tools === undefined ? undefined : resolveTools(body.tools ?? []);

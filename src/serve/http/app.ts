@@ -1,12 +1,16 @@
-import { Hono } from "hono";
+import { timingSafeEqual } from "node:crypto";
+import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { ApiError, apiErrorFor, errorBody } from "../errors.js";
+import { ApiError, apiErrorFor, errorBody, retryHeader } from "../errors.js";
+import { hashApiKey } from "../store/ids.js";
 import { workspaceForKeyHash } from "../store/workspaces.js";
 import { UPLOAD_LIMITS } from "../upload/limits.js";
 import { agentsRoutes } from "./agents-routes.js";
 import { createApiKeyCache } from "./api-key-cache.js";
 import type { ServeDeps, ServeEnv } from "./env.js";
 import { environmentsRoutes } from "./environments-routes.js";
+import { KEYS_PATH, keysRoutes } from "./keys-routes.js";
+import { sdkRouteOf, unservedCall } from "./sdk-routes.js";
 import { sessionsRoutes } from "./sessions-routes.js";
 import { skillsRoutes } from "./skills-routes.js";
 import { webRoutes } from "./web-routes.js";
@@ -33,14 +37,30 @@ export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
   const apiKeys =
     deps.apiKeys ??
     createApiKeyCache({ lookup: (hash) => workspaceForKeyHash(deps.store.db, hash), now: Date.now });
+  const operatorHash = deps.operatorKey === undefined ? undefined : Buffer.from(hashApiKey(deps.operatorKey));
+  // Compared by hash in constant time: how long a wrong key takes tells nothing about the right one.
+  const isOperator = (c: Context<ServeEnv>): boolean => {
+    const key = apiKeyOf(c.req.header("authorization"), c.req.header("x-api-key"));
+    return (
+      key !== undefined &&
+      operatorHash !== undefined &&
+      timingSafeEqual(Buffer.from(hashApiKey(key)), operatorHash)
+    );
+  };
   app.onError((error, c) => {
     const api = apiErrorFor(error);
     if (!(error instanceof ApiError)) console.error(error);
-    return c.json(errorBody(api), api.status);
+    return c.json(errorBody(api), api.status, retryHeader(api));
   });
-  app.notFound((c) =>
-    c.json(errorBody(new ApiError("not_found_error", `no route ${c.req.method} ${c.req.path}`)), 404),
-  );
+  // A request no route answers: an SDK call that serve does not implement is a 501, anything else a 404.
+  app.notFound((c) => {
+    const call = sdkRouteOf(c.req.method, c.req.path);
+    const error =
+      call === undefined
+        ? new ApiError("not_found_error", `no route ${c.req.method} ${c.req.path}`)
+        : unservedCall(call);
+    return c.json(errorBody(error), error.status, retryHeader(error));
+  });
   const limitBody = bodyLimit({
     maxSize: UPLOAD_LIMITS.maxBodyBytes,
     onError: () => {
@@ -70,6 +90,7 @@ export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
     c.set("workspaceId", workspaceId);
     await next();
   });
+  app.route(KEYS_PATH, keysRoutes({ db: deps.store.db, apiKeys, isOperator }));
   app.route("/v1/skills", skillsRoutes(deps));
   app.route("/v1/environments", environmentsRoutes(deps));
   app.route("/v1/agents", agentsRoutes(deps));

@@ -14,6 +14,10 @@ export interface ServeDeps {
   runner?: SessionRunner;
   /** Finds each request's workspace by its API key; absent: a cache over the store with the default TTL. */
   apiKeys?: ApiKeyCache;
+  /** `serve --host-tools`: served sessions may run shell; absent or false, skill versions list what will not run. */
+  hostTools?: boolean;
+  /** The key that may administer keys (`/v1/skillwright/keys`): serve's own `--api-key`; absent: none may. */
+  operatorKey?: string;
   /** Reads the web page's files; absent: no page at `/`. */
   readWebAsset?: ReadWebAsset;
 }

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { z } from "zod";
-import { invalid } from "../errors.js";
+import { invalid, notImplemented } from "../errors.js";
 
 /** The zod issues as one readable line: `field.path: message; …`. Pure. */
 export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
@@ -24,6 +24,16 @@ export async function jsonBody<T>(c: Context, schema: z.ZodType<T>): Promise<T> 
   const result = schema.safeParse(raw);
   if (!result.success) throw invalid(describeIssues(result.error.issues));
   return result.data;
+}
+
+/**
+ * Refuses (501) a request that sets any of `names`: query parameters of the SDK's `call` (e.g.
+ * `sessions.list`) that serve does not implement, rather than answering as if they were not there.
+ */
+export function refuseUnservedQuery(c: Context, call: string, names: readonly string[]): void {
+  // An array parameter comes as `name[]` from the SDK.
+  const name = names.find((n) => c.req.query(n) !== undefined || c.req.query(`${n}[]`) !== undefined);
+  if (name !== undefined) throw notImplemented(`the ${call} parameter ${name}`);
 }
 
 /** A boolean query parameter (`true`/`false`); anything else is a 400. */

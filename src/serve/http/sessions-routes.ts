@@ -1,14 +1,56 @@
 import type { BetaManagedAgentsAgent } from "@anthropic-ai/sdk/resources/beta/agents/agents";
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
+import type { Context } from "hono";
 import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import * as z from "zod";
-import { ApiError, apiErrorFor, errorBody, invalid } from "../errors.js";
+import { ApiError, apiErrorFor, errorBody, invalid, notImplemented } from "../errors.js";
+import { checkUserEvents } from "../sessions/user-events.js";
+import { onThreadStream } from "../store/event-effects.js";
 import { pageRequest } from "../store/page.js";
+import { primaryThreadId } from "../store/session-threads.js";
+import type { SessionEvent } from "../store/sessions.js";
 import type { ServeDeps, ServeEnv } from "./env.js";
-import { boolQuery, jsonBody, patchMetadata } from "./parse.js";
+import { boolQuery, jsonBody, patchMetadata, refuseUnservedQuery } from "./parse.js";
 
 const STATUSES = ["rescheduling", "running", "idle", "terminated"] as const;
+/** The SDK's `created_at` filters, which serve does not implement (501). */
+const CREATED_AT = ["created_at[gt]", "created_at[gte]", "created_at[lt]", "created_at[lte]"] as const;
+
+/** The `statuses` query (repeated, with or without `[]`); an unknown status is a 400. */
+function statusesQuery(c: Context<ServeEnv>): (typeof STATUSES)[number][] {
+  const statuses = [...(c.req.queries("statuses") ?? []), ...(c.req.queries("statuses[]") ?? [])];
+  const unknown = statuses.find((s) => !(STATUSES as readonly string[]).includes(s));
+  if (unknown !== undefined) throw invalid(`statuses: unknown status ${JSON.stringify(unknown)}`);
+  return statuses.filter((s): s is (typeof STATUSES)[number] => (STATUSES as readonly string[]).includes(s));
+}
+
+/**
+ * Streams `events` as SSE, each under `event: <type>` (the SDK skips SSE messages without an event line). A
+ * failure while following (the database gone) ends the stream with an `error` message, which the SDK throws.
+ */
+function sseEvents(c: Context<ServeEnv>, events: AsyncIterable<SessionEvent>, abort: AbortController) {
+  return streamSSE(c, async (stream) => {
+    stream.onAbort(() => abort.abort());
+    try {
+      for await (const event of events) {
+        await stream.writeSSE({ event: event.type, data: JSON.stringify(event), id: event.id });
+      }
+    } catch (error) {
+      if (abort.signal.aborted) return;
+      const api = apiErrorFor(error);
+      if (!(error instanceof ApiError)) console.error(error);
+      await stream.writeSSE({ event: "error", data: JSON.stringify(errorBody(api)) });
+    }
+  });
+}
+
+async function* only(
+  events: AsyncIterable<SessionEvent>,
+  keep: (event: SessionEvent) => boolean,
+): AsyncGenerator<SessionEvent> {
+  for await (const event of events) if (keep(event)) yield event;
+}
 
 const agentRef = z.union([
   z.string().min(1),
@@ -36,10 +78,6 @@ const updateSchema = z.strictObject({
   agent: z.looseObject({}).optional(),
   budget: z.looseObject({}).nullish(),
 });
-
-function notImplemented(what: string): ApiError {
-  return new ApiError("not_implemented_error", `${what} is not implemented by skillwright serve`);
-}
 
 /** The agent as a session pins it (the SDK's `BetaManagedAgentsSessionAgent`). Pure. */
 function sessionAgent(agent: BetaManagedAgentsAgent): BetaManagedAgentsSession["agent"] {
@@ -75,8 +113,11 @@ export function sessionsRoutes({ store, runner }: ServeDeps): Hono<ServeEnv> {
     if (typeof body.agent === "object" && body.agent.type === "agent_with_overrides") {
       throw notImplemented("agent_with_overrides");
     }
+    // Checked before the session is made: a refused event leaves no session behind.
+    checkUserEvents(body.initial_events ?? []);
     if ((body.resources ?? []).length > 0) throw notImplemented("session resources");
     if (body.budget !== undefined) throw notImplemented("session budgets");
+    if ((body.vault_ids ?? []).length > 0) throw notImplemented("vault_ids (vaults)");
     if ((body.initial_events ?? []).length > 0 && runner === undefined) {
       throw notImplemented("initial_events (session events)");
     }
@@ -102,9 +143,8 @@ export function sessionsRoutes({ store, runner }: ServeDeps): Hono<ServeEnv> {
     const order = c.req.query("order") ?? "desc";
     if (order !== "asc" && order !== "desc")
       throw invalid(`order must be asc or desc, got ${JSON.stringify(order)}`);
-    const statuses = [...(c.req.queries("statuses") ?? []), ...(c.req.queries("statuses[]") ?? [])];
-    const unknown = statuses.find((s) => !(STATUSES as readonly string[]).includes(s));
-    if (unknown !== undefined) throw invalid(`statuses: unknown status ${JSON.stringify(unknown)}`);
+    const statuses = statusesQuery(c);
+    refuseUnservedQuery(c, "sessions.list", [...CREATED_AT, "deployment_id", "memory_store_id"]);
     const agentId = c.req.query("agent_id");
     const agentVersion = optionalInt(c.req.query("agent_version"), "agent_version");
     return c.json(
@@ -122,6 +162,7 @@ export function sessionsRoutes({ store, runner }: ServeDeps): Hono<ServeEnv> {
     const body = await jsonBody(c, updateSchema);
     if (body.agent !== undefined) throw notImplemented("changing a session's agent");
     if (body.budget !== undefined && body.budget !== null) throw notImplemented("session budgets");
+    if ((body.vault_ids ?? []).length > 0) throw notImplemented("vault_ids (vaults)");
     return c.json(
       await store.sessions.update(c.var.workspaceId, c.req.param("id"), (current) => ({
         ...current,
@@ -143,6 +184,9 @@ export function sessionsRoutes({ store, runner }: ServeDeps): Hono<ServeEnv> {
     return c.json(archived);
   });
   app.get("/:id/events", async (c) => {
+    refuseUnservedQuery(c, "sessions.events.list", [...CREATED_AT, "types"]);
+    if (c.req.query("order") === "desc")
+      throw notImplemented("the sessions.events.list parameter order=desc");
     const page = pageRequest(c.req.query("limit"), c.req.query("page"));
     return c.json(await store.sessions.listEvents(c.var.workspaceId, c.req.param("id"), page));
   });
@@ -162,22 +206,38 @@ export function sessionsRoutes({ store, runner }: ServeDeps): Hono<ServeEnv> {
     const id = c.req.param("id");
     const abort = new AbortController();
     // Subscribed before the response starts: an event sent once the client has the stream is never missed.
+    return sseEvents(c, await runner.subscribe(ws, id, abort.signal), abort);
+  });
+  // Threads: the session's primary thread and its forks' child threads (`client.beta.sessions.threads`).
+  app.get("/:id/threads", async (c) => {
+    const page = pageRequest(c.req.query("limit"), c.req.query("page"));
+    return c.json(await store.threads.list(c.var.workspaceId, c.req.param("id"), page, statusesQuery(c)));
+  });
+  app.get("/:id/threads/:thread", async (c) =>
+    c.json(await store.threads.get(c.var.workspaceId, c.req.param("id"), c.req.param("thread"))),
+  );
+  app.post("/:id/threads/:thread/archive", async (c) =>
+    c.json(await store.threads.archive(c.var.workspaceId, c.req.param("id"), c.req.param("thread"))),
+  );
+  app.get("/:id/threads/:thread/events", async (c) => {
+    const page = pageRequest(c.req.query("limit"), c.req.query("page"));
+    return c.json(
+      await store.threads.listEvents(c.var.workspaceId, c.req.param("id"), c.req.param("thread"), page),
+    );
+  });
+  app.get("/:id/threads/:thread/stream", async (c) => {
+    const ws = c.var.workspaceId;
+    const id = c.req.param("id");
+    const thread = await store.threads.get(ws, id, c.req.param("thread"));
+    if (runner === undefined) throw notImplemented("streaming session thread events");
+    const abort = new AbortController();
     const events = await runner.subscribe(ws, id, abort.signal);
-    // Each event under `event: <type>`: the SDK skips SSE messages without an event line. A failure while
-    // following (the database gone) ends the stream with an `error` message, which the SDK throws.
-    return streamSSE(c, async (stream) => {
-      stream.onAbort(() => abort.abort());
-      try {
-        for await (const event of events) {
-          await stream.writeSSE({ event: event.type, data: JSON.stringify(event), id: event.id });
-        }
-      } catch (error) {
-        if (abort.signal.aborted) return;
-        const api = apiErrorFor(error);
-        if (!(error instanceof ApiError)) console.error(error);
-        await stream.writeSSE({ event: "error", data: JSON.stringify(errorBody(api)) });
-      }
-    });
+    const threadId = thread.id === primaryThreadId(id) ? null : thread.id;
+    return sseEvents(
+      c,
+      only(events, (event) => onThreadStream(event, threadId)),
+      abort,
+    );
   });
   return app;
 }

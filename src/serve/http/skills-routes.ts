@@ -2,9 +2,12 @@ import { zipSync } from "fflate";
 import { type Context, Hono } from "hono";
 import { invalid } from "../errors.js";
 import { pageRequest } from "../store/page.js";
-import type { SkillUpload } from "../store/skill-upload.js";
+import type { SkillFile, SkillUpload } from "../store/skill-upload.js";
+import { UPLOAD_LIMITS } from "../upload/limits.js";
+import { multipartBoundary, readMultipart } from "../upload/multipart.js";
 import { skillTree } from "../upload/skill-files.js";
 import { parseSkillUpload } from "../upload/skill-head.js";
+import { servedSkillWarnings } from "../upload/skill-warnings.js";
 import { readZip } from "../upload/zip-reader.js";
 import type { ServeDeps, ServeEnv } from "./env.js";
 
@@ -15,45 +18,49 @@ function isZip(name: string, content: Uint8Array): boolean {
 }
 
 /**
- * The upload in a multipart body: `files[]` (or `files`) holding the skill's files by path, or one zip of
- * them, plus an optional `display_name`. Any other field is refused.
+ * The upload in a multipart body, read as it streams in: `files[]` (or `files`) holding the skill's files by
+ * path, or one zip of them, plus an optional `display_name`. Any other field is refused.
  */
 async function readUpload(c: Context): Promise<{ upload: SkillUpload; displayName: string | undefined }> {
-  const type = c.req.header("content-type") ?? "";
-  if (!type.startsWith("multipart/form-data")) {
+  const boundary = multipartBoundary(c.req.header("content-type") ?? "");
+  if (boundary === undefined) {
     throw invalid("upload the skill as multipart/form-data with files[] (its files, or one zip)");
   }
-  let form: FormData;
-  try {
-    form = await c.req.formData();
-  } catch {
-    throw invalid("the multipart body could not be parsed");
-  }
+  const body = c.req.raw.body;
+  if (body === null) throw invalid("no files: upload the skill's files (files[]) or one zip of them");
+  // Room for every file and a display_name: past that, skillTree would refuse the count anyway.
+  const parts = await readMultipart(body, boundary, UPLOAD_LIMITS.maxFiles + 2);
   const entries: { name: string; content: Uint8Array }[] = [];
   let displayName: string | undefined;
-  for (const [key, value] of form.entries()) {
-    if (key === "display_name" && typeof value === "string") {
-      displayName = value;
+  for (const part of parts) {
+    if (part.name === "display_name" && part.filename === undefined) {
+      displayName = new TextDecoder().decode(part.content);
       continue;
     }
-    if (key !== "files[]" && key !== "files") throw invalid(`unknown field ${JSON.stringify(key)}`);
-    if (typeof value === "string") throw invalid(`${key} must hold files, not text`);
-    entries.push({ name: value.name, content: new Uint8Array(await value.arrayBuffer()) });
+    if (part.name !== "files[]" && part.name !== "files")
+      throw invalid(`unknown field ${JSON.stringify(part.name)}`);
+    if (part.filename === undefined) throw invalid(`${part.name} must hold files, not text`);
+    entries.push({ name: part.filename, content: part.content });
   }
   const [only] = entries;
   const files =
     entries.length === 1 && only !== undefined && isZip(only.name, only.content)
-      ? readZip(only.content)
+      ? await readZip(only.content)
       : entries;
   return { upload: parseSkillUpload(skillTree(files)), displayName };
 }
 
 /** `/v1/skills` and `/v1/skills/:id/versions`: the SDK's `client.beta.skills` (+ `versions`). */
-export function skillsRoutes({ store }: ServeDeps): Hono<ServeEnv> {
+export function skillsRoutes({ store, hostTools = false }: ServeDeps): Hono<ServeEnv> {
   const app = new Hono<ServeEnv>();
+  // Accepted either way; what this server will not run is listed with the version (and on the web page).
+  const warnings = (files: readonly SkillFile[]) => ({ warnings: servedSkillWarnings(files, hostTools) });
   app.post("/", async (c) => {
     const { upload, displayName } = await readUpload(c);
-    return c.json(await store.skills.create(c.var.workspaceId, upload, displayName));
+    return c.json({
+      ...(await store.skills.create(c.var.workspaceId, upload, displayName)),
+      ...warnings(upload.files),
+    });
   });
   app.get("/", async (c) => {
     const page = pageRequest(c.req.query("limit"), c.req.query("page"));
@@ -73,15 +80,23 @@ export function skillsRoutes({ store }: ServeDeps): Hono<ServeEnv> {
   app.post("/:id/versions", async (c) => {
     const { upload, displayName } = await readUpload(c);
     if (displayName !== undefined) throw invalid("display_name is set on the skill, not on a version");
-    return c.json(await store.skills.addVersion(c.var.workspaceId, c.req.param("id"), upload));
+    return c.json({
+      ...(await store.skills.addVersion(c.var.workspaceId, c.req.param("id"), upload)),
+      ...warnings(upload.files),
+    });
   });
   app.get("/:id/versions", async (c) => {
     const page = pageRequest(c.req.query("limit"), c.req.query("page"));
     return c.json(await store.skills.listVersions(c.var.workspaceId, c.req.param("id"), page));
   });
-  app.get("/:id/versions/:version", async (c) =>
-    c.json(await store.skills.getVersion(c.var.workspaceId, c.req.param("id"), c.req.param("version"))),
-  );
+  app.get("/:id/versions/:version", async (c) => {
+    const version = await store.skills.getVersion(
+      c.var.workspaceId,
+      c.req.param("id"),
+      c.req.param("version"),
+    );
+    return c.json({ ...version, ...warnings(await store.skills.files(version.id)) });
+  });
   app.delete("/:id/versions/:version", async (c) => {
     const deleted = await store.skills.deleteVersion(
       c.var.workspaceId,

@@ -5,13 +5,22 @@ import type { ToolResult } from "../../tools/define-tool.js";
 /** A session event to append, before the store gives it its id and time. */
 export type OutEvent = { type: string } & Record<string, unknown>;
 
+/** The child thread a fork runs on, as the session's events name it. */
+export interface ForkThread {
+  id: string;
+  /** The thread's `agent_name`: the forked skill's name. */
+  name: string;
+}
+
 /**
  * What the mapping remembers between engine events of one turn: the event id of each open model request (by
- * agent) and of each tool use (by the engine's tool-call id), so `_end` and `_result` events point at them.
+ * agent) and of each tool use (by the engine's tool-call id), so `_end` and `_result` events point at them,
+ * and the child thread of each fork (by agent id), whose events carry its `session_thread_id`.
  */
 export interface EventMapState {
   readonly requestStarts: Map<string, string>;
   readonly toolUses: Map<string, string>;
+  readonly threads: Map<string, ForkThread>;
   /** Names of the agent's custom tools: their calls are told as `agent.custom_tool_use` by the tool itself. */
   customTools: ReadonlySet<string>;
   /** The agent's MCP tools by tool name: their calls are `agent.mcp_tool_use` / `agent.mcp_tool_result`. */
@@ -39,13 +48,28 @@ export function resultContent(result: ToolResult): { type: "text"; text: string 
 
 /**
  * The session events an engine event becomes (SDK names and fields), and, for events whose id a later one
- * needs, where to remember the stored id. Only the main agent's
- * messages and tool calls are events; a forked skill shows as the Skill call's `agent.tool_use`/`_result`,
- * and its model requests as spans. Pure apart from reading `state`.
+ * needs, where to remember the stored id. The main agent's and each fork's model requests (spans), messages
+ * and tool calls are events; a fork's carry its thread's `session_thread_id` (an agent with no thread in
+ * `state` shows only its spans). A fork's start and end are its thread's events (see fork-threads.ts), not
+ * these. Pure apart from reading `state`.
  */
 export function sessionEventsFor(
   event: AgentEvent,
   state: EventMapState,
+): { event: OutEvent; remember?: Remember }[] {
+  const thread = event.agentId === undefined ? undefined : state.threads.get(event.agentId);
+  const tag = (out: OutEvent): OutEvent =>
+    thread === undefined ? out : { ...out, session_thread_id: thread.id };
+  return untagged(event, state, event.agentId === undefined || thread !== undefined).map((out) => ({
+    ...out,
+    event: tag(out.event),
+  }));
+}
+
+function untagged(
+  event: AgentEvent,
+  state: EventMapState,
+  shown: boolean,
 ): { event: OutEvent; remember?: Remember }[] {
   const agent = event.agentId ?? MAIN;
   const main = event.agentId === undefined;
@@ -72,12 +96,12 @@ export function sessionEventsFor(
       ];
     case "assistant_message": {
       const text = messageText(event.message);
-      return main && text !== ""
+      return shown && text !== ""
         ? [{ event: { type: "agent.message", content: [{ type: "text", text }] } }]
         : [];
     }
     case "tool_start": {
-      if (!main || state.customTools.has(event.name)) return [];
+      if (!shown || state.customTools.has(event.name)) return [];
       const mcp = state.mcpTools?.get(event.name);
       if (mcp !== undefined) {
         return [
@@ -101,7 +125,7 @@ export function sessionEventsFor(
     }
     case "tool_end": {
       const useId = state.toolUses.get(event.id);
-      if (!main || useId === undefined) return [];
+      if (!shown || useId === undefined) return [];
       if (state.mcpTools?.has(event.name) === true) {
         return [
           {

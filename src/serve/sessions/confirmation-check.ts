@@ -28,18 +28,40 @@ export function pendingConfirmations(events: readonly SessionEvent[]): Set<strin
 }
 
 /**
- * Refuses (400) a batch's `user.tool_confirmation`s that name no tool use the session waits on (unknown, not
- * asked, or already answered, also earlier in the same batch), or that give a `deny_message` with `allow`.
- * Reads the session's events only when the batch holds a confirmation, and then only those since the last turn
- * ended (however long the history before it).
+ * The `agent.custom_tool_use` events a session waits on a `user.custom_tool_result` for, from its events in
+ * order: each custom tool use not yet answered; an idle for any other reason than `requires_action` (the turn
+ * ended) clears them. A use counts as soon as it is stored, before the idle that names it. Pure.
  */
-export async function checkToolConfirmations(
+export function pendingCustomToolUses(events: readonly SessionEvent[]): Set<string> {
+  const pending = new Set<string>();
+  for (const event of events) {
+    if (event.type === "agent.custom_tool_use") pending.add(event.id);
+    else if (event.type === "user.custom_tool_result" && typeof event.custom_tool_use_id === "string") {
+      pending.delete(event.custom_tool_use_id);
+    } else if (event.type === "session.status_idle" && requiredActions(event.stop_reason) === undefined) {
+      pending.clear();
+    }
+  }
+  return pending;
+}
+
+/**
+ * Refuses (400) a batch's answers that name nothing the session waits on: a `user.custom_tool_result` naming
+ * no pending custom tool use, a `user.tool_confirmation` naming no tool use awaiting confirmation (unknown, not
+ * asked, of an ended turn, or already answered, also earlier in the same batch), or giving a `deny_message`
+ * with `allow`. Reads the session's events only when the batch holds an answer, and then only those since the
+ * last turn ended (however long the history before it).
+ */
+export async function checkUserAnswers(
   sessions: Pick<SessionStore, "eventsSince" | "turnStartSeq">,
   workspaceId: string,
   sessionId: string,
   events: readonly UserEvent[],
 ): Promise<void> {
-  if (!events.some((e) => e.type === "user.tool_confirmation")) return;
+  const answers = events.some(
+    (e) => e.type === "user.tool_confirmation" || e.type === "user.custom_tool_result",
+  );
+  if (!answers) return;
   // Only the current turn's events: a turn's end clears every wait, so nothing before it can be pending.
   const stored: SessionEvent[] = [];
   const after = await sessions.turnStartSeq(workspaceId, sessionId);
@@ -47,7 +69,13 @@ export async function checkToolConfirmations(
     for (const { event } of page) stored.push(event);
   }
   const pending = pendingConfirmations(stored);
+  const pendingCustom = pendingCustomToolUses(stored);
   for (const [i, event] of events.entries()) {
+    if (event.type === "user.custom_tool_result" && !pendingCustom.delete(String(event.custom_tool_use_id))) {
+      throw invalid(
+        `events[${i}].custom_tool_use_id: ${JSON.stringify(event.custom_tool_use_id)} is not a custom tool use awaiting its result in this session (unknown, or already answered)`,
+      );
+    }
     if (event.type !== "user.tool_confirmation") continue;
     const id = String(event.tool_use_id);
     if (event.result === "allow" && event.deny_message !== undefined && event.deny_message !== null) {

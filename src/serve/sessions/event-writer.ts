@@ -1,12 +1,20 @@
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
-import type { SessionEvent } from "../store/sessions.js";
+import type { NewThread, SessionEvent } from "../store/sessions.js";
 
 type Status = BetaManagedAgentsSession["status"];
 type OutgoingEvent = { type: string } & Record<string, unknown>;
 
-/** How a writer stores a batch: one append (and one announcement) of `events`, named `ids`, in order. */
+/**
+ * How a writer stores a batch: one append (and one announcement) of `events`, named `ids`, in order, creating
+ * `threads` first.
+ */
 export interface EventWriterIo {
-  append(events: OutgoingEvent[], status: Status | undefined, ids: string[]): Promise<SessionEvent[]>;
+  append(
+    events: OutgoingEvent[],
+    status: Status | undefined,
+    ids: string[],
+    threads: NewThread[],
+  ): Promise<SessionEvent[]>;
   /** A new event id. */
   newId(): string;
 }
@@ -24,11 +32,11 @@ export interface Written {
  */
 export interface EventWriter {
   /**
-   * Queues `events` (and `status`, set on the session row with them) after everything queued before. Their
-   * ids are known at once; `stored` settles when their batch is written (a failure is also reported by
-   * `flush`, so it may go unobserved).
+   * Queues `events` (and `status`, set on the session row with them; `threads`, created before them) after
+   * everything queued before. Their ids are known at once; `stored` settles when their batch is written (a
+   * failure is also reported by `flush`, so it may go unobserved).
    */
-  write(events: OutgoingEvent[], status?: Status): Written;
+  write(events: OutgoingEvent[], status?: Status, threads?: NewThread[]): Written;
   /** Resolves when everything queued so far is stored; rejects with the first failure since the last flush. */
   flush(): Promise<void>;
 }
@@ -37,6 +45,7 @@ interface Pending {
   events: OutgoingEvent[];
   ids: string[];
   status: Status | undefined;
+  threads: NewThread[];
   resolve(stored: SessionEvent[]): void;
   reject(error: unknown): void;
 }
@@ -60,6 +69,7 @@ export function createEventWriter(io: EventWriterIo): EventWriter {
           batch.flatMap((p) => p.events),
           batchStatus(batch),
           batch.flatMap((p) => p.ids),
+          batch.flatMap((p) => p.threads),
         );
         let offset = 0;
         for (const p of batch) {
@@ -75,10 +85,10 @@ export function createEventWriter(io: EventWriterIo): EventWriter {
     draining = undefined;
   };
   return {
-    write(events, status) {
+    write(events, status, threads = []) {
       const ids = events.map(() => io.newId());
       const stored = new Promise<SessionEvent[]>((resolve, reject) => {
-        pending.push({ events, ids, status, resolve, reject });
+        pending.push({ events, ids, status, threads, resolve, reject });
       });
       stored.catch(() => {});
       draining ??= drain();

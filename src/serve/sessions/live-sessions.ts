@@ -1,7 +1,6 @@
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
 import type { ModelClient } from "../../agent/model-client.js";
 import { createEngine, type Engine } from "../../engine/engine.js";
-import { createMemoryFs } from "../../io/memory-fs.js";
 import { openSession } from "../../session/open.js";
 import type { SessionStore as TranscriptStore } from "../../session/session-store.js";
 import type { Session } from "../../session/session-types.js";
@@ -13,6 +12,7 @@ import { createCustomTool } from "./custom-tool.js";
 import { createDbTranscripts, type DbTranscripts } from "./db-transcripts.js";
 import type { EventWriter } from "./event-writer.js";
 import { createLiveCache, type LiveCacheLimits } from "./live-cache.js";
+import { type HostTools, servedCapabilities } from "./served-capabilities.js";
 import type { ServedSessionIo } from "./session-io.js";
 import {
   createSkillVersionCache,
@@ -69,8 +69,8 @@ export interface LiveSessionsOptions {
   io: ServedSessionIo;
   locks: TurnLocks;
   limits: LiveCacheLimits;
-  /** `serve --host-tools`: the built-in file and shell tools in `cwd`; absent: an in-memory file system. */
-  hostTools?: { cwd: string; home: string };
+  /** `serve --host-tools`: the built-in file and shell tools in `cwd`; absent: an in-memory file system, no shell. */
+  hostTools?: HostTools;
   /** Hosts an agent's MCP servers may be on even when they resolve to a private address. */
   mcpAllowHosts: readonly string[];
 }
@@ -132,11 +132,11 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
       refs: agent.skills,
       cache: skillCache,
     });
-    const host = options.hostTools;
+    const can = servedCapabilities(options.hostTools);
     const engine = createEngine({
-      cwd: host?.cwd ?? "/workspace",
-      home: host?.home ?? "/home",
-      ...(host === undefined ? { fs: createMemoryFs() } : {}),
+      cwd: can.cwd,
+      home: can.home,
+      fs: can.fs,
       sources: [source],
       startMcp: false,
     });
@@ -166,7 +166,7 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
       });
       const confirm = createToolConfirmation({
         tools: agent.tools,
-        served: [...(host === undefined ? [] : hostServedTools()), ...mcp.served],
+        served: [...(can.hostTools ? hostServedTools() : []), ...mcp.served],
         customToolNames: customTools.map((t) => t.name),
         waits,
         asked: (callId) => io.asked?.(callId),
@@ -175,10 +175,11 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
         client,
         model: agent.model.id,
         ...(agent.system === null ? {} : { systemPrompt: agent.system }),
-        builtinTools: host !== undefined,
+        builtinTools: can.hostTools,
+        shell: can.shell,
         // Tool policies (always_allow / always_ask); the agent's custom tools are never asked.
         ...confirm.sessionOptions,
-        filesystem: host !== undefined,
+        filesystem: can.hostTools,
         store: engineTranscripts,
         extraTools: [...customTools.map((spec) => createCustomTool(spec, waits)), ...mcp.tools],
         ...(resume ? { resume: session.id } : {}),

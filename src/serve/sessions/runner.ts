@@ -5,10 +5,11 @@ import type { SessionRunner } from "../session-runner.js";
 import type { SessionEvent } from "../store/sessions.js";
 import type { Store } from "../store/store.js";
 import type { OutEvent } from "./agent-event-map.js";
-import { checkToolConfirmations } from "./confirmation-check.js";
+import { checkUserAnswers } from "./confirmation-check.js";
 import type { LiveCacheLimits } from "./live-cache.js";
 import { createLiveSessions } from "./live-sessions.js";
 import { createOrphanTakeover } from "./orphan-takeover.js";
+import type { HostTools } from "./served-capabilities.js";
 import { createServedTurns, sessionGone } from "./served-turns.js";
 import { createServedSessionIo } from "./session-io.js";
 import { createSessionQueues } from "./session-queues.js";
@@ -25,7 +26,7 @@ export interface SessionRunnerOptions {
    * `serve --host-tools`: sessions get the built-in file and shell tools, in `cwd` (with `home`'s user
    * settings). Absent (the default): no host file system at all; skills come from the store only.
    */
-  hostTools?: { cwd: string; home: string };
+  hostTools?: HostTools;
   /**
    * Wakes streams when events are appended. Absent: streams poll every `FOLLOW_INTERVAL_MS`; present, they
    * wait on it, polling every `followIntervalMs` as a fallback.
@@ -274,7 +275,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
   return {
     async send(ws, session, events) {
       checkUserEvents(events);
-      await checkToolConfirmations(store.sessions, ws, session.id, events);
+      await checkUserAnswers(store.sessions, ws, session.id, events);
       const [only] = events;
       if (events.length === 1 && only?.type === "user.message" && !stopping && !queues.has(session.id))
         return startTurn(ws, session, only);

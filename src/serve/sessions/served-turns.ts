@@ -1,9 +1,18 @@
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
 import type { ModelClient } from "../../agent/model-client.js";
 import { ApiError } from "../errors.js";
+import { newId } from "../store/ids.js";
+import { primaryThreadId } from "../store/session-threads.js";
 import { newEventId } from "../store/sessions.js";
-import { type EventMapState, type OutEvent, sessionError, sessionEventsFor } from "./agent-event-map.js";
+import {
+  type EventMapState,
+  type ForkThread,
+  type OutEvent,
+  sessionError,
+  sessionEventsFor,
+} from "./agent-event-map.js";
 import { createEventWriter, type EventWriter } from "./event-writer.js";
+import { threadEnded, threadStarted, threadTerminated } from "./fork-threads.js";
 import { createHeldToolUses } from "./held-tool-uses.js";
 import type { LiveSession, LiveSessions } from "./live-sessions.js";
 import type { ServedSessionIo } from "./session-io.js";
@@ -97,7 +106,8 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
     // Open model request spans (their start ids), ended as errors when the turn stops before they end.
     const spans = new Set<string>();
     const inner = createEventWriter({
-      append: (events, status, ids) => io.append(ws, session.id, events, status, ids),
+      append: (events, status, ids, threads) =>
+        io.append(ws, session.id, events, status, ids, threads === undefined ? undefined : { threads }),
       newId: newEventId,
     });
     // Every write of the turn (its waits' too) goes through here: it follows the spans and whether the
@@ -130,6 +140,9 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
     let stopReason: OutEvent = { type: "end_turn" };
     let live: LiveSession | undefined;
     let keep = false;
+    // The forks' child threads by agent id, and the agent ids of those that ended.
+    const threads = new Map<string, ForkThread>();
+    const ended = new Set<string>();
     try {
       const client = options.client;
       if (client === undefined) {
@@ -144,6 +157,7 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
       const state: EventMapState = {
         requestStarts: new Map(),
         toolUses: new Map(),
+        threads,
         customTools: live.customTools,
         mcpTools: live.mcp.refs,
       };
@@ -162,8 +176,27 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
         if (event.type === "tool_decision" && event.agentId === undefined)
           held.decide(event.id, { behavior: event.behavior, ...(event.refused ? { refused: true } : {}) });
         if (event.type === "tool_end" && event.agentId === undefined) held.end(event.id);
+        if (event.type === "fork_start") {
+          const thread = { id: newId("sthr"), name: event.skill };
+          const parent =
+            event.parentAgentId === undefined ? undefined : state.threads.get(event.parentAgentId)?.id;
+          const started = threadStarted(
+            event,
+            thread,
+            parent ?? primaryThreadId(session.id),
+            session.agent.execution_identity,
+          );
+          state.threads.set(event.agentId, thread);
+          writer.write(started.events, undefined, [started.thread]);
+        }
+        if (event.type === "fork_end") {
+          const thread = state.threads.get(event.agentId);
+          if (thread !== undefined) writer.write(threadEnded(event, thread));
+          ended.add(event.agentId);
+        }
         for (const out of sessionEventsFor(event, state)) {
-          if (out.remember?.map === "toolUses") {
+          // The main agent's tool uses wait for the engine's decision; a fork's are stored as they start.
+          if (out.remember?.map === "toolUses" && event.agentId === undefined) {
             held.hold(out.remember.key, out.event);
             continue;
           }
@@ -187,6 +220,9 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
         stopReason = { type: "retries_exhausted" };
       }
       if (live !== undefined) live.io.asked = undefined;
+      // A fork the turn left without an end (the turn failed under it) is over with the turn.
+      for (const [agentId, thread] of threads)
+        if (!ended.has(agentId)) writer.write([threadTerminated(thread)]);
       writer.write([{ type: "session.status_idle", stop_reason: stopReason, stop_details: null }], "idle");
       if (live !== undefined) {
         if (keep && turn.cause === undefined) lives.keep(session.id, live);

@@ -18,14 +18,17 @@ export interface SessionIoOptions {
 
 /** Appends to and follows of served sessions' events, announced to every stream of every instance. */
 export interface ServedSessionIo {
-  /** Appends `events` (named `ids` when given), setting the session's `status` in the same statement. */
+  /**
+   * Appends `events` (named `ids` when given), setting the session's `status` in the same statement and
+   * creating `threads` (forks' child threads) with them.
+   */
   append(
     ws: string,
     sessionId: string,
     events: readonly UserEvent[],
     status?: BetaManagedAgentsSession["status"],
     ids?: readonly string[],
-    queue?: Pick<AppendOptions, "take" | "maxQueued" | "startsTurn">,
+    more?: Pick<AppendOptions, "take" | "maxQueued" | "startsTurn" | "threads">,
   ): Promise<SessionEvent[]>;
   /**
    * The session's events appended after this resolves, until `signal` aborts; once `finish` aborts, the
@@ -43,9 +46,9 @@ export interface ServedSessionIo {
 export function createServedSessionIo(options: SessionIoOptions): ServedSessionIo {
   const { store, signals } = options;
   return {
-    async append(ws, sessionId, events, status, ids, queue) {
+    async append(ws, sessionId, events, status, ids, more) {
       const stored = await store.sessions.appendEvents(ws, sessionId, events, {
-        ...queue,
+        ...more,
         ...(status === undefined ? {} : { status }),
         ...(ids === undefined ? {} : { eventIds: ids }),
         ...(options.notifyChannel === undefined ? {} : { notify: options.notifyChannel }),

@@ -86,12 +86,8 @@ export function createStoreSkillSource(deps: StoreSkillSourceDeps): StoreSkillSo
   // What the last listing resolved each `latest` skill to (null: not in the store).
   let listedLatest: ReadonlyMap<string, string | null> = new Map();
   const readFile = async (versionId: string, path: string): Promise<string> => {
-    const [row] = await db.query("SELECT content FROM skill_files WHERE version_id = $1 AND path = $2", [
-      versionId,
-      path,
-    ]);
-    const content = row?.content;
-    return content instanceof Uint8Array ? decoder.decode(content) : "";
+    const content = await skills.file(versionId, path);
+    return content === undefined ? "" : decoder.decode(content);
   };
   const parse = async (versionId: string): Promise<ParsedSkillVersion> => {
     const paths = (

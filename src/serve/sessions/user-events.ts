@@ -1,4 +1,4 @@
-import { invalid } from "../errors.js";
+import { invalid, notImplemented } from "../errors.js";
 import { MAX_EVENTS_PER_REQUEST } from "./turn-queue.js";
 
 /** The user events a session takes (`POST /v1/sessions/{id}/events`). */
@@ -8,6 +8,9 @@ export const USER_EVENT_TYPES = [
   "user.custom_tool_result",
   "user.tool_confirmation",
 ] as const;
+
+/** The SDK's other input events, which serve does not implement (501). */
+export const UNSERVED_EVENT_TYPES = ["user.define_outcome", "user.tool_result", "system.message"] as const;
 
 /** A user event as posted: its type and its other fields, unchecked. */
 export type UserEvent = { type: string } & Record<string, unknown>;
@@ -27,8 +30,8 @@ export function userText(event: UserEvent): string {
 }
 
 /**
- * Refuses (400) more than {@link MAX_EVENTS_PER_REQUEST} events, events the session does not take, or that
- * lack their required fields. Pure.
+ * Refuses more than {@link MAX_EVENTS_PER_REQUEST} events (400), the SDK's event types serve does not implement
+ * (501), unknown types and events that lack their required fields (400). Pure.
  */
 export function checkUserEvents(events: readonly UserEvent[]): void {
   if (events.length > MAX_EVENTS_PER_REQUEST) {
@@ -37,6 +40,9 @@ export function checkUserEvents(events: readonly UserEvent[]): void {
     );
   }
   for (const [i, event] of events.entries()) {
+    if ((UNSERVED_EVENT_TYPES as readonly string[]).includes(event.type)) {
+      throw notImplemented(`events[${i}]: the event type ${event.type}`);
+    }
     if (!(USER_EVENT_TYPES as readonly string[]).includes(event.type)) {
       throw invalid(
         `events[${i}].type: expected one of ${USER_EVENT_TYPES.join(", ")}, got ${JSON.stringify(event.type)}`,

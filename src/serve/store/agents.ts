@@ -4,6 +4,7 @@ import type { SqlDriver, SqlQuery, SqlRow } from "./driver.js";
 import { newId } from "./ids.js";
 import { type Page, type PageRequest, toPage } from "./page.js";
 import { iso, isoOrNull, num, record, text } from "./rows.js";
+import { lockSkillRefs } from "./skill-references.js";
 
 /** An agent's configuration: everything a version fixes (checked and resolved by the route). */
 export type AgentBody = Omit<
@@ -28,12 +29,14 @@ const SELECT = `SELECT a.id, a.seq, a.archived_at, a.created_at, v.version, v.bo
 
 /** Agents and their numbered versions. */
 export interface AgentStore {
+  /** Creates version 1; its skills are locked and checked in the same transaction (400 when one is gone). */
   create(workspaceId: string, body: AgentBody): Promise<BetaManagedAgentsAgent>;
   /** The current version, or version `version`. */
   get(workspaceId: string, id: string, version?: number): Promise<BetaManagedAgentsAgent>;
   /**
    * Writes a new version from `patch(current)` (none when nothing changed). `expectedVersion`, when given,
-   * must be the current version (409 otherwise): two editors cannot silently overwrite each other.
+   * must be the current version (409 otherwise): two editors cannot silently overwrite each other. Changed
+   * skills are locked and checked in the same transaction (400 when one is gone).
    */
   update(
     workspaceId: string,
@@ -65,6 +68,7 @@ export function createAgentStore(db: SqlDriver): AgentStore {
     async create(workspaceId, body) {
       const id = newId("agent");
       return db.transaction(async (tx) => {
+        await lockSkillRefs(tx, workspaceId, body.skills);
         await tx.query("INSERT INTO agents (id, workspace_id, version) VALUES ($1, $2, 1)", [
           id,
           workspaceId,
@@ -97,6 +101,9 @@ export function createAgentStore(db: SqlDriver): AgentStore {
         const before = record(row, "body") as unknown as AgentBody;
         const after = patch(before);
         if (JSON.stringify(after) === JSON.stringify(before)) return agentOf(row);
+        if (JSON.stringify(after.skills) !== JSON.stringify(before.skills)) {
+          await lockSkillRefs(tx, workspaceId, after.skills);
+        }
         await tx.query("INSERT INTO agent_versions (agent_id, version, body) VALUES ($1, $2, $3::jsonb)", [
           id,
           current + 1,

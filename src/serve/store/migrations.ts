@@ -157,6 +157,69 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
   },
   {
     version: 6,
+    name: "session threads and usage",
+    sql: [
+      // Token counts summed over the session's model requests (forks included), and its running time: the
+      // milliseconds of its finished `running` spells plus, while it runs, the time since `running_since`.
+      "ALTER TABLE sessions ADD COLUMN input_tokens bigint NOT NULL DEFAULT 0",
+      "ALTER TABLE sessions ADD COLUMN output_tokens bigint NOT NULL DEFAULT 0",
+      "ALTER TABLE sessions ADD COLUMN cache_read_input_tokens bigint NOT NULL DEFAULT 0",
+      "ALTER TABLE sessions ADD COLUMN cache_creation_input_tokens bigint NOT NULL DEFAULT 0",
+      "ALTER TABLE sessions ADD COLUMN active_ms bigint NOT NULL DEFAULT 0",
+      "ALTER TABLE sessions ADD COLUMN running_since timestamptz",
+      // The child thread (fork) an event belongs to; NULL: the primary thread.
+      "ALTER TABLE session_events ADD COLUMN thread_id text",
+      "CREATE INDEX session_events_thread ON session_events (session_id, thread_id, seq) WHERE thread_id IS NOT NULL",
+      `CREATE TABLE session_threads (
+        id text PRIMARY KEY,
+        seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+        session_id text NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        parent_thread_id text,
+        agent_name text NOT NULL,
+        agent jsonb NOT NULL,
+        status text NOT NULL DEFAULT 'running',
+        idled boolean NOT NULL DEFAULT false,
+        input_tokens bigint NOT NULL DEFAULT 0,
+        output_tokens bigint NOT NULL DEFAULT 0,
+        cache_read_input_tokens bigint NOT NULL DEFAULT 0,
+        cache_creation_input_tokens bigint NOT NULL DEFAULT 0,
+        active_ms bigint NOT NULL DEFAULT 0,
+        running_since timestamptz,
+        archived_at timestamptz,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      "CREATE INDEX session_threads_session_seq ON session_threads (session_id, seq)",
+    ],
+  },
+  {
+    version: 7,
+    name: "skill file chunks",
+    sql: [
+      // A skill file's bytes as chunks of at most 16 KB, written a few per statement before the version's
+      // transaction (see skill-file-chunks.ts), so that a big upload never holds the database for long. No
+      // foreign key: the chunks exist before their version row; a trigger drops them with the version.
+      `CREATE TABLE skill_file_chunks (
+        version_id text NOT NULL,
+        path text NOT NULL,
+        n integer NOT NULL,
+        data bytea NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (version_id, path, n)
+      )`,
+      "INSERT INTO skill_file_chunks (version_id, path, n, data) SELECT version_id, path, 0, content FROM skill_files WHERE length(content) > 0",
+      "ALTER TABLE skill_files DROP COLUMN content",
+      `CREATE FUNCTION drop_skill_file_chunks() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         DELETE FROM skill_file_chunks WHERE version_id = OLD.id;
+         RETURN NULL;
+       END $$`,
+      `CREATE TRIGGER skill_versions_drop_chunks AFTER DELETE ON skill_versions
+       FOR EACH ROW EXECUTE FUNCTION drop_skill_file_chunks()`,
+    ],
+  },
+  {
+    version: 8,
     name: "session message queue",
     sql: [
       // The seq up to which the session's user.message / user.interrupt events are taken (run, dropped or

@@ -1,6 +1,7 @@
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
 import { ApiError, notFound } from "../errors.js";
 import type { SqlDriver, SqlQuery, SqlRow } from "./driver.js";
+import { batchEffects, threadOf } from "./event-effects.js";
 import { newId } from "./ids.js";
 import { type Page, type PageRequest, toPage } from "./page.js";
 import { iso, isoOrNull, num, record, text } from "./rows.js";
@@ -83,6 +84,8 @@ export interface AppendOptions {
    * resolves with no events.
    */
   startsTurn?: boolean;
+  /** Child threads (forks) to create with the events, in the same transaction, before them. */
+  threads?: readonly NewThread[];
 }
 
 /** A session's queue as its turn runner reads it: the session's state and its untaken user events. */
@@ -119,12 +122,49 @@ export async function findBusySessions(db: SqlQuery): Promise<BusySessionRef[]> 
   return rows.map((row) => ({ workspaceId: text(row, "workspace_id"), sessionId: text(row, "id") }));
 }
 
+/** A child thread (a fork) as it starts: what `threads.list` shows of it besides its status and counts. */
+export interface NewThread {
+  id: string;
+  /** The thread that started it (the primary thread's id for the main agent). */
+  parentThreadId: string;
+  agentName: string;
+  /** The SDK's thread `agent` (an inline agent for a fork). */
+  agent: Record<string, unknown>;
+}
+
+/**
+ * A session row's columns plus what its `usage` and `stats` need, computed by the database so every instance
+ * agrees: `active_ms_now` (its running time, the current spell included), `threads_active_ms` (its child
+ * threads' running time), `age_ms` (since creation; frozen at the last update once terminated).
+ */
+export const SESSION_COLUMNS = `*,
+  active_ms + CASE WHEN running_since IS NULL THEN 0
+    ELSE (extract(epoch FROM clock_timestamp() - running_since) * 1000)::bigint END AS active_ms_now,
+  (SELECT coalesce(sum(t.active_ms + CASE WHEN t.running_since IS NULL THEN 0
+     ELSE (extract(epoch FROM clock_timestamp() - t.running_since) * 1000)::bigint END), 0)
+   FROM session_threads t WHERE t.session_id = sessions.id) AS threads_active_ms,
+  (extract(epoch FROM CASE WHEN status = 'terminated' THEN updated_at ELSE now() END - created_at) * 1000)::bigint
+    AS age_ms`;
+
+/**
+ * The SQL that keeps a row's running time as its status changes to `$n` (NULL: unchanged): a spell starts when
+ * it becomes running, ends (adding to `active_ms`) when it becomes anything else. It reads the clock, not the
+ * transaction's start, so a spell that starts and ends in one transaction still counts.
+ */
+export function runningClock(param: string): string {
+  return `active_ms = active_ms + CASE WHEN ${param}::text IS NOT NULL AND ${param} <> 'running' AND running_since IS NOT NULL
+      THEN (extract(epoch FROM clock_timestamp() - running_since) * 1000)::bigint ELSE 0 END,
+    running_since = CASE WHEN ${param}::text IS NULL THEN running_since
+      WHEN ${param} = 'running' THEN coalesce(running_since, clock_timestamp()) ELSE NULL END`;
+}
+
 /** A new session event id (`sevt_…`). */
 export function newEventId(): string {
   return newId("sevt");
 }
 
-function sessionOf(row: SqlRow): BetaManagedAgentsSession {
+/** A session row (read with {@link SESSION_COLUMNS}) as the SDK's session. */
+export function sessionOf(row: SqlRow): BetaManagedAgentsSession {
   const body = record(row, "body") as unknown as SessionBody;
   const status = text(row, "status");
   return {
@@ -137,14 +177,44 @@ function sessionOf(row: SqlRow): BetaManagedAgentsSession {
     budget: null,
     outcome_evaluations: [],
     resources: [],
-    stats: {},
-    usage: {},
+    stats: {
+      active_seconds: seconds(num(row, "active_ms_now") + num(row, "threads_active_ms")),
+      duration_seconds: seconds(num(row, "age_ms")),
+    },
+    usage: { ...usageOf(row), active_seconds: seconds(num(row, "active_ms_now")) },
     created_at: iso(row, "created_at"),
     updated_at: iso(row, "updated_at"),
   };
 }
 
-function eventOf(row: SqlRow): SessionEvent {
+/** Milliseconds as seconds, to the millisecond. Pure. */
+export function seconds(ms: number): number {
+  return Number.isFinite(ms) ? Math.max(0, ms) / 1000 : 0;
+}
+
+/**
+ * A row's token counts as the SDK's usage: the engine's cache writes all use the default 5-minute TTL, so
+ * they are all `ephemeral_5m_input_tokens`. Pure.
+ */
+export function usageOf(row: SqlRow): {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation: { ephemeral_1h_input_tokens: number; ephemeral_5m_input_tokens: number };
+} {
+  return {
+    input_tokens: num(row, "input_tokens"),
+    output_tokens: num(row, "output_tokens"),
+    cache_read_input_tokens: num(row, "cache_read_input_tokens"),
+    cache_creation: {
+      ephemeral_1h_input_tokens: 0,
+      ephemeral_5m_input_tokens: num(row, "cache_creation_input_tokens"),
+    },
+  };
+}
+
+/** A stored event as the SDK reads it. */
+export function eventOf(row: SqlRow): SessionEvent {
   return {
     ...record(row, "body"),
     id: text(row, "id"),
@@ -206,7 +276,7 @@ export interface SessionStore {
 export function createSessionStore(db: SqlDriver): SessionStore {
   const getRow = async (q: SqlQuery, workspaceId: string, id: string, lock = false): Promise<SqlRow> => {
     const [row] = await q.query(
-      `SELECT * FROM sessions WHERE id = $1 AND workspace_id = $2${lock ? " FOR UPDATE" : ""}`,
+      `SELECT ${lock ? "*" : SESSION_COLUMNS} FROM sessions WHERE id = $1 AND workspace_id = $2${lock ? " FOR UPDATE" : ""}`,
       [id, workspaceId],
     );
     if (row === undefined) throw notFound("session", id);
@@ -238,7 +308,7 @@ export function createSessionStore(db: SqlDriver): SessionStore {
     async list(workspaceId, page, filter) {
       const desc = filter.order === "desc";
       const rows = await db.query(
-        `SELECT * FROM sessions WHERE workspace_id = $1
+        `SELECT ${SESSION_COLUMNS} FROM sessions WHERE workspace_id = $1
           AND ($2::bigint IS NULL OR seq ${desc ? "<" : ">"} $2)
           AND ($3::text IS NULL OR agent_id = $3)
           AND ($4::integer IS NULL OR agent_version = $4)
@@ -273,7 +343,7 @@ export function createSessionStore(db: SqlDriver): SessionStore {
     },
     async setStatus(workspaceId, id, status) {
       await db.query(
-        "UPDATE sessions SET status = $1, updated_at = now() WHERE id = $2 AND workspace_id = $3",
+        `UPDATE sessions SET status = $1, updated_at = now(), ${runningClock("$1")} WHERE id = $2 AND workspace_id = $3`,
         [status, id, workspaceId],
       );
     },
@@ -284,7 +354,8 @@ export function createSessionStore(db: SqlDriver): SessionStore {
         if (status !== undefined || take !== undefined) {
           await db.query(
             `UPDATE sessions SET status = coalesce($1, status), updated_at = now(),
-               taken_seq = greatest(taken_seq, coalesce($3::integer, 0)), queued = queued - coalesce($4::integer, 0)
+               taken_seq = greatest(taken_seq, coalesce($3::integer, 0)), queued = queued - coalesce($4::integer, 0),
+               ${runningClock("$1")}
              WHERE id = $2`,
             [status ?? null, id, take?.upTo ?? null, take?.messages ?? null],
           );
@@ -297,42 +368,96 @@ export function createSessionStore(db: SqlDriver): SessionStore {
       const messages = startsTurn ? 0 : events.filter((e) => e.type === "user.message").length;
       const rows = events.map((event, n) => {
         const { type, id: _ignored, processed_at: _at, ...rest } = event;
-        return { id: eventIds?.[n] ?? newEventId(), type, body: rest };
+        return { id: eventIds?.[n] ?? newEventId(), type, body: rest, thread: threadOf(event) };
       });
-      // One statement: the UPDATE reserves this append's seqs on the session row (waiting for any other
-      // append to the same session), the INSERT stores every event after them; no row read back.
-      const inserted = await db.query(
-        `WITH s AS (
-           UPDATE sessions SET event_seq = event_seq + $3, status = coalesce($5, status),
-             updated_at = CASE WHEN $5::text IS NULL THEN updated_at ELSE now() END,
-             wait_seq = CASE WHEN $6::integer IS NULL THEN wait_seq WHEN $6 = 0 THEN NULL ELSE event_seq + $6 END,
-             taken_seq = CASE WHEN $11::boolean THEN event_seq + 1 ELSE greatest(taken_seq, coalesce($8::integer, 0)) END,
-             queued = queued + $7::integer - coalesce($9::integer, 0)
-           WHERE id = $1 AND workspace_id = $2 AND ($10::integer IS NULL OR queued + $7::integer <= $10)
-             AND (NOT $11::boolean OR (queued = 0 AND status <> 'running' AND wait_seq IS NULL AND archived_at IS NULL))
-           RETURNING event_seq - $3 AS base
-         )
-         INSERT INTO session_events (session_id, seq, id, type, body)
-         SELECT $1, s.base + e.n, e.v->>'id', e.v->>'type', e.v->'body'
-         FROM s, jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(v, n)${
-           notify === undefined ? "" : ", (SELECT pg_notify($12, $1)) AS announced"
-         }
-         RETURNING seq, id, type, created_at`,
-        [
-          id,
-          workspaceId,
-          rows.length,
-          JSON.stringify(rows),
-          status ?? null,
-          waitMark(events) ?? null,
-          messages,
-          take?.upTo ?? null,
-          take?.messages ?? null,
-          maxQueued === undefined || messages === 0 ? null : maxQueued,
-          startsTurn,
-          ...(notify === undefined ? [] : [notify]),
-        ],
-      );
+      const effects = batchEffects(events);
+      const threads = options.threads ?? [];
+      const { usage } = effects;
+      const append = async (q: SqlQuery) => {
+        for (const thread of threads) {
+          await q.query(
+            `INSERT INTO session_threads (id, session_id, parent_thread_id, agent_name, agent, running_since)
+             SELECT $1, id, $3, $4, $5::jsonb, clock_timestamp() FROM sessions WHERE id = $2 AND workspace_id = $6`,
+            [
+              thread.id,
+              id,
+              thread.parentThreadId,
+              thread.agentName,
+              JSON.stringify(thread.agent),
+              workspaceId,
+            ],
+          );
+        }
+        // One statement: the UPDATE reserves this append's seqs on the session row (waiting for any other
+        // append to the same session) and adds the batch's usage, the INSERT stores every event after them; no
+        // row read back.
+        const inserted = await q.query(
+          `WITH s AS (
+             UPDATE sessions SET event_seq = event_seq + $3, status = coalesce($5, status),
+               updated_at = CASE WHEN $5::text IS NULL THEN updated_at ELSE now() END,
+               wait_seq = CASE WHEN $6::integer IS NULL THEN wait_seq WHEN $6 = 0 THEN NULL ELSE event_seq + $6 END,
+               input_tokens = input_tokens + $7, output_tokens = output_tokens + $8,
+               cache_read_input_tokens = cache_read_input_tokens + $9,
+               cache_creation_input_tokens = cache_creation_input_tokens + $10,
+               taken_seq = CASE WHEN $15::boolean THEN event_seq + 1 ELSE greatest(taken_seq, coalesce($12::integer, 0)) END,
+               queued = queued + $11::integer - coalesce($13::integer, 0),
+               ${runningClock("$5")}
+             WHERE id = $1 AND workspace_id = $2 AND ($14::integer IS NULL OR queued + $11::integer <= $14)
+               AND (NOT $15::boolean OR (queued = 0 AND status <> 'running' AND wait_seq IS NULL AND archived_at IS NULL))
+             RETURNING event_seq - $3 AS base
+           )
+           INSERT INTO session_events (session_id, seq, id, type, body, thread_id)
+           SELECT $1, s.base + e.n, e.v->>'id', e.v->>'type', e.v->'body', e.v->>'thread'
+           FROM s, jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(v, n)${
+             notify === undefined ? "" : ", (SELECT pg_notify($16, $1)) AS announced"
+           }
+           RETURNING seq, id, type, created_at`,
+          [
+            id,
+            workspaceId,
+            rows.length,
+            JSON.stringify(rows),
+            status ?? null,
+            waitMark(events) ?? null,
+            usage.input_tokens,
+            usage.output_tokens,
+            usage.cache_read_input_tokens,
+            usage.cache_creation_input_tokens,
+            messages,
+            take?.upTo ?? null,
+            take?.messages ?? null,
+            maxQueued === undefined || messages === 0 ? null : maxQueued,
+            startsTurn,
+            ...(notify === undefined ? [] : [notify]),
+          ],
+        );
+        for (const [thread, effect] of effects.threads) {
+          const u = effect.usage;
+          await q.query(
+            `UPDATE session_threads SET status = coalesce($3, status),
+               updated_at = CASE WHEN $3::text IS NULL THEN updated_at ELSE now() END,
+               input_tokens = input_tokens + $4, output_tokens = output_tokens + $5,
+               cache_read_input_tokens = cache_read_input_tokens + $6,
+               cache_creation_input_tokens = cache_creation_input_tokens + $7,
+               idled = idled OR coalesce($3 IN ('idle', 'terminated'), false),
+               ${runningClock("$3")}
+             WHERE id = $1 AND session_id = $2`,
+            [
+              thread,
+              id,
+              effect.status ?? null,
+              u.input_tokens,
+              u.output_tokens,
+              u.cache_read_input_tokens,
+              u.cache_creation_input_tokens,
+            ],
+          );
+        }
+        return inserted;
+      };
+      // A batch that touches no thread stays one statement; one that does is one transaction.
+      const inserted =
+        threads.length === 0 && effects.threads.size === 0 ? await append(db) : await db.transaction(append);
       if (inserted.length === 0) {
         await getRow(db, workspaceId, id);
         if (startsTurn) return [];

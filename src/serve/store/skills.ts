@@ -4,7 +4,9 @@ import { invalid, notFound } from "../errors.js";
 import type { SqlDriver, SqlQuery, SqlRow } from "./driver.js";
 import { newId } from "./ids.js";
 import { type Page, type PageRequest, toPage } from "./page.js";
-import { bytes, iso, num, text } from "./rows.js";
+import { iso, num, text } from "./rows.js";
+import { dropStagedChunks, filePaths, readFileChunks, stageChunks } from "./skill-file-chunks.js";
+import { agentsUsingSkill, skillInUse } from "./skill-references.js";
 import type { SkillFile, SkillUpload } from "./skill-upload.js";
 
 const MAX_DISPLAY_NAME = 255;
@@ -53,20 +55,49 @@ function checkDisplayName(displayName: string): string {
   return trimmed;
 }
 
-async function insertVersion(tx: SqlQuery, skillId: string, upload: SkillUpload): Promise<string> {
-  const versionId = newId("skillver");
+/** Inserts the version row and its `skill_files` rows; the bytes are staged already (see `stageChunks`). */
+async function insertVersion(
+  tx: SqlQuery,
+  versionId: string,
+  skillId: string,
+  upload: SkillUpload,
+): Promise<void> {
   await tx.query(
     "INSERT INTO skill_versions (id, skill_id, name, description, head) VALUES ($1, $2, $3, $4, $5::jsonb)",
     [versionId, skillId, upload.name, upload.description, JSON.stringify(upload.head)],
   );
-  for (const file of upload.files) {
-    await tx.query("INSERT INTO skill_files (version_id, path, content) VALUES ($1, $2, $3)", [
-      versionId,
-      file.path,
-      file.content,
-    ]);
+  await tx.query(
+    "INSERT INTO skill_files (version_id, path) SELECT $1, p FROM jsonb_array_elements_text($2::jsonb) AS p",
+    [versionId, JSON.stringify(upload.files.map((f) => f.path))],
+  );
+}
+
+/**
+ * Stores a new version: its bytes staged first in small statements (see `stageChunks`), then `write` in one
+ * short transaction that inserts the version's rows; when staging or `write` fails, the staged bytes are
+ * dropped and the error is thrown on.
+ */
+async function withStagedFiles<T>(
+  db: SqlDriver,
+  upload: SkillUpload,
+  write: (tx: SqlQuery, versionId: string) => Promise<T>,
+): Promise<T> {
+  const versionId = newId("skillver");
+  try {
+    await stageChunks(db, versionId, upload.files);
+    return await db.transaction((tx) => write(tx, versionId));
+  } catch (error) {
+    await dropStagedChunks(db, versionId);
+    throw error;
   }
-  return versionId;
+}
+
+function checkSameName(skill: SqlRow, upload: SkillUpload): void {
+  if (text(skill, "name") !== upload.name) {
+    throw invalid(
+      `SKILL.md name ${JSON.stringify(upload.name)} does not match this skill's name ${JSON.stringify(text(skill, "name"))}: every version of a skill keeps its name`,
+    );
+  }
 }
 
 /** Skills and their immutable versions, per workspace. */
@@ -74,16 +105,24 @@ export interface SkillStore {
   create(workspaceId: string, upload: SkillUpload, displayName?: string): Promise<BetaSkill>;
   get(workspaceId: string, skillId: string): Promise<BetaSkill>;
   list(workspaceId: string, page: PageRequest): Promise<Page<BetaSkill>>;
+  /** Deletes the skill and its versions; a 409 naming the agents whose current version lists it. */
   delete(workspaceId: string, skillId: string): Promise<void>;
   addVersion(workspaceId: string, skillId: string, upload: SkillUpload): Promise<BetaSkillVersion>;
   /** `version` is a version id or `latest`. */
   getVersion(workspaceId: string, skillId: string, version: string): Promise<BetaSkillVersion>;
   listVersions(workspaceId: string, skillId: string, page: PageRequest): Promise<Page<BetaSkillVersion>>;
+  /** Deletes one version (not the only one); a 409 naming the agents whose current version pins it. */
   deleteVersion(workspaceId: string, skillId: string, version: string): Promise<BetaSkillVersion>;
+  /** Every file of a version, in path order. */
   files(versionId: string): Promise<SkillFile[]>;
+  /** One file's bytes, or undefined when the version has no such file. */
+  file(versionId: string, path: string): Promise<Uint8Array | undefined>;
 }
 
-/** The skill store over `db`. Every write is one transaction: nothing is half-written. */
+/**
+ * The skill store over `db`. Every write is one transaction: nothing is half-written (a version's bytes are
+ * staged before its transaction and dropped when it fails).
+ */
 export function createSkillStore(db: SqlDriver): SkillStore {
   const getRow = async (q: SqlQuery, workspaceId: string, skillId: string): Promise<SqlRow> => {
     const [row] = await q.query(`SELECT ${SKILL_COLUMNS} FROM skills WHERE id = $1 AND workspace_id = $2`, [
@@ -108,7 +147,7 @@ export function createSkillStore(db: SqlDriver): SkillStore {
   return {
     async create(workspaceId, upload, displayName) {
       const label = checkDisplayName(displayName ?? upload.name);
-      return db.transaction(async (tx) => {
+      return withStagedFiles(db, upload, async (tx, versionId) => {
         const skillId = newId("skill");
         await tx.query("INSERT INTO skills (id, workspace_id, name, display_name) VALUES ($1, $2, $3, $4)", [
           skillId,
@@ -116,7 +155,7 @@ export function createSkillStore(db: SqlDriver): SkillStore {
           upload.name,
           label,
         ]);
-        const versionId = await insertVersion(tx, skillId, upload);
+        await insertVersion(tx, versionId, skillId, upload);
         await tx.query("UPDATE skills SET latest_version_id = $1 WHERE id = $2", [versionId, skillId]);
         return skillOf(await getRow(tx, workspaceId, skillId));
       });
@@ -135,23 +174,31 @@ export function createSkillStore(db: SqlDriver): SkillStore {
       );
     },
     async delete(workspaceId, skillId) {
-      await getRow(db, workspaceId, skillId);
-      await db.query("DELETE FROM skills WHERE id = $1 AND workspace_id = $2", [skillId, workspaceId]);
+      await db.transaction(async (tx) => {
+        // Locked first: an agent being saved with this skill waits, and is then seen or refused.
+        const [row] = await tx.query("SELECT id FROM skills WHERE id = $1 AND workspace_id = $2 FOR UPDATE", [
+          skillId,
+          workspaceId,
+        ]);
+        if (row === undefined) throw notFound("skill", skillId);
+        const users = await agentsUsingSkill(tx, workspaceId, skillId);
+        if (users.length > 0) throw skillInUse(`skill ${skillId}`, users);
+        await tx.query("DELETE FROM skills WHERE id = $1", [skillId]);
+      });
     },
     async addVersion(workspaceId, skillId, upload) {
-      return db.transaction(async (tx) => {
+      // Checked before the bytes are staged too (the transaction checks again under the row lock).
+      const current = await getRow(db, workspaceId, skillId);
+      checkSameName(current, upload);
+      return withStagedFiles(db, upload, async (tx, versionId) => {
         // Locks the skill row: two uploads at once get versions in one order and one `latest`.
         const [skill] = await tx.query(
           `SELECT ${SKILL_COLUMNS} FROM skills WHERE id = $1 AND workspace_id = $2 FOR UPDATE`,
           [skillId, workspaceId],
         );
         if (skill === undefined) throw notFound("skill", skillId);
-        if (text(skill, "name") !== upload.name) {
-          throw invalid(
-            `SKILL.md name ${JSON.stringify(upload.name)} does not match this skill's name ${JSON.stringify(text(skill, "name"))}: every version of a skill keeps its name`,
-          );
-        }
-        const versionId = await insertVersion(tx, skillId, upload);
+        checkSameName(skill, upload);
+        await insertVersion(tx, versionId, skillId, upload);
         await tx.query("UPDATE skills SET latest_version_id = $1, updated_at = now() WHERE id = $2", [
           versionId,
           skillId,
@@ -177,6 +224,8 @@ export function createSkillStore(db: SqlDriver): SkillStore {
       return db.transaction(async (tx) => {
         await tx.query("SELECT id FROM skills WHERE id = $1 FOR UPDATE", [skillId]);
         const row = await getVersionRow(tx, workspaceId, skillId, version);
+        const users = await agentsUsingSkill(tx, workspaceId, skillId, text(row, "id"));
+        if (users.length > 0) throw skillInUse(`version ${text(row, "id")} of skill ${skillId}`, users);
         const [count] = await tx.query("SELECT count(*) AS n FROM skill_versions WHERE skill_id = $1", [
           skillId,
         ]);
@@ -194,11 +243,12 @@ export function createSkillStore(db: SqlDriver): SkillStore {
       });
     },
     async files(versionId) {
-      const rows = await db.query(
-        "SELECT path, content FROM skill_files WHERE version_id = $1 ORDER BY path",
-        [versionId],
-      );
-      return rows.map((row) => ({ path: text(row, "path"), content: bytes(row, "content") }));
+      const files: SkillFile[] = [];
+      for (const path of await filePaths(db, versionId)) {
+        files.push({ path, content: (await readFileChunks(db, versionId, path)) ?? new Uint8Array() });
+      }
+      return files;
     },
+    file: (versionId, path) => readFileChunks(db, versionId, path),
   };
 }

@@ -1,6 +1,7 @@
 import { invalid } from "../errors.js";
 import type { SkillFile } from "../store/skill-upload.js";
 import { UPLOAD_LIMITS } from "./limits.js";
+import { textFileProblem } from "./text-files.js";
 
 /** The uploaded files under their skill root, and the name of the dir that enclosed them (if any). */
 export interface SkillTree {
@@ -24,7 +25,8 @@ export function unsafePathReason(path: string): string | undefined {
 
 /**
  * Checks uploaded files and moves them under the skill root: every path safe, no duplicates, at most
- * `maxFiles` files and `maxTotalBytes` bytes, all in one top-level dir (or none), `SKILL.md` at the root.
+ * `maxFiles` files and `maxTotalBytes` bytes, every text file valid UTF-8 (see `textFileProblem`), all in one
+ * top-level dir (or none), `SKILL.md` at the root. Throws the 400 that names the first file refused.
  */
 export function skillTree(entries: readonly { name: string; content: Uint8Array }[]): SkillTree {
   if (entries.length === 0) throw invalid("no files: upload the skill's files (files[]) or one zip of them");
@@ -41,6 +43,10 @@ export function skillTree(entries: readonly { name: string; content: Uint8Array 
     throw invalid(
       `the files add up to ${total} bytes; a skill may hold at most ${UPLOAD_LIMITS.maxTotalBytes}`,
     );
+  }
+  for (const entry of entries) {
+    const problem = textFileProblem(entry.name, entry.content);
+    if (problem !== undefined) throw invalid(problem);
   }
   const tops = new Set(entries.map((e) => (e.name.includes("/") ? e.name.split("/")[0] : "")));
   const [top] = tops;

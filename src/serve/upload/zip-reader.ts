@@ -1,4 +1,5 @@
-import { inflateRawSync } from "node:zlib";
+import { promisify } from "node:util";
+import { inflateRaw } from "node:zlib";
 import { ApiError, invalid } from "../errors.js";
 import { UPLOAD_LIMITS } from "./limits.js";
 
@@ -14,6 +15,7 @@ const LOCAL = 0x04034b50;
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
 const UNIX_HOST = 3;
+const inflate = promisify(inflateRaw);
 
 function tooLarge(message: string): ApiError {
   return new ApiError("request_too_large", message);
@@ -24,8 +26,9 @@ function tooLarge(message: string): ApiError {
  * `maxFiles` entries, a declared total over `maxTotalBytes`, an entry whose size over its compressed size is
  * above `maxRatio` (a zip bomb), symlinks, encryption, zip64. Each entry inflates with its declared size as a
  * hard cap, so an entry that lies about its size fails instead of growing. Directory entries are skipped.
+ * Entries inflate one after another on libuv's thread pool, never on the main thread.
  */
-export function readZip(zip: Uint8Array): ZipEntry[] {
+export async function readZip(zip: Uint8Array): Promise<ZipEntry[]> {
   const view = Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength);
   let eocd = -1;
   for (let i = view.length - 22; i >= Math.max(0, view.length - 22 - 65_535); i--) {
@@ -80,7 +83,8 @@ export function readZip(zip: Uint8Array): ZipEntry[] {
     }
     headers.push({ name, method, compressed, size, local });
   }
-  return headers.map((entry) => {
+  const entries: ZipEntry[] = [];
+  for (const entry of headers) {
     const at = entry.local;
     if (at + 30 > view.length || view.readUInt32LE(at) !== LOCAL) {
       throw invalid(`zip entry ${JSON.stringify(entry.name)} has no local header`);
@@ -93,7 +97,7 @@ export function readZip(zip: Uint8Array): ZipEntry[] {
     if (entry.method === 0) content = data;
     else {
       try {
-        content = inflateRawSync(data, { maxOutputLength: Math.max(entry.size, 1) });
+        content = await inflate(data, { maxOutputLength: Math.max(entry.size, 1) });
       } catch {
         throw invalid(
           `zip entry ${JSON.stringify(entry.name)} does not inflate to its declared ${entry.size} bytes`,
@@ -105,6 +109,7 @@ export function readZip(zip: Uint8Array): ZipEntry[] {
         `zip entry ${JSON.stringify(entry.name)} does not inflate to its declared ${entry.size} bytes`,
       );
     }
-    return { name: entry.name, content: new Uint8Array(content) };
-  });
+    entries.push({ name: entry.name, content });
+  }
+  return entries;
 }

@@ -184,7 +184,8 @@ async function showSkills() {
     const form = new FormData();
     for (const file of files) form.append("files[]", file, pathOf(file));
     const skill = await api("/v1/skills", { body: form });
-    status.textContent = `Uploaded ${skill.display_name} (version ${skill.latest_version_id}).`;
+    const warned = (skill.warnings ?? []).map((w) => ` Warning (${w.code}): ${w.message}.`).join("");
+    status.textContent = `Uploaded ${skill.display_name} (version ${skill.latest_version_id}).${warned}`;
     await showSkills();
     $("upload-status").textContent = status.textContent;
   };
@@ -255,6 +256,13 @@ async function showVersion(skill, version) {
     ),
     el("h2", {}, `${v.name} — version ${v.id}`),
     el("p", { className: "description" }, v.description),
+    (v.warnings ?? []).length === 0
+      ? ""
+      : el(
+          "ul",
+          { id: "skill-warnings", className: "warnings" },
+          v.warnings.map((w) => el("li", {}, `${w.code} (${w.file}): ${w.message}`)),
+        ),
     el("h3", {}, "Files"),
     el(
       "ul",
@@ -542,10 +550,18 @@ async function showChat(id) {
     }
   };
 
+  // Each fork (a child thread) by its id: `{name, status, events, last, result, node}`. Its status is what its
+  // `session.thread_status_*` events say: running, done (idle after end_turn), failed (idle after any other stop
+  // reason; its termination keeps "failed"), terminated (aborted), retrying.
   const forkItem = (threadId, name) => {
     let item = forkItems.get(threadId);
     if (!item) {
-      item = { name: name ?? threadId, status: "created", events: 0, node: el("li", {}) };
+      item = {
+        name: name ?? threadId,
+        status: "created",
+        events: 0,
+        node: el("li", { className: "fork", "data-thread": threadId }),
+      };
       forkItems.set(threadId, item);
       forks.append(item.node);
     }
@@ -554,7 +570,16 @@ async function showChat(id) {
   };
   const drawFork = (item) => {
     const last = item.last ? ` (last: ${item.last})` : "";
-    item.node.textContent = `${item.name}: ${item.status}, ${item.events} events${last}`;
+    const result = item.result ? ` → ${item.result}` : "";
+    item.node.dataset.status = item.status;
+    item.node.textContent = `${item.name}: ${item.status}, ${item.events} events${last}${result}`;
+  };
+  const forkStatus = (item, event) => {
+    const change = event.type.slice("session.thread_status_".length);
+    if (change === "idle") return event.stop_reason?.type === "end_turn" ? "done" : "failed";
+    if (change === "terminated") return item.status === "failed" ? "failed" : "terminated";
+    if (change === "rescheduled") return "retrying";
+    return change;
   };
   const line = (className, ...children) => {
     log.append(el("div", { className: `event ${className}` }, ...children));
@@ -577,6 +602,12 @@ async function showChat(id) {
         break;
       case "agent.message":
         line(`agent${forkClass}`, thread ? `[${forkItem(thread).name}] ` : "", textOf(event.content));
+        if (thread) {
+          // A fork's last message is its answer (its result once it is done).
+          const item = forkItem(thread);
+          item.result = brief(textOf(event.content));
+          drawFork(item);
+        }
         break;
       case "agent.tool_use":
       case "agent.mcp_tool_use":
@@ -616,8 +647,8 @@ async function showChat(id) {
       case "session.thread_status_idle":
       case "session.thread_status_rescheduled":
       case "session.thread_status_terminated": {
-        const item = forkItem(event.session_thread_id);
-        item.status = event.type.slice("session.thread_status_".length);
+        const item = forkItem(event.session_thread_id, event.agent_name);
+        item.status = forkStatus(item, event);
         drawFork(item);
         break;
       }
@@ -728,6 +759,14 @@ async function showChat(id) {
   );
   chatAbort = abort;
   try {
+    // The session's forks first (its threads but the primary one), so a history longer than what is read
+    // below still lists every fork; the events then fill in their progress.
+    for (const thread of await listAll(`/v1/sessions/${encodeURIComponent(id)}/threads`, 1000)) {
+      if (thread.parent_thread_id === null) continue;
+      const item = forkItem(thread.id, thread.agent?.name);
+      item.status = thread.status === "idle" ? "done" : thread.status;
+      drawFork(item);
+    }
     for (const event of await listAll(`/v1/sessions/${encodeURIComponent(id)}/events`, 5000)) show(event);
   } catch (error) {
     chatError.textContent = `Events: ${error.message}`;

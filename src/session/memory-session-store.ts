@@ -1,6 +1,6 @@
-import type { SessionStore, TranscriptEntry } from "../session/session-store.js";
+import type { SessionStore, TranscriptEntry } from "./session-store.js";
 
-/** A session store in memory: trigger runs leave no transcripts in the user's home. */
+/** A session store in memory: for sessions whose transcripts must not reach the host's disk (tests, trigger runs, sessions over a file system that is not the host's). */
 export function createMemorySessionStore(): SessionStore {
   const sessions = new Map<string, TranscriptEntry[]>();
   return {
