@@ -114,9 +114,9 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
     // turn waits on the user; once a shutdown left a waiting turn as stored, nothing more is written.
     let detached = false;
     const writer: EventWriter = {
-      write(events, status) {
+      write(events, status, threads) {
         if (detached) return { ids: events.map(() => newEventId()), stored: Promise.resolve([]) };
-        const written = inner.write(events, status);
+        const written = inner.write(events, status, threads);
         for (const [i, e] of events.entries()) {
           const id = written.ids[i];
           if (e.type === "span.model_request_start" && id !== undefined) spans.add(id);
