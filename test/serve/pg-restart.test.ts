@@ -5,7 +5,7 @@ import type { BetaManagedAgentsStreamSessionEvents } from "@anthropic-ai/sdk/res
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
 import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
-import { EVENTS_CHANNEL } from "../../src/serve/events/pg-listen.js";
+import { EVENTS_CHANNEL, INTERRUPTS_CHANNEL } from "../../src/serve/events/pg-listen.js";
 import { TEST_API_KEY, textTurn } from "../support/model-server.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
@@ -156,8 +156,9 @@ describe("a PostgreSQL restart under serve", () => {
       for (let tries = 0; tries < 100 && listening === 0; tries++) {
         if (tries > 0) await sleep(100);
         const { rows } = await admin.query(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = 'restart' AND query = $1",
-          [`LISTEN ${EVENTS_CHANNEL}`],
+          // Its last statement: the LISTEN on the events channel, or the one on the interrupts channel after it.
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = 'restart' AND query = ANY($1)",
+          [[`LISTEN ${EVENTS_CHANNEL}`, `LISTEN ${INTERRUPTS_CHANNEL}`]],
         );
         listening = Number(rows[0]?.n ?? 0);
       }

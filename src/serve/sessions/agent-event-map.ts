@@ -153,22 +153,7 @@ function untagged(
       // The loop's only error: its model request failed. The request's span ends (as an error) with it.
       const startId = state.requestStarts.get(agent);
       state.requestStarts.delete(agent);
-      const end: OutEvent[] =
-        startId === undefined
-          ? []
-          : [
-              {
-                type: "span.model_request_end",
-                model_request_start_id: startId,
-                is_error: true,
-                model_usage: {
-                  input_tokens: 0,
-                  output_tokens: 0,
-                  cache_read_input_tokens: 0,
-                  cache_creation_input_tokens: 0,
-                },
-              },
-            ];
+      const end: OutEvent[] = startId === undefined ? [] : [failedSpanEnd(startId)];
       const error = main ? [modelError(event.kind, event.message)] : [];
       return [...end, ...error].map((out) => ({ event: out }));
     }
@@ -223,4 +208,19 @@ function inputObject(input: unknown): Record<string, unknown> {
   return typeof input === "object" && input !== null && !Array.isArray(input)
     ? { ...input }
     : { value: input };
+}
+
+/** The `span.model_request_end` that closes span `startId` as failed (no usage). Pure. */
+export function failedSpanEnd(startId: string): OutEvent {
+  return {
+    type: "span.model_request_end",
+    model_request_start_id: startId,
+    is_error: true,
+    model_usage: {
+      input_tokens: 0,
+      output_tokens: 0,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+    },
+  };
 }

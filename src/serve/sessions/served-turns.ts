@@ -7,6 +7,7 @@ import { newEventId } from "../store/sessions.js";
 import {
   type EventMapState,
   type ForkThread,
+  failedSpanEnd,
   type OutEvent,
   sessionError,
   sessionEventsFor,
@@ -16,7 +17,7 @@ import { threadEnded, threadStarted, threadTerminated } from "./fork-threads.js"
 import { createHeldToolUses } from "./held-tool-uses.js";
 import type { LiveSession, LiveSessions } from "./live-sessions.js";
 import type { ServedSessionIo } from "./session-io.js";
-import { failedSpanEnd, SHUTDOWN_TURN_TEXT } from "./turn-queue.js";
+import { SHUTDOWN_TURN_TEXT } from "./turn-queue.js";
 
 /** What running served turns needs. */
 export interface ServedTurnsOptions {

@@ -1,5 +1,5 @@
 import type { SessionEvent } from "../store/sessions.js";
-import type { OutEvent } from "./agent-event-map.js";
+import { failedSpanEnd, type OutEvent } from "./agent-event-map.js";
 
 /** The most user events one `POST /v1/sessions/{id}/events` (or a session's `initial_events`) may carry. */
 export const MAX_EVENTS_PER_REQUEST = 100;
@@ -76,21 +76,6 @@ export function droppedMessageError(id: string, cause: DropCause): OutEvent {
       type: "unknown_error",
       message: `user.message ${id} was not run: ${why} before its turn started`,
       retry_status: { type: "exhausted" },
-    },
-  };
-}
-
-/** The `span.model_request_end` that closes span `startId` as failed (no usage). Pure. */
-export function failedSpanEnd(startId: string): OutEvent {
-  return {
-    type: "span.model_request_end",
-    model_request_start_id: startId,
-    is_error: true,
-    model_usage: {
-      input_tokens: 0,
-      output_tokens: 0,
-      cache_read_input_tokens: 0,
-      cache_creation_input_tokens: 0,
     },
   };
 }

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 
 /** The folder inside a PGlite data dir that holds one file per process that opened it (or is trying to). */
 export const LOCK_FOLDER = ".skillwright-lock";

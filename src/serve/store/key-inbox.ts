@@ -1,6 +1,6 @@
 import { open, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import type { SqlDriver } from "./driver.js";
 import { ensureWorkspace } from "./workspaces.js";
 
