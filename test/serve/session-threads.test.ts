@@ -11,6 +11,16 @@ import { type ServedApp, startServedApp } from "../support/served-app.js";
 import { readUntil, type StreamEvent, userMessage } from "../support/session-stream.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
+/** The events of a fork that answers in one request, in order: what its thread shows in both listings. */
+const FORK_EVENT_TYPES = [
+  "session.thread_created",
+  "session.thread_status_running",
+  "span.model_request_start",
+  "agent.message",
+  "span.model_request_end",
+  "session.thread_status_idle",
+];
+
 // A served session whose skill runs `context: fork`: the fork is a child thread the official SDK client sees
 // (`session.thread_*` events, `client.beta.sessions.threads`), and the session's usage and stats sum every
 // model request (the fork's included) from the database, so they survive a restart.
@@ -129,14 +139,7 @@ describe("a forked skill in a served session", () => {
     forkId = String(threadOf(created as StreamEvent));
     expect(forkId).toMatch(/^sthr_/);
     const forks = events.filter((e) => threadOf(e) === forkId).map((e) => e.type);
-    expect(forks).toEqual([
-      "session.thread_created",
-      "session.thread_status_running",
-      "span.model_request_start",
-      "agent.message",
-      "span.model_request_end",
-      "session.thread_status_idle",
-    ]);
+    expect(forks).toEqual(FORK_EVENT_TYPES);
     expect(events.find((e) => e.type === "session.thread_status_idle")).toMatchObject({
       agent_name: "research",
       stop_reason: { type: "end_turn" },
@@ -190,14 +193,7 @@ describe("a forked skill in a served session", () => {
     const own = [];
     for await (const event of client.beta.sessions.threads.events.list(forkId, { session_id: sessionId }))
       own.push(event.type);
-    expect(own).toEqual([
-      "session.thread_created",
-      "session.thread_status_running",
-      "span.model_request_start",
-      "agent.message",
-      "span.model_request_end",
-      "session.thread_status_idle",
-    ]);
+    expect(own).toEqual(FORK_EVENT_TYPES);
     const main = [];
     for await (const event of client.beta.sessions.threads.events.list(primary?.id ?? "", {
       session_id: sessionId,
