@@ -3,7 +3,8 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { discoverSkills } from "../dist/discovery/discover.js";
+import { createCatalog } from "../dist/catalog/catalog.js";
+import { createFileSource } from "../dist/discovery/file-source.js";
 import { createEngine } from "../dist/engine/engine.js";
 import { createNodeFs } from "../dist/io/fs.js";
 import { parseSimpleFrontmatter, splitFrontmatter } from "../dist/skill/frontmatter-core.js";
@@ -11,6 +12,12 @@ import { generateCorpus } from "./corpus.js";
 import { fsFloor, fsFloorSync } from "./fs-floor.js";
 import { childEnv, compare, fmtInt, fmtMs, fmtRatio, formatTable, runChild, withTempDir } from "./lib.js";
 import { profileChild } from "./profile.js";
+
+/** What the engine does for file roots: one file source through the catalog (ranking, clashes, order). */
+const discoverSkills = ({ fs, roots }) =>
+  createCatalog({
+    sources: [createFileSource({ fs, roots: async () => ({ roots, projectDir: "/" }) })],
+  }).get();
 
 /** Target for discovery time over the synchronous fs floor (in process, and whole process). */
 export const TARGET_FLOOR_RATIO = 1.3;

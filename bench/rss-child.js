@@ -1,6 +1,6 @@
 // Child process for peak-RSS and CPU-profile figures:
 //   node bench/rss-child.js <mode> <managedDir> <home> <cwd> [repeat]
-// Modes: `engine` (createEngine().discover()), `discover` (discoverSkills over skillRoots, discovery modules
+// Modes: `engine` (createEngine().discover()), `discover` (the catalog over one file source of skillRoots, discovery modules
 // only), `floor` (the fs floor), `engine-modules` / `discover-modules` (load the modules, discover nothing).
 // Runs the work `repeat` times (default 1, fresh each time) and prints one JSON line: { mode, maxRssKb, skills }.
 // Modules are imported per mode so that each figure carries only the code it needs.
@@ -21,20 +21,33 @@ if (mode.startsWith("engine")) {
     skills = (await engine.discover()).skills.length;
   }
 } else {
-  const [{ discoverSkills }, { skillRoots }, { projectDirs }, { createNodeFs }, { fsFloor }] =
-    await Promise.all([
-      import("../dist/discovery/discover.js"),
-      import("../dist/discovery/skill-roots.js"),
-      import("../dist/config/project.js"),
-      import("../dist/io/fs.js"),
-      import("./fs-floor.js"),
-    ]);
+  const [
+    { createCatalog },
+    { createFileSource },
+    { skillRoots },
+    { projectDirs },
+    { createNodeFs },
+    { fsFloor },
+  ] = await Promise.all([
+    import("../dist/catalog/catalog.js"),
+    import("../dist/discovery/file-source.js"),
+    import("../dist/discovery/skill-roots.js"),
+    import("../dist/config/project.js"),
+    import("../dist/io/fs.js"),
+    import("./fs-floor.js"),
+  ]);
   for (let i = 0; i < repeat && mode !== "discover-modules"; i++) {
     const fs = createNodeFs();
     const project = await projectDirs(fs, cwd, home);
     const roots = skillRoots({ home, managedDir, projectDirs: project.dirs, addDirs: [] });
     skills =
-      mode === "floor" ? (await fsFloor(roots)).unique : (await discoverSkills({ fs, roots })).skills.length;
+      mode === "floor"
+        ? (await fsFloor(roots)).unique
+        : (
+            await createCatalog({
+              sources: [createFileSource({ fs, roots: async () => ({ roots, projectDir: cwd }) })],
+            }).get()
+          ).skills.length;
   }
 }
 // Linux reports maxRSS in KiB.

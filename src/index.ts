@@ -11,6 +11,7 @@ export { ModelError } from "./agent/model-error.js";
 export type { ModelMessage } from "./agent/model-types.js";
 export { DEFAULT_MODEL, type ModelEffort } from "./agent/models.js";
 export type { BundledRegistry, BundledSkillDefinition } from "./bundled/register.js";
+export { createCatalog, type Discovery, type SkillCatalog } from "./catalog/catalog.js";
 export {
   DIAGNOSTIC_CODES,
   type Diagnostic,
@@ -18,8 +19,6 @@ export {
   hasErrors,
   type Severity,
 } from "./diagnostics.js";
-export type { SkillCatalog } from "./discovery/catalog.js";
-export type { Discovery } from "./discovery/discover.js";
 export { createEngine, type Engine, type EngineOptions } from "./engine/engine.js";
 export type { SkillInfo } from "./environments/skill-info.js";
 export { UnknownEnvironmentError } from "./environments/unknown-environment-error.js";
@@ -30,7 +29,7 @@ export type { AskPermission, PermissionDecision, PermissionRules } from "./permi
 export { type OpenedSession, type OpenSessionOptions, openSession } from "./session/open.js";
 export { createFileSessionStore, type SessionStore, type TranscriptEntry } from "./session/session-store.js";
 export type { Session } from "./session/session-types.js";
-export { SKILL_SOURCES, type Skill, type SkillMeta } from "./skill/skill.js";
+export { SKILL_TIERS, type Skill, type SkillMeta } from "./skill/skill.js";
 export type { SkillSwitches } from "./skill-filter.js";
 export type { MemorySkillDefinition } from "./sources/memory-skill.js";
 export { createMemorySource } from "./sources/memory-source.js";

@@ -1,10 +1,10 @@
 import { join } from "node:path";
-import type { SkillKind, SkillSource } from "../skill/skill.js";
+import type { SkillKind, SkillTier } from "../skill/skill.js";
 
 /** One place skills or commands are looked for. */
 export interface SkillRoot {
   dir: string;
-  source: SkillSource;
+  source: SkillTier;
   /** `skills`: direct child dirs with SKILL.md; `commands`: `*.md` files, subdirs become `ns:` prefixes. */
   layout: "skills" | "commands";
   /** Human label for doctor output, e.g. `project (.claude/skills)`. */

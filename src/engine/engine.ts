@@ -4,20 +4,17 @@ import {
   type BundledSkillDefinition,
   createBundledRegistry,
 } from "../bundled/register.js";
+import { createCatalog, type Discovery, type SkillCatalog } from "../catalog/catalog.js";
 import { projectDirs } from "../config/project.js";
 import type { Diagnostic } from "../diagnostics.js";
-import { cacheFileFor } from "../discovery/cache-file.js";
-import { createSkillCatalog, type SkillCatalog } from "../discovery/catalog.js";
-import { type Discovery, discoverSkills } from "../discovery/discover.js";
-import { openHeadCache } from "../discovery/head-cache.js";
+import { createFileSource } from "../discovery/file-source.js";
 import { type SkillRoot, skillRoots } from "../discovery/skill-roots.js";
 import { type EnvironmentRef, resolveEnvironment } from "../environments/environments.js";
 import { type SkillInfo, skillInfoOf, skillsInfoForToolDescription } from "../environments/skill-info.js";
 import { createNodeFs, type FsOps } from "../io/fs.js";
 import { promptTemplateDirs } from "../prompt-templates/load-templates.js";
 import { answersTo } from "../skill/skill.js";
-import { partitionSkills, type SkillFilter, type SkillSwitches, skillFilterFrom } from "../skill-filter.js";
-import { rankSourceSkills } from "../sources/rank-sources.js";
+import { type SkillFilter, type SkillSwitches, skillFilterFrom } from "../skill-filter.js";
 import type { SkillSource } from "../sources/skill-source.js";
 import { type SkillWatcher, startSkillWatcher, type WatchOptions } from "../watch/skill-watcher.js";
 import type { Extensions } from "./extensions.js";
@@ -209,48 +206,26 @@ export function createEngine(options: EngineOptions): Engine {
     );
   const appSources = options.sources ?? [];
   const skillFilter = async () => skillFilterFrom((await extensions()).settings.layers, options.skills ?? {});
-  const catalog = createSkillCatalog(async () => {
-    const [{ roots: list, projectDir }, loaded] = await Promise.all([roots(), extensions()]);
-    const extra = await (await import("./extensions.js")).extensionSkills(loaded);
-    const cacheOptions = options.discoveryCache;
-    const cache =
-      cacheOptions === undefined
-        ? undefined
-        : await openHeadCache({
-            fs,
-            file: cacheFileFor(cacheOptions.dir, projectDir),
-            key: cacheOptions.key,
-            now: (options.now ?? Date.now)(),
-          });
-    const app = await rankSourceSkills(appSources);
-    const discovery = await discoverSkills({
-      fs,
-      roots: list,
-      extraSkills: [...extra.skills, ...bundled.skills()],
-      rankedSkills: app.skills,
-      ...(cache === undefined ? {} : { cache }),
-    });
-    const cacheProblem = await cache?.save();
-    const { enabled, disabled } = partitionSkills(
-      discovery.skills,
-      skillFilterFrom(loaded.settings.layers, options.skills ?? {}),
-    );
-    return {
-      ...discovery,
-      skills: enabled,
-      disabled,
-      diagnostics: [
-        ...discovery.diagnostics,
-        ...app.diagnostics,
-        ...loaded.diagnostics,
-        ...extra.diagnostics,
-        ...(cacheProblem === undefined ? [] : [cacheProblem]),
-      ],
-    };
+  const cacheOptions = options.discoveryCache;
+  const files = createFileSource({
+    fs,
+    roots,
+    ...(cacheOptions === undefined ? {} : { cache: { ...cacheOptions, now: options.now ?? Date.now } }),
   });
-  const unsubscribe = [bundled.source, ...appSources].map((source) =>
-    source.subscribe(() => catalog.refresh()),
-  );
+  // Plugin and MCP skills, and what was wrong loading settings, plugins and MCP configs.
+  const extensionSource: SkillSource = {
+    id: "extensions",
+    async list() {
+      const loaded = await extensions();
+      const extra = await (await import("./extensions.js")).extensionSkills(loaded);
+      return { skills: extra.skills, diagnostics: [...loaded.diagnostics, ...extra.diagnostics] };
+    },
+    subscribe: () => () => undefined,
+  };
+  const catalog = createCatalog({
+    sources: [files, extensionSource, bundled.source, ...appSources],
+    filter: skillFilter,
+  });
   const reload = async () => {
     const previous = extensionsMemo === undefined ? undefined : await extensionsMemo.catch(() => undefined);
     extensionsMemo = loadAll(previous);
@@ -304,7 +279,7 @@ export function createEngine(options: EngineOptions): Engine {
     },
     getSkillsInfoForToolDescription: async () => skillsInfoForToolDescription((await discover()).skills),
     async close() {
-      for (const stop of unsubscribe.splice(0)) stop();
+      catalog.close();
       await watcher?.close();
       if (extensionsMemo === undefined) return;
       await (await extensionsMemo.catch(() => undefined))?.mcp?.close();

@@ -1,5 +1,5 @@
 import { contextWindowFor, resolveModel } from "../agent/models.js";
-import { compareNames } from "../discovery/order.js";
+import { compareNames } from "../catalog/order.js";
 import { buildListing, type ListingSettings, listingLimits } from "../listing.js";
 import type { Skill } from "../skill/skill.js";
 import type { ListingCase, ListingState } from "./cases.js";

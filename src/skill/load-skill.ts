@@ -15,7 +15,7 @@ import {
 import { hasControlChar, neutralizeMarkup, stripControlChars } from "./neutralize-markup.js";
 import { isInside } from "./path-inside.js";
 import { DEFAULT_DESCRIPTION, firstBodyLine, normalizeMeta } from "./schema.js";
-import type { PluginRef, Skill, SkillKind, SkillMeta, SkillSource } from "./skill.js";
+import type { PluginRef, Skill, SkillKind, SkillMeta, SkillTier } from "./skill.js";
 
 /** Files larger than this are skipped with a diagnostic (SPEC §1). */
 export const MAX_SKILL_FILE_BYTES = 1_000_000;
@@ -28,7 +28,7 @@ export interface SkillFileRef {
   /** The name the skill answers to before any namespace: the dir name, or `ns:sub` for commands. */
   name: string;
   kind: SkillKind;
-  source: SkillSource;
+  source: SkillTier;
   root: string;
   /** `Base directory for this skill:`; the dir holding SKILL.md, or the commands dir. */
   baseDir: string;

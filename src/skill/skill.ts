@@ -4,8 +4,9 @@ import type { SkillReferences } from "./reference.js";
  * Where a skill came from, in precedence order (SPEC §2). `app`: an application's source
  * (`createEngine({ sources })`), whose precedence is its own `rank`.
  */
-export const SKILL_SOURCES = ["managed", "user", "project", "plugin", "mcp", "app", "bundled"] as const;
-export type SkillSource = (typeof SKILL_SOURCES)[number];
+export const SKILL_TIERS = ["managed", "user", "project", "plugin", "mcp", "app", "bundled"] as const;
+/** The precedence tier of a skill (one of {@link SKILL_TIERS}); a `SkillSource` is what provides skills. */
+export type SkillTier = (typeof SKILL_TIERS)[number];
 
 /** A `SKILL.md` directory skill, or a legacy `commands/*.md` command. */
 export type SkillKind = "skill" | "command";
@@ -65,7 +66,7 @@ export interface SkillMeta {
 export interface Skill extends SkillMeta {
   /** The name the skill answers to: dir name, `ns:sub` for commands, `plugin:name`, `mcp__server__name`. */
   name: string;
-  source: SkillSource;
+  source: SkillTier;
   kind: SkillKind;
   /** The file the skill was found at (not its realpath). Empty for in-memory skills. */
   filePath: string;

@@ -1,5 +1,5 @@
 import type { Diagnostic } from "../diagnostics.js";
-import type { Skill } from "../skill/skill.js";
+import type { Skill, SkillTier } from "../skill/skill.js";
 
 /**
  * Precedence of each kind of source (SPEC §2), lower first: on a name clash the skill of the lower rank wins.
@@ -19,16 +19,33 @@ export const SOURCE_RANKS = {
 /** Where an app source sits when it names no `rank`: after MCP skills, before bundled ones. */
 export const DEFAULT_APP_RANK = SOURCE_RANKS.app;
 
-/** What a source holds now: its skill heads (each loads its own body and references) and what was wrong. */
-export interface SourceListing {
-  skills: Skill[];
-  diagnostics: Diagnostic[];
+/** A folder a file source looked in, for `doctor` and `list`: whether it exists and how many skills it gave. */
+export interface RootReport {
+  dir: string;
+  source: SkillTier;
+  label: string;
+  exists: boolean;
+  /** Skills and commands loaded from this root (after dedup and clashes). */
+  count: number;
 }
 
 /**
- * Where skills come from: file roots, plugins, MCP servers, an application's memory or database. A source lists
- * skill heads (`list`); each head loads its body (`Skill.loadBody`) and lists and reads its references
- * (`Skill.references`) only when asked. `subscribe` tells the engine that something changed, and the engine
+ * What a source holds now: its skill heads (each loads its own body and references) and what was wrong. Skills
+ * come in precedence order within the source (the first of two with one name wins unless another source ranks
+ * lower). A file source also reports the folders it looked in (`roots`, their `count` left 0: the catalog
+ * counts the skills that survive).
+ */
+export interface SourceListing {
+  skills: Skill[];
+  diagnostics: Diagnostic[];
+  roots?: RootReport[];
+}
+
+/**
+ * Where skills come from: file roots, plugins, MCP servers, bundled skills, an application's memory or database.
+ * Every provider is one of these, and one catalog (`createCatalog`) ranks, deduplicates and filters what they
+ * list. A source lists skill heads (`list`); each head loads its body (`Skill.loadBody`) and lists and reads its
+ * references (`Skill.references`) only when asked. `subscribe` tells the catalog that something changed, and it
  * rescans, so open sessions get a listing delta (SPEC §3) on their next request.
  */
 export interface SkillSource {
@@ -36,7 +53,10 @@ export interface SkillSource {
   readonly id: string;
   /**
    * Precedence on the {@link SOURCE_RANKS} scale (managed 100, user 200, project 300, plugin 400, MCP 500,
-   * bundled 600), an integer; default {@link DEFAULT_APP_RANK} (550). Lower wins a name clash.
+   * bundled 600), an integer. Lower wins a name clash; sources of one rank keep the order they were composed in.
+   * Absent: each skill ranks by its own tier (`skill.source`), which is how the built-in sources (files,
+   * plugins, MCP, bundled) place skills of several tiers; an app's skills (tier `app`) then sit at
+   * {@link DEFAULT_APP_RANK} (550).
    */
   readonly rank?: number;
   list(signal?: AbortSignal): Promise<SourceListing>;

@@ -1,7 +1,7 @@
 import { readdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Discovery } from "../../src/discovery/discover.js";
+import type { Discovery } from "../../src/catalog/catalog.js";
 import { corpusPath, describeWithCorpus } from "../support/corpus.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { engineFor, treeSkills } from "./engine-for.js";

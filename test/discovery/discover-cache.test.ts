@@ -2,8 +2,8 @@ import { mkdir, readdir, readFile, rename, rm, stat, symlink, utimes, writeFile 
 import { basename } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
+import type { Discovery } from "../../src/catalog/catalog.js";
 import { cacheFileFor } from "../../src/discovery/cache-file.js";
-import type { Discovery } from "../../src/discovery/discover.js";
 import { createEngine } from "../../src/engine/engine.js";
 import { createNodeFs, type FsOps } from "../../src/io/fs.js";
 import { splitFrontmatter } from "../../src/skill/frontmatter-core.js";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { discoverSkills } from "../../src/discovery/discover.js";
 import { skillRoots } from "../../src/discovery/skill-roots.js";
 import { createNodeFs, type FsOps } from "../../src/io/fs.js";
+import { discoverSkills } from "../support/discover.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
 let tree: TmpTree | undefined;

@@ -1,4 +1,4 @@
-import type { Discovery } from "../../src/discovery/discover.js";
+import type { Discovery } from "../../src/catalog/catalog.js";
 import { createEngine, type Engine } from "../../src/engine/engine.js";
 import type { FsOps } from "../../src/io/fs.js";
 import type { Skill } from "../../src/skill/skill.js";

@@ -1,8 +1,8 @@
 import { readdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Discovery } from "../../src/catalog/catalog.js";
 import type { Diagnostic } from "../../src/diagnostics.js";
-import type { Discovery } from "../../src/discovery/discover.js";
 import type { Skill } from "../../src/skill/skill.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { engineFor, skillMd } from "./engine-for.js";

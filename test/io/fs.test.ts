@@ -2,9 +2,9 @@ import { pbkdf2 } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { discoverSkills } from "../../src/discovery/discover.js";
 import { skillRoots } from "../../src/discovery/skill-roots.js";
 import { createNodeFs, errorCode, type FsOps } from "../../src/io/fs.js";
+import { discoverSkills } from "../support/discover.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
 let tree: TmpTree;

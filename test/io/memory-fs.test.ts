@@ -1,11 +1,11 @@
 // createMemoryFs: the FsOps contract without a disk, enough for discovery and the file tools.
 import { describe, expect, it } from "vitest";
-import { discoverSkills } from "../../src/discovery/discover.js";
 import { createNodeFileModes } from "../../src/io/atomic-write.js";
 import { errorCode } from "../../src/io/fs.js";
 import { createMemoryFs } from "../../src/io/memory-fs.js";
 import { createNodeShell } from "../../src/io/shell.js";
 import { createBuiltinTools } from "../../src/tools/builtin.js";
+import { discoverSkills } from "../support/discover.js";
 
 describe("createMemoryFs", () => {
   it("reads, writes, lists, renames and removes, with Node's error codes", async () => {

@@ -1,12 +1,8 @@
 // createMemorySource, app-source ranking and the engine's composition, without a model.
 import { describe, expect, it } from "vitest";
-import { createSkillCatalog } from "../../src/discovery/catalog.js";
-import type { Discovery } from "../../src/discovery/discover.js";
 import { createEngine } from "../../src/engine/engine.js";
 import { createMemoryFs } from "../../src/io/memory-fs.js";
 import { createMemorySource } from "../../src/sources/memory-source.js";
-import { rankSourceSkills } from "../../src/sources/rank-sources.js";
-import type { SkillSource } from "../../src/sources/skill-source.js";
 
 const def = (name: string, description = `about ${name}`) => ({ name, description, body: `${name} body` });
 
@@ -73,35 +69,6 @@ describe("bad input from JavaScript or a database row", () => {
   });
 });
 
-describe("rankSourceSkills", () => {
-  it("orders by rank, keeps the given order within a rank, and turns a failing source into a diagnostic", async () => {
-    const failing: SkillSource = {
-      id: "db",
-      list: async () => {
-        throw new Error("connection refused");
-      },
-      subscribe: () => () => undefined,
-    };
-    const late = createMemorySource({ id: "late", rank: 580, skills: [def("late")] });
-    const early = createMemorySource({ id: "early", rank: 120, skills: [def("early")] });
-    const plain = createMemorySource({ id: "plain", skills: [def("plain")] });
-    const ranked = await rankSourceSkills([late, failing, plain, early]);
-    expect(ranked.skills.map(({ skill, rank }) => [skill.name, rank])).toEqual([
-      ["early", 120],
-      ["plain", 550],
-      ["late", 580],
-    ]);
-    expect(ranked.diagnostics).toEqual([
-      {
-        severity: "error",
-        code: "source-failed",
-        message: "skill source db failed: connection refused",
-        path: "db",
-      },
-    ]);
-  });
-});
-
 describe("the engine's app sources", () => {
   it("a change before the first discovery costs nothing; after it, the catalog rescans and tells listeners", async () => {
     const source = createMemorySource({ skills: [def("one")] });
@@ -144,44 +111,5 @@ describe("the engine's app sources", () => {
       ["alpha", "bundled"],
     ]);
     await engine.close();
-  });
-});
-
-describe("catalog.refresh", () => {
-  it("when two rescans overlap, only the newer one reaches the listeners, even if the older ends last", async () => {
-    const pending: Array<(d: Discovery) => void> = [];
-    const catalog = createSkillCatalog(() => new Promise<Discovery>((resolve) => pending.push(resolve)));
-    const first = catalog.get();
-    pending[0]?.({ skills: [], diagnostics: [], roots: [] });
-    await first;
-    const seen: string[] = [];
-    catalog.onChange((d) => seen.push(d.diagnostics[0]?.message ?? ""));
-    const older = catalog.reload();
-    const newer = catalog.reload();
-    const found = (message: string): Discovery => ({
-      skills: [],
-      diagnostics: [{ severity: "info", code: "shadowed", message }],
-      roots: [],
-    });
-    pending[2]?.(found("newer"));
-    await newer;
-    pending[1]?.(found("older"));
-    await older;
-    expect(seen).toEqual(["newer"]);
-    expect((await catalog.get()).diagnostics[0]?.message).toBe("newer");
-  });
-
-  it("does nothing before the first get()", async () => {
-    let runs = 0;
-    const catalog = createSkillCatalog(async () => {
-      runs += 1;
-      return { skills: [], diagnostics: [], roots: [] } satisfies Discovery;
-    });
-    catalog.refresh();
-    expect(runs).toBe(0);
-    await catalog.get();
-    catalog.refresh();
-    await catalog.get();
-    expect(runs).toBe(2);
   });
 });

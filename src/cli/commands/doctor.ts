@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../../diagnostics.js";
 import type { Engine } from "../../engine/engine.js";
-import { SKILL_SOURCES } from "../../skill/skill.js";
+import { SKILL_TIERS } from "../../skill/skill.js";
 import { type DisabledSkill, disabledSource } from "../../skill-filter.js";
 import type { CliArgs } from "../args.js";
 import type { CliIo } from "../io.js";
@@ -81,7 +81,7 @@ export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOp
   };
   const { gitRoot, projectDir } = await engine.roots();
   const counts = Object.fromEntries(
-    SKILL_SOURCES.map((source) => [source, discovery.skills.filter((s) => s.source === source).length]),
+    SKILL_TIERS.map((source) => [source, discovery.skills.filter((s) => s.source === source).length]),
   );
   const ignored = discovery.diagnostics.filter((d) => d.code === "ignored-file");
   const problems = discovery.diagnostics.filter((d) => d.code !== "ignored-file");
@@ -117,7 +117,7 @@ export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOp
     out.push(`  ${root.exists ? "✓" : "·"} ${root.label.padEnd(20)} ${root.dir}  (${state})`);
   }
   out.push("", "Skills per source:");
-  for (const source of SKILL_SOURCES) out.push(`  ${source.padEnd(8)} ${counts[source]}`);
+  for (const source of SKILL_TIERS) out.push(`  ${source.padEnd(8)} ${counts[source]}`);
   out.push(`  total    ${discovery.skills.length}`);
   out.push("", problems.length === 0 ? "Diagnostics: none" : `Diagnostics (${problems.length}):`);
   for (const [path, group] of groupByPath(problems)) {

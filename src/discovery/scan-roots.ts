@@ -12,73 +12,40 @@ import {
   type YamlHead,
 } from "../skill/load-skill.js";
 import type { Skill } from "../skill/skill.js";
-import type { DisabledSkill } from "../skill-filter.js";
-import { SOURCE_RANKS } from "../sources/skill-source.js";
+import type { RootReport, SourceListing } from "../sources/skill-source.js";
 import { explainMissingSkill } from "./explain.js";
 import type { HeadCache } from "./head-cache.js";
-import { listingOrder } from "./order.js";
 import { dirProblem, scanRoot } from "./scan-dir.js";
 import type { SkillRoot } from "./skill-roots.js";
 
 /** How many files are read at once. */
 export const DISCOVERY_CONCURRENCY = 64;
 
-export interface DiscoverOptions {
+export interface ScanOptions {
   fs: FsOps;
   /** File roots in precedence order (from `skillRoots`). */
   roots: SkillRoot[];
-  /** Skills from other loaders (plugins, MCP, registered bundled skills), already namespaced, in that order. */
-  extraSkills?: Skill[];
-  /**
-   * Skills of app sources (`createEngine({ sources })`), each with its source's rank on the `SOURCE_RANKS`
-   * scale, in source order: one sits after every built-in skill of the same or a lower rank.
-   */
-  rankedSkills?: { skill: Skill; rank: number }[];
   signal?: AbortSignal;
   /** Heads kept from earlier runs (see `head-cache.ts`); the caller saves it afterwards. */
   cache?: HeadCache;
 }
 
-export interface RootReport {
-  dir: string;
-  source: SkillRoot["source"];
-  label: string;
-  exists: boolean;
-  /** Skills and commands loaded from this root (after dedup and clashes). */
-  count: number;
-}
-
-/** What a discovery found: the skills in listing order, what was wrong, and each root it looked in. */
-export interface Discovery {
-  /** In listing order (SPEC §2). */
-  skills: Skill[];
-  diagnostics: Diagnostic[];
-  roots: RootReport[];
-  /**
-   * Skills found but switched off (settings `skills.disabled`, `--skills`/`--no-skills`): left out of `skills`,
-   * kept here with the reason for `doctor` and `list`. Set by the engine; absent means none.
-   */
-  disabled?: DisabledSkill[];
-}
-
-type Found = { ref: SkillFileRef; rank: number };
+type Found = { ref: SkillFileRef };
 
 /**
- * Finds every skill under the roots (SPEC §2): the same file reached through links loads once, at its first
- * path (deduplicated by device and inode, which is what realpath dedup means and one syscall cheaper), name clashes resolved by
- * precedence with a skill dir beating a legacy command, losers reported as `shadowed`. Never throws for bad
- * content; deterministic for a given tree.
+ * Reads every skill under the roots (SPEC §2), in precedence order (root by root): the same file reached
+ * through links loads once, at its first path (deduplicated by device and inode, which is what realpath dedup
+ * means and one syscall cheaper; the others are `duplicate-realpath` infos). Name clashes are not resolved
+ * here: the catalog does that across every source. Never throws for bad content; deterministic for a given tree.
+ * The roots come back with `count` 0 (the catalog counts the skills that survive).
  */
-export async function discoverSkills(options: DiscoverOptions): Promise<Discovery> {
+export async function scanSkillRoots(options: ScanOptions): Promise<SourceListing & { roots: RootReport[] }> {
   const { fs, roots } = options;
   const limit = pLimit(DISCOVERY_CONCURRENCY);
   const scans = await Promise.all(roots.map((root) => limit(() => scanRoot(fs, root))));
   const diagnostics: Diagnostic[] = scans.flatMap((s) => s.diagnostics);
 
-  // Ranks on the SOURCE_RANKS scale: a root's layer, then its place in the root order (below 0.4), so app
-  // sources (+0.5) can sit between layers.
-  const layerRank = (i: number) => SOURCE_RANKS[roots[i]?.source ?? "bundled"] + (0.4 * i) / roots.length;
-  const found: Found[] = scans.flatMap((scan, i) => scan.files.map((ref) => ({ ref, rank: layerRank(i) })));
+  const found: Found[] = scans.flatMap((scan) => scan.files.map((ref) => ({ ref })));
   const results: LoadResult[] = new Array(found.length);
   const loadYaml = lazyYaml();
   const { cache } = options;
@@ -137,7 +104,7 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
   };
   await Promise.all(Array.from({ length: Math.min(DISCOVERY_CONCURRENCY, rest.length) }, worker));
 
-  const candidates: { skill: Skill; rank: number }[] = [];
+  const skills: Skill[] = [];
   const firstPathOf = new Map<string, string>();
   const missing: Found[] = [];
   const unreachable: { f: Found; diagnostics: Diagnostic[] }[] = [];
@@ -166,7 +133,7 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
       continue;
     }
     for (const d of result.diagnostics) diagnostics.push(d);
-    if (result.skill !== undefined) candidates.push({ skill: result.skill, rank: f.rank });
+    if (result.skill !== undefined) skills.push(result.skill);
   }
   diagnostics.push(
     ...(await Promise.all(missing.map((f) => limit(() => explainMissingSkill(fs, f.ref.baseDir))))),
@@ -179,28 +146,15 @@ export async function discoverSkills(options: DiscoverOptions): Promise<Discover
     );
     diagnostics.push(...(dirError === undefined ? own : [dirProblem(f.ref.baseDir, dirError)]));
   }
-  const extra = options.extraSkills ?? [];
-  for (const [i, skill] of extra.entries()) {
-    candidates.push({ skill, rank: SOURCE_RANKS[skill.source] + 0.4 + (0.1 * i) / extra.length });
-  }
-  const ranked = options.rankedSkills ?? [];
-  for (const [i, { skill, rank }] of ranked.entries()) {
-    candidates.push({ skill, rank: rank + 0.5 + (0.4 * i) / ranked.length });
-  }
-
-  const winners = resolveClashes(candidates, diagnostics);
-  const rootRank = new Map(roots.map((r, i) => [r.dir, i] as const));
-  const counts = new Map<string, number>();
-  for (const skill of winners) counts.set(skill.root, (counts.get(skill.root) ?? 0) + 1);
   return {
-    skills: listingOrder(winners, rootRank),
+    skills,
     diagnostics,
     roots: scans.map((s) => ({
       dir: s.root.dir,
       source: s.root.source,
       label: s.root.label,
       exists: s.exists,
-      count: counts.get(s.root.dir) ?? 0,
+      count: 0,
     })),
   };
 }
@@ -226,10 +180,10 @@ interface SyncPassOptions {
 }
 
 /**
- * The synchronous pass of {@link discoverSkills} over the `pending` indexes of `found` (open, fstat, read the
+ * The synchronous pass of {@link scanSkillRoots} over the `pending` indexes of `found` (open, fstat, read the
  * head, parse): no promise per file. Fills `results` for the heads it finishes (and puts them into the cache);
  * returns the indexes it could not finish alone (`rest`, for `readSkillHead`) and the heads waiting for `yaml`.
- * A function of its own so that V8 optimises this loop, not the whole of `discoverSkills`, when it gets hot.
+ * A function of its own so that V8 optimises this loop, not the whole of `scanSkillRoots`, when it gets hot.
  */
 function readHeadsSync(
   fs: FsOps,
@@ -242,7 +196,7 @@ function readHeadsSync(
   const rest: number[] = [];
   const needYaml: { index: number; head: YamlHead; stat: FileStat | undefined }[] = [];
   // A file reached again through a link is not read again (its id is known after fstat): the dedup in
-  // `discoverSkills` reports it. Files are met in `found` order, so the first path read is the first path kept.
+  // `scanSkillRoots` reports it. Files are met in `found` order, so the first path read is the first path kept.
   // With a cache every path is read, so that each has its own entry: a skipped path kept as "nothing here"
   // would lose the skill once the first path goes away, and one left out would be read again every warm run.
   const readIds = new Set<string>();
@@ -310,37 +264,4 @@ async function load(
   const head = await readSkillHead(fs, ref, loadYaml);
   cache.put(ref, stat, head);
   return skillFromHead(fs, ref, head);
-}
-
-/**
- * First in precedence wins a name, except that a skill dir beats a legacy command whatever their sources.
- * Each loser becomes a `shadowed` warning naming both files.
- */
-function resolveClashes(candidates: { skill: Skill; rank: number }[], diagnostics: Diagnostic[]): Skill[] {
-  const ordered = [...candidates].sort((a, b) => {
-    const ka = a.skill.kind === "skill" ? 0 : 1;
-    const kb = b.skill.kind === "skill" ? 0 : 1;
-    return ka !== kb ? ka - kb : a.rank - b.rank;
-  });
-  const byName = new Map<string, Skill>();
-  for (const { skill } of ordered) {
-    const winner = byName.get(skill.name);
-    if (winner === undefined) {
-      byName.set(skill.name, skill);
-      continue;
-    }
-    diagnostics.push(
-      diagnostic(
-        "warning",
-        "shadowed",
-        `${skill.kind} "${skill.name}" at ${where(skill)} is shadowed by the ${winner.source} ${winner.kind} at ${where(winner)}`,
-        where(skill),
-      ),
-    );
-  }
-  return [...byName.values()];
-}
-
-function where(skill: Skill): string {
-  return skill.filePath === "" ? `${skill.source}:${skill.name}` : skill.filePath;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareNames, listingOrder } from "../../src/discovery/order.js";
+import { compareNames, listingOrder } from "../../src/catalog/order.js";
 import type { Skill } from "../../src/skill/skill.js";
 import { makeSkill } from "../support/make-skill.js";
 

@@ -1,7 +1,5 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { createSkillCatalog } from "../../src/discovery/catalog.js";
-import type { Discovery } from "../../src/discovery/discover.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { engineFor, skillMd, treeSkills } from "./engine-for.js";
 import { spyFs } from "./spy-fs.js";
@@ -10,38 +8,6 @@ let tree: TmpTree | undefined;
 afterEach(async () => {
   await tree?.cleanup();
   tree = undefined;
-});
-
-describe("createSkillCatalog", () => {
-  it("get() runs discovery once; reload() runs it again and tells every listener", async () => {
-    let runs = 0;
-    const catalog = createSkillCatalog(async () => {
-      runs += 1;
-      return { skills: [], diagnostics: [], roots: [] } satisfies Discovery;
-    });
-    const seen: number[] = [];
-    catalog.onChange(() => seen.push(runs));
-    const [a, b] = await Promise.all([catalog.get(), catalog.get()]);
-    expect(a).toBe(b);
-    expect(runs).toBe(1);
-    const c = await catalog.reload();
-    expect(c).not.toBe(a);
-    expect(await catalog.get()).toBe(c);
-    expect(runs).toBe(2);
-    expect(seen).toEqual([2]);
-  });
-
-  it("an unsubscribed listener is not called", async () => {
-    const catalog = createSkillCatalog(async () => ({ skills: [], diagnostics: [], roots: [] }));
-    let calls = 0;
-    const off = catalog.onChange(() => {
-      calls += 1;
-    });
-    await catalog.reload();
-    off();
-    await catalog.reload();
-    expect(calls).toBe(1);
-  });
 });
 
 describe("engine discovery memo", () => {

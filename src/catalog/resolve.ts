@@ -1,0 +1,70 @@
+import { type Diagnostic, diagnostic } from "../diagnostics.js";
+import type { Skill } from "../skill/skill.js";
+import { type RootReport, SOURCE_RANKS, type SourceListing } from "../sources/skill-source.js";
+import { listingOrder } from "./order.js";
+
+/** One source's listing, with the source's own rank (absent: each skill ranks by its tier). */
+export interface RankedListing {
+  /** On the `SOURCE_RANKS` scale; absent for the built-in sources, whose skills rank by `skill.source`. */
+  rank?: number;
+  listing: SourceListing;
+}
+
+/** The skills that won, in listing order, what was wrong, and the folders the file sources looked in. */
+export interface ResolvedSkills {
+  skills: Skill[];
+  diagnostics: Diagnostic[];
+  roots: RootReport[];
+}
+
+/**
+ * The catalog's decision over every source's listing (SPEC §2), pure: each skill ranks by its source's `rank`,
+ * else by its tier; ties keep the order the sources were composed in, then each source's own order. A skill dir
+ * beats a legacy command whatever their ranks; otherwise the first in precedence wins a name and each loser is
+ * a `shadowed` warning naming both. Returns the winners in listing order (`listingOrder`) and each root's count.
+ */
+export function resolveSkills(listings: readonly RankedListing[]): ResolvedSkills {
+  const diagnostics: Diagnostic[] = [];
+  const candidates: { skill: Skill; rank: number; source: number; position: number }[] = [];
+  for (const [source, { rank, listing }] of listings.entries()) {
+    for (const d of listing.diagnostics) diagnostics.push(d);
+    for (const [position, skill] of listing.skills.entries()) {
+      candidates.push({ skill, rank: rank ?? SOURCE_RANKS[skill.source], source, position });
+    }
+  }
+  candidates.sort((a, b) => {
+    const ka = a.skill.kind === "skill" ? 0 : 1;
+    const kb = b.skill.kind === "skill" ? 0 : 1;
+    return ka - kb || a.rank - b.rank || a.source - b.source || a.position - b.position;
+  });
+  const byName = new Map<string, Skill>();
+  for (const { skill } of candidates) {
+    const winner = byName.get(skill.name);
+    if (winner === undefined) {
+      byName.set(skill.name, skill);
+      continue;
+    }
+    diagnostics.push(
+      diagnostic(
+        "warning",
+        "shadowed",
+        `${skill.kind} "${skill.name}" at ${where(skill)} is shadowed by the ${winner.source} ${winner.kind} at ${where(winner)}`,
+        where(skill),
+      ),
+    );
+  }
+  const winners = [...byName.values()];
+  const roots = listings.flatMap(({ listing }) => listing.roots ?? []);
+  const rootRank = new Map(roots.map((r, i) => [r.dir, i] as const));
+  const counts = new Map<string, number>();
+  for (const skill of winners) counts.set(skill.root, (counts.get(skill.root) ?? 0) + 1);
+  return {
+    skills: listingOrder(winners, rootRank),
+    diagnostics,
+    roots: roots.map((root) => ({ ...root, count: counts.get(root.dir) ?? 0 })),
+  };
+}
+
+function where(skill: Skill): string {
+  return skill.filePath === "" ? `${skill.source}:${skill.name}` : skill.filePath;
+}

@@ -1,0 +1,52 @@
+import type { FsOps } from "../io/fs.js";
+import type { RootReport, SkillSource, SourceListing } from "../sources/skill-source.js";
+import { cacheFileFor } from "./cache-file.js";
+import { openHeadCache } from "./head-cache.js";
+import { scanSkillRoots } from "./scan-roots.js";
+import type { SkillRoot } from "./skill-roots.js";
+
+/** What a file source reads: a file system, its roots (asked at each listing) and an optional head cache. */
+export interface FileSourceOptions {
+  fs: FsOps;
+  /** The roots in precedence order and the project dir the head cache is kept for; asked at each listing. */
+  roots: () => Promise<{ roots: SkillRoot[]; projectDir: string }>;
+  /** Keep parsed heads between runs in `dir` (one file per project); entries of another `key` are ignored. */
+  cache?: { dir: string; key: string; now: () => number };
+}
+
+/**
+ * The skill folders of a host (managed, user, project, `--add-dir`, `--skills-dir`, legacy commands, the bundled
+ * dir) as one source. Its skills carry their tier (`skill.source`) and come in root order, so the catalog ranks
+ * them with the other sources; it also reports each root (`doctor`, `list`). A cache problem is a diagnostic.
+ * It reports no changes itself: the host's watcher (or `reload`) rescans.
+ */
+export function createFileSource(options: FileSourceOptions): SkillSource {
+  const { fs } = options;
+  return {
+    id: "files",
+    async list(signal): Promise<SourceListing & { roots: RootReport[] }> {
+      const { roots, projectDir } = await options.roots();
+      const settings = options.cache;
+      const cache =
+        settings === undefined
+          ? undefined
+          : await openHeadCache({
+              fs,
+              file: cacheFileFor(settings.dir, projectDir),
+              key: settings.key,
+              now: settings.now(),
+            });
+      const scanned = await scanSkillRoots({
+        fs,
+        roots,
+        ...(signal === undefined ? {} : { signal }),
+        ...(cache === undefined ? {} : { cache }),
+      });
+      const cacheProblem = await cache?.save();
+      return cacheProblem === undefined
+        ? scanned
+        : { ...scanned, diagnostics: [...scanned.diagnostics, cacheProblem] };
+    },
+    subscribe: () => () => undefined,
+  };
+}
