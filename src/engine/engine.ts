@@ -17,6 +17,7 @@ import { answersTo } from "../skill/skill.js";
 import { type SkillFilter, type SkillSwitches, skillFilterFrom } from "../skill-filter.js";
 import type { SkillSource } from "../sources/skill-source.js";
 import { type SkillWatcher, startSkillWatcher, type WatchOptions } from "../watch/skill-watcher.js";
+import { createMcpSource, createPluginSource } from "./extension-sources.js";
 import type { Extensions } from "./extensions.js";
 
 /** Where the engine looks and what it uses: the directories, the environment, and the injected file system. */
@@ -177,6 +178,7 @@ export function createEngine(options: EngineOptions): Engine {
     return rootsMemo;
   };
   let extensionsMemo: Promise<Extensions> | undefined;
+  const mcp = createMcpSource(() => extensions());
   const extensions = () => {
     extensionsMemo ??= loadAll(undefined);
     return extensionsMemo;
@@ -201,7 +203,7 @@ export function createEngine(options: EngineOptions): Engine {
         clientVersion: options.version ?? "0.0.0",
         startMcp: options.startMcp ?? true,
         // Sessions follow the catalog: skills a server publishes later reach the model as a listing delta.
-        onMcpListChanged: () => void catalog.reload().catch(() => undefined),
+        onMcpListChanged: mcp.changed,
       }),
     );
   const appSources = options.sources ?? [];
@@ -212,18 +214,8 @@ export function createEngine(options: EngineOptions): Engine {
     roots,
     ...(cacheOptions === undefined ? {} : { cache: { ...cacheOptions, now: options.now ?? Date.now } }),
   });
-  // Plugin and MCP skills, and what was wrong loading settings, plugins and MCP configs.
-  const extensionSource: SkillSource = {
-    id: "extensions",
-    async list() {
-      const loaded = await extensions();
-      const extra = await (await import("./extensions.js")).extensionSkills(loaded);
-      return { skills: extra.skills, diagnostics: [...loaded.diagnostics, ...extra.diagnostics] };
-    },
-    subscribe: () => () => undefined,
-  };
   const catalog = createCatalog({
-    sources: [files, extensionSource, bundled.source, ...appSources],
+    sources: [files, createPluginSource(extensions), mcp.source, bundled.source, ...appSources],
     filter: skillFilter,
   });
   const reload = async () => {

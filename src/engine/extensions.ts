@@ -14,7 +14,6 @@ import { loadMcpConfigs, type McpServerConfig, parseMcpConfig } from "../mcp/con
 import type { McpManager } from "../mcp/manager.js";
 import { loadPlugins, type SourcedPlugin } from "../plugins/load-plugins.js";
 import { ensurePluginDataDir, usesPluginDataDir } from "../plugins/plugin-vars.js";
-import type { Skill } from "../skill/skill.js";
 
 export interface ExtensionInputs {
   fs: FsOps;
@@ -194,17 +193,4 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
     mcpFor: managerFor,
     diagnostics,
   };
-}
-
-/**
- * Plugin skills, then MCP prompts and skills (starting the approved servers, unless `startMcp` is off), in
- * listing order.
- */
-export async function extensionSkills(
-  extensions: Extensions,
-): Promise<{ skills: Skill[]; diagnostics: Diagnostic[] }> {
-  const skills = extensions.plugins.flatMap((p) => p.skills);
-  if (extensions.mcp === undefined || !extensions.startMcp) return { skills, diagnostics: [] };
-  const [prompts, mcpSkills] = await Promise.all([extensions.mcp.prompts(), extensions.mcp.skills()]);
-  return { skills: [...skills, ...prompts, ...mcpSkills], diagnostics: extensions.mcp.diagnostics() };
 }
