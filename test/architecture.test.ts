@@ -2,7 +2,8 @@
 // back. Every relative import (static, type-only, dynamic, `export … from`) of every file under src/ is read.
 // For the layers, each file is mapped to its unit (its top-level folder, or the file itself for a file directly
 // in src/) and the unit graph must have no cycle; for the files, the file graph itself must have none. A failure
-// prints each cycle and the imports that close it.
+// prints each cycle and the imports that close it. The listing's folder is pure: it imports no node: module and
+// nothing from io/.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -239,6 +240,19 @@ describe("no file imports one that imports it back", () => {
         { from: "a/y.ts", to: "a/z.ts" },
       ]),
     ).toEqual([]);
+  });
+});
+
+describe("the listing is pure", () => {
+  it("no file of src/listing/ imports a node: module or io/ (its I/O comes from its callers)", () => {
+    const impure = sourceFiles(join(SRC, "listing")).flatMap((file) => {
+      const imported = ts.preProcessFile(readFileSync(file, "utf8"), true, true).importedFiles;
+      return imported
+        .map((entry) => entry.fileName)
+        .filter((name) => name.startsWith("node:") || /^(\.\.\/)+io\//.test(name))
+        .map((name) => `${relative(SRC, file)} → ${name}`);
+    });
+    expect(impure).toEqual([]);
   });
 });
 
