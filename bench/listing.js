@@ -5,7 +5,8 @@
 // Run alone with `node bench/listing.js` after `npm run build`.
 import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { buildListing, DEFAULT_LISTING_BUDGET } from "../dist/listing.js";
+import { DEFAULT_LISTING_BUDGET } from "../dist/listing/budget.js";
+import { buildListing } from "../dist/listing/packing.js";
 import { compare, createRng, DEFAULT_RUNS, DEFAULT_WARMUP, fmtInt, fmtMs, formatTable } from "./lib.js";
 
 /** Target for one `buildListing` call, in ms (median), by catalog size. */

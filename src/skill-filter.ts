@@ -1,4 +1,4 @@
-import type { Settings } from "./config/settings.js";
+import type { Settings } from "./config/settings-schema.js";
 import type { Skill } from "./skill/skill.js";
 
 /**

@@ -1,7 +1,9 @@
-// The tree's shape, checked: folders are layers that point down only. Every relative import (static, dynamic,
-// `export … from`) of every file under src/ is read, each file is mapped to its unit (its top-level folder, or
-// the file itself for a file directly in src/), and the unit graph must have no cycle. A failure prints each
-// cycle and the file-level imports that close it.
+// The tree's shape, checked: folders are layers that point down only, and no file imports one that imports it
+// back. Every relative import (static, type-only, dynamic, `export … from`) of every file under src/ is read.
+// For the layers, each file is mapped to its unit (its top-level folder, or the file itself for a file directly
+// in src/) and the unit graph must have no cycle; for the files, the file graph itself must have none. A failure
+// prints each cycle and the imports that close it. The listing's folder is pure: it imports no node: module and
+// nothing from io/.
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,12 +42,15 @@ function unitOf(path: string): string {
   return path.split("/")[0] ?? path;
 }
 
-/** Every cycle of the unit graph (its strongly connected components of more than one unit; Tarjan). */
-function unitCycles(edges: readonly FileEdge[]): string[][] {
+/**
+ * Every cycle of the graph whose nodes are `nodeOf` each file (its strongly connected components of more than
+ * one node, each sorted; Tarjan). An edge within one node is no cycle.
+ */
+function cyclesOf(edges: readonly FileEdge[], nodeOf: (path: string) => string): string[][] {
   const next = new Map<string, Set<string>>();
   for (const { from, to } of edges) {
-    const a = unitOf(from);
-    const b = unitOf(to);
+    const a = nodeOf(from);
+    const b = nodeOf(to);
     if (a === b) continue;
     next.set(a, (next.get(a) ?? new Set()).add(b));
     if (!next.has(b)) next.set(b, new Set());
@@ -83,6 +88,25 @@ function unitCycles(edges: readonly FileEdge[]): string[][] {
   for (const unit of [...next.keys()].sort()) if (!index.has(unit)) visit(unit);
   return cycles;
 }
+
+/** Every cycle of the unit graph: folders (and top-level files) that import each other. */
+function unitCycles(edges: readonly FileEdge[]): string[][] {
+  return cyclesOf(edges, unitOf);
+}
+
+/** Every cycle of the file graph: files that import each other, directly or through others. */
+function fileCycles(edges: readonly FileEdge[]): string[][] {
+  return cyclesOf(edges, (path) => path);
+}
+
+/**
+ * File circles tolerated for now, each exactly as `fileCycles` reports it. Only these exact circles pass; any
+ * other circle, or one of these grown by a file, fails.
+ */
+const ALLOWED_FILE_CYCLES: readonly (readonly string[])[] = [
+  // removed by the session snapshot change
+  ["session/open-session.ts", "session/open.ts"],
+];
 
 /** Entries: the only files that may export what another module defines. */
 const ENTRIES = ["index.ts", "testing.ts"];
@@ -129,13 +153,18 @@ function srcEdges(): FileEdge[] {
   return sourceFiles(SRC).flatMap((file) => relativeImports(SRC, file, readFileSync(file, "utf8")));
 }
 
-function describeCycle(cycle: readonly string[], edges: readonly FileEdge[]): string {
+function describeCycle(
+  cycle: readonly string[],
+  edges: readonly FileEdge[],
+  nodeOf: (path: string) => string = unitOf,
+): string {
   const members = new Set(cycle);
   const closing = edges.filter(
     (edge) =>
-      unitOf(edge.from) !== unitOf(edge.to) && members.has(unitOf(edge.from)) && members.has(unitOf(edge.to)),
+      nodeOf(edge.from) !== nodeOf(edge.to) && members.has(nodeOf(edge.from)) && members.has(nodeOf(edge.to)),
   );
-  return [`cycle: ${cycle.join(" ⇄ ")}`, ...closing.map((edge) => `  ${edge.from} → ${edge.to}`)].join("\n");
+  const lines = new Set(closing.map((edge) => `  ${edge.from} → ${edge.to}`));
+  return [`cycle: ${cycle.join(" ⇄ ")}`, ...lines].join("\n");
 }
 
 describe("folders are layers that point down only", () => {
@@ -177,6 +206,53 @@ describe("folders are layers that point down only", () => {
       "x/c.ts",
       "d.ts",
     ]);
+  });
+});
+
+describe("no file imports one that imports it back", () => {
+  it("no file of src/ is on an import circle (type-only and dynamic imports included)", () => {
+    const edges = srcEdges();
+    const allowed = new Set(ALLOWED_FILE_CYCLES.map((cycle) => cycle.join(" ")));
+    const report = fileCycles(edges)
+      .filter((cycle) => !allowed.has(cycle.join(" ")))
+      .map((cycle) => describeCycle(cycle, edges, (path) => path));
+    expect(report.join("\n\n")).toBe("");
+  });
+
+  it("the check finds a circle of two files in one folder, and one through three, but not a chain", () => {
+    expect(
+      fileCycles([
+        { from: "a/x.ts", to: "a/y.ts" },
+        { from: "a/y.ts", to: "a/x.ts" },
+        { from: "b/q.ts", to: "a/x.ts" },
+      ]),
+    ).toEqual([["a/x.ts", "a/y.ts"]]);
+    expect(
+      fileCycles([
+        { from: "a/x.ts", to: "b/y.ts" },
+        { from: "b/y.ts", to: "c.ts" },
+        { from: "c.ts", to: "a/x.ts" },
+      ]),
+    ).toEqual([["a/x.ts", "b/y.ts", "c.ts"]]);
+    expect(
+      fileCycles([
+        { from: "a/x.ts", to: "a/y.ts" },
+        { from: "a/y.ts", to: "a/z.ts" },
+      ]),
+    ).toEqual([]);
+  });
+});
+
+describe("the listing is pure", () => {
+  it("no file of src/listing/ imports a node: module or io/ (its I/O comes from its callers)", () => {
+    const impure = sourceFiles(join(SRC, "listing")).flatMap((file) => {
+      const imported = ts.preProcessFile(readFileSync(file, "utf8"), true, true).importedFiles;
+      return imported
+        .map((entry) => entry.fileName)
+        .filter((name) => name.startsWith("node:") || /^(\.\.\/)+io\//.test(name))
+        .map((name) => `${relative(SRC, file)} → ${name}`);
+    });
+    expect(impure).toEqual([]);
   });
 });
 

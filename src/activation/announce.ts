@@ -1,4 +1,5 @@
-import { formatListingBlock, LISTING_HEADER, listingDescription } from "../listing.js";
+import { formatListingBlock, LISTING_HEADER } from "../listing/block.js";
+import { listingDescription } from "../listing/description.js";
 import { displayName, type Skill } from "../skill/skill.js";
 
 /** Where nested skills were found, relative to the cwd, `/`-separated. */

@@ -1,8 +1,9 @@
 import { contextWindowFor, DEFAULT_MODEL, resolveModel } from "../agent/models.js";
 import { loadSettings } from "../config/settings.js";
 import type { Engine } from "../engine/engine.js";
-import { buildListing, type Listing, listingLimits, listingSettingsOf } from "../listing.js";
-import { catalogCanOverflow } from "../skill-search/overflow.js";
+import { listingLimits, listingSettingsOf } from "../listing/budget.js";
+import { catalogCanOverflow } from "../listing/overflow.js";
+import { buildListing, type Listing } from "../listing/packing.js";
 import { createFileUsageStore, defaultUsagePath } from "../usage.js";
 
 /** The listing the model would see at the start of a session, with its budget. */

@@ -1,4 +1,4 @@
-import type { Settings } from "./settings.js";
+import type { Settings } from "./settings-schema.js";
 
 /** The settings keys (honoured in user and local settings only) that approve what a project's committed settings grant. */
 export type ProjectApprovalKey = "enableProjectHooks" | "enableProjectPermissions";

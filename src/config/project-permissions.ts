@@ -1,6 +1,6 @@
 import type { PermissionRules } from "../permissions/decision.js";
 import { approvingFile } from "./project-approval.js";
-import type { Settings } from "./settings.js";
+import type { Settings } from "./settings-schema.js";
 
 /** The settings key (user or local settings only) that lets a project's committed settings grant permissions. */
 export const PROJECT_PERMISSIONS_KEY = "enableProjectPermissions";

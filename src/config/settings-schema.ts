@@ -1,9 +1,9 @@
 import * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { lazy } from "../lazy.js";
-import type { Settings } from "./settings.js";
 
 // The zod schema of a settings file, loaded only for a file `readSettingsFast` declines (config/settings.ts).
+// The types below are inferred from it; importing them (`import type`) loads no zod.
 
 /** The `permissions` block's schema, built on first use. */
 export const permissionSettingsSchema = lazy(() =>
@@ -51,6 +51,13 @@ export const settingsSchema = lazy(() =>
     skills: skillSettingsSchema().optional(),
   }),
 );
+
+/** The `permissions` block: rule lists plus any other keys, kept. */
+export type PermissionSettings = z.infer<ReturnType<typeof permissionSettingsSchema>>;
+/** The `skills` block: `{ disabled: [...] }` plus any other keys, kept. */
+export type SkillSettings = z.infer<ReturnType<typeof skillSettingsSchema>>;
+/** One settings file, or the merge of all of them. Unknown keys are kept; `hooks` is validated later (§10). */
+export type Settings = z.infer<ReturnType<typeof settingsSchema>>;
 
 /** Invalid values are removed and the file parsed again at most this many times before it is given up. */
 export const MAX_SETTINGS_REPAIR_PASSES = 5;

@@ -1,18 +1,10 @@
 import { join } from "node:path";
-import type * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
 import type { PermissionRules } from "../permissions/decision.js";
 import { parseRule } from "../permissions/rules.js";
 import { readSettingsFast } from "./settings-fast.js";
-import type { permissionSettingsSchema, settingsSchema, skillSettingsSchema } from "./settings-schema.js";
-
-/** The `permissions` block: rule lists plus any other keys, kept. */
-export type PermissionSettings = z.infer<ReturnType<typeof permissionSettingsSchema>>;
-/** The `skills` block: `{ disabled: [...] }` plus any other keys, kept. */
-export type SkillSettings = z.infer<ReturnType<typeof skillSettingsSchema>>;
-/** One settings file, or the merge of all of them. Unknown keys are kept; `hooks` is validated later (§10). */
-export type Settings = z.infer<ReturnType<typeof settingsSchema>>;
+import type { Settings } from "./settings-schema.js";
 
 /** Where the settings files are: the home dir, the project dir, and the selected named environment's dir. */
 export interface SettingsPlaces {

@@ -1,5 +1,6 @@
 import { approvingFile } from "../config/project-approval.js";
-import { mergeSettings, type Settings } from "../config/settings.js";
+import { mergeSettings } from "../config/settings.js";
+import type { Settings } from "../config/settings-schema.js";
 
 /** The settings key (user or local settings only) that lets a project's committed settings files run hooks. */
 export const PROJECT_HOOKS_KEY = "enableProjectHooks";

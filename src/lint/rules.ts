@@ -1,5 +1,6 @@
 import { posix } from "node:path";
-import { type ListingLimits, listingDescription } from "../listing.js";
+import type { ListingLimits } from "../listing/budget.js";
+import { listingDescription } from "../listing/description.js";
 import { displayName, type Skill } from "../skill/skill.js";
 
 /** Every lint finding code; stable, for CI filters and tests. */

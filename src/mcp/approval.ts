@@ -1,4 +1,4 @@
-import type { Settings } from "../config/settings.js";
+import type { Settings } from "../config/settings-schema.js";
 
 /** Where a server's config came from: `--mcp-config` (the user's own act), the project's `.mcp.json`, a plugin. */
 export type McpOrigin = "cli" | "project" | "plugin";

@@ -1,8 +1,11 @@
 import * as z from "zod";
 import { lazy } from "../lazy.js";
-import { MCP_SERVER_TYPES, type McpServerConfig } from "./config.js";
 
-// The zod schemas of MCP configs, loaded only when a config text has to be checked (mcp/config.ts).
+// The zod schemas of MCP configs, loaded only when a config text has to be checked (mcp/config.ts). The types
+// below are inferred from them; importing them (`import type`) loads no zod.
+
+/** The transports a config entry may name. */
+export const MCP_SERVER_TYPES = ["stdio", "http", "sse"] as const;
 
 /** A stdio server entry's schema, built on first use. */
 export const mcpStdioServerConfigSchema = lazy(() =>
@@ -32,6 +35,16 @@ export const mcpSseServerConfigSchema = lazy(() =>
     headers: z.record(z.string(), z.string()).optional(),
   }),
 );
+
+/** A server started as a child process that speaks MCP on stdin/stdout. `type: "stdio"` is optional. */
+export type McpStdioServerConfig = z.infer<ReturnType<typeof mcpStdioServerConfigSchema>>;
+/** A server reached over streamable HTTP. */
+export type McpHttpServerConfig = z.infer<ReturnType<typeof mcpHttpServerConfigSchema>>;
+/** A server reached over the older HTTP+SSE transport. */
+export type McpSseServerConfig = z.infer<ReturnType<typeof mcpSseServerConfigSchema>>;
+
+/** One entry of `mcpServers`. */
+export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig | McpSseServerConfig;
 
 /**
  * The shape of a `.mcp.json` file or an inline `--mcp-config` string. Entries are checked one by one, and the

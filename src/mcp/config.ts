@@ -1,26 +1,8 @@
 import { resolve } from "node:path";
-import type * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
-import type {
-  mcpHttpServerConfigSchema,
-  mcpSseServerConfigSchema,
-  mcpStdioServerConfigSchema,
-} from "./config-schema.js";
+import type { McpServerConfig, McpStdioServerConfig } from "./config-schema.js";
 import { type EnvVars, expandEnv } from "./expand-env.js";
-
-/** A server started as a child process that speaks MCP on stdin/stdout. `type: "stdio"` is optional. */
-export type McpStdioServerConfig = z.infer<ReturnType<typeof mcpStdioServerConfigSchema>>;
-/** A server reached over streamable HTTP. */
-export type McpHttpServerConfig = z.infer<ReturnType<typeof mcpHttpServerConfigSchema>>;
-/** A server reached over the older HTTP+SSE transport. */
-export type McpSseServerConfig = z.infer<ReturnType<typeof mcpSseServerConfigSchema>>;
-
-/** One entry of `mcpServers`. */
-export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig | McpSseServerConfig;
-
-/** The transports a config entry may name. */
-export const MCP_SERVER_TYPES = ["stdio", "http", "sse"] as const;
 
 /** Where configs come from: a file path, inline JSON (a string starting with `{`), or an optional file. */
 export type McpConfigInput = string | { path: string; optional?: boolean };

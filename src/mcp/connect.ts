@@ -8,7 +8,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { assertNever } from "../diagnostics.js";
 import { errorMessage } from "../io/fs.js";
-import type { McpServerConfig } from "./config.js";
+import type { McpServerConfig } from "./config-schema.js";
 import type { EnvVars } from "./expand-env.js";
 import { createStdioTransport, type ProcessExit, type StdioTransport } from "./stdio-transport.js";
 import { keepWasmAtBaseline } from "./wasm-tiering.js";

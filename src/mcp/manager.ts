@@ -5,7 +5,7 @@ import { errorMessage } from "../io/fs.js";
 import type { Skill } from "../skill/skill.js";
 import type { Tool } from "../tools/define-tool.js";
 import { allPages, byName, callTool, listAllPrompts, listAllTools, skillSourceOps } from "./client-ops.js";
-import type { McpServerConfig } from "./config.js";
+import type { McpServerConfig } from "./config-schema.js";
 import { type ConnectedServer, connectServer, type McpClientInfo } from "./connect.js";
 import type { EnvVars } from "./expand-env.js";
 import { createListMcpResourcesTool, type McpResourceEntry } from "./list-resources-tool.js";

@@ -3,7 +3,8 @@ import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { dirProblem } from "../discovery/scan-dir.js";
 import { errorCode, type FsOps } from "../io/fs.js";
 import { claudeInstalledFile, readClaudeInstalled } from "./claude-installed.js";
-import { type LoadedMarketplace, MARKETPLACE_FILE, readMarketplace } from "./marketplace.js";
+import { type LoadedMarketplace, MARKETPLACE_FILE } from "./marketplace.js";
+import { readMarketplace } from "./read-marketplace.js";
 
 /** Where a plugin root was found. */
 export type PluginOrigin =

@@ -9,7 +9,7 @@ import {
   marketplaceRoot,
 } from "./marketplace.js";
 
-// The zod side of marketplace files, loaded only when one is read (plugins/marketplace.ts).
+// The zod side of marketplace files, loaded only when one is read (plugins/read-marketplace.ts).
 
 /** One `plugins[]` entry's schema, built on first use. */
 export const marketplaceEntrySchema = lazy(() =>
@@ -18,6 +18,9 @@ export const marketplaceEntrySchema = lazy(() =>
     source: z.union([z.string().min(1), z.looseObject({ source: z.string() })]),
   }),
 );
+/** One `plugins[]` entry: a name and where the plugin lives (a relative path, or a remote source object). */
+export type MarketplaceEntry = z.infer<ReturnType<typeof marketplaceEntrySchema>>;
+
 /** `.claude-plugin/marketplace.json` (Claude Code's format). Entries are checked one by one. */
 const marketplaceSchema = lazy(() =>
   z.looseObject({

@@ -6,8 +6,9 @@ import { HOOK_EVENTS } from "../hooks/hook-events.js";
 import type { FsOps } from "../io/fs.js";
 import { type LoadedPlugin, loadPlugin, MANIFEST_FILE } from "./load-plugin.js";
 import { PLUGIN_LOAD_CONCURRENCY } from "./load-plugins.js";
-import { MARKETPLACE_FILE, readMarketplace } from "./marketplace.js";
+import { MARKETPLACE_FILE } from "./marketplace.js";
 import { checkMcpServers, mcpTransport } from "./mcp-shape.js";
+import { readMarketplace } from "./read-marketplace.js";
 
 /** What `plugin validate` found in one plugin dir. */
 export interface PluginReport {

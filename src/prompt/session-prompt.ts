@@ -1,6 +1,6 @@
 import type { Diagnostic } from "../diagnostics.js";
 import type { FsOps } from "../io/fs.js";
-import { listingDescription } from "../listing.js";
+import { catalogEntries } from "../listing/available-skills.js";
 import type { Skill } from "../skill/skill.js";
 import { loadPromptFiles, type PromptFileDirs } from "./load-prompt-files.js";
 import type { PromptPart, PromptText } from "./prompt-part.js";
@@ -34,13 +34,6 @@ export interface SessionPrompt {
   /** The names in the system prompt's catalog (system mode): the listing deltas leave them out. */
   catalogNames: string[];
   diagnostics: Diagnostic[];
-}
-
-/** The skills of a system-prompt catalog: those the model may call, with their listing description. Pure. */
-export function catalogEntries(skills: readonly Skill[]): { name: string; description: string }[] {
-  return skills
-    .filter((s) => !s.disableModelInvocation)
-    .map((s) => ({ name: s.name, description: listingDescription(s) }));
 }
 
 /**

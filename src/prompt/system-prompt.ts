@@ -1,4 +1,4 @@
-import { availableSkillsXml } from "../lint/to-prompt.js";
+import { availableSkillsXml } from "../listing/available-skills.js";
 import type { PromptPart, PromptText } from "./prompt-part.js";
 
 /** The heading of the MCP server instructions section (Claude Code's wording). */

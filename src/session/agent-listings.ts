@@ -1,6 +1,6 @@
 import { contextWindowFor } from "../agent/models.js";
-import { listingLimits } from "../listing.js";
-import { type ListingPack, MAIN_AGENT } from "./listing-state.js";
+import { type ListingPack, listingLimits } from "../listing/budget.js";
+import { MAIN_AGENT } from "./listing-state.js";
 import type { SessionState } from "./session-state.js";
 import type { SessionDeps } from "./session-types.js";
 

@@ -1,7 +1,7 @@
 import type { AgentEvent } from "../agent/events.js";
 import type { ModelMessage } from "../agent/model-types.js";
 import type { RunContext } from "../context.js";
-import type { ListingSettings } from "../listing.js";
+import type { ListingSettings } from "../listing/budget.js";
 import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
 import type { UsageStore } from "../usage.js";
 import type { SessionStore } from "./session-store.js";

@@ -2,10 +2,10 @@ import { dirname, join } from "node:path";
 import { createActivationState } from "../activation/activation-state.js";
 import { announcedNestedRoot } from "../activation/announce.js";
 import type { SkillView } from "../discovery/skill-view.js";
+import { namesListedIn, reminderTexts } from "../listing/read-blocks.js";
 import type { Skill } from "../skill/skill.js";
 import { type DisabledSkill, NO_SKILL_FILTER, type SkillFilter, whyDisabled } from "../skill-filter.js";
 import { withBuiltinCommands } from "../skill-tool/builtin-commands.js";
-import { namesListedIn, reminderTexts } from "./listing-state.js";
 
 /** A file name inside a nested dir, touched on resume so that nested discovery examines that dir again. */
 const RESTORE_PROBE = "SKILL.md";

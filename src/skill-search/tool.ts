@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { lazy } from "../lazy.js";
-import { LISTING_DESCRIPTION_CAP, listingDescription, SKILL_SEARCH_TOOL_NAME } from "../listing.js";
+import { LISTING_DESCRIPTION_CAP, listingDescription } from "../listing/description.js";
+import { SKILL_SEARCH_TOOL_NAME } from "../listing/overflow.js";
 import { neutralizeMarkup } from "../skill/neutralize-markup.js";
 import { displayName, type Skill } from "../skill/skill.js";
 import { defineTool, type Tool, toolError } from "../tools/define-tool.js";

@@ -1,4 +1,6 @@
-import { buildListing, type ListingLimits, listingDescription } from "../listing.js";
+import type { ListingLimits } from "../listing/budget.js";
+import { listingDescription } from "../listing/description.js";
+import { buildListing } from "../listing/packing.js";
 import type { Skill } from "../skill/skill.js";
 import type { UsageScores } from "../usage.js";
 import { mostSimilar, type Similarity } from "./similarity.js";

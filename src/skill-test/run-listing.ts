@@ -1,6 +1,7 @@
 import { contextWindowFor, resolveModel } from "../agent/models.js";
 import { compareNames } from "../catalog/order.js";
-import { buildListing, type ListingSettings, listingLimits } from "../listing.js";
+import { type ListingSettings, listingLimits } from "../listing/budget.js";
+import { buildListing } from "../listing/packing.js";
 import type { Skill } from "../skill/skill.js";
 import type { ListingCase, ListingState } from "./cases.js";
 

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { FsOps } from "../io/fs.js";
 import type { ShellOps } from "../io/shell.js";
-import type { ListingSettings } from "../listing.js";
+import type { ListingSettings } from "../listing/budget.js";
 import type { Skill } from "../skill/skill.js";
 import type { TriggerAdvice } from "./advice.js";
 import { type CaseFileError, type LocatedCase, parseCasesFile } from "./cases.js";

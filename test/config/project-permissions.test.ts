@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { approvedPermissions } from "../../src/config/project-permissions.js";
-import type { Settings } from "../../src/config/settings.js";
+import type { Settings } from "../../src/config/settings-schema.js";
 import { startTestModel, TEST_API_KEY, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 

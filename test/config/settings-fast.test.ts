@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { mergeSettings, parseSettings, type Settings } from "../../src/config/settings.js";
+import { mergeSettings, parseSettings } from "../../src/config/settings.js";
 import { readSettingsFast } from "../../src/config/settings-fast.js";
-import { settingsSchema } from "../../src/config/settings-schema.js";
+import { type Settings, settingsSchema } from "../../src/config/settings-schema.js";
 
 /** A small seeded PRNG (mulberry32): the same files every run. */
 function rng(seed: number): () => number {

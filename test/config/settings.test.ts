@@ -7,9 +7,9 @@ import {
   mergeSettings,
   parseSettings,
   permissionRules,
-  type Settings,
   settingsFiles,
 } from "../../src/config/settings.js";
+import type { Settings } from "../../src/config/settings-schema.js";
 import { createNodeFs } from "../../src/io/fs.js";
 
 describe("settingsFiles", () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createActivationState } from "../../src/activation/activation-state.js";
 import { announcedNestedRoot, nestedAnnouncement } from "../../src/activation/announce.js";
 import type { ModelMessage } from "../../src/agent/model-types.js";
-import { namesListedIn, reminderTexts } from "../../src/session/listing-state.js";
+import { namesListedIn, reminderTexts } from "../../src/listing/read-blocks.js";
 import { listingBlock } from "../support/harness.js";
 import { makeSkill } from "../support/make-skill.js";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_LISTING_BUDGET } from "../../src/listing.js";
+import { DEFAULT_LISTING_BUDGET } from "../../src/listing/budget.js";
 import {
   bodyOf,
   firstMessageTexts,

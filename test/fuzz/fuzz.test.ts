@@ -7,7 +7,7 @@ import type { SkillRoot } from "../../src/discovery/skill-roots.js";
 import { expandSkill } from "../../src/inline/expand-skill.js";
 import { skillExpansionText } from "../../src/inline/render.js";
 import { createNodeFs, type FsOps } from "../../src/io/fs.js";
-import { buildListing } from "../../src/listing.js";
+import { buildListing } from "../../src/listing/packing.js";
 import { parseFrontmatter } from "../../src/skill/frontmatter.js";
 import { splitFrontmatter } from "../../src/skill/frontmatter-core.js";
 import { hasControlChar, WRAPPER_TAGS } from "../../src/skill/neutralize-markup.js";

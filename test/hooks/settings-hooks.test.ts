@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Settings } from "../../src/config/settings.js";
+import type { Settings } from "../../src/config/settings-schema.js";
 import { approvedSettingsHooks } from "../../src/hooks/settings-hooks.js";
 import { startTestModel, TEST_API_KEY, type TestModel, textTurn } from "../support/model-server.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";

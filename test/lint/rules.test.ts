@@ -11,7 +11,8 @@ import {
   secretRule,
   sideEffectRule,
 } from "../../src/lint/rules.js";
-import { LISTING_DESCRIPTION_CAP, listingLimits } from "../../src/listing.js";
+import { listingLimits } from "../../src/listing/budget.js";
+import { LISTING_DESCRIPTION_CAP } from "../../src/listing/description.js";
 
 const md = (text: string, file = "SKILL.md"): LintFile => ({ file, text });
 const models = {

@@ -1,7 +1,7 @@
 import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { McpStdioServerConfig } from "../../src/mcp/config.js";
+import type { McpStdioServerConfig } from "../../src/mcp/config-schema.js";
 import { corpusPath } from "../support/corpus.js";
 
 /** The stdio test server (test/support/mcp-server.mjs). */

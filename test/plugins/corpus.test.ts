@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNodeFs } from "../../src/io/fs.js";
 import { loadPlugin } from "../../src/plugins/load-plugin.js";
 import { loadPlugins } from "../../src/plugins/load-plugins.js";
-import { readMarketplace } from "../../src/plugins/marketplace.js";
+import { readMarketplace } from "../../src/plugins/read-marketplace.js";
 import { validatePlugins } from "../../src/plugins/validate-plugin.js";
 import { corpusPath, describeWithCorpus } from "../support/corpus.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";

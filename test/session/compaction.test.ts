@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ModelContentBlock, ModelMessage } from "../../src/agent/model-types.js";
-import { formatListingBlock } from "../../src/listing.js";
+import { formatListingBlock } from "../../src/listing/block.js";
 import { buildCompactedMessages, summaryBlockText } from "../../src/session/compaction/compacted-messages.js";
 import {
   droppedSkillsNote,

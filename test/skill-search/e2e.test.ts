@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { omittedNote } from "../../src/listing.js";
+import { omittedNote } from "../../src/listing/overflow.js";
 import { startTestModel, TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
 import { type TmpTree, type TreeEntry, tmpTree } from "../support/tmp-tree.js";
 

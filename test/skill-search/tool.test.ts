@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { catalogCanOverflow, SEARCH_NAME_SHARE } from "../../src/listing/overflow.js";
 import type { Skill } from "../../src/skill/skill.js";
-import { catalogCanOverflow, SEARCH_NAME_SHARE } from "../../src/skill-search/overflow.js";
 import { createSkillSearchTool } from "../../src/skill-search/tool.js";
 import { makeSkill } from "../support/make-skill.js";
 

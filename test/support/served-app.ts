@@ -1,6 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { createServeApp } from "../../src/serve/http/app.js";
-import type { ReadWebAsset } from "../../src/serve/http/web-routes.js";
+import type { ReadWebAsset } from "../../src/serve/http/env.js";
 import { createSessionRunner, type SessionRunnerOptions } from "../../src/serve/sessions/runner.js";
 import { openPgliteDriver } from "../../src/serve/store/pglite-driver.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";

@@ -10,7 +10,7 @@ import {
   listingCost,
 } from "../../lint/rules.js";
 import { lintScore } from "../../lint/score.js";
-import { listingLimits } from "../../listing.js";
+import { listingLimits } from "../../listing/budget.js";
 import type { CliIo } from "../io.js";
 
 /** Where `lint` looks when given no path: the project's skill dirs that exist, else the cwd. */

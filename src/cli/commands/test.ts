@@ -4,7 +4,7 @@ import { loadSettings } from "../../config/settings.js";
 import type { Engine } from "../../engine/engine.js";
 import { errorMessage } from "../../io/fs.js";
 import { createNodeShell } from "../../io/shell.js";
-import { type ListingSettings, listingLimits, listingSettingsOf } from "../../listing.js";
+import { type ListingSettings, listingLimits, listingSettingsOf } from "../../listing/budget.js";
 import { createMemorySessionStore } from "../../session/memory-session-store.js";
 import type { Skill } from "../../skill/skill.js";
 import { validatePath } from "../../skill/validate-path.js";

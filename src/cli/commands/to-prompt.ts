@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { FsOps } from "../../io/fs.js";
 import { collectSkill, findSkillFiles } from "../../lint/collect.js";
-import { availableSkillsXml, type PromptSkill } from "../../lint/to-prompt.js";
+import { availableSkillsXml, type PromptSkill } from "../../listing/available-skills.js";
 import type { CliIo } from "../io.js";
 
 /**

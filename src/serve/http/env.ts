@@ -1,7 +1,9 @@
 import type { SessionRunner } from "../session-runner.js";
 import type { Store } from "../store/store.js";
 import type { ApiKeyCache } from "./api-key-cache.js";
-import type { ReadWebAsset } from "./web-routes.js";
+
+/** Reads one of the web page's files (`index.html`, `app.js`, `style.css`) by name. */
+export type ReadWebAsset = (name: string) => Promise<string>;
 
 /** The Hono environment of every route: the caller's workspace, set by the auth middleware. */
 export interface ServeEnv {

@@ -1,8 +1,5 @@
 import { Hono } from "hono";
-import type { ServeEnv } from "./env.js";
-
-/** Reads one of the web page's files (`index.html`, `app.js`, `style.css`) by name. */
-export type ReadWebAsset = (name: string) => Promise<string>;
+import type { ReadWebAsset, ServeEnv } from "./env.js";
 
 /**
  * The page's Content-Security-Policy: everything from this origin only, no inline script or style, no

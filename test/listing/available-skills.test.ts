@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { availableSkillsXml, escapeXml } from "../../src/lint/to-prompt.js";
+import { availableSkillsXml, escapeXml } from "../../src/listing/available-skills.js";
 
 describe("availableSkillsXml", () => {
   it("prints each tag and value on its own line, as skills-ref to-prompt", () => {

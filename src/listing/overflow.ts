@@ -1,5 +1,25 @@
 import type { Skill } from "../skill/skill.js";
 
+/** The name of the skill search tool the omitted-skills line points to (SPEC §14.15). */
+export const SKILL_SEARCH_TOOL_NAME = "SkillSearch";
+
+/**
+ * The `[beyond]` last line of a block that leaves `count` skills out (SPEC §3): how many, and how to find them
+ * (the `SkillSearch` tool when the agent has it, else their exact names).
+ */
+export function omittedNote(count: number, searchable: boolean): string {
+  const more = count === 1 ? "1 more skill is" : `${count} more skills are`;
+  const them = count === 1 ? "it" : "them";
+  return searchable
+    ? `(${more} not listed to fit the listing budget: find ${them} with the ${SKILL_SEARCH_TOOL_NAME} tool. The Skill tool accepts every skill, listed or not.)`
+    : `(${more} not listed to fit the listing budget. The Skill tool accepts every skill, listed or not, by its exact name.)`;
+}
+
+/** Chars of the omitted-skills line and the blank line before it (none when it is the only text). Pure. */
+export function omittedCost(count: number, hasLines: boolean, searchable: boolean): number {
+  return count === 0 ? 0 : omittedNote(count, searchable).length + (hasLines ? 2 : 0);
+}
+
 /**
  * The skill search is offered when the catalog's name-only lines take more than this share of the session
  * model's listing budget. The other half is headroom: skills that arrive later in the session (conditional

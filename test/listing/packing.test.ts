@@ -1,21 +1,12 @@
 import { describe, expect, it } from "vitest";
-import {
-  buildListing,
-  charsPerToken,
-  DEFAULT_LISTING_BUDGET,
-  formatListingBlock,
-  LISTING_DESCRIPTION_CAP,
-  listingBudget,
-  listingDescription,
-  listingLimits,
-  listingSettingsOf,
-  nameOnlyNote,
-  omittedNote,
-} from "../src/listing.js";
-import type { Skill } from "../src/skill/skill.js";
-import { type UsageEntry, usageScore } from "../src/usage.js";
-import { makeSkill } from "./support/make-skill.js";
-import { seededRandom } from "./support/seeded-random.js";
+import { nameOnlyNote } from "../../src/listing/block.js";
+import { DEFAULT_LISTING_BUDGET } from "../../src/listing/budget.js";
+import { omittedNote } from "../../src/listing/overflow.js";
+import { buildListing } from "../../src/listing/packing.js";
+import type { Skill } from "../../src/skill/skill.js";
+import { type UsageEntry, usageScore } from "../../src/usage.js";
+import { makeSkill } from "../support/make-skill.js";
+import { seededRandom } from "../support/seeded-random.js";
 
 const NOW = Date.UTC(2025, 0, 31);
 const DAY = 86_400_000;
@@ -29,153 +20,6 @@ function listing(skills: Skill[], budget = 100_000, usage: ReadonlyMap<string, U
 function lines(skills: Skill[], budget: number, usage: ReadonlyMap<string, UsageEntry> = NO_USAGE): string[] {
   return listing(skills, budget, usage).entries.map((e) => e.text);
 }
-
-describe("listingBudget", () => {
-  it.each([
-    { case: "own env var", env: { SKILLWRIGHT_LISTING_BUDGET: "1234" }, window: 1_000_000, want: 1234 },
-    {
-      case: "own env var wins over Claude's",
-      env: { SKILLWRIGHT_LISTING_BUDGET: "10", SLASH_COMMAND_TOOL_CHAR_BUDGET: "20" },
-      want: 10,
-    },
-    { case: "Claude Code env var", env: { SLASH_COMMAND_TOOL_CHAR_BUDGET: "20" }, want: 20 },
-    {
-      case: "invalid own env var ignored",
-      env: { SKILLWRIGHT_LISTING_BUDGET: "lots", SLASH_COMMAND_TOOL_CHAR_BUDGET: "20" },
-      want: 20,
-    },
-    { case: "negative ignored", env: { SKILLWRIGHT_LISTING_BUDGET: "-5" }, want: DEFAULT_LISTING_BUDGET },
-    {
-      case: "fraction text ignored",
-      env: { SKILLWRIGHT_LISTING_BUDGET: "1.5" },
-      want: DEFAULT_LISTING_BUDGET,
-    },
-    { case: "empty ignored", env: { SKILLWRIGHT_LISTING_BUDGET: "" }, want: DEFAULT_LISTING_BUDGET },
-    { case: "zero is a budget", env: { SKILLWRIGHT_LISTING_BUDGET: "0" }, want: 0 },
-    { case: "configured beats window", env: {}, configured: 500, window: 1_000_000, want: 500 },
-    { case: "env beats configured", env: { SLASH_COMMAND_TOOL_CHAR_BUDGET: "7" }, configured: 500, want: 7 },
-    { case: "1M window: × 3 chars/token × 1%", env: {}, window: 1_000_000, want: 30_000 },
-    { case: "200k window: × 4 × 1%", env: {}, window: 200_000, want: 8_000 },
-    { case: "2M window counts as large: × 3", env: {}, window: 2_000_000, want: 60_000 },
-    { case: "500k window: × 4", env: {}, window: 500_000, want: 20_000 },
-    { case: "floored", env: {}, window: 123_457, want: 4_938 },
-    { case: "custom fraction, 200k", env: {}, window: 200_000, fraction: 0.02, want: 16_000 },
-    { case: "custom fraction, 1M", env: {}, window: 1_000_000, fraction: 0.05, want: 150_000 },
-    { case: "fraction 0 ignored", env: {}, window: 1_000_000, fraction: 0, want: 30_000 },
-    { case: "fraction over 1 ignored", env: {}, window: 200_000, fraction: 2, want: 8_000 },
-    { case: "NaN fraction ignored", env: {}, window: 200_000, fraction: Number.NaN, want: 8_000 },
-    { case: "unknown window", env: {}, want: DEFAULT_LISTING_BUDGET },
-    { case: "zero window is unknown", env: {}, window: 0, want: DEFAULT_LISTING_BUDGET },
-  ])("$case", ({ env, window, fraction, configured, want }) => {
-    expect(listingBudget({ env, contextWindowTokens: window, fraction, configured })).toBe(want);
-  });
-});
-
-describe("charsPerToken", () => {
-  it.each([
-    [1_000_000, 3],
-    [1_500_000, 3],
-    [999_999, 4],
-    [200_000, 4],
-  ])("%i tokens → %i", (window, want) => {
-    expect(charsPerToken(window)).toBe(want);
-  });
-});
-
-describe("listingLimits: env, settings and window together", () => {
-  it.each([
-    { case: "nothing set, 1M", env: {}, settings: {}, window: 1_000_000, want: [30_000, 1_536] },
-    { case: "nothing set, unknown window", env: {}, settings: {}, window: undefined, want: [8_000, 1_536] },
-    {
-      case: "skillListingBudgetFraction",
-      env: {},
-      settings: { skillListingBudgetFraction: 0.02 },
-      window: 200_000,
-      want: [16_000, 1_536],
-    },
-    {
-      case: "skillListingMaxDescChars",
-      env: {},
-      settings: { skillListingMaxDescChars: 100 },
-      window: 200_000,
-      want: [8_000, 100],
-    },
-    {
-      case: "skillListingBudget beats the fraction",
-      env: {},
-      settings: { skillListingBudget: 500, skillListingBudgetFraction: 0.5 },
-      window: 1_000_000,
-      want: [500, 1_536],
-    },
-    {
-      case: "env beats every setting",
-      env: { SLASH_COMMAND_TOOL_CHAR_BUDGET: "42" },
-      settings: { skillListingBudget: 500, skillListingBudgetFraction: 0.5 },
-      window: 1_000_000,
-      want: [42, 1_536],
-    },
-    {
-      case: "a cap of 0 is ignored",
-      env: {},
-      settings: { skillListingMaxDescChars: 0 },
-      window: 200_000,
-      want: [8_000, 1_536],
-    },
-  ])("$case", ({ env, settings, window, want }) => {
-    const got = listingLimits({ env, settings: listingSettingsOf(settings), contextWindowTokens: window });
-    expect([got.budget, got.maxDescChars]).toEqual(want);
-  });
-});
-
-describe("listingDescription", () => {
-  it.each([
-    { case: "plain", description: "Deploys", whenToUse: undefined, want: "Deploys" },
-    {
-      case: "when_to_use appended",
-      description: "Deploys",
-      whenToUse: "on release",
-      want: "Deploys - on release",
-    },
-    {
-      case: "newlines collapse",
-      description: "Line one\n  line two\r\nthree",
-      whenToUse: undefined,
-      want: "Line one line two three",
-    },
-    { case: "newline in when_to_use", description: "A", whenToUse: "b\nc", want: "A - b c" },
-    { case: "blank when_to_use ignored", description: "A", whenToUse: "  ", want: "A" },
-  ])("$case", ({ description, whenToUse, want }) => {
-    expect(listingDescription({ description, whenToUse })).toBe(want);
-  });
-
-  it("keeps a description of exactly the cap", () => {
-    const description = "x".repeat(LISTING_DESCRIPTION_CAP);
-    expect(listingDescription({ description })).toBe(description);
-  });
-
-  it("cuts a longer one to the first 1,535 chars plus an ellipsis", () => {
-    const description = `${"a".repeat(1_535)}bcdef`;
-    const got = listingDescription({ description });
-    expect(got).toHaveLength(1_536);
-    expect(got).toBe(`${"a".repeat(1_535)}…`);
-  });
-
-  it("caps description and when_to_use together", () => {
-    const got = listingDescription({ description: "d".repeat(1_530), whenToUse: "when it rains" });
-    expect(got).toBe(`${"d".repeat(1_530)} - wh…`);
-  });
-
-  it("takes the cap from skillListingMaxDescChars: 100 → first 99 chars + …", () => {
-    const got = listingDescription({ description: "b".repeat(150) }, 100);
-    expect(got).toBe(`${"b".repeat(99)}…`);
-    expect(listingDescription({ description: "b".repeat(100) }, 100)).toBe("b".repeat(100));
-  });
-
-  it("never splits a surrogate pair at the cut", () => {
-    const got = listingDescription({ description: `${"a".repeat(1_534)}😀tail` });
-    expect(got).toBe(`${"a".repeat(1_534)}…`);
-  });
-});
 
 describe("buildListing: format", () => {
   it("wraps entries in the system-reminder block", () => {
@@ -330,14 +174,6 @@ describe("buildListing: deltas", () => {
       sentNames: new Set(["a", "b", "c"]),
     });
     expect(got).toEqual({ text: "", entries: [], cut: [], omitted: [], chars: 0 });
-  });
-});
-
-describe("formatListingBlock", () => {
-  it("takes another header for nested-discovery announcements", () => {
-    expect(formatListingBlock(["- x"], { header: "New skills:" })).toBe(
-      "<system-reminder>\nNew skills:\n\n- x\n</system-reminder>",
-    );
   });
 });
 

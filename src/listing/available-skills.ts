@@ -1,3 +1,6 @@
+import type { Skill } from "../skill/skill.js";
+import { listingDescription } from "./description.js";
+
 /** One `<skill>` of the `<available_skills>` block. */
 export interface PromptSkill {
   name: string;
@@ -37,4 +40,14 @@ export function availableSkillsXml(skills: readonly PromptSkill[]): string {
   }
   lines.push("</available_skills>");
   return lines.join("\n");
+}
+
+/**
+ * The skills of a system-prompt catalog (`skillCatalog: "system"`): those the model may call, with their
+ * listing description. Pure.
+ */
+export function catalogEntries(skills: readonly Skill[]): { name: string; description: string }[] {
+  return skills
+    .filter((s) => !s.disableModelInvocation)
+    .map((s) => ({ name: s.name, description: listingDescription(s) }));
 }

@@ -1,148 +1,8 @@
-import { displayName, type Skill } from "./skill/skill.js";
-import { type UsageScores, usageScore } from "./usage.js";
-
-/** Longest description (with ` - {when_to_use}`) kept in an entry; longer text is cut with `…` (SPEC §3). */
-export const LISTING_DESCRIPTION_CAP = 1_536;
-/** Listing budget in chars when the context window is unknown (SPEC §3). */
-export const DEFAULT_LISTING_BUDGET = 8_000;
-/** Share of the context window the listing may take by default (settings `skillListingBudgetFraction`). */
-export const DEFAULT_LISTING_FRACTION = 0.01;
-/** Chars per token for a model with a window of at least {@link LARGE_CONTEXT_WINDOW} tokens (SPEC §3). */
-export const CHARS_PER_TOKEN_LARGE_WINDOW = 3;
-/** Chars per token for a smaller window (200k-token models). */
-export const CHARS_PER_TOKEN = 4;
-/** Windows of this many tokens or more count as 1M-token windows for {@link charsPerToken}. */
-export const LARGE_CONTEXT_WINDOW = 1_000_000;
-/** Env vars that set the budget in chars, first valid one wins. */
-export const LISTING_BUDGET_ENV_VARS = [
-  "SKILLWRIGHT_LISTING_BUDGET",
-  "SLASH_COMMAND_TOOL_CHAR_BUDGET",
-] as const;
-
-const ELLIPSIS = "…";
-/** The line that opens the listing (SPEC §3), after `<system-reminder>`. */
-export const LISTING_HEADER = "The following skills are available for use with the Skill tool:";
-
-/** A non-negative integer written in decimal, or undefined. */
-function parseBudget(value: string | undefined): number | undefined {
-  if (value === undefined || !/^\s*\d+\s*$/.test(value)) return undefined;
-  const n = Number(value);
-  return Number.isSafeInteger(n) ? n : undefined;
-}
-
-/** Chars per token for a context window: 3 for 1M-token windows (and larger), else 4 (SPEC §3). Pure. */
-export function charsPerToken(contextWindowTokens: number): number {
-  return contextWindowTokens >= LARGE_CONTEXT_WINDOW ? CHARS_PER_TOKEN_LARGE_WINDOW : CHARS_PER_TOKEN;
-}
-
-/**
- * The listing budget in chars (SPEC §3): `$SKILLWRIGHT_LISTING_BUDGET`, else `$SLASH_COMMAND_TOOL_CHAR_BUDGET`,
- * else `configured` (the settings' `skillListingBudget`), else `floor(contextWindowTokens × charsPerToken ×
- * fraction)` (fraction default 0.01: 30,000 for a 1M-token window, 8,000 for 200k), else 8,000. Env values
- * that are not non-negative integers, and fractions outside (0, 1], are ignored. Pure.
- */
-export function listingBudget(options: {
-  env: Readonly<Record<string, string | undefined>>;
-  configured?: number | undefined;
-  contextWindowTokens?: number | undefined;
-  fraction?: number | undefined;
-}): number {
-  for (const name of LISTING_BUDGET_ENV_VARS) {
-    const budget = parseBudget(options.env[name]);
-    if (budget !== undefined) return budget;
-  }
-  if (options.configured !== undefined && Number.isFinite(options.configured) && options.configured >= 0) {
-    return Math.floor(options.configured);
-  }
-  const window = options.contextWindowTokens;
-  if (window !== undefined && Number.isFinite(window) && window > 0) {
-    const f = options.fraction;
-    const fraction = f !== undefined && Number.isFinite(f) && f > 0 && f <= 1 ? f : DEFAULT_LISTING_FRACTION;
-    return Math.floor(window * charsPerToken(window) * fraction);
-  }
-  return DEFAULT_LISTING_BUDGET;
-}
-
-/** The listing settings (user/project settings files), each optional. */
-export interface ListingSettings {
-  /** `skillListingBudget`: the budget in chars (beaten only by the env vars). */
-  budget?: number | undefined;
-  /** `skillListingBudgetFraction`: the share of the context window. */
-  fraction?: number | undefined;
-  /** `skillListingMaxDescChars`: the per-description cap. */
-  maxDescChars?: number | undefined;
-}
-
-/** The listing settings out of a settings object (`skillListingBudget`, `…BudgetFraction`, `…MaxDescChars`). Pure. */
-export function listingSettingsOf(settings: {
-  skillListingBudget?: number | undefined;
-  skillListingBudgetFraction?: number | undefined;
-  skillListingMaxDescChars?: number | undefined;
-}): ListingSettings {
-  return {
-    budget: settings.skillListingBudget,
-    fraction: settings.skillListingBudgetFraction,
-    maxDescChars: settings.skillListingMaxDescChars,
-  };
-}
-
-/** What a listing is packed with: its budget and per-description cap. */
-export interface ListingLimits {
-  budget: number;
-  maxDescChars: number;
-}
-
-/**
- * The budget and description cap for a model with `contextWindowTokens` (undefined: unknown), from the env vars
- * and settings as SPEC §3 orders them. The one place every listing (session, forks, `doctor`) gets them. Pure.
- */
-export function listingLimits(options: {
-  env: Readonly<Record<string, string | undefined>>;
-  settings?: ListingSettings | undefined;
-  contextWindowTokens: number | undefined;
-}): ListingLimits {
-  const settings = options.settings ?? {};
-  const cap = settings.maxDescChars;
-  return {
-    budget: listingBudget({
-      env: options.env,
-      configured: settings.budget,
-      contextWindowTokens: options.contextWindowTokens,
-      fraction: settings.fraction,
-    }),
-    maxDescChars: cap !== undefined && Number.isSafeInteger(cap) && cap >= 1 ? cap : LISTING_DESCRIPTION_CAP,
-  };
-}
-
-interface Description {
-  text: string;
-  /** Chars of the collapsed text that the cap removed (0 when not capped). */
-  capped: number;
-}
-
-function describe(skill: Pick<Skill, "description" | "whenToUse">, cap: number): Description {
-  const whenToUse = skill.whenToUse?.trim();
-  const raw = whenToUse ? `${skill.description} - ${whenToUse}` : skill.description;
-  const collapsed = raw.includes("\n") || raw.includes("\r") ? raw.replace(/\s*[\r\n]\s*/g, " ") : raw;
-  const text = collapsed.trim();
-  if (text.length <= cap) return { text, capped: 0 };
-  let end = cap - 1;
-  const last = text.charCodeAt(end - 1);
-  if (end > 0 && last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return { text: text.slice(0, end) + ELLIPSIS, capped: text.length - end };
-}
-
-/**
- * The description shown for a skill: `description` plus ` - {when_to_use}`, each run of whitespace holding a
- * newline collapsed to one space, capped at `cap` chars (default 1,536: the first 1,535 + `…`; a surrogate
- * pair is never split, so the kept part may be one char shorter). Pure.
- */
-export function listingDescription(
-  skill: Pick<Skill, "description" | "whenToUse">,
-  cap: number = LISTING_DESCRIPTION_CAP,
-): string {
-  return describe(skill, cap).text;
-}
+import { displayName, type Skill } from "../skill/skill.js";
+import { type UsageScores, usageScore } from "../usage.js";
+import { formatListingBlock, nameOnlyNote } from "./block.js";
+import { cutDescription, type Description, LISTING_DESCRIPTION_CAP } from "./description.js";
+import { omittedCost, omittedNote } from "./overflow.js";
 
 /** Why an entry shows less than the skill's whole description. */
 export type ListingCutReason = "over-budget" | "description-capped";
@@ -203,43 +63,6 @@ export interface BuildListingOptions {
   searchable?: boolean;
 }
 
-/** The name of the skill search tool the omitted-skills line points to (SPEC §14.15). */
-export const SKILL_SEARCH_TOOL_NAME = "SkillSearch";
-
-/** The `[beyond]` last line of a block with name-only entries (and no omitted ones). */
-export function nameOnlyNote(count: number): string {
-  return count === 1
-    ? "(1 skill above is listed by name only to fit the listing budget; the Skill tool still accepts it.)"
-    : `(${count} skills above are listed by name only to fit the listing budget; the Skill tool still accepts them.)`;
-}
-
-/**
- * The `[beyond]` last line of a block that leaves `count` skills out (SPEC §3): how many, and how to find them
- * (the `SkillSearch` tool when the agent has it, else their exact names).
- */
-export function omittedNote(count: number, searchable: boolean): string {
-  const more = count === 1 ? "1 more skill is" : `${count} more skills are`;
-  const them = count === 1 ? "it" : "them";
-  return searchable
-    ? `(${more} not listed to fit the listing budget: find ${them} with the ${SKILL_SEARCH_TOOL_NAME} tool. The Skill tool accepts every skill, listed or not.)`
-    : `(${more} not listed to fit the listing budget. The Skill tool accepts every skill, listed or not, by its exact name.)`;
-}
-
-/**
- * Wraps entry lines in the listing block: `<system-reminder>⏎{header}⏎⏎{lines}⏎</system-reminder>`, with
- * `footer` after a blank line when given. "" when there are neither lines nor a footer. Pure.
- */
-export function formatListingBlock(
-  lines: readonly string[],
-  options: { header?: string; footer?: string } = {},
-): string {
-  const footer = options.footer ?? "";
-  if (lines.length === 0 && footer === "") return "";
-  const body = lines.join("\n");
-  const tail = footer === "" ? body : body === "" ? footer : `${body}\n\n${footer}`;
-  return `<system-reminder>\n${options.header ?? LISTING_HEADER}\n\n${tail}\n</system-reminder>`;
-}
-
 const OMITTED = 0;
 const NAME_ONLY = 1;
 const FULL = 2;
@@ -297,11 +120,6 @@ function sortTop(items: number[], compare: (a: number, b: number) => number, k: 
   for (let i = 0; i < k; i++) items[i] = top[i] as number;
 }
 
-/** Chars of the omitted-skills line and the blank line before it (none when it is the only text). */
-function omittedCost(count: number, hasLines: boolean, searchable: boolean): number {
-  return count === 0 ? 0 : omittedNote(count, searchable).length + (hasLines ? 2 : 0);
-}
-
 /**
  * Builds the skill listing (SPEC §3). Entries keep the input order (the listing order).
  *
@@ -354,7 +172,7 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
   const descOf = (i: number): Description => {
     let desc = descs[i];
     if (desc === undefined) {
-      desc = describe(listed[i] as Skill, cap);
+      desc = cutDescription(listed[i] as Skill, cap);
       descs[i] = desc;
     }
     return desc;
