@@ -30,6 +30,7 @@ export type { AskPermission, PermissionDecision, PermissionRules } from "./permi
 export { type OpenedSession, type OpenSessionOptions, openSession } from "./session/open.js";
 export { createFileSessionStore, type SessionStore, type TranscriptEntry } from "./session/session-store.js";
 export type { Session } from "./session/session-types.js";
+export { UnknownSessionError } from "./session/unknown-session-error.js";
 export { SKILL_SOURCES, type Skill, type SkillMeta } from "./skill/skill.js";
 export type { SkillSwitches } from "./skill-filter.js";
 export type { MemorySkillDefinition } from "./sources/memory-skill.js";
