@@ -3,12 +3,25 @@
 // (p-run-*.cjs, see "Two bundles" below); and zod on its own (zod.cjs, see `lazyZod`). Node spends most of a short
 // command's time resolving and loading modules; the bundle cuts a headless run's start-up by about a third.
 // dist/bin/ sits at the same depth as dist/cli/, so the CLI's package-relative paths (bundled-skills/) hold.
-import { readFileSync, rmSync } from "node:fs";
-import { basename, dirname, resolve } from "node:path";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { build } from "esbuild";
 
 // Chunk names carry content hashes: without a clean dir, every rebuild would leave the old chunks behind.
 rmSync("dist/bin", { recursive: true, force: true });
+
+/**
+ * Source maps only when asked (`npm run build:maps`, which also has tsc write them): they were 16 of the
+ * package's 21 MB unpacked (the print bundle's alone 6.3 MB, sourcesContent included). Node reads them only under
+ * `--enable-source-maps` or a debugger, so a user's stack traces are the same without them: function and class
+ * names kept (`keepNames`), positions in the minified chunk instead of src/*.ts lines. A build without maps
+ * deletes those an earlier build:maps left in dist/ (tsc never removes a file), so that `npm pack` cannot ship
+ * stale ones (test/cli/pack.test.ts checks the tarball holds none).
+ */
+const sourcemap = process.argv.includes("--sourcemap");
+if (!sourcemap)
+  for (const file of readdirSync("dist", { recursive: true, encoding: "utf8" }))
+    if (file.endsWith(".map")) rmSync(join("dist", file));
 
 /** The file zod is bundled into, beside the chunks, loaded by `require` on first use (see `lazyZod`). */
 const ZOD_FILE = "zod.cjs";
@@ -63,7 +76,7 @@ module.exports = namespace;
 const compiled = {
   platform: "node",
   target: "node20",
-  sourcemap: true,
+  sourcemap,
   // Node compiles every module it loads, and a short command spends more time compiling than running: minified
   // chunks are half the size (1.06 MB -> ~0.5 MB on a -p run) and a -p run ~10% faster (interleaved A/B, 20
   // runs: median 163 -> 144 ms). keepNames keeps functions' and classes' `name` (error classes, stack traces).

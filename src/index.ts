@@ -11,7 +11,7 @@ export { ModelError } from "./agent/model-error.js";
 export type { ModelMessage } from "./agent/model-types.js";
 export { DEFAULT_MODEL, type ModelEffort } from "./agent/models.js";
 export type { BundledRegistry, BundledSkillDefinition } from "./bundled/register.js";
-export { createCatalog, type Discovery, type SkillCatalog } from "./catalog/catalog.js";
+export type { Discovery, SkillCatalog } from "./catalog/catalog.js";
 export {
   DIAGNOSTIC_CODES,
   type Diagnostic,
@@ -29,6 +29,7 @@ export type { AskPermission, PermissionDecision, PermissionRules } from "./permi
 export { type OpenedSession, type OpenSessionOptions, openSession } from "./session/open.js";
 export { createFileSessionStore, type SessionStore, type TranscriptEntry } from "./session/session-store.js";
 export type { Session } from "./session/session-types.js";
+export { UnknownSessionError } from "./session/unknown-session-error.js";
 export { SKILL_TIERS, type Skill, type SkillMeta } from "./skill/skill.js";
 export type { SkillSwitches } from "./skill-filter.js";
 export type { MemorySkillDefinition } from "./sources/memory-skill.js";

@@ -4,6 +4,7 @@ import type { AgentEvent } from "../agent/events.js";
 import type { Engine } from "../engine/engine.js";
 import { loadPromptTemplates } from "../prompt-templates/load-templates.js";
 import { openSession } from "../session/open.js";
+import { UnknownSessionError } from "../session/unknown-session-error.js";
 import type { Skill } from "../skill/skill.js";
 import type { CliArgs } from "./args.js";
 import type { CliIo } from "./io.js";
@@ -100,11 +101,21 @@ export async function interactiveCommand(
     const next = await pending.next();
     return next.done ? undefined : next.value;
   };
-  const { session, diagnostics, model } = await openSession(engine, {
-    ...prepared.options,
-    askPermission: async ({ prompt }) =>
-      /^y(es)?$/i.test((await nextLine(`\n${prompt} [y/N] `))?.trim() ?? ""),
-  });
+  let opened: Awaited<ReturnType<typeof openSession>>;
+  try {
+    opened = await openSession(engine, {
+      ...prepared.options,
+      askPermission: async ({ prompt }) =>
+        /^y(es)?$/i.test((await nextLine(`\n${prompt} [y/N] `))?.trim() ?? ""),
+    });
+  } catch (error) {
+    rl.close();
+    stopFollowing();
+    if (!(error instanceof UnknownSessionError)) throw error;
+    io.stderr(`${error.message}\n`);
+    return 1;
+  }
+  const { session, diagnostics, model } = opened;
   for (const d of diagnostics)
     io.stderr(`${d.severity} ${d.code}: ${d.message}${d.path ? ` (${d.path})` : ""}\n`);
   io.stdout(

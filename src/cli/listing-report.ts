@@ -3,7 +3,10 @@ import { loadSettings } from "../config/settings.js";
 import type { Engine } from "../engine/engine.js";
 import { listingLimits, listingSettingsOf } from "../listing/budget.js";
 import { catalogCanOverflow } from "../listing/overflow.js";
-import { buildListing, type Listing } from "../listing/packing.js";
+import type { Listing } from "../listing/packing.js";
+import { createListingState, MAIN_AGENT } from "../session/listing-state.js";
+import { createSkillView } from "../session/view.js";
+import type { Skill } from "../skill/skill.js";
 import { createFileUsageStore, defaultUsagePath } from "../usage.js";
 
 /** The listing the model would see at the start of a session, with its budget. */
@@ -19,9 +22,27 @@ export interface ListingReport {
 }
 
 /**
+ * The skills a session opens with, through the session's own view (`createSkillView`, as `openSession` builds
+ * it): the discovered skills, then the built-in prompt commands (`init`) unless a skill takes the name or the
+ * skill filter switches them off; conditional skills wait for a matching path.
+ */
+export async function openingSkills(engine: Engine): Promise<Skill[]> {
+  const [discovery, filter] = await Promise.all([engine.discover(), engine.skillFilter()]);
+  const view = createSkillView({
+    cwd: engine.cwd,
+    skills: discovery.skills,
+    disabled: discovery.disabled ?? [],
+    filter: () => filter,
+    builtinCommands: true,
+  });
+  return view.visible();
+}
+
+/**
  * Builds the start-of-session listing for `model` (default: settings `model`, else the default model) as a
- * session would: the same budget and cap (`listingLimits`), the same skill-search decision, un-activated
- * conditional skills left out, usage scores from `~/.skillwright/usage.json`.
+ * session would: its opening skills (`openingSkills`), packed by the session's own listing state into its
+ * first block, with the same budget and cap (`listingLimits`), the same skill-search decision and usage scores
+ * from `~/.skillwright/usage.json`.
  */
 export async function listingReport(
   engine: Engine,
@@ -43,14 +64,13 @@ export async function listingReport(
     contextWindowTokens: contextWindow,
   });
   const skillSearch = catalogCanOverflow(skills, budget);
-  const usage = await createFileUsageStore({ fs: engine.fs, path: defaultUsagePath(engine.home) }).load();
-  const listing = buildListing(skills, {
-    budget,
-    maxDescChars,
-    usage,
+  const usage = createFileUsageStore({ fs: engine.fs, path: defaultUsagePath(engine.home) });
+  const listing = await createListingState().next(
+    MAIN_AGENT,
+    await openingSkills(engine),
+    { budget, maxDescChars, searchable: skillSearch },
+    () => usage.load(),
     now,
-    searchable: skillSearch,
-    isListable: (s) => s.paths === undefined,
-  });
+  );
   return { model: resolved, contextWindow, budget, maxDescChars, skillSearch, listing };
 }

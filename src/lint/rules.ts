@@ -2,6 +2,7 @@ import { posix } from "node:path";
 import type { ListingLimits } from "../listing/budget.js";
 import { listingDescription } from "../listing/description.js";
 import { displayName, type Skill } from "../skill/skill.js";
+import { sideEffectIntents } from "./side-effect-intent.js";
 
 /** Every lint finding code; stable, for CI filters and tests. */
 export const LINT_CODES = [
@@ -113,32 +114,31 @@ export function secretRule(file: LintFile): LintFinding[] {
   return out;
 }
 
-const SIDE_EFFECT =
-  /\b(?:deploy(?:s|ing)?|publish(?:es|ing)?|push(?:es|ing)?|delet(?:e|es|ing)|send(?:s|ing)?|releas(?:e|es|ing)|upload(?:s|ing)?|drop(?:s|ping)?|merg(?:e|es|ing)|email(?:s|ing)?|post(?:s|ing)? to)\b/gi;
 const APPROVAL =
   /\b(?:confirm(?:s|ation)?|approv(?:e|al|es)|ask(?:s)? (?:the )?user|permission|(?:wait|check) (?:for|with) the user|before (?:proceeding|continuing|running)|dry[- ]run)\b/i;
 
 /**
- * A skill whose text names side-effect verbs (deploy, publish, push, delete, send, release…) but has no approval
- * step: neither `disable-model-invocation: true` nor text asking the user to confirm. One finding, at the first
- * verb. Pure.
+ * A skill that performs side effects (deploys, pushes, publishes, deletes, sends, writes files: verbs it is told
+ * to act on, side-effect commands, tools granted that write; see `sideEffectIntents`) but has no approval step:
+ * neither `disable-model-invocation: true` nor text asking the user to confirm. A verb only mentioned ("before
+ * merging") is no side effect. One finding, at the first sign. Pure.
  */
-export function sideEffectRule(skillMd: LintFile, disableModelInvocation: boolean): LintFinding[] {
-  if (disableModelInvocation || APPROVAL.test(skillMd.text)) return [];
-  const verbs = new Set<string>();
-  let first = -1;
-  for (const m of skillMd.text.matchAll(SIDE_EFFECT)) {
-    verbs.add(m[0].toLowerCase());
-    if (first < 0) first = m.index;
-  }
-  if (first < 0) return [];
+export function sideEffectRule(
+  skillMd: LintFile,
+  skill: Pick<Skill, "disableModelInvocation" | "allowedTools">,
+): LintFinding[] {
+  if (skill.disableModelInvocation || APPROVAL.test(skillMd.text)) return [];
+  const intents = sideEffectIntents(skillMd.text, skill.allowedTools);
+  const first = intents[0];
+  if (first === undefined) return [];
+  const what = [...new Set(intents.map((i) => i.what))].slice(0, 4);
   return [
     finding(
       "side-effect-no-approval",
       "warning",
-      `side effects (${[...verbs].slice(0, 4).join(", ")}) with no approval step: set disable-model-invocation: true or ask the user to confirm`,
+      `side effects (${what.join(", ")}) with no approval step: set disable-model-invocation: true or ask the user to confirm`,
       skillMd,
-      first,
+      first.index,
     ),
   ];
 }
@@ -330,7 +330,13 @@ export function listingCostRule(
 export interface LintSubject {
   skill: Pick<
     Skill,
-    "name" | "alias" | "description" | "whenToUse" | "descriptionFromBody" | "disableModelInvocation"
+    | "name"
+    | "alias"
+    | "description"
+    | "whenToUse"
+    | "descriptionFromBody"
+    | "disableModelInvocation"
+    | "allowedTools"
   >;
   /** SKILL.md's whole text, `file` "SKILL.md". */
   skillMd: LintFile;
@@ -345,7 +351,7 @@ export function lintSkill(subject: LintSubject, models: ListingModels): LintFind
   const exists = (p: string) => subject.paths.has(p);
   return [
     ...[subject.skillMd, ...subject.scripts].flatMap((f) => [...riskyShellRule(f), ...secretRule(f)]),
-    ...sideEffectRule(subject.skillMd, subject.skill.disableModelInvocation),
+    ...sideEffectRule(subject.skillMd, subject.skill),
     ...linkRule(subject.skillMd, exists),
     ...descriptionRule(subject.skill, subject.skillMd),
     ...listingCostRule(subject.skill, subject.skillMd, models),

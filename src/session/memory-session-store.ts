@@ -1,4 +1,5 @@
 import type { SessionStore, TranscriptEntry } from "./session-store.js";
+import { UnknownSessionError } from "./unknown-session-error.js";
 
 /** A session store in memory: for sessions whose transcripts must not reach the host's disk (tests, trigger runs, sessions over a file system that is not the host's). */
 export function createMemorySessionStore(): SessionStore {
@@ -9,7 +10,13 @@ export function createMemorySessionStore(): SessionStore {
     },
     async read(sessionId) {
       const entries = sessions.get(sessionId);
-      if (entries === undefined) throw new Error(`No session ${sessionId}`);
+      if (entries === undefined) {
+        const ids = [...sessions.keys()];
+        throw new UnknownSessionError(
+          sessionId,
+          `${ids.length === 0 ? "none" : ids.join(", ")} (kept in memory)`,
+        );
+      }
       return entries;
     },
     location: (sessionId) => `memory:${sessionId}`,

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { appendFile, chmod, mkdir, readFile, stat, truncate } from "node:fs/promises";
 import { join } from "node:path";
 import type { ModelMessage } from "../agent/model-types.js";
+import { UnknownSessionError } from "./unknown-session-error.js";
 
 /** One line of a session transcript (JSONL). */
 export type TranscriptEntry =
@@ -16,7 +17,7 @@ export type TranscriptEntry =
 export interface SessionStore {
   /** Appends entries; each is on disk before the promise resolves. */
   append(sessionId: string, entries: TranscriptEntry[]): Promise<void>;
-  /** All entries of a session, in order; rejects when the session does not exist. */
+  /** All entries of a session, in order; rejects with `UnknownSessionError` when the session does not exist. */
   read(sessionId: string): Promise<TranscriptEntry[]>;
   /** Where a session's transcript lives (for hooks' `transcript_path`). */
   location(sessionId: string): string;
@@ -82,14 +83,25 @@ export function createFileSessionStore(dir: string, options: FileSessionStoreOpt
       });
     },
     async read(sessionId) {
+      // A session that does not exist (or an id no session can have) rejects here, before anything is created.
+      if (!SAFE_ID.test(sessionId) || !(await isFile(file(sessionId))))
+        throw new UnknownSessionError(sessionId, dir);
       const path = file(sessionId);
-      // A session that does not exist rejects here, before anything is created.
-      await stat(path);
       await prepare(sessionId);
       return parseTranscript(await readFile(path, "utf8"));
     },
     location: file,
   };
+}
+
+/** True when `path` is a file; false when nothing is there. Other errors (no permission) reject. */
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch (error) {
+    if (error instanceof Error && "code" in error && error.code === "ENOENT") return false;
+    throw error;
+  }
 }
 
 async function prepareFile(dir: string, path: string, onTornTail: FileSessionStoreOptions["onTornTail"]) {

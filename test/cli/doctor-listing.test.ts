@@ -3,6 +3,8 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { firstMessageTexts, INIT_ENTRY, LISTING_HEADER, skillMd } from "../support/harness.js";
+import { startTestModel, TEST_API_KEY, textTurn } from "../support/model-server.js";
 import { type TmpTree, type TreeEntry, tmpTree } from "../support/tmp-tree.js";
 
 const BIN = fileURLToPath(new URL("../../dist/bin/main.js", import.meta.url));
@@ -110,6 +112,47 @@ describe("doctor: the listing budget and what it leaves out (SPEC §3)", () => {
       expect(listing.maxDescChars).toBe(100);
     } finally {
       await settings.cleanup();
+    }
+  });
+});
+
+describe("doctor prints the listing a session sends", () => {
+  it("the first request of a -p run holds doctor's listing text, the built-in init entry included", async () => {
+    const own = await tmpTree({
+      "home/.keep": "",
+      "repo/.git": { dir: true },
+      "repo/.claude/skills/greet/SKILL.md": skillMd("description: Greets people", "Say hello."),
+      "repo/.claude/skills/ts-help/SKILL.md": skillMd("description: TypeScript help\npaths: '*.ts'", "TS."),
+    });
+    const model = await startTestModel([textTurn("hi")]);
+    try {
+      const env = {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        SKILLWRIGHT_MANAGED_DIR: own.path("managed"),
+        ANTHROPIC_API_KEY: TEST_API_KEY,
+        ANTHROPIC_BASE_URL: model.server.url,
+      };
+      const where = ["--cwd", own.path("repo"), "--home", own.path("home")];
+      const run = (args: string[]) =>
+        execa(process.execPath, [BIN, ...args, ...where], { env, extendEnv: false, reject: false });
+      const doctor = await run(["doctor", "--json"]);
+      expect(doctor.exitCode, doctor.stderr).toBe(0);
+      const { listing } = JSON.parse(doctor.stdout) as DoctorJson;
+      // The conditional skill waits for a matching path; init comes after the discovered skills.
+      expect(listing.text).toContain("- greet: Greets people");
+      expect(listing.text).not.toContain("ts-help");
+      expect(listing.text).toContain(INIT_ENTRY);
+
+      const session = await run(["-p", "hello"]);
+      expect(session.exitCode, session.stderr).toBe(0);
+      const sent = firstMessageTexts(model.server.requests[0]).filter((t) => t.includes(LISTING_HEADER));
+      expect(sent).toEqual([listing.text]);
+
+      const text = await run(["doctor"]);
+      expect(text.stdout.endsWith(`\n${listing.text}`)).toBe(true);
+    } finally {
+      await model.close();
+      await own.cleanup();
     }
   });
 });

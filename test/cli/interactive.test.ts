@@ -32,7 +32,7 @@ function args(argv: string[] = []) {
 }
 
 /** Runs the interactive mode with `lines` typed (then Ctrl-D: end of input) and returns what it printed. */
-async function runInteractive(lines: string[], env: Record<string, string>) {
+async function runInteractive(lines: string[], env: Record<string, string>, argv: string[] = []) {
   let stdout = "";
   let stderr = "";
   const io: CliIo = {
@@ -51,7 +51,7 @@ async function runInteractive(lines: string[], env: Record<string, string>) {
   const input = new PassThrough();
   const output = new PassThrough();
   output.resume();
-  const done = interactiveCommand(engine, io, args(), { input, output });
+  const done = interactiveCommand(engine, io, args(argv), { input, output });
   // Feed one line at a time, after the previous turn has printed its answer.
   for (const line of lines) {
     input.write(`${line}\n`);
@@ -68,6 +68,17 @@ describe("interactive mode", () => {
     const result = await runInteractive([], {});
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("ANTHROPIC_API_KEY");
+  });
+
+  it("--resume of an unknown id says where the sessions are and exits 1, before any request", async () => {
+    model = await startTestModel([]);
+    const env = { ANTHROPIC_BASE_URL: model.server.url, ANTHROPIC_API_KEY: TEST_API_KEY };
+    const result = await runInteractive([], env, ["--resume", "0f0e0d0c-no-such-session"]);
+    expect(result.stderr).toBe(
+      `No session 0f0e0d0c-no-such-session. Sessions: ${tree.path("home/.skillwright/sessions")}\n`,
+    );
+    expect(result.code).toBe(1);
+    expect(model.server.requests).toHaveLength(0);
   });
 
   it("streams the answer, shows tool and skill lines, and exits 0 at end of input (Ctrl-D)", async () => {

@@ -1,4 +1,5 @@
-import { readdir } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
@@ -7,6 +8,16 @@ import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { assertBuilt } from "./run-cli.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const PACKAGE_VERSION = (JSON.parse(readFileSync(`${ROOT}package.json`, "utf8")) as { version: string })
+  .version;
+/** The package's unpacked size at most (issue #30): 8 MB. */
+const MAX_UNPACKED_BYTES = 8 * 1024 * 1024;
+
+/** What `npm pack --json` says about a tarball. */
+interface PackManifest {
+  unpackedSize: number;
+  files: { path: string; size: number }[];
+}
 
 let tree: TmpTree;
 beforeAll(async () => {
@@ -23,9 +34,19 @@ beforeAll(async () => {
 afterAll(() => tree.cleanup());
 
 describe("the published package", () => {
-  it("npm pack, npm install the tarball in a fresh project, npx skillwright: the full YAML parser works", async () => {
+  it("npm pack (lean: no maps, ≤ 8 MB), npm install the tarball in a fresh project, npx skillwright: the full YAML parser works", async () => {
     // --ignore-scripts: `prepare` would rebuild dist/ while other tests run it; CI builds before the tests.
-    await execa("npm", ["pack", "--ignore-scripts", "--pack-destination", tree.path("pack")], { cwd: ROOT });
+    const packed = await execa(
+      "npm",
+      ["pack", "--json", "--ignore-scripts", "--pack-destination", tree.path("pack")],
+      { cwd: ROOT },
+    );
+    const [manifest] = JSON.parse(packed.stdout) as PackManifest[];
+    const paths = manifest?.files.map((f) => f.path) ?? [];
+    // Lean: no source maps (a build asks for them with `npm run build:maps`), no dist/cli (the bundle's input).
+    expect(paths.filter((p) => p.endsWith(".map"))).toEqual([]);
+    expect(paths.filter((p) => p.startsWith("dist/cli/"))).toEqual([]);
+    expect(manifest?.unpackedSize).toBeLessThanOrEqual(MAX_UNPACKED_BYTES);
     const [tarball] = (await readdir(tree.path("pack"))).filter((f) => f.endsWith(".tgz"));
     expect(tarball).toBeDefined();
     const project = tree.path("user-project");
@@ -39,6 +60,8 @@ describe("the published package", () => {
       SKILLWRIGHT_MANAGED_DIR: tree.path("managed"),
       SKILLWRIGHT_DISCOVERY_CACHE: "off",
     };
+    const version = await execa("npx", ["--no-install", "skillwright", "--version"], { cwd: project, env });
+    expect(version.stdout).toBe(PACKAGE_VERSION);
     const list = await execa("npx", ["--no-install", "skillwright", "list", "--json"], {
       cwd: project,
       env,
@@ -77,7 +100,8 @@ describe("the published package", () => {
       "await engine.close();",
       "await server.close();",
     ].join("\n");
-    const library = await execa("node", ["--input-type=module", "-e", script], {
+    await writeFile(join(project, "check.mjs"), script);
+    const library = await execa("node", ["check.mjs"], {
       cwd: project,
       env,
       reject: false,

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
   descriptionRule,
@@ -79,29 +81,88 @@ describe("secretRule", () => {
   });
 });
 
-describe("sideEffectRule", () => {
-  it.each([
-    "---\ndescription: Deploy the app to production\n---\nRun the deploy script.",
-    "Publish the package to npm.",
-    "git push origin main",
-    "Delete the old branches.",
-    "Send the report to the team channel.",
-    "Release a new version.",
-  ])("flags %s with no approval step", (text) => {
-    expect(codes(sideEffectRule(md(text), false))).toEqual(["side-effect-no-approval"]);
-  });
-
-  it("points at the first verb", () => {
-    expect(sideEffectRule(md("# Ship\n\nBuild.\nThen deploy it.\n"), false)[0]?.line).toBe(4);
-  });
+describe("sideEffectRule: side effects the skill performs, not words it mentions", () => {
+  const CODE_REVIEW = readFileSync(
+    fileURLToPath(new URL("../../examples/project/.claude/skills/code-review/SKILL.md", import.meta.url)),
+    "utf8",
+  );
+  const modelInvoked = (allowedTools: string[] = []) => ({ disableModelInvocation: false, allowedTools });
 
   it.each([
-    ["disable-model-invocation", "Deploy the app.", true],
-    ["a confirm step", "Show the diff and ask the user to confirm, then deploy.", false],
-    ["an approval step", "Wait for approval before you publish.", false],
-    ["no side effect", "Summarise the diff in three bullet points.", false],
-  ])("leaves a skill with %s alone", (_case, text, disabled) => {
-    expect(sideEffectRule(md(text), disabled)).toEqual([]);
+    [
+      "an imperative in the description",
+      "---\ndescription: Deploy the app to production\n---\nRun the checks.",
+    ],
+    ["a description in the third person", "---\ndescription: Publishes the package to npm.\n---\nBody."],
+    ["an imperative sentence", "Publish the package to npm."],
+    ["a list item", "## Steps\n\n1. Build it.\n2. Delete the old branches."],
+    ["an instruction after a heading", "# Ops\nSend the report to the team channel."],
+    ["a coordinated instruction", "Build the image and push it to the registry."],
+    ["an instruction with a purpose", "Run the release script to deploy the app."],
+    ["a modal instruction", "You must release a new version."],
+    ["a write to a file", "Write the summary to NOTES.md."],
+    ["a post somewhere", "Post the digest to the channel."],
+    ["a command line", "git push origin main"],
+    ["a command in a code span", "Then run `npm publish --access public`."],
+    ["a command in a code block", "Finish with:\n\n```sh\nkubectl apply -f deploy.yaml\n```\n"],
+    ["inline shell", "Status: !`gh pr merge --squash`"],
+    ["a write with curl", "Run `curl -X POST https://hooks.example.com/notify`."],
+  ])("flags %s", (_case, text) => {
+    expect(codes(sideEffectRule(md(text), modelInvoked()))).toEqual(["side-effect-no-approval"]);
+  });
+
+  it.each([
+    ["Write", ["Read", "Write"], "Write granted"],
+    ["Edit with a path", ["Edit(src/**)"], "Edit(src/**) granted"],
+    ["a Bash grant of a side-effect command", ["Bash(git push:*)"], "Bash(git push) granted"],
+    ["an MCP tool that sends", ["mcp__slack__send_message"], "mcp__slack__send_message granted"],
+  ])("flags a grant of %s", (_case, tools, what) => {
+    const [found] = sideEffectRule(md("---\nallowed-tools: x\n---\nSummarise.\n"), modelInvoked(tools));
+    expect(found?.message).toContain(`side effects (${what.replace(/\(src.*\)/, "")}`);
+    expect(found?.line).toBe(2);
+  });
+
+  it.each([
+    ['the code-review example ("before merging", `ready to merge`)', CODE_REVIEW],
+    ["a gerund", "Use when the user asks to review code before merging."],
+    ["a wish of the user's", "Use when the user wants to deploy or asks to publish."],
+    ["a condition", "If the build fails, summarise why. When you push, the CI runs."],
+    ["a negation", "Never push to main. Do not delete anything. Finish without sending mail."],
+    ["a statement about a thing", "The push failed last week, and the release was late."],
+    ["a noun compound", "Release notes: summarise them. Merge requests need two reviews."],
+    ["a hyphenated word", "Open the drop-down and read the post-processing log."],
+    ["a write with no destination", "Write a one-line verdict and a short summary."],
+    ["a quoted label", "End with `merge after fixes` or `needs rework`."],
+    ["a negated command", "Never run `git push --force`."],
+    [
+      "a hook's command in the frontmatter",
+      "---\nname: deploy-notes\nhooks:\n  command: git push\n---\nSummarise.",
+    ],
+    ["read-only grants", "---\nallowed-tools: Read, Bash(git log:*)\n---\nSummarise."],
+  ])("leaves %s alone", (_case, text) => {
+    expect(sideEffectRule(md(text), modelInvoked(["Read", "Grep", "Bash(git log:*)"]))).toEqual([]);
+  });
+
+  it("points at the first sign, and names up to four", () => {
+    const [found] = sideEffectRule(
+      md("# Ship\n\nBuild.\nThen deploy it, push the tag, send mail, email the team and publish it.\n"),
+      modelInvoked(),
+    );
+    expect(found?.line).toBe(4);
+    expect(found?.message).toMatch(/^side effects \(deploy, push, send, email\) with no approval step/);
+  });
+
+  it.each([
+    [
+      "disable-model-invocation",
+      "Deploy the app.",
+      { disableModelInvocation: true, allowedTools: ["Write"] },
+    ],
+    ["a confirm step", "Show the diff and ask the user to confirm, then deploy.", modelInvoked()],
+    ["an approval step", "Wait for approval before you publish.", modelInvoked(["Write"])],
+    ["no side effect", "Summarise the diff in three bullet points.", modelInvoked()],
+  ])("leaves a skill with %s alone", (_case, text, skill) => {
+    expect(sideEffectRule(md(text), skill)).toEqual([]);
   });
 });
 
@@ -247,6 +308,7 @@ describe("lintSkill", () => {
         description: "Ops things.",
         descriptionFromBody: false,
         disableModelInvocation: false,
+        allowedTools: [],
       },
       skillMd: md("---\ndescription: Ops things.\n---\nDeploy it. See [x](references/x.md).\n"),
       scripts: [md("#!/bin/sh\ncurl https://x | sh\n", "scripts/setup.sh")],

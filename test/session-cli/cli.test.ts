@@ -230,6 +230,18 @@ describe("skillwright -p (headless)", () => {
     expect(sent).toContain("Noted BETA-7.");
   });
 
+  it("--resume of an unknown id: where the sessions are, exit 1, nothing sent", async () => {
+    const m = await setup([]);
+    const run = await skillwright(["-p", "hi", "--resume", "0f0e0d0c-no-such-session"], modelEnv(m));
+
+    expect(run.stderr).toBe(
+      `No session 0f0e0d0c-no-such-session. Sessions: ${tree.path("home/.skillwright/sessions")}\n`,
+    );
+    expect(run.stdout).toBe("");
+    expect(run.exitCode).toBe(1);
+    expect(m.server.requests).toHaveLength(0);
+  });
+
   it("a stream cut mid-message: exit 1, the error on stderr, finished messages on disk", async () => {
     const m = await setup([
       toolTurn("Read", { path: "notes.txt" }),

@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ModelMessage } from "../../src/agent/model-types.js";
+import { createMemorySessionStore } from "../../src/session/memory-session-store.js";
 import type { TranscriptEntry } from "../../src/session/session-store.js";
+import { UnknownSessionError } from "../../src/session/unknown-session-error.js";
 import { bodyOf, openTestSession, sendAll, transcript } from "../support/harness.js";
 import {
   httpFaultTurn,
@@ -134,9 +136,30 @@ describe("session transcripts", () => {
     expect(resumed.session.invoked().map((i) => i.name)).toEqual(["greet"]);
   });
 
-  it("a resume of a session that does not exist is refused", async () => {
+  it("a resume of a session that does not exist is refused with where the sessions are", async () => {
     const m = await setup([]);
-    await expect(openTestSession(tree, m, { resume: "0f0e0d0c-no-such-session" })).rejects.toThrow();
+    const refused = openTestSession(tree, m, { resume: "0f0e0d0c-no-such-session" });
+    await expect(refused).rejects.toBeInstanceOf(UnknownSessionError);
+    await expect(refused).rejects.toThrow(
+      `No session 0f0e0d0c-no-such-session. Sessions: ${tree.path("home/.skillwright/sessions")}`,
+    );
+    // An id no transcript file can have is unknown too, not a path error.
+    await expect(openTestSession(tree, m, { resume: "../escape" })).rejects.toBeInstanceOf(
+      UnknownSessionError,
+    );
+  });
+
+  it("a memory store refuses an unknown session the same way, listing the ids it holds", async () => {
+    const m = await setup([textTurn("kept")]);
+    const store = createMemorySessionStore();
+    const first = await openTestSession(tree, m, { store });
+    await sendAll(first, "hello");
+    await expect(openTestSession(tree, m, { store, resume: "nope" })).rejects.toThrow(
+      new UnknownSessionError("nope", `${first.session.id} (kept in memory)`),
+    );
+    await expect(
+      openTestSession(tree, m, { store: createMemorySessionStore(), resume: "nope" }),
+    ).rejects.toThrow("No session nope. Sessions: none (kept in memory)");
   });
 
   it("retries a 529 through the SDK and succeeds (two requests recorded)", async () => {

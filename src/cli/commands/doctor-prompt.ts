@@ -3,10 +3,10 @@ import type { Engine } from "../../engine/engine.js";
 import { createNodeShell } from "../../io/shell.js";
 import { assembleSessionPrompt } from "../../prompt/session-prompt.js";
 import { describePromptParts } from "../../prompt/system-prompt.js";
-import { withBuiltinCommands } from "../../skill-tool/builtin-commands.js";
 import { createBuiltinTools } from "../../tools/builtin.js";
 import type { CliArgs } from "../args.js";
 import type { CliIo } from "../io.js";
+import { openingSkills } from "../listing-report.js";
 
 /**
  * `skillwright doctor --prompt`: the system prompt a session opened with the same flags would get
@@ -15,11 +15,7 @@ import type { CliIo } from "../io.js";
  * the text. MCP instructions appear only with `--start-mcp`. The date is today's. Exit 0.
  */
 export async function doctorPromptCommand(engine: Engine, io: CliIo, args: CliArgs): Promise<number> {
-  const [{ projectDir, gitRoot }, discovery, extensions] = await Promise.all([
-    engine.roots(),
-    engine.discover(),
-    engine.extensions(),
-  ]);
+  const [{ projectDir, gitRoot }, extensions] = await Promise.all([engine.roots(), engine.extensions()]);
   const removed = new Set(args.disallowedTools.filter((r) => !r.includes("(")).map(ruleToolName));
   const builtins = createBuiltinTools({ fs: engine.fs, shell: createNodeShell(), homeDir: engine.home });
   const mcp = extensions.startMcp ? extensions.mcp : undefined;
@@ -38,11 +34,7 @@ export async function doctorPromptCommand(engine: Engine, io: CliIo, args: CliAr
     appendSystemPrompt: args.appendSystemPrompt,
     tools,
     mcpInstructions: mcp === undefined ? [] : await mcp.instructions(),
-    // As a session's skill view: conditional skills wait for a matching path; the built-in commands are there.
-    catalog:
-      args.skillCatalog === "system"
-        ? withBuiltinCommands(discovery.skills.filter((s) => s.paths === undefined))
-        : undefined,
+    catalog: args.skillCatalog === "system" ? await openingSkills(engine) : undefined,
   });
   if (args.json) {
     const out = { parts: prompt.parts, text: prompt.text, diagnostics: prompt.diagnostics };

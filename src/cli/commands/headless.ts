@@ -3,6 +3,7 @@ import { type AgentEvent, type AgentResult, emptyUsage } from "../../agent/event
 import type { Engine } from "../../engine/engine.js";
 import { isRecord } from "../../is-record.js";
 import { openSession } from "../../session/open.js";
+import { UnknownSessionError } from "../../session/unknown-session-error.js";
 import type { CliArgs } from "../args.js";
 import type { CliIo } from "../io.js";
 import { prepareRun } from "../model-setup.js";
@@ -85,7 +86,9 @@ export async function headlessCommand(
     opened = await openSession(engine, prepared.options);
   } catch (error) {
     io.stderr(
-      `skillwright: could not open the session: ${error instanceof Error ? error.message : String(error)}\n`,
+      error instanceof UnknownSessionError
+        ? `${error.message}\n`
+        : `skillwright: could not open the session: ${error instanceof Error ? error.message : String(error)}\n`,
     );
     return 1;
   }
