@@ -131,7 +131,7 @@ export interface Engine {
    * such environment.
    */
   switchEnvironment(name: string | undefined): Promise<Discovery>;
-  /** Every enabled skill, in listing order, as `{ id, name, description, path, source }` (seed 004). */
+  /** Every enabled skill, in listing order, as `{ id, name, description, path, source }` (SPEC §17). */
   listSkills(): Promise<SkillInfo[]>;
   /** The enabled skill answering to `id` (its name or alias), or undefined. */
   getSkill(id: string): Promise<SkillInfo | undefined>;

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import type { FsOps } from "../io/fs.js";
 import { UnknownEnvironmentError } from "./unknown-environment-error.js";
 
-/** A named environment: a folder holding `settings.json`, `agents/` and `skills/` (seed 004). */
+/** A named environment: a folder holding `settings.json`, `agents/` and `skills/` (SPEC §17). */
 export interface EnvironmentRef {
   name: string;
   /** `~/.skillwright/environments/{name}`. */

@@ -1,6 +1,6 @@
 import type { Skill } from "../skill/skill.js";
 
-/** What `engine.listSkills()` and `engine.getSkill(id)` return for a skill (seed 004's `SkillInfo`). */
+/** What `engine.listSkills()` and `engine.getSkill(id)` return for a skill (SPEC §17). */
 export interface SkillInfo {
   /** What the Skill tool takes: the dir name (`ns:sub`, `plugin:name`, `mcp__server__name`). */
   id: string;

@@ -22,7 +22,7 @@ export function escapeXml(text: string): string {
 /**
  * The `<available_skills>` block the Agent Skills reference tool (`skills-ref to-prompt`) prints: each tag on its
  * own line, each value escaped on its own line, skills in the order given. Without a location, a skill has
- * only `<name>` and `<description>` (the catalog of a system prompt, seed 002). Pure.
+ * only `<name>` and `<description>` (the catalog in the system prompt, SPEC §16). Pure.
  */
 export function availableSkillsXml(skills: readonly PromptSkill[]): string {
   const lines = ["<available_skills>"];

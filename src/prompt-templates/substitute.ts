@@ -1,5 +1,5 @@
 /**
- * One pass over a template's placeholders (seed 000's table): `${@:N:L}` (L args from the Nth), `${@:N}` (from
+ * One pass over a template's placeholders (SPEC §15): `${@:N:L}` (L args from the Nth), `${@:N}` (from
  * the Nth on), `$ARGUMENTS` and `$@` (all), `$1`…`$9` (one; `$10` is `$1` then `0`, as in a shell). Missing args
  * are empty; args are joined with one space. A value is never scanned again, so an argument holding `$1` stays
  * as typed. `N` counts from 1 (`${@:0}` is all).

@@ -84,7 +84,7 @@ export function toolsSection(tools: readonly PromptTool[]): string {
   ].join("\n");
 }
 
-/** The skill catalog (system mode) as seed 002 builds it: an intro, then `<available_skills>`; "" for none. Pure. */
+/** The skill catalog (system mode) (SPEC §16): an intro, then `<available_skills>`; "" for none. Pure. */
 export function skillCatalogSection(skills: ReadonlyArray<{ name: string; description: string }>): string {
   if (skills.length === 0) return "";
   return `${SKILL_CATALOG_INTRO}\n\n${availableSkillsXml(skills)}`;

@@ -1,7 +1,7 @@
 /** A reference's text: given at once, or loaded when the model asks for it (a database query, a fetch). */
 export type ReferenceContent = string | (() => Promise<string>);
 
-/** One reference of a skill, as an application declares it (seed 002): read with the `load_reference` tool. */
+/** One reference of a skill, as an application declares it (SPEC §16): read with the `load_reference` tool. */
 export interface SkillReference {
   /** What the model passes as `name` to `load_reference`; unique within the skill. */
   name: string;

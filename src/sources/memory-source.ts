@@ -32,7 +32,7 @@ export interface MemorySourceKind {
 }
 
 /**
- * A memory source (seed 002): skills an application keeps in memory or loads from a database, with their
+ * A memory source (SPEC §16): skills an application keeps in memory or loads from a database, with their
  * references. `add`, `update` and `remove` tell the engine at once; nothing touches the disk.
  */
 export function createMemorySource(

@@ -51,7 +51,7 @@ export function loadReferenceFilesRead(
 }
 
 /**
- * The `load_reference` tool (seed 002): input `{ skill, name }`, returns that reference's text. A loader runs
+ * The `load_reference` tool (SPEC §16): input `{ skill, name }`, returns that reference's text. A loader runs
  * only when its reference is asked for, and once per tool (one tool per session): the text is kept for the
  * session, keyed by the skill's reference set, so an updated skill is read afresh. A loader that fails is an
  * error result (and is tried again next time), never a crash.

@@ -41,7 +41,7 @@ async function setUp(environment?: string): Promise<{ t: TmpTree; e: Engine }> {
   return { t, e: engine };
 }
 
-describe("named environments (seed 004)", () => {
+describe("named environments (SPEC §17)", () => {
   it("lists the environment folders, sorted, hidden ones left out", async () => {
     const { t } = await setUp();
     expect(await listEnvironments(createNodeFs(), t.path("home"))).toEqual(["ops", "writing"]);
@@ -65,7 +65,7 @@ describe("named environments (seed 004)", () => {
     expect(discovery.disabled?.map((d) => d.skill.name)).toEqual(["lint-docs"]);
   });
 
-  it("answers listSkills, getSkill and getSkillsInfoForToolDescription as seed 004 names them", async () => {
+  it("answers listSkills, getSkill and getSkillsInfoForToolDescription as SPEC §17 names them", async () => {
     const { t, e } = await setUp("writing");
     expect(await e.listSkills()).toEqual([
       {

@@ -36,7 +36,7 @@ const TABLE: { template: string; args: string[]; want: string; case: string }[] 
   { case: "repeated placeholders", template: "$1-$1 $@", args: ["a"], want: "a-a a" },
 ];
 
-describe("substituteTemplateArgs (seed 000's table)", () => {
+describe("substituteTemplateArgs (SPEC §15)", () => {
   it.each(TABLE)("$case", ({ template, args, want }) => {
     expect(substituteTemplateArgs(template, args)).toBe(want);
   });

@@ -1,4 +1,4 @@
-// examples/web-app (seed 002 in miniature) runs as `npm run example:web-app` does: spawned, on the built package,
+// examples/web-app (SPEC §16 in miniature) runs as `npm run example:web-app` does: spawned, on the built package,
 // offline, and prints the conversation and its prompt-prefix figures.
 import { existsSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";

@@ -14,7 +14,7 @@ export function customResultContent(content: unknown): ToolContent[] {
 }
 
 /**
- * One of the agent's custom tools (the application's own, seed 002): a call appends `agent.custom_tool_use`
+ * One of the agent's custom tools (the application's own, SPEC §16): a call appends `agent.custom_tool_use`
  * and `session.status_idle` (`requires_action`), then waits (on any instance's writes) for the
  * `user.custom_tool_result` naming that event, appends `session.status_running` and returns its content.
  */
