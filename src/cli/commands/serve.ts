@@ -13,7 +13,6 @@ import type { CliArgs } from "../args.js";
 import type { CliIo } from "../io.js";
 import { modelClientFromEnv } from "../model-setup.js";
 import { dbLocation, openStoreFor } from "../open-store.js";
-import { startScriptedModel } from "../scripted-model.js";
 
 /** How long a stopping `serve` gives open streams to send their last events before it closes them. */
 const STREAMS_END_MS = 2000;
@@ -42,7 +41,11 @@ export function shutdownGraceMs(raw: string | undefined): number {
  * their host is named by `--mcp-allow-host` (or SKILLWRIGHT_MCP_ALLOW_HOSTS, comma-separated). Prints `listening on URL` first (with `--port 0`, the port the system chose).
  */
 export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
-  const scripted = args.script === undefined ? undefined : await startScriptedModel(io, args.script);
+  // Loaded only when asked for: the scripted server and its schema stay out of a plain serve's start-up.
+  const scripted =
+    args.script === undefined
+      ? undefined
+      : await (await import("../scripted-model.js")).startScriptedModel(io, args.script);
   if (args.script !== undefined && scripted === undefined) return 2;
   try {
     return await serveWith(io, args, scripted?.url);
