@@ -1,14 +1,20 @@
 // Every command in README.md and examples/project/README.md is run by a test. A ```sh block must be preceded by
 // one of:
 //   <!-- runnable -->              run here with bash from the repository root: exit 0 required
-//   <!-- runnable: ci (…) -->      the Quick start: .ci/run runs exactly these commands (checked here)
-//   <!-- runnable: background (…) -->  a server: started here, the next runnable block of the file runs while it
-//                                  serves (it must print "listening"), then it is stopped
+//   <!-- runnable: ci (…) -->      .ci/run runs exactly the commands of these blocks, in order (checked here)
+//   <!-- runnable: background (…) -->  a server: started here, the next sh block of the file must be runnable
+//                                  and runs while it serves, with URL set to the address it printed ("listening
+//                                  on URL"), as the README tells the reader to; then it is stopped
+//   <!-- runnable: serve (…) -->   the serve quick start: started here, then a chat through it as the README
+//                                  describes (upload examples/skills/greet, an agent, a session, "Hello, I am Ada") must
+//                                  get the scripted model's answer, and its web page must be served
 //   <!-- not runnable: reason -->  a reason is required
 // Runnable blocks get a temp HOME, no real API key, and ANTHROPIC_BASE_URL pointing at the scripted model
-// server playing examples/turns.json (the script the README shows), so `-p` runs offline.
+// server playing examples/turns.json (the script the README shows), so `-p` runs offline. No block may name a
+// fixed port: servers are started with --port 0 and print where they listen.
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import Anthropic from "@anthropic-ai/sdk";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ModelScript } from "../src/dev/model-script.js";
@@ -18,6 +24,7 @@ import { type TmpTree, tmpTree } from "./support/tmp-tree.js";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DOCS = ["README.md", "examples/project/README.md"];
 const TURNS_FILE = "examples/turns.json";
+const FIRST_SKILL = "examples/skills/greet/SKILL.md";
 
 interface ShBlock {
   doc: string;
@@ -98,8 +105,8 @@ function env(): Record<string, string> {
   };
 }
 
-/** Starts a background block in its own process group; resolves once it prints "listening". */
-async function startBackground(code: string): Promise<{ stop(): Promise<void> }> {
+/** Starts a background block in its own process group; resolves once it prints "listening on URL". */
+async function startBackground(code: string): Promise<{ url: string; stop(): Promise<void> }> {
   const child = execa("bash", ["-euo", "pipefail", "-c", code], {
     cwd: ROOT,
     env: env(),
@@ -107,15 +114,17 @@ async function startBackground(code: string): Promise<{ stop(): Promise<void> }>
     reject: false,
     detached: true,
   });
-  await new Promise<void>((resolve, reject) => {
+  const url = await new Promise<string>((resolve, reject) => {
     let seen = "";
     child.stdout?.on("data", (chunk: Buffer) => {
       seen += chunk.toString();
-      if (seen.includes("listening")) resolve();
+      const match = /listening on (http\S+)/.exec(seen);
+      if (match?.[1] !== undefined) resolve(match[1]);
     });
     child.on("exit", () => reject(new Error(`background block exited: ${seen}`)));
   });
   return {
+    url,
     async stop() {
       if (child.pid !== undefined) process.kill(-child.pid, "SIGTERM");
       await child;
@@ -135,13 +144,33 @@ describe("the READMEs' commands", () => {
     expect(runnable.length).toBeGreaterThanOrEqual(4);
   });
 
-  it("the Quick start block is what .ci/run runs, in order", () => {
+  it("the ci blocks (Quick start, Development) are what .ci/run runs, in order", () => {
     const quick = blocks.filter((b) => b.marker.startsWith("<!-- runnable: ci"));
-    expect(quick).toHaveLength(1);
+    expect(quick.length).toBeGreaterThanOrEqual(1);
     const ci = readFileSync(`${ROOT}.ci/run`, "utf8")
       .split("\n")
       .filter((line) => line.startsWith("npm "));
-    expect(ci).toEqual(commandsOf(quick[0]?.code ?? ""));
+    expect(ci).toEqual(quick.flatMap((b) => commandsOf(b.code)));
+  });
+
+  it("every background block is followed by the runnable block that uses it, and no block names a port", () => {
+    blocks.forEach((b, i) => {
+      const where = `${b.doc}:${b.line}`;
+      if (b.marker.startsWith("<!-- runnable: background")) {
+        expect(blocks[i + 1]?.marker, `${where}: a background block needs a runnable block after it`).toBe(
+          "<!-- runnable -->",
+        );
+      }
+      expect(b.code, `${where}: a fixed port (use --port 0 and the URL the server prints)`).not.toMatch(
+        /--port [1-9]|127\.0\.0\.1:\d|localhost:\d/,
+      );
+    });
+  });
+
+  it("the first skill the README shows is examples/skills/greet/SKILL.md", () => {
+    const readme = readFileSync(`${ROOT}README.md`, "utf8");
+    const shown = /`examples\/skills\/greet\/SKILL\.md`:\n\n```markdown\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(shown).toBe(readFileSync(`${ROOT}${FIRST_SKILL}`, "utf8"));
   });
 
   it("the script the README shows is examples/turns.json, and it is a valid script", () => {
@@ -164,7 +193,7 @@ describe("the READMEs' commands", () => {
       try {
         result = await execa("bash", ["-euo", "pipefail", "-c", block.code], {
           cwd: ROOT,
-          env: env(),
+          env: { ...env(), ...(started === undefined ? {} : { URL: started.url }) },
           extendEnv: false,
           reject: false,
           timeout: 120_000,
@@ -174,14 +203,67 @@ describe("the READMEs' commands", () => {
       }
       expect(result.exitCode, `${block.code}\n---\n${result.stdout}\n${result.stderr}`).toBe(0);
       if (/skillwright -p /.test(block.code)) {
-        // The headline example, as printed: the model's Skill call loads commit-message (no --allowedTools).
-        expect(result.stdout).toContain("feat: scripted answer");
+        // The model's Skill call loads the skill the block is about, and the scripted answer comes back.
+        expect(result.stdout).toContain("scripted answer");
+        const bodies = server.requests.slice(before).map((r) => JSON.stringify(r.body));
         if (background === undefined) {
-          const bodies = server.requests.slice(before).map((r) => JSON.stringify(r.body));
-          expect(bodies.some((body) => body.includes("Launching skill: commit-message"))).toBe(true);
+          expect(bodies.some((body) => body.includes("Launching skill: "))).toBe(true);
+        } else {
+          // The block reached the server the background block started (through URL), not this one.
+          expect(bodies).toEqual([]);
         }
       }
     },
     120_000,
   );
+});
+
+describe("the serve quick start", () => {
+  const block = blocks.find((b) => b.marker.startsWith("<!-- runnable: serve"));
+
+  it("serves the web page and chats offline as the README describes", async () => {
+    expect(block, "README.md has a <!-- runnable: serve … --> block").toBeDefined();
+    const served = await startBackground(block?.code ?? "");
+    try {
+      const page = await fetch(`${served.url}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain("<html");
+      // What the README tells the reader to do on the page, through the API the page uses.
+      const client = new Anthropic({ apiKey: "sk-local", baseURL: served.url, maxRetries: 0 });
+      const skill = await client.beta.skills.create({
+        files: [
+          new File([readFileSync(`${ROOT}${FIRST_SKILL}`)], "greet/SKILL.md", { type: "text/markdown" }),
+        ],
+      });
+      const environment = await client.beta.environments.create({ name: "readme" });
+      const agent = await client.beta.agents.create({
+        name: "greeter",
+        model: "claude-sonnet-4-5",
+        skills: [{ type: "custom", skill_id: skill.id }],
+      });
+      const session = await client.beta.sessions.create({ agent: agent.id, environment_id: environment.id });
+      await client.beta.sessions.events.send(session.id, {
+        events: [{ type: "user.message", content: [{ type: "text", text: "Hello, I am Ada" }] }],
+      });
+      await expect
+        .poll(
+          async () => {
+            const said: string[] = [];
+            for await (const event of client.beta.sessions.events.list(session.id)) {
+              if (event.type === "agent.tool_use") said.push(`${event.name} ${JSON.stringify(event.input)}`);
+              if (event.type === "agent.message")
+                said.push(...event.content.map((c) => ("text" in c ? c.text : "")));
+            }
+            return said;
+          },
+          { timeout: 60_000 },
+        )
+        .toEqual([
+          'Skill {"skill":"greet"}',
+          "Hello! (a scripted answer: the greet skill reached the model)",
+        ]);
+    } finally {
+      await served.stop();
+    }
+  }, 120_000);
 });

@@ -23,7 +23,8 @@ Commands (offline):
                                      sessions use ANTHROPIC_API_KEY/ANTHROPIC_BASE_URL and get no file or shell
                                      tools unless --host-tools; agents' MCP servers on private or loopback
                                      addresses are refused unless --mcp-allow-host HOST (repeatable) or
-                                     SKILLWRIGHT_MCP_ALLOW_HOSTS=h1,h2 names their host
+                                     SKILLWRIGHT_MCP_ALLOW_HOSTS=h1,h2 names their host; --script F:
+                                     sessions answer from a scripted model (offline, as dev model-server)
   keys create --workspace W [--db DIR|URL]  make an API key for workspace W (printed once)
   keys list [--workspace W] [--json] [--db DIR|URL]  each key's id (a prefix of its hash), workspace, created
   keys revoke <id-or-prefix> [--workspace W]  revoke one key; running serve instances refuse it within 5 s

@@ -1,9 +1,6 @@
-import { resolve } from "node:path";
-import { loadScript } from "../../dev/model-script.js";
-import { startModelServer } from "../../dev/model-server.js";
-import { createNodeFs } from "../../io/fs.js";
 import type { CliArgs } from "../args.js";
 import type { CliIo } from "../io.js";
+import { startScriptedModel } from "../scripted-model.js";
 
 /**
  * `skillwright dev model-server --script turns.json [--port N]`: serves the scripted Messages API until the
@@ -15,14 +12,8 @@ export async function devCommand(io: CliIo, args: CliArgs): Promise<number> {
     io.stderr("usage: skillwright dev model-server --script <turns.json> [--port N]\n");
     return 2;
   }
-  let script: Awaited<ReturnType<typeof loadScript>>;
-  try {
-    script = await loadScript(resolve(io.cwd, args.script), createNodeFs());
-  } catch (error) {
-    io.stderr(`${error instanceof Error ? error.message : String(error)}\n`);
-    return 2;
-  }
-  const server = await startModelServer({ script, ...(args.port === undefined ? {} : { port: args.port }) });
+  const server = await startScriptedModel(io, args.script, args.port);
+  if (server === undefined) return 2;
   io.stdout(
     `model server listening on ${server.url}\nexport ANTHROPIC_BASE_URL=${server.url} ANTHROPIC_API_KEY=test\n`,
   );

@@ -30,16 +30,32 @@ export function shutdownGraceMs(raw: string | undefined): number {
 }
 
 /**
- * `skillwright serve [--port N] [--host H] [--db DIR|URL] [--api-key KEY] [--host-tools] [--mcp-allow-host H]…`:
- * the HTTP API of the SDK's
+ * `skillwright serve [--port N] [--host H] [--db DIR|URL] [--api-key KEY] [--host-tools] [--mcp-allow-host H]…
+ * [--script turns.json]`: the HTTP API of the SDK's
  * `client.beta.skills/environments/agents/sessions` over the store, until SIGINT/SIGTERM. `--api-key` (or
  * SKILLWRIGHT_API_KEY) is admitted to the default workspace (a revoked key is refused: exit 1 before listening);
  * without one, a key is made and printed.
- * Sessions run the engine (ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL name the model) with no host file system
+ * Sessions run the engine (ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL name the model; with `--script`, a scripted
+ * model server started in this process instead, so a chat works offline; exit 2 on a bad script) with no host file system
  * unless `--host-tools`; agents' MCP servers on loopback, private or link-local addresses are refused unless
  * their host is named by `--mcp-allow-host` (or SKILLWRIGHT_MCP_ALLOW_HOSTS, comma-separated). Prints `listening on URL` first (with `--port 0`, the port the system chose).
  */
 export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
+  // Loaded only when asked for: the scripted server and its schema stay out of a plain serve's start-up.
+  const scripted =
+    args.script === undefined
+      ? undefined
+      : await (await import("../scripted-model.js")).startScriptedModel(io, args.script);
+  if (args.script !== undefined && scripted === undefined) return 2;
+  try {
+    return await serveWith(io, args, scripted?.url);
+  } finally {
+    await scripted?.close();
+  }
+}
+
+/** {@link serveCommand} once the model is known: `scriptedUrl` (a scripted model server) or the environment. */
+async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefined): Promise<number> {
   const store = await openStoreFor(args, io, "skillwright serve");
   if (store === undefined) return 1;
   const workspaceId = await ensureWorkspace(store.db, DEFAULT_WORKSPACE);
@@ -57,7 +73,9 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
     await store.close();
     return 1;
   }
-  const client = await modelClientFromEnv(io.env);
+  const client = await modelClientFromEnv(
+    scriptedUrl === undefined ? io.env : { ANTHROPIC_BASE_URL: scriptedUrl, ANTHROPIC_API_KEY: "scripted" },
+  );
   // Streams wake on this instance's appends at once, and on other instances' through PostgreSQL NOTIFY.
   const signals = createEventSignals();
   const location = dbLocation(args.db, io);
@@ -121,6 +139,9 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
   if (typeof address !== "object" || address === null) throw new Error("the server has no address");
   const shownHost = address.address.includes(":") ? `[${address.address}]` : address.address;
   io.stdout(`skillwright serve listening on http://${shownHost}:${address.port}\n`);
+  if (scriptedUrl !== undefined) {
+    io.stdout(`sessions answer from the scripted model of ${args.script} (offline; no API key is used)\n`);
+  }
   if (given === undefined || given === "") {
     io.stdout(
       `API key for the default workspace (pass --api-key or set SKILLWRIGHT_API_KEY to choose one): ${key}\n`,

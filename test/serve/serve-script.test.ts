@@ -1,0 +1,72 @@
+// `serve --script turns.json`: sessions answer from a scripted model server started in the serve process, so a
+// chat works offline in one command (the README's serve quick start); a bad script exits 2 before listening.
+import { afterEach, describe, expect, it } from "vitest";
+import { cli } from "../cli/run-cli.js";
+import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
+import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
+
+const SCRIPT = {
+  turns: [
+    {
+      match: { hasToolResultFor: "Skill" },
+      response: { content: [{ type: "text", text: "scripted: done" }] },
+    },
+    { response: { content: [{ type: "tool_use", name: "Skill", input: { skill: "hello" } }] } },
+  ],
+};
+const SKILL = "---\ndescription: Says hello. Use when greeted.\n---\nSay hello.\n";
+
+let tree: TmpTree | undefined;
+let served: ServeProcess | undefined;
+afterEach(async () => {
+  await served?.stop();
+  served = undefined;
+  await tree?.cleanup();
+  tree = undefined;
+});
+
+describe("serve --script", () => {
+  it("runs a session's turn against the script, with no API key in the environment", async () => {
+    tree = await tmpTree({ "home/.keep": "", "turns.json": JSON.stringify(SCRIPT) });
+    served = await startServe(
+      ["--api-key", "k", "--script", "turns.json"],
+      { HOME: tree.path("home") },
+      tree.path(),
+    );
+    expect(served.stdout()).toContain("scripted model of turns.json");
+    const client = sdkClient(served.url, "k");
+    const skill = await client.beta.skills.create({
+      files: [new File([SKILL], "hello/SKILL.md", { type: "text/markdown" })],
+    });
+    const environment = await client.beta.environments.create({ name: "e" });
+    const agent = await client.beta.agents.create({
+      name: "a",
+      model: "claude-sonnet-4-5",
+      skills: [{ type: "custom", skill_id: skill.id }],
+    });
+    const session = await client.beta.sessions.create({ agent: agent.id, environment_id: environment.id });
+    await client.beta.sessions.events.send(session.id, {
+      events: [{ type: "user.message", content: [{ type: "text", text: "hi" }] }],
+    });
+    await expect
+      .poll(
+        async () => {
+          const events = [];
+          for await (const event of client.beta.sessions.events.list(session.id)) events.push(event);
+          return events.flatMap((e) =>
+            e.type === "agent.message" ? e.content.map((c) => ("text" in c ? c.text : c.type)) : [],
+          );
+        },
+        { timeout: 60_000 },
+      )
+      .toEqual(["scripted: done"]);
+  }, 120_000);
+
+  it("exits 2 naming the file and the problem when the script is invalid, before listening", async () => {
+    tree = await tmpTree({ "home/repo/.keep": "", "home/repo/turns.json": '{"turns": [{"nope": 1}]}' });
+    const result = await cli(tree, ["serve", "--port", "0", "--script", "turns.json"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("turns.json is invalid");
+    expect(result.stdout).not.toContain("listening");
+  }, 60_000);
+});
