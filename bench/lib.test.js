@@ -255,8 +255,13 @@ describe("serve-turn figures", () => {
       ours: { serve: ours, postgres: 0 },
       floor: { serve: floor, postgres: 0 },
     });
-    const figures = { pglite: { fresh: pair(10, 5), kept: pair(9, 3) } };
-    assert.deepEqual(tableRows(figures)[0], ["pglite: fresh session", "10.0", "5.0", "2.00×", "≤ 12 ms"]);
+    const figures = {
+      pglite: { fresh: { ...pair(10, 5), baseline: { serve: 20, postgres: 0 } }, kept: pair(9, 3) },
+    };
+    const rows = tableRows(figures);
+    assert.deepEqual(rows[0], ["pglite: fresh session, ours", "10.0", "5.0", "2.00×", "≤ 12 ms"]);
+    assert.deepEqual(rows[1], ["pglite: fresh session, baseline", "20.0", "5.0", "4.00×", ""]);
+    assert.equal(rows.length, 3);
     const [fresh, kept] = turnClosing(figures);
     assert.match(fresh ?? "", /fresh session: 10\.0 ms .*met/);
     assert.match(kept ?? "", /kept session: 9\.0 ms .*MISSED.*3\.00×/);

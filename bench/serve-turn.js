@@ -1,7 +1,7 @@
 // Serve-turn bench: the CPU one served turn costs the `serve` process (the shipped bin), for a fresh session
 // and for a kept one, on the embedded database (PGlite, in process) and on PostgreSQL, beside a floor that
 // does the same row writes, model requests and SSE stream without the engine (serve-turn-floor.js).
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Anthropic, { toFile } from "@anthropic-ai/sdk";
@@ -87,60 +87,44 @@ export function perTurn(before, after, turns) {
 }
 
 /**
- * The section's table rows: per database and kind, ours and the floor (median ms per turn), and ours / floor.
- * Pure. @param {Figures} figures
+ * The section's table rows: per database and kind, each server's median ms per turn and its ratio to the
+ * floor's (`baseline`, another build, when measured). Pure.
+ * @param {Figures} figures
  * @returns {string[][]}
  */
 export function tableRows(figures) {
   return Object.entries(figures).flatMap(([dbName, f]) =>
-    /** @type {const} */ (["fresh", "kept"]).map((kind) => {
-      const ours = f[kind].ours;
-      const floor = f[kind].floor;
+    /** @type {const} */ (["fresh", "kept"]).flatMap((kind) => {
       const pg = dbName === "postgres";
-      return [
-        `${dbName}: ${kind} session`,
-        `${ours.serve.toFixed(1)}${pg ? ` + ${ours.postgres.toFixed(1)} PG` : ""}`,
-        `${floor.serve.toFixed(1)}${pg ? ` + ${floor.postgres.toFixed(1)} PG` : ""}`,
-        fmtRatio((ours.serve + ours.postgres) / Math.max(0.01, floor.serve + floor.postgres)),
-        dbName === "pglite" ? `≤ ${kind === "fresh" ? TARGETS.freshMs : TARGETS.keptMs} ms` : "",
-      ];
+      const { floor, ...servers } = f[kind];
+      const total = (/** @type {Cpu} */ c) => c.serve + c.postgres;
+      const ms = (/** @type {Cpu} */ c) =>
+        `${c.serve.toFixed(1)}${pg ? ` + ${c.postgres.toFixed(1)} PG` : ""}`;
+      return Object.entries(servers).flatMap(([who, cpu]) =>
+        cpu === undefined
+          ? []
+          : [
+              [
+                `${dbName}: ${kind} session, ${who}`,
+                ms(cpu),
+                ms(floor),
+                fmtRatio(total(cpu) / Math.max(0.01, total(floor))),
+                dbName === "pglite" && who === "ours"
+                  ? `≤ ${kind === "fresh" ? TARGETS.freshMs : TARGETS.keptMs} ms`
+                  : "",
+              ],
+            ],
+      );
     }),
   );
 }
 
 /**
  * @typedef {{ serve: number, postgres: number }} Cpu
- * @typedef {{ ours: Cpu, floor: Cpu }} Pair
+ * @typedef {{ ours: Cpu, floor: Cpu, baseline?: Cpu }} Pair
  * @typedef {Record<string, { fresh: Pair, kept: Pair }>} Figures
+ * @typedef {"ours" | "floor" | "baseline"} Who
  */
-
-/**
- * The servers of one database: `serve` and the floor, each on its own fresh database of that kind.
- * @param {import("./lib.js").BenchContext} ctx @param {string} dbName @param {string} modelUrl
- * @param {import("../dist/dev/postgres.js").TestPostgres | undefined} postgres @param {string} scratch
- */
-async function startPair(ctx, dbName, modelUrl, postgres, scratch) {
-  const env = { ANTHROPIC_API_KEY: MODEL_KEY, ANTHROPIC_BASE_URL: modelUrl };
-  const dbFor = async (/** @type {string} */ name) =>
-    dbName === "postgres" && postgres !== undefined
-      ? postgres.createDatabase(`turn_${name}`)
-      : join(scratch, `${dbName}-${name}`);
-  const oursDb = await dbFor("ours");
-  const floorDb = await dbFor("floor");
-  const ours = await startServe({
-    bin: join(ctx.repoRoot, "dist/bin/main.js"),
-    db: oursDb,
-    apiKey: API_KEY,
-    env,
-  });
-  const floor = await startServe({
-    bin: join(ctx.repoRoot, "bench/serve-turn-floor.js"),
-    db: floorDb,
-    apiKey: API_KEY,
-    env,
-  });
-  return { ours, floor, postmaster: postgres === undefined ? 0 : await postmasterPid(oursDb) };
-}
 
 /** @param {import("./lib.js").BenchContext} ctx */
 export async function run(ctx) {
@@ -149,6 +133,15 @@ export async function run(ctx) {
   const { startPostgres } = await import("../dist/dev/postgres.js");
   const model = await startModelServer({ apiKey: MODEL_KEY, script: SCRIPT });
   const scratch = await mkdtemp(join(tmpdir(), "skillwright-serve-turn-"));
+  const env = { ANTHROPIC_API_KEY: MODEL_KEY, ANTHROPIC_BASE_URL: model.url };
+  // SERVE_TURN_BASELINE_BIN=path/to/dist/bin/main.js: another build (e.g. main's), measured in the same rounds.
+  const baselineBin = process.env.SERVE_TURN_BASELINE_BIN;
+  /** @type {Record<Who, string | undefined>} */
+  const bins = {
+    ours: join(ctx.repoRoot, "dist/bin/main.js"),
+    floor: join(ctx.repoRoot, "bench/serve-turn-floor.js"),
+    baseline: baselineBin === "" ? undefined : baselineBin,
+  };
   /** @type {Figures} */
   const figures = {};
   /** @type {string[]} */
@@ -160,43 +153,34 @@ export async function run(ctx) {
         skipped.push("postgres (no PostgreSQL server binaries: apt-get install postgresql)");
         continue;
       }
-      const { ours, floor, postmaster } = await startPair(ctx, dbName, model.url, postgres, scratch);
+      /** @type {Partial<Record<Who, { stop: () => Promise<unknown>, pid: number, client: Anthropic, create: () => Promise<{ id: string }> }>>} */
+      const servers = {};
+      let postmaster = 0;
       try {
-        const oursClient = new Anthropic({ apiKey: API_KEY, baseURL: ours.url, maxRetries: 0 });
-        const floorClient = new Anthropic({ apiKey: API_KEY, baseURL: floor.url, maxRetries: 0 });
-        const skill = await oursClient.beta.skills.create({
-          files: [
-            await toFile(
-              Buffer.from("---\nname: bench\ndescription: A bench skill\n---\nDo it.\n"),
-              "bench/SKILL.md",
-            ),
-          ],
-        });
-        const environment = await oursClient.beta.environments.create({ name: "bench" });
-        const agent = await oursClient.beta.agents.create({
-          name: "bench",
-          model: MODEL,
-          skills: [{ type: "custom", skill_id: skill.id }],
-        });
-        const create = {
-          ours: () => oursClient.beta.sessions.create({ agent: agent.id, environment_id: environment.id }),
-          floor: () =>
-            floorClient.beta.sessions.create({ agent: "agent_floor", environment_id: "env_floor" }),
-        };
-        const clients = { ours: oursClient, floor: floorClient };
-        const kept = { ours: (await create.ours()).id, floor: (await create.floor()).id };
-        const pids = { ours: ours.pid, floor: floor.pid };
-        /** @type {Record<string, () => Promise<void>>} */
-        const rows = {};
-        for (const who of /** @type {const} */ (["ours", "floor"])) {
-          rows[`${who} fresh`] = async () => {
-            const session = await create[who]();
-            await turn(clients[who], session.id);
-          };
-          rows[`${who} kept`] = () => turn(clients[who], kept[who]);
+        for (const [who, bin] of Object.entries(bins)) {
+          if (bin === undefined) continue;
+          const db =
+            postgres === undefined
+              ? join(scratch, `${dbName}-${who}`)
+              : await postgres.createDatabase(`turn_${who}`);
+          if (postgres !== undefined && postmaster === 0) postmaster = await postmasterPid(db);
+          const server = await startServe({ bin, db, apiKey: API_KEY, env });
+          const client = new Anthropic({ apiKey: API_KEY, baseURL: server.url, maxRetries: 0 });
+          const create = who === "floor" ? floorSessions(client) : await agentSessions(client);
+          servers[/** @type {Who} */ (who)] = { stop: server.stop, pid: server.pid, client, create };
         }
-        const cpu = (/** @type {"ours" | "floor"} */ who) => ({
-          serve: procStat(pids[who])?.cpuMs ?? 0,
+        /** @type {Record<string, { who: Who, turn: () => Promise<void> }>} */
+        const rows = {};
+        for (const [who, server] of Object.entries(servers)) {
+          const kept = (await server.create()).id;
+          rows[`${who} fresh`] = {
+            who: /** @type {Who} */ (who),
+            turn: async () => turn(server.client, (await server.create()).id),
+          };
+          rows[`${who} kept`] = { who: /** @type {Who} */ (who), turn: () => turn(server.client, kept) };
+        }
+        const cpu = (/** @type {Who} */ who) => ({
+          serve: procStat(servers[who]?.pid ?? 0)?.cpuMs ?? 0,
           postgres: postmaster === 0 ? 0 : postgresCpuMs(postmaster),
         });
         /** @type {Record<string, Cpu[]>} */
@@ -206,35 +190,37 @@ export async function run(ctx) {
         for (let round = 0; round <= ROUNDS; round++) {
           for (let i = 0; i < names.length; i++) {
             const name = names[(round + i) % names.length] ?? "";
-            const who = name.startsWith("ours") ? "ours" : "floor";
-            const before = cpu(who);
-            for (let n = 0; n < TURNS; n++) await rows[name]?.();
-            if (round > 0) samples[name]?.push(perTurn(before, cpu(who), TURNS));
+            const row = rows[name];
+            if (row === undefined) continue;
+            const before = cpu(row.who);
+            for (let n = 0; n < TURNS; n++) await row.turn();
+            if (round > 0) samples[name]?.push(perTurn(before, cpu(row.who), TURNS));
           }
         }
         const mid = (/** @type {string} */ name) => ({
           serve: median((samples[name] ?? []).map((s) => s.serve)),
           postgres: median((samples[name] ?? []).map((s) => s.postgres)),
         });
-        figures[dbName] = {
-          fresh: { ours: mid("ours fresh"), floor: mid("floor fresh") },
-          kept: { ours: mid("ours kept"), floor: mid("floor kept") },
-        };
+        const pair = (/** @type {string} */ kind) => ({
+          ours: mid(`ours ${kind}`),
+          floor: mid(`floor ${kind}`),
+          ...(servers.baseline === undefined ? {} : { baseline: mid(`baseline ${kind}`) }),
+        });
+        figures[dbName] = { fresh: pair("fresh"), kept: pair("kept") };
       } finally {
-        await Promise.all([ours.stop(), floor.stop()]);
+        await Promise.all(Object.values(servers).map((s) => s.stop()));
         await postgres?.stop();
       }
     }
     ctx.log(
-      `serve-turn: CPU ms per served turn (a user message, one Skill call, an answer: 2 model requests), ` +
+      "serve-turn: CPU ms per served turn (a user message, one Skill call, an answer: 2 model requests), " +
         `median of ${ROUNDS} rounds of ${TURNS} turns; serve = the serve process (PGlite runs in it), ` +
-        "PG = the PostgreSQL server's processes, counted apart; a fresh turn includes creating its session",
+        "PG = the PostgreSQL server's processes, counted apart; a fresh turn includes creating its session" +
+        (bins.baseline === undefined ? "" : `; baseline = ${bins.baseline}`),
     );
-    ctx.log(
-      formatTable(["turn", "ours ms", "floor ms", "ours / floor", "target (ours)"], tableRows(figures)),
-    );
+    ctx.log(formatTable(["turn", "ms", "floor ms", "× floor", "target"], tableRows(figures)));
     for (const line of skipped) ctx.log(`serve-turn: skipped ${line}`);
-    if (ctx.profile || process.env.SERVE_TURN_PROFILE) await profileKept(ctx, model.url, scratch);
+    if (ctx.profile || process.env.SERVE_TURN_PROFILE) await profileTurns(ctx, model.url, scratch);
     return figures;
   } finally {
     await model.close();
@@ -242,20 +228,13 @@ export async function run(ctx) {
   }
 }
 
-/**
- * A CPU profile of `serve` (PGlite) running kept turns, printed by self time: what to cut next.
- * @param {import("./lib.js").BenchContext} ctx @param {string} modelUrl @param {string} scratch
- */
-async function profileKept(ctx, modelUrl, scratch) {
-  const profDir = join(scratch, "prof");
-  const serve = await startServe({
-    bin: join(ctx.repoRoot, "dist/cli/main.js"),
-    db: join(scratch, "profiled"),
-    apiKey: API_KEY,
-    env: { ANTHROPIC_API_KEY: MODEL_KEY, ANTHROPIC_BASE_URL: modelUrl },
-    nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profDir}`],
-  });
-  const client = new Anthropic({ apiKey: API_KEY, baseURL: serve.url, maxRetries: 0 });
+/** New sessions on the floor (it takes any agent). @param {Anthropic} client */
+function floorSessions(client) {
+  return () => client.beta.sessions.create({ agent: "agent_floor", environment_id: "env_floor" });
+}
+
+/** The bench's skill, environment and agent on a `serve`; new sessions of that agent. @param {Anthropic} client */
+async function agentSessions(client) {
   const skill = await client.beta.skills.create({
     files: [
       await toFile(
@@ -270,35 +249,44 @@ async function profileKept(ctx, modelUrl, scratch) {
     model: MODEL,
     skills: [{ type: "custom", skill_id: skill.id }],
   });
+  return () => client.beta.sessions.create({ agent: agent.id, environment_id: environment.id });
+}
+
+/**
+ * A CPU profile of `serve` (PGlite) running turns (`SERVE_TURN_PROFILE=fresh`: fresh sessions, else a kept
+ * one), printed by self time: what to cut next. Only the samples taken while the turns ran are counted.
+ * @param {import("./lib.js").BenchContext} ctx @param {string} modelUrl @param {string} scratch
+ */
+async function profileTurns(ctx, modelUrl, scratch) {
+  const profDir = join(scratch, "prof");
+  const serve = await startServe({
+    bin: join(ctx.repoRoot, "dist/cli/main.js"),
+    db: join(scratch, "profiled"),
+    apiKey: API_KEY,
+    env: { ANTHROPIC_API_KEY: MODEL_KEY, ANTHROPIC_BASE_URL: modelUrl },
+    nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profDir}`],
+  });
+  const client = new Anthropic({ apiKey: API_KEY, baseURL: serve.url, maxRetries: 0 });
+  const create = await agentSessions(client);
   const kind = process.env.SERVE_TURN_PROFILE === "fresh" ? "fresh" : "kept";
-  const kept = await client.beta.sessions.create({ agent: agent.id, environment_id: environment.id });
-  for (let n = 0; n < TURNS * ROUNDS; n++) {
-    const id =
-      kind === "kept"
-        ? kept.id
-        : (await client.beta.sessions.create({ agent: agent.id, environment_id: environment.id })).id;
-    await turn(client, id);
-  }
+  const kept = (await create()).id;
+  for (let n = 0; n < TURNS; n++) await turn(client, kind === "kept" ? kept : (await create()).id);
+  // V8's profile clock is the monotonic clock of process.hrtime: the window is the timed turns.
+  const fromUs = Number(process.hrtime.bigint() / 1000n);
+  for (let n = 0; n < TURNS * ROUNDS; n++) await turn(client, kind === "kept" ? kept : (await create()).id);
+  const toUs = Number(process.hrtime.bigint() / 1000n);
   await serve.stop();
-  const { readdir } = await import("node:fs/promises");
   const [file] = await readdir(profDir);
   if (file === undefined) return;
-  const summary = await summarizeCpuProfile(join(profDir, file), 30);
+  const summary = await summarizeCpuProfile(join(profDir, file), 40, { fromUs, toUs });
+  const turns = TURNS * ROUNDS;
   ctx.log(
-    `serve-turn: profile of ${TURNS * ROUNDS} ${kind} turns (unbundled dist/cli/main.js serve, PGlite), self time:`,
+    `serve-turn: profile of ${turns} ${kind} turns (unbundled dist/cli/main.js serve, PGlite), self time per turn:`,
   );
-  ctx.log(
-    formatTable(
-      ["function", "ms", "share"],
-      summary.functions.map((h) => [h.label, h.ms.toFixed(0), `${(h.share * 100).toFixed(1)} %`]),
-    ),
-  );
-  ctx.log(
-    formatTable(
-      ["category", "ms", "share"],
-      summary.categories.map((h) => [h.label, h.ms.toFixed(0), `${(h.share * 100).toFixed(1)} %`]),
-    ),
-  );
+  const rows = (/** @type {import("./profile.js").HotSpot[]} */ spots) =>
+    spots.map((h) => [h.label, (h.ms / turns).toFixed(2), `${(h.share * 100).toFixed(1)} %`]);
+  ctx.log(formatTable(["function", "ms / turn", "share"], rows(summary.functions)));
+  ctx.log(formatTable(["category", "ms / turn", "share"], rows(summary.categories)));
 }
 
 /** The closing note's lines. @param {Figures} f */
