@@ -8,7 +8,9 @@ import { requestUnits, servedFromCache } from "./cache-prefix.js";
 import { generateCorpus } from "./corpus.js";
 import { fsFloor, fsFloorSync } from "./fs-floor.js";
 import { compare, createRng, formatTable, median, runChild, withTempDir } from "./lib.js";
+import { parseProcStat } from "./proc-stat.js";
 import { categoryOf } from "./profile.js";
+import { perTurn, tableRows, closing as turnClosing } from "./serve-turn.js";
 import { latencyFigures, quantile, closing as uploadClosing } from "./serve-upload.js";
 
 describe("createRng", () => {
@@ -233,5 +235,35 @@ describe("serve-upload figures", () => {
     assert.match(uploadClosing({ figures }).join("\n"), /p99 2\.50× of its floor.*met/);
     const slow = latencyFigures({ get: { floor, during: [...floor.slice(0, 90), ...Array(10).fill(40)] } });
     assert.match(uploadClosing({ figures: slow }).join("\n"), /MISSED/);
+  });
+});
+
+describe("serve-turn figures", () => {
+  it("reads a /proc stat line whose command holds spaces and parentheses", () => {
+    const line = "42 (node (serve) x) S 7 42 42 0 -1 4194560 100 0 0 0 250 50 10 5 20 0 11 0 1 2 3";
+    const stat = parseProcStat(line, 100);
+    assert.equal(stat.ppid, 7);
+    assert.equal(stat.cpuMs, 3000);
+    assert.equal(stat.childrenMs, 150);
+  });
+  it("gives CPU per turn, ratios to the floor and verdicts against the PGlite targets", () => {
+    assert.deepEqual(perTurn({ serve: 100, postgres: 10 }, { serve: 300, postgres: 50 }, 20), {
+      serve: 10,
+      postgres: 2,
+    });
+    const pair = (/** @type {number} */ ours, /** @type {number} */ floor) => ({
+      ours: { serve: ours, postgres: 0 },
+      floor: { serve: floor, postgres: 0 },
+    });
+    const figures = {
+      pglite: { fresh: { ...pair(10, 5), baseline: { serve: 20, postgres: 0 } }, kept: pair(9, 3) },
+    };
+    const rows = tableRows(figures);
+    assert.deepEqual(rows[0], ["pglite: fresh session, ours", "10.0", "5.0", "2.00×", "≤ 12 ms"]);
+    assert.deepEqual(rows[1], ["pglite: fresh session, baseline", "20.0", "5.0", "4.00×", ""]);
+    assert.equal(rows.length, 3);
+    const [fresh, kept] = turnClosing(figures);
+    assert.match(fresh ?? "", /fresh session: 10\.0 ms .*met/);
+    assert.match(kept ?? "", /kept session: 9\.0 ms .*MISSED.*3\.00×/);
   });
 });

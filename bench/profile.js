@@ -62,15 +62,21 @@ export function categoryOf({ functionName, url }) {
  * is not a CPU profile.
  * @param {string} path
  * @param {number} top how many functions and files to keep (categories are all kept)
+ * @param {{ fromUs: number, toUs: number }} [window] only the samples taken in this span of the monotonic clock
+ *   (`process.hrtime` in µs, the profile's own clock)
  * @returns {Promise<ProfileSummary>}
  */
-export async function summarizeCpuProfile(path, top) {
-  /** @type {{ nodes: ProfileNode[], samples: number[], timeDeltas: number[] }} */
+export async function summarizeCpuProfile(path, top, window) {
+  /** @type {{ nodes: ProfileNode[], samples: number[], timeDeltas: number[], startTime: number }} */
   const profile = JSON.parse(await readFile(path, "utf8"));
   /** @type {Map<number, number>} */
   const selfUs = new Map();
+  let at = profile.startTime;
   profile.samples.forEach((id, i) => {
-    selfUs.set(id, (selfUs.get(id) ?? 0) + Math.max(0, profile.timeDeltas[i] ?? 0));
+    const delta = profile.timeDeltas[i] ?? 0;
+    at += delta;
+    if (window !== undefined && (at < window.fromUs || at > window.toUs)) return;
+    selfUs.set(id, (selfUs.get(id) ?? 0) + Math.max(0, delta));
   });
   /** @type {Map<string, number>} */
   const byFunction = new Map();

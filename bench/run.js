@@ -14,6 +14,7 @@ import { childEnvNote, DEFAULT_RUNS, DEFAULT_WARMUP } from "./lib.js";
 import * as listing from "./listing.js";
 import * as serve from "./serve.js";
 import * as serveStore from "./serve-store.js";
+import * as serveTurn from "./serve-turn.js";
 import * as serveUpload from "./serve-upload.js";
 
 /** Every section, in run order. Each module exports `run(ctx: BenchContext) → Promise<figures>`. */
@@ -27,6 +28,7 @@ const SECTIONS = {
   import: importSection,
   serve,
   "serve-store": serveStore,
+  "serve-turn": serveTurn,
   "serve-upload": serveUpload,
 };
 /** Corpus sizes when `--sizes` is not given. */

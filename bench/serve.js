@@ -1,14 +1,12 @@
 // Serve bench: N concurrent sessions over 2 `serve` instances (the shipped bin) on one PostgreSQL, the
 // scripted model answering every request after RESPONSE_MS. The store's figures are in serve-store.js.
-import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import Anthropic, { toFile } from "@anthropic-ai/sdk";
-import pg from "pg";
 import { startModelServer } from "../dist/dev/model-server.js";
 import { startPostgres } from "../dist/dev/postgres.js";
 import { fmtMs, fmtRatio, formatTable, stats } from "./lib.js";
+import { postgresCpuMs, postmasterPid, procStat } from "./proc-stat.js";
 import { startServe } from "./serve-process.js";
 
 /** Concurrent sessions, spread over the two instances (`SERVE_BENCH_SESSIONS` overrides, for a quick run). */
@@ -29,56 +27,6 @@ const p99 = (samples) => {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0;
 };
-
-const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
-
-/** `/proc/<pid>/stat` as { ppid, cpu ms (user + system), reaped children's cpu ms }, or undefined when gone. @param {number} pid */
-function procStat(pid) {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after "pid (comm) ": state ppid … utime(14) stime(15) cutime(16) cstime(17), 1-based in proc(5).
-    const rest = text
-      .slice(text.lastIndexOf(")") + 2)
-      .split(" ")
-      .map(Number);
-    const ms = (/** @type {number} */ ticks) => (ticks * 1000) / TICKS_PER_SECOND;
-    return {
-      ppid: rest[1] ?? 0,
-      cpuMs: ms((rest[11] ?? 0) + (rest[12] ?? 0)),
-      childrenMs: ms((rest[13] ?? 0) + (rest[14] ?? 0)),
-    };
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * CPU time (ms) spent so far by PostgreSQL: the postmaster, its live children (backends, background workers),
- * and the children it has reaped (backends that exited). @param {number} postmaster
- */
-function postgresCpuMs(postmaster) {
-  let total = 0;
-  const main = procStat(postmaster);
-  if (main !== undefined) total += main.cpuMs + main.childrenMs;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = procStat(Number(entry));
-    if (stat?.ppid === postmaster) total += stat.cpuMs;
-  }
-  return total;
-}
-
-/** The postmaster's pid: the parent of a backend. @param {string} url */
-async function postmasterPid(url) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query("SELECT pg_backend_pid() AS pid");
-    return procStat(Number(rows[0]?.pid))?.ppid ?? 0;
-  } finally {
-    await client.end();
-  }
-}
 
 /** One session's turn: stream, send, read until idle. Returns the turn's events. @param {Anthropic} client @param {string} sessionId */
 async function turn(client, sessionId) {

@@ -7,7 +7,7 @@ import { createServeApp } from "../../serve/http/app.js";
 import { mcpAllowHostsFrom } from "../../serve/sessions/mcp-url-guard.js";
 import { createSessionRunner, SHUTDOWN_GRACE_MS } from "../../serve/sessions/runner.js";
 import { openPgTurnLocks } from "../../serve/sessions/turn-locks.js";
-import { newApiKey } from "../../serve/store/ids.js";
+import { newApiKey, newId } from "../../serve/store/ids.js";
 import { addApiKey, DEFAULT_WORKSPACE, ensureWorkspace } from "../../serve/store/workspaces.js";
 import type { CliArgs } from "../args.js";
 import type { CliIo } from "../io.js";
@@ -78,6 +78,8 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
   );
   // Streams wake on this instance's appends at once, and on other instances' through PostgreSQL NOTIFY.
   const signals = createEventSignals();
+  // This instance's tag in its NOTIFYs: the listener below skips the announcements of its own appends.
+  const origin = newId("inst");
   const location = dbLocation(args.db, io);
   const shared = store.db.kind === "postgres";
   // Which instance owns a turn waiting on the user: another resumes it only once the owner is gone.
@@ -88,6 +90,7 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
     ...(shared
       ? {
           notifyChannel: EVENTS_CHANNEL,
+          origin,
           interruptChannel: INTERRUPTS_CHANNEL,
         }
       : { followIntervalMs: 1000 }),
@@ -107,7 +110,9 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
   const listener = shared
     ? await listenForEvents(
         location,
-        (id) => signals.notify(id),
+        (id, from) => {
+          if (from !== origin) signals.notify(id);
+        },
         (id) => runner.interrupted(id),
       )
     : undefined;

@@ -1,4 +1,7 @@
-/** The PostgreSQL channel every instance announces appended session events on (payload: the session id). */
+/**
+ * The PostgreSQL channel every instance announces appended session events on (payload: the session id, then,
+ * after a space, the appending instance's origin tag when it gave one).
+ */
 export const EVENTS_CHANNEL = "skillwright_session_events";
 
 /**
@@ -13,13 +16,13 @@ export interface PgListener {
 }
 
 /**
- * LISTENs on {@link EVENTS_CHANNEL} over its own connection to `url` and calls `onSession` with each payload
- * (and `onInterrupt` with each of {@link INTERRUPTS_CHANNEL}'s, when given). A lost connection is retried every
+ * LISTENs on {@link EVENTS_CHANNEL} over its own connection to `url` and calls `onSession` with each payload's
+ * session id and origin tag (absent when the payload has none) (and `onInterrupt` with each of {@link INTERRUPTS_CHANNEL}'s, when given). A lost connection is retried every
  * second; meanwhile streams fall back to polling, so nothing is missed.
  */
 export async function listenForEvents(
   url: string,
-  onSession: (sessionId: string) => void,
+  onSession: (sessionId: string, origin: string | undefined) => void,
   onInterrupt?: (sessionId: string) => void,
 ): Promise<PgListener> {
   const pg = (await import("pg")).default;
@@ -30,7 +33,11 @@ export async function listenForEvents(
     const next = new pg.Client({ connectionString: url });
     next.on("notification", (message) => {
       if (message.payload === undefined) return;
-      if (message.channel === EVENTS_CHANNEL) onSession(message.payload);
+      if (message.channel === EVENTS_CHANNEL) {
+        const space = message.payload.indexOf(" ");
+        if (space === -1) onSession(message.payload, undefined);
+        else onSession(message.payload.slice(0, space), message.payload.slice(space + 1));
+      }
       if (message.channel === INTERRUPTS_CHANNEL) onInterrupt?.(message.payload);
     });
     next.on("error", () => {

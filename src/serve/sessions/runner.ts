@@ -37,6 +37,11 @@ export interface SessionRunnerOptions {
    * in the same statement. Absent (PGlite, one instance): no NOTIFY.
    */
   notifyChannel?: string;
+  /**
+   * This instance's tag in its NOTIFY payloads: the announcements of its own appends, which its streams took
+   * already, are skipped by its listener (the caller's `listenForEvents`). Absent: no tag.
+   */
+  origin?: string;
   /** The fallback poll interval when `signals` is given. Default 1000 ms. */
   followIntervalMs?: number;
   /**

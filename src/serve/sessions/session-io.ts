@@ -12,6 +12,11 @@ export interface SessionIoOptions {
   signals?: EventSignals;
   /** The PostgreSQL channel every append NOTIFYs in the same statement; absent: none. */
   notifyChannel?: string;
+  /**
+   * This instance's tag in its NOTIFY payloads (see `AppendOptions.origin`): the listener skips its own
+   * announcements, whose events this instance's streams took already.
+   */
+  origin?: string;
   /** The fallback poll interval of streams woken by `signals`. Default 1000 ms. */
   followIntervalMs?: number;
 }
@@ -47,14 +52,16 @@ export function createServedSessionIo(options: SessionIoOptions): ServedSessionI
   const { store, signals } = options;
   return {
     async append(ws, sessionId, events, status, ids, more) {
-      const stored = await store.sessions.appendEvents(ws, sessionId, events, {
+      const stored = await store.sessions.appendSequenced(ws, sessionId, events, {
         ...more,
         ...(status === undefined ? {} : { status }),
         ...(ids === undefined ? {} : { eventIds: ids }),
         ...(options.notifyChannel === undefined ? {} : { notify: options.notifyChannel }),
+        ...(options.origin === undefined ? {} : { origin: options.origin }),
       });
-      signals?.notify(sessionId);
-      return stored;
+      // The batch as stored goes to this instance's streams with the wake-up: they need not read it back.
+      signals?.notify(sessionId, stored);
+      return stored.map((e) => e.event);
     },
     follow: (ws, sessionId, signal, finish) =>
       signals === undefined
@@ -67,6 +74,7 @@ export function createServedSessionIo(options: SessionIoOptions): ServedSessionI
             () => signals.arm(sessionId),
             options.followIntervalMs ?? 1000,
             finish,
+            () => signals.watch(sessionId),
           ),
   };
 }

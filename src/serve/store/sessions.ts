@@ -68,6 +68,11 @@ export interface AppendOptions {
    */
   notify?: string;
   /**
+   * Who appends, added to the NOTIFY's payload after the session id and a space (`sesn_… ORIGIN`), so that an
+   * instance can skip the announcements of its own appends (its streams have them already).
+   */
+  origin?: string;
+  /**
    * Takes the session's queued user events up to seq `upTo` (run, dropped or obeyed: see
    * {@link SessionStore.queuedInputs}), `messages` of them `user.message` events leaving the queue.
    */
@@ -250,6 +255,13 @@ export interface SessionStore {
     events: readonly ({ type: string } & Record<string, unknown>)[],
     options?: AppendOptions,
   ): Promise<SessionEvent[]>;
+  /** {@link SessionStore.appendEvents}, each stored event with its sequence number (for streams on this instance). */
+  appendSequenced(
+    workspaceId: string,
+    id: string,
+    events: readonly ({ type: string } & Record<string, unknown>)[],
+    options?: AppendOptions,
+  ): Promise<{ seq: number; event: SessionEvent }[]>;
   listEvents(workspaceId: string, id: string, page: PageRequest): Promise<Page<SessionEvent>>;
   /**
    * Events after sequence number `after` (0: all), oldest first, each with its sequence number; at most
@@ -282,7 +294,7 @@ export function createSessionStore(db: SqlDriver): SessionStore {
     if (row === undefined) throw notFound("session", id);
     return row;
   };
-  return {
+  const store: SessionStore = {
     async create(workspaceId, session) {
       const id = newId("sesn");
       const { environmentId, ...body } = session;
@@ -347,8 +359,11 @@ export function createSessionStore(db: SqlDriver): SessionStore {
         [status, id, workspaceId],
       );
     },
-    async appendEvents(workspaceId, id, events, options = {}) {
-      const { status, eventIds, notify, take, maxQueued, startsTurn = false } = options;
+    async appendEvents(workspaceId, id, events, options) {
+      return (await store.appendSequenced(workspaceId, id, events, options)).map((e) => e.event);
+    },
+    async appendSequenced(workspaceId, id, events, options = {}) {
+      const { status, eventIds, notify, origin, take, maxQueued, startsTurn = false } = options;
       if (events.length === 0) {
         await getRow(db, workspaceId, id);
         if (status !== undefined || take !== undefined) {
@@ -409,7 +424,7 @@ export function createSessionStore(db: SqlDriver): SessionStore {
            INSERT INTO session_events (session_id, seq, id, type, body, thread_id)
            SELECT $1, s.base + e.n, e.v->>'id', e.v->>'type', e.v->'body', e.v->>'thread'
            FROM s, jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(v, n)${
-             notify === undefined ? "" : ", (SELECT pg_notify($16, $1)) AS announced"
+             notify === undefined ? "" : ", (SELECT pg_notify($16, $17)) AS announced"
            }
            RETURNING seq, id, type, created_at`,
           [
@@ -428,7 +443,7 @@ export function createSessionStore(db: SqlDriver): SessionStore {
             take?.messages ?? null,
             maxQueued === undefined || messages === 0 ? null : maxQueued,
             startsTurn,
-            ...(notify === undefined ? [] : [notify]),
+            ...(notify === undefined ? [] : [notify, origin === undefined ? id : `${id} ${origin}`]),
           ],
         );
         for (const [thread, effect] of effects.threads) {
@@ -466,13 +481,19 @@ export function createSessionStore(db: SqlDriver): SessionStore {
           `session ${id} already has ${maxQueued} messages waiting to run: wait for its turns (or interrupt it) before sending more`,
         );
       }
-      const at = new Map(inserted.map((row) => [text(row, "id"), iso(row, "created_at")]));
-      return rows.map(({ id: eventId, type, body }) => ({
-        ...body,
-        id: eventId,
-        type,
-        processed_at: at.get(eventId) ?? new Date().toISOString(),
-      }));
+      const at = new Map(inserted.map((row) => [text(row, "id"), row]));
+      return rows.map(({ id: eventId, type, body }) => {
+        const row = at.get(eventId);
+        return {
+          seq: row === undefined ? 0 : num(row, "seq"),
+          event: {
+            ...body,
+            id: eventId,
+            type,
+            processed_at: row === undefined ? new Date().toISOString() : iso(row, "created_at"),
+          },
+        };
+      });
     },
     async eventsSince(workspaceId, id, after) {
       // One query: the session row (so an unknown session is a 404) joined to its newer events, if any.
@@ -513,7 +534,12 @@ export function createSessionStore(db: SqlDriver): SessionStore {
       };
     },
     async lastEventSeq(workspaceId, id) {
-      return num(await getRow(db, workspaceId, id), "event_seq");
+      const [row] = await db.query("SELECT event_seq FROM sessions WHERE id = $1 AND workspace_id = $2", [
+        id,
+        workspaceId,
+      ]);
+      if (row === undefined) throw notFound("session", id);
+      return num(row, "event_seq");
     },
     async turnStartSeq(workspaceId, id) {
       // max() over the session's primary-key range with a filter: PostgreSQL walks the index backwards from
@@ -540,4 +566,5 @@ export function createSessionStore(db: SqlDriver): SessionStore {
       );
     },
   };
+  return store;
 }
