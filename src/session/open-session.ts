@@ -5,7 +5,6 @@ import type { ModelMessage } from "../agent/model-types.js";
 import { contextWindowFor, DEFAULT_MODEL } from "../agent/models.js";
 import { ruleToolName } from "../agent/turn.js";
 import { discoverAgentTypes } from "../agents/discover-agents.js";
-import type { RunContext } from "../context.js";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import type { Engine } from "../engine/engine.js";
 import { createHookRegistry } from "../hooks/registry.js";
@@ -30,6 +29,7 @@ import { createMemorySessionStore } from "./memory-session-store.js";
 import type { OpenedSession, OpenSessionOptions } from "./open.js";
 import { createSession } from "./session.js";
 import { createFileSessionStore, newSessionId, replayMessages } from "./session-store.js";
+import type { SessionContext } from "./session-types.js";
 import { createSkillView } from "./view.js";
 
 /**
@@ -224,7 +224,7 @@ export async function openSessionNow(engine: Engine, options: OpenSessionOptions
   // Templates follow every reload (`/reload`, the watcher): read again beside the rediscovered skills.
   let templates = loadedTemplates.templates;
   let templatesLoading: Promise<unknown> = Promise.resolve();
-  const context: RunContext = {
+  const context: SessionContext = {
     sessionId: id,
     cwd: engine.cwd,
     projectDir,
@@ -242,12 +242,10 @@ export async function openSessionNow(engine: Engine, options: OpenSessionOptions
     rules,
     ...(options.askPermission === undefined ? {} : { askPermission: options.askPermission }),
     hooks,
-    signal: new AbortController().signal,
     transcript: (message, agentId) =>
       store.append(id, [
         { type: "message", message, ...(agentId === undefined ? {} : { agentId }), at: stamp(now) },
       ]),
-    depth: 0,
     now,
   };
   const session = createSession({

@@ -7,11 +7,18 @@ import type { UsageStore } from "../usage.js";
 import type { SessionStore } from "./session-store.js";
 
 /**
+ * What a session fixes when it opens: a {@link RunContext} without what each turn brings (its abort signal) and
+ * an agent's place (depth, agent id). A turn runs on `turnContext(session, signal)`, a fork on a child of its
+ * caller's context.
+ */
+export type SessionContext = Omit<RunContext, "signal" | "depth" | "agentId">;
+
+/**
  * Everything a session is built from; `openSession` assembles it. What every layer needs is in `context`
  * (built once); the rest is the session's own: its prompt, stores, limits and what a resumed session restores.
  */
 export interface SessionDeps {
-  context: RunContext;
+  context: SessionContext;
   system: string;
   /** Skills whose name and description the system prompt already holds (catalog in system mode). */
   catalogNames?: readonly string[];

@@ -1,6 +1,5 @@
 import { createChannel } from "../agent/channel.js";
 import type { AgentEvent } from "../agent/events.js";
-import type { AgentTool } from "../agent/loop.js";
 import type { ModelMessage } from "../agent/model-types.js";
 import { resolveModel } from "../agent/models.js";
 import { createHooksRunner, type RunHooks } from "../hooks/runner.js";
@@ -18,6 +17,7 @@ import type { Session, SessionDeps } from "./session-types.js";
 import { createSkillRuntime } from "./skill-runtime.js";
 import { createToolGate } from "./tool-gate.js";
 import { runUserTurn } from "./turn.js";
+import { turnContext } from "./turn-context.js";
 
 /**
  * Builds a session over its explicit state (session-state.ts): the hooks runner, the tool gate, the skill
@@ -106,17 +106,11 @@ export function createSession(deps: SessionDeps): Session {
     }),
   });
   const model = resolveModel(context.model);
-  const tools: AgentTool[] = [
-    ...context.tools,
-    runtime.skillTool(0),
-    ...(context.skillSearch === undefined ? [] : [context.skillSearch]),
-  ];
   const compactor = createCompactor({ deps, state, model, listings, runHooks, restore, append, record });
   const parts = {
     deps,
     state,
     model,
-    tools,
     gate,
     runHooks,
     runtime,
@@ -137,7 +131,7 @@ export function createSession(deps: SessionDeps): Session {
         if (event.type === "turn_end" && event.agentId === undefined) state.messagesUsage.push(event.usage);
         channel.push(event);
       };
-      runUserTurn(prompt, options.signal ?? new AbortController().signal, parts).then(
+      runUserTurn(prompt, turnContext(context, options.signal), parts).then(
         () => channel.close(),
         (error: unknown) => {
           state.emit({
@@ -151,7 +145,7 @@ export function createSession(deps: SessionDeps): Session {
       return channel;
     },
     compact: async (signal) => {
-      const outcome = await compactor.compact("manual", signal ?? new AbortController().signal);
+      const outcome = await compactor.compact("manual", signal ?? AbortSignal.any([]));
       return outcome.ok ? { ok: true } : { ok: false, message: outcome.message };
     },
     async close() {
