@@ -37,7 +37,7 @@ function rootContext(
     model: "sonnet",
     effort: "low",
     skills: createSkillView({ cwd: "/repo", skills: [] }),
-    agents: () => BUILTIN_AGENTS,
+    agents: BUILTIN_AGENTS,
     tools: [createReadTool({ fs }), ...tools],
     rules: { allow: [], deny: [], ask: [], additionalDirectories: [] },
     hooks: createHookRegistry(),

@@ -167,12 +167,9 @@ export async function runFork(request: ForkRequest, deps: ForkDeps): Promise<For
 async function runForkUnguarded(request: ForkRequest, deps: ForkDeps): Promise<ForkOutcome> {
   const { skill } = request;
   const agentName = skill.agent ?? DEFAULT_AGENT_TYPE;
-  const agent = deps.context.agents().find((a) => a.name === agentName);
+  const agent = deps.context.agents.find((a) => a.name === agentName);
   if (agent === undefined) {
-    const known = deps.context
-      .agents()
-      .map((a) => a.name)
-      .join(", ");
+    const known = deps.context.agents.map((a) => a.name).join(", ");
     return {
       ok: false,
       text: `Skill "${request.name}" names agent type "${agentName}", which does not exist. Known: ${known}.`,

@@ -22,9 +22,11 @@ export const DEFAULT_MAX_TOKENS = 16_384;
 
 export interface SkillRuntimeDeps {
   session: SessionDeps;
-  policy: PermissionPolicy;
+  /** The permission policy of an agent on `caller` (its rules). */
+  policy: (caller: RunContext) => PermissionPolicy;
   runHooks: RunHooks;
-  gate: ToolGate;
+  /** The tool gate of an agent on `caller`. */
+  gate: (caller: RunContext) => ToolGate;
   emit: (event: AgentEvent) => void;
   /** The listing block for an agent (a delta after the first), sized for the model it runs on. */
   listing: (agentId: string, model: string) => Promise<string[]>;
@@ -63,17 +65,16 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
     }
     return limit;
   };
-  // `permissionMode: dontAsk` agents: nobody is asked, not even PermissionRequest hooks.
-  const { askPermission: _ask, permissionRequest: _hooked, ...quietPolicy } = deps.policy;
-  const noAskGate = createToolGate(quietPolicy, deps.runHooks);
-  const fork = (caller: RunContext, request: ForkRequest) =>
-    runFork(request, {
+  const fork = (caller: RunContext, request: ForkRequest) => {
+    // `permissionMode: dontAsk` agents: nobody is asked, not even PermissionRequest hooks.
+    const { askPermission: _ask, permissionRequest: _hooked, ...quietPolicy } = deps.policy(caller);
+    return runFork(request, {
       context: caller,
       tools: session.tools,
       ...(session.skillSearch === undefined ? {} : { skillSearch: session.skillSearch }),
       skillTool: (forkContext) => skillTool(forkContext),
-      gate: deps.gate,
-      noAskGate,
+      gate: deps.gate(caller),
+      noAskGate: createToolGate(quietPolicy, deps.runHooks),
       runHooks: deps.runHooks,
       preload: (names, signal) =>
         preloadSkills(names, {
@@ -91,10 +92,11 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       onTouchedPaths: deps.touch,
       ...(deps.forkCompaction === undefined ? {} : { compaction: deps.forkCompaction }),
     });
+  };
   const invoke = (caller: RunContext, request: InvocationRequest) =>
     invokeSkill(request, {
       context: caller,
-      policy: deps.policy,
+      policy: deps.policy(caller),
       runHooks: deps.runHooks,
       usage: s.usage,
       emit: deps.emit,

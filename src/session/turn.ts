@@ -25,7 +25,10 @@ export interface TurnParts {
   state: SessionState;
   /** The main agent's model (resolved). */
   model: string;
-  gate: ToolGate;
+  /** The main agent's context for a turn starting now: the snapshot in force, the turn's signal. */
+  begin: (signal: AbortSignal | undefined) => RunContext;
+  /** The tool gate for an agent on `context` (its rules). */
+  gateOf: (context: RunContext) => ToolGate;
   runHooks: RunHooks;
   runtime: SkillRuntime;
   listings: AgentListings;
@@ -44,19 +47,25 @@ export interface TurnParts {
  * loop with Stop hooks, then auto-compaction. Its events go
  * to `parts.state.emit`, ending with `done`. Rejects only on a bug (the session reports it as an error event).
  */
-export async function runUserTurn(typed: string, context: RunContext, parts: TurnParts): Promise<void> {
+export async function runUserTurn(
+  typed: string,
+  interrupt: AbortSignal | undefined,
+  parts: TurnParts,
+): Promise<void> {
   const { deps, state, runHooks } = parts;
-  const { signal } = context;
   const finish = (text: string, cause: AgentResult["cause"]) =>
     state.emit({ type: "done", result: { text, cause, turns: 0, usage: emptyUsage(), toolsUsed: [] } });
   state.compactFailedThisTurn = false;
   await parts.restore();
   // A reload in flight (settings hooks, rules, skills) lands before this turn's first hook or request.
   await deps.settled?.();
+  // The turn runs on the snapshot in force now: a reload that lands later is the next turn's.
+  const context = parts.begin(interrupt);
+  const { signal } = context;
   const opening: ModelContentBlock[] = [];
   if (!state.started) {
     state.started = true;
-    const start = await runHooks("SessionStart", { source: deps.history ? "resume" : "startup" }, signal);
+    const start = await runHooks("SessionStart", { source: deps.resumed ? "resume" : "startup" }, signal);
     opening.push(...start.additionalContext.map((text) => ({ type: "text" as const, text })));
   }
   if (typed.trim() === COMPACT_COMMAND) {
@@ -150,7 +159,7 @@ async function runAgentTurn(
           maxTokens: deps.maxTokens ?? DEFAULT_MAX_TOKENS,
           cwd: context.cwd,
           signal,
-          gate: parts.gate,
+          gate: parts.gateOf(context),
           ...(deps.maxTurns === undefined ? {} : { maxTurns: deps.maxTurns }),
           reminders: async () => {
             const delta = await parts.listings.listingFor(MAIN_AGENT, parts.model);
