@@ -37,7 +37,7 @@ export interface RunContext {
   /** The session's skills as they stand now. */
   readonly skills: SkillView;
   /** The agent types a forked skill can run as (built-in, user, project, plugin). */
-  readonly agents: () => readonly AgentType[];
+  readonly agents: readonly AgentType[];
   /** Built-in and MCP tools (without the Skill tool, which each agent gets for its own depth). */
   readonly tools: readonly AgentTool[];
   /** The `SkillSearch` tool, when the catalog can overflow the listing. */

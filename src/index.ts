@@ -26,7 +26,8 @@ export { createNodeFs, type DirEntry, type FileHead, type FileStat, type FsOps }
 export { createMemoryFs } from "./io/memory-fs.js";
 export { createNodeShell, type ShellOps, type ShellResult, type ShellRunOptions } from "./io/shell.js";
 export type { AskPermission, PermissionDecision, PermissionRules } from "./permissions/decision.js";
-export { type OpenedSession, type OpenSessionOptions, openSession } from "./session/open.js";
+export { openSession } from "./session/open.js";
+export type { OpenedSession, OpenSessionOptions } from "./session/open-options.js";
 export { createFileSessionStore, type SessionStore, type TranscriptEntry } from "./session/session-store.js";
 export type { Session } from "./session/session-types.js";
 export { UnknownSessionError } from "./session/unknown-session-error.js";

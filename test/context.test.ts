@@ -1,15 +1,28 @@
-import { describe, expect, it } from "vitest";
-import { createModelClient } from "../src/agent/model-client.js";
+import { afterEach, describe, expect, it } from "vitest";
+import type { AgentEvent } from "../src/agent/events.js";
+import type { AgentTool } from "../src/agent/loop.js";
+import { createModelClient, type ModelClient } from "../src/agent/model-client.js";
 import type { ModelMessage } from "../src/agent/model-types.js";
+import { BUILTIN_AGENTS } from "../src/agents/agent-types.js";
 import { childContext, type RunContext } from "../src/context.js";
+import { type ForkDeps, runFork } from "../src/fork/fork.js";
+import type { ForkOutcome } from "../src/fork/fork-request.js";
 import { createHookRegistry } from "../src/hooks/registry.js";
+import { createHooksRunner } from "../src/hooks/runner.js";
 import { createNodeFs } from "../src/io/fs.js";
 import { createNodeShell } from "../src/io/shell.js";
 import { createSkillView } from "../src/session/view.js";
+import { createSkillTool } from "../src/skill-tool/skill-tool.js";
 import { createReadTool } from "../src/tools/read.js";
+import { makeSkill } from "./support/make-skill.js";
+import { startTestModel, type TestModel, textTurn, toolTurn } from "./support/model-server.js";
 
 /** A session's root context, with a transcript sink that records what it was given. */
-function rootContext(controller = new AbortController()) {
+function rootContext(
+  controller = new AbortController(),
+  client: ModelClient = createModelClient({ apiKey: "sk-test", baseURL: "http://127.0.0.1:9" }),
+  tools: AgentTool[] = [],
+) {
   const written: { message: ModelMessage; agentId?: string }[] = [];
   const fs = createNodeFs();
   const context: RunContext = {
@@ -20,12 +33,12 @@ function rootContext(controller = new AbortController()) {
     env: {},
     fs,
     shell: createNodeShell(),
-    client: createModelClient({ apiKey: "sk-test", baseURL: "http://127.0.0.1:9" }),
+    client,
     model: "sonnet",
     effort: "low",
     skills: createSkillView({ cwd: "/repo", skills: [] }),
-    agents: () => [],
-    tools: [createReadTool({ fs })],
+    agents: BUILTIN_AGENTS,
+    tools: [createReadTool({ fs }), ...tools],
     rules: { allow: [], deny: [], ask: [], additionalDirectories: [] },
     hooks: createHookRegistry(),
     signal: controller.signal,
@@ -98,5 +111,124 @@ describe("childContext: a fork is a narrowed copy of its parent (STYLE §7)", ()
     const narrowed = childContext(context, { agentId: "fork-2", model: "haiku", effort: "high", tools: [] });
     expect([narrowed.model, narrowed.effort, narrowed.tools]).toEqual(["haiku", "high", []]);
     expect(context.model).toBe("sonnet");
+  });
+});
+
+let model: TestModel | undefined;
+afterEach(async () => {
+  await model?.close();
+  model = undefined;
+});
+
+describe("a fork-of-fork derives each context from its real caller", () => {
+  it("skill A forks, its sub-agent calls skill B which forks: depths 1 and 2, and aborting A aborts B, not the root", async () => {
+    model = await startTestModel([
+      toolTurn(
+        "Skill",
+        { skill: "inner" },
+        { match: { agentId: "fork-1", lastUserTextIncludes: "MIDDLE-TASK" } },
+      ),
+      toolTurn("Probe", {}, { match: { agentId: "fork-2", lastUserTextIncludes: "INNER-TASK" } }),
+      textTurn("never reached", { agentId: "*" }),
+    ]);
+    // The inner fork's Probe call says it is running, then holds until its signal aborts.
+    let probing: (signal: AbortSignal) => void = () => {};
+    const probed = new Promise<AbortSignal>((resolve) => {
+      probing = resolve;
+    });
+    const probe: AgentTool = {
+      name: "Probe",
+      description: "Waits until aborted.",
+      inputSchema: { type: "object" },
+      readOnly: true,
+      subject: () => undefined,
+      run: (_input, ctx) =>
+        new Promise((resolve) => {
+          const done = () =>
+            resolve({ content: [{ type: "text", text: "stopped" }], isError: false, touchedPaths: [] });
+          ctx.signal.addEventListener("abort", done, { once: true });
+          probing(ctx.signal);
+        }),
+    };
+    const root = rootContext(new AbortController(), model.client, [probe]);
+    const inner = makeSkill({ name: "inner", context: "fork", body: "INNER-TASK" });
+    const middle = makeSkill({ name: "middle", context: "fork", body: "MIDDLE-TASK" });
+    const events: AgentEvent[] = [];
+    // Each fork asks for its Skill tool with its own context: the contexts the fork path built, in order.
+    const contexts: RunContext[] = [];
+    const innerOutcomes: ForkOutcome[] = [];
+    let agents = 0;
+    const deps = (caller: RunContext): ForkDeps => ({
+      context: caller,
+      tools: root.context.tools,
+      skillTool: (context) => {
+        contexts.push(context);
+        return createSkillTool({
+          skills: () => [inner],
+          pluginSkillNames: () => [],
+          depth: context.depth,
+          ...(context.agentId === undefined ? {} : { agentId: context.agentId }),
+          invoke: async (request) => {
+            const outcome = await runFork(
+              {
+                ...request,
+                name: "inner",
+                task: "INNER-TASK",
+                signal: request.signal,
+                parentModel: "sonnet",
+              },
+              deps(context),
+            );
+            innerOutcomes.push(outcome);
+            return { kind: "fork", outcome };
+          },
+        });
+      },
+      gate: { before: async () => ({ behavior: "allow" }) },
+      runHooks: createHooksRunner(
+        root.context.hooks,
+        { shell: root.context.shell, sessionId: "s-1", cwd: "/repo" },
+        () => {},
+      ),
+      emit: (event) => events.push(event),
+      listing: async () => [],
+      maxTokens: 1024,
+      newAgentId: () => `fork-${++agents}`,
+    });
+    const own = new AbortController();
+    const running = runFork(
+      {
+        skill: middle,
+        name: "middle",
+        args: "",
+        task: "MIDDLE-TASK",
+        signal: own.signal,
+        depth: 0,
+        parentModel: "sonnet",
+      },
+      deps(root.context),
+    );
+
+    const innerSignal = await probed;
+    const [middleContext, innerContext] = contexts;
+    expect(contexts.map((c) => [c.depth, c.agentId])).toEqual([
+      [1, "fork-1"],
+      [2, "fork-2"],
+    ]);
+    expect(events.filter((e) => e.type === "fork_start")).toEqual([
+      expect.objectContaining({ agentId: "fork-1", skill: "middle" }),
+      expect.objectContaining({ agentId: "fork-2", parentAgentId: "fork-1", skill: "inner" }),
+    ]);
+    // The inner fork's transcript goes through the middle one's to the root's sink, under its own id.
+    expect(root.written.filter((w) => w.agentId === "fork-2").length).toBeGreaterThan(0);
+    expect(innerSignal.aborted).toBe(false);
+
+    own.abort();
+    expect(middleContext?.signal.aborted).toBe(true);
+    expect(innerContext?.signal.aborted).toBe(true);
+    expect(innerSignal.aborted).toBe(true);
+    expect(root.context.signal.aborted).toBe(false);
+    expect(await running).toEqual({ ok: false, text: 'Skill "middle" was aborted (forked execution).' });
+    expect(innerOutcomes).toEqual([{ ok: false, text: 'Skill "inner" was aborted (forked execution).' }]);
   });
 });

@@ -42,7 +42,7 @@ export function approvedPermissions(
   trusted: readonly string[],
 ): SettingsPermissions {
   const approvedBy = approvingFile(layers, trusted, PROJECT_PERMISSIONS_KEY);
-  const rules: PermissionRules = { allow: [], deny: [], ask: [] };
+  const rules = { allow: [] as string[], deny: [] as string[], ask: [] as string[] };
   const additionalDirectories: string[] = [];
   const pending: PendingGrants[] = [];
   for (const { path, settings } of layers) {

@@ -12,8 +12,6 @@ export interface ForkRequest {
   /** The task: `Base directory…⏎⏎{body}`, expanded. */
   task: string;
   signal: AbortSignal;
-  /** The agent that asked, when it is a sub-agent (absent: the main agent). */
-  parentAgentId?: string;
   /** The depth of the agent that asked (0 = main). */
   depth: number;
   /** The asking agent's model for this turn, for `model: inherit` and skills that name none. */

@@ -10,12 +10,19 @@ import { childContext, type RunContext } from "../context.js";
 import type { RunHooks } from "../hooks/runner.js";
 import type { ForkOutcome, ForkRequest } from "./fork-request.js";
 
-/** What a fork needs beside its parent's {@link RunContext}: the session's gates, listing and hooks runner. */
+/** What a fork needs beside its caller's {@link RunContext}: the session's tools, gates, listing and hooks runner. */
 export interface ForkDeps {
-  /** The asking agent's context; the fork runs on a child of it. */
+  /**
+   * The real caller's context (the main agent's turn, or the fork whose Skill tool asked): the fork runs on
+   * `childContext` of it, so its depth, signal and transcript derive from the agent that called it.
+   */
   context: RunContext;
-  /** A Skill tool for an agent at `depth`. */
-  skillTool: (depth: number, agentId: string) => AgentTool;
+  /** The session's built-in and MCP tools, which the agent type narrows (never a caller's narrowed set). */
+  tools: readonly AgentTool[];
+  /** The session's `SkillSearch` tool, offered beside the Skill tool when there is one. */
+  skillSearch?: AgentTool;
+  /** The Skill tool of an agent running on `context` (its depth, agent id and signal are the context's). */
+  skillTool: (context: RunContext) => AgentTool;
   gate: ToolGate;
   /** The gate for a `permissionMode: dontAsk` agent: nobody is asked, what no rule allows is denied. */
   noAskGate?: ToolGate;
@@ -160,12 +167,9 @@ export async function runFork(request: ForkRequest, deps: ForkDeps): Promise<For
 async function runForkUnguarded(request: ForkRequest, deps: ForkDeps): Promise<ForkOutcome> {
   const { skill } = request;
   const agentName = skill.agent ?? DEFAULT_AGENT_TYPE;
-  const agent = deps.context.agents().find((a) => a.name === agentName);
+  const agent = deps.context.agents.find((a) => a.name === agentName);
   if (agent === undefined) {
-    const known = deps.context
-      .agents()
-      .map((a) => a.name)
-      .join(", ");
+    const known = deps.context.agents.map((a) => a.name).join(", ");
     return {
       ok: false,
       text: `Skill "${request.name}" names agent type "${agentName}", which does not exist. Known: ${known}.`,
@@ -188,24 +192,28 @@ async function runAgentFork(
   agentId: string,
 ): Promise<ForkOutcome> {
   const { skill } = request;
-  const parent = deps.context;
-  const tools = toolsForAgent(agent, parent.tools);
-  if (mayUseSkills(agent)) {
-    tools.push(deps.skillTool(request.depth + 1, agentId));
-    if (parent.skillSearch !== undefined) tools.push(parent.skillSearch);
-  }
+  const caller = deps.context;
+  const narrowed = toolsForAgent(agent, deps.tools);
   const skillModel = skill.model !== undefined && skill.model !== "inherit" ? skill.model : undefined;
   const agentModel = agent.model !== undefined && agent.model !== "inherit" ? agent.model : undefined;
   const model = resolveModel(skillModel ?? agentModel ?? request.parentModel);
   const effort: ModelEffort | undefined = skill.effort ?? agent.effort;
-  const context = childContext(
-    { ...parent, depth: request.depth },
-    { agentId, signal: request.signal, model, tools, ...(effort === undefined ? {} : { effort }) },
-  );
+  const own = childContext(caller, {
+    agentId,
+    signal: request.signal,
+    model,
+    tools: narrowed,
+    ...(effort === undefined ? {} : { effort }),
+  });
+  // The fork's Skill tool runs on the fork's own context: a fork it starts is a child of this one.
+  const tools = mayUseSkills(agent)
+    ? [...narrowed, deps.skillTool(own), ...(deps.skillSearch === undefined ? [] : [deps.skillSearch])]
+    : narrowed;
+  const context: RunContext = { ...own, tools };
   deps.emit({
     type: "fork_start",
     agentId,
-    ...(request.parentAgentId === undefined ? {} : { parentAgentId: request.parentAgentId }),
+    ...(caller.agentId === undefined ? {} : { parentAgentId: caller.agentId }),
     skill: skill.name,
     agentType: agent.name,
     model,

@@ -12,9 +12,9 @@ export type PermissionDecision =
 
 /** Rules as written in settings files: `Skill(name)`, `Skill(prefix:*)`, `Bash(git add:*)`, `Read(./src/**)`, `Read`. */
 export interface PermissionRules {
-  allow: string[];
-  deny: string[];
-  ask: string[];
+  allow: readonly string[];
+  deny: readonly string[];
+  ask: readonly string[];
   /**
    * Absolute directories besides the working directory that commands may write to without asking
    * (`--add-dir`, settings `permissions.additionalDirectories`).

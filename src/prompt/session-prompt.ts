@@ -2,7 +2,7 @@ import type { Diagnostic } from "../diagnostics.js";
 import type { FsOps } from "../io/fs.js";
 import { catalogEntries } from "../listing/available-skills.js";
 import type { Skill } from "../skill/skill.js";
-import { loadPromptFiles, type PromptFileDirs } from "./load-prompt-files.js";
+import { loadPromptFiles, type PromptFileDirs, type PromptFiles } from "./load-prompt-files.js";
 import type { PromptPart, PromptText } from "./prompt-part.js";
 import { joinPromptParts, type PromptTool, systemPromptParts } from "./system-prompt.js";
 
@@ -42,7 +42,17 @@ export interface SessionPrompt {
  * rejects for a missing or unreadable file.
  */
 export async function assembleSessionPrompt(options: SessionPromptOptions): Promise<SessionPrompt> {
-  const files = await loadPromptFiles(options.fs, options);
+  return sessionPromptFrom(await loadPromptFiles(options.fs, options), options);
+}
+
+/**
+ * Assembles a session's system prompt from prompt files already read (see {@link assembleSessionPrompt}); the
+ * files' diagnostics come back with it. Pure.
+ */
+export function sessionPromptFrom(
+  files: PromptFiles,
+  options: Omit<SessionPromptOptions, "fs" | "home" | "projectDir" | "gitRoot">,
+): SessionPrompt {
   const base: PromptText | undefined =
     options.systemPrompt === undefined ? files.system : { text: options.systemPrompt, origin: "option" };
   const append: PromptText[] = [

@@ -38,15 +38,15 @@ export interface SessionState {
   mainFullListing: { text: string; names: string[]; chars: number; pack: string } | undefined;
 }
 
-/** A new session's state: `deps.history`, `priorInvocations` and `priorLoaded` when it resumes one. */
+/** A new session's state: the resumed conversation's messages, invocations and loaded skills when there is one. */
 export function createSessionState(deps: SessionDeps): SessionState {
   const listing = createListingState();
   // Catalog in the system prompt: those skills are sent; the listing deltas bring only what appears later.
   listing.markSent(MAIN_AGENT, deps.catalogNames ?? []);
   return {
-    messages: [...(deps.history ?? [])],
-    invocations: [...(deps.priorInvocations ?? [])],
-    loaded: createLoadedSkills(deps.priorLoaded ?? []),
+    messages: [...(deps.resumed?.history ?? [])],
+    invocations: [...(deps.resumed?.invocations ?? [])],
+    loaded: createLoadedSkills(deps.resumed?.loaded ?? []),
     listing,
     pendingAnnouncements: [],
     messagesUsage: [],

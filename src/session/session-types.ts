@@ -4,41 +4,52 @@ import type { RunContext } from "../context.js";
 import type { ListingSettings } from "../listing/budget.js";
 import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
 import type { UsageStore } from "../usage.js";
+import type { ResumedConversation } from "./resume.js";
+import type { SessionSnapshot } from "./session-snapshot.js";
 import type { SessionStore } from "./session-store.js";
+
+/**
+ * What a session fixes when it opens: a {@link RunContext} without what each turn brings (its abort signal) and
+ * an agent's place (depth, agent id), and what the snapshot in force configures (rules, agent types). A turn
+ * runs on `turnContext(session, snapshot, signal)`, a fork on a child of its caller's context.
+ */
+export type SessionContext = Omit<RunContext, "signal" | "depth" | "agentId" | "rules" | "agents">;
 
 /**
  * Everything a session is built from; `openSession` assembles it. What every layer needs is in `context`
  * (built once); the rest is the session's own: its prompt, stores, limits and what a resumed session restores.
  */
 export interface SessionDeps {
-  context: RunContext;
+  context: SessionContext;
   system: string;
   /** Skills whose name and description the system prompt already holds (catalog in system mode). */
   catalogNames?: readonly string[];
   /** The expansion of a user prompt that names a prompt template (`/name args`), else undefined. */
   expandTemplate?: (prompt: string) => string | undefined;
+  /** Where skill usage is recorded (`openSession`'s default: `~/.skillwright` over the host's file system). */
   usage: UsageStore;
+  /**
+   * Where transcripts go. `openSession`'s default: files under `~/.skillwright/sessions` when the engine's file
+   * system is the host's (`fs.host`), else memory: nothing reaches the host's disk that the caller did not hand in.
+   */
   store: SessionStore;
   /** The listing settings (`skillListingBudget`, `skillListingBudgetFraction`, `skillListingMaxDescChars`). */
   listingSettings?: ListingSettings;
+  /** The main agent's model requests per user turn at most. */
   maxTurns?: number;
   maxTokens?: number;
   forkConcurrency?: number;
-  /** Messages to start from (a resumed session). */
-  history?: ModelMessage[];
+  /** The snapshot in force (rules, hooks, agent types, templates): each turn takes it when it starts. */
+  snapshot: () => SessionSnapshot;
+  /** What a resumed session starts from. */
+  resumed?: ResumedConversation;
   /** Called once when the session closes (e.g. to stop following engine reloads). */
   onClose?: () => void;
-  /** The invoked-skill log of a resumed session (for compaction's re-attachment). */
-  priorInvocations?: InvokedSkill[];
-  /** The main agent's invocations a resumed conversation still holds (those since its last compaction). */
-  priorLoaded?: InvokedSkill[];
   /**
    * Resolves once a rediscovery in flight (an MCP server's `list_changed`, `engine.reload()`) has reached the
    * skill view: a listing built after it shows what changed before the request. Absent: nothing to wait for.
    */
   settled?: () => Promise<unknown>;
-  /** A resumed session's `once` hooks that had fired (transcript `hook_fired` keys). */
-  priorFiredOnce?: string[];
 }
 
 /** A conversation with the agent. `send` runs one user turn and streams its events. */

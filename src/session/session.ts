@@ -1,10 +1,12 @@
 import { createChannel } from "../agent/channel.js";
 import type { AgentEvent } from "../agent/events.js";
-import type { AgentTool } from "../agent/loop.js";
 import type { ModelMessage } from "../agent/model-types.js";
 import { resolveModel } from "../agent/models.js";
+import type { RunContext } from "../context.js";
 import { createHooksRunner, type RunHooks } from "../hooks/runner.js";
 import { listedChars, listingBlockChars } from "../listing/read-blocks.js";
+import type { PermissionRules } from "../permissions/decision.js";
+import type { PermissionPolicy } from "../permissions/policy.js";
 import { loadReferenceFilesRead } from "../tools/load-reference.js";
 import { createAgentListings } from "./agent-listings.js";
 import { createCompactor } from "./compaction/compactor.js";
@@ -13,12 +15,15 @@ import { invocationEntry } from "./compaction/reattach.js";
 import { MAIN_AGENT } from "./listing-state.js";
 import { permissionRequestVerdict } from "./permission-request.js";
 import { restoreResumed } from "./restore.js";
+import type { SessionSnapshot } from "./session-snapshot.js";
 import { createSessionState } from "./session-state.js";
 import type { TranscriptEntry } from "./session-store.js";
 import type { Session, SessionDeps } from "./session-types.js";
 import { createSkillRuntime } from "./skill-runtime.js";
+import { applySnapshotHooks } from "./snapshot-hooks.js";
 import { createToolGate } from "./tool-gate.js";
 import { runUserTurn } from "./turn.js";
+import { turnContext } from "./turn-context.js";
 
 /**
  * Builds a session over its explicit state (session-state.ts): the hooks runner, the tool gate, the skill
@@ -43,16 +48,25 @@ export function createSession(deps: SessionDeps): Session {
     (message) => state.emit({ type: "warning", message }),
     (keys) => append(keys.map((key) => ({ type: "hook_fired", key, at: stamp() }))),
   );
-  const policy = {
-    rules: context.rules,
+  // The snapshot whose settings and plugin hooks the registry holds: each turn brings it up to the one in force.
+  let applied: SessionSnapshot | undefined;
+  const sync = (): SessionSnapshot => {
+    const snapshot = deps.snapshot();
+    if (snapshot !== applied) applySnapshotHooks(context.hooks, applied, snapshot);
+    applied = snapshot;
+    return snapshot;
+  };
+  sync();
+  const policyOf = (rules: PermissionRules): PermissionPolicy => ({
+    rules,
     cwd: context.cwd,
     home: context.home,
     ...(context.askPermission === undefined ? {} : { askPermission: context.askPermission }),
     permissionRequest: (tool: string, input: unknown, signal?: AbortSignal) =>
       permissionRequestVerdict(runHooks, tool, input, signal),
     filesRead: loadReferenceFilesRead(() => context.skills.visible()),
-  };
-  const gate = createToolGate(policy, runHooks);
+  });
+  const gateOf = (caller: RunContext) => createToolGate(policyOf(caller.rules), runHooks);
   const record = async (...entries: ModelMessage[]) => {
     for (const message of entries) {
       state.messages.push(message);
@@ -68,15 +82,16 @@ export function createSession(deps: SessionDeps): Session {
   // A resumed conversation already holds a listing and announcements: keep those skills, send them once.
   const restore = () => {
     state.restored ??= (async () => {
-      if (deps.history === undefined) return;
+      const { resumed } = deps;
+      if (resumed === undefined) return;
       const { listed, warnings } = await restoreResumed({
-        history: deps.history,
+        history: resumed.history,
         invocations: state.invocations,
         skills: context.skills,
         hooks: context.hooks,
-        firedOnce: deps.priorFiredOnce ?? [],
+        firedOnce: resumed.firedOnce,
       });
-      state.listing.markSent(MAIN_AGENT, listed, listedChars(deps.history));
+      state.listing.markSent(MAIN_AGENT, listed, listedChars(resumed.history));
       for (const message of warnings) state.emit({ type: "warning", message });
     })();
     return state.restored;
@@ -85,9 +100,9 @@ export function createSession(deps: SessionDeps): Session {
   const runtime = createSkillRuntime({
     session: deps,
     touch,
-    policy,
+    policy: (caller) => policyOf(caller.rules),
     runHooks,
-    gate,
+    gate: gateOf,
     emit: (event) => state.emit(event),
     listing: listings.openingListing,
     record: async (invocation) => {
@@ -107,18 +122,13 @@ export function createSession(deps: SessionDeps): Session {
     }),
   });
   const model = resolveModel(context.model);
-  const tools: AgentTool[] = [
-    ...context.tools,
-    runtime.skillTool(0),
-    ...(context.skillSearch === undefined ? [] : [context.skillSearch]),
-  ];
   const compactor = createCompactor({ deps, state, model, listings, runHooks, restore, append, record });
   const parts = {
     deps,
     state,
     model,
-    tools,
-    gate,
+    gateOf,
+    begin: (signal: AbortSignal | undefined) => turnContext(context, sync(), signal),
     runHooks,
     runtime,
     listings,
@@ -138,7 +148,7 @@ export function createSession(deps: SessionDeps): Session {
         if (event.type === "turn_end" && event.agentId === undefined) state.messagesUsage.push(event.usage);
         channel.push(event);
       };
-      runUserTurn(prompt, options.signal ?? new AbortController().signal, parts).then(
+      runUserTurn(prompt, options.signal, parts).then(
         () => channel.close(),
         (error: unknown) => {
           state.emit({
@@ -152,11 +162,13 @@ export function createSession(deps: SessionDeps): Session {
       return channel;
     },
     compact: async (signal) => {
-      const outcome = await compactor.compact("manual", signal ?? new AbortController().signal);
+      sync();
+      const outcome = await compactor.compact("manual", signal ?? AbortSignal.any([]));
       return outcome.ok ? { ok: true } : { ok: false, message: outcome.message };
     },
     async close() {
       deps.onClose?.();
+      sync();
       await runHooks("SessionEnd", { reason: "exit" });
     },
   };

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import pLimit from "p-limit";
 import type { AgentEvent } from "../agent/events.js";
 import type { AgentTool, ToolGate } from "../agent/loop.js";
+import type { RunContext } from "../context.js";
 import { type ForkDeps, runFork } from "../fork/fork.js";
 import type { ForkRequest } from "../fork/fork-request.js";
 import type { RunHooks } from "../hooks/runner.js";
@@ -21,9 +22,11 @@ export const DEFAULT_MAX_TOKENS = 16_384;
 
 export interface SkillRuntimeDeps {
   session: SessionDeps;
-  policy: PermissionPolicy;
+  /** The permission policy of an agent on `caller` (its rules). */
+  policy: (caller: RunContext) => PermissionPolicy;
   runHooks: RunHooks;
-  gate: ToolGate;
+  /** The tool gate of an agent on `caller`. */
+  gate: (caller: RunContext) => ToolGate;
   emit: (event: AgentEvent) => void;
   /** The listing block for an agent (a delta after the first), sized for the model it runs on. */
   listing: (agentId: string, model: string) => Promise<string[]>;
@@ -38,8 +41,10 @@ export interface SkillRuntimeDeps {
 
 /** The Skill tool of each agent and the invocation pipeline, with forks bounded per parent depth. */
 export interface SkillRuntime {
-  skillTool(depth: number, agentId?: string): AgentTool;
-  invoke(request: InvocationRequest): Promise<InvocationOutcome>;
+  /** The Skill tool of the agent running on `caller` (its depth and agent id); a fork it starts is `caller`'s child. */
+  skillTool(caller: RunContext): AgentTool;
+  /** Runs the pipeline for the agent running on `caller` (a user's `/name`: the main agent's turn). */
+  invoke(caller: RunContext, request: InvocationRequest): Promise<InvocationOutcome>;
 }
 
 /**
@@ -49,7 +54,7 @@ export interface SkillRuntime {
  */
 export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
   const s = deps.session;
-  const context = s.context;
+  const session = s.context;
   let forkCounter = 0;
   const limits = new Map<number, ReturnType<typeof pLimit>>();
   const limitFor = (depth: number) => {
@@ -60,22 +65,23 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
     }
     return limit;
   };
-  // `permissionMode: dontAsk` agents: nobody is asked, not even PermissionRequest hooks.
-  const { askPermission: _ask, permissionRequest: _hooked, ...quietPolicy } = deps.policy;
-  const noAskGate = createToolGate(quietPolicy, deps.runHooks);
-  const fork = (request: ForkRequest) =>
-    runFork(request, {
-      context,
-      skillTool: (depth, agentId) => skillTool(depth, agentId),
-      gate: deps.gate,
-      noAskGate,
+  const fork = (caller: RunContext, request: ForkRequest) => {
+    // `permissionMode: dontAsk` agents: nobody is asked, not even PermissionRequest hooks.
+    const { askPermission: _ask, permissionRequest: _hooked, ...quietPolicy } = deps.policy(caller);
+    return runFork(request, {
+      context: caller,
+      tools: session.tools,
+      ...(session.skillSearch === undefined ? {} : { skillSearch: session.skillSearch }),
+      skillTool: (forkContext) => skillTool(forkContext),
+      gate: deps.gate(caller),
+      noAskGate: createToolGate(quietPolicy, deps.runHooks),
       runHooks: deps.runHooks,
       preload: (names, signal) =>
         preloadSkills(names, {
-          skills: context.skills,
-          sessionId: context.sessionId,
-          projectDir: context.projectDir,
-          shell: context.shell,
+          skills: session.skills,
+          sessionId: session.sessionId,
+          projectDir: session.projectDir,
+          shell: session.shell,
           policy: quietPolicy,
           signal,
         }),
@@ -86,25 +92,26 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       onTouchedPaths: deps.touch,
       ...(deps.forkCompaction === undefined ? {} : { compaction: deps.forkCompaction }),
     });
-  const invoke = (request: InvocationRequest) =>
+  };
+  const invoke = (caller: RunContext, request: InvocationRequest) =>
     invokeSkill(request, {
-      context,
-      policy: deps.policy,
+      context: caller,
+      policy: deps.policy(caller),
       runHooks: deps.runHooks,
       usage: s.usage,
       emit: deps.emit,
       record: deps.record,
       loaded: deps.loaded,
-      runFork: (forkRequest) => limitFor(forkRequest.depth)(() => fork(forkRequest)),
+      runFork: (forkRequest) => limitFor(forkRequest.depth)(() => fork(caller, forkRequest)),
     });
-  const skillTool = (depth: number, agentId?: string): AgentTool =>
+  const skillTool = (caller: RunContext): AgentTool =>
     createSkillTool({
-      skills: () => context.skills.visible(),
-      pluginSkillNames: () => context.skills.pluginSkillNames(),
-      disabled: (name) => context.skills.disabled(name),
-      invoke,
-      depth,
-      ...(agentId === undefined ? {} : { agentId }),
+      skills: () => session.skills.visible(),
+      pluginSkillNames: () => session.skills.pluginSkillNames(),
+      disabled: (name) => session.skills.disabled(name),
+      invoke: (request) => invoke(caller, request),
+      depth: caller.depth,
+      ...(caller.agentId === undefined ? {} : { agentId: caller.agentId }),
     });
   return { skillTool, invoke };
 }

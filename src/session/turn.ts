@@ -4,6 +4,7 @@ import { type AgentTool, executeAgent, type ToolGate } from "../agent/loop.js";
 import type { ModelContentBlock, ModelMessage } from "../agent/model-types.js";
 import { runWithStopChecks } from "../agent/stop-continuation.js";
 import type { TurnState } from "../agent/turn.js";
+import type { RunContext } from "../context.js";
 import type { RunHooks } from "../hooks/runner.js";
 import type { AgentListings } from "./agent-listings.js";
 import type { Compactor } from "./compaction/compactor.js";
@@ -24,9 +25,10 @@ export interface TurnParts {
   state: SessionState;
   /** The main agent's model (resolved). */
   model: string;
-  /** The main agent's tools: the context's, its Skill tool, and `SkillSearch` when there is one. */
-  tools: readonly AgentTool[];
-  gate: ToolGate;
+  /** The main agent's context for a turn starting now: the snapshot in force, the turn's signal. */
+  begin: (signal: AbortSignal | undefined) => RunContext;
+  /** The tool gate for an agent on `context` (its rules). */
+  gateOf: (context: RunContext) => ToolGate;
   runHooks: RunHooks;
   runtime: SkillRuntime;
   listings: AgentListings;
@@ -45,19 +47,25 @@ export interface TurnParts {
  * loop with Stop hooks, then auto-compaction. Its events go
  * to `parts.state.emit`, ending with `done`. Rejects only on a bug (the session reports it as an error event).
  */
-export async function runUserTurn(typed: string, signal: AbortSignal, parts: TurnParts): Promise<void> {
+export async function runUserTurn(
+  typed: string,
+  interrupt: AbortSignal | undefined,
+  parts: TurnParts,
+): Promise<void> {
   const { deps, state, runHooks } = parts;
-  const { context } = deps;
   const finish = (text: string, cause: AgentResult["cause"]) =>
     state.emit({ type: "done", result: { text, cause, turns: 0, usage: emptyUsage(), toolsUsed: [] } });
   state.compactFailedThisTurn = false;
   await parts.restore();
   // A reload in flight (settings hooks, rules, skills) lands before this turn's first hook or request.
   await deps.settled?.();
+  // The turn runs on the snapshot in force now: a reload that lands later is the next turn's.
+  const context = parts.begin(interrupt);
+  const { signal } = context;
   const opening: ModelContentBlock[] = [];
   if (!state.started) {
     state.started = true;
-    const start = await runHooks("SessionStart", { source: deps.history ? "resume" : "startup" }, signal);
+    const start = await runHooks("SessionStart", { source: deps.resumed ? "resume" : "startup" }, signal);
     opening.push(...start.additionalContext.map((text) => ({ type: "text" as const, text })));
   }
   if (typed.trim() === COMPACT_COMMAND) {
@@ -87,7 +95,7 @@ export async function runUserTurn(typed: string, signal: AbortSignal, parts: Tur
     skills: context.skills.visible(),
     turn,
     signal,
-    invoke: parts.runtime.invoke,
+    invoke: (request) => parts.runtime.invoke(context, request),
     disabled: (name) => context.skills.disabled(name),
   });
   if (slash.kind === "reply") {
@@ -108,7 +116,7 @@ export async function runUserTurn(typed: string, signal: AbortSignal, parts: Tur
     role: "user",
     content: [...(await openingBlocks(parts)), ...opening, ...slash.userBlocks],
   };
-  const result = await runAgentTurn(first, slash.kind === "expand" ? slash.turn : turn, signal, parts);
+  const result = await runAgentTurn(first, slash.kind === "expand" ? slash.turn : turn, context, parts);
   state.emit({ type: "done", result });
   await parts.compactor.autoCompact(state.messagesUsage.at(-1), parts.model, signal);
 }
@@ -127,11 +135,17 @@ async function openingBlocks(parts: TurnParts): Promise<ModelContentBlock[]> {
 async function runAgentTurn(
   first: ModelMessage,
   turn: TurnState,
-  signal: AbortSignal,
+  context: RunContext,
   parts: TurnParts,
 ): Promise<AgentResult> {
   const { deps, state } = parts;
-  const { context } = deps;
+  const { signal } = context;
+  // The main agent's tools: the session's, its Skill tool (bound to this turn's context), and `SkillSearch`.
+  const tools: AgentTool[] = [
+    ...context.tools,
+    parts.runtime.skillTool(context),
+    ...(context.skillSearch === undefined ? [] : [context.skillSearch]),
+  ];
   await parts.record(first);
   return runWithStopChecks({
     run: () =>
@@ -139,13 +153,13 @@ async function runAgentTurn(
         {
           client: context.client,
           system: deps.system,
-          tools: parts.tools,
+          tools,
           messages: state.messages,
           turn,
           maxTokens: deps.maxTokens ?? DEFAULT_MAX_TOKENS,
           cwd: context.cwd,
           signal,
-          gate: parts.gate,
+          gate: parts.gateOf(context),
           ...(deps.maxTurns === undefined ? {} : { maxTurns: deps.maxTurns }),
           reminders: async () => {
             const delta = await parts.listings.listingFor(MAIN_AGENT, parts.model);

@@ -7,7 +7,7 @@ import { startModelServer } from "../dev/model-server.js";
 import type { Engine, EngineOptions } from "../engine/engine.js";
 import type { ShellOps } from "../io/shell.js";
 import { createMemorySessionStore } from "../session/memory-session-store.js";
-import type { OpenedSession, OpenSessionOptions } from "../session/open.js";
+import type { OpenedSession, OpenSessionOptions } from "../session/open-options.js";
 import type { Skill } from "../skill/skill.js";
 import type { SessionCase } from "./cases.js";
 import { createHookRecordingShell } from "./hook-recorder.js";

@@ -198,7 +198,6 @@ export async function invokeSkill(
       args,
       task: text,
       signal,
-      ...(request.agentId ? { parentAgentId: request.agentId } : {}),
       depth: request.depth,
       parentModel: request.turn.model,
     });

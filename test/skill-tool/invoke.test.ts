@@ -79,7 +79,7 @@ function fixture(
     client: createModelClient({ apiKey: "sk-test", baseURL: "http://127.0.0.1:9" }),
     model: SESSION_MODEL,
     skills: createSkillView({ cwd: dir, skills: [] }),
-    agents: () => [],
+    agents: [],
     tools: [],
     rules: { allow: [], deny: [], ask: [], ...options.rules },
     hooks,

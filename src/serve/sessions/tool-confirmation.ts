@@ -1,6 +1,6 @@
 import type { BetaManagedAgentsAgent } from "@anthropic-ai/sdk/resources/beta/agents/agents";
 import type { AskPermission } from "../../permissions/decision.js";
-import type { OpenSessionOptions } from "../../session/open.js";
+import type { OpenSessionOptions } from "../../session/open-options.js";
 import { BUILTIN_TOOL_NAMES } from "../../tools/builtin.js";
 import type { OutEvent } from "./agent-event-map.js";
 import type { UserWaits } from "./await-action.js";

@@ -1,0 +1,111 @@
+import { join, resolve } from "node:path";
+import { createNestedDiscovery } from "../activation/nested.js";
+import { discoverAgentTypes } from "../agents/discover-agents.js";
+import { diagnostic } from "../diagnostics.js";
+import type { Engine } from "../engine/engine.js";
+import { listingSettingsOf } from "../listing/budget.js";
+import { loadPromptFiles } from "../prompt/load-prompt-files.js";
+import { loadPromptTemplates } from "../prompt-templates/load-templates.js";
+import { createFileUsageStore, defaultUsagePath } from "../usage.js";
+import { createMemorySessionStore } from "./memory-session-store.js";
+import type { HostSetup, SessionHost } from "./session-host.js";
+import { buildSnapshot, type HostRules, type SessionSnapshot } from "./session-snapshot.js";
+import { createFileSessionStore } from "./session-store.js";
+
+/**
+ * The CLI engine as a session's host: its cwd, home, env, file system and catalog; snapshots read from its
+ * settings, plugins, agent files and prompt template folders (again on each call: a reload's files as they are
+ * now), with the host's `rules` merged in. Rejects with `UnknownEnvironmentError` when the engine's selected
+ * environment does not exist. Transcripts and usage go under `~/.skillwright` only when the engine's
+ * file system is the host's (`fs.host`); otherwise to memory and nowhere.
+ */
+export async function engineSessionHost(engine: Engine, rules: HostRules): Promise<SessionHost> {
+  const { fs } = engine;
+  const { projectDir } = await engine.roots();
+  const snapshot = async (): Promise<SessionSnapshot> => {
+    const [{ roots, environment }, extensions, filter, discovery] = await Promise.all([
+      engine.roots(),
+      engine.extensions(),
+      engine.skillFilter(),
+      engine.catalog.get(),
+    ]);
+    const names = new Set(
+      discovery.skills.flatMap((s) => (s.alias === undefined ? [s.name] : [s.name, s.alias])),
+    );
+    const [agents, templates] = await Promise.all([
+      discoverAgentTypes({
+        fs,
+        home: engine.home,
+        roots,
+        plugins: extensions.plugins,
+        ...(environment === undefined ? {} : { environmentDir: environment.dir }),
+        projectGrantsApproved: extensions.permissions.approvedBy !== undefined,
+      }),
+      loadPromptTemplates(fs, { home: engine.home, projectDir }, names),
+    ]);
+    return buildSnapshot({
+      settingsRules: extensions.permissions.rules,
+      additionalDirectories: [
+        ...engine.addDirs,
+        ...extensions.permissions.additionalDirectories.map((d) =>
+          d === "~" || d.startsWith("~/") ? join(engine.home, d.slice(1)) : resolve(projectDir, d),
+        ),
+      ],
+      host: rules,
+      settingsHooks: extensions.settingsHooks.hooks,
+      plugins: extensions.plugins,
+      agents: agents.agents,
+      templates: templates.templates,
+      filter,
+      model: extensions.settings.settings.model,
+      listing: listingSettingsOf(extensions.settings.settings),
+      diagnostics: [...agents.diagnostics, ...templates.diagnostics],
+    });
+  };
+  const setup = async (report: Parameters<SessionHost["setup"]>[0]): Promise<HostSetup> => {
+    const [{ roots, gitRoot }, extensions] = await Promise.all([engine.roots(), engine.extensions()]);
+    const { mcp } = extensions;
+    const [tools, instructions, promptFiles] = await Promise.all([
+      mcp === undefined ? [] : mcp.tools(),
+      mcp === undefined ? [] : mcp.instructions(),
+      loadPromptFiles(fs, { home: engine.home, projectDir, cwd: engine.cwd, gitRoot }),
+    ]);
+    return {
+      tools,
+      instructions,
+      promptFiles,
+      ...(gitRoot === undefined ? {} : { gitRoot }),
+      nested: createNestedDiscovery({
+        fs,
+        cwd: engine.cwd,
+        ...(gitRoot === undefined ? {} : { gitRoot }),
+        loadedRoots: roots.filter((r) => r.source === "project").map((r) => r.dir),
+      }),
+      store: () =>
+        fs.host !== true
+          ? createMemorySessionStore()
+          : createFileSessionStore(join(engine.home, ".skillwright", "sessions"), {
+              onTornTail: (torn) =>
+                report(
+                  diagnostic(
+                    "warning",
+                    "transcript-torn",
+                    `the transcript's last line was cut off by a crash; its ${torn.bytes} bytes were moved to ${torn.tornPath}`,
+                    torn.path,
+                  ),
+                ),
+            }),
+      usage: () => createFileUsageStore({ fs, path: defaultUsagePath(engine.home) }),
+    };
+  };
+  return {
+    cwd: engine.cwd,
+    projectDir,
+    home: engine.home,
+    env: engine.env,
+    fs,
+    catalog: engine.catalog,
+    snapshot,
+    setup,
+  };
+}

@@ -1,0 +1,63 @@
+import type { AgentTool } from "../agent/loop.js";
+import type { ModelClient } from "../agent/model-client.js";
+import type { ModelEffort } from "../agent/models.js";
+import type { Diagnostic } from "../diagnostics.js";
+import type { FsOps } from "../io/fs.js";
+import type { ShellOps } from "../io/shell.js";
+import type { AskPermission } from "../permissions/decision.js";
+import type { SkillCatalogMode } from "../prompt/session-prompt.js";
+import type { HostRules } from "./session-snapshot.js";
+import type { Session, SessionDeps } from "./session-types.js";
+
+/** What a host chooses for a session; everything else comes from the engine's config and settings. */
+export interface OpenSessionOptions
+  extends HostRules,
+    Partial<Pick<SessionDeps, "store" | "usage" | "maxTurns">> {
+  client: ModelClient;
+  /** Model id or alias; default: settings `model`, else {@link DEFAULT_MODEL}. */
+  model?: string;
+  effort?: ModelEffort;
+  /** Asked when a permission decision is `ask`. Absent: headless, and `ask` means no. */
+  askPermission?: AskPermission;
+  /** A session id to continue (`--resume`). */
+  resume?: string;
+  /**
+   * The shell for Bash, inline shell (`` !`cmd` ``) and command hooks. Absent: the session has none: no Bash
+   * tool, and inline shell and hooks are refused with a message saying so (`createNodeShell()` gives the host's).
+   */
+  shell?: ShellOps;
+  appendSystemPrompt?: string;
+  /** Replaces the base system prompt (wins over `.skillwright/SYSTEM.md`). */
+  systemPrompt?: string;
+  /**
+   * Where the skill catalog goes: `messages` (default) lists skills in a `<system-reminder>`; `system` puts the
+   * catalog (`<available_skills>`, name and description) in the system prompt once, and skills that appear later
+   * arrive as message deltas.
+   */
+  skillCatalog?: SkillCatalogMode;
+  /** False when the session's tools use no file system: the system prompt then has no working directory or date. */
+  filesystem?: boolean;
+  /** The file system the built-in tools use; default the engine's. */
+  toolsFs?: FsOps;
+  /** Extra tools (e.g. MCP tools) offered beside the built-ins. */
+  extraTools?: AgentTool[];
+  /**
+   * Whether the built-in file and shell tools (Read, Write, Edit, Bash, …) are offered. Default true; an app
+   * that gives the model only its own tools (`extraTools`) turns them off.
+   */
+  builtinTools?: boolean;
+  /**
+   * Whether the `load_reference` tool is offered. Default: when a skill without a folder (memory, app or
+   * code-registered) has references at open. Decided once: the tools array never changes within a session.
+   */
+  loadReference?: boolean;
+  now?: () => number;
+}
+
+/** A session plus what was found wrong while opening it (settings, hooks, agents). */
+export interface OpenedSession {
+  session: Session;
+  diagnostics: Diagnostic[];
+  model: string;
+  tools: string[];
+}

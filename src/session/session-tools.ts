@@ -1,0 +1,66 @@
+import type { AgentTool } from "../agent/loop.js";
+import { createNodeFileModes } from "../io/atomic-write.js";
+import type { FsOps } from "../io/fs.js";
+import type { ShellOps } from "../io/shell.js";
+import { catalogCanOverflow, SKILL_SEARCH_TOOL_NAME } from "../listing/overflow.js";
+import type { Skill } from "../skill/skill.js";
+import { createSkillSearchTool } from "../skill-search/tool.js";
+import { LOAD_REFERENCE_TOOL_NAME, namesReferences } from "../sources/reference-section.js";
+import { createBuiltinTools } from "../tools/builtin.js";
+import { createLoadReferenceTool } from "../tools/load-reference.js";
+
+/** What decides a session's tools, once, at open. */
+export interface SessionToolsInput {
+  /** The file system the built-in tools use (file modes only over the host's own). */
+  fs: FsOps;
+  /** The shell for Bash; absent: no Bash tool. */
+  shell?: ShellOps;
+  home: string;
+  /** Whether the built-in file and shell tools are offered. */
+  builtinTools: boolean;
+  /** The host's tools (MCP) and the application's own, after the built-ins. */
+  extra: readonly AgentTool[];
+  /** Bare tool names removed (`disallowedTools`). */
+  removed: ReadonlySet<string>;
+  /** The skills at open: `load_reference` is offered when one has references and no folder (unless `loadReference` says). */
+  skills: readonly Skill[];
+  loadReference?: boolean;
+  /** The skills visible now (what `load_reference` and `SkillSearch` read). */
+  visible: () => readonly Skill[];
+  /** The listing budget and description cap for the session's model: `SkillSearch` when the catalog can overflow it. */
+  listing: { budget: number; maxDescChars: number };
+}
+
+/**
+ * A session's tools, decided once so the tools array never changes within the session (SPEC §14.15): the
+ * built-ins, the host's and the application's, minus removed names, then `load_reference`; and `SkillSearch`
+ * apart (each agent gets it beside its Skill tool).
+ */
+export function sessionTools(input: SessionToolsInput): { tools: AgentTool[]; skillSearch?: AgentTool } {
+  const builtins = input.builtinTools
+    ? createBuiltinTools({
+        fs: input.fs,
+        ...(input.shell === undefined ? {} : { shell: input.shell }),
+        ...(input.fs.host === true ? { modes: createNodeFileModes() } : {}),
+        homeDir: input.home,
+      })
+    : [];
+  const tools = [...builtins, ...input.extra].filter((t) => !input.removed.has(t.name));
+  if (
+    (input.loadReference ?? input.skills.some(namesReferences)) &&
+    !input.removed.has(LOAD_REFERENCE_TOOL_NAME)
+  ) {
+    tools.push(createLoadReferenceTool({ skills: input.visible }));
+  }
+  const searchable =
+    catalogCanOverflow(input.skills, input.listing.budget) && !input.removed.has(SKILL_SEARCH_TOOL_NAME);
+  return searchable
+    ? {
+        tools,
+        skillSearch: createSkillSearchTool({
+          skills: input.visible,
+          maxDescChars: input.listing.maxDescChars,
+        }),
+      }
+    : { tools };
+}
