@@ -1,6 +1,7 @@
 import Anthropic, { toFile } from "@anthropic-ai/sdk";
 import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshPgliteDir } from "../support/pglite-template.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
@@ -12,7 +13,7 @@ let server: ServeProcess;
 let client: Anthropic;
 beforeAll(async () => {
   tree = await tmpTree({});
-  server = await startServe(["--db", tree.path("data"), "--api-key", KEY]);
+  server = await startServe(["--db", await freshPgliteDir(tree.path("data")), "--api-key", KEY]);
   client = sdkClient(server.url, KEY);
 }, 60_000);
 afterAll(async () => {

@@ -3,6 +3,7 @@ import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
 import { cli } from "../cli/run-cli.js";
+import { freshPgliteDir } from "../support/pglite-template.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
@@ -29,7 +30,7 @@ async function all<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 }
 
 describe.each([
-  ["PGlite", async () => tree.path("pglite-data")],
+  ["PGlite", () => freshPgliteDir(tree.path("pglite-data"))],
   ["PostgreSQL", async () => postgres.createDatabase("sdk")],
 ])("the official SDK client against `skillwright serve` on %s", (_name, location) => {
   let db: string;
