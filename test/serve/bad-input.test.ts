@@ -169,6 +169,15 @@ describe("bad uploads are refused with a 4xx and a clear message, and nothing is
     expect(await response.text()).toMatch(/unknown field \\"colour\\"/);
   });
 
+  it("keeps an idle connection for a minute: a client busy between requests finds it open", async () => {
+    // Node's 5 s default made a request sent after a long synchronous zip build (seconds on a loaded machine)
+    // go out on a connection the server had just closed: the SDK's "Connection error.".
+    const response = await fetch(`${server.url}/v1/skills`, { headers: { "x-api-key": KEY } });
+    await response.body?.cancel();
+    const timeout = /timeout=(\d+)/.exec(response.headers.get("keep-alive") ?? "")?.[1];
+    expect(Number(timeout)).toBeGreaterThanOrEqual(60);
+  });
+
   it("left nothing behind", async () => {
     expect((await client.beta.skills.list()).data).toEqual([]);
     expect((await client.beta.environments.list()).data).toEqual([]);
