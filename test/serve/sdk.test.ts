@@ -46,7 +46,8 @@ describe.each([
     otherKey = made.stdout.trim();
     server = await startServe(["--db", db, "--api-key", KEY]);
     client = sdkClient(server.url, KEY);
-  }, 60_000);
+    // `keys create` and a serve start: each a process loading PGlite or pg, tens of seconds on a busy machine.
+  }, 120_000);
   afterAll(async () => {
     await server?.stop();
   });
@@ -257,5 +258,5 @@ describe.each([
     expect((await client.beta.skills.versions.retrieve("latest", { skill_id: first.id })).skill_id).toBe(
       first.id,
     );
-  }, 60_000);
+  }, 120_000);
 });
