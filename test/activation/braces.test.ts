@@ -39,6 +39,6 @@ describe("expandBraces", () => {
     const { patterns, truncated } = expandBraces(glob, 1_000);
     expect(patterns).toHaveLength(1_000);
     expect(truncated).toBe(true);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(Date.now() - started).toBeLessThan(10_000); // 4^30 patterns would never end
   });
 });

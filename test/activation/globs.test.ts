@@ -182,7 +182,7 @@ describe("skillPatterns", () => {
     });
     expect(patterns).toHaveLength(MAX_PATTERNS_PER_SKILL);
     expect(diagnostics).toHaveLength(1);
-    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(Date.now() - started).toBeLessThan(10_000); // a materialised range would take minutes
   });
 
   it("is empty for a skill without paths", () => {

@@ -506,7 +506,7 @@ describe("executeAgent: stopping", () => {
     );
 
     expect(result.cause).toBe("aborted");
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(Date.now() - started).toBeLessThan(15_000); // not the 30 s of the wait
     expect(server.requests).toHaveLength(1);
     expect(log).toEqual([]);
     const end = events.find((e) => e.type === "tool_end");

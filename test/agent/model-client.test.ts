@@ -268,7 +268,7 @@ describe("retries and failures", () => {
     const error = await rejection(client.stream(request(), { signal: signal() }));
     expect(error.kind).toBe("stream_cut");
     expect(error.message).toMatch(/cut off before the message was complete|ended before message_stop/);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(Date.now() - started).toBeLessThan(15_000); // at once, not after a timeout
     expect(server.requests).toHaveLength(1);
   });
 
@@ -300,7 +300,7 @@ describe("retries and failures", () => {
     setTimeout(() => controller.abort(), 100);
     const error = await rejection(client.stream(request(), { signal: controller.signal }));
     expect(error.kind).toBe("aborted");
-    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(Date.now() - started).toBeLessThan(15_000); // not the 30 s the server holds
   });
 
   it("names the endpoint when it cannot connect", async () => {

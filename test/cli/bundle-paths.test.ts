@@ -41,6 +41,7 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServe } from "../serve/serve-process.js";
 import { startTestModel, TEST_API_KEY, textTurn } from "../support/model-server.js";
+import { freshPgliteDir } from "../support/pglite-template.js";
 import { waitUntil } from "../support/processes.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { assertBuilt, BIN, cli, json } from "./run-cli.js";
@@ -101,13 +102,13 @@ describe("every lazily loaded path of dist/bin", () => {
   });
 
   it("serve … keys create: the serve and keys chunks, Hono, PGlite (external) and its wasm", async () => {
-    const db = tree.path("serve-db");
+    const db = await freshPgliteDir(tree.path("serve-db"));
     const made = await cli(tree, ["keys", "create", "--workspace", "w", "--db", db]);
     expect(made.code, made.stderr).toBe(0);
     const key = made.stdout.trim();
     const server = await startServe(["--db", db]);
     try {
-      await waitUntil(() => server.stdout().includes("API key for the default workspace"));
+      await waitUntil(() => server.stdout().includes("API key for the default workspace"), 30_000);
       expect(server.stdout()).toMatch(/API key for the default workspace .*: sk-sw-/);
       const response = await fetch(`${server.url}/v1/agents`, { headers: { "x-api-key": key } });
       expect(response.status).toBe(200);
@@ -115,7 +116,7 @@ describe("every lazily loaded path of dist/bin", () => {
     } finally {
       await server.stop();
     }
-  }, 60_000);
+  }, 120_000);
 
   it("doctor", async () => {
     const result = await cli(tree, ["doctor", "--json"]);

@@ -265,7 +265,7 @@ describe("a context: fork skill run through a session", () => {
     });
 
     expect(result.cause).toBe("aborted");
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(Date.now() - started).toBeLessThan(15_000); // not the 30 s of the sleep
     expect(pid).toBeGreaterThan(0);
     await waitUntil(async () => !isAlive(pid), 5_000);
     expect(isAlive(pid)).toBe(false);

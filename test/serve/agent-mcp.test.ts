@@ -5,6 +5,7 @@ import { execa, type ResultPromise } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
+import { freshPgliteDir } from "../support/pglite-template.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
@@ -62,10 +63,13 @@ beforeAll(async () => {
       ],
     },
   });
-  server = await startServe(["--db", tree.path("data"), "--api-key", KEY, "--mcp-allow-host", "127.0.0.1"], {
-    ANTHROPIC_API_KEY: TEST_API_KEY,
-    ANTHROPIC_BASE_URL: model.url,
-  });
+  server = await startServe(
+    ["--db", await freshPgliteDir(tree.path("data")), "--api-key", KEY, "--mcp-allow-host", "127.0.0.1"],
+    {
+      ANTHROPIC_API_KEY: TEST_API_KEY,
+      ANTHROPIC_BASE_URL: model.url,
+    },
+  );
   client = sdkClient(server.url, KEY);
 }, 60_000);
 afterAll(async () => {

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKeyCache } from "../../src/serve/http/api-key-cache.js";
 import { createServeApp } from "../../src/serve/http/app.js";
 import { hashApiKey } from "../../src/serve/store/ids.js";
-import { openPgliteDriver } from "../../src/serve/store/pglite-driver.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
 import { addApiKey, ensureWorkspace, workspaceForKeyHash } from "../../src/serve/store/workspaces.js";
+import { freshPgliteDriver } from "../support/pglite-template.js";
 import { listenInProcess } from "./serve-process.js";
 
 // Requests find their workspace through a short-lived cache of API key hash → workspace instead of asking the
@@ -145,7 +145,7 @@ describe("the served API with the key cache, over a real store", () => {
   let close: () => Promise<void>;
   let now = 0;
   beforeAll(async () => {
-    store = await createStore(await openPgliteDriver(undefined));
+    store = await createStore(await freshPgliteDriver());
     await addApiKey(store.db, await ensureWorkspace(store.db, "default"), "old-key");
     const apiKeys = createApiKeyCache({
       lookup: (hash) => workspaceForKeyHash(store.db, hash),

@@ -1,6 +1,7 @@
 import Anthropic, { toFile } from "@anthropic-ai/sdk";
 import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshPgliteDir } from "../support/pglite-template.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
@@ -12,7 +13,7 @@ let server: ServeProcess;
 let client: Anthropic;
 beforeAll(async () => {
   tree = await tmpTree({});
-  server = await startServe(["--db", tree.path("data"), "--api-key", KEY]);
+  server = await startServe(["--db", await freshPgliteDir(tree.path("data")), "--api-key", KEY]);
   client = sdkClient(server.url, KEY);
 }, 60_000);
 afterAll(async () => {
@@ -166,6 +167,15 @@ describe("bad uploads are refused with a 4xx and a clear message, and nothing is
     });
     expect(response.status).toBe(400);
     expect(await response.text()).toMatch(/unknown field \\"colour\\"/);
+  });
+
+  it("keeps an idle connection for a minute: a client busy between requests finds it open", async () => {
+    // Node's 5 s default made a request sent after a long synchronous zip build (seconds on a loaded machine)
+    // go out on a connection the server had just closed: the SDK's "Connection error.".
+    const response = await fetch(`${server.url}/v1/skills`, { headers: { "x-api-key": KEY } });
+    await response.body?.cancel();
+    const timeout = /timeout=(\d+)/.exec(response.headers.get("keep-alive") ?? "")?.[1];
+    expect(Number(timeout)).toBeGreaterThanOrEqual(60);
   });
 
   it("left nothing behind", async () => {

@@ -5,6 +5,7 @@ import { openDriver } from "../../src/serve/store/open-driver.js";
 import type { SessionEvent, SessionStore } from "../../src/serve/store/sessions.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
 import { ensureWorkspace } from "../../src/serve/store/workspaces.js";
+import { freshPgliteDir } from "../support/pglite-template.js";
 import { createStoredSession } from "../support/stored-session.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
@@ -16,7 +17,7 @@ let store: Store;
 let ws: string;
 beforeAll(async () => {
   tree = await tmpTree({});
-  store = await createStore(await openDriver(tree.path("pglite")));
+  store = await createStore(await openDriver(await freshPgliteDir(tree.path("pglite"))));
   ws = await ensureWorkspace(store.db, "default");
 }, 60_000);
 afterAll(async () => {

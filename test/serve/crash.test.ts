@@ -7,6 +7,7 @@ import { type ModelServer, startModelServer } from "../../src/dev/model-server.j
 import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
 import { ABANDONED_TURN_TEXT, SHUTDOWN_TURN_TEXT } from "../../src/serve/sessions/turn-queue.js";
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
+import { freshPgliteDir } from "../support/pglite-template.js";
 import { waitUntil } from "../support/processes.js";
 import { readUntil, userMessage } from "../support/session-stream.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
@@ -200,7 +201,7 @@ describe("a serve killed in the middle of turns", () => {
   it(
     `a PGlite dir: ${CYCLES} kills, each cleaned up by the restarted serve`,
     async () => {
-      const db = tree.path("crash-pglite");
+      const db = await freshPgliteDir(tree.path("crash-pglite"));
       let server = await start(db);
       const ids = await setUp(sdkClient(server.url, KEY));
       const violations: string[] = [];
@@ -287,7 +288,7 @@ describe("a serve killed in the middle of turns", () => {
   }, 120_000);
 
   it("a SIGTERM ends a running turn with a terminal event on its stream, and its queued message runs after", async () => {
-    const db = tree.path("sigterm-pglite");
+    const db = await freshPgliteDir(tree.path("sigterm-pglite"));
     const first = await startServe(["--db", db, "--api-key", KEY], {
       ...env(),
       SKILLWRIGHT_SHUTDOWN_GRACE_MS: "200",

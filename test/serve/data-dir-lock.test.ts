@@ -12,6 +12,7 @@ import {
   systemProbe,
 } from "../../src/serve/store/data-dir-lock.js";
 import { openPgliteDriver } from "../../src/serve/store/pglite-driver.js";
+import { freshPgliteDir } from "../support/pglite-template.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
 // One process per PGlite data dir: the lock every opener takes, over the real file system and real processes.
@@ -137,7 +138,7 @@ describe("lockDataDir", () => {
 
 describe("the PGlite driver", () => {
   it("holds its dir until close: a second driver on it is refused, a later one opens it", async () => {
-    const dir = tree.path("pglite");
+    const dir = await freshPgliteDir(tree.path("pglite"));
     const first = await openPgliteDriver(dir, "skillwright serve");
     await first.query("CREATE TABLE kept (v text)");
     await first.query("INSERT INTO kept VALUES ('one')");

@@ -8,6 +8,7 @@ import type { ScriptTurnInput } from "../../src/dev/model-script.js";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
 import { SERVED_NO_SHELL } from "../../src/serve/sessions/served-capabilities.js";
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
+import { freshPgliteDir } from "../support/pglite-template.js";
 import { readUntil } from "../support/session-stream.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { sdkClient, startServe } from "./serve-process.js";
@@ -135,7 +136,7 @@ async function seen(say: (text: string) => Promise<Event[]>, text: string): Prom
 async function serveRecorded(name: string, args: string[], cwd?: string) {
   const log = tree.path(`${name}.spawns`);
   const server = await startServe(
-    ["--db", tree.path(`${name}-data`), "--api-key", KEY, ...args],
+    ["--db", await freshPgliteDir(tree.path(`${name}-data`)), "--api-key", KEY, ...args],
     {
       ANTHROPIC_API_KEY: TEST_API_KEY,
       ANTHROPIC_BASE_URL: model.url,

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashApiKey } from "../../src/serve/store/ids.js";
 import { addToKeyInbox, inboxKeys, KEY_INBOX_FILE, takeKeyInbox } from "../../src/serve/store/key-inbox.js";
-import { openPgliteDriver } from "../../src/serve/store/pglite-driver.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
 import { revokeApiKey, workspaceForKeyHash } from "../../src/serve/store/workspaces.js";
+import { freshPgliteDriver } from "../support/pglite-template.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
 // `keys create` on a PGlite dir leaves the key's hash in the dir's inbox; the store's next opener takes it in.
@@ -15,7 +15,7 @@ let tree: TmpTree;
 let store: Store;
 beforeAll(async () => {
   tree = await tmpTree({ "inbox/.keep": "" });
-  store = await createStore(await openPgliteDriver(undefined));
+  store = await createStore(await freshPgliteDriver());
 }, 60_000);
 afterAll(async () => {
   await store?.close();

@@ -9,6 +9,7 @@ import { openDriver } from "../../src/serve/store/open-driver.js";
 import { createStore } from "../../src/serve/store/store.js";
 import { apiKeyId, ensureWorkspace } from "../../src/serve/store/workspaces.js";
 import { cli, json } from "../cli/run-cli.js";
+import { freshPgliteDir } from "../support/pglite-template.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
@@ -231,7 +232,7 @@ describe("keys while serve holds a PGlite dir", () => {
   let server: ServeProcess;
 
   beforeAll(async () => {
-    db = tree.path("pglite-held");
+    db = await freshPgliteDir(tree.path("pglite-held"));
     server = await startServe(["--db", db, "--api-key", operator]);
   }, 120_000);
   afterAll(async () => {

@@ -3,6 +3,7 @@ import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
 import { cli } from "../cli/run-cli.js";
+import { freshPgliteDir } from "../support/pglite-template.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
@@ -29,7 +30,7 @@ async function all<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 }
 
 describe.each([
-  ["PGlite", async () => tree.path("pglite-data")],
+  ["PGlite", () => freshPgliteDir(tree.path("pglite-data"))],
   ["PostgreSQL", async () => postgres.createDatabase("sdk")],
 ])("the official SDK client against `skillwright serve` on %s", (_name, location) => {
   let db: string;
@@ -45,7 +46,8 @@ describe.each([
     otherKey = made.stdout.trim();
     server = await startServe(["--db", db, "--api-key", KEY]);
     client = sdkClient(server.url, KEY);
-  }, 60_000);
+    // `keys create` and a serve start: each a process loading PGlite or pg, tens of seconds on a busy machine.
+  }, 120_000);
   afterAll(async () => {
     await server?.stop();
   });
@@ -256,5 +258,5 @@ describe.each([
     expect((await client.beta.skills.versions.retrieve("latest", { skill_id: first.id })).skill_id).toBe(
       first.id,
     );
-  }, 60_000);
+  }, 120_000);
 });

@@ -8,10 +8,10 @@ import { createServeApp } from "../../src/serve/http/app.js";
 import { createSessionRunner } from "../../src/serve/sessions/runner.js";
 import { createSharedTurnLocks } from "../../src/serve/sessions/turn-locks.js";
 import type { SqlDriver } from "../../src/serve/store/driver.js";
-import { openPgliteDriver } from "../../src/serve/store/pglite-driver.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
 import { addApiKey, ensureWorkspace } from "../../src/serve/store/workspaces.js";
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
+import { freshPgliteDriver } from "../support/pglite-template.js";
 import { listenInProcess, sdkClient } from "./serve-process.js";
 
 // A served session stays open on the instance that ran its last turn: the next turn there reuses it (no
@@ -68,7 +68,7 @@ beforeAll(async () => {
       ],
     },
   });
-  store = await createStore(counting(await openPgliteDriver(undefined)));
+  store = await createStore(counting(await freshPgliteDriver()));
   ws = await ensureWorkspace(store.db, "default");
   await addApiKey(store.db, ws, KEY);
   // Two instances on one database: a turn one of them runs is not the other's to take over.

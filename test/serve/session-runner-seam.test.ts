@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { followEvents } from "../../src/serve/events/follow-events.js";
 import { createServeApp } from "../../src/serve/http/app.js";
 import type { SessionRunner } from "../../src/serve/session-runner.js";
-import { openPgliteDriver } from "../../src/serve/store/pglite-driver.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
 import { addApiKey, ensureWorkspace } from "../../src/serve/store/workspaces.js";
+import { freshPgliteDriver } from "../support/pglite-template.js";
 import { listenInProcess, sdkClient } from "./serve-process.js";
 
 // The seam a later change fills with the engine: with a SessionRunner injected, the events routes take
@@ -14,7 +14,7 @@ let store: Store;
 let url: string;
 let close: () => Promise<void>;
 beforeAll(async () => {
-  store = await createStore(await openPgliteDriver(undefined));
+  store = await createStore(await freshPgliteDriver());
   await addApiKey(store.db, await ensureWorkspace(store.db, "default"), "k");
   // A stand-in for the engine: answers each user message with its text reversed, then goes idle.
   const runner: SessionRunner = {

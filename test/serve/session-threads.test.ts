@@ -7,6 +7,7 @@ import { type ModelServer, startModelServer } from "../../src/dev/model-server.j
 import { openPgliteDriver } from "../../src/serve/store/pglite-driver.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
 import { httpFaultTurn, TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
+import { freshPgliteDir } from "../support/pglite-template.js";
 import { type ServedApp, startServedApp } from "../support/served-app.js";
 import { readUntil, type StreamEvent, userMessage } from "../support/session-stream.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
@@ -54,6 +55,7 @@ const openServed = async () => {
 
 beforeAll(async () => {
   tree = await tmpTree({ ".keep": "" });
+  await freshPgliteDir(tree.path("data"));
   model = await startModelServer({
     apiKey: TEST_API_KEY,
     script: {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPgliteDriver } from "../../src/serve/store/pglite-driver.js";
 import { findAnsweredWaits, waitMark } from "../../src/serve/store/session-waits.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
 import { ensureWorkspace } from "../../src/serve/store/workspaces.js";
+import { freshPgliteDriver } from "../support/pglite-template.js";
 import { createStoredSession } from "../support/stored-session.js";
 
 // The orphan sweep's one query: which sessions wait on the user with every event they wait on answered. The
@@ -33,7 +33,7 @@ describe("findAnsweredWaits", () => {
   let store: Store;
   let ws: string;
   beforeAll(async () => {
-    store = await createStore(await openPgliteDriver(undefined));
+    store = await createStore(await freshPgliteDriver());
     ws = await ensureWorkspace(store.db, "default");
   }, 60_000);
   afterAll(async () => {

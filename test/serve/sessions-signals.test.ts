@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEventSignals } from "../../src/serve/events/event-signals.js";
 import { followEvents } from "../../src/serve/events/follow-events.js";
 import { createServedSessionIo } from "../../src/serve/sessions/session-io.js";
-import { openPgliteDriver } from "../../src/serve/store/pglite-driver.js";
 import type { SessionStore } from "../../src/serve/store/sessions.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
 import { ensureWorkspace } from "../../src/serve/store/workspaces.js";
+import { freshPgliteDriver } from "../support/pglite-template.js";
 
 // Streams wake on a notify instead of waiting out their poll interval (a minute here: a missed wake-up
 // would make the test time out).
@@ -14,7 +14,7 @@ const MINUTE = 60_000;
 let store: Store;
 let ws: string;
 beforeAll(async () => {
-  store = await createStore(await openPgliteDriver(undefined));
+  store = await createStore(await freshPgliteDriver());
   ws = await ensureWorkspace(store.db, "default");
 }, 60_000);
 afterAll(async () => {

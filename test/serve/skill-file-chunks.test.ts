@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPgliteDriver } from "../../src/serve/store/pglite-driver.js";
 import { CHUNK_BYTES, packChunks } from "../../src/serve/store/skill-file-chunks.js";
 import type { SkillUpload } from "../../src/serve/store/skill-upload.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
 import { ensureWorkspace } from "../../src/serve/store/workspaces.js";
+import { freshPgliteDriver } from "../support/pglite-template.js";
 
 // A skill version's bytes are stored as chunks written a few per statement before the version's transaction:
 // how they are packed, that they come back byte for byte, and that nothing is left when an upload fails or a
@@ -68,7 +68,7 @@ describe("the store's chunked files", () => {
     files: [{ path: "SKILL.md", content: new TextEncoder().encode(`---\nname: ${name}\n---\n`) }, ...files],
   });
   beforeAll(async () => {
-    store = await createStore(await openPgliteDriver(undefined));
+    store = await createStore(await freshPgliteDriver());
     ws = await ensureWorkspace(store.db, "default");
   }, 60_000);
   afterAll(async () => {

@@ -7,6 +7,7 @@ import { openDriver } from "../../src/serve/store/open-driver.js";
 import type { SkillUpload } from "../../src/serve/store/skill-upload.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
 import { addApiKey, ensureWorkspace, workspaceForKeyHash } from "../../src/serve/store/workspaces.js";
+import { freshPgliteDir } from "../support/pglite-template.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
 let tree: TmpTree;
@@ -31,7 +32,9 @@ const upload = (name: string, body = "Body"): SkillUpload => ({
 });
 
 const drivers: [string, (n: number) => Promise<string>][] = [
-  ["PGlite", async (n) => tree.path(`pglite-${n}`)],
+  // The first store of the file migrates an empty dir; the others start from a migrated copy (an initdb each
+  // cost seconds, tens of them under load).
+  ["PGlite", async (n) => (n === 1 ? tree.path(`pglite-${n}`) : freshPgliteDir(tree.path(`pglite-${n}`)))],
   ["PostgreSQL", async (n) => postgres.createDatabase(`store_${n}`)],
 ];
 

@@ -1,7 +1,7 @@
 import { APIError } from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPgliteDriver } from "../../src/serve/store/pglite-driver.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
+import { freshPgliteDriver } from "../support/pglite-template.js";
 import { type ServedApp, startServedApp } from "../support/served-app.js";
 
 // An event stream that a server-side failure ends says why before it closes: an SSE `error` message, which the
@@ -14,7 +14,7 @@ let served: ServedApp;
 let failure: Error | undefined;
 
 beforeAll(async () => {
-  const real = await createStore(await openPgliteDriver(undefined));
+  const real = await createStore(await freshPgliteDriver());
   store = {
     ...real,
     sessions: {

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { followEvents } from "../../src/serve/events/follow-events.js";
 import { createServeApp } from "../../src/serve/http/app.js";
 import type { SessionRunner } from "../../src/serve/session-runner.js";
-import { openPgliteDriver } from "../../src/serve/store/pglite-driver.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
 import { addApiKey, ensureWorkspace } from "../../src/serve/store/workspaces.js";
 import { launchChromium } from "../support/browser.js";
+import { freshPgliteDriver } from "../support/pglite-template.js";
 import { listenInProcess, sdkClient } from "./serve-process.js";
 
 // The page's chat against the events routes as they run with a SessionRunner (the seam the engine fills):
@@ -27,7 +27,7 @@ let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  store = await createStore(await openPgliteDriver(undefined));
+  store = await createStore(await freshPgliteDriver());
   await addApiKey(store.db, await ensureWorkspace(store.db, "default"), "k");
   const runner: SessionRunner = {
     async send(workspaceId, session, events) {

@@ -7,6 +7,7 @@ import { type ModelServer, startModelServer } from "../../src/dev/model-server.j
 import { launchChromium } from "../support/browser.js";
 import { corpusPath, itWithCorpus } from "../support/corpus.js";
 import { TEST_API_KEY, textTurn } from "../support/model-server.js";
+import { freshPgliteDir } from "../support/pglite-template.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
@@ -46,7 +47,7 @@ beforeAll(async () => {
     apiKey: TEST_API_KEY,
     script: { turns: [textTurn("Hello from the scripted model.")] },
   });
-  server = await startServe(["--db", tree.path("db"), "--api-key", KEY], {
+  server = await startServe(["--db", await freshPgliteDir(tree.path("db")), "--api-key", KEY], {
     ANTHROPIC_API_KEY: TEST_API_KEY,
     ANTHROPIC_BASE_URL: model.url,
   });

@@ -2,10 +2,10 @@ import type Anthropic from "@anthropic-ai/sdk";
 import { createServeApp } from "../../src/serve/http/app.js";
 import type { ReadWebAsset } from "../../src/serve/http/env.js";
 import { createSessionRunner, type SessionRunnerOptions } from "../../src/serve/sessions/runner.js";
-import { openPgliteDriver } from "../../src/serve/store/pglite-driver.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
 import { addApiKey, ensureWorkspace } from "../../src/serve/store/workspaces.js";
 import { listenInProcess, sdkClient } from "../serve/serve-process.js";
+import { freshPgliteDriver } from "./pglite-template.js";
 
 /** A served app in this process: its store, its runner, where it listens, and SDK clients for its keys. */
 export interface ServedApp {
@@ -35,7 +35,7 @@ export interface ServedAppOptions {
  * and the HTTP app over them, listening on a free port.
  */
 export async function startServedApp(options: ServedAppOptions = {}): Promise<ServedApp> {
-  const store = options.store ?? (await createStore(await openPgliteDriver(undefined)));
+  const store = options.store ?? (await createStore(await freshPgliteDriver()));
   const keys = options.keys ?? { default: "k" };
   for (const [workspace, key] of Object.entries(keys)) {
     await addApiKey(store.db, await ensureWorkspace(store.db, workspace), key);

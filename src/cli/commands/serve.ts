@@ -21,6 +21,13 @@ const STREAMS_END_MS = 2000;
 export const DEFAULT_PORT = 8787;
 
 /**
+ * How long an idle client connection stays open (Node's default is 5 s). A client whose process is busy for longer
+ * than that between two requests (building an upload, on a loaded machine) sends its next request on a connection
+ * the server has just closed and gets a connection error; a minute outlasts such pauses and idle load balancers.
+ */
+export const KEEP_ALIVE_MS = 65_000;
+
+/**
  * How long a stopping `serve` lets running turns end by themselves: `SKILLWRIGHT_SHUTDOWN_GRACE_MS` when it is
  * a whole number of milliseconds, else {@link SHUTDOWN_GRACE_MS}. Pure.
  */
@@ -125,6 +132,7 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
     ...(webDir === undefined ? {} : { readWebAsset: (name: string) => readFile(join(webDir, name), "utf8") }),
   });
   const server = createAdaptorServer({ fetch: app.fetch });
+  if ("keepAliveTimeout" in server) server.keepAliveTimeout = KEEP_ALIVE_MS;
   const host = args.host ?? "127.0.0.1";
   try {
     await new Promise<void>((done, fail) => {
