@@ -13,7 +13,10 @@ import { fsFloor, fsFloorSync } from "./fs-floor.js";
 import { childEnv, compare, fmtInt, fmtMs, fmtRatio, formatTable, runChild, withTempDir } from "./lib.js";
 import { profileChild } from "./profile.js";
 
-/** What the engine does for file roots: one file source through the catalog (ranking, clashes, order). */
+/**
+ * What the engine does for file roots: one file source through the catalog (ranking, clashes, order).
+ * @param {{ fs: import("../dist/io/fs.js").FsOps, roots: import("../dist/discovery/skill-roots.js").SkillRoot[] }} options
+ */
 const discoverSkills = ({ fs, roots }) =>
   createCatalog({
     sources: [createFileSource({ fs, roots: async () => ({ roots, projectDir: "/" }) })],
