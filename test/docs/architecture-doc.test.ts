@@ -8,7 +8,7 @@ const ROOT = join(import.meta.dirname, "..", "..");
  * The repository paths a text names: words starting `src/`, `test/`, `docs/`, `bench/` or `scripts/`, ending in
  * a file extension or `/` (a folder). Paths inside the layer tree block are folder names under `src/`.
  */
-export function namedPaths(text: string): string[] {
+function namedPaths(text: string): string[] {
   const found = new Set<string>();
   for (const match of text.matchAll(/(?<![\w./-])((?:src|test|docs|bench|scripts)\/[\w./-]*[\w/])/g)) {
     const path = match[1] ?? "";
