@@ -1,8 +1,8 @@
-import { BUILTIN_AGENTS } from "../../agents/agent-types.js";
+import { BUILTIN_AGENTS } from "../../agent-types/agent-types.js";
 import type { SkillCatalog } from "../../catalog/catalog.js";
 import type { SessionHost } from "../../session/session-host.js";
 import { buildSnapshot, type HostRules, type SessionSnapshot } from "../../session/session-snapshot.js";
-import type { SessionStore } from "../../session/session-store.js";
+import type { TranscriptStore } from "../../session/transcript-store.js";
 import { NO_SKILL_FILTER } from "../../skill-filter.js";
 import type { UsageStore } from "../../usage.js";
 import type { ServedCapabilities } from "./served-capabilities.js";
@@ -24,7 +24,7 @@ export function servedSessionHost(input: {
   can: ServedCapabilities;
   rules: HostRules;
   /** The session's transcripts (in the database). */
-  store: SessionStore;
+  store: TranscriptStore;
 }): SessionHost {
   const { catalog, can } = input;
   let snapshot: SessionSnapshot | undefined;
