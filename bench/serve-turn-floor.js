@@ -151,7 +151,7 @@ function callModel(messages) {
 /**
  * Messages as transcript entries (the engine's `message` entries).
  * @param {{ role: "user" | "assistant", content: any }[]} messages
- * @returns {import("../dist/session/session-store.js").TranscriptEntry[]}
+ * @returns {import("../dist/session/transcript-store.js").TranscriptEntry[]}
  */
 const entries = (messages) => {
   const at = new Date().toISOString();

@@ -2,7 +2,7 @@ import type { AgentTool } from "./agent/loop.js";
 import type { ModelClient } from "./agent/model-client.js";
 import type { ModelMessage } from "./agent/model-types.js";
 import type { ModelEffort } from "./agent/models.js";
-import type { AgentType } from "./agents/agent-types.js";
+import type { AgentType } from "./agent-types/agent-types.js";
 import type { SkillView } from "./discovery/skill-view.js";
 import type { HookRegistry } from "./hooks/registry.js";
 import type { FsOps } from "./io/fs.js";

@@ -28,8 +28,12 @@ export { createNodeShell, type ShellOps, type ShellResult, type ShellRunOptions 
 export type { AskPermission, PermissionDecision, PermissionRules } from "./permissions/decision.js";
 export { openSession } from "./session/open.js";
 export type { OpenedSession, OpenSessionOptions } from "./session/open-options.js";
-export { createFileSessionStore, type SessionStore, type TranscriptEntry } from "./session/session-store.js";
 export type { Session } from "./session/session-types.js";
+export {
+  createFileTranscriptStore,
+  type TranscriptEntry,
+  type TranscriptStore,
+} from "./session/transcript-store.js";
 export { UnknownSessionError } from "./session/unknown-session-error.js";
 export { SKILL_TIERS, type Skill, type SkillMeta } from "./skill/skill.js";
 export type { SkillSwitches } from "./skill-filter.js";

@@ -3,7 +3,7 @@ import type { AgentEvent } from "../src/agent/events.js";
 import type { AgentTool } from "../src/agent/loop.js";
 import { createModelClient, type ModelClient } from "../src/agent/model-client.js";
 import type { ModelMessage } from "../src/agent/model-types.js";
-import { BUILTIN_AGENTS } from "../src/agents/agent-types.js";
+import { BUILTIN_AGENTS } from "../src/agent-types/agent-types.js";
 import { childContext, type RunContext } from "../src/context.js";
 import { type ForkDeps, runFork } from "../src/fork/fork.js";
 import type { ForkOutcome } from "../src/fork/fork-request.js";

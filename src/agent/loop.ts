@@ -11,7 +11,7 @@ import type {
   ModelToolUseBlock,
   ModelUsage,
 } from "./model-types.js";
-import { applyPatch, removedToolRefusal, type TurnPatch, type TurnState } from "./turn.js";
+import { applyPatch, removedToolRefusal, type TurnPatch, type TurnState } from "./turn-patch.js";
 
 /** Default cap on model requests in one user turn. */
 export const DEFAULT_MAX_TURNS = 100;

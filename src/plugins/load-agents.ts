@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import pLimit from "p-limit";
-import type { AgentType } from "../agents/agent-types.js";
-import { parseAgentFile } from "../agents/parse-agent-file.js";
+import type { AgentType } from "../agent-types/agent-types.js";
+import { parseAgentFile } from "../agent-types/parse-agent-file.js";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { dirProblem } from "../discovery/scan-dir.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";

@@ -1,5 +1,5 @@
 import { basename, join } from "node:path";
-import type { AgentType } from "../agents/agent-types.js";
+import type { AgentType } from "../agent-types/agent-types.js";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import type { HooksConfig } from "../hooks/schema.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import pLimit from "p-limit";
-import { BUILTIN_AGENTS } from "../agents/agent-types.js";
+import { BUILTIN_AGENTS } from "../agent-types/agent-types.js";
 import { type Diagnostic, diagnostic, hasErrors } from "../diagnostics.js";
 import { HOOK_EVENTS } from "../hooks/hook-events.js";
 import type { FsOps } from "../io/fs.js";

@@ -1,5 +1,5 @@
 import { shellSplit } from "../inline/shell-split.js";
-import { substituteTemplateArgs } from "./substitute.js";
+import { substituteTemplateArgs } from "./template-args.js";
 
 /** A prompt template: a Markdown file in `~/.skillwright/prompts/` or `<project>/.skillwright/prompts/`. */
 export interface PromptTemplate {

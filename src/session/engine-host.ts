@@ -1,16 +1,16 @@
 import { join, resolve } from "node:path";
 import { createNestedDiscovery } from "../activation/nested.js";
-import { discoverAgentTypes } from "../agents/discover-agents.js";
+import { discoverAgentTypes } from "../agent-types/discover-agents.js";
 import { diagnostic } from "../diagnostics.js";
 import type { Engine } from "../engine/engine.js";
 import { listingSettingsOf } from "../listing/budget.js";
 import { loadPromptFiles } from "../prompt/load-prompt-files.js";
 import { loadPromptTemplates } from "../prompt-templates/load-templates.js";
 import { createFileUsageStore, defaultUsagePath } from "../usage.js";
-import { createMemorySessionStore } from "./memory-session-store.js";
+import { createMemoryTranscriptStore } from "./memory-transcript-store.js";
 import type { HostSetup, SessionHost } from "./session-host.js";
 import { buildSnapshot, type HostRules, type SessionSnapshot } from "./session-snapshot.js";
-import { createFileSessionStore } from "./session-store.js";
+import { createFileTranscriptStore } from "./transcript-store.js";
 
 /**
  * The CLI engine as a session's host: its cwd, home, env, file system and catalog; snapshots read from its
@@ -83,8 +83,8 @@ export async function engineSessionHost(engine: Engine, rules: HostRules): Promi
       }),
       store: () =>
         fs.host !== true
-          ? createMemorySessionStore()
-          : createFileSessionStore(join(engine.home, ".skillwright", "sessions"), {
+          ? createMemoryTranscriptStore()
+          : createFileTranscriptStore(join(engine.home, ".skillwright", "sessions"), {
               onTornTail: (torn) =>
                 report(
                   diagnostic(

@@ -14,9 +14,9 @@ import { readResumed } from "./resume.js";
 import { createSession } from "./session.js";
 import type { SessionHost } from "./session-host.js";
 import { removedTools } from "./session-snapshot.js";
-import { newSessionId } from "./session-store.js";
 import { sessionTools } from "./session-tools.js";
 import type { SessionContext } from "./session-types.js";
+import { newSessionId } from "./transcript-store.js";
 import { createSkillView } from "./view.js";
 
 /**

@@ -1,7 +1,7 @@
 import type { ModelMessage } from "../agent/model-types.js";
 import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
 import { invocationsFromTranscript } from "./compaction/reattach.js";
-import { replayMessages, type SessionStore } from "./session-store.js";
+import { replayMessages, type TranscriptStore } from "./transcript-store.js";
 
 /** What a resumed session starts from, read from its stored transcript. */
 export interface ResumedConversation {
@@ -16,7 +16,7 @@ export interface ResumedConversation {
 }
 
 /** Reads session `id`'s transcript from `store`. Rejects when the store has no such session. */
-export async function readResumed(store: SessionStore, id: string): Promise<ResumedConversation> {
+export async function readResumed(store: TranscriptStore, id: string): Promise<ResumedConversation> {
   const entries = await store.read(id);
   const sinceCompaction = entries.slice(entries.findLastIndex((e) => e.type === "compaction") + 1);
   return {

@@ -5,7 +5,7 @@ import type { FsOps } from "../io/fs.js";
 import type { PromptFiles } from "../prompt/load-prompt-files.js";
 import type { UsageStore } from "../usage.js";
 import type { SessionSnapshot } from "./session-snapshot.js";
-import type { SessionStore } from "./session-store.js";
+import type { TranscriptStore } from "./transcript-store.js";
 import type { NestedFinder } from "./view.js";
 
 /**
@@ -49,7 +49,7 @@ export interface HostSetup {
   /** Finds skills in nested skill dirs the session's tools touch; absent: none are looked for. */
   nested?: NestedFinder;
   /** Where transcripts go when the session is given none. */
-  store: () => SessionStore;
+  store: () => TranscriptStore;
   /** Where skill usage is recorded when the session is given none. */
   usage: () => UsageStore;
 }

@@ -1,5 +1,5 @@
-import { ruleToolName } from "../agent/turn.js";
-import type { AgentType } from "../agents/agent-types.js";
+import { ruleToolName } from "../agent/turn-patch.js";
+import type { AgentType } from "../agent-types/agent-types.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { HookSource } from "../hooks/registry.js";
 import { type HooksConfig, parseHooksConfig } from "../hooks/schema.js";

@@ -6,7 +6,7 @@ import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
 import type { UsageStore } from "../usage.js";
 import type { ResumedConversation } from "./resume.js";
 import type { SessionSnapshot } from "./session-snapshot.js";
-import type { SessionStore } from "./session-store.js";
+import type { TranscriptStore } from "./transcript-store.js";
 
 /**
  * What a session fixes when it opens: a {@link RunContext} without what each turn brings (its abort signal) and
@@ -32,7 +32,7 @@ export interface SessionDeps {
    * Where transcripts go. `openSession`'s default: files under `~/.skillwright/sessions` when the engine's file
    * system is the host's (`fs.host`), else memory: nothing reaches the host's disk that the caller did not hand in.
    */
-  store: SessionStore;
+  store: TranscriptStore;
   /** The listing settings (`skillListingBudget`, `skillListingBudgetFraction`, `skillListingMaxDescChars`). */
   listingSettings?: ListingSettings;
   /** The main agent's model requests per user turn at most. */

@@ -17,11 +17,11 @@ import { permissionRequestVerdict } from "./permission-request.js";
 import { restoreResumed } from "./restore.js";
 import type { SessionSnapshot } from "./session-snapshot.js";
 import { createSessionState } from "./session-state.js";
-import type { TranscriptEntry } from "./session-store.js";
 import type { Session, SessionDeps } from "./session-types.js";
 import { createSkillRuntime } from "./skill-runtime.js";
 import { applySnapshotHooks } from "./snapshot-hooks.js";
 import { createToolGate } from "./tool-gate.js";
+import type { TranscriptEntry } from "./transcript-store.js";
 import { runUserTurn } from "./turn.js";
 import { turnContext } from "./turn-context.js";
 

@@ -1,5 +1,5 @@
 import type { ModelContentBlock } from "../agent/model-types.js";
-import { applyPatch, type TurnState } from "../agent/turn.js";
+import { applyPatch, type TurnState } from "../agent/turn-patch.js";
 import {
   commandMetadataText,
   parseSlashCommand,

@@ -3,7 +3,7 @@ import { type AgentResult, emptyUsage } from "../agent/events.js";
 import { type AgentTool, executeAgent, type ToolGate } from "../agent/loop.js";
 import type { ModelContentBlock, ModelMessage } from "../agent/model-types.js";
 import { runWithStopChecks } from "../agent/stop-continuation.js";
-import type { TurnState } from "../agent/turn.js";
+import type { TurnState } from "../agent/turn-patch.js";
 import type { RunContext } from "../context.js";
 import type { RunHooks } from "../hooks/runner.js";
 import type { AgentListings } from "./agent-listings.js";

@@ -6,7 +6,7 @@ import { createModelClient } from "../agent/model-client.js";
 import { startModelServer } from "../dev/model-server.js";
 import type { Engine, EngineOptions } from "../engine/engine.js";
 import type { ShellOps } from "../io/shell.js";
-import { createMemorySessionStore } from "../session/memory-session-store.js";
+import { createMemoryTranscriptStore } from "../session/memory-transcript-store.js";
 import type { OpenedSession, OpenSessionOptions } from "../session/open-options.js";
 import type { Skill } from "../skill/skill.js";
 import type { SessionCase } from "./cases.js";
@@ -120,7 +120,7 @@ export function createSessionHost(deps: SessionHostDeps): RunSessionCase {
         ...(testCase.model === undefined ? {} : { model: testCase.model }),
         allowedTools: testCase.allowed_tools,
         shell: createHookRecordingShell(deps.shell, hooks),
-        store: createMemorySessionStore(),
+        store: createMemoryTranscriptStore(),
       });
       const events: AgentEvent[] = [];
       try {

@@ -1,5 +1,5 @@
 import type { AgentEvent } from "../agent/events.js";
-import type { TurnPatch, TurnState } from "../agent/turn.js";
+import type { TurnPatch, TurnState } from "../agent/turn-patch.js";
 import type { RunContext } from "../context.js";
 import type { ForkOutcome, ForkRequest } from "../fork/fork-request.js";
 import { userPromptExpansionPayload } from "../hooks/prompt-expansion.js";

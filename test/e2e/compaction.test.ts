@@ -5,7 +5,7 @@ import type { ScriptTurnInput } from "../../src/dev/model-script.js";
 import { SUMMARY_FRAMING } from "../../src/session/compaction/compacted-messages.js";
 import { REATTACH_INTRO } from "../../src/session/compaction/reattach.js";
 import { SUMMARY_SYSTEM_PROMPT } from "../../src/session/compaction/summary-request.js";
-import type { TranscriptEntry } from "../../src/session/session-store.js";
+import type { TranscriptEntry } from "../../src/session/transcript-store.js";
 import {
   type Harness,
   INIT_ENTRY,

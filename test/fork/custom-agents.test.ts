@@ -6,7 +6,7 @@
 import { readFile, realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseAgentFile } from "../../src/agents/parse-agent-file.js";
+import { parseAgentFile } from "../../src/agent-types/parse-agent-file.js";
 import type { RecordedRequest } from "../../src/dev/model-server.js";
 import { createNodeFs } from "../../src/io/fs.js";
 import { loadPluginAgents } from "../../src/plugins/load-agents.js";

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/agent/events.js";
 import { AGENT_ID_HEADER } from "../../src/agent/model-types.js";
-import { createFileSessionStore, type SessionStore } from "../../src/session/session-store.js";
+import { createFileTranscriptStore, type TranscriptStore } from "../../src/session/transcript-store.js";
 import {
   bodyOf,
   firstMessageTexts,
@@ -321,8 +321,8 @@ describe("a context: fork skill run through a session", () => {
   });
 
   it("a fork that fails to persist its transcript is an is_error result, and the parent turn goes on", async () => {
-    const files = createFileSessionStore(tree.path("home/.skillwright/sessions"));
-    const store: SessionStore = {
+    const files = createFileTranscriptStore(tree.path("home/.skillwright/sessions"));
+    const store: TranscriptStore = {
       ...files,
       async append(id, entries) {
         if (entries.some((e) => e.type === "message" && e.agentId !== undefined))

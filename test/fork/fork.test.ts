@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { AgentResult } from "../../src/agent/events.js";
 import type { AgentTool } from "../../src/agent/loop.js";
-import { type AgentType, BUILTIN_AGENTS, loadAgentTypes } from "../../src/agents/agent-types.js";
-import { parseAgentFile } from "../../src/agents/parse-agent-file.js";
+import { type AgentType, BUILTIN_AGENTS, loadAgentTypes } from "../../src/agent-types/agent-types.js";
+import { parseAgentFile } from "../../src/agent-types/parse-agent-file.js";
 import { forkResultText, toolsForAgent } from "../../src/fork/fork.js";
 import { createNodeFs } from "../../src/io/fs.js";
 import { tmpTree } from "../support/tmp-tree.js";

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ModelMessage } from "../../src/agent/model-types.js";
-import { createMemorySessionStore } from "../../src/session/memory-session-store.js";
-import type { TranscriptEntry } from "../../src/session/session-store.js";
+import { createMemoryTranscriptStore } from "../../src/session/memory-transcript-store.js";
+import type { TranscriptEntry } from "../../src/session/transcript-store.js";
 import { UnknownSessionError } from "../../src/session/unknown-session-error.js";
 import { bodyOf, openTestSession, sendAll, transcript } from "../support/harness.js";
 import {
@@ -151,14 +151,14 @@ describe("session transcripts", () => {
 
   it("a memory store refuses an unknown session the same way, listing the ids it holds", async () => {
     const m = await setup([textTurn("kept")]);
-    const store = createMemorySessionStore();
+    const store = createMemoryTranscriptStore();
     const first = await openTestSession(tree, m, { store });
     await sendAll(first, "hello");
     await expect(openTestSession(tree, m, { store, resume: "nope" })).rejects.toThrow(
       new UnknownSessionError("nope", `${first.session.id} (kept in memory)`),
     );
     await expect(
-      openTestSession(tree, m, { store: createMemorySessionStore(), resume: "nope" }),
+      openTestSession(tree, m, { store: createMemoryTranscriptStore(), resume: "nope" }),
     ).rejects.toThrow("No session nope. Sessions: none (kept in memory)");
   });
 

@@ -31,7 +31,7 @@ import {
   promptTokens,
   shouldAutoCompact,
 } from "../../src/session/compaction/tokens.js";
-import type { TranscriptEntry } from "../../src/session/session-store.js";
+import type { TranscriptEntry } from "../../src/session/transcript-store.js";
 import type { InvokedSkill } from "../../src/skill-tool/invoked-skill.js";
 import { seededRandom } from "../support/seeded-random.js";
 

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ModelMessage } from "../../src/agent/model-types.js";
 import { messagesTokens } from "../../src/session/compaction/tokens.js";
-import type { TranscriptEntry } from "../../src/session/session-store.js";
+import type { TranscriptEntry } from "../../src/session/transcript-store.js";
 import { bigTool, fetchTurn, isSummary, loopIntact } from "../support/compaction-script.js";
 import { type Harness, sendOn, startHarness, textBlocks } from "../support/harness.js";
 import { textTurn } from "../support/model-server.js";

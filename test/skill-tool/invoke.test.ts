@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/agent/events.js";
 import { createModelClient } from "../../src/agent/model-client.js";
-import type { TurnState } from "../../src/agent/turn.js";
+import type { TurnState } from "../../src/agent/turn-patch.js";
 import type { RunContext } from "../../src/context.js";
 import type { ForkOutcome, ForkRequest } from "../../src/fork/fork-request.js";
 import { createHookRegistry, type HookRegistry } from "../../src/hooks/registry.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { AgentToolContext } from "../../src/agent/loop.js";
-import type { TurnState } from "../../src/agent/turn.js";
+import type { TurnState } from "../../src/agent/turn-patch.js";
 import type { Skill } from "../../src/skill/skill.js";
 import type { InvocationOutcome, InvocationRequest } from "../../src/skill-tool/invoke.js";
 import { SKILL_TOOL_DESCRIPTION } from "../../src/skill-tool/prompt.js";

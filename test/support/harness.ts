@@ -14,7 +14,7 @@ import { createNodeShell } from "../../src/io/shell.js";
 import type { AskPermission } from "../../src/permissions/decision.js";
 import { openSession } from "../../src/session/open.js";
 import type { OpenedSession, OpenSessionOptions } from "../../src/session/open-options.js";
-import type { TranscriptEntry } from "../../src/session/session-store.js";
+import type { TranscriptEntry } from "../../src/session/transcript-store.js";
 import { INIT_COMMAND_DESCRIPTION } from "../../src/skill-tool/builtin-commands.js";
 import { startTestModel, type TestModel } from "./model-server.js";
 import { type TmpTree, type TreeEntry, tmpTree } from "./tmp-tree.js";

@@ -1,4 +1,4 @@
-import { ruleToolName } from "../../agent/turn.js";
+import { ruleToolName } from "../../agent/turn-patch.js";
 import type { Engine } from "../../engine/engine.js";
 import { createNodeShell } from "../../io/shell.js";
 import { assembleSessionPrompt } from "../../prompt/session-prompt.js";

@@ -5,7 +5,7 @@ import type { Engine } from "../../engine/engine.js";
 import { errorMessage } from "../../io/fs.js";
 import { createNodeShell } from "../../io/shell.js";
 import { type ListingSettings, listingLimits, listingSettingsOf } from "../../listing/budget.js";
-import { createMemorySessionStore } from "../../session/memory-session-store.js";
+import { createMemoryTranscriptStore } from "../../session/memory-transcript-store.js";
 import type { Skill } from "../../skill/skill.js";
 import { validatePath } from "../../skill/validate-path.js";
 import { type TriggerAdvice, triggerAdvice } from "../../skill-test/advice.js";
@@ -62,7 +62,7 @@ async function triggerSessions(
       ...(model === undefined ? {} : { model }),
       maxTurns: 1,
       shell: createStubShell({}),
-      store: createMemorySessionStore(),
+      store: createMemoryTranscriptStore(),
       usage: { load: () => fileUsage.load(), record: async () => {} },
     });
     return session;

@@ -1,4 +1,4 @@
-import type { TranscriptEntry, SessionStore as TranscriptStore } from "../../session/session-store.js";
+import type { TranscriptEntry, TranscriptStore } from "../../session/transcript-store.js";
 import type { SqlDriver } from "../store/driver.js";
 import { num, record } from "../store/rows.js";
 

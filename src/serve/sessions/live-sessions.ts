@@ -1,9 +1,13 @@
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
 import type { ModelClient } from "../../agent/model-client.js";
-import { createEngine, type Engine } from "../../engine/engine.js";
-import { openSession } from "../../session/open.js";
-import type { SessionStore as TranscriptStore } from "../../session/session-store.js";
+import { createCatalog } from "../../catalog/catalog.js";
+import { createEngine } from "../../engine/engine.js";
+import type { FsOps } from "../../io/fs.js";
+import { engineSessionHost } from "../../session/engine-host.js";
+import { openSessionOn } from "../../session/open-session.js";
+import type { SessionHost } from "../../session/session-host.js";
 import type { Session } from "../../session/session-types.js";
+import type { TranscriptStore } from "../../session/transcript-store.js";
 import type { Store } from "../store/store.js";
 import type { OutEvent } from "./agent-event-map.js";
 import { type AgentMcp, connectAgentMcp } from "./agent-mcp.js";
@@ -13,6 +17,7 @@ import { createDbTranscripts, type DbTranscripts } from "./db-transcripts.js";
 import type { EventWriter } from "./event-writer.js";
 import { createLiveCache, type LiveCacheLimits } from "./live-cache.js";
 import { type HostTools, servedCapabilities } from "./served-capabilities.js";
+import { servedSessionHost } from "./served-host.js";
 import type { ServedSessionIo } from "./session-io.js";
 import {
   createSkillVersionCache,
@@ -32,13 +37,14 @@ export interface TurnIo {
 }
 
 /**
- * A served session open on this instance between its turns: its engine (over the agent's store skills), the
+ * A served session open on this instance between its turns: its catalog (over the agent's store skills), the
  * engine session holding the conversation, and what a turn checks before reusing them.
  */
 export interface LiveSession {
   /** The agent snapshot the session was opened with (a different one reopens it). */
   agentKey: string;
-  engine: Engine;
+  /** Releases what the session's host holds (its catalog over the store, or the engine with `--host-tools`). */
+  closeHost: () => Promise<void>;
   session: Session;
   source: StoreSkillSource;
   transcripts: DbTranscripts;
@@ -71,6 +77,8 @@ export interface LiveSessionsOptions {
   limits: LiveCacheLimits;
   /** `serve --host-tools`: the built-in file and shell tools in `cwd`; absent: an in-memory file system, no shell. */
   hostTools?: HostTools;
+  /** The file system sessions see without `hostTools`; default an empty in-memory one per session. */
+  fs?: FsOps;
   /** Hosts an agent's MCP servers may be on even when they resolve to a private address. */
   mcpAllowHosts: readonly string[];
 }
@@ -90,7 +98,7 @@ export interface LiveSessions {
   ): Promise<LiveSession>;
   /** Keeps `live` open for the session's next turn on this instance. */
   keep(sessionId: string, live: LiveSession): void;
-  /** Closes `live` (its engine session, engine and MCP servers). */
+  /** Closes `live` (its engine session, its catalog and MCP servers). */
   close(live: LiveSession): Promise<void>;
   /** Closes the session's kept copy, if any. */
   drop(sessionId: string): Promise<void>;
@@ -109,13 +117,17 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
     try {
       await live.session.close();
     } finally {
-      await live.engine.close();
+      await live.closeHost();
       await live.mcp.close();
     }
   };
   const lives = createLiveCache<LiveSession>(options.limits, closeLive);
 
-  /** Opens the session on a new engine. */
+  /**
+   * Opens the session on a catalog over the agent's store skills. Its host reads no file (`servedSessionHost`);
+   * with `--host-tools`, where the operator gave sessions the host, on an engine at the host tools' directory,
+   * so the operator's own settings there (deny rules, hooks, agent types, prompt files) still apply.
+   */
   const openLive = async (
     ws: string,
     session: BetaManagedAgentsSession,
@@ -132,14 +144,7 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
       refs: agent.skills,
       cache: skillCache,
     });
-    const can = servedCapabilities(options.hostTools);
-    const engine = createEngine({
-      cwd: can.cwd,
-      home: can.home,
-      fs: can.fs,
-      sources: [source],
-      startMcp: false,
-    });
+    const can = servedCapabilities(options.hostTools, options.fs);
     const io: TurnIo = { writer };
     const write = (events: OutEvent[], status?: BetaManagedAgentsSession["status"]) => {
       if (io.writer === undefined) return Promise.reject(new Error("no turn is running"));
@@ -154,8 +159,9 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
           await write([{ type: "agent.thread_context_compacted" }]);
       },
     };
+    let closeHost: () => Promise<void> = async () => {};
     const customTools = agent.tools.flatMap((t) => (t.type === "custom" ? [t] : []));
-    // The agent's MCP servers: connected here, closed with the engine.
+    // The agent's MCP servers: connected here, closed with the session.
     const mcp = await connectAgentMcp(agent, { allowHosts: options.mcpAllowHosts });
     try {
       if (mcp.errors.length > 0) writer.write(mcp.errors);
@@ -171,7 +177,7 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
         waits,
         asked: (callId) => io.asked?.(callId),
       });
-      const opened = await openSession(engine, {
+      const sessionOptions = {
         client,
         model: agent.model.id,
         ...(agent.system === null ? {} : { systemPrompt: agent.system }),
@@ -183,10 +189,27 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
         store: engineTranscripts,
         extraTools: [...customTools.map((spec) => createCustomTool(spec, waits)), ...mcp.tools],
         ...(resume ? { resume: session.id } : {}),
-      });
+      };
+      let host: SessionHost;
+      if (can.hostTools) {
+        const engine = createEngine({
+          cwd: can.cwd,
+          home: can.home,
+          fs: can.fs,
+          sources: [source],
+          startMcp: false,
+        });
+        closeHost = () => engine.close();
+        host = await engineSessionHost(engine, sessionOptions);
+      } else {
+        const catalog = createCatalog({ sources: [source] });
+        closeHost = async () => catalog.close();
+        host = servedSessionHost({ catalog, can, rules: sessionOptions, store: engineTranscripts });
+      }
+      const opened = await openSessionOn(host, sessionOptions);
       return {
         agentKey,
-        engine,
+        closeHost,
         session: opened.session,
         source,
         transcripts,
@@ -196,7 +219,7 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
         io,
       };
     } catch (error) {
-      await engine.close();
+      await closeHost();
       await mcp.close();
       throw error;
     }

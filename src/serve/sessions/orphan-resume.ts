@@ -1,5 +1,5 @@
 import type { ModelMessage, ModelToolResultBlock } from "../../agent/model-types.js";
-import type { TranscriptEntry } from "../../session/session-store.js";
+import type { TranscriptEntry } from "../../session/transcript-store.js";
 import { requiredActions } from "../store/session-waits.js";
 import type { SessionEvent } from "../store/sessions.js";
 import { customResultContent } from "./custom-tool.js";

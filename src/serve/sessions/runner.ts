@@ -1,5 +1,6 @@
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
 import type { ModelClient } from "../../agent/model-client.js";
+import type { FsOps } from "../../io/fs.js";
 import type { EventSignals } from "../events/event-signals.js";
 import type { SessionRunner } from "../session-runner.js";
 import type { SessionEvent } from "../store/sessions.js";
@@ -27,6 +28,11 @@ export interface SessionRunnerOptions {
    * settings). Absent (the default): no host file system at all; skills come from the store only.
    */
   hostTools?: HostTools;
+  /**
+   * The file system sessions see without `hostTools` (default an empty in-memory one per session). The session
+   * machinery itself reads no file: skills, rules and agent types come from the store.
+   */
+  fs?: FsOps;
   /**
    * Wakes streams when events are appended. Absent: streams poll every `FOLLOW_INTERVAL_MS`; present, they
    * wait on it, polling every `followIntervalMs` as a fallback.
@@ -134,6 +140,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     locks,
     limits: options.liveSessions ?? LIVE_SESSION_LIMITS,
     ...(options.hostTools === undefined ? {} : { hostTools: options.hostTools }),
+    ...(options.fs === undefined ? {} : { fs: options.fs }),
     mcpAllowHosts: options.mcpAllowHosts ?? [],
   });
   const turns = createServedTurns({

@@ -35,13 +35,15 @@ export interface ServedCapabilities {
  * session can reach is handed in here, and nowhere else. Without `hostTools`: an in-memory file system (under
  * `/workspace`) and a shell that starts nothing, whose refusal ({@link SERVED_NO_SHELL}) reaches the model.
  * With it: the host's file system and a shell in `hostTools.cwd` with a small environment of its own.
+ * `fs` replaces the in-memory file system (an embedder's own, e.g. one kept in the database); it is ignored
+ * with `hostTools`.
  */
-export function servedCapabilities(hostTools: HostTools | undefined): ServedCapabilities {
+export function servedCapabilities(hostTools: HostTools | undefined, fs?: FsOps): ServedCapabilities {
   if (hostTools === undefined) {
     return {
       cwd: "/workspace",
       home: "/home",
-      fs: createMemoryFs(),
+      fs: fs ?? createMemoryFs(),
       shell: createNoShell(SERVED_NO_SHELL),
       hostTools: false,
     };

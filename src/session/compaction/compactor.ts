@@ -4,8 +4,8 @@ import type { RunHooks } from "../../hooks/runner.js";
 import type { AgentListings } from "../agent-listings.js";
 import { MAIN_AGENT } from "../listing-state.js";
 import type { SessionState } from "../session-state.js";
-import type { TranscriptEntry } from "../session-store.js";
 import type { SessionDeps } from "../session-types.js";
+import type { TranscriptEntry } from "../transcript-store.js";
 import { type CompactOutcome, compactConversation } from "./compact-conversation.js";
 import { messagesTokens, nextRequestTokens, shouldAutoCompact } from "./tokens.js";
 

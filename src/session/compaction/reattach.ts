@@ -1,5 +1,5 @@
 import type { InvokedSkill } from "../../skill-tool/invoked-skill.js";
-import type { TranscriptEntry } from "../session-store.js";
+import type { TranscriptEntry } from "../transcript-store.js";
 import { ESTIMATE_CHARS_PER_TOKEN, estimateTokens } from "./tokens.js";
 
 /** Most tokens of one skill's text re-attached after compaction; longer text is truncated with a note. */

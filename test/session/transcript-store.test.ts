@@ -3,14 +3,14 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { ModelMessage } from "../../src/agent/model-types.js";
 import {
-  createFileSessionStore,
+  createFileTranscriptStore,
   newSessionId,
   parseTranscript,
   replayMessages,
   TORN_SUFFIX,
   type TornTail,
   type TranscriptEntry,
-} from "../../src/session/session-store.js";
+} from "../../src/session/transcript-store.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
 let tree: TmpTree | undefined;
@@ -29,11 +29,11 @@ const msg = (message: ModelMessage, agentId?: string): TranscriptEntry => ({
   ...(agentId === undefined ? {} : { agentId }),
 });
 
-describe("createFileSessionStore", () => {
+describe("createFileTranscriptStore", () => {
   it("appends one JSON line per entry, on disk before append resolves, and reads them back in order", async () => {
     tree = await tmpTree();
     const dir = tree.path("sessions/nested");
-    const store = createFileSessionStore(dir);
+    const store = createFileTranscriptStore(dir);
     const id = newSessionId();
     const file = store.location(id);
     expect(file).toBe(join(dir, `${id}.jsonl`));
@@ -52,14 +52,14 @@ describe("createFileSessionStore", () => {
 
   it("writes nothing for an empty append", async () => {
     tree = await tmpTree();
-    const store = createFileSessionStore(tree.path("s"));
+    const store = createFileTranscriptStore(tree.path("s"));
     await store.append("abc", []);
     await expect(store.read("abc")).rejects.toThrow();
   });
 
   it("skips a torn last line (a crash mid-write) and keeps everything before it", async () => {
     tree = await tmpTree();
-    const store = createFileSessionStore(tree.path("s"));
+    const store = createFileTranscriptStore(tree.path("s"));
     await store.append("torn", [msg(user("kept")), msg(assistant("kept too"))]);
     await appendFile(store.location("torn"), '{"type":"message","message":{"role":"us');
     const entries = await store.read("torn");
@@ -70,12 +70,12 @@ describe("createFileSessionStore", () => {
   it("a new store (a new process) moves a torn tail aside before its first append (issue 16.4)", async () => {
     tree = await tmpTree();
     const dir = tree.path("s");
-    await createFileSessionStore(dir).append("t", [msg(user("kept"))]);
+    await createFileTranscriptStore(dir).append("t", [msg(user("kept"))]);
     const file = join(dir, "t.jsonl");
     const before = await readFile(file, "utf8");
     await appendFile(file, '{"type":"message","message":{"role":"us');
     const torn: TornTail[] = [];
-    const store = createFileSessionStore(dir, { onTornTail: (t) => torn.push(t) });
+    const store = createFileTranscriptStore(dir, { onTornTail: (t) => torn.push(t) });
     await store.append("t", [msg(user("next prompt"))]);
     expect(torn).toEqual([{ path: file, tornPath: `${file}${TORN_SUFFIX}`, bytes: 39 }]);
     expect(await readFile(`${file}${TORN_SUFFIX}`, "utf8")).toBe('{"type":"message","message":{"role":"us\n');
@@ -88,7 +88,7 @@ describe("createFileSessionStore", () => {
     tree = await tmpTree({ "s/w.jsonl": record });
     const dir = tree.path("s");
     const torn: TornTail[] = [];
-    const store = createFileSessionStore(dir, { onTornTail: (t) => torn.push(t) });
+    const store = createFileTranscriptStore(dir, { onTornTail: (t) => torn.push(t) });
     expect(replayMessages(await store.read("w"))).toEqual([user("whole")]);
     expect(await readFile(join(dir, "w.jsonl"), "utf8")).toBe(`${record}\n`);
     expect(torn).toEqual([]);
@@ -98,18 +98,18 @@ describe("createFileSessionStore", () => {
     tree = await tmpTree({ "s/old.jsonl": `${JSON.stringify(msg(user("old")))}\n` });
     await chmod(tree.path("s"), 0o755);
     await chmod(tree.path("s/old.jsonl"), 0o644);
-    await createFileSessionStore(tree.path("s")).append("old", [msg(user("new"))]);
+    await createFileTranscriptStore(tree.path("s")).append("old", [msg(user("new"))]);
     expect((await stat(tree.path("s"))).mode & 0o777).toBe(0o700);
     expect((await stat(tree.path("s/old.jsonl"))).mode & 0o777).toBe(0o600);
   });
 
   it("rejects reading a session that does not exist", async () => {
     tree = await tmpTree();
-    await expect(createFileSessionStore(tree.path("s")).read(newSessionId())).rejects.toThrow();
+    await expect(createFileTranscriptStore(tree.path("s")).read(newSessionId())).rejects.toThrow();
   });
 
   it.each(["../escape", "a/b", "", "x".repeat(129), "semi;colon"])("refuses the unsafe id %j", (id) => {
-    const store = createFileSessionStore("/tmp/never-written");
+    const store = createFileTranscriptStore("/tmp/never-written");
     expect(() => store.location(id)).toThrow(/Invalid session id/);
   });
 });

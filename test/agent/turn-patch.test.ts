@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyPatch, removedToolRefusal, type TurnState } from "../../src/agent/turn.js";
+import { applyPatch, removedToolRefusal, type TurnState } from "../../src/agent/turn-patch.js";
 
 const START: TurnState = { model: "m", grants: [], removedTools: [] };
 

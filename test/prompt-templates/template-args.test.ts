@@ -1,11 +1,11 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: the ${@:N} placeholders of prompt templates, not JS templates
 import { describe, expect, it } from "vitest";
-import { substituteTemplateArgs } from "../../src/prompt-templates/substitute.js";
 import {
   expandPromptTemplate,
   type PromptTemplate,
   parseSlashPrompt,
 } from "../../src/prompt-templates/template.js";
+import { substituteTemplateArgs } from "../../src/prompt-templates/template-args.js";
 
 /** Seed 000's placeholder table, plus the edges around it. */
 const TABLE: { template: string; args: string[]; want: string; case: string }[] = [

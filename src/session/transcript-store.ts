@@ -14,7 +14,7 @@ export type TranscriptEntry =
   | { type: "hook_fired"; key: string; at: string };
 
 /** Where transcripts live. File by default; a database in a multi-instance deployment. */
-export interface SessionStore {
+export interface TranscriptStore {
   /** Appends entries; each is on disk before the promise resolves. */
   append(sessionId: string, entries: TranscriptEntry[]): Promise<void>;
   /** All entries of a session, in order; rejects with `UnknownSessionError` when the session does not exist. */
@@ -44,8 +44,8 @@ export interface TornTail {
   bytes: number;
 }
 
-export interface FileSessionStoreOptions {
-  /** Told each time a torn last line is moved out of a transcript (see {@link createFileSessionStore}). */
+export interface FileTranscriptStoreOptions {
+  /** Told each time a torn last line is moved out of a transcript (see {@link createFileTranscriptStore}). */
   onTornTail?: (torn: TornTail) => void;
 }
 
@@ -58,7 +58,10 @@ export interface FileSessionStoreOptions {
  * only lacks its newline gets the newline instead. On read, a line two records were run together on (a torn
  * line an older version appended to) yields the record that follows the tear. Never loses a whole line.
  */
-export function createFileSessionStore(dir: string, options: FileSessionStoreOptions = {}): SessionStore {
+export function createFileTranscriptStore(
+  dir: string,
+  options: FileTranscriptStoreOptions = {},
+): TranscriptStore {
   const file = (id: string) => {
     if (!SAFE_ID.test(id)) throw new Error(`Invalid session id: ${id}`);
     return join(dir, `${id}.jsonl`);
@@ -104,7 +107,7 @@ async function isFile(path: string): Promise<boolean> {
   }
 }
 
-async function prepareFile(dir: string, path: string, onTornTail: FileSessionStoreOptions["onTornTail"]) {
+async function prepareFile(dir: string, path: string, onTornTail: FileTranscriptStoreOptions["onTornTail"]) {
   await mkdir(dir, { recursive: true, mode: SESSION_DIR_MODE });
   // Narrowing an existing dir or file is best effort: one owned by someone else keeps its mode.
   await chmod(dir, SESSION_DIR_MODE).catch(() => undefined);

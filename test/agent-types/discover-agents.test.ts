@@ -1,7 +1,11 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type AgentType, BUILTIN_AGENTS } from "../../src/agents/agent-types.js";
-import { agentDirs, discoverAgentTypes, withheldProjectModes } from "../../src/agents/discover-agents.js";
+import { type AgentType, BUILTIN_AGENTS } from "../../src/agent-types/agent-types.js";
+import {
+  agentDirs,
+  discoverAgentTypes,
+  withheldProjectModes,
+} from "../../src/agent-types/discover-agents.js";
 import type { SkillRoot } from "../../src/discovery/skill-roots.js";
 import { createNodeFs } from "../../src/io/fs.js";
 import { tmpTree } from "../support/tmp-tree.js";

@@ -1,8 +1,8 @@
-import type { SessionStore, TranscriptEntry } from "./session-store.js";
+import type { TranscriptEntry, TranscriptStore } from "./transcript-store.js";
 import { UnknownSessionError } from "./unknown-session-error.js";
 
 /** A session store in memory: for sessions whose transcripts must not reach the host's disk (tests, trigger runs, sessions over a file system that is not the host's). */
-export function createMemorySessionStore(): SessionStore {
+export function createMemoryTranscriptStore(): TranscriptStore {
   const sessions = new Map<string, TranscriptEntry[]>();
   return {
     async append(sessionId, entries) {

@@ -1,0 +1,117 @@
+import type Anthropic from "@anthropic-ai/sdk";
+import { toFile } from "@anthropic-ai/sdk";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createModelClient } from "../../src/agent/model-client.js";
+import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
+import type { FsOps } from "../../src/io/fs.js";
+import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
+import { type ServedApp, startServedApp } from "../support/served-app.js";
+import { readUntil, type StreamEvent, userMessage } from "../support/session-stream.js";
+
+// A served session reads nothing from any file system: its skills, rules and agent types come from the store.
+// Here the file system the sessions are handed throws on every call, and records it: a Skill call, a lazily read
+// reference, a forked skill and a custom tool all work, and nothing touched it.
+
+const touched: string[] = [];
+/** An `FsOps` whose every method throws (and is recorded); `host` is unset. */
+const throwingFs = new Proxy({} as FsOps, {
+  get(_target, property) {
+    if (typeof property === "symbol" || property === "host" || property === "then") return undefined;
+    return (...args: unknown[]) => {
+      touched.push(`${property}(${String(args[0])})`);
+      throw new Error(`a served session touched the file system: ${property}`);
+    };
+  },
+});
+
+let model: ModelServer;
+let served: ServedApp;
+let client: Anthropic;
+
+beforeAll(async () => {
+  model = await startModelServer({
+    apiKey: TEST_API_KEY,
+    script: {
+      turns: [
+        toolTurn("Skill", { skill: "greet" }, { match: { lastUserTextIncludes: "greet me" } }),
+        toolTurn(
+          "load_reference",
+          { skill: "greet", name: "reference/phrases.md" },
+          { match: { hasToolResultFor: "Skill", lastUserTextIncludes: "GREET-BODY" } },
+        ),
+        textTurn("Greeted.", { hasToolResultFor: "load_reference", toolResultIncludes: "PHRASES-TEXT" }),
+        textTurn("fork says hi", { lastUserTextIncludes: "FORK-BODY" }),
+        toolTurn("Skill", { skill: "forky" }, { match: { lastUserTextIncludes: "run the fork" } }),
+        textTurn("Fork finished.", { hasToolResultFor: "Skill", toolResultIncludes: "fork says hi" }),
+      ],
+    },
+  });
+  served = await startServedApp({
+    runner: { client: createModelClient({ apiKey: TEST_API_KEY, baseURL: model.url }), fs: throwingFs },
+  });
+  client = served.client();
+}, 60_000);
+afterAll(async () => {
+  await served?.close();
+  await model?.close();
+});
+
+const file = (path: string, text: string) => toFile(Buffer.from(text), path);
+
+async function say(sessionId: string, text: string): Promise<StreamEvent[]> {
+  const stream = await client.beta.sessions.events.stream(sessionId);
+  const events = stream[Symbol.asyncIterator]();
+  await client.beta.sessions.events.send(sessionId, userMessage(text));
+  try {
+    return await readUntil(events, (e) => e.type === "session.status_idle");
+  } finally {
+    stream.controller.abort();
+  }
+}
+
+describe("a served session's host", () => {
+  it("runs skills, references and forks without one call to its file system", async () => {
+    const greet = await client.beta.skills.create({
+      files: [
+        await file(
+          "greet/SKILL.md",
+          "---\nname: greet\ndescription: Greets people\n---\nGREET-BODY: be warm.\n",
+        ),
+        await file("greet/reference/phrases.md", "PHRASES-TEXT hello there\n"),
+      ],
+    });
+    const forky = await client.beta.skills.create({
+      files: [
+        await file(
+          "forky/SKILL.md",
+          "---\nname: forky\ndescription: Runs apart\ncontext: fork\n---\nFORK-BODY go.\n",
+        ),
+      ],
+    });
+    const env = await client.beta.environments.create({ name: "throwing-fs" });
+    const agent = await client.beta.agents.create({
+      name: "helper",
+      model: "claude-sonnet-4-6",
+      skills: [
+        { type: "custom", skill_id: greet.id },
+        { type: "custom", skill_id: forky.id },
+      ],
+    });
+    const session = await client.beta.sessions.create({ agent: agent.id, environment_id: env.id });
+
+    const greeted = await say(session.id, "greet me");
+    expect(greeted.at(-1)).toMatchObject({ stop_reason: { type: "end_turn" } });
+    const texts = (events: StreamEvent[]) =>
+      events.flatMap((e) =>
+        e.type === "agent.message" ? e.content.map((c) => ("text" in c ? c.text : "")) : [],
+      );
+    expect(texts(greeted)).toContain("Greeted.");
+    const results = greeted.flatMap((e) => (e.type === "agent.tool_result" ? [e] : []));
+    expect(results.map((r) => r.is_error)).toEqual([false, false]);
+
+    const forked = await say(session.id, "run the fork");
+    expect(forked.at(-1)).toMatchObject({ stop_reason: { type: "end_turn" } });
+    expect(texts(forked)).toContain("Fork finished.");
+    expect(touched).toEqual([]);
+  });
+});
