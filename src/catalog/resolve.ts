@@ -25,18 +25,21 @@ export interface ResolvedSkills {
  */
 export function resolveSkills(listings: readonly RankedListing[]): ResolvedSkills {
   const diagnostics: Diagnostic[] = [];
-  const candidates: { skill: Skill; rank: number; source: number; position: number }[] = [];
-  for (const [source, { rank, listing }] of listings.entries()) {
+  // A skill dir (kind 0) beats a legacy command (kind 1) whatever their ranks.
+  const candidates: { skill: Skill; kind: number; rank: number }[] = [];
+  for (const { rank, listing } of listings) {
     for (const d of listing.diagnostics) diagnostics.push(d);
-    for (const [position, skill] of listing.skills.entries()) {
-      candidates.push({ skill, rank: rank ?? SOURCE_RANKS[skill.source], source, position });
+    for (const skill of listing.skills) {
+      candidates.push({
+        skill,
+        kind: skill.kind === "skill" ? 0 : 1,
+        rank: rank ?? SOURCE_RANKS[skill.source],
+      });
     }
   }
-  candidates.sort((a, b) => {
-    const ka = a.skill.kind === "skill" ? 0 : 1;
-    const kb = b.skill.kind === "skill" ? 0 : 1;
-    return ka - kb || a.rank - b.rank || a.source - b.source || a.position - b.position;
-  });
+  // Candidates were pushed in source order, then each source's own order, and the sort is stable: two of one
+  // kind and rank keep that order without comparing it.
+  candidates.sort((a, b) => a.kind - b.kind || a.rank - b.rank);
   const byName = new Map<string, Skill>();
   for (const { skill } of candidates) {
     const winner = byName.get(skill.name);
