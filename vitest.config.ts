@@ -45,6 +45,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // One worker process runs many files (vitest's default starts a new one per file): on 2 cores that cut the
+    // whole run from 580 s to 450 s, mostly module imports. Tests keep no state between files: each makes its own
+    // temp dirs, servers and databases and restores any process state it changes (env, cwd, timers).
+    isolate: false,
     // Most slow files wait on child processes, servers and databases rather than compute: two at a time even
     // on 2 cores (vitest's default there is one), one per core beyond.
     maxWorkers: Math.max(2, availableParallelism() - 1),
