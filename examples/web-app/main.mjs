@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// `npm run example:web-app`: seed 002's mind-map server in miniature. Skills live in a memory source (no files),
-// the model gets the app's own tools and no file or shell tool, and references come through load_reference (one
-// loaded lazily). Offline: the model is the scripted Messages API server of `skillwright/testing`. It prints the
-// conversation, then for each request the share of its prefix that is byte-identical to the previous request's
-// (what Anthropic's prompt cache can reuse: system → tools → messages). The skill catalog sits in the system
-// prompt (`skillCatalog: "system"`) and the prompt names no working directory (`filesystem: false`).
+// `npm run example:web-app`: a web app (a mind-map server) that serves skills from its own data, in miniature.
+// Skills live in a memory source (no files), the model gets the app's own tools and no file or shell tool, and
+// references come through load_reference (one loaded lazily). Offline: the model is the scripted Messages API
+// server of `skillwright/testing`. It prints the conversation, then for each request the share of its prefix
+// that is byte-identical to the previous request's (what Anthropic's prompt cache can reuse: system → tools →
+// messages). The skill listing sits in the system prompt (`skillListing: "system"`) and the prompt names no
+// working directory (`filesystem: false`).
 import { createEngine, createMemoryFs, createMemorySource, createModelClient, openSession } from "skillwright";
 import { startModelServer } from "skillwright/testing";
 import { SCRIPT } from "./script.mjs";
@@ -59,9 +60,9 @@ async function main() {
       client: createModelClient({ baseURL: server.url, apiKey: "offline" }),
       builtinTools: false,
       extraTools: APP_TOOLS,
-      // The catalog goes in the system prompt once (seed 002's <available_skills>), not in the first message;
-      // skills added later still arrive as message deltas. No working directory: the model has no files.
-      skillCatalog: "system",
+      // The listing goes in the system prompt once (<available_skills>, docs/behaviour.md §16), not in the first
+      // message; skills added later still arrive as message deltas. No working directory: the model has no files.
+      skillListing: "system",
       filesystem: false,
       store: memoryStore(),
       now: () => Date.UTC(2026, 0, 1),
@@ -107,7 +108,7 @@ async function main() {
     }
     const system = JSON.stringify(bodies[0].system);
     console.log(
-      `system prompt holds the skill catalog: ${system.includes("<available_skills>") ? "yes" : "no"}; ` +
+      `system prompt holds the skill listing: ${system.includes("<available_skills>") ? "yes" : "no"}; ` +
         `a working directory: ${system.includes("Working directory:") ? "yes" : "no"}`,
     );
     const fixed = bodies.every(

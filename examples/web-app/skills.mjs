@@ -1,4 +1,4 @@
-// The app's skills (seed 002): plain data, kept in memory here, a database row in production. Each has its
+// The app's skills: plain data, kept in memory here, a database row in production. Each has its
 // instructions and references; one reference is loaded lazily (a query run only when the model asks for it).
 
 /** How many times the lazy reference's loader ran (the example prints it: once, however often it is asked). */

@@ -33,7 +33,7 @@ const server = await startModelServer({
 const { session, tools } = await openSession(engine, {
   client: createModelClient({ baseURL: server.url, apiKey: "offline" }),
   builtinTools: false, // no Read, Write, Edit or Bash: the model gets Skill, load_reference and your extraTools
-  skillCatalog: "system", // the catalog sits in the system prompt once; later skills arrive as message deltas
+  skillListing: "system", // the listing sits in the system prompt once; later skills arrive as message deltas
   filesystem: false, // no working directory in the system prompt
 });
 console.log(tools.join(", ")); // load_reference, Skill

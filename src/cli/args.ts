@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import type { SkillListingPlacement } from "../prompt/session-prompt.js";
 
 /** Every option the CLI knows; names follow Claude Code's headless mode where they overlap. */
 export const CLI_OPTIONS = {
@@ -26,6 +27,7 @@ export const CLI_OPTIONS = {
   "debug-file": { type: "string" },
   "append-system-prompt": { type: "string" },
   "system-prompt": { type: "string" },
+  "skill-listing": { type: "string" },
   "skill-catalog": { type: "string" },
   prompt: { type: "boolean" },
   "run-shell": { type: "boolean" },
@@ -77,9 +79,11 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 export const INPUT_FORMATS = ["text", "stream-json"] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
 
-/** `--skill-catalog`: where the skill catalog goes (default `messages`). */
-export const SKILL_CATALOG_MODES = ["messages", "system"] as const;
-export type SkillCatalogFlag = (typeof SKILL_CATALOG_MODES)[number];
+/** `--skill-listing`: where the skill listing goes (default `messages`). */
+export const SKILL_LISTING_PLACEMENTS = [
+  "messages",
+  "system",
+] as const satisfies readonly SkillListingPlacement[];
 
 export interface CliArgs {
   /** A subcommand, or undefined for a run (headless with `print`, else interactive). */
@@ -115,8 +119,8 @@ export interface CliArgs {
   appendSystemPrompt: string | undefined;
   /** `--system-prompt`: replaces the base system prompt (wins over `.skillwright/SYSTEM.md`). */
   systemPrompt: string | undefined;
-  /** `--skill-catalog system`: the skill catalog in the system prompt instead of a `<system-reminder>`. */
-  skillCatalog: SkillCatalogFlag;
+  /** `--skill-listing system`: the skill listing in the system prompt instead of a `<system-reminder>`. */
+  skillListing: SkillListingPlacement;
   /** `doctor --prompt`: print the assembled system prompt with each part's origin. */
   prompt: boolean;
   runShell: boolean;
@@ -154,7 +158,8 @@ export interface CliArgs {
   version: boolean;
 }
 
-export type ParsedArgs = { ok: true; args: CliArgs } | { ok: false; message: string };
+/** A parse: the arguments and any warnings to print (a deprecated flag), or why they are wrong. */
+export type ParsedArgs = { ok: true; args: CliArgs; warnings: string[] } | { ok: false; message: string };
 
 /** `--allowedTools "Read,Bash(git add:*)" Edit` → each rule; commas and spaces outside parentheses split. */
 export function splitToolList(values: readonly string[]): string[] {
@@ -200,6 +205,30 @@ function minScore(value: string | undefined): number | undefined {
   return n;
 }
 
+/**
+ * `--skill-listing` (or its old name `--skill-catalog`, which still works and warns): the placement, default
+ * `messages`. Throws on a value that is not a placement, or on both flags disagreeing. Pure.
+ */
+export function skillListingFlag(
+  listing: string | undefined,
+  catalog: string | undefined,
+): { placement: SkillListingPlacement; warnings: string[] } {
+  const warnings =
+    catalog === undefined ? [] : ["--skill-catalog is deprecated and will be removed: use --skill-listing"];
+  if (listing !== undefined && catalog !== undefined && listing !== catalog) {
+    throw new Error(
+      `--skill-listing ${listing} and --skill-catalog ${catalog} disagree: give --skill-listing alone`,
+    );
+  }
+  const given = listing ?? catalog;
+  const flag = listing === undefined && catalog !== undefined ? "--skill-catalog" : "--skill-listing";
+  const placement = SKILL_LISTING_PLACEMENTS.find((m) => m === (given ?? "messages"));
+  if (placement === undefined) {
+    throw new Error(`${flag} must be one of ${SKILL_LISTING_PLACEMENTS.join(", ")}, got "${given ?? ""}"`);
+  }
+  return { placement, warnings };
+}
+
 /** Parses the command line. Pure; errors are values with a message for the user. */
 export function parseCliArgs(argv: readonly string[]): ParsedArgs {
   try {
@@ -225,14 +254,13 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
     if (inputFormat === "stream-json" && format !== "stream-json") {
       throw new Error("--input-format stream-json needs --output-format stream-json");
     }
-    const skillCatalog = SKILL_CATALOG_MODES.find((m) => m === (values["skill-catalog"] ?? "messages"));
-    if (skillCatalog === undefined) {
-      throw new Error(
-        `--skill-catalog must be one of ${SKILL_CATALOG_MODES.join(", ")}, got "${values["skill-catalog"] ?? ""}"`,
-      );
-    }
+    const { placement: skillListing, warnings } = skillListingFlag(
+      values["skill-listing"],
+      values["skill-catalog"],
+    );
     return {
       ok: true,
+      warnings,
       args: {
         command: isCommand ? first : undefined,
         positionals: isCommand ? positionals.slice(1) : positionals,
@@ -261,7 +289,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         debugFile: values["debug-file"],
         appendSystemPrompt: values["append-system-prompt"],
         systemPrompt: values["system-prompt"],
-        skillCatalog,
+        skillListing,
         prompt: values.prompt ?? false,
         runShell: values["run-shell"] ?? false,
         cwd: values.cwd,

@@ -67,7 +67,7 @@ export async function prepareRun(
       ...(args.maxTurns === undefined ? {} : { maxTurns: args.maxTurns }),
       ...(args.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: args.appendSystemPrompt }),
       ...(args.systemPrompt === undefined ? {} : { systemPrompt: args.systemPrompt }),
-      skillCatalog: args.skillCatalog,
+      skillListing: args.skillListing,
     },
   };
 }

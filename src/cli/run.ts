@@ -16,6 +16,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return 2;
   }
   const args = parsed.args;
+  for (const warning of parsed.warnings) io.stderr(`skillwright: warning: ${warning}\n`);
   if (args.help || args.command === "help") {
     io.stdout(USAGE);
     return 0;

@@ -46,7 +46,7 @@ Run options:
   --resume <session-id>  --max-turns <n>  --debug-file <path>
   --system-prompt <text>     replace the base system prompt (else .skillwright/SYSTEM.md, project then ~)
   --append-system-prompt <text>  append to the system prompt (after .skillwright/APPEND_SYSTEM.md)
-  --skill-catalog messages|system  where the skill catalog goes: a <system-reminder> in the messages
+  --skill-listing messages|system  where the skill listing goes: a <system-reminder> in the messages
                              (default), or <available_skills> in the system prompt (fixed prefix)
   --plugin-dir <dir>  --mcp-config <file|json>
   --strict-mcp-config        only the --mcp-config servers (ignore .mcp.json and plugin servers)

@@ -22,7 +22,7 @@ export function escapeXml(text: string): string {
 /**
  * The `<available_skills>` block the Agent Skills reference tool (`skills-ref to-prompt`) prints: each tag on its
  * own line, each value escaped on its own line, skills in the order given. Without a location, a skill has
- * only `<name>` and `<description>` (the catalog in the system prompt, SPEC §16). Pure.
+ * only `<name>` and `<description>` (the listing in the system prompt, SPEC §16). Pure.
  */
 export function availableSkillsXml(skills: readonly PromptSkill[]): string {
   const lines = ["<available_skills>"];
@@ -43,10 +43,10 @@ export function availableSkillsXml(skills: readonly PromptSkill[]): string {
 }
 
 /**
- * The skills of a system-prompt catalog (`skillCatalog: "system"`): those the model may call, with their
+ * The skills of a listing in the system prompt (`skillListing: "system"`): those the model may call, with their
  * listing description. Pure.
  */
-export function catalogEntries(skills: readonly Skill[]): { name: string; description: string }[] {
+export function availableSkillEntries(skills: readonly Skill[]): { name: string; description: string }[] {
   return skills
     .filter((s) => !s.disableModelInvocation)
     .map((s) => ({ name: s.name, description: listingDescription(s) }));

@@ -13,7 +13,7 @@ export type PromptPartKind = (typeof PROMPT_PART_KINDS)[number];
 /**
  * One part of the assembled system prompt and where it came from: a file path, or `option` (given by the host),
  * `built-in` (the engine's own text), `tools` (the tools' snippets and guidelines), `mcp` (the servers'
- * instructions) or `skills` (the skill catalog).
+ * instructions) or `skills` (the skill listing).
  */
 export interface PromptPart {
   kind: PromptPartKind;

@@ -1,13 +1,13 @@
 import type { Diagnostic } from "../diagnostics.js";
 import type { FsOps } from "../io/fs.js";
-import { catalogEntries } from "../listing/available-skills.js";
+import { availableSkillEntries } from "../listing/available-skills.js";
 import type { Skill } from "../skill/skill.js";
 import { loadPromptFiles, type PromptFileDirs, type PromptFiles } from "./load-prompt-files.js";
 import type { PromptPart, PromptText } from "./prompt-part.js";
 import { joinPromptParts, type PromptTool, systemPromptParts } from "./system-prompt.js";
 
-/** Where the skill catalog goes: a `<system-reminder>` listing in the messages (default), or the system prompt. */
-export type SkillCatalogMode = "messages" | "system";
+/** Where the skill listing goes: a `<system-reminder>` listing in the messages (default), or the system prompt. */
+export type SkillListingPlacement = "messages" | "system";
 
 /** What a session's system prompt is assembled from. */
 export interface SessionPromptOptions extends PromptFileDirs {
@@ -21,8 +21,8 @@ export interface SessionPromptOptions extends PromptFileDirs {
   appendSystemPrompt?: string | undefined;
   tools: readonly PromptTool[];
   mcpInstructions?: ReadonlyArray<{ server: string; text: string }>;
-  /** The skills in the system prompt's catalog (system mode); undefined: no catalog. */
-  catalog?: readonly Skill[] | undefined;
+  /** The skills listed in the system prompt (`skillListing: "system"`); undefined: the listing is in the messages. */
+  systemListing?: readonly Skill[] | undefined;
   /** False when the session's tools use no file system (no working directory, platform, date). */
   filesystem?: boolean | undefined;
 }
@@ -31,8 +31,8 @@ export interface SessionPromptOptions extends PromptFileDirs {
 export interface SessionPrompt {
   text: string;
   parts: PromptPart[];
-  /** The names in the system prompt's catalog (system mode): the listing deltas leave them out. */
-  catalogNames: string[];
+  /** The names listed in the system prompt: the listing deltas in the messages leave them out. */
+  systemListingNames: string[];
   diagnostics: Diagnostic[];
 }
 
@@ -61,7 +61,8 @@ export function sessionPromptFrom(
       ? []
       : [{ text: options.appendSystemPrompt, origin: "option" }]),
   ];
-  const catalog = options.catalog === undefined ? undefined : catalogEntries(options.catalog);
+  const listed =
+    options.systemListing === undefined ? undefined : availableSkillEntries(options.systemListing);
   const parts = systemPromptParts({
     cwd: options.cwd,
     platform: options.platform,
@@ -71,13 +72,13 @@ export function sessionPromptFrom(
     append,
     contextFiles: files.contextFiles,
     mcpInstructions: options.mcpInstructions ?? [],
-    skillCatalog: catalog,
+    skillListing: listed,
     filesystem: options.filesystem !== false,
   });
   return {
     text: joinPromptParts(parts),
     parts,
-    catalogNames: (catalog ?? []).map((c) => c.name),
+    systemListingNames: (listed ?? []).map((c) => c.name),
     diagnostics: files.diagnostics,
   };
 }

@@ -17,7 +17,7 @@ export const DEFAULT_BASE_PROMPT = [
 export const TOOL_ERROR_GUIDELINE =
   "When a tool result is an error, read it and adapt instead of repeating the same call.";
 
-/** The line that introduces the skill catalog in the system prompt (system mode). */
+/** The line that introduces the skill listing in the system prompt (system mode). */
 export const SKILL_CATALOG_INTRO =
   "The following skills provide specialized instructions for specific tasks. When a task matches a skill's description, call the Skill tool with its name first, then follow what it returns.";
 
@@ -52,8 +52,8 @@ export interface SystemPromptInput {
   contextFiles?: readonly ContextFile[];
   /** The `instructions` of the connected MCP servers, in config order (taken once, when the session opens). */
   mcpInstructions?: ReadonlyArray<{ server: string; text: string }>;
-  /** The skill catalog, in system mode: each skill's name and description (the same bytes all session). */
-  skillCatalog?: ReadonlyArray<{ name: string; description: string }> | undefined;
+  /** The skill listing, in system mode: each skill's name and description (the same bytes all session). */
+  skillListing?: ReadonlyArray<{ name: string; description: string }> | undefined;
   /** False when the session's tools use no file system: then no working directory, platform or date. */
   filesystem?: boolean;
 }
@@ -84,8 +84,8 @@ export function toolsSection(tools: readonly PromptTool[]): string {
   ].join("\n");
 }
 
-/** The skill catalog (system mode) (SPEC §16): an intro, then `<available_skills>`; "" for none. Pure. */
-export function skillCatalogSection(skills: ReadonlyArray<{ name: string; description: string }>): string {
+/** The skill listing in the system prompt (SPEC §16): an intro, then `<available_skills>`; "" for none. Pure. */
+export function skillListingSection(skills: ReadonlyArray<{ name: string; description: string }>): string {
   if (skills.length === 0) return "";
   return `${SKILL_CATALOG_INTRO}\n\n${availableSkillsXml(skills)}`;
 }
@@ -102,7 +102,7 @@ function appendTexts(append: SystemPromptInput["append"]): readonly PromptText[]
 
 /**
  * The system prompt's parts, in this order: base prompt, tools (snippets and guidelines), appended texts,
- * context files, MCP server instructions, the skill catalog (system mode), then working directory, platform
+ * context files, MCP server instructions, the skill listing in the system prompt, then working directory, platform
  * and date (left out without a file system). Empty parts are left out. Pure.
  */
 export function systemPromptParts(input: SystemPromptInput): PromptPart[] {
@@ -115,7 +115,7 @@ export function systemPromptParts(input: SystemPromptInput): PromptPart[] {
   for (const a of appendTexts(input.append)) add("append", a.origin, a.text);
   for (const file of input.contextFiles ?? []) add("context", file.path, contextFileSection(file));
   add("mcp", "mcp", mcpInstructionsSection(input.mcpInstructions ?? []));
-  add("skills", "skills", skillCatalogSection(input.skillCatalog ?? []));
+  add("skills", "skills", skillListingSection(input.skillListing ?? []));
   if (input.filesystem !== false) {
     add(
       "environment",
@@ -133,7 +133,7 @@ export function joinPromptParts(parts: readonly PromptPart[]): string {
 
 /**
  * The main agent's system prompt (see {@link systemPromptParts}). The skill listing travels in the messages
- * unless the catalog is in system mode, and the inputs are fixed at session open, so it stays byte-identical
+ * unless the listing is in the system prompt, and the inputs are fixed at session open, so it stays byte-identical
  * for the whole session. Pure.
  */
 export function buildSystemPrompt(input: SystemPromptInput): string {

@@ -5,7 +5,7 @@ import type { Diagnostic } from "../diagnostics.js";
 import type { FsOps } from "../io/fs.js";
 import type { ShellOps } from "../io/shell.js";
 import type { AskPermission } from "../permissions/decision.js";
-import type { SkillCatalogMode } from "../prompt/session-prompt.js";
+import type { SkillListingPlacement } from "../prompt/session-prompt.js";
 import type { HostRules } from "./session-snapshot.js";
 import type { Session, SessionDeps } from "./session-types.js";
 
@@ -30,11 +30,13 @@ export interface OpenSessionOptions
   /** Replaces the base system prompt (wins over `.skillwright/SYSTEM.md`). */
   systemPrompt?: string;
   /**
-   * Where the skill catalog goes: `messages` (default) lists skills in a `<system-reminder>`; `system` puts the
+   * Where the skill listing goes: `messages` (default) lists skills in a `<system-reminder>`; `system` puts the
    * catalog (`<available_skills>`, name and description) in the system prompt once, and skills that appear later
    * arrive as message deltas.
    */
-  skillCatalog?: SkillCatalogMode;
+  skillListing?: SkillListingPlacement;
+  /** @deprecated The old name of {@link skillListing}, still read when that is absent; it goes in a later release. */
+  skillCatalog?: SkillListingPlacement;
   /** False when the session's tools use no file system: the system prompt then has no working directory or date. */
   filesystem?: boolean;
   /** The file system the built-in tools use; default the engine's. */

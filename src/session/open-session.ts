@@ -80,7 +80,7 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
     appendSystemPrompt: options.appendSystemPrompt,
     tools,
     mcpInstructions: setup.instructions,
-    catalog: options.skillCatalog === "system" ? view.visible() : undefined,
+    systemListing: (options.skillListing ?? options.skillCatalog) === "system" ? view.visible() : undefined,
     filesystem: options.filesystem,
   });
   diagnostics.push(...prompt.diagnostics);
@@ -113,7 +113,7 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
   const session = createSession({
     context,
     system: prompt.text,
-    catalogNames: prompt.catalogNames,
+    systemListingNames: prompt.systemListingNames,
     snapshot: live.current,
     // `/name args` naming a prompt template (and no skill, even one that appeared later) is its expansion.
     expandTemplate: (text) =>

@@ -42,7 +42,7 @@ export interface SessionState {
 export function createSessionState(deps: SessionDeps): SessionState {
   const listing = createListingState();
   // Catalog in the system prompt: those skills are sent; the listing deltas bring only what appears later.
-  listing.markSent(MAIN_AGENT, deps.catalogNames ?? []);
+  listing.markSent(MAIN_AGENT, deps.systemListingNames ?? []);
   return {
     messages: [...(deps.resumed?.history ?? [])],
     invocations: [...(deps.resumed?.invocations ?? [])],

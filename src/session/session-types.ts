@@ -23,7 +23,7 @@ export interface SessionDeps {
   context: SessionContext;
   system: string;
   /** Skills whose name and description the system prompt already holds (catalog in system mode). */
-  catalogNames?: readonly string[];
+  systemListingNames?: readonly string[];
   /** The expansion of a user prompt that names a prompt template (`/name args`), else undefined. */
   expandTemplate?: (prompt: string) => string | undefined;
   /** Where skill usage is recorded (`openSession`'s default: `~/.skillwright` over the host's file system). */

@@ -27,7 +27,7 @@ describe("skillwright doctor --prompt (built bin)", () => {
       "--prompt",
       "--append-system-prompt",
       "FLAG APPEND",
-      "--skill-catalog",
+      "--skill-listing",
       "system",
       "--disallowedTools",
       "Bash",
@@ -62,10 +62,36 @@ describe("skillwright doctor --prompt (built bin)", () => {
     expect(out.text.startsWith("FLAG BASE\n\nAvailable tools:\n- Read: ")).toBe(true);
   });
 
-  it("a bad --skill-catalog value is a usage error", async () => {
+  it("a bad --skill-listing value is a usage error", async () => {
     tree = await tmpTree({ "home/repo": { dir: true } });
-    const result = await cli(tree, ["doctor", "--prompt", "--skill-catalog", "both"]);
+    const result = await cli(tree, ["doctor", "--prompt", "--skill-listing", "both"]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--skill-catalog must be one of messages, system, got "both"');
+    expect(result.stderr).toContain('--skill-listing must be one of messages, system, got "both"');
+  });
+
+  it("the old --skill-catalog still works, with a warning; given beside --skill-listing, they must agree", async () => {
+    tree = await tmpTree({ "home/repo/.claude/skills/pdf/SKILL.md": SKILL });
+    const old = await cli(tree, ["doctor", "--prompt", "--skill-catalog", "system"]);
+    const now = await cli(tree, ["doctor", "--prompt", "--skill-listing", "system"]);
+    expect(old.code).toBe(0);
+    expect(old.stderr).toBe(
+      "skillwright: warning: --skill-catalog is deprecated and will be removed: use --skill-listing\n",
+    );
+    expect(now.stderr).toBe("");
+    expect(old.stdout).toContain("<name>\npdf\n</name>");
+    expect(old.stdout).toBe(now.stdout);
+    const bad = await cli(tree, ["doctor", "--prompt", "--skill-catalog", "both"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--skill-catalog must be one of messages, system, got "both"');
+    const clash = await cli(tree, [
+      "doctor",
+      "--prompt",
+      "--skill-listing",
+      "system",
+      "--skill-catalog",
+      "messages",
+    ]);
+    expect(clash.code).toBe(2);
+    expect(clash.stderr).toContain("--skill-listing system and --skill-catalog messages disagree");
   });
 });

@@ -14,7 +14,17 @@ const CONTRACT = "docs/behaviour.md";
 /** Where citations are looked for: folders (walked) and single files. */
 const CITING = ["src", "bench", "scripts", "README.md", CONTRACT];
 /** Where no mention of the workspace outside the repository may appear. */
-const SELF_CONTAINED = ["src", "docs", "README.md", "ARCHITECTURE.md"];
+const SELF_CONTAINED = [
+  "src",
+  "docs",
+  "examples",
+  "bench",
+  "scripts",
+  "bundled-skills",
+  "README.md",
+  "ARCHITECTURE.md",
+  "CHANGELOG.md",
+];
 const OUTSIDE_MENTIONS = ["../shared", "shared/SPEC", "seeds/", "seed 00"];
 
 /** Every file under `path` (a file alone when it is one), as paths relative to `root`; nothing when absent. */

@@ -64,12 +64,12 @@ const prefixOf = (body: RequestBody) => ({
   tools: JSON.stringify(body.tools),
 });
 
-describe("a fixed prompt prefix (skill catalog in the system prompt)", () => {
+describe("a fixed prompt prefix (skill listing in the system prompt)", () => {
   it("system and tools are byte-identical on every request of a long session", async () => {
     h = await startHarness({
       files: FILES,
       turns: TURNS,
-      session: { skillCatalog: "system", allowedTools: ["Skill"] },
+      session: { skillListing: "system", allowedTools: ["Skill"] },
     });
     for (const prompt of PROMPTS) await h.send(prompt);
 
@@ -78,7 +78,7 @@ describe("a fixed prompt prefix (skill catalog in the system prompt)", () => {
     const first = prefixOf(bodies[0] as RequestBody);
     for (const [i, body] of bodies.entries()) expect(prefixOf(body), `request ${i}`).toEqual(first);
 
-    // The catalog is in the system prompt, once; the first message holds no listing.
+    // The listing is in the system prompt, once; the first message holds none.
     const system = (bodies[0]?.system ?? []).map((b) => b.text).join("");
     expect(system).toContain("<available_skills>\n<skill>\n");
     expect(system).toContain("<name>\ntooled\n</name>");
@@ -109,7 +109,19 @@ describe("a fixed prompt prefix (skill catalog in the system prompt)", () => {
     expect(forks[1]).toEqual(forks[0]);
   });
 
-  it("default mode: the catalog is a <system-reminder> listing and the system prompt has no catalog", async () => {
+  it("the deprecated option name skillCatalog still puts the listing in the system prompt", async () => {
+    h = await startHarness({
+      files: FILES,
+      turns: [textTurn("hi", MAIN)],
+      session: { skillCatalog: "system" },
+    });
+    await h.send("hello");
+    const body = h.body(0);
+    expect((body.system ?? []).map((b) => b.text).join("")).toContain("<name>\ntooled\n</name>");
+    expect(textBlocks(body.messages[0]?.content ?? "").some((t) => t.includes(LISTING_HEADER))).toBe(false);
+  });
+
+  it("default mode: the listing is a <system-reminder> and the system prompt has none", async () => {
     h = await startHarness({ files: FILES, turns: [textTurn("hi", MAIN)] });
     await h.send("hello");
     const body = h.body(0);

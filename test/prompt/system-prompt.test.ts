@@ -12,7 +12,7 @@ import {
 const base = { cwd: "/p", platform: "linux", date: "2026-01-02" };
 
 describe("system prompt assembly order", () => {
-  it("every part present: base, tools, appended, context files, MCP, skill catalog, environment", () => {
+  it("every part present: base, tools, appended, context files, MCP, skill listing, environment", () => {
     const parts = systemPromptParts({
       ...base,
       base: { text: "BASE", origin: "/p/.skillwright/SYSTEM.md" },
@@ -30,7 +30,7 @@ describe("system prompt assembly order", () => {
         { path: "/p/AGENTS.md", text: "PROJECT CONTEXT" },
       ],
       mcpInstructions: [{ server: "s", text: "Use s." }],
-      skillCatalog: [{ name: "pdf", description: "Fill <PDF> forms" }],
+      skillListing: [{ name: "pdf", description: "Fill <PDF> forms" }],
     });
     expect(parts.map((p) => [p.kind, p.origin])).toEqual([
       ["base", "/p/.skillwright/SYSTEM.md"],

@@ -37,7 +37,7 @@ describe("examples/web-app", () => {
     expect(figures).toHaveLength(9);
     for (const line of figures.slice(1)) expect(line).toMatch(/, 100\.0% of request \d+\)$/);
     expect(out).toContain("system prompt and tools byte-identical in every request: yes");
-    expect(out).toContain("system prompt holds the skill catalog: yes; a working directory: no\n");
+    expect(out).toContain("system prompt holds the skill listing: yes; a working directory: no\n");
     expect(out).toContain('lazy reference "past-posts" loaded 1 time(s)');
     // Nothing was written to the home dir: the skills, the file system and the transcripts are in memory.
     expect(readdirSync(tree.path("home"))).toEqual([".keep"]);

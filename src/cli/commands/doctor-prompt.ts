@@ -10,7 +10,7 @@ import { openingSkills } from "../listing-report.js";
 
 /**
  * `skillwright doctor --prompt`: the system prompt a session opened with the same flags would get
- * (`--system-prompt`, `--append-system-prompt`, `--skill-catalog`, `--disallowedTools`), each part headed by its
+ * (`--system-prompt`, `--append-system-prompt`, `--skill-listing`, `--disallowedTools`), each part headed by its
  * kind and origin (a file path, `option`, `built-in`, `tools`, `mcp`, `skills`); `--json` prints the parts and
  * the text. MCP instructions appear only with `--start-mcp`. The date is today's. Exit 0.
  */
@@ -34,7 +34,7 @@ export async function doctorPromptCommand(engine: Engine, io: CliIo, args: CliAr
     appendSystemPrompt: args.appendSystemPrompt,
     tools,
     mcpInstructions: mcp === undefined ? [] : await mcp.instructions(),
-    catalog: args.skillCatalog === "system" ? await openingSkills(engine) : undefined,
+    systemListing: args.skillListing === "system" ? await openingSkills(engine) : undefined,
   });
   if (args.json) {
     const out = { parts: prompt.parts, text: prompt.text, diagnostics: prompt.diagnostics };

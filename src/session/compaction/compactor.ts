@@ -55,7 +55,7 @@ export function createCompactor(parts: CompactorDeps): Compactor {
       invocations: state.invocations,
       fullListing: async () => {
         state.listing.reset(MAIN_AGENT);
-        state.listing.markSent(MAIN_AGENT, parts.deps.catalogNames ?? []);
+        state.listing.markSent(MAIN_AGENT, parts.deps.systemListingNames ?? []);
         return parts.listings.openingListing(MAIN_AGENT, parts.model);
       },
       runHooks: parts.runHooks,
