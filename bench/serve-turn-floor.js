@@ -1,7 +1,7 @@
 // The floor of the serve-turn bench: a tiny HTTP server that answers the same SDK calls as `serve` for one
 // served turn (create a session, stream its events, send a user message) with the same row writes, through
 // the store's own SQL against the same schema (dist/serve/store: the session row, each batch of events with
-// the session row's update in one statement, the transcript rows), the same streamed requests to the
+// the session row's update and the transcript rows in one statement), the same streamed requests to the
 // scripted model, and the same SSE stream to the client, but no engine: no skills listing, no tools, no
 // session objects, the conversation kept in a plain array. Started like `serve`:
 //   node bench/serve-turn-floor.js serve --port 0 --db DIR|URL --api-key KEY   (ANTHROPIC_BASE_URL/_API_KEY)
@@ -168,7 +168,7 @@ const modelUsage = (usage) => ({
 
 /**
  * One turn: the model requests (a Skill call answered, then the final answer), each batch of events written
- * and streamed as the turn reaches it, the transcript rows written after each model response.
+ * and streamed as the turn reaches it, with the transcript rows of each model response in its statement.
  * @param {string} id @param {string} text
  */
 async function runTurn(id, text) {
@@ -189,7 +189,6 @@ async function runTurn(id, text) {
     const call = content.find((b) => b?.type === "tool_use");
     if (call === undefined) {
       const answer = content.flatMap((b) => (b?.type === "text" ? [b.text] : [])).join("");
-      await transcripts.append(id, entries(messages.slice(-2)));
       await append(
         id,
         [
@@ -197,7 +196,7 @@ async function runTurn(id, text) {
           end,
           { type: "session.status_idle", stop_reason: { type: "end_turn" }, stop_details: null },
         ],
-        { status: "idle" },
+        { status: "idle", transcript: transcripts.rows(entries(messages.slice(-2))) },
       );
       return;
     }
@@ -209,7 +208,6 @@ async function runTurn(id, text) {
         { type: "text", text: SKILL_BODY },
       ],
     });
-    await transcripts.append(id, entries(messages.slice(-3)));
     // The tool's answer is at hand at once: its use, its result and the next request's start are one batch,
     // the use named before it is stored so that the result can point at it.
     const useId = newEventId();
@@ -227,7 +225,7 @@ async function runTurn(id, text) {
         },
         { type: "span.model_request_start" },
       ],
-      { eventIds: ids },
+      { eventIds: ids, transcript: transcripts.rows(entries(messages.slice(-3))) },
     );
     start = stored[3];
   }

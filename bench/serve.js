@@ -100,7 +100,7 @@ export async function run(ctx) {
     const environment = await a.beta.environments.create({ name: "bench" });
     const agent = await a.beta.agents.create({
       name: "bench",
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-5-5",
       skills: [{ type: "custom", skill_id: skill.id }],
     });
     const newSession = (/** @type {Anthropic} */ client) =>

@@ -78,7 +78,7 @@ try {
   const environment = await client.beta.environments.create({ name: "demo" });
   const agent = await client.beta.agents.create({
     name: "greeter",
-    model: "claude-sonnet-4-5",
+    model: "claude-sonnet-5-5",
     skills: ids.map((skill_id) => ({ type: "custom", skill_id })),
   });
   await client.beta.sessions.create({ agent: agent.id, environment_id: environment.id, title: "first chat" });

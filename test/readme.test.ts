@@ -238,7 +238,7 @@ describe("the serve quick start", () => {
       const environment = await client.beta.environments.create({ name: "readme" });
       const agent = await client.beta.agents.create({
         name: "greeter",
-        model: "claude-sonnet-4-5",
+        model: "claude-sonnet-5-5",
         skills: [{ type: "custom", skill_id: skill.id }],
       });
       const session = await client.beta.sessions.create({ agent: agent.id, environment_id: environment.id });

@@ -15,7 +15,8 @@ export interface SessionRunner {
   ): Promise<SessionEvent[]>;
   /**
    * The session's events appended after this resolves, as they are appended, until `signal` aborts
-   * (`followEvents` in events/follow-events.ts reads them back from the store).
+   * (`followEvents` in events/follow-events.ts reads them back from the store). Rejects with the store's 404
+   * (`notFound("session", id)`) for a session the workspace does not have: the stream route asks nothing else.
    */
   subscribe(
     workspaceId: string,

@@ -107,7 +107,7 @@ describe("served sessions use the agent's MCP servers", () => {
     const env = await client.beta.environments.create({ name: "mcp-env" });
     const agent = await client.beta.agents.create({
       name: "stock-agent",
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-5-5",
       mcp_servers: [{ type: "url", name: "stock", url: toolsUrl }],
       tools: [
         {
@@ -154,7 +154,7 @@ describe("served sessions use the agent's MCP servers", () => {
     const env = await client.beta.environments.create({ name: "mcp-env-ask" });
     const agent = await client.beta.agents.create({
       name: "asking-agent",
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-5-5",
       mcp_servers: [{ type: "url", name: "stock", url: toolsUrl }],
       tools: [
         {
@@ -207,7 +207,7 @@ describe("served sessions use the agent's MCP servers", () => {
     const port = new URL(toolsUrl).port;
     const agent = await client.beta.agents.create({
       name: "refused-agent",
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-5-5",
       mcp_servers: [
         { type: "url", name: "local", url: `http://localhost:${port}/mcp` },
         { type: "url", name: "metadata", url: "http://169.254.169.254/mcp" },
@@ -259,7 +259,7 @@ describe("served sessions refuse loopback addresses written inside IPv6 forms", 
     }));
     const agent = await client.beta.agents.create({
       name: "ipv6-agent",
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-5-5",
       mcp_servers: servers,
       tools: servers.map((s) => ({ type: "mcp_toolset" as const, mcp_server_name: s.name })),
     });
@@ -288,7 +288,7 @@ const badRequest = (text: string) => ({
 });
 
 describe("agent validation of MCP servers and toolsets", () => {
-  const base = { name: "bad", model: "claude-sonnet-4-5" } as const;
+  const base = { name: "bad", model: "claude-sonnet-5-5" } as const;
   const server = { type: "url" as const, name: "srv", url: "https://mcp.example.com/mcp" };
 
   it("refuses a toolset naming an unknown server (400)", async () => {

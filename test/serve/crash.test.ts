@@ -103,7 +103,7 @@ async function setUp(client: Anthropic): Promise<{ agent: string; environment: s
   });
   const agent = await client.beta.agents.create({
     name: "crasher",
-    model: "claude-sonnet-4-5",
+    model: "claude-sonnet-5-5",
     skills: [{ type: "custom", skill_id: skill.id }],
   });
   const environment = await client.beta.environments.create({ name: `crash-${agent.id}` });

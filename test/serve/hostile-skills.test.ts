@@ -103,7 +103,7 @@ async function openSession(client: Anthropic, ids: string[]) {
   const env = await client.beta.environments.create({ name: `env-${Date.now()}` });
   const agent = await client.beta.agents.create({
     name: "hostile",
-    model: "claude-sonnet-4-5",
+    model: "claude-sonnet-5-5",
     skills: ids.map((id) => ({ type: "custom" as const, skill_id: id })),
     tools: [{ type: "agent_toolset_20260401" }],
   });

@@ -79,7 +79,7 @@ describe("two instances on one PostgreSQL", () => {
     const env = await clientA.beta.environments.create({ name: "shared" });
     const agent = await clientA.beta.agents.create({
       name: "shared",
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-5-5",
       skills: [{ type: "custom", skill_id: skill.id }],
     });
     agentId = agent.id;

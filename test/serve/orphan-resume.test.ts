@@ -83,7 +83,7 @@ async function newSession(client: Anthropic): Promise<string> {
   const env = await client.beta.environments.create({ name: `orphans-${Math.random()}` });
   const agent = await client.beta.agents.create({
     name: "orphans",
-    model: "claude-sonnet-4-5",
+    model: "claude-sonnet-5-5",
     tools: [
       {
         type: "custom",

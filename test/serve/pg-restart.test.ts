@@ -93,7 +93,7 @@ describe("a PostgreSQL restart under serve", () => {
     const env = await client.beta.environments.create({ name: "restart" });
     const agent = await client.beta.agents.create({
       name: "restart",
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-5-5",
       skills: [{ type: "custom", skill_id: skill.id }],
     });
     const session = await client.beta.sessions.create({ agent: agent.id, environment_id: env.id });

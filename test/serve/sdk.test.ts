@@ -130,7 +130,7 @@ describe.each([
     if (skill === undefined) throw new Error("greeter is gone");
     const agent = await client.beta.agents.create({
       name: "helper",
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-5-5",
       system: "Be brief.",
       skills: [{ type: "custom", skill_id: skill.id }],
       tools: [
@@ -142,7 +142,7 @@ describe.each([
     expect(agent).toMatchObject({
       type: "agent",
       version: 1,
-      model: { id: "claude-sonnet-4-5" },
+      model: { id: "claude-sonnet-5-5" },
       skills: [{ type: "custom", skill_id: skill.id, version: "latest" }],
     });
     const v2 = await client.beta.agents.update(agent.id, { version: 1, system: "Be very brief." });

@@ -41,7 +41,7 @@ describe("serve --script", () => {
     const environment = await client.beta.environments.create({ name: "e" });
     const agent = await client.beta.agents.create({
       name: "a",
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-5-5",
       skills: [{ type: "custom", skill_id: skill.id }],
     });
     const session = await client.beta.sessions.create({ agent: agent.id, environment_id: environment.id });

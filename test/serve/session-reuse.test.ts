@@ -130,7 +130,7 @@ async function newSession(system = "You help.") {
   const env = await client.beta.environments.create({ name: `reuse-${skill.id}` });
   const agent = await client.beta.agents.create({
     name: "reuser",
-    model: "claude-sonnet-4-5",
+    model: "claude-sonnet-5-5",
     system,
     skills: [{ type: "custom", skill_id: skill.id }],
   });
@@ -210,7 +210,7 @@ describe("served sessions kept open between turns", () => {
     const env = await client.beta.environments.create({ name: "reuse-mcp" });
     const agent = await client.beta.agents.create({
       name: "mcp-reuser",
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-5-5",
       // A link-local address the runner refuses: a `session.error` for the server, and the turn goes on.
       mcp_servers: [{ type: "url", name: "metadata", url: "http://169.254.169.254/mcp" }],
       tools: [{ type: "mcp_toolset", mcp_server_name: "metadata" }],

@@ -42,7 +42,7 @@ describe("the SessionRunner seam", () => {
   it("streams the events appended after a user.message to the SDK, and lists them all", async () => {
     const client = sdkClient(url, "k");
     const env = await client.beta.environments.create({ name: "e" });
-    const agent = await client.beta.agents.create({ name: "a", model: "claude-sonnet-4-5" });
+    const agent = await client.beta.agents.create({ name: "a", model: "claude-sonnet-5-5" });
     const session = await client.beta.sessions.create({ agent: agent.id, environment_id: env.id });
     const stream = await client.beta.sessions.events.stream(session.id);
     await client.beta.sessions.events.send(session.id, {

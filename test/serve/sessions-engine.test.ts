@@ -84,7 +84,7 @@ async function openAgentSession() {
   const env = await client.beta.environments.create({ name: `env-${Date.now()}` });
   const agent = await client.beta.agents.create({
     name: "helper",
-    model: "claude-sonnet-4-5",
+    model: "claude-sonnet-5-5",
     system: "You are the test agent.",
     skills: [
       { type: "custom", skill_id: greet.id },
@@ -226,5 +226,15 @@ describe("served sessions run the engine", () => {
       body: JSON.stringify({ events: [{ type: "agent.message", content: [] }] }),
     });
     expect(bad.status).toBe(400);
+  });
+
+  it("answers a stream of a session it does not have with a 404 naming it", async () => {
+    const missing = await fetch(`${server.url}/v1/sessions/sesn_missing/events/stream`, {
+      headers: { "x-api-key": KEY },
+    });
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({
+      error: { type: "not_found_error", message: 'session "sesn_missing" not found' },
+    });
   });
 });

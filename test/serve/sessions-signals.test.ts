@@ -30,7 +30,7 @@ function newSession() {
       version: 1,
       name: "a",
       description: null,
-      model: { id: "claude-sonnet-4-5", speed: "standard" },
+      model: { id: "claude-sonnet-5-5", speed: "standard" },
       system: null,
       skills: [],
       tools: [],

@@ -73,7 +73,7 @@ describe("parsed skill versions cached across turns", () => {
     const env = await client.beta.environments.create({ name: "cache-env" });
     const agent = await client.beta.agents.create({
       name: "cacher",
-      model: "claude-sonnet-4-5",
+      model: "claude-sonnet-5-5",
       skills: [{ type: "custom", skill_id: skill.id }],
     });
     const session = await client.beta.sessions.create({ agent: agent.id, environment_id: env.id });

@@ -139,7 +139,7 @@ describe.each(drivers)("the store on %s", (_name, location) => {
     const agent = await store.agents.create(ws, {
       name: "helper",
       description: null,
-      model: { id: "claude-sonnet-4-5" },
+      model: { id: "claude-sonnet-5-5" },
       system: null,
       skills: [],
       tools: [],
@@ -172,6 +172,28 @@ describe.each(drivers)("the store on %s", (_name, location) => {
     await store.sessions.appendEvents(ws, session.id, [{ type: "a" }, { type: "b" }]);
     const events = await store.sessions.listEvents(ws, session.id, { limit: 10, after: undefined });
     expect(events.data.map((e) => e.type)).toEqual(["user.message", "a", "b"]);
+
+    // Transcript rows go in the events' statement, in order; `stored` hears the last one's seq.
+    const transcript = () =>
+      store.db.query("SELECT seq, entry FROM session_transcripts WHERE session_id = $1 ORDER BY seq", [
+        session.id,
+      ]);
+    const heard: number[] = [];
+    const rows = (...entries: string[]) => ({ entries, stored: (seq: number) => heard.push(seq) });
+    await store.sessions.appendSequenced(ws, session.id, [{ type: "c" }], {
+      transcript: rows("t1", "t2", "t3"),
+    });
+    const stored = await transcript();
+    expect(stored.map((row) => row.entry)).toEqual(["t1", "t2", "t3"]);
+    expect(heard).toEqual([Number(stored[2]?.seq)]);
+    // Rows alone (no event) are still stored; rows whose events are refused are not.
+    await store.sessions.appendSequenced(ws, session.id, [], { transcript: rows("t4") });
+    await store.sessions.appendSequenced(ws, session.id, [{ type: "user.message", content: [] }], {
+      startsTurn: true,
+      transcript: rows("never"),
+    });
+    expect((await transcript()).map((row) => row.entry)).toEqual(["t1", "t2", "t3", "t4"]);
+    expect(heard).toHaveLength(2);
     await store.close();
   }, 60_000);
 });

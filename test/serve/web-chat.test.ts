@@ -98,7 +98,7 @@ describe("the web page's chat with the events routes served", () => {
   it("sends a user.message and shows the streamed answer, tool uses, skills loaded, references read and forks", async () => {
     const client = sdkClient(url, "k");
     const environment = await client.beta.environments.create({ name: "e" });
-    const agent = await client.beta.agents.create({ name: "helper", model: "claude-sonnet-4-5" });
+    const agent = await client.beta.agents.create({ name: "helper", model: "claude-sonnet-5-5" });
     await client.beta.sessions.create({
       agent: agent.id,
       environment_id: environment.id,
@@ -143,7 +143,7 @@ describe("the web page's chat with the events routes served", () => {
   it("shows an MCP call waiting for confirmation with Allow, a custom tool's wait as the application's, both in the side panel", async () => {
     const client = sdkClient(url, "k");
     const environment = await client.beta.environments.create({ name: "e2" });
-    const agent = await client.beta.agents.create({ name: "tooler", model: "claude-sonnet-4-5" });
+    const agent = await client.beta.agents.create({ name: "tooler", model: "claude-sonnet-5-5" });
     await client.beta.sessions.create({ agent: agent.id, environment_id: environment.id, title: "tooly" });
 
     await page.goto(`${url}/`);

@@ -14,7 +14,7 @@ export async function createStoredSession(store: Store, ws: string, agentName: s
   const agent = await store.agents.create(ws, {
     name: agentName,
     description: null,
-    model: { id: "claude-sonnet-4-5" },
+    model: { id: "claude-sonnet-5-5" },
     system: null,
     skills: [],
     tools: [],

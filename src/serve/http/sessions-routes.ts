@@ -200,10 +200,13 @@ export function sessionsRoutes({ store, runner }: ServeDeps): Hono<ServeEnv> {
     return c.json({ data: await runner.send(c.var.workspaceId, session, body.events) });
   });
   app.get("/:id/events/stream", async (c) => {
-    await store.sessions.get(c.var.workspaceId, c.req.param("id"));
-    if (runner === undefined) throw notImplemented("streaming session events");
     const ws = c.var.workspaceId;
     const id = c.req.param("id");
+    if (runner === undefined) {
+      await store.sessions.get(ws, id);
+      throw notImplemented("streaming session events");
+    }
+    // An unknown session is a 404 from the subscription's first read (the stream's starting point).
     const abort = new AbortController();
     // Subscribed before the response starts: an event sent once the client has the stream is never missed.
     return sseEvents(c, await runner.subscribe(ws, id, abort.signal), abort);

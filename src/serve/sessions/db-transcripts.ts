@@ -1,6 +1,7 @@
 import type { TranscriptEntry, TranscriptStore } from "../../session/transcript-store.js";
 import type { SqlDriver } from "../store/driver.js";
 import { num, record } from "../store/rows.js";
+import { appendTranscript, type TranscriptRows } from "../store/sessions.js";
 
 /** A served session's transcript store, which also knows how far the transcript it has seen goes. */
 export interface DbTranscripts extends TranscriptStore {
@@ -11,6 +12,8 @@ export interface DbTranscripts extends TranscriptStore {
    * is another, someone else (another instance) has written since.
    */
   lastSeq(): number;
+  /** `entries` as rows for an event append's statement (see `EventWriter.record`); once stored, they count as seen. */
+  rows(entries: readonly TranscriptEntry[]): TranscriptRows;
 }
 
 /**
@@ -23,6 +26,9 @@ export function createDbTranscripts(db: SqlDriver, sessionId: string): DbTranscr
   const saw = (rows: readonly Record<string, unknown>[]) => {
     for (const row of rows) last = Math.max(last, num(row, "seq"));
   };
+  const sawSeq = (seq: number) => {
+    last = Math.max(last, seq);
+  };
   return {
     async exists() {
       const rows = await db.query("SELECT 1 FROM session_transcripts WHERE session_id = $1 LIMIT 1", [
@@ -32,15 +38,7 @@ export function createDbTranscripts(db: SqlDriver, sessionId: string): DbTranscr
     },
     async append(_engineId, entries) {
       if (entries.length === 0) return;
-      // One statement for the whole batch, in order (the identity seq follows the array's order).
-      saw(
-        await db.query(
-          `INSERT INTO session_transcripts (session_id, entry)
-           SELECT $1, e.v FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(v, n) ORDER BY e.n
-           RETURNING seq`,
-          [sessionId, JSON.stringify(entries)],
-        ),
-      );
+      sawSeq(await appendTranscript(db, sessionId, entries));
     },
     async read() {
       const rows = await db.query(
@@ -51,6 +49,7 @@ export function createDbTranscripts(db: SqlDriver, sessionId: string): DbTranscr
       return rows.map((row) => record(row, "entry") as unknown as TranscriptEntry);
     },
     lastSeq: () => last,
+    rows: (entries) => ({ entries, stored: sawSeq }),
     location: () => `db:session_transcripts/${sessionId}`,
   };
 }

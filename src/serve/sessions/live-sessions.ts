@@ -151,12 +151,19 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
       return io.writer.write(events, status).stored;
     };
     const transcripts = createDbTranscripts(store.db, session.id);
+    // During a turn the engine's transcript rows go with its events, in their statements, and the engine does
+    // not wait for them: the turn's end waits for everything it wrote (a failure ends the turn there).
     const engineTranscripts: TranscriptStore = {
       ...transcripts,
       async append(id, entries) {
-        await transcripts.append(id, entries);
-        if (entries.some((e) => e.type === "compaction"))
-          await write([{ type: "agent.thread_context_compacted" }]);
+        const writer = io.writer;
+        if (writer === undefined) await transcripts.append(id, entries);
+        else writer.record(transcripts.rows(entries)).catch(() => {});
+        if (entries.some((e) => e.type === "compaction")) {
+          const stored = write([{ type: "agent.thread_context_compacted" }]);
+          if (writer === undefined) await stored;
+          else stored.catch(() => {});
+        }
       },
     };
     let closeHost: () => Promise<void> = async () => {};

@@ -204,7 +204,8 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       } finally {
         await locks.release(sessionId);
       }
-      if (stopping) return;
+      // Alone on the database, a send made while the lock was held kicked the queue: it runs once more anyway.
+      if (stopping || locks.exclusive) return;
       const queue = await store.sessions.queuedInputs(ws, sessionId);
       const step = queueStep(queue.inputs, queue.archived);
       if (step.take === undefined && step.upTo === 0 && queue.status !== "running") return;
@@ -238,7 +239,8 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     });
     let startedAt: string | undefined;
     queues.kick(session.id, async () => {
-      if (await decided) {
+      const ran = await decided;
+      if (ran) {
         try {
           await turns.run(ws, session, userText(message), {
             announced: true,
@@ -248,7 +250,9 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
           await locks.release(session.id);
         }
       }
-      await drain(ws, session.id);
+      // Alone on the database, every send during the turn kicked the queue itself (its drain runs next): a
+      // turn that ran leaves nothing else to look for.
+      if (!ran || !locks.exclusive) await drain(ws, session.id);
     });
     let started = false;
     try {

@@ -107,8 +107,11 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
     // Open model request spans (their start ids), ended as errors when the turn stops before they end.
     const spans = new Set<string>();
     const inner = createEventWriter({
-      append: (events, status, ids, threads) =>
-        io.append(ws, session.id, events, status, ids, threads === undefined ? undefined : { threads }),
+      append: (events, status, ids, threads, transcript) =>
+        io.append(ws, session.id, events, status, ids, {
+          threads,
+          ...(transcript === undefined ? {} : { transcript }),
+        }),
       newId: newEventId,
     });
     // Every write of the turn (its waits' too) goes through here: it follows the spans and whether the
@@ -134,6 +137,7 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
         }
         return written;
       },
+      record: (rows) => (detached ? Promise.resolve() : inner.record(rows)),
       flush: () => inner.flush(),
     };
     running.set(session.id, turn);

@@ -24,8 +24,8 @@ export interface SessionIoOptions {
 /** Appends to and follows of served sessions' events, announced to every stream of every instance. */
 export interface ServedSessionIo {
   /**
-   * Appends `events` (named `ids` when given), setting the session's `status` in the same statement and
-   * creating `threads` (forks' child threads) with them.
+   * Appends `events` (named `ids` when given), setting the session's `status` in the same statement, creating
+   * `threads` (forks' child threads) with them and storing `transcript` rows beside them.
    */
   append(
     ws: string,
@@ -33,7 +33,7 @@ export interface ServedSessionIo {
     events: readonly UserEvent[],
     status?: BetaManagedAgentsSession["status"],
     ids?: readonly string[],
-    more?: Pick<AppendOptions, "take" | "maxQueued" | "startsTurn" | "threads">,
+    more?: Pick<AppendOptions, "take" | "maxQueued" | "startsTurn" | "threads" | "transcript">,
   ): Promise<SessionEvent[]>;
   /**
    * The session's events appended after this resolves, until `signal` aborts; once `finish` aborts, the

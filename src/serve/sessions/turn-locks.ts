@@ -10,6 +10,11 @@ export interface TurnLocks {
   /** Gives back one {@link TurnLocks.tryHold} that resolved true. */
   release(sessionId: string): Promise<void>;
   close(): Promise<void>;
+  /**
+   * True when this instance is the database's only one (PGlite): every send to a session arrives here and
+   * kicks the session's queue itself, so a drain need not look again for work another instance left.
+   */
+  readonly exclusive: boolean;
 }
 
 /** Counted holds per session on this instance; `first` and `last` run when a session's count leaves or reaches 0. */
@@ -17,10 +22,12 @@ function countedLocks(
   first: (sessionId: string) => Promise<boolean>,
   last: (sessionId: string) => Promise<void>,
   close: () => Promise<void>,
+  exclusive = false,
 ): TurnLocks {
   // Per session: how many holds this instance has, and whether the lock was got (pending while it is asked).
   const holds = new Map<string, { count: number; got: Promise<boolean> }>();
   return {
+    exclusive,
     async tryHold(sessionId) {
       const held = holds.get(sessionId);
       if (held !== undefined) {
@@ -56,6 +63,7 @@ export function createLocalTurnLocks(): TurnLocks {
     async () => true,
     async () => {},
     async () => {},
+    true,
   );
 }
 

@@ -1,6 +1,6 @@
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
 import { ApiError, notFound } from "../errors.js";
-import type { SqlDriver, SqlQuery, SqlRow } from "./driver.js";
+import type { SqlDriver, SqlParam, SqlQuery, SqlRow } from "./driver.js";
 import { batchEffects, threadOf } from "./event-effects.js";
 import { newId } from "./ids.js";
 import { type Page, type PageRequest, toPage } from "./page.js";
@@ -91,6 +91,8 @@ export interface AppendOptions {
   startsTurn?: boolean;
   /** Child threads (forks) to create with the events, in the same transaction, before them. */
   threads?: readonly NewThread[];
+  /** Transcript rows to store in the same statement (nothing is stored when the events are not). */
+  transcript?: TranscriptRows;
 }
 
 /** A session's queue as its turn runner reads it: the session's state and its untaken user events. */
@@ -125,6 +127,33 @@ export async function findBusySessions(db: SqlQuery): Promise<BusySessionRef[]> 
      ORDER BY updated_at LIMIT ${BUSY_SESSIONS_LIMIT}`,
   );
   return rows.map((row) => ({ workspaceId: text(row, "workspace_id"), sessionId: text(row, "id") }));
+}
+
+/**
+ * Rows for a session's transcript (`session_transcripts`), stored in the statement that appends events: each
+ * entry is one row, in order; `stored` hears the last row's seq once they are.
+ */
+export interface TranscriptRows {
+  entries: readonly unknown[];
+  stored(lastSeq: number): void;
+}
+
+/**
+ * Appends `entries` to `sessionId`'s transcript in one statement, in order (the identity seq follows the array's
+ * order): the last row's seq.
+ */
+export async function appendTranscript(
+  db: SqlQuery,
+  sessionId: string,
+  entries: readonly unknown[],
+): Promise<number> {
+  const rows = await db.query(
+    `INSERT INTO session_transcripts (session_id, entry)
+     SELECT $1, e.v FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(v, n) ORDER BY e.n
+     RETURNING seq`,
+    [sessionId, JSON.stringify(entries)],
+  );
+  return rows.reduce((last, row) => Math.max(last, num(row, "seq")), 0);
 }
 
 /** A child thread (a fork) as it starts: what `threads.list` shows of it besides its status and counts. */
@@ -298,11 +327,13 @@ export function createSessionStore(db: SqlDriver): SessionStore {
     async create(workspaceId, session) {
       const id = newId("sesn");
       const { environmentId, ...body } = session;
-      await db.query(
-        "INSERT INTO sessions (id, workspace_id, agent_id, agent_version, environment_id, body) VALUES ($1, $2, $3, $4, $5, $6::jsonb)",
+      // The new row as `get` reads it, in the same statement.
+      const [row] = await db.query(
+        `INSERT INTO sessions (id, workspace_id, agent_id, agent_version, environment_id, body)
+         VALUES ($1, $2, $3, $4, $5, $6::jsonb) RETURNING ${SESSION_COLUMNS}`,
         [id, workspaceId, body.agent.id, body.agent.version, environmentId, JSON.stringify(body)],
       );
-      return sessionOf(await getRow(db, workspaceId, id));
+      return sessionOf(row ?? (await getRow(db, workspaceId, id)));
     },
     async get(workspaceId, id) {
       return sessionOf(await getRow(db, workspaceId, id));
@@ -363,9 +394,12 @@ export function createSessionStore(db: SqlDriver): SessionStore {
       return (await store.appendSequenced(workspaceId, id, events, options)).map((e) => e.event);
     },
     async appendSequenced(workspaceId, id, events, options = {}) {
-      const { status, eventIds, notify, origin, take, maxQueued, startsTurn = false } = options;
+      const { status, eventIds, notify, origin, take, maxQueued, startsTurn = false, transcript } = options;
       if (events.length === 0) {
         await getRow(db, workspaceId, id);
+        if (transcript !== undefined && transcript.entries.length > 0) {
+          transcript.stored(await appendTranscript(db, id, transcript.entries));
+        }
         if (status !== undefined || take !== undefined) {
           await db.query(
             `UPDATE sessions SET status = coalesce($1, status), updated_at = now(),
@@ -404,8 +438,31 @@ export function createSessionStore(db: SqlDriver): SessionStore {
           );
         }
         // One statement: the UPDATE reserves this append's seqs on the session row (waiting for any other
-        // append to the same session) and adds the batch's usage, the INSERT stores every event after them; no
-        // row read back.
+        // append to the same session) and adds the batch's usage, the INSERT stores every event after them (and
+        // the transcript rows beside them); no row read back.
+        const params: SqlParam[] = [
+          id,
+          workspaceId,
+          rows.length,
+          JSON.stringify(rows),
+          status ?? null,
+          waitMark(events) ?? null,
+          usage.input_tokens,
+          usage.output_tokens,
+          usage.cache_read_input_tokens,
+          usage.cache_creation_input_tokens,
+          messages,
+          take?.upTo ?? null,
+          take?.messages ?? null,
+          maxQueued === undefined || messages === 0 ? null : maxQueued,
+          startsTurn,
+        ];
+        const param = (value: SqlParam) => `$${params.push(value)}`;
+        const announce =
+          notify === undefined
+            ? ""
+            : `, (SELECT pg_notify(${param(notify)}, ${param(origin === undefined ? id : `${id} ${origin}`)})) AS announced`;
+        const rowsOfTranscript = transcript !== undefined && transcript.entries.length > 0;
         const inserted = await q.query(
           `WITH s AS (
              UPDATE sessions SET event_seq = event_seq + $3, status = coalesce($5, status),
@@ -420,31 +477,21 @@ export function createSessionStore(db: SqlDriver): SessionStore {
              WHERE id = $1 AND workspace_id = $2 AND ($14::integer IS NULL OR queued + $11::integer <= $14)
                AND (NOT $15::boolean OR (queued = 0 AND status <> 'running' AND wait_seq IS NULL AND archived_at IS NULL))
              RETURNING event_seq - $3 AS base
-           )
+           )${
+             rowsOfTranscript
+               ? `, t AS (
+             INSERT INTO session_transcripts (session_id, entry)
+             SELECT $1, e.v FROM s, jsonb_array_elements(${param(JSON.stringify(transcript.entries))}::jsonb)
+               WITH ORDINALITY AS e(v, n) ORDER BY e.n
+             RETURNING seq
+           )`
+               : ""
+           }
            INSERT INTO session_events (session_id, seq, id, type, body, thread_id)
            SELECT $1, s.base + e.n, e.v->>'id', e.v->>'type', e.v->'body', e.v->>'thread'
-           FROM s, jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(v, n)${
-             notify === undefined ? "" : ", (SELECT pg_notify($16, $17)) AS announced"
-           }
-           RETURNING seq, id, type, created_at`,
-          [
-            id,
-            workspaceId,
-            rows.length,
-            JSON.stringify(rows),
-            status ?? null,
-            waitMark(events) ?? null,
-            usage.input_tokens,
-            usage.output_tokens,
-            usage.cache_read_input_tokens,
-            usage.cache_creation_input_tokens,
-            messages,
-            take?.upTo ?? null,
-            take?.messages ?? null,
-            maxQueued === undefined || messages === 0 ? null : maxQueued,
-            startsTurn,
-            ...(notify === undefined ? [] : [notify, origin === undefined ? id : `${id} ${origin}`]),
-          ],
+           FROM s, jsonb_array_elements($4::jsonb) WITH ORDINALITY AS e(v, n)${announce}
+           RETURNING seq, id, type, created_at${rowsOfTranscript ? ", (SELECT max(seq) FROM t) AS transcript_seq" : ""}`,
+          params,
         );
         for (const [thread, effect] of effects.threads) {
           const u = effect.usage;
@@ -481,6 +528,9 @@ export function createSessionStore(db: SqlDriver): SessionStore {
           `session ${id} already has ${maxQueued} messages waiting to run: wait for its turns (or interrupt it) before sending more`,
         );
       }
+      const [first] = inserted;
+      if (transcript !== undefined && first !== undefined && first.transcript_seq !== null)
+        transcript.stored(num(first, "transcript_seq"));
       const at = new Map(inserted.map((row) => [text(row, "id"), row]));
       return rows.map(({ id: eventId, type, body }) => {
         const row = at.get(eventId);

@@ -277,7 +277,7 @@ async function showVersion(skill, version) {
 async function showAgents() {
   const [agents, skills] = await Promise.all([listAll("/v1/agents"), listAll("/v1/skills")]);
   const name = el("input", { id: "agent-name", required: true });
-  const model = el("input", { id: "agent-model", value: "claude-sonnet-4-5", required: true });
+  const model = el("input", { id: "agent-model", value: "claude-sonnet-5-5", required: true });
   const system = el("textarea", { id: "agent-system" });
   const boxes = skills.map((s) => el("input", { type: "checkbox", value: s.id, id: `agent-skill-${s.id}` }));
   render(
