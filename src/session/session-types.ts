@@ -60,5 +60,6 @@ export interface Session {
   invoked(): readonly InvokedSkill[];
   /** Compacts now (as `/compact` does). */
   compact(signal?: AbortSignal): Promise<{ ok: true } | { ok: false; message: string }>;
+  /** Ends the session: a turn or compaction still running is stopped (its signal aborts), then `SessionEnd` runs. */
   close(): Promise<void>;
 }

@@ -123,12 +123,16 @@ export function createSession(deps: SessionDeps): Session {
   });
   const model = resolveModel(context.model);
   const compactor = createCompactor({ deps, state, model, listings, runHooks, restore, append, record });
+  // Aborted by `close`: whatever turn or compaction is running then stops.
+  const closing = new AbortController();
+  const withClose = (signal: AbortSignal | undefined) =>
+    signal === undefined ? closing.signal : AbortSignal.any([signal, closing.signal]);
   const parts = {
     deps,
     state,
     model,
     gateOf,
-    begin: (signal: AbortSignal | undefined) => turnContext(context, sync(), signal),
+    begin: (signal: AbortSignal | undefined) => turnContext(context, sync(), withClose(signal)),
     runHooks,
     runtime,
     listings,
@@ -163,10 +167,11 @@ export function createSession(deps: SessionDeps): Session {
     },
     compact: async (signal) => {
       sync();
-      const outcome = await compactor.compact("manual", signal ?? AbortSignal.any([]));
+      const outcome = await compactor.compact("manual", withClose(signal));
       return outcome.ok ? { ok: true } : { ok: false, message: outcome.message };
     },
     async close() {
+      closing.abort();
       deps.onClose?.();
       sync();
       await runHooks("SessionEnd", { reason: "exit" });

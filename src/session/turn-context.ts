@@ -5,8 +5,8 @@ import type { SessionContext } from "./session-types.js";
 /**
  * The main agent's context for one user turn: the session's, at depth 0, with the rules and agent types of the
  * snapshot in force when the turn started (a reload mid-turn is seen by the next turn) and the turn's own signal
- * (the host's interrupt for that turn; without one, a signal nothing aborts). Everything the turn starts (tool
- * calls, forks, hooks) runs on this context or a `childContext` of it. Pure.
+ * (the host's interrupt for that turn and the session's close; without one, a signal nothing aborts).
+ * Everything the turn starts (tool calls, forks, hooks) runs on this context or a `childContext` of it. Pure.
  */
 export function turnContext(
   session: SessionContext,
