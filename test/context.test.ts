@@ -14,6 +14,7 @@ import { createNodeShell } from "../src/io/shell.js";
 import { createSkillView } from "../src/session/view.js";
 import { createSkillTool } from "../src/skill-tool/skill-tool.js";
 import { createReadTool } from "../src/tools/read.js";
+import { abortWaitingTool } from "./support/abort-waiting-tool.js";
 import { makeSkill } from "./support/make-skill.js";
 import { startTestModel, type TestModel, textTurn, toolTurn } from "./support/model-server.js";
 
@@ -132,24 +133,7 @@ describe("a fork-of-fork derives each context from its real caller", () => {
       textTurn("never reached", { agentId: "*" }),
     ]);
     // The inner fork's Probe call says it is running, then holds until its signal aborts.
-    let probing: (signal: AbortSignal) => void = () => {};
-    const probed = new Promise<AbortSignal>((resolve) => {
-      probing = resolve;
-    });
-    const probe: AgentTool = {
-      name: "Probe",
-      description: "Waits until aborted.",
-      inputSchema: { type: "object" },
-      readOnly: true,
-      subject: () => undefined,
-      run: (_input, ctx) =>
-        new Promise((resolve) => {
-          const done = () =>
-            resolve({ content: [{ type: "text", text: "stopped" }], isError: false, touchedPaths: [] });
-          ctx.signal.addEventListener("abort", done, { once: true });
-          probing(ctx.signal);
-        }),
-    };
+    const { tool: probe, running: probed } = abortWaitingTool("Probe");
     const root = rootContext(new AbortController(), model.client, [probe]);
     const inner = makeSkill({ name: "inner", context: "fork", body: "INNER-TASK" });
     const middle = makeSkill({ name: "middle", context: "fork", body: "MIDDLE-TASK" });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/agent/events.js";
-import type { AgentTool } from "../../src/agent/loop.js";
+import { abortWaitingTool } from "../support/abort-waiting-tool.js";
 import { type Harness, startHarness } from "../support/harness.js";
 import { textTurn, toolTurn } from "../support/model-server.js";
 
@@ -15,26 +15,7 @@ afterEach(async () => {
 
 describe("Session.close", () => {
   it("aborts the running turn's signal: a waiting tool returns and the turn's events end", async () => {
-    let started: (signal: AbortSignal) => void = () => {};
-    const running = new Promise<AbortSignal>((resolve) => {
-      started = resolve;
-    });
-    const wait: AgentTool = {
-      name: "Wait",
-      description: "Waits until its turn is stopped.",
-      inputSchema: { type: "object" },
-      readOnly: true,
-      subject: () => undefined,
-      run: (_input, ctx) =>
-        new Promise((resolve) => {
-          ctx.signal.addEventListener(
-            "abort",
-            () => resolve({ content: [{ type: "text", text: "stopped" }], isError: false, touchedPaths: [] }),
-            { once: true },
-          );
-          started(ctx.signal);
-        }),
-    };
+    const { tool: wait, running } = abortWaitingTool("Wait");
     h = await startHarness({
       turns: [toolTurn("Wait", {}, { match: { lastUserTextIncludes: "wait" } }), textTurn("never reached")],
       session: { extraTools: [wait] },
