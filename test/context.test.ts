@@ -175,7 +175,7 @@ describe("a fork-of-fork derives each context from its real caller", () => {
                 name: "inner",
                 task: "INNER-TASK",
                 signal: request.signal,
-                parentModel: "sonnet",
+                sessionModel: "sonnet",
               },
               deps(context),
             );
@@ -204,7 +204,7 @@ describe("a fork-of-fork derives each context from its real caller", () => {
         task: "MIDDLE-TASK",
         signal: own.signal,
         depth: 0,
-        parentModel: "sonnet",
+        sessionModel: "sonnet",
       },
       deps(root.context),
     );
