@@ -34,6 +34,11 @@ export interface RunContext {
   /** The model this agent runs on (id or alias, as configured). */
   readonly model: string;
   readonly effort?: ModelEffort;
+  /**
+   * A fork's: the main agent's model for the turn when the first fork of its chain was called (what a fork that
+   * names no model runs on). Undefined for the main agent, whose turn's current model is the session's.
+   */
+  readonly sessionModel?: string;
   /** The session's skills as they stand now. */
   readonly skills: SkillView;
   /** The agent types a forked skill can run as (built-in, user, project, plugin). */
@@ -62,6 +67,8 @@ export interface ChildOverrides {
   /** Aborts the child alone; the parent's signal aborts it too. */
   signal?: AbortSignal;
   model?: string;
+  /** The session's model the fork started under (see {@link RunContext.sessionModel}); default the parent's. */
+  sessionModel?: string;
   effort?: ModelEffort;
   tools?: readonly AgentTool[];
 }
@@ -74,11 +81,13 @@ export interface ChildOverrides {
 export function childContext(parent: RunContext, overrides: ChildOverrides): RunContext {
   const { agentId } = overrides;
   const effort = overrides.effort ?? parent.effort;
+  const sessionModel = overrides.sessionModel ?? parent.sessionModel;
   const { effort: _parentEffort, ...inherited } = parent;
   return {
     ...inherited,
     ...(effort === undefined ? {} : { effort }),
     model: overrides.model ?? parent.model,
+    ...(sessionModel === undefined ? {} : { sessionModel }),
     tools: overrides.tools ?? parent.tools,
     depth: parent.depth + 1,
     agentId,

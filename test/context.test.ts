@@ -159,7 +159,7 @@ describe("a fork-of-fork derives each context from its real caller", () => {
                 name: "inner",
                 task: "INNER-TASK",
                 signal: request.signal,
-                parentModel: "sonnet",
+                sessionModel: "sonnet",
               },
               deps(context),
             );
@@ -188,7 +188,7 @@ describe("a fork-of-fork derives each context from its real caller", () => {
         task: "MIDDLE-TASK",
         signal: own.signal,
         depth: 0,
-        parentModel: "sonnet",
+        sessionModel: "sonnet",
       },
       deps(root.context),
     );

@@ -14,6 +14,10 @@ export interface ForkRequest {
   signal: AbortSignal;
   /** The depth of the agent that asked (0 = main). */
   depth: number;
-  /** The asking agent's model for this turn, for `model: inherit` and skills that name none. */
-  parentModel: string;
+  /**
+   * The session's model: the main agent's model for this turn (an inline skill's `model:` included) when the
+   * first fork of the chain was called. A fork whose skill and agent type name no model (or `inherit`) runs on it,
+   * at any depth.
+   */
+  sessionModel: string;
 }

@@ -196,12 +196,13 @@ async function runAgentFork(
   const narrowed = toolsForAgent(agent, deps.tools);
   const skillModel = skill.model !== undefined && skill.model !== "inherit" ? skill.model : undefined;
   const agentModel = agent.model !== undefined && agent.model !== "inherit" ? agent.model : undefined;
-  const model = resolveModel(skillModel ?? agentModel ?? request.parentModel);
+  const model = resolveModel(skillModel ?? agentModel ?? request.sessionModel);
   const effort: ModelEffort | undefined = skill.effort ?? agent.effort;
   const own = childContext(caller, {
     agentId,
     signal: request.signal,
     model,
+    sessionModel: request.sessionModel,
     tools: narrowed,
     ...(effort === undefined ? {} : { effort }),
   });

@@ -4,6 +4,7 @@ import { dirProblem } from "../discovery/scan-dir.js";
 import { errorCode, type FsOps } from "../io/fs.js";
 import { claudeInstalledFile, readClaudeInstalled } from "./claude-installed.js";
 import { type LoadedMarketplace, MARKETPLACE_FILE } from "./marketplace.js";
+import { INLINE_MARKETPLACE } from "./plugin-data.js";
 import { readMarketplace } from "./read-marketplace.js";
 
 /** Where a plugin root was found. */
@@ -17,6 +18,12 @@ export type PluginOrigin =
 export interface PluginCandidate {
   root: string;
   origin: PluginOrigin;
+  /**
+   * The marketplace part of the plugin's id (`{name}@{marketplace}`), which names its data dir: `inline` for a
+   * `--plugin-dir` plugin, the `enabledPlugins` key's for a marketplace or Claude Code install, `installed` for
+   * `~/.skillwright/plugins/installed`.
+   */
+  marketplace: string;
   overlay?: Record<string, unknown>;
 }
 
@@ -47,11 +54,6 @@ export function pluginInstallRoot(home: string): string {
   return join(home, ".skillwright", "plugins", "installed");
 }
 
-/** `~/.skillwright/plugins/data`: the parent of every plugin's `${CLAUDE_PLUGIN_DATA}`. Pure. */
-export function pluginDataRoot(home: string): string {
-  return join(home, ".skillwright", "plugins", "data");
-}
-
 function expandPath(path: string, home: string, base: string): string {
   if (path === "~") return home;
   if (path.startsWith("~/")) return join(home, path.slice(2));
@@ -74,6 +76,7 @@ export async function findPlugins(
   const candidates: PluginCandidate[] = options.pluginDirs.map((dir) => ({
     root: expandPath(dir, home, projectDir),
     origin: { kind: "plugin-dir" },
+    marketplace: INLINE_MARKETPLACE,
   }));
 
   const marketplaces = await localMarketplaces(options, diagnostics);
@@ -100,6 +103,7 @@ export async function findPlugins(
       candidates.push({
         root: entry.root,
         origin: { kind: "marketplace", marketplace: marketplace.name, file: marketplace.file },
+        marketplace: key.slice(key.lastIndexOf("@") + 1),
         overlay: entry.overlay,
       });
     }
@@ -116,6 +120,7 @@ export async function findPlugins(
       candidates.push({
         root: install.installPath,
         origin: { kind: "claude-code", file: claudeInstalledFile(home) },
+        marketplace: market,
       });
     } else if (known.has(market)) {
       diagnostics.push(
@@ -221,7 +226,11 @@ async function installedPlugins(
     .map((e) => e.name)
     .filter((name) => off[name] !== false && off[`${name}@${INSTALLED_MARKETPLACE}`] !== false)
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    .map((name) => ({ root: join(dir, name), origin: { kind: "installed" } }));
+    .map((name) => ({
+      root: join(dir, name),
+      origin: { kind: "installed" },
+      marketplace: INSTALLED_MARKETPLACE,
+    }));
 }
 
 async function dedupe(

@@ -18,6 +18,7 @@ import {
   parseManifest,
   resolvePluginPath,
 } from "./manifest.js";
+import { INLINE_MARKETPLACE, pluginDataDir } from "./plugin-data.js";
 
 /** The manifest, relative to the plugin root. */
 export const MANIFEST_FILE = join(".claude-plugin", "plugin.json");
@@ -35,7 +36,9 @@ export interface LoadedPlugin {
   name: string;
   /** The plugin dir, as given (`${CLAUDE_PLUGIN_ROOT}`). */
   root: string;
-  /** `{dataRoot}/{name}` (`${CLAUDE_PLUGIN_DATA}`); not created until used (see `ensurePluginDataDir`). */
+  /**
+   * `${CLAUDE_PLUGIN_DATA}`: `{dataRoot}/{name}-{marketplace}` (see `pluginDataDir`); not created until used.
+   */
   dataDir: string;
   manifest: PluginManifest;
   /** Skills then commands, named `{plugin}:{name}`; commands have `kind: "command"`. */
@@ -54,6 +57,8 @@ export interface LoadPluginOptions {
   root: string;
   /** Parent of every plugin's data dir, e.g. `~/.skillwright/plugins/data`. */
   dataRoot: string;
+  /** The marketplace part of the plugin's id, naming its data dir; default `inline` (a `--plugin-dir` plugin). */
+  marketplace?: string;
   /**
    * Manifest fields from a marketplace entry: when there is a `plugin.json` they fill in the fields it lacks
    * and their component paths are added to its own; without one they are the whole manifest.
@@ -123,7 +128,7 @@ async function load(options: LoadPluginOptions): Promise<LoadPluginResult> {
   signal?.throwIfAborted();
 
   const name = manifest.name;
-  const dataDir = join(options.dataRoot, name);
+  const dataDir = pluginDataDir(options.dataRoot, name, options.marketplace ?? INLINE_MARKETPLACE);
   const plugin: PluginRef = { name, root, dataDir };
   const vars = { root, dataDir };
   const where = read.kind === "ok" ? manifestPath : root;

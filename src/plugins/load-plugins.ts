@@ -6,9 +6,9 @@ import {
   findPlugins,
   type PluginCandidate,
   type PluginOrigin,
-  pluginDataRoot,
 } from "./find-plugins.js";
 import type { LoadedPlugin } from "./load-plugin.js";
+import { pluginDataRoot } from "./plugin-data.js";
 
 /** How many plugins load at once. */
 export const PLUGIN_LOAD_CONCURRENCY = 8;
@@ -47,6 +47,7 @@ export async function loadPluginCandidates(options: {
           fs,
           root: c.root,
           dataRoot,
+          marketplace: c.marketplace,
           signal,
           ...(c.overlay === undefined ? {} : { overlay: c.overlay }),
         }),

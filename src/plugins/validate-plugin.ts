@@ -67,6 +67,8 @@ export async function validatePluginDir(options: {
   fs: FsOps;
   root: string;
   dataRoot: string;
+  /** The marketplace part of the plugin's id, for its data dir; default `inline`. */
+  marketplace?: string;
   overlay?: Record<string, unknown>;
 }): Promise<PluginReport> {
   const { plugin, diagnostics } = await loadPlugin(options);
@@ -124,7 +126,7 @@ export async function validatePlugins(options: {
   }
   const read = await readMarketplace(fs, marketplaceFile);
   const diagnostics = [...read.diagnostics];
-  const local: { root: string; overlay: Record<string, unknown> }[] = [];
+  const local: { root: string; overlay: Record<string, unknown>; marketplace?: string }[] = [];
   for (const entry of read.marketplace?.plugins ?? []) {
     if (entry.root === undefined) {
       diagnostics.push(
@@ -136,7 +138,12 @@ export async function validatePlugins(options: {
         ),
       );
     } else {
-      local.push({ root: entry.root, overlay: entry.overlay });
+      const market = read.marketplace?.name;
+      local.push({
+        root: entry.root,
+        overlay: entry.overlay,
+        ...(market === undefined ? {} : { marketplace: market }),
+      });
     }
   }
   const limit = pLimit(PLUGIN_LOAD_CONCURRENCY);

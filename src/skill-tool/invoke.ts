@@ -199,7 +199,8 @@ export async function invokeSkill(
       task: text,
       signal,
       depth: request.depth,
-      parentModel: request.turn.model,
+      // The main agent's model now (its turn's); a fork's caller carries the one its chain began with.
+      sessionModel: deps.context.sessionModel ?? request.turn.model,
     });
     return { kind: "fork", outcome };
   }

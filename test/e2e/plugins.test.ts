@@ -104,12 +104,31 @@ describe("plugins in a session (SPEC §11)", () => {
     const [result] = toolResults(e.body(1));
     expect(result && resultText(result)).toBe("Launching skill: demo:where");
     const root = e.tree.path("plugins/demo");
-    const data = join(e.home, ".skillwright", "plugins", "data", "demo");
+    // Claude Code's layout: `{name}-{marketplace}`, and a --plugin-dir plugin's marketplace is `inline`.
+    const data = join(e.home, ".skillwright", "plugins", "data", "demo-inline");
     const dir = join(root, "skills", "where");
     expect(textBlocks(lastUser(e.body(1)).content)).toContain(
       `Base directory for this skill: ${dir}\n\nRoot: ${root}\nData: ${data}\nDir: ${dir}`,
     );
     // The data dir is created on first use.
     expect((await stat(data)).isDirectory()).toBe(true);
+  });
+
+  it("a plugin hook's command sees CLAUDE_PLUGIN_DATA as {data root}/plugins/data/{plugin}-inline", async () => {
+    const command = 'echo "DATA=$' + "{CLAUDE_PLUGIN_DATA} ROOT=$" + '{CLAUDE_PLUGIN_ROOT}"';
+    e = await startHarness({
+      files: {
+        "plugins/demo/.claude-plugin/plugin.json": JSON.stringify({ name: "demo", version: "1.0.0" }),
+        "plugins/demo/hooks/hooks.json": JSON.stringify({
+          hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command }] }] },
+        }),
+      },
+      engine: { pluginDirs: ["{tree}/plugins/demo"] },
+      turns: [textTurn("ok")],
+    });
+    await e.send("hello");
+    const data = join(e.home, ".skillwright", "plugins", "data", "demo-inline");
+    const root = e.tree.path("plugins/demo");
+    expect(textBlocks(lastUser(e.body(0)).content).join("\n")).toContain(`DATA=${data} ROOT=${root}`);
   });
 });

@@ -117,6 +117,7 @@ describe("plugins Claude Code installed, through findPlugins and the engine", ()
       {
         root: t.path(`${CACHE}/notes/1.0.0`),
         origin: { kind: "claude-code", file: claudeInstalledFile(t.path("home")) },
+        marketplace: "official",
       },
     ]);
     expect(diagnostics.map((d) => d.message)).toEqual([

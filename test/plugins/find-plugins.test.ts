@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createNodeFs } from "../../src/io/fs.js";
-import { findPlugins, pluginDataRoot, pluginInstallRoot } from "../../src/plugins/find-plugins.js";
+import { findPlugins, pluginInstallRoot } from "../../src/plugins/find-plugins.js";
 import { loadPlugins } from "../../src/plugins/load-plugins.js";
+import { pluginDataRoot } from "../../src/plugins/plugin-data.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
 const fs = createNodeFs();
@@ -164,7 +165,13 @@ describe("loadPlugins", () => {
     ]);
     expect(plugins[1]?.manifest.description).toBe("formatter");
     expect(plugins[2]?.skills.map((s) => s.name)).toEqual(["lint:check"]);
-    expect(plugins[0]?.dataDir).toBe(`${pluginDataRoot(tree.path("home"))}/mine`);
+    // Claude Code's layout: `{name}-{marketplace}`, `inline` for a --plugin-dir plugin.
+    const data = pluginDataRoot(tree.path("home"));
+    expect(plugins.map((p) => p.dataDir)).toEqual(
+      ["mine-inline", "fmt-team", "lint-team", "alpha-installed", "off-installed", "zeta-installed"].map(
+        (dir) => `${data}/${dir}`,
+      ),
+    );
   });
 
   it("a broken plugin beside a good one: diagnostics for it, the good one loads", async () => {
@@ -205,7 +212,7 @@ describe("loadPlugins", () => {
       projectDir: tree.path("a"),
       dataRoot: "/data",
     });
-    expect(plugins.map((p) => [p.root, p.dataDir])).toEqual([[tree.path("a"), "/data/same"]]);
+    expect(plugins.map((p) => [p.root, p.dataDir])).toEqual([[tree.path("a"), "/data/same-inline"]]);
     expect(diagnostics).toEqual([expect.objectContaining({ code: "shadowed", path: tree.path("b") })]);
   });
 });

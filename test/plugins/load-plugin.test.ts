@@ -58,7 +58,7 @@ describe("loadPlugin: the default layout", () => {
     if (plugin === undefined) return;
     expect(plugin.name).toBe("tools");
     expect(plugin.root).toBe(root);
-    expect(plugin.dataDir).toBe(`${DATA}/tools`);
+    expect(plugin.dataDir).toBe(`${DATA}/tools-inline`);
     expect(plugin.manifest.version).toBe("1.2.0");
     expect(plugin.skills.map((s) => [s.name, s.kind, s.source])).toEqual([
       ["tools:lint", "skill", "plugin"],
@@ -66,7 +66,7 @@ describe("loadPlugin: the default layout", () => {
       ["tools:db:migrate", "command", "plugin"],
     ]);
     const lint = plugin.skills[0];
-    expect(lint?.plugin).toEqual({ name: "tools", root, dataDir: `${DATA}/tools` });
+    expect(lint?.plugin).toEqual({ name: "tools", root, dataDir: `${DATA}/tools-inline` });
     expect(lint?.baseDir).toBe(`${root}/skills/lint`);
     expect(lint?.description).toBe("Lints things");
     expect(await lint?.loadBody()).toBe("Body of Lints things\n");
@@ -86,7 +86,7 @@ describe("loadPlugin: the default layout", () => {
     expect(plugin.mcpServers).toEqual({
       db: {
         command: `${root}/bin/db`,
-        args: ["--data", `${DATA}/tools/db.sqlite`],
+        args: ["--data", `${DATA}/tools-inline/db.sqlite`],
         env: { TOKEN: "${DB_TOKEN}" },
       },
     });
@@ -225,7 +225,7 @@ describe("loadPlugin: manifest paths", () => {
     const { plugin, diagnostics } = await loadPlugin({ fs, root, dataRoot: DATA });
     expect(diagnostics).toEqual([]);
     expect(plugin?.hooks).toEqual({
-      Stop: [hook("default"), hook(`${root}/more`), hook(`${DATA}/p/inline`)],
+      Stop: [hook("default"), hook(`${root}/more`), hook(`${DATA}/p-inline/inline`)],
       SessionStart: [hook("start")],
     });
   });

@@ -57,7 +57,7 @@ describe("repo-notes MCP server (real stdio process, real SDK client)", () => {
     expect((await c.listPrompts()).prompts.map((p) => [p.name, p.arguments?.map((a) => a.name)])).toEqual([
       ["recall", ["topic"]],
     ]);
-    await expect(stat(join(dataRoot, "repo-notes"))).rejects.toMatchObject({ code: "ENOENT" });
+    await expect(stat(join(dataRoot, "repo-notes-inline"))).rejects.toMatchObject({ code: "ENOENT" });
 
     const saved = await c.callTool({
       name: "add_note",
@@ -72,7 +72,7 @@ describe("repo-notes MCP server (real stdio process, real SDK client)", () => {
       name: "add_note",
       arguments: { text: "The parser lives in src/parse; never edit gen/." },
     });
-    expect((await readdir(join(dataRoot, "repo-notes"))).length).toBe(1);
+    expect((await readdir(join(dataRoot, "repo-notes-inline"))).length).toBe(1);
 
     const all = text(await c.callTool({ name: "search_notes", arguments: {} }));
     expect(all.indexOf("#2")).toBeLessThan(all.indexOf("#1"));
@@ -118,7 +118,7 @@ describe("repo-notes MCP server (real stdio process, real SDK client)", () => {
     expect(text(await second.client.callTool({ name: "search_notes", arguments: {} }))).toMatch(
       /^No notes saved/,
     );
-    expect((await readdir(join(dataRoot, "repo-notes"))).length).toBe(1);
+    expect((await readdir(join(dataRoot, "repo-notes-inline"))).length).toBe(1);
   });
 });
 

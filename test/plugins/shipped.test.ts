@@ -80,7 +80,7 @@ describe("shipped example plugins", () => {
       notes: {
         command: "node",
         args: [`${root}/server/notes-server.mjs`],
-        env: { REPO_NOTES_DIR: `${DATA}/repo-notes` },
+        env: { REPO_NOTES_DIR: `${DATA}/repo-notes-inline` },
       },
     });
   });

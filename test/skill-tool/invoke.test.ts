@@ -404,7 +404,7 @@ describe("invokeSkill: hooks", () => {
 });
 
 describe("invokeSkill: fork", () => {
-  it("hands the expanded task to runFork with the asking agent's depth and model", async () => {
+  it("hands the expanded task to runFork with the asking agent's depth and the main agent's current model", async () => {
     const f = fixture({
       rules: { allow: ["Skill(research)"] },
       fork: { ok: false, text: "Fork failed: no text" },
@@ -419,7 +419,7 @@ describe("invokeSkill: fork", () => {
         args: "bugs",
         task: `Base directory for this skill: ${s.baseDir}\n\nFind bugs.`,
         depth: 2,
-        parentModel: "claude-haiku-5-5",
+        sessionModel: "claude-haiku-5-5",
       }),
     ]);
     expect(f.events).toEqual([{ type: "skill_invoked", name: "research", args: "bugs", mode: "fork" }]);

@@ -1,7 +1,7 @@
 import { relative, resolve } from "node:path";
 import type { Diagnostic } from "../../diagnostics.js";
 import type { FsOps } from "../../io/fs.js";
-import { pluginDataRoot } from "../../plugins/find-plugins.js";
+import { pluginDataRoot } from "../../plugins/plugin-data.js";
 import { type PluginReport, validatePlugins } from "../../plugins/validate-plugin.js";
 import type { CliIo } from "../io.js";
 
