@@ -80,7 +80,7 @@ describe("MCP in a session (SPEC §12)", () => {
     expect(blocks.slice(-2)).toEqual([
       {
         type: "text",
-        text: "<command-message>mcp__tst__review</command-message>\n<command-name>/mcp__tst__review</command-name>\n<command-args>a.ts security</command-args>",
+        text: "<command-message>mcp__tst__review</command-message>\n<command-name>/mcp__tst__review</command-name>\n<command-args>a.ts security</command-args>\n",
       },
       { type: "text", text: "Review a.ts.\n\nFocus: security" },
     ]);

@@ -205,7 +205,7 @@ describe("skillwright -p (headless)", () => {
     expect(messages).toHaveLength(1);
     const texts = firstMessageTexts(m.server.requests[0]);
     expect(texts).toContain(
-      "<command-message>greet</command-message>\n<command-name>/greet</command-name>\n<command-args>world</command-args>",
+      "<command-message>greet</command-message>\n<command-name>/greet</command-name>\n<command-args>world</command-args>\n",
     );
     expect(texts.at(-1)).toBe(
       `Base directory for this skill: ${tree.path("repo/.claude/skills/greet")}\n\nGREET-BODY for world\n`,
