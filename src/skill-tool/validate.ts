@@ -112,6 +112,11 @@ function unknownSkillMessage(
   return suggestion === undefined ? base : `${base}. Did you mean ${suggestion}?`;
 }
 
+/** True for an MCP server's prompt exposed as a user command (`source: "mcp"`, `kind: "command"`). */
+function isMcpPrompt(skill: Skill): boolean {
+  return skill.source === "mcp" && skill.kind === "command";
+}
+
 /** The refusal for a UI-only command called through the Skill tool (SPEC §14.6), bare. */
 export function uiCommandMessage(name: string): string {
   return `${name} is a UI command, not a skill. Ask the user to run /${name} themselves — it cannot be invoked via the Skill tool.`;
@@ -131,8 +136,9 @@ export function disabledModelInvocationMessage(name: string): string {
  * `Skill name is empty`; a leading `/` is stripped (an input of just `/` is empty too); a name no skill answers
  * to (names are case-sensitive, aliases count) → `uiCommandMessage` for a UI-only command such as `help`, else
  * `Unknown skill: {n}` plus either the bare-name hint when exactly one `{x}:{n}` exists among `skills` and
- * `pluginSkillNames`, or `. Did you mean {m}?` for a callable name within two edits (`closestName`);
- * `disable-model-invocation` → `disabledModelInvocationMessage`. `skills` must already exclude un-activated
+ * `pluginSkillNames`, or `. Did you mean {m}?` for a callable name within two edits (`closestName`); an MCP
+ * prompt (a user command only) → `Unknown skill: {n}`; `disable-model-invocation` →
+ * `disabledModelInvocationMessage`. `skills` must already exclude un-activated
  * conditional skills. Messages are returned bare; wrap them with `toolUseError`. Pure.
  */
 export function validateSkillCall(
@@ -155,6 +161,8 @@ export function validateSkillCall(
     if (isUiCommand(name)) return { ok: false, message: uiCommandMessage(name) };
     return { ok: false, message: unknownSkillMessage(name, options.skills, options.pluginSkillNames ?? []) };
   }
+  // An MCP prompt is for people (a typed `/name`); to the model it does not exist, as in Claude Code.
+  if (isMcpPrompt(skill)) return { ok: false, message: `Unknown skill: ${name}` };
   if (skill.disableModelInvocation) return { ok: false, message: disabledModelInvocationMessage(name) };
   return { ok: true, skill, name };
 }
