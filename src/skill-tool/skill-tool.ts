@@ -77,7 +77,10 @@ export function createSkillTool(options: SkillToolOptions): AgentTool {
             content: [{ type: "text", text: `Launching skill: ${name}` }],
             isError: false,
             touchedPaths: [],
-            followUp: [{ type: "text", text: outcome.text }],
+            followUp: [
+              ...(outcome.note === undefined ? [] : [{ type: "text" as const, text: outcome.note }]),
+              { type: "text", text: outcome.text },
+            ],
             patch: outcome.patch,
           };
         case "fork":
