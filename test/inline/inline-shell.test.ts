@@ -283,12 +283,23 @@ describe("expandInline through the Bash permission check, headless (SPEC §14.1,
     await writeFile(join(dir, "x.txt"), "x\n");
     expect(await expandOk("!`cat x.txt`", { checkCommand: headless({}) })).toBe("x");
     expect(await expandInline("!`cat /etc/hostname`", options({ checkCommand: headless({}) }))).toEqual(
-      failed("!`cat /etc/hostname`", "Permission was not granted (Allow Bash(cat /etc/hostname)?)"),
+      failed(
+        "!`cat /etc/hostname`",
+        "cat needs approval. skillwright runs a shell command without asking only when it only reads inside the " +
+          `working directories for this session ('${dir}') or a rule allows it.`,
+      ),
     );
   });
 
   it.each<[string, string, Partial<PermissionRules>, string[], string]>([
-    ["a write needs a grant", "!`touch m`", {}, [], "Permission was not granted (Allow Bash(touch m)?)"],
+    [
+      "a write needs a grant",
+      "!`touch m`",
+      {},
+      [],
+      "touch in '<dir>/m' needs approval. The path is inside the working directories for this session " +
+        "('<dir>'), and skillwright asks before a shell command creates, changes or removes files there.",
+    ],
     [
       "deny beats the skill's own grant (SPEC §14.1)",
       "!`touch m`",

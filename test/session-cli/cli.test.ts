@@ -159,7 +159,9 @@ describe("skillwright -p (headless)", () => {
     expect((await skillwright(["-p", "run it"], modelEnv(denied))).exitCode).toBe(0);
     const [refusal] = toolResultsOf(denied.server.requests[1]);
     expect(refusal?.is_error).toBe(true);
-    expect(resultText(refusal)).toContain("Permission was not granted");
+    expect(resultText(refusal)).toBe(
+      "This Bash command contains multiple operations. The following part requires approval: tee out.txt",
+    );
     await denied.close();
 
     const allowed = await setup(turns());

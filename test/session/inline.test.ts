@@ -140,7 +140,8 @@ describe("inline expansion (SPEC §5)", () => {
     expect(isError).toBe(true);
     expect(text).toBe(
       'Shell command permission check failed for pattern "!`rm -rf build`": ' +
-        "Permission was not granted (Allow Bash(rm -rf build)?)",
+        `rm in '${join(h.cwd, "build")}' needs approval. The path is inside the working directories for this ` +
+        `session ('${h.cwd}'), and skillwright asks before a shell command creates, changes or removes files there.`,
     );
     expect(blocks).toHaveLength(1);
     expect(await exists(join(h.cwd, "build", "keep.txt"))).toBe(true);
