@@ -134,7 +134,8 @@ export function disabledModelInvocationMessage(name: string): string {
 /**
  * Validates a Skill tool call against the skills the model may call now (SPEC §4), in order: empty name →
  * `Skill name is empty`; a leading `/` is stripped (an input of just `/` is empty too); a name no skill answers
- * to (names are case-sensitive, aliases count) → `uiCommandMessage` for a UI-only command such as `help`, else
+ * to (names are case-sensitive, aliases count) → `uiCommandMessage` for a UI-only command such as `help`;
+ * `Unknown skill: {n}.` (with a period, nothing more) for a skill found but skipped by an error; else
  * `Unknown skill: {n}` plus either the bare-name hint when exactly one `{x}:{n}` exists among `skills` and
  * `pluginSkillNames`, or `. Did you mean {m}?` for a callable name within two edits (`closestName`); an MCP
  * prompt (a user command only) → `Unknown skill: {n}`; `disable-model-invocation` →
@@ -150,6 +151,8 @@ export function validateSkillCall(
     pluginSkillNames?: readonly string[];
     /** The disabled skill called `name` (settings `skills.disabled`, `--skills`, `--no-skills`), if any. */
     disabled?: (name: string) => DisabledSkill | undefined;
+    /** True when a skill called `name` was found but skipped by an error at discovery. */
+    skipped?: (name: string) => boolean;
   },
 ): SkillCallValidation {
   const name = normalizeSkillName(input.skill);
@@ -159,6 +162,8 @@ export function validateSkillCall(
     const off = options.disabled?.(name);
     if (off !== undefined) return { ok: false, message: disabledSkillText(off.skill.name, off.by) };
     if (isUiCommand(name)) return { ok: false, message: uiCommandMessage(name) };
+    // Found but skipped (over the size limit, unreadable, …): Claude Code's text ends with a period here.
+    if (options.skipped?.(name) === true) return { ok: false, message: `Unknown skill: ${name}.` };
     return { ok: false, message: unknownSkillMessage(name, options.skills, options.pluginSkillNames ?? []) };
   }
   // An MCP prompt is for people (a typed `/name`); to the model it does not exist, as in Claude Code.
