@@ -15,6 +15,8 @@ export interface ResolvedSkills {
   skills: Skill[];
   diagnostics: Diagnostic[];
   roots: RootReport[];
+  /** Names of skills found but skipped by an error, that no loaded skill answers to; absent means none. */
+  skipped?: string[];
 }
 
 /**
@@ -61,10 +63,14 @@ export function resolveSkills(listings: readonly RankedListing[]): ResolvedSkill
   const rootRank = new Map(roots.map((r, i) => [r.dir, i] as const));
   const counts = new Map<string, number>();
   for (const skill of winners) counts.set(skill.root, (counts.get(skill.root) ?? 0) + 1);
+  const skipped = [
+    ...new Set(listings.flatMap(({ listing }) => listing.skipped ?? []).filter((n) => !byName.has(n))),
+  ];
   return {
     skills: listingOrder(winners, rootRank),
     diagnostics,
     roots: roots.map((root) => ({ ...root, count: counts.get(root.dir) ?? 0 })),
+    ...(skipped.length === 0 ? {} : { skipped }),
   };
 }
 

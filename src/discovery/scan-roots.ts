@@ -108,6 +108,8 @@ export async function scanSkillRoots(options: ScanOptions): Promise<SourceListin
   const firstPathOf = new Map<string, string>();
   const missing: Found[] = [];
   const unreachable: { f: Found; diagnostics: Diagnostic[] }[] = [];
+  // Found but left out by an error: a call of one says it was skipped.
+  const skipped: string[] = [];
   for (let index = 0; index < found.length; index += 1) {
     const f = found[index] as Found;
     const result = results[index] as LoadResult;
@@ -128,6 +130,7 @@ export async function scanSkillRoots(options: ScanOptions): Promise<SourceListin
       continue;
     }
     if (result.fileId !== undefined) firstPathOf.set(result.fileId, f.ref.path);
+    if (result.skill === undefined) skipped.push(f.ref.name);
     if (result.skill === undefined && f.ref.kind === "skill") {
       unreachable.push({ f, diagnostics: result.diagnostics });
       continue;
@@ -149,6 +152,7 @@ export async function scanSkillRoots(options: ScanOptions): Promise<SourceListin
   return {
     skills,
     diagnostics,
+    ...(skipped.length === 0 ? {} : { skipped }),
     roots: scans.map((s) => ({
       dir: s.root.dir,
       source: s.root.source,

@@ -8,6 +8,8 @@ export interface SkillView {
   visible(): Skill[];
   /** The disabled skill called `name` (name or alias) and why, or undefined (enabled or unknown). */
   disabled(name: string): DisabledSkill | undefined;
+  /** True when a skill called `name` was found but skipped by an error at discovery (SPEC §4). */
+  skipped(name: string): boolean;
   /** Plugin skill names, for the Skill tool's bare-name hint. */
   pluginSkillNames(): string[];
   /**
@@ -24,9 +26,13 @@ export interface SkillView {
    */
   restore(messages: readonly ModelMessage[]): Promise<string[]>;
   /**
-   * Takes a new discovery (after `engine.reload()`): its skills (and disabled skills) replace the discovered
-   * ones, nested finds stay unless the current filter now disables them,
+   * Takes a new discovery (after `engine.reload()`): its skills (and disabled and skipped skills) replace the
+   * discovered ones, nested finds stay unless the current filter now disables them,
    * activated conditional skills stay active. New names reach the model as a listing delta (SPEC §3).
    */
-  rediscovered(skills: readonly Skill[], disabled?: readonly DisabledSkill[]): void;
+  rediscovered(
+    skills: readonly Skill[],
+    disabled?: readonly DisabledSkill[],
+    skipped?: readonly string[],
+  ): void;
 }

@@ -7,6 +7,7 @@ import {
   appendUnusedArguments,
   expandBody,
   type PlaceholderEncoder,
+  type SubstituteOptions,
   type SubstitutionVars,
   substitute,
 } from "./substitute.js";
@@ -120,9 +121,22 @@ function shellEncoder(env: Record<string, string>): PlaceholderEncoder {
   };
 }
 
+/**
+ * How a refusal quotes a marker (Claude Code's wire): as the text would read after substitution (argument values
+ * pasted, not the env var references the command runs with), and only its first line (a ```` ```! ```` block is
+ * quoted by its opening fence line). Pure.
+ */
+export function refusedPattern(marker: string, base: SubstituteOptions): string {
+  const substituted = substitute(marker, base).text;
+  const end = substituted.indexOf("\n");
+  return (end === -1 ? substituted : substituted.slice(0, end)).replace(/\r$/, "");
+}
+
 async function runOne(
   command: string,
   marker: string,
+  /** The marker as a refusal quotes it (see {@link refusedPattern}). */
+  quoted: string,
   options: InlineExpansionOptions,
   env: Record<string, string>,
 ): Promise<InlineExpansion> {
@@ -130,7 +144,7 @@ async function runOne(
   // A session given no shell says so at once: asking for a permission that cannot be used would only mislead.
   const refusal = options.shellOps.refusal;
   if (refusal !== undefined) {
-    return { ok: false, message: `Shell command not run for pattern "${marker}": ${refusal}`, shell: true };
+    return { ok: false, message: `Shell command not run for pattern "${quoted}": ${refusal}`, shell: true };
   }
   let decision: PermissionDecision;
   try {
@@ -142,7 +156,7 @@ async function runOne(
   if (denied !== undefined) {
     return {
       ok: false,
-      message: `Shell command permission check failed for pattern "${marker}": ${denied}`,
+      message: `Shell command permission check failed for pattern "${quoted}": ${denied}`,
       shell: true,
     };
   }
@@ -179,10 +193,11 @@ async function runOne(
  * document order, each after `checkCommand` (which sees the command as it will run, references included),
  * through `shellOps` with `cwd`, `shell`, `signal`, the env vars and a timeout.
  * Command output is never substituted or scanned again. The first denial or failure stops the expansion:
- * `Shell command permission check failed for pattern "{p}": {reason}` (an unresolved `ask` gives its `reason`, SPEC
+ * `Shell command permission check failed for pattern "{q}": {reason}` (an unresolved `ask` gives its `reason`, SPEC
  * §14.9) / `Shell command failed for pattern "{p}": [stderr]⏎{output}` for a non-zero exit (timeouts and
- * aborts say so instead), where `{p}` is the marker as written in the body. A shell that starts nothing
- * (`refusal` set) gives `Shell command not run for pattern "{p}": {refusal}` before any permission check. `allowShell: false` leaves markers
+ * aborts say so instead), where `{p}` is the marker as written in the body and `{q}` the marker as a refusal
+ * quotes it (`refusedPattern`: substituted, first line only). A shell that starts nothing (`refusal` set) gives
+ * `Shell command not run for pattern "{q}": {refusal}` before any permission check. `allowShell: false` leaves markers
  * literal (substituted like text) and runs nothing. Never rejects (a throwing checker or shell is a failure).
  */
 export async function expandInline(body: string, options: InlineExpansionOptions): Promise<InlineExpansion> {
@@ -200,7 +215,8 @@ export async function expandInline(body: string, options: InlineExpansionOptions
     const env: Record<string, string> = {};
     const command = substitute(region.command, { ...base, encode: shellEncoder(env) });
     substituted ||= command.substituted;
-    const ran = await runOne(command.text.trim(), region.marker, options, env);
+    const quoted = refusedPattern(region.marker, base);
+    const ran = await runOne(command.text.trim(), region.marker, quoted, options, env);
     if (!ran.ok) return ran;
     text += ran.text;
   }

@@ -43,13 +43,14 @@ export function renderSkillToolResult(input: SkillToolResultInput): [ToolResultB
 
 /**
  * The metadata block of a user slash command (SPEC §6): `<command-message>{name}</command-message>⏎
- * <command-name>/{name}</command-name>⏎<command-args>{args}</command-args>`, the args line left out when args
- * are empty or blank. Wrapper tags in the name or args are defused by `neutralizeMarkup`.
+ * <command-name>/{name}</command-name>⏎<command-args>{args}</command-args>⏎` (ending with a line break after the
+ * args line, as Claude Code sends it), the args line and its break left out when args are empty or blank. Wrapper
+ * tags in the name or args are defused by `neutralizeMarkup`.
  */
 export function commandMetadataText(name: string, args: string): string {
   const safeName = neutralizeMarkup(name);
   const head = `<command-message>${safeName}</command-message>\n<command-name>/${safeName}</command-name>`;
-  return args.trim() === "" ? head : `${head}\n<command-args>${neutralizeMarkup(args)}</command-args>`;
+  return args.trim() === "" ? head : `${head}\n<command-args>${neutralizeMarkup(args)}</command-args>\n`;
 }
 
 export interface SlashCommandInput {

@@ -160,3 +160,60 @@ export function isReadOnlyCommand(part: string, dirs: CommandDirs): boolean {
   }
   return false;
 }
+
+/** Commands whose operands are files they create, change or remove; the path named is the first operand. */
+export const FILE_CHANGING_COMMANDS: ReadonlySet<string> = new Set([
+  "touch",
+  "rm",
+  "rmdir",
+  "mkdir",
+  "unlink",
+]);
+
+/** Commands that change the file named by their last operand (`cp a b`, `mv a b`, `chmod +x f`). */
+export const LAST_OPERAND_COMMANDS: ReadonlySet<string> = new Set(["cp", "mv", "ln", "chmod", "chown"]);
+
+/** What one simple command changes, as far as the command line tells: its program and one path it touches. */
+export interface CommandTouch {
+  /** The program name: the first word that is not a `NAME=value` assignment. */
+  command: string;
+  /**
+   * The absolute path it writes (an output redirection, a `tee` file, or an operand of a command in
+   * {@link FILE_CHANGING_COMMANDS} / {@link LAST_OPERAND_COMMANDS}); undefined when none is known statically.
+   */
+  path?: string;
+}
+
+/**
+ * The program of one simple command and the first path it would write, for the text that says what needs
+ * approval (SPEC §14.9). Undefined for an empty command. Lexical; pure.
+ */
+export function commandTouch(part: string, dirs: CommandDirs): CommandTouch | undefined {
+  const parsed = commandWords(part);
+  const at = parsed.words.findIndex((w) => !ASSIGNMENT.test(w));
+  const command = parsed.words[at];
+  if (command === undefined) return undefined;
+  const known = (word: string, isDynamic: boolean) =>
+    HARMLESS_WRITE_TARGETS.has(word) || word.includes("{")
+      ? undefined
+      : resolveWordPath(word, isDynamic, dirs);
+  for (const redirect of parsed.redirects) {
+    if (!redirect.output || redirect.fd || HARMLESS_WRITE_TARGETS.has(redirect.target)) continue;
+    const path = known(redirect.target, /[$`]/.test(redirect.target));
+    return path === undefined ? { command } : { command, path };
+  }
+  const operands: { word: string; index: number }[] = [];
+  for (let i = at + 1; i < parsed.words.length; i++) {
+    const word = parsed.words[i] ?? "";
+    if (!word.startsWith("-") || word === "-") operands.push({ word, index: i });
+  }
+  const target =
+    FILE_CHANGING_COMMANDS.has(command) || command === "tee"
+      ? operands[0]
+      : LAST_OPERAND_COMMANDS.has(command) && operands.length > 1
+        ? operands.at(-1)
+        : undefined;
+  if (target === undefined) return { command };
+  const path = known(target.word, parsed.dynamic[target.index] ?? false);
+  return path === undefined ? { command } : { command, path };
+}

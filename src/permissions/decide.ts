@@ -3,6 +3,8 @@ import { assertNever } from "../diagnostics.js";
 import {
   allowedDirs,
   type CommandDirs,
+  commandTouch,
+  isInsideAllowed,
   isReadOnlyCommand,
   type OutsideWrite,
   outsideWrites,
@@ -108,6 +110,33 @@ export function outsideWriteReason(write: OutsideWrite, dirs: CommandDirs): stri
   );
 }
 
+/**
+ * Ask reason for one simple command that neither only reads nor has a rule (SPEC §14.9), in Claude Code's words
+ * where it names a path the command writes: `{cmd} in '{path}' needs approval. The path is inside the working
+ * directories for this session ('{dir}', …), and skillwright asks before a shell command creates, changes or
+ * removes files there.` A path outside them says `outside` and ends at `files.`; a command whose written path
+ * the command line does not tell gives `{cmd} needs approval. skillwright runs a shell command without asking
+ * only when it only reads inside the working directories for this session (…) or a rule allows it.` Pure.
+ */
+export function commandApprovalReason(part: string, dirs: CommandDirs): string | undefined {
+  const touch = commandTouch(part, dirs);
+  if (touch === undefined) return undefined;
+  const allowed = allowedDirs(dirs)
+    .map((d) => `'${d}'`)
+    .join(", ");
+  if (touch.path === undefined) {
+    return (
+      `${touch.command} needs approval. skillwright runs a shell command without asking only when it only reads ` +
+      `inside the working directories for this session (${allowed}) or a rule allows it.`
+    );
+  }
+  return isInsideAllowed(touch.path, dirs)
+    ? `${touch.command} in '${touch.path}' needs approval. The path is inside the working directories for this ` +
+        `session (${allowed}), and skillwright asks before a shell command creates, changes or removes files there.`
+    : `${touch.command} in '${touch.path}' needs approval. The path is outside the working directories for this ` +
+        `session (${allowed}), and skillwright asks before a shell command creates, changes or removes files.`;
+}
+
 /** The first allow rule or grant that covers one simple command, if any. */
 function coveringRule(rules: readonly PermissionRule[], part: string): PermissionRule | undefined {
   return rules.find((rule) => rule.content !== undefined && commandContentMatches(rule.content, part));
@@ -145,9 +174,9 @@ function commandVerdict(
       continue;
     }
     if (isReadOnlyCommand(part, dirs)) continue;
-    return split.parts.length > 1
-      ? { behavior: "ask", reason: multipleOperationsReason(part) }
-      : { behavior: "ask" };
+    if (split.parts.length > 1) return { behavior: "ask", reason: multipleOperationsReason(part) };
+    const reason = commandApprovalReason(part, dirs);
+    return reason === undefined ? { behavior: "ask" } : { behavior: "ask", reason };
   }
   return last === undefined ? { behavior: "allow", readOnly } : { behavior: "allow", rule: last, readOnly };
 }
@@ -165,7 +194,7 @@ function readOnlyInCwd(subject: PermissionSubject, dirs: MatchDirs): boolean {
  * for a command: a nested command (`$(…)`, backticks) → ask; a write (redirection, `tee`) outside the working
  * directory and `rules.additionalDirectories` → ask, even if a rule covers the command; every simple command
  * covered by an allow rule or grant, or only reading (`isReadOnlyCommand`) → allow; else ask, naming the part
- * of a compound command that needs approval. For other subjects: a matching allow rule or grant → allow;
+ * of a compound command that needs approval, or for a simple one what it writes (`commandApprovalReason`). For other subjects: a matching allow rule or grant → allow;
  * `safe`, or `readOnly` with no path or a path inside `cwd` → allow; otherwise ask. Deny and ask rules hit when
  * they match any simple command of a compound one. Unparsable rules are ignored (settings reports them). Pure.
  */

@@ -59,12 +59,18 @@ export function withTurnDenials(rules: PermissionRules, removed: readonly string
   return scoped.length === 0 ? rules : { ...rules, deny: [...rules.deny, ...scoped] };
 }
 
-/** The text the model gets when a call was not allowed: the deny reason, or the ask's reason (else its prompt). */
+/**
+ * The text the model gets when a call was not allowed: the deny reason; for an unanswered ask, its reason alone
+ * (it says what needs approval, in Claude Code's words, SPEC §14.9), else its prompt followed by `Permission was
+ * not granted (no one to ask: …).`
+ */
 export function denialText(decision: PermissionDecision): string {
   if (decision.behavior === "deny") return decision.reason;
   if (decision.behavior === "ask") {
-    // A reason says what needs approval (SPEC §14.9); the bare prompt only asks.
-    return `${decision.reason ?? decision.prompt} Permission was not granted (no one to ask: allow it with --allowedTools or a permissions.allow rule).`;
+    return (
+      decision.reason ??
+      `${decision.prompt} Permission was not granted (no one to ask: allow it with --allowedTools or a permissions.allow rule).`
+    );
   }
   return "";
 }

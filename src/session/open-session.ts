@@ -44,12 +44,13 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
   const model = options.model ?? snapshot.model ?? DEFAULT_MODEL;
   const now = options.now ?? Date.now;
   const live = followSnapshots(host, snapshot, (rediscovered) =>
-    view.rediscovered(rediscovered.skills, rediscovered.disabled ?? []),
+    view.rediscovered(rediscovered.skills, rediscovered.disabled ?? [], rediscovered.skipped ?? []),
   );
   const view = createSkillView({
     cwd: host.cwd,
     skills: discovery.skills,
     disabled: discovery.disabled ?? [],
+    skipped: discovery.skipped ?? [],
     filter: () => live.current().filter,
     builtinCommands: true,
     ...(setup.nested === undefined ? {} : { nested: setup.nested }),

@@ -109,6 +109,7 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       skills: () => session.skills.visible(),
       pluginSkillNames: () => session.skills.pluginSkillNames(),
       disabled: (name) => session.skills.disabled(name),
+      skipped: (name) => session.skills.skipped(name),
       invoke: (request) => invoke(caller, request),
       depth: caller.depth,
       ...(caller.agentId === undefined ? {} : { agentId: caller.agentId }),

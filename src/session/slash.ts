@@ -74,7 +74,11 @@ export async function handleSlash(prompt: string, deps: SlashDeps): Promise<Slas
     case "inline":
       return {
         kind: "expand",
-        userBlocks: [meta, { type: "text", text: outcome.text }],
+        userBlocks: [
+          meta,
+          ...(outcome.note === undefined ? [] : [{ type: "text" as const, text: outcome.note }]),
+          { type: "text", text: outcome.text },
+        ],
         turn: applyPatch(deps.turn, outcome.patch),
       };
   }

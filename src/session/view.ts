@@ -24,6 +24,8 @@ export interface SkillViewOptions {
   skills: readonly Skill[];
   /** Skills discovery switched off (with the reason); they stay out of `visible()`. */
   disabled?: readonly DisabledSkill[];
+  /** Names of skills discovery found but skipped by an error (`Discovery.skipped`). */
+  skipped?: readonly string[];
   /** The current filter (it may change on reload): nested finds it disables are kept out too. */
   filter?: () => SkillFilter;
   nested?: NestedFinder;
@@ -37,6 +39,7 @@ export interface SkillViewOptions {
  */
 export function createSkillView(options: SkillViewOptions): SkillView {
   let disabled: DisabledSkill[] = [...(options.disabled ?? [])];
+  let skipped = new Set(options.skipped ?? []);
   const filter = options.filter ?? (() => NO_SKILL_FILTER);
   /** The list plus the built-in prompt commands that no filter disables (those join `disabled`). */
   const withBuiltins = (list: readonly Skill[]) => {
@@ -76,6 +79,7 @@ export function createSkillView(options: SkillViewOptions): SkillView {
   return {
     visible: () => activation.visible(skills),
     disabled: (name) => disabled.find((d) => d.skill.name === name || d.skill.alias === name),
+    skipped: (name) => skipped.has(name),
     pluginSkillNames: () => skills.filter((s) => s.source === "plugin").map((s) => s.name),
     async touch(paths) {
       const announcements: string[] = [];
@@ -95,7 +99,8 @@ export function createSkillView(options: SkillViewOptions): SkillView {
       activation.activate(listed);
       return listed;
     },
-    rediscovered(discovered, discoveredDisabled = []) {
+    rediscovered(discovered, discoveredDisabled = [], discoveredSkipped = []) {
+      skipped = new Set(discoveredSkipped);
       const names = new Set([...discovered, ...discoveredDisabled.map((d) => d.skill)].map((s) => s.name));
       const current = filter();
       const keptNested = nested.filter((s) => !names.has(s.name));

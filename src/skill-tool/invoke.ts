@@ -64,7 +64,8 @@ export type InvocationOutcome =
       message: string /** An inline shell failure: sent without `<tool_use_error>` (§14.9). */;
       shell?: true;
     }
-  | { kind: "inline"; text: string; patch: TurnPatch }
+  /** `text` is one text block; `note` (a re-invocation, SPEC §14.3) a text block of its own before it. */
+  | { kind: "inline"; note?: string; text: string; patch: TurnPatch }
   | { kind: "fork"; outcome: ForkOutcome };
 
 /** The turn patch an inline skill applies (SPEC §5 turn-scoped overrides). Pure. */
@@ -204,13 +205,12 @@ export async function invokeSkill(
     });
     return { kind: "fork", outcome };
   }
-  const earlier = deps.loaded.earlier(request.agentId, skill.name);
+  const first = deps.loaded.first(request.agentId, skill.name);
   deps.loaded.add(request.agentId, skill.name, text);
-  return {
-    kind: "inline",
-    text: invocationText(request.name ?? skill.name, text, earlier),
-    patch: skillPatch(skill),
-  };
+  const sent = invocationText(request.name ?? skill.name, text, first);
+  return sent.note === undefined
+    ? { kind: "inline", text: sent.text, patch: skillPatch(skill) }
+    : { kind: "inline", note: sent.note, text: sent.text, patch: skillPatch(skill) };
 }
 
 async function expandBody(

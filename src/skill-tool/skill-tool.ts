@@ -16,6 +16,8 @@ export interface SkillToolOptions {
   pluginSkillNames: () => readonly string[];
   /** The disabled skill called `name`, so a call of it says which setting or flag disabled it. */
   disabled?: (name: string) => DisabledSkill | undefined;
+  /** True when a skill called `name` was found but skipped by an error at discovery. */
+  skipped?: (name: string) => boolean;
   invoke: (request: InvocationRequest) => Promise<InvocationOutcome>;
   /** The depth of the agent this tool belongs to. */
   depth: number;
@@ -49,6 +51,7 @@ export function createSkillTool(options: SkillToolOptions): AgentTool {
         skills: options.skills(),
         pluginSkillNames: options.pluginSkillNames(),
         ...(options.disabled === undefined ? {} : { disabled: options.disabled }),
+        ...(options.skipped === undefined ? {} : { skipped: options.skipped }),
       });
       if (!valid.ok) return errorText(valid.message);
       const { skill, name } = valid;
@@ -77,7 +80,10 @@ export function createSkillTool(options: SkillToolOptions): AgentTool {
             content: [{ type: "text", text: `Launching skill: ${name}` }],
             isError: false,
             touchedPaths: [],
-            followUp: [{ type: "text", text: outcome.text }],
+            followUp: [
+              ...(outcome.note === undefined ? [] : [{ type: "text" as const, text: outcome.note }]),
+              { type: "text", text: outcome.text },
+            ],
             patch: outcome.patch,
           };
         case "fork":

@@ -112,6 +112,11 @@ function unknownSkillMessage(
   return suggestion === undefined ? base : `${base}. Did you mean ${suggestion}?`;
 }
 
+/** True for an MCP server's prompt exposed as a user command (`source: "mcp"`, `kind: "command"`). */
+function isMcpPrompt(skill: Skill): boolean {
+  return skill.source === "mcp" && skill.kind === "command";
+}
+
 /** The refusal for a UI-only command called through the Skill tool (SPEC §14.6), bare. */
 export function uiCommandMessage(name: string): string {
   return `${name} is a UI command, not a skill. Ask the user to run /${name} themselves — it cannot be invoked via the Skill tool.`;
@@ -129,10 +134,12 @@ export function disabledModelInvocationMessage(name: string): string {
 /**
  * Validates a Skill tool call against the skills the model may call now (SPEC §4), in order: empty name →
  * `Skill name is empty`; a leading `/` is stripped (an input of just `/` is empty too); a name no skill answers
- * to (names are case-sensitive, aliases count) → `uiCommandMessage` for a UI-only command such as `help`, else
+ * to (names are case-sensitive, aliases count) → `uiCommandMessage` for a UI-only command such as `help`;
+ * `Unknown skill: {n}.` (with a period, nothing more) for a skill found but skipped by an error; else
  * `Unknown skill: {n}` plus either the bare-name hint when exactly one `{x}:{n}` exists among `skills` and
- * `pluginSkillNames`, or `. Did you mean {m}?` for a callable name within two edits (`closestName`);
- * `disable-model-invocation` → `disabledModelInvocationMessage`. `skills` must already exclude un-activated
+ * `pluginSkillNames`, or `. Did you mean {m}?` for a callable name within two edits (`closestName`); an MCP
+ * prompt (a user command only) → `Unknown skill: {n}`; `disable-model-invocation` →
+ * `disabledModelInvocationMessage`. `skills` must already exclude un-activated
  * conditional skills. Messages are returned bare; wrap them with `toolUseError`. Pure.
  */
 export function validateSkillCall(
@@ -144,6 +151,8 @@ export function validateSkillCall(
     pluginSkillNames?: readonly string[];
     /** The disabled skill called `name` (settings `skills.disabled`, `--skills`, `--no-skills`), if any. */
     disabled?: (name: string) => DisabledSkill | undefined;
+    /** True when a skill called `name` was found but skipped by an error at discovery. */
+    skipped?: (name: string) => boolean;
   },
 ): SkillCallValidation {
   const name = normalizeSkillName(input.skill);
@@ -153,8 +162,12 @@ export function validateSkillCall(
     const off = options.disabled?.(name);
     if (off !== undefined) return { ok: false, message: disabledSkillText(off.skill.name, off.by) };
     if (isUiCommand(name)) return { ok: false, message: uiCommandMessage(name) };
+    // Found but skipped (over the size limit, unreadable, …): Claude Code's text ends with a period here.
+    if (options.skipped?.(name) === true) return { ok: false, message: `Unknown skill: ${name}.` };
     return { ok: false, message: unknownSkillMessage(name, options.skills, options.pluginSkillNames ?? []) };
   }
+  // An MCP prompt is for people (a typed `/name`); to the model it does not exist, as in Claude Code.
+  if (isMcpPrompt(skill)) return { ok: false, message: `Unknown skill: ${name}` };
   if (skill.disableModelInvocation) return { ok: false, message: disabledModelInvocationMessage(name) };
   return { ok: true, skill, name };
 }

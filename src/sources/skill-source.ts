@@ -39,6 +39,11 @@ export interface SourceListing {
   skills: Skill[];
   diagnostics: Diagnostic[];
   roots?: RootReport[];
+  /**
+   * Names of skills found but left out by an error diagnostic (over the size limit, unreadable, …), so that a
+   * call of one can say it exists but was skipped. Absent means none.
+   */
+  skipped?: string[];
 }
 
 /**

@@ -135,7 +135,7 @@ describe("invocation by every name a skill answers to (SPEC §1 name, §4, §6)"
     await e.send("/ns:sub a b");
     const texts = textBlocks(lastUser(e.body(0)).content);
     expect(texts).toContain(
-      "<command-message>ns:sub</command-message>\n<command-name>/ns:sub</command-name>\n<command-args>a b</command-args>",
+      "<command-message>ns:sub</command-message>\n<command-name>/ns:sub</command-name>\n<command-args>a b</command-args>\n",
     );
     expect(texts).toContain("SUB a b\n");
   });

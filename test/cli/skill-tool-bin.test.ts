@@ -108,7 +108,9 @@ describe("node dist/bin/main.js -p (SPEC §14)", () => {
     expect(answer(3)).toEqual([
       "Launching skill: pdf",
       "(Re-invocation of /pdf — the skill instructions were previously loaded; the arguments or dynamic output " +
-        `below are new.)\n${base}\n\nUse pdftk on b.pdf.`,
+        "below are new.)",
+      // The body as the first call sent it (a.pdf), as Claude Code re-sends it.
+      `${base}\n\nUse pdftk on a.pdf.`,
     ]);
   });
 

@@ -133,7 +133,7 @@ describe("the shipped bin: a cloned repo's allow rules wait for skillwright perm
     expect(first.stderr).toContain("skillwright permissions approve");
     expect(existsSync(marker)).toBe(false);
     const refused = JSON.stringify(model.server.requests[1]?.body ?? {});
-    expect(refused).toContain("Permission was not granted");
+    expect(refused).toContain(`touch in '${marker}' needs approval.`);
 
     const approve = await run(["permissions", "approve"]);
     expect(approve.exitCode, approve.stderr).toBe(0);

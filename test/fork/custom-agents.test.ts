@@ -266,7 +266,10 @@ describe("a forked skill running as a custom agent", () => {
     });
     await e.send("review it");
     expect(asked).toEqual([]);
-    expect(lastResults(e.forkRequests()[1]).join()).toContain("Permission was not granted");
+    expect(lastResults(e.forkRequests()[1]).join()).toBe(
+      `touch in '${join(e.cwd, "made.txt")}' needs approval. The path is inside the working directories for this ` +
+        `session ('${e.cwd}'), and skillwright asks before a shell command creates, changes or removes files there.`,
+    );
     await expect(readFile(join(e.cwd, "made.txt"), "utf8")).rejects.toThrow();
   });
 

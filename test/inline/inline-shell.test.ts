@@ -9,6 +9,7 @@ import {
   expandInline,
   type InlineExpansionOptions,
   MAX_INLINE_OUTPUT_CHARS,
+  refusedPattern,
 } from "../../src/inline/inline-shell.js";
 import { createNodeShell, type ShellOps } from "../../src/io/shell.js";
 import { decide } from "../../src/permissions/decide.js";
@@ -282,12 +283,23 @@ describe("expandInline through the Bash permission check, headless (SPEC §14.1,
     await writeFile(join(dir, "x.txt"), "x\n");
     expect(await expandOk("!`cat x.txt`", { checkCommand: headless({}) })).toBe("x");
     expect(await expandInline("!`cat /etc/hostname`", options({ checkCommand: headless({}) }))).toEqual(
-      failed("!`cat /etc/hostname`", "Permission was not granted (Allow Bash(cat /etc/hostname)?)"),
+      failed(
+        "!`cat /etc/hostname`",
+        "cat needs approval. skillwright runs a shell command without asking only when it only reads inside the " +
+          `working directories for this session ('${dir}') or a rule allows it.`,
+      ),
     );
   });
 
   it.each<[string, string, Partial<PermissionRules>, string[], string]>([
-    ["a write needs a grant", "!`touch m`", {}, [], "Permission was not granted (Allow Bash(touch m)?)"],
+    [
+      "a write needs a grant",
+      "!`touch m`",
+      {},
+      [],
+      "touch in '<dir>/m' needs approval. The path is inside the working directories for this session " +
+        "('<dir>'), and skillwright asks before a shell command creates, changes or removes files there.",
+    ],
     [
       "deny beats the skill's own grant (SPEC §14.1)",
       "!`touch m`",
@@ -344,7 +356,8 @@ describe("expandInline through the Bash permission check, headless (SPEC §14.1,
       `${body}\n!\`touch after\``,
       options({ checkCommand: headless(rules, grants) }),
     );
-    expect(result).toEqual(failed(body, reason.replaceAll("<dir>", dir)));
+    // A refusal quotes a marker by its first line (a fenced block: its fence).
+    expect(result).toEqual(failed(body.split("\n")[0] ?? "", reason.replaceAll("<dir>", dir)));
     expect(await readdir(dir)).toEqual([]);
   });
 
@@ -352,5 +365,36 @@ describe("expandInline through the Bash permission check, headless (SPEC §14.1,
     const checkCommand = headless({}, ["Bash(echo:*)"]);
     expect(await expandOk("!`echo x > m.txt`", { checkCommand })).toBe(EMPTY_OUTPUT_TEXT);
     expect(await readdir(dir)).toEqual(["m.txt"]);
+  });
+});
+
+describe("refusedPattern: how a refusal quotes a marker (Claude Code's wire)", () => {
+  it.each<[string, string, string, string]>([
+    ["an inline marker, substituted", "!`rm -rf $ARGUMENTS`", "build out", "!`rm -rf build out`"],
+    ["a positional arg", "!`touch $1`", "a b", "!`touch b`"],
+    ["a block: its first line only", "```!\nrm -rf $0\necho gone\n```", "x", "```!"],
+    ["a block with a command on the fence line", "```! rm $0\necho gone\n```", "x", "```! rm x"],
+    ["a CRLF block", "```!\r\nrm x\r\n```", "", "```!"],
+  ])("%s", (_name, marker, args, want) => {
+    expect(refusedPattern(marker, { args })).toBe(want);
+  });
+
+  it("a denied command and a session without a shell quote the substituted first line; a failure the marker as written", async () => {
+    const deny: CheckCommand = async () => ({ behavior: "deny", reason: "no." });
+    const body = "```!\ntouch $0\n```";
+    expect(await expandInline(body, options({ args: "f", checkCommand: deny }))).toEqual({
+      ok: false,
+      message: 'Shell command permission check failed for pattern "```!": no.',
+      shell: true,
+    });
+    const refusing: ShellOps = { ...createNodeShell(), refusal: "no shell here" };
+    expect(await expandInline("!`touch $0`", options({ args: "f", shellOps: refusing }))).toEqual({
+      ok: false,
+      message: 'Shell command not run for pattern "!`touch f`": no shell here',
+      shell: true,
+    });
+    expect(await expandInline("!`false $0`", options({ args: "f" }))).toMatchObject({
+      message: 'Shell command failed for pattern "!`false $0`": [stderr]\nCommand exited with code 1',
+    });
   });
 });

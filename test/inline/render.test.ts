@@ -58,7 +58,7 @@ describe("commandMetadataText / renderSlashCommand", () => {
     [
       "deploy",
       "prod now",
-      "<command-message>deploy</command-message>\n<command-name>/deploy</command-name>\n<command-args>prod now</command-args>",
+      "<command-message>deploy</command-message>\n<command-name>/deploy</command-name>\n<command-args>prod now</command-args>\n",
     ],
     ["deploy", "", "<command-message>deploy</command-message>\n<command-name>/deploy</command-name>"],
     ["deploy", "  ", "<command-message>deploy</command-message>\n<command-name>/deploy</command-name>"],
@@ -72,7 +72,7 @@ describe("commandMetadataText / renderSlashCommand", () => {
     ).toEqual([
       {
         type: "text",
-        text: "<command-message>fix</command-message>\n<command-name>/fix</command-name>\n<command-args>#12</command-args>",
+        text: "<command-message>fix</command-message>\n<command-name>/fix</command-name>\n<command-args>#12</command-args>\n",
       },
       { type: "text", text: "Base directory for this skill: /s/fix\n\nB" },
     ]);

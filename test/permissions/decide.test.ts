@@ -306,6 +306,16 @@ describe("decide: Bash commands (SPEC §14.1, §14.8, §14.9, issue 16.6)", () =
   const multi = (part: string) =>
     `This Bash command contains multiple operations. The following part requires approval: ${part}`;
   const NESTED = "A nested command in this command can't be checked before it runs";
+  /** Claude Code's headless text for a command that writes inside the working directories (issue #27). */
+  const inside = (cmd: string, p: string) =>
+    `${cmd} in '${p}' needs approval. The path is inside the working directories for this session ('/repo'), ` +
+    "and skillwright asks before a shell command creates, changes or removes files there.";
+  const outsideTouch = (cmd: string, p: string) =>
+    `${cmd} in '${p}' needs approval. The path is outside the working directories for this session ('/repo'), ` +
+    "and skillwright asks before a shell command creates, changes or removes files.";
+  const unknown = (cmd: string) =>
+    `${cmd} needs approval. skillwright runs a shell command without asking only when it only reads inside the ` +
+    "working directories for this session ('/repo') or a rule allows it.";
 
   interface CommandRow {
     command: string;
@@ -364,14 +374,22 @@ describe("decide: Bash commands (SPEC §14.1, §14.8, §14.9, issue 16.6)", () =
     { command: "echo a; pwd && ls | cat", want: READS },
     { command: "echo hi > /dev/null 2>&1", want: READS },
     { command: "echo a\ngit status", want: READS },
-    { command: "cat /etc/passwd", want: ask("cat /etc/passwd") },
-    { command: "cat ../other/x", want: ask("cat ../other/x") },
-    { command: "cat $HOME/x", want: ask("cat $HOME/x") },
-    { command: "git push", want: ask("git push") },
-    { command: "git diff --output=patch.txt", want: ask("git diff --output=patch.txt") },
-    { command: "GIT_EXTERNAL_DIFF=./x git diff", want: ask("GIT_EXTERNAL_DIFF=./x git diff") },
-    { command: "touch a", want: ask("touch a") },
-    { command: "echo x > out.txt", want: ask("echo x > out.txt") },
+    { command: "cat /etc/passwd", want: ask("cat /etc/passwd", unknown("cat")) },
+    { command: "cat ../other/x", want: ask("cat ../other/x", unknown("cat")) },
+    { command: "cat $HOME/x", want: ask("cat $HOME/x", unknown("cat")) },
+    { command: "git push", want: ask("git push", unknown("git")) },
+    { command: "git diff --output=patch.txt", want: ask("git diff --output=patch.txt", unknown("git")) },
+    {
+      command: "GIT_EXTERNAL_DIFF=./x git diff",
+      want: ask("GIT_EXTERNAL_DIFF=./x git diff", unknown("git")),
+    },
+    { command: "touch a", want: ask("touch a", inside("touch", "/repo/a")) },
+    { command: "rm -rf build", want: ask("rm -rf build", inside("rm", "/repo/build")) },
+    { command: "cp a.txt sub/b.txt", want: ask("cp a.txt sub/b.txt", inside("cp", "/repo/sub/b.txt")) },
+    { command: "touch /etc/x", want: ask("touch /etc/x", outsideTouch("touch", "/etc/x")) },
+    { command: "touch $F", want: ask("touch $F", unknown("touch")) },
+    { command: "npm test", want: ask("npm test", unknown("npm")) },
+    { command: "echo x > out.txt", want: ask("echo x > out.txt", inside("echo", "/repo/out.txt")) },
     // §14.9: the reason names what needs approval.
     { command: "echo a; touch b", want: ask("echo a; touch b", multi("touch b")) },
     { command: "echo a && rm -rf build", want: ask("echo a && rm -rf build", multi("rm -rf build")) },

@@ -159,7 +159,9 @@ describe("skillwright -p (headless)", () => {
     expect((await skillwright(["-p", "run it"], modelEnv(denied))).exitCode).toBe(0);
     const [refusal] = toolResultsOf(denied.server.requests[1]);
     expect(refusal?.is_error).toBe(true);
-    expect(resultText(refusal)).toContain("Permission was not granted");
+    expect(resultText(refusal)).toBe(
+      "This Bash command contains multiple operations. The following part requires approval: tee out.txt",
+    );
     await denied.close();
 
     const allowed = await setup(turns());
@@ -205,7 +207,7 @@ describe("skillwright -p (headless)", () => {
     expect(messages).toHaveLength(1);
     const texts = firstMessageTexts(m.server.requests[0]);
     expect(texts).toContain(
-      "<command-message>greet</command-message>\n<command-name>/greet</command-name>\n<command-args>world</command-args>",
+      "<command-message>greet</command-message>\n<command-name>/greet</command-name>\n<command-args>world</command-args>\n",
     );
     expect(texts.at(-1)).toBe(
       `Base directory for this skill: ${tree.path("repo/.claude/skills/greet")}\n\nGREET-BODY for world\n`,

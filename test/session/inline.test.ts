@@ -35,9 +35,23 @@ const TREE: Record<string, TreeEntry> = {
     "description: Echoes args\nallowed-tools: Bash(echo:*)",
     'Raw: $ARGUMENTS\nA: !`echo $ARGUMENTS`\nB: !`echo "$ARGUMENTS"`\nC: !`echo $0 $1 $2`\n',
   ),
+  "project/.claude/skills/wipe/SKILL.md": skillMd("description: Wipes", "Wipe: !`rm -rf $ARGUMENTS`\n"),
+  "project/.claude/skills/wipe-block/SKILL.md": skillMd(
+    "description: Wipes in a block",
+    "Wipe:\n```!\nrm -rf $0\necho gone\n```\n",
+  ),
   "project/.claude/commands/legacy.md": skillMd("description: Old style", "Legacy body $ARGUMENTS\n"),
   "project/.claude/settings.local.json": JSON.stringify({
-    permissions: { allow: ["Skill(shelly)", "Skill(risky)", "Skill(failing)", "Skill(inject)"] },
+    permissions: {
+      allow: [
+        "Skill(shelly)",
+        "Skill(risky)",
+        "Skill(failing)",
+        "Skill(inject)",
+        "Skill(wipe)",
+        "Skill(wipe-block)",
+      ],
+    },
   }),
   "project/build/keep.txt": "keep\n",
 };
@@ -126,10 +140,23 @@ describe("inline expansion (SPEC §5)", () => {
     expect(isError).toBe(true);
     expect(text).toBe(
       'Shell command permission check failed for pattern "!`rm -rf build`": ' +
-        "Permission was not granted (Allow Bash(rm -rf build)?)",
+        `rm in '${join(h.cwd, "build")}' needs approval. The path is inside the working directories for this ` +
+        `session ('${h.cwd}'), and skillwright asks before a shell command creates, changes or removes files there.`,
     );
     expect(blocks).toHaveLength(1);
     expect(await exists(join(h.cwd, "build", "keep.txt"))).toBe(true);
+  });
+
+  it("a refusal quotes the marker after substitution, and a fenced block by its first line (Claude Code's wire)", async () => {
+    const quoted = (text: string) => text.slice(0, text.indexOf('": ') + 1);
+    const inline = await invoke("wipe", "build");
+    expect(inline.isError).toBe(true);
+    expect(quoted(inline.text)).toBe('Shell command permission check failed for pattern "!`rm -rf build`"');
+    await h?.close();
+    const block = await invoke("wipe-block", "build");
+    expect(block.isError).toBe(true);
+    expect(quoted(block.text)).toBe('Shell command permission check failed for pattern "```!"');
+    expect(await exists(join(block.h.cwd, "build", "keep.txt"))).toBe(true);
   });
 
   it("a failing inline command fails the whole call, without the <tool_use_error> wrapper (§14.9)", async () => {

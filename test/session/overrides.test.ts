@@ -129,20 +129,24 @@ describe("turn-scoped overrides of an inline skill (SPEC §5)", () => {
     await h.send("echo things");
     const before = onlyResult(h, 1);
     expect(before.isError).toBe(true);
-    expect(before.text).toContain("Allow Bash(echo before > before.txt)?");
+    // Headless, the refusal is Claude Code's text with our name (issue #27).
+    const needsApproval = (cmd: string, file: string) =>
+      `${cmd} in '${join(h?.cwd ?? "", file)}' needs approval. The path is inside the working directories for ` +
+      `this session ('${h?.cwd}'), and skillwright asks before a shell command creates, changes or removes files there.`;
+    expect(before.text).toBe(needsApproval("echo", "before.txt"));
     expect(onlyResult(h, 2)).toEqual({ text: "Launching skill: echoer", isError: false });
     const echoed = onlyResult(h, 3);
     expect(echoed.isError).toBe(false);
     expect(echoed.text.trim()).toBe("hi");
     const removed = onlyResult(h, 4);
     expect(removed.isError).toBe(true);
-    expect(removed.text).toContain("Allow Bash(rm -rf build)?");
+    expect(removed.text).toBe(needsApproval("rm", "build"));
     expect(await access(join(h.cwd, "build", "keep.txt")).then(() => true)).toBe(true);
 
     await h.send("one more echo");
     const after = onlyResult(h, 6);
     expect(after.isError).toBe(true);
-    expect(after.text).toContain("Allow Bash(echo after > after.txt)?");
+    expect(after.text).toBe(needsApproval("echo", "after.txt"));
   });
 
   it("scoped disallowed-tools (Bash(rm:*)) deny matching commands for the turn; other commands still run", async () => {

@@ -29,7 +29,7 @@ const TREE: Record<string, TreeEntry> = {
 
 const ALREADY = (name: string) => `Skill /${name} is already loaded above; instructions unchanged.`;
 const AGAIN = (name: string) =>
-  `(Re-invocation of /${name} — the skill instructions were previously loaded; the arguments or dynamic output below are new.)\n`;
+  `(Re-invocation of /${name} — the skill instructions were previously loaded; the arguments or dynamic output below are new.)`;
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -57,8 +57,15 @@ function typedExpansion(harness: Harness, index: number): string | undefined {
   return textBlocks(lastUser(requestBody(harness, index)).content).at(-1);
 }
 
+/** The text blocks after the metadata block of a typed `/name` in request `index`. */
+function typedBlocks(harness: Harness, index: number): string[] {
+  const texts = textBlocks(lastUser(requestBody(harness, index)).content);
+  const meta = texts.findIndex((t) => t.startsWith("<command-message>"));
+  return texts.slice(meta + 1);
+}
+
 describe("re-invocation within one conversation (SPEC §14.3)", () => {
-  it("Skill tool: the same expansion again is only a note; new args resend the body after a note", async () => {
+  it("Skill tool: the same expansion again is only a note; new args resend the FIRST body after a note block", async () => {
     h = await startHarness({
       files: TREE,
       turns: [
@@ -73,7 +80,8 @@ describe("re-invocation within one conversation (SPEC §14.3)", () => {
     const base = `Base directory for this skill: ${h.tree.path("project/.claude/skills/greet")}`;
     expect(skillAnswer(h, 1)).toEqual(["Launching skill: greet", [`${base}\n\nHello Ann.`]]);
     expect(skillAnswer(h, 2)).toEqual(["Launching skill: greet", [ALREADY("greet")]]);
-    expect(skillAnswer(h, 3)).toEqual(["Launching skill: greet", [`${AGAIN("greet")}${base}\n\nHello Bob.`]]);
+    // Claude Code's re-sent body is the first invocation's, Ann's arguments included; the note is a block of its own.
+    expect(skillAnswer(h, 3)).toEqual(["Launching skill: greet", [AGAIN("greet"), `${base}\n\nHello Ann.`]]);
     // Ann's expansion is still above: a third call with her args is only the note.
     expect(skillAnswer(h, 4)).toEqual(["Launching skill: greet", [ALREADY("greet")]]);
     // The invocation log keeps every full expansion (compaction re-attaches the last one).
@@ -94,7 +102,7 @@ describe("re-invocation within one conversation (SPEC §14.3)", () => {
     expect(skillAnswer(h, 2)).toEqual(["Launching skill: pdf", [ALREADY("pdf")]]);
   });
 
-  it("new inline shell output resends the body after the note", async () => {
+  it("new inline shell output resends the first body after the note", async () => {
     h = await startHarness({
       files: TREE,
       turns: [
@@ -109,7 +117,7 @@ describe("re-invocation within one conversation (SPEC §14.3)", () => {
     await writeFile(h.tree.path("project/stamp.txt"), "two\n");
     await h.send("stamp again");
     expect(skillAnswer(h, 1)[1]).toEqual([`${base}\n\nStamp: one`]);
-    expect(skillAnswer(h, 3)[1]).toEqual([`${AGAIN("stamp")}${base}\n\nStamp: two`]);
+    expect(skillAnswer(h, 3)[1]).toEqual([AGAIN("stamp"), `${base}\n\nStamp: one`]);
   });
 
   it("a typed /name goes the same way, across both paths", async () => {
@@ -130,7 +138,7 @@ describe("re-invocation within one conversation (SPEC §14.3)", () => {
     await h.send("greet Cy once more");
     expect(typedExpansion(h, 0)).toBe(`${base}\n\nHello Cy.`);
     expect(typedExpansion(h, 1)).toBe(ALREADY("greet"));
-    expect(typedExpansion(h, 2)).toBe(`${AGAIN("greet")}${base}\n\nHello Dee.`);
+    expect(typedBlocks(h, 2)).toEqual([AGAIN("greet"), `${base}\n\nHello Cy.`]);
     // Loaded by a typed command, then called by the model: already above.
     expect(skillAnswer(h, 4)).toEqual(["Launching skill: greet", [ALREADY("greet")]]);
   });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { MAX_SKILL_FILE_BYTES } from "../../src/skill/load-skill.js";
 import {
   doneResult,
   type Harness,
@@ -17,6 +18,8 @@ const TREE: Record<string, TreeEntry> = {
     "description: Secret\ndisable-model-invocation: true",
     "Hidden.",
   ),
+  // Over the size limit: found, then skipped with a file-too-large diagnostic.
+  "project/.claude/skills/huge/SKILL.md": skillMd("description: Too big", "x".repeat(MAX_SKILL_FILE_BYTES)),
 };
 
 let h: Harness | undefined;
@@ -52,6 +55,12 @@ describe("Skill tool validation from the model (SPEC §4)", () => {
       want: "Unknown skill: Deploy. Did you mean deploy?",
     },
     { case: "unknown, nothing close", input: { skill: "zzzzzzzz" }, want: "Unknown skill: zzzzzzzz" },
+    // Claude Code's text for a skill it found but skipped ends with a period (issue #27).
+    {
+      case: "found but skipped (over the size limit)",
+      input: { skill: "huge" },
+      want: "Unknown skill: huge.",
+    },
     {
       case: "disable-model-invocation",
       input: { skill: "hidden" },

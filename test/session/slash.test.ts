@@ -73,7 +73,7 @@ describe("user slash commands (SPEC §6)", () => {
       expect(afterListing(s)).toEqual([
         {
           type: "text",
-          text: "<command-message>greet</command-message>\n<command-name>/greet</command-name>\n<command-args>Bob</command-args>",
+          text: "<command-message>greet</command-message>\n<command-name>/greet</command-name>\n<command-args>Bob</command-args>\n",
         },
         { type: "text", text: `Base directory for this skill: ${dir}\n\nHello Bob!\n` },
       ]);

@@ -8,53 +8,57 @@ import {
 
 describe("invocationText (SPEC §14.3)", () => {
   it.each([
-    { case: "first call: the expansion", earlier: [], want: "BODY a" },
+    { case: "first call: the expansion", first: undefined, want: { text: "BODY a" } },
     {
-      case: "byte-identical to one above: the note only",
-      earlier: ["BODY b", "BODY a"],
-      want: "Skill /greet is already loaded above; instructions unchanged.",
+      case: "byte-identical to the first: the note only",
+      first: "BODY a",
+      want: { text: "Skill /greet is already loaded above; instructions unchanged." },
     },
     {
-      case: "new args or shell output: the note, a line break, the expansion",
-      earlier: ["BODY b"],
-      want:
-        "(Re-invocation of /greet — the skill instructions were previously loaded; the arguments or dynamic " +
-        "output below are new.)\nBODY a",
+      case: "new args or shell output: the note as its own block, then the first body unchanged",
+      first: "BODY b",
+      want: {
+        note:
+          "(Re-invocation of /greet — the skill instructions were previously loaded; the arguments or dynamic " +
+          "output below are new.)",
+        text: "BODY b",
+      },
     },
     {
       case: "one trailing byte differs: not identical",
-      earlier: ["BODY a\n"],
-      want: `${reinvocationNote("greet")}\nBODY a`,
+      first: "BODY a\n",
+      want: { note: reinvocationNote("greet"), text: "BODY a\n" },
     },
-  ])("$case", ({ earlier, want }) => {
-    expect(invocationText("greet", "BODY a", earlier)).toBe(want);
+  ])("$case", ({ first, want }) => {
+    expect(invocationText("greet", "BODY a", first)).toEqual(want);
   });
 
   it("names the skill as called", () => {
-    expect(invocationText("pdf", "X", ["X"])).toBe(alreadyLoadedText("pdf"));
+    expect(invocationText("pdf", "X", "X")).toEqual({ text: alreadyLoadedText("pdf") });
     expect(alreadyLoadedText("pdf")).toBe("Skill /pdf is already loaded above; instructions unchanged.");
   });
 });
 
 describe("createLoadedSkills", () => {
-  it("keeps each conversation apart and resets only the main one", () => {
+  it("keeps each conversation's first expansion apart and resets only the main one", () => {
     const loaded = createLoadedSkills([{ name: "greet", text: "A" }]);
     loaded.add("fork-1", "greet", "F");
     loaded.add(undefined, "greet", "B");
-    loaded.add(undefined, "greet", "A");
-    expect(loaded.earlier(undefined, "greet")).toEqual(["A", "B"]);
-    expect(loaded.earlier("fork-1", "greet")).toEqual(["F"]);
-    expect(loaded.earlier(undefined, "other")).toEqual([]);
+    expect(loaded.first(undefined, "greet")).toBe("A");
+    expect(loaded.first("fork-1", "greet")).toBe("F");
+    expect(loaded.first(undefined, "other")).toBeUndefined();
     loaded.resetMain();
-    expect(loaded.earlier(undefined, "greet")).toEqual([]);
-    expect(loaded.earlier("fork-1", "greet")).toEqual(["F"]);
+    expect(loaded.first(undefined, "greet")).toBeUndefined();
+    expect(loaded.first("fork-1", "greet")).toBe("F");
+    loaded.add(undefined, "greet", "C");
+    expect(loaded.first(undefined, "greet")).toBe("C");
   });
 
-  it("returns a copy that later adds leave alone", () => {
-    const loaded = createLoadedSkills();
-    loaded.add(undefined, "greet", "A");
-    const before = loaded.earlier(undefined, "greet");
-    loaded.add(undefined, "greet", "B");
-    expect(before).toEqual(["A"]);
+  it("a resumed conversation's seed keeps its oldest expansion", () => {
+    const loaded = createLoadedSkills([
+      { name: "greet", text: "A" },
+      { name: "greet", text: "B" },
+    ]);
+    expect(loaded.first(undefined, "greet")).toBe("A");
   });
 });

@@ -91,6 +91,27 @@ describe("validateSkillCall (SPEC §4, in order)", () => {
     });
   });
 
+  it("a skill found but skipped at discovery: `Unknown skill: {n}.` with a period and no hint", () => {
+    const skills = [makeSkill({ name: "deploy" })];
+    const skipped = (name: string) => name === "deplo";
+    expect(validateSkillCall({ skill: "deplo" }, { skills, skipped })).toEqual({
+      ok: false,
+      message: "Unknown skill: deplo.",
+    });
+    expect(validateSkillCall({ skill: "deplo" }, { skills })).toEqual({
+      ok: false,
+      message: "Unknown skill: deplo. Did you mean deploy?",
+    });
+  });
+
+  it("an MCP prompt is unknown to the model", () => {
+    const prompt = makeSkill({ name: "mcp__s__review", source: "mcp", kind: "command" });
+    expect(validateSkillCall({ skill: "mcp__s__review" }, { skills: [prompt] })).toEqual({
+      ok: false,
+      message: "Unknown skill: mcp__s__review",
+    });
+  });
+
   it("uses pluginSkillNames for the bare-name hint", () => {
     expect(check("ship", ["tools:ship"])).toEqual({
       ok: false,
