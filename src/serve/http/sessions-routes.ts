@@ -12,7 +12,6 @@ import { primaryThreadId } from "../store/session-threads.js";
 import type { SessionEvent } from "../store/sessions.js";
 import type { ServeDeps, ServeEnv } from "./env.js";
 import { boolQuery, jsonBody, patchMetadata, refuseUnservedQuery } from "./parse.js";
-import { atHand, sseMessage } from "./sse-batches.js";
 
 const STATUSES = ["rescheduling", "running", "idle", "terminated"] as const;
 /** The SDK's `created_at` filters, which serve does not implement (501). */
@@ -27,15 +26,16 @@ function statusesQuery(c: Context<ServeEnv>): (typeof STATUSES)[number][] {
 }
 
 /**
- * Streams `events` as SSE, each under `event: <type>` (the SDK skips SSE messages without an event line); the
- * events at hand together (a stored batch) go out in one write. A failure while following (the database gone)
- * ends the stream with an `error` message, which the SDK throws.
+ * Streams `events` as SSE, each under `event: <type>` (the SDK skips SSE messages without an event line). A
+ * failure while following (the database gone) ends the stream with an `error` message, which the SDK throws.
  */
 function sseEvents(c: Context<ServeEnv>, events: AsyncIterable<SessionEvent>, abort: AbortController) {
   return streamSSE(c, async (stream) => {
     stream.onAbort(() => abort.abort());
     try {
-      for await (const group of atHand(events)) await stream.write(group.map(sseMessage).join(""));
+      for await (const event of events) {
+        await stream.writeSSE({ event: event.type, data: JSON.stringify(event), id: event.id });
+      }
     } catch (error) {
       if (abort.signal.aborted) return;
       const api = apiErrorFor(error);
