@@ -205,8 +205,8 @@ export async function invokeSkill(
     });
     return { kind: "fork", outcome };
   }
-  const first = deps.loaded.first(request.agentId, skill.name);
-  deps.loaded.add(request.agentId, skill.name, text);
+  const first = deps.loaded.first(request.agentId, skill.name, skill);
+  deps.loaded.add(request.agentId, skill.name, text, skill);
   const sent = invocationText(request.name ?? skill.name, text, first);
   return sent.note === undefined
     ? { kind: "inline", text: sent.text, patch: skillPatch(skill) }

@@ -35,13 +35,21 @@ export function invocationText(name: string, text: string, first: string | undef
 
 /**
  * The first expansion of each skill each conversation (the main agent's, each sub-agent's) holds: later
- * invocations only ever re-send it (see {@link invocationText}).
+ * invocations of the same skill only ever re-send it (see {@link invocationText}). A skill that changed since
+ * (an edited file, a new version: another skill object, `loadedFrom`) starts again: its next expansion is a
+ * first one.
  */
 export interface LoadedSkills {
-  /** The first expansion of skill `skill` sent in the conversation of `agentId` (undefined: main), if any. */
-  first(agentId: string | undefined, skill: string): string | undefined;
-  /** Records that `text` (the full expansion) was asked for in that conversation; only the first one counts. */
-  add(agentId: string | undefined, skill: string, text: string): void;
+  /**
+   * The first expansion of skill `skill` sent in the conversation of `agentId` (undefined: main) from the skill
+   * as it is now (`loadedFrom`, the skill object), if any.
+   */
+  first(agentId: string | undefined, skill: string, loadedFrom: object): string | undefined;
+  /**
+   * Records that `text` (the full expansion of the skill object `loadedFrom`) was asked for in that
+   * conversation; only the first one of that skill object counts.
+   */
+  add(agentId: string | undefined, skill: string, text: string, loadedFrom: object): void;
   /** Forgets the main agent's conversation (after compaction nothing counts as already loaded). */
   resetMain(): void;
   /** Forgets the conversation of sub-agent `agentId` (a fork that compacted its own conversation). */
@@ -56,20 +64,32 @@ export interface LoadedSkills {
 export function createLoadedSkills(
   seed: readonly { name: string; text: string; agentId?: string }[] = [],
 ): LoadedSkills {
-  const byConversation = new Map<string, Map<string, string>>();
-  const add = (agentId: string | undefined, skill: string, text: string) => {
+  // Per conversation, per skill name: the first expansion and the skill object it came from (undefined for a
+  // resumed session's seed, which counts as the skill as it is now).
+  const byConversation = new Map<string, Map<string, { text: string; from: object | undefined }>>();
+  const current = (agentId: string | undefined, skill: string, loadedFrom: object) => {
+    const entry = byConversation.get(agentId ?? MAIN_CONVERSATION)?.get(skill);
+    return entry !== undefined && (entry.from === undefined || entry.from === loadedFrom) ? entry : undefined;
+  };
+  const record = (agentId: string | undefined, skill: string, text: string, from: object | undefined) => {
     const key = agentId ?? MAIN_CONVERSATION;
     let skills = byConversation.get(key);
     if (skills === undefined) {
       skills = new Map();
       byConversation.set(key, skills);
     }
-    if (!skills.has(skill)) skills.set(skill, text);
+    if (!skills.has(skill)) skills.set(skill, { text, from });
   };
-  for (const invocation of seed) add(invocation.agentId, invocation.name, invocation.text);
+  for (const invocation of seed) record(invocation.agentId, invocation.name, invocation.text, undefined);
   return {
-    first: (agentId, skill) => byConversation.get(agentId ?? MAIN_CONVERSATION)?.get(skill),
-    add,
+    first: (agentId, skill, loadedFrom) => current(agentId, skill, loadedFrom)?.text,
+    add(agentId, skill, text, loadedFrom) {
+      const entry = current(agentId, skill, loadedFrom);
+      if (entry === undefined) byConversation.get(agentId ?? MAIN_CONVERSATION)?.delete(skill);
+      // A resumed session's expansion belongs to the skill as first invoked after the resume.
+      else entry.from ??= loadedFrom;
+      record(agentId, skill, text, loadedFrom);
+    },
     resetMain: () => {
       byConversation.delete(MAIN_CONVERSATION);
     },

@@ -40,18 +40,22 @@ describe("invocationText (SPEC §14.3)", () => {
 });
 
 describe("createLoadedSkills", () => {
+  // The skill objects the expansions came from (a reload makes a new one).
+  const greet = { name: "greet" };
+  const other = { name: "other" };
+
   it("keeps each conversation's first expansion apart and resets only the main one", () => {
     const loaded = createLoadedSkills([{ name: "greet", text: "A" }]);
-    loaded.add("fork-1", "greet", "F");
-    loaded.add(undefined, "greet", "B");
-    expect(loaded.first(undefined, "greet")).toBe("A");
-    expect(loaded.first("fork-1", "greet")).toBe("F");
-    expect(loaded.first(undefined, "other")).toBeUndefined();
+    loaded.add("fork-1", "greet", "F", greet);
+    loaded.add(undefined, "greet", "B", greet);
+    expect(loaded.first(undefined, "greet", greet)).toBe("A");
+    expect(loaded.first("fork-1", "greet", greet)).toBe("F");
+    expect(loaded.first(undefined, "other", other)).toBeUndefined();
     loaded.resetMain();
-    expect(loaded.first(undefined, "greet")).toBeUndefined();
-    expect(loaded.first("fork-1", "greet")).toBe("F");
-    loaded.add(undefined, "greet", "C");
-    expect(loaded.first(undefined, "greet")).toBe("C");
+    expect(loaded.first(undefined, "greet", greet)).toBeUndefined();
+    expect(loaded.first("fork-1", "greet", greet)).toBe("F");
+    loaded.add(undefined, "greet", "C", greet);
+    expect(loaded.first(undefined, "greet", greet)).toBe("C");
   });
 
   it("a resumed conversation's seed keeps its oldest expansion", () => {
@@ -59,6 +63,19 @@ describe("createLoadedSkills", () => {
       { name: "greet", text: "A" },
       { name: "greet", text: "B" },
     ]);
-    expect(loaded.first(undefined, "greet")).toBe("A");
+    expect(loaded.first(undefined, "greet", greet)).toBe("A");
+  });
+
+  it("starts again for a skill that changed (another skill object): its next expansion is a first one", () => {
+    const loaded = createLoadedSkills([{ name: "greet", text: "A" }]);
+    loaded.add(undefined, "greet", "A2", greet);
+    // The resumed expansion now belongs to `greet` as first invoked after the resume.
+    expect(loaded.first(undefined, "greet", greet)).toBe("A");
+    const edited = { name: "greet" };
+    expect(loaded.first(undefined, "greet", edited)).toBeUndefined();
+    loaded.add(undefined, "greet", "E", edited);
+    expect(loaded.first(undefined, "greet", edited)).toBe("E");
+    loaded.add(undefined, "greet", "E2", edited);
+    expect(loaded.first(undefined, "greet", edited)).toBe("E");
   });
 });
