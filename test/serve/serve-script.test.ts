@@ -33,7 +33,9 @@ describe("serve --script", () => {
       { HOME: tree.path("home") },
       tree.path(),
     );
-    expect(served.stdout()).toContain("scripted model of turns.json");
+    // Printed after the `listening on` line that startServe waits for: it may arrive a moment later.
+    const started = served;
+    await expect.poll(() => started.stdout()).toContain("scripted model of turns.json");
     const client = sdkClient(served.url, "k");
     const skill = await client.beta.skills.create({
       files: [new File([SKILL], "hello/SKILL.md", { type: "text/markdown" })],
