@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
 import { freshPgliteDir } from "../support/pglite-template.js";
+import { sayAndRead } from "../support/session-stream.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
@@ -80,24 +81,8 @@ afterAll(async () => {
   await tree?.cleanup();
 });
 
-async function say(sessionId: string, text: string): Promise<Event[]> {
-  const stream = await client.beta.sessions.events.stream(sessionId);
-  const events = stream[Symbol.asyncIterator]();
-  await client.beta.sessions.events.send(sessionId, {
-    events: [{ type: "user.message", content: [{ type: "text", text }] }],
-  });
-  const seen: Event[] = [];
-  try {
-    for (;;) {
-      const next = await events.next();
-      if (next.done === true) throw new Error(`the stream ended after ${seen.map((e) => e.type).join(", ")}`);
-      seen.push(next.value);
-      if (next.value.type === "session.status_idle") return seen;
-    }
-  } finally {
-    stream.controller.abort();
-  }
-}
+/** One user turn, read up to its idle. */
+const say = (sessionId: string, text: string) => sayAndRead(client, sessionId, text);
 
 /** The body of the model request recorded at `index`, as JSON text. */
 const requestText = (index: number) => JSON.stringify(model.requests[index]?.body ?? null);

@@ -1,12 +1,12 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import { toFile } from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createModelClient } from "../../src/agent/model-client.js";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
 import type { FsOps } from "../../src/io/fs.js";
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
 import { type ServedApp, startServedApp } from "../support/served-app.js";
-import { readUntil, type StreamEvent, userMessage } from "../support/session-stream.js";
+import { type StreamEvent, sayAndRead } from "../support/session-stream.js";
+import { uploadGreetSkills } from "./greet-skills.js";
 
 // A served session reads nothing from any file system: its skills, rules and agent types come from the store.
 // Here the file system the sessions are handed throws on every call, and records it: a Skill call, a lazily read
@@ -56,38 +56,12 @@ afterAll(async () => {
   await model?.close();
 });
 
-const file = (path: string, text: string) => toFile(Buffer.from(text), path);
-
-async function say(sessionId: string, text: string): Promise<StreamEvent[]> {
-  const stream = await client.beta.sessions.events.stream(sessionId);
-  const events = stream[Symbol.asyncIterator]();
-  await client.beta.sessions.events.send(sessionId, userMessage(text));
-  try {
-    return await readUntil(events, (e) => e.type === "session.status_idle");
-  } finally {
-    stream.controller.abort();
-  }
-}
+/** One user turn, read up to its idle. */
+const say = (sessionId: string, text: string) => sayAndRead(client, sessionId, text);
 
 describe("a served session's host", () => {
   it("runs skills, references and forks without one call to its file system", async () => {
-    const greet = await client.beta.skills.create({
-      files: [
-        await file(
-          "greet/SKILL.md",
-          "---\nname: greet\ndescription: Greets people\n---\nGREET-BODY: be warm.\n",
-        ),
-        await file("greet/reference/phrases.md", "PHRASES-TEXT hello there\n"),
-      ],
-    });
-    const forky = await client.beta.skills.create({
-      files: [
-        await file(
-          "forky/SKILL.md",
-          "---\nname: forky\ndescription: Runs apart\ncontext: fork\n---\nFORK-BODY go.\n",
-        ),
-      ],
-    });
+    const { greet, forky } = await uploadGreetSkills(client);
     const env = await client.beta.environments.create({ name: "throwing-fs" });
     const agent = await client.beta.agents.create({
       name: "helper",

@@ -1,11 +1,11 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import { toFile } from "@anthropic-ai/sdk";
 import type { BetaManagedAgentsStreamSessionEvents } from "@anthropic-ai/sdk/resources/beta/sessions/events";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
-import { readUntil } from "../support/session-stream.js";
+import { readUntil, sayAndRead } from "../support/session-stream.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
+import { uploadGreetSkills } from "./greet-skills.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
 // Served sessions run the engine: the official SDK client against the shipped bin's `serve`, whose sessions
@@ -57,30 +57,12 @@ afterAll(async () => {
   await tree?.cleanup();
 });
 
-const file = (path: string, text: string) => toFile(Buffer.from(text), path);
-
 /** Reads `events` until `stop` says so; returns what was read. */
 const idle = (reason: string) => (e: Event) =>
   e.type === "session.status_idle" && e.stop_reason.type === reason;
 
 async function openAgentSession() {
-  const greet = await client.beta.skills.create({
-    files: [
-      await file(
-        "greet/SKILL.md",
-        "---\nname: greet\ndescription: Greets people\n---\nGREET-BODY: be warm.\n",
-      ),
-      await file("greet/reference/phrases.md", "PHRASES-TEXT hello there\n"),
-    ],
-  });
-  const forky = await client.beta.skills.create({
-    files: [
-      await file(
-        "forky/SKILL.md",
-        "---\nname: forky\ndescription: Runs apart\ncontext: fork\n---\nFORK-BODY go.\n",
-      ),
-    ],
-  });
+  const { greet, forky } = await uploadGreetSkills(client);
   const env = await client.beta.environments.create({ name: `env-${Date.now()}` });
   const agent = await client.beta.agents.create({
     name: "helper",
@@ -102,18 +84,9 @@ async function openAgentSession() {
   return client.beta.sessions.create({ agent: agent.id, environment_id: env.id });
 }
 
-async function say(sessionId: string, text: string, stop = idle("end_turn")): Promise<Event[]> {
-  const stream = await client.beta.sessions.events.stream(sessionId);
-  const events = stream[Symbol.asyncIterator]();
-  await client.beta.sessions.events.send(sessionId, {
-    events: [{ type: "user.message", content: [{ type: "text", text }] }],
-  });
-  try {
-    return await readUntil(events, stop);
-  } finally {
-    stream.controller.abort();
-  }
-}
+/** One user turn, read up to its idle with `stop`'s reason. */
+const say = (sessionId: string, text: string, stop = idle("end_turn")) =>
+  sayAndRead(client, sessionId, text, stop);
 
 describe("served sessions run the engine", () => {
   let sessionId: string;

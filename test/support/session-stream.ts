@@ -1,3 +1,4 @@
+import type Anthropic from "@anthropic-ai/sdk";
 import type { BetaManagedAgentsStreamSessionEvents } from "@anthropic-ai/sdk/resources/beta/sessions/events";
 import type { ModelServer } from "../../src/dev/model-server.js";
 
@@ -21,6 +22,27 @@ export async function readUntil(
 /** The body of `events.send` for one `user.message` saying `text`. */
 export function userMessage(text: string) {
   return { events: [{ type: "user.message" as const, content: [{ type: "text" as const, text }] }] };
+}
+
+/**
+ * One user turn as a client runs it: opens `sessionId`'s stream on `client`, sends a `user.message` saying
+ * `text`, and reads up to the first event `stop` accepts (default: any `session.status_idle`); the stream is
+ * closed after.
+ */
+export async function sayAndRead(
+  client: Anthropic,
+  sessionId: string,
+  text: string,
+  stop: (e: StreamEvent) => boolean = (e) => e.type === "session.status_idle",
+): Promise<StreamEvent[]> {
+  const stream = await client.beta.sessions.events.stream(sessionId);
+  const events = stream[Symbol.asyncIterator]();
+  await client.beta.sessions.events.send(sessionId, userMessage(text));
+  try {
+    return await readUntil(events, stop);
+  } finally {
+    stream.controller.abort();
+  }
 }
 
 /** The tool_result block for `toolUseId` in the last request `model` got (undefined: none). */
