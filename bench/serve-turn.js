@@ -4,7 +4,8 @@
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Anthropic, { toFile } from "@anthropic-ai/sdk";
+import Anthropic from "@anthropic-ai/sdk";
+import { createBenchAgent } from "./bench-agent.js";
 import { fmtRatio, formatTable, median } from "./lib.js";
 import { postgresCpuMs, postmasterPid, procStat } from "./proc-stat.js";
 import { summarizeCpuProfile } from "./profile.js";
@@ -235,21 +236,8 @@ function floorSessions(client) {
 
 /** The bench's skill, environment and agent on a `serve`; new sessions of that agent. @param {Anthropic} client */
 async function agentSessions(client) {
-  const skill = await client.beta.skills.create({
-    files: [
-      await toFile(
-        Buffer.from("---\nname: bench\ndescription: A bench skill\n---\nDo it.\n"),
-        "bench/SKILL.md",
-      ),
-    ],
-  });
-  const environment = await client.beta.environments.create({ name: "bench" });
-  const agent = await client.beta.agents.create({
-    name: "bench",
-    model: MODEL,
-    skills: [{ type: "custom", skill_id: skill.id }],
-  });
-  return () => client.beta.sessions.create({ agent: agent.id, environment_id: environment.id });
+  const session = await createBenchAgent(client, MODEL);
+  return () => client.beta.sessions.create(session);
 }
 
 /**

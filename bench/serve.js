@@ -2,9 +2,10 @@
 // scripted model answering every request after RESPONSE_MS. The store's figures are in serve-store.js.
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import Anthropic, { toFile } from "@anthropic-ai/sdk";
+import Anthropic from "@anthropic-ai/sdk";
 import { startModelServer } from "../dist/dev/model-server.js";
 import { startPostgres } from "../dist/dev/postgres.js";
+import { createBenchAgent } from "./bench-agent.js";
 import { fmtMs, fmtRatio, formatTable, stats } from "./lib.js";
 import { postgresCpuMs, postmasterPid, procStat } from "./proc-stat.js";
 import { startServe } from "./serve-process.js";
@@ -89,22 +90,8 @@ export async function run(ctx) {
     const clients = instances.map((i) => new Anthropic({ apiKey: API_KEY, baseURL: i.url, maxRetries: 0 }));
     const [a] = clients;
     if (a === undefined) throw new Error("no instance");
-    const skill = await a.beta.skills.create({
-      files: [
-        await toFile(
-          Buffer.from("---\nname: bench\ndescription: A bench skill\n---\nDo it.\n"),
-          "bench/SKILL.md",
-        ),
-      ],
-    });
-    const environment = await a.beta.environments.create({ name: "bench" });
-    const agent = await a.beta.agents.create({
-      name: "bench",
-      model: "claude-sonnet-5-5",
-      skills: [{ type: "custom", skill_id: skill.id }],
-    });
-    const newSession = (/** @type {Anthropic} */ client) =>
-      client.beta.sessions.create({ agent: agent.id, environment_id: environment.id });
+    const session = await createBenchAgent(a, "claude-sonnet-5-5");
+    const newSession = (/** @type {Anthropic} */ client) => client.beta.sessions.create(session);
 
     const rssBefore = instances.reduce((sum, i) => sum + i.rssBytes(), 0);
     const sessions = await Promise.all(
