@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createEventWriter } from "../../src/serve/sessions/event-writer.js";
-import type { SessionEvent, TranscriptRows } from "../../src/serve/store/sessions.js";
+import type { TranscriptRows } from "../../src/serve/store/session-transcripts.js";
+import type { SessionEvent } from "../../src/serve/store/sessions.js";
 
 // A served turn's events are written in coalesced batches: what is written while a batch is being stored
 // goes in the next one (one INSERT and one NOTIFY each), in order, with ids known before they are stored.

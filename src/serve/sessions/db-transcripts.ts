@@ -1,7 +1,7 @@
 import type { TranscriptEntry, TranscriptStore } from "../../session/transcript-store.js";
 import type { SqlDriver } from "../store/driver.js";
 import { num, record } from "../store/rows.js";
-import { appendTranscript, type TranscriptRows } from "../store/sessions.js";
+import { appendTranscript, type TranscriptRows } from "../store/session-transcripts.js";
 
 /** A served session's transcript store, which also knows how far the transcript it has seen goes. */
 export interface DbTranscripts extends TranscriptStore {
@@ -23,10 +23,7 @@ export interface DbTranscripts extends TranscriptStore {
  */
 export function createDbTranscripts(db: SqlDriver, sessionId: string): DbTranscripts {
   let last = 0;
-  const saw = (rows: readonly Record<string, unknown>[]) => {
-    for (const row of rows) last = Math.max(last, num(row, "seq"));
-  };
-  const sawSeq = (seq: number) => {
+  const saw = (seq: number) => {
     last = Math.max(last, seq);
   };
   return {
@@ -38,18 +35,18 @@ export function createDbTranscripts(db: SqlDriver, sessionId: string): DbTranscr
     },
     async append(_engineId, entries) {
       if (entries.length === 0) return;
-      sawSeq(await appendTranscript(db, sessionId, entries));
+      saw(await appendTranscript(db, sessionId, entries));
     },
     async read() {
       const rows = await db.query(
         "SELECT seq, entry FROM session_transcripts WHERE session_id = $1 ORDER BY seq ASC",
         [sessionId],
       );
-      saw(rows);
+      for (const row of rows) saw(num(row, "seq"));
       return rows.map((row) => record(row, "entry") as unknown as TranscriptEntry);
     },
     lastSeq: () => last,
-    rows: (entries) => ({ entries, stored: sawSeq }),
+    rows: (entries) => ({ entries, stored: saw }),
     location: () => `db:session_transcripts/${sessionId}`,
   };
 }

@@ -1,5 +1,6 @@
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
-import type { NewThread, SessionEvent, TranscriptRows } from "../store/sessions.js";
+import type { TranscriptRows } from "../store/session-transcripts.js";
+import type { NewThread, SessionEvent } from "../store/sessions.js";
 
 type Status = BetaManagedAgentsSession["status"];
 type OutgoingEvent = { type: string } & Record<string, unknown>;

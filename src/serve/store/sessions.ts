@@ -5,6 +5,7 @@ import { batchEffects, threadOf } from "./event-effects.js";
 import { newId } from "./ids.js";
 import { type Page, type PageRequest, toPage } from "./page.js";
 import { iso, isoOrNull, num, record, text } from "./rows.js";
+import { appendTranscript, type TranscriptRows } from "./session-transcripts.js";
 import { waitMark } from "./session-waits.js";
 
 /** What a session holds besides its ids, status and timestamps. */
@@ -127,33 +128,6 @@ export async function findBusySessions(db: SqlQuery): Promise<BusySessionRef[]> 
      ORDER BY updated_at LIMIT ${BUSY_SESSIONS_LIMIT}`,
   );
   return rows.map((row) => ({ workspaceId: text(row, "workspace_id"), sessionId: text(row, "id") }));
-}
-
-/**
- * Rows for a session's transcript (`session_transcripts`), stored in the statement that appends events: each
- * entry is one row, in order; `stored` hears the last row's seq once they are.
- */
-export interface TranscriptRows {
-  entries: readonly unknown[];
-  stored(lastSeq: number): void;
-}
-
-/**
- * Appends `entries` to `sessionId`'s transcript in one statement, in order (the identity seq follows the array's
- * order): the last row's seq.
- */
-export async function appendTranscript(
-  db: SqlQuery,
-  sessionId: string,
-  entries: readonly unknown[],
-): Promise<number> {
-  const rows = await db.query(
-    `INSERT INTO session_transcripts (session_id, entry)
-     SELECT $1, e.v FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(v, n) ORDER BY e.n
-     RETURNING seq`,
-    [sessionId, JSON.stringify(entries)],
-  );
-  return rows.reduce((last, row) => Math.max(last, num(row, "seq")), 0);
 }
 
 /** A child thread (a fork) as it starts: what `threads.list` shows of it besides its status and counts. */
