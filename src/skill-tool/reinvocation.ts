@@ -66,29 +66,32 @@ export function createLoadedSkills(
 ): LoadedSkills {
   // Per conversation, per skill name: the first expansion and the skill object it came from (undefined for a
   // resumed session's seed, which counts as the skill as it is now).
-  const byConversation = new Map<string, Map<string, { text: string; from: object | undefined }>>();
-  const current = (agentId: string | undefined, skill: string, loadedFrom: object) => {
-    const entry = byConversation.get(agentId ?? MAIN_CONVERSATION)?.get(skill);
-    return entry !== undefined && (entry.from === undefined || entry.from === loadedFrom) ? entry : undefined;
-  };
-  const record = (agentId: string | undefined, skill: string, text: string, from: object | undefined) => {
+  type First = { text: string; from: object | undefined };
+  const byConversation = new Map<string, Map<string, First>>();
+  const conversation = (agentId: string | undefined): Map<string, First> => {
     const key = agentId ?? MAIN_CONVERSATION;
     let skills = byConversation.get(key);
     if (skills === undefined) {
       skills = new Map();
       byConversation.set(key, skills);
     }
-    if (!skills.has(skill)) skills.set(skill, { text, from });
+    return skills;
   };
-  for (const invocation of seed) record(invocation.agentId, invocation.name, invocation.text, undefined);
+  const current = (agentId: string | undefined, skill: string, loadedFrom: object) => {
+    const entry = byConversation.get(agentId ?? MAIN_CONVERSATION)?.get(skill);
+    return entry !== undefined && (entry.from === undefined || entry.from === loadedFrom) ? entry : undefined;
+  };
+  for (const { agentId, name, text } of seed) {
+    const skills = conversation(agentId);
+    if (!skills.has(name)) skills.set(name, { text, from: undefined });
+  }
   return {
     first: (agentId, skill, loadedFrom) => current(agentId, skill, loadedFrom)?.text,
     add(agentId, skill, text, loadedFrom) {
       const entry = current(agentId, skill, loadedFrom);
-      if (entry === undefined) byConversation.get(agentId ?? MAIN_CONVERSATION)?.delete(skill);
       // A resumed session's expansion belongs to the skill as first invoked after the resume.
-      else entry.from ??= loadedFrom;
-      record(agentId, skill, text, loadedFrom);
+      if (entry !== undefined) entry.from ??= loadedFrom;
+      else conversation(agentId).set(skill, { text, from: loadedFrom });
     },
     resetMain: () => {
       byConversation.delete(MAIN_CONVERSATION);
