@@ -1,12 +1,12 @@
 import type { AgentTool } from "./agent/loop.js";
 import type { ModelClient } from "./agent/model-client.js";
 import type { ModelMessage } from "./agent/model-types.js";
-import type { ModelEffort } from "./agent/models.js";
 import type { AgentType } from "./agent-types/agent-types.js";
 import type { SkillView } from "./discovery/skill-view.js";
 import type { HookRegistry } from "./hooks/registry.js";
 import type { FsOps } from "./io/fs.js";
 import type { ShellOps } from "./io/shell.js";
+import type { ModelEffort } from "./models.js";
 import type { AskPermission, PermissionRules } from "./permissions/decision.js";
 
 /**

@@ -44,6 +44,7 @@ export const DIAGNOSTIC_CODES = [
   "transcript-torn",
   "template-shadowed",
   "source-failed",
+  "effort-unsupported",
 ] as const;
 
 /** A stable diagnostic code: one of {@link DIAGNOSTIC_CODES}. */

@@ -9,7 +9,6 @@ export type { AgentTool } from "./agent/loop.js";
 export { createModelClient, type ModelClient, type ModelClientOptions } from "./agent/model-client.js";
 export { ModelError } from "./agent/model-error.js";
 export type { ModelMessage } from "./agent/model-types.js";
-export { DEFAULT_MODEL, type ModelEffort } from "./agent/models.js";
 export type { BundledRegistry, BundledSkillDefinition } from "./bundled/register.js";
 export type { Discovery, SkillCatalog } from "./catalog/catalog.js";
 export {
@@ -25,6 +24,7 @@ export { UnknownEnvironmentError } from "./environments/unknown-environment-erro
 export { createNodeFs, type DirEntry, type FileHead, type FileStat, type FsOps } from "./io/fs.js";
 export { createMemoryFs } from "./io/memory-fs.js";
 export { createNodeShell, type ShellOps, type ShellResult, type ShellRunOptions } from "./io/shell.js";
+export { DEFAULT_MODEL, type ModelEffort } from "./models.js";
 export type { AskPermission, PermissionDecision, PermissionRules } from "./permissions/decision.js";
 export { openSession } from "./session/open.js";
 export type { OpenedSession, OpenSessionOptions } from "./session/open-options.js";

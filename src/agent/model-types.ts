@@ -1,4 +1,4 @@
-import type { ModelEffort } from "./models.js";
+import type { ModelEffort } from "../models.js";
 
 /** The header that tells the API (and the scripted test server) which sub-agent sent a request (SPEC §7). */
 export const AGENT_ID_HEADER = "x-skillwright-agent-id";

@@ -5,8 +5,8 @@ import type {
   TextBlockParam,
   Tool,
 } from "@anthropic-ai/sdk/resources/messages";
+import { requestEffort, resolveModel } from "../models.js";
 import type { ModelContentBlock, ModelRequest } from "./model-types.js";
-import { requestEffort, resolveModel } from "./models.js";
 
 const EPHEMERAL = { type: "ephemeral" } as const;
 

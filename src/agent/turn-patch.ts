@@ -1,4 +1,4 @@
-import type { ModelEffort } from "./models.js";
+import type { ModelEffort } from "../models.js";
 
 /**
  * What a tool call may change for the rest of the current user turn (an inline skill's `model`, `effort`,

@@ -1,9 +1,9 @@
-import { contextWindowFor, DEFAULT_MODEL, resolveModel } from "../agent/models.js";
 import { loadSettings } from "../config/settings.js";
 import type { Engine } from "../engine/engine.js";
 import { listingLimits, listingSettingsOf } from "../listing/budget.js";
 import { catalogCanOverflow } from "../listing/overflow.js";
 import type { Listing } from "../listing/packing.js";
+import { contextWindowFor, DEFAULT_MODEL, resolveModel } from "../models.js";
 import { createListingState, MAIN_AGENT } from "../session/listing-state.js";
 import { createSkillView } from "../session/view.js";
 import type { Skill } from "../skill/skill.js";

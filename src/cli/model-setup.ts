@@ -1,7 +1,7 @@
 import type { ModelClient } from "../agent/model-client.js";
-import { MODEL_EFFORTS, type ModelEffort } from "../agent/models.js";
 import { createNodeFs } from "../io/fs.js";
 import { createNodeShell } from "../io/shell.js";
+import { MODEL_EFFORTS, type ModelEffort } from "../models.js";
 import type { OpenSessionOptions } from "../session/open-options.js";
 import type { CliArgs } from "./args.js";
 import type { CliIo } from "./io.js";

@@ -40,6 +40,8 @@ export const settingsSchema = lazy(() =>
     /** The per-description cap of the skill listing in chars (SPEC §3; default 1,536). */
     skillListingMaxDescChars: z.number().int().min(1).optional(),
     model: z.string().optional(),
+    /** A model-invoked inline skill's `model:` switches the turn's model too (default false: the note only; SPEC §5). */
+    skillModelSwitch: z.boolean().optional(),
     // Lets the project's committed settings run hooks; honoured only from user and local settings (hooks/settings-hooks.ts).
     enableProjectHooks: z.boolean().optional(),
     // Lets the project's committed settings grant (allow rules, additionalDirectories); same rule (config/project-permissions.ts).

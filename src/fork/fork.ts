@@ -2,12 +2,12 @@ import { type AgentEvent, type AgentResult, emptyUsage } from "../agent/events.j
 import { type AgentTool, executeAgent, type ToolGate } from "../agent/loop.js";
 import type { ModelClient } from "../agent/model-client.js";
 import type { ModelMessage, ModelUsage } from "../agent/model-types.js";
-import { type ModelEffort, resolveModel } from "../agent/models.js";
 import { runWithStopChecks } from "../agent/stop-continuation.js";
 import { ruleToolName } from "../agent/turn-patch.js";
 import { type AgentType, DEFAULT_AGENT_TYPE } from "../agent-types/agent-types.js";
 import { childContext, type RunContext } from "../context.js";
 import type { RunHooks } from "../hooks/runner.js";
+import { type ModelEffort, resolveModel } from "../models.js";
 import type { ForkOutcome, ForkRequest } from "./fork-request.js";
 
 /** What a fork needs beside its caller's {@link RunContext}: the session's tools, gates, listing and hooks runner. */

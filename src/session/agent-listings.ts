@@ -1,5 +1,5 @@
-import { contextWindowFor } from "../agent/models.js";
 import { type ListingPack, listingLimits } from "../listing/budget.js";
+import { contextWindowFor } from "../models.js";
 import { MAIN_AGENT } from "./listing-state.js";
 import type { SessionState } from "./session-state.js";
 import type { SessionDeps } from "./session-types.js";

@@ -59,6 +59,7 @@ export async function engineSessionHost(engine: Engine, rules: HostRules): Promi
       filter,
       model: extensions.settings.settings.model,
       listing: listingSettingsOf(extensions.settings.settings),
+      skillModelSwitch: extensions.settings.settings.skillModelSwitch === true,
       diagnostics: [...agents.diagnostics, ...templates.diagnostics],
     });
   };

@@ -1,9 +1,9 @@
 import type { AgentTool } from "../agent/loop.js";
 import type { ModelClient } from "../agent/model-client.js";
-import type { ModelEffort } from "../agent/models.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { FsOps } from "../io/fs.js";
 import type { ShellOps } from "../io/shell.js";
+import type { ModelEffort } from "../models.js";
 import type { AskPermission } from "../permissions/decision.js";
 import type { SkillListingPlacement } from "../prompt/session-prompt.js";
 import type { HostRules } from "./session-snapshot.js";
@@ -17,6 +17,12 @@ export interface OpenSessionOptions
   /** Model id or alias; default: settings `model`, else {@link DEFAULT_MODEL}. */
   model?: string;
   effort?: ModelEffort;
+  /**
+   * Whether a model-invoked inline skill's `model:` switches the rest of the turn to that model, as a typed
+   * `/name` does. Default: settings `skillModelSwitch`, else false (Claude Code's behaviour: the request keeps
+   * its model, and a note names the skill's).
+   */
+  skillModelSwitch?: boolean;
   /** Asked when a permission decision is `ask`. Absent: headless, and `ask` means no. */
   askPermission?: AskPermission;
   /** A session id to continue (`--resume`). */

@@ -1,9 +1,9 @@
-import { contextWindowFor, DEFAULT_MODEL } from "../agent/models.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { Engine } from "../engine/engine.js";
 import { createHookRegistry } from "../hooks/registry.js";
 import { createNoShell } from "../io/no-shell.js";
 import { listingLimits } from "../listing/budget.js";
+import { contextWindowFor, DEFAULT_MODEL } from "../models.js";
 import { sessionPromptFrom } from "../prompt/session-prompt.js";
 import { expandPromptTemplate } from "../prompt-templates/template.js";
 import { answersTo } from "../skill/skill.js";
@@ -126,6 +126,7 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
     usage: options.usage ?? setup.usage(),
     store,
     listingSettings: snapshot.listing,
+    skillModelSwitch: options.skillModelSwitch ?? snapshot.skillModelSwitch,
     ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
     ...(resumed === undefined ? {} : { resumed }),
   });

@@ -43,6 +43,8 @@ export interface SessionSnapshot {
   readonly model: string | undefined;
   /** The listing settings; read once, when the session opens. */
   readonly listing: ListingSettings;
+  /** Settings `skillModelSwitch`; read once, when the session opens. */
+  readonly skillModelSwitch: boolean;
   /** Settings hooks that did not parse, agent files and prompt templates that did not load. */
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -62,6 +64,7 @@ export interface SnapshotInput {
   filter: SkillFilter;
   model: string | undefined;
   listing: ListingSettings;
+  skillModelSwitch?: boolean;
   /** What loading the agent types and templates found wrong. */
   diagnostics: readonly Diagnostic[];
 }
@@ -101,6 +104,7 @@ export function buildSnapshot(input: SnapshotInput): SessionSnapshot {
     pluginNames: Object.freeze(input.plugins.map((p) => p.name)),
     model: input.model,
     listing: input.listing,
+    skillModelSwitch: input.skillModelSwitch === true,
     diagnostics: Object.freeze([...parsed.diagnostics, ...input.diagnostics]),
   });
 }

@@ -35,6 +35,11 @@ export interface SessionDeps {
   store: TranscriptStore;
   /** The listing settings (`skillListingBudget`, `skillListingBudgetFraction`, `skillListingMaxDescChars`). */
   listingSettings?: ListingSettings;
+  /**
+   * Whether a model-invoked inline skill's `model:` switches the rest of the turn's requests to it (a typed
+   * `/name` always does). Default false: the request model stays and the skill's model is named in a note.
+   */
+  skillModelSwitch?: boolean;
   /** The main agent's model requests per user turn at most. */
   maxTurns?: number;
   maxTokens?: number;

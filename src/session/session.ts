@@ -1,10 +1,10 @@
 import { createChannel } from "../agent/channel.js";
 import type { AgentEvent } from "../agent/events.js";
 import type { ModelMessage } from "../agent/model-types.js";
-import { resolveModel } from "../agent/models.js";
 import type { RunContext } from "../context.js";
 import { createHooksRunner, type RunHooks } from "../hooks/runner.js";
 import { listedChars, listingBlockChars } from "../listing/read-blocks.js";
+import { resolveModel } from "../models.js";
 import type { PermissionRules } from "../permissions/decision.js";
 import type { PermissionPolicy } from "../permissions/policy.js";
 import { loadReferenceFilesRead } from "../tools/load-reference.js";

@@ -102,6 +102,7 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       emit: deps.emit,
       record: deps.record,
       loaded: deps.loaded,
+      switchModel: s.skillModelSwitch === true,
       runFork: (forkRequest) => limitFor(forkRequest.depth)(() => fork(caller, forkRequest)),
     });
   const skillTool = (caller: RunContext): AgentTool =>

@@ -1,7 +1,7 @@
-import { contextWindowFor, resolveModel } from "../agent/models.js";
 import { compareNames } from "../catalog/order.js";
 import { type ListingSettings, listingLimits } from "../listing/budget.js";
 import { buildListing } from "../listing/packing.js";
+import { contextWindowFor, resolveModel } from "../models.js";
 import type { Skill } from "../skill/skill.js";
 import type { ListingCase, ListingState } from "./cases.js";
 

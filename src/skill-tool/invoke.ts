@@ -9,6 +9,7 @@ import { expandSkill } from "../inline/expand-skill.js";
 import type { InlineExpansion } from "../inline/inline-shell.js";
 import { skillExpansionText } from "../inline/render.js";
 import { hasInlineShell } from "../inline/shell-regions.js";
+import { resolveModel } from "../models.js";
 import type { PermissionRules } from "../permissions/decision.js";
 import {
   denialText,
@@ -42,6 +43,11 @@ export interface InvocationDeps {
   record: (invocation: InvokedSkill) => Promise<void>;
   /** The expansions each conversation already holds, for re-invocations (SPEC §14.3). */
   loaded: LoadedSkills;
+  /**
+   * Whether a model-invoked skill's `model:` switches the turn's model (a typed `/name` always does). False: the
+   * request model stays and a note names the skill's model (Claude Code's behaviour, which keeps the cache).
+   */
+  switchModel?: boolean;
   runFork: (request: ForkRequest) => Promise<ForkOutcome>;
 }
 
@@ -64,14 +70,20 @@ export type InvocationOutcome =
       message: string /** An inline shell failure: sent without `<tool_use_error>` (§14.9). */;
       shell?: true;
     }
-  /** `text` is one text block; `note` (a re-invocation, SPEC §14.3) a text block of its own before it. */
-  | { kind: "inline"; note?: string; text: string; patch: TurnPatch }
+  /**
+   * `text` is one text block; `note` (a re-invocation, SPEC §14.3) a text block of its own before it;
+   * `modelNote` (the skill's model, not switched to: SPEC §5) a text block after it.
+   */
+  | { kind: "inline"; note?: string; text: string; modelNote?: string; patch: TurnPatch }
   | { kind: "fork"; outcome: ForkOutcome };
 
-/** The turn patch an inline skill applies (SPEC §5 turn-scoped overrides). Pure. */
-export function skillPatch(skill: Skill): TurnPatch {
+/**
+ * The turn patch an inline skill applies (SPEC §5 turn-scoped overrides): its `effort` and tool rules always,
+ * its `model` only when `switchModel` (a typed `/name`, or the `skillModelSwitch` setting). Pure.
+ */
+export function skillPatch(skill: Skill, switchModel: boolean): TurnPatch {
   const patch: TurnPatch = {};
-  if (skill.model !== undefined && skill.model !== "inherit") patch.model = skill.model;
+  if (switchModel && skill.model !== undefined && skill.model !== "inherit") patch.model = skill.model;
   if (skill.effort !== undefined) patch.effort = skill.effort;
   if (skill.allowedTools.length > 0) patch.grants = [...skill.allowedTools];
   if (skill.disallowedTools.length > 0) {
@@ -208,9 +220,30 @@ export async function invokeSkill(
   const first = deps.loaded.first(request.agentId, skill.name, skill);
   deps.loaded.add(request.agentId, skill.name, text, skill);
   const sent = invocationText(request.name ?? skill.name, text, first);
-  return sent.note === undefined
-    ? { kind: "inline", text: sent.text, patch: skillPatch(skill) }
-    : { kind: "inline", note: sent.note, text: sent.text, patch: skillPatch(skill) };
+  const switchModel = request.origin === "user" || deps.switchModel === true;
+  const modelNote = switchModel ? undefined : keptModelNote(skill, request.turn.model);
+  return {
+    kind: "inline",
+    ...(sent.note === undefined ? {} : { note: sent.note }),
+    text: sent.text,
+    ...(modelNote === undefined ? {} : { modelNote }),
+    patch: skillPatch(skill, switchModel),
+  };
+}
+
+/**
+ * The note sent after a model-invoked skill's body when its `model:` names another model than the turn's and
+ * the turn keeps its own (SPEC §5): the model learns which model the skill asked for, and the request prefix
+ * (and so the prompt cache) stays. Undefined when there is nothing to say. Pure.
+ */
+export function keptModelNote(skill: Pick<Skill, "name" | "model">, turnModel: string): string | undefined {
+  if (skill.model === undefined || skill.model === "inherit") return undefined;
+  const wanted = resolveModel(skill.model);
+  if (wanted === resolveModel(turnModel)) return undefined;
+  return (
+    `<system-reminder>The skill "${skill.name}" names the model ${wanted}; this conversation stays on ` +
+    `${turnModel}, so follow its instructions here.</system-reminder>`
+  );
 }
 
 async function expandBody(

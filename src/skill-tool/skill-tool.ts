@@ -83,6 +83,9 @@ export function createSkillTool(options: SkillToolOptions): AgentTool {
             followUp: [
               ...(outcome.note === undefined ? [] : [{ type: "text" as const, text: outcome.note }]),
               { type: "text", text: outcome.text },
+              ...(outcome.modelNote === undefined
+                ? []
+                : [{ type: "text" as const, text: outcome.modelNote }]),
             ],
             patch: outcome.patch,
           };

@@ -1,4 +1,5 @@
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
+import { supportsEffort } from "../models.js";
 import {
   collapseNewlines,
   detach,
@@ -149,6 +150,22 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
   if (model !== undefined && model !== "") setField(meta, "model", model);
   const effort = readOneOf<Effort>(r, "effort", EFFORTS);
   if (effort !== undefined) setField(meta, "effort", effort);
+  if (
+    effort !== undefined &&
+    model !== undefined &&
+    model !== "" &&
+    model !== "inherit" &&
+    !supportsEffort(model)
+  ) {
+    diagnostics.push(
+      diagnostic(
+        "warning",
+        "effort-unsupported",
+        `effort: ${effort} is not sent: the model ${model} takes no effort setting`,
+        path,
+      ),
+    );
+  }
   const agent = readText(r, "agent");
   if (agent !== undefined && agent !== "") setField(meta, "agent", agent);
   if (kind === "skill") {

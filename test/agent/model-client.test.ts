@@ -3,9 +3,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createModelClient } from "../../src/agent/model-client.js";
 import { ModelError, type ModelErrorKind, toModelError } from "../../src/agent/model-error.js";
 import { AGENT_ID_HEADER, type ModelRequest, type ModelStreamEvent } from "../../src/agent/model-types.js";
-import { contextWindowFor, isModelAlias, resolveModel } from "../../src/agent/models.js";
 import { buildRequestBody } from "../../src/agent/request-body.js";
 import { startModelServer } from "../../src/dev/model-server.js";
+import { contextWindowFor, isModelAlias, resolveModel } from "../../src/models.js";
 import {
   httpFaultTurn,
   startTestModel,

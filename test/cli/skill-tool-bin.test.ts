@@ -20,6 +20,7 @@ let tree: TmpTree;
 beforeAll(async () => {
   tree = await tmpTree({
     "home/.keep": "",
+    "home-switch/.claude/settings.json": JSON.stringify({ skillModelSwitch: true }),
     "project/.git": { dir: true },
     "project/notes.txt": "alpha\n",
     "project/.claude/skills/pdf-tools/SKILL.md": skillMd(
@@ -29,6 +30,10 @@ beforeAll(async () => {
     "project/.claude/skills/scan/SKILL.md": skillMd(
       "description: Scans the notes\ncontext: fork",
       "SCAN-TASK",
+    ),
+    "project/.claude/skills/quick/SKILL.md": skillMd(
+      "description: Fast\nmodel: haiku\neffort: high",
+      "Be quick.",
     ),
     "project/.claude/skills/internal/SKILL.md": skillMd(
       "description: Model only\nuser-invocable: false",
@@ -44,26 +49,17 @@ afterEach(async () => {
   model = undefined;
 });
 
-async function runBin(turns: ScriptTurnInput[], prompt: string) {
+async function runBin(turns: ScriptTurnInput[], prompt: string, home = "home") {
   expect(existsSync(BIN), `${BIN} is missing: run \`npm run build\` before the tests`).toBe(true);
+  await model?.close();
   model = await startTestModel(turns);
   const run = await execa(
     process.execPath,
-    [
-      BIN,
-      "-p",
-      prompt,
-      "--allowedTools",
-      "Skill",
-      "--cwd",
-      tree.path("project"),
-      "--home",
-      tree.path("home"),
-    ],
+    [BIN, "-p", prompt, "--allowedTools", "Skill", "--cwd", tree.path("project"), "--home", tree.path(home)],
     {
       env: {
         PATH: process.env.PATH ?? "/usr/bin:/bin",
-        HOME: tree.path("home"),
+        HOME: tree.path(home),
         ANTHROPIC_API_KEY: TEST_API_KEY,
         ANTHROPIC_BASE_URL: model.server.url,
         SKILLWRIGHT_MANAGED_DIR: tree.path("managed"),
@@ -141,6 +137,42 @@ describe("node dist/bin/main.js -p (SPEC §14)", () => {
       "<tools-used-before-summary>Glob</tools-used-before-summary>\n" +
         'Skill "scan" completed (forked execution).\n\nResult:\nFound notes.txt.',
     );
+  });
+
+  it("a skill's model: kept with a note when the model calls it; switched when typed or with skillModelSwitch", async () => {
+    const SESSION = "claude-sonnet-5-5";
+    const HAIKU = "claude-haiku-5-5";
+    const called = await runBin([toolTurn("Skill", { skill: "quick" }), textTurn("done")], "be quick");
+    expect(called.run.exitCode).toBe(0);
+    expect(called.bodies.map((b) => [b.model, b.output_config])).toEqual([
+      [SESSION, { effort: "medium" }],
+      [SESSION, { effort: "high" }],
+    ]);
+    const second = called.bodies[1];
+    if (second === undefined) throw new Error("no second request");
+    expect(textBlocks(lastUser(second).content).at(-1)).toBe(
+      `<system-reminder>The skill "quick" names the model ${HAIKU}; this conversation stays on ${SESSION}, ` +
+        "so follow its instructions here.</system-reminder>",
+    );
+    // The second request begins with the first one's messages (cache_control markers aside): the prefix holds.
+    const unmarked = (value: unknown) =>
+      JSON.stringify(value, (key, v: unknown) => (key === "cache_control" ? undefined : v));
+    const firstMessages = called.bodies[0]?.messages ?? [];
+    expect(unmarked(second.messages.slice(0, firstMessages.length))).toBe(unmarked(firstMessages));
+
+    const typed = await runBin([textTurn("typed")], "/quick");
+    expect(typed.bodies.map((b) => [b.model, b.output_config])).toEqual([[HAIKU, { effort: "high" }]]);
+
+    const switched = await runBin(
+      [toolTurn("Skill", { skill: "quick" }), textTurn("done")],
+      "be quick",
+      "home-switch",
+    );
+    expect(switched.bodies.map((b) => [b.model, b.output_config])).toEqual([
+      [SESSION, { effort: "medium" }],
+      [HAIKU, { effort: "high" }],
+    ]);
+    expect(JSON.stringify(switched.bodies[1]?.messages)).not.toContain("names the model");
   });
 
   it("a typed model-only skill is answered, exit 0, with no model request", async () => {

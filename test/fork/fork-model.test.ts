@@ -45,7 +45,9 @@ describe("the model a forked skill runs on", () => {
   it("a fork of a fork that names no model (or inherit) runs on the main agent's model, not its parent fork's", async () => {
     h = await startHarness({
       files: TREE,
-      session: { allowedTools: ["Skill"] },
+      // The inline skill `quick` switches the main agent to haiku for the turn (a model-invoked skill does so
+      // only with skillModelSwitch; its default keeps the model: test/session/overrides.test.ts).
+      session: { allowedTools: ["Skill"], skillModelSwitch: true },
       turns: [
         toolTurn("Skill", { skill: "quick" }, { match: MAIN }),
         toolTurn("Skill", { skill: "outer" }, { match: { ...MAIN, model: HAIKU } }),
@@ -66,7 +68,9 @@ describe("the model a forked skill runs on", () => {
   it("a fork that names no model runs on the session's model, or the one an inline skill set for the turn", async () => {
     h = await startHarness({
       files: TREE,
-      session: { allowedTools: ["Skill"] },
+      // The inline skill `quick` switches the main agent to haiku for the turn (a model-invoked skill does so
+      // only with skillModelSwitch; its default keeps the model: test/session/overrides.test.ts).
+      session: { allowedTools: ["Skill"], skillModelSwitch: true },
       turns: [
         toolTurn("Skill", { skill: "plain" }, { match: MAIN }),
         textTurn("plain done", sub("PLAIN-TASK")),

@@ -3,10 +3,12 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type Harness,
+  lastUser,
   type RequestBody,
   resultText,
   skillMd,
   startHarness,
+  textBlocks,
   toolResults,
 } from "../support/harness.js";
 import { textTurn, toolTurn } from "../support/model-server.js";
@@ -68,7 +70,7 @@ function onlyResult(harness: Harness, index: number) {
 }
 
 describe("turn-scoped overrides of an inline skill (SPEC §5)", () => {
-  it("model and effort change the next request of the same turn and revert at the next send", async () => {
+  it("model-invoked: effort changes the next request of the turn, the model stays; both revert at the next send", async () => {
     h = await startHarness({
       files: TREE,
       turns: [toolTurn("Skill", { skill: "quick" }), textTurn("fast answer"), textTurn("back to normal")],
@@ -77,7 +79,25 @@ describe("turn-scoped overrides of an inline skill (SPEC §5)", () => {
     await h.send("and now?");
     const [first, second, third] = [h.body(0), h.body(1), h.body(2)];
     expect([first.model, first.output_config]).toEqual([SESSION_MODEL, { effort: "medium" }]);
+    expect([second.model, second.output_config]).toEqual([SESSION_MODEL, { effort: "high" }]);
+    expect(textBlocks(lastUser(second).content).at(-1)).toBe(
+      `<system-reminder>The skill "quick" names the model ${HAIKU}; this conversation stays on ${SESSION_MODEL}, ` +
+        "so follow its instructions here.</system-reminder>",
+    );
+    expect([third.model, third.output_config]).toEqual([SESSION_MODEL, { effort: "medium" }]);
+  });
+
+  it("skillModelSwitch: a model-invoked skill's model changes the rest of the turn too, with no note", async () => {
+    h = await startHarness({
+      files: TREE,
+      turns: [toolTurn("Skill", { skill: "quick" }), textTurn("fast answer"), textTurn("back to normal")],
+      session: { skillModelSwitch: true },
+    });
+    await h.send("be quick");
+    await h.send("and now?");
+    const [second, third] = [h.body(1), h.body(2)];
     expect([second.model, second.output_config]).toEqual([HAIKU, { effort: "high" }]);
+    expect(JSON.stringify(second.messages)).not.toContain("names the model");
     expect([third.model, third.output_config]).toEqual([SESSION_MODEL, { effort: "medium" }]);
   });
 

@@ -91,7 +91,7 @@ describe("user slash commands (SPEC §6)", () => {
     });
   });
 
-  it("applies the same turn overrides as the model path, for this turn only", async () => {
+  it("switches to the skill's model and effort for this turn only (the model path keeps its model)", async () => {
     const s = await start();
     await s.send("/quick");
     await s.send("plain text");

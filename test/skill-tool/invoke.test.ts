@@ -141,9 +141,15 @@ describe("skillPatch", () => {
   it.each([
     { case: "nothing", fields: {}, want: {} },
     {
-      case: "model + effort",
+      case: "model + effort, switching",
       fields: { model: "haiku", effort: "high" as const },
       want: { model: "haiku", effort: "high" },
+    },
+    {
+      case: "model + effort, keeping the turn's model: effort only",
+      fields: { model: "haiku", effort: "high" as const },
+      keep: true,
+      want: { effort: "high" },
     },
     { case: "inherit is no model", fields: { model: "inherit" }, want: {} },
     {
@@ -156,18 +162,45 @@ describe("skillPatch", () => {
       fields: { disallowedTools: ["Bash"] },
       want: { removeTools: ["Bash"], removedBy: "x" },
     },
-  ])("$case", ({ fields, want }) => {
-    expect(skillPatch(makeSkill({ name: "x", ...fields }))).toEqual(want);
+  ])("$case", ({ fields, want, keep }) => {
+    expect(skillPatch(makeSkill({ name: "x", ...fields }), keep !== true)).toEqual(want);
   });
 });
 
 describe("invokeSkill: inline", () => {
+  it.each([
+    { case: "a typed /name", origin: "user" as const, switchModel: false },
+    { case: "skillModelSwitch", origin: "model" as const, switchModel: true },
+  ])("$case switches the turn's model and sends no note", async ({ origin, switchModel }) => {
+    const f = fixture();
+    const s = skill({ name: "quick", body: "Q.", model: "haiku", effort: "high" });
+    const outcome = await invokeSkill(request(s, { origin }), { ...f.deps, switchModel });
+    expect(outcome).toMatchObject({ kind: "inline", patch: { model: "haiku", effort: "high" } });
+    expect(outcome).not.toHaveProperty("modelNote");
+  });
+
+  it("no note when the skill's model is the turn's (alias or id) or inherit", async () => {
+    const f = fixture();
+    for (const model of ["inherit", SESSION_MODEL]) {
+      const outcome = await invokeSkill(request(skill({ name: `same-${model}`, body: ".", model })), f.deps);
+      expect(outcome).not.toHaveProperty("modelNote");
+    }
+  });
+
   it("expands with the Base directory line, records usage and the invocation, emits skill_invoked", async () => {
     const f = fixture();
     const s = skill({ name: "greet", body: "Hi $0 in ${CLAUDE_SKILL_DIR}.", model: "haiku" });
     const outcome = await invokeSkill(request(s, { args: "Bob", agentId: "fork-1" }), f.deps);
     const text = `Base directory for this skill: ${s.baseDir}\n\nHi Bob in ${s.baseDir}.`;
-    expect(outcome).toEqual({ kind: "inline", text, patch: { model: "haiku" } });
+    // Model-invoked: the turn keeps its model; a note names the skill's (SPEC §5, as Claude Code does).
+    expect(outcome).toEqual({
+      kind: "inline",
+      text,
+      modelNote:
+        '<system-reminder>The skill "greet" names the model claude-haiku-5-5; this conversation stays on ' +
+        `${SESSION_MODEL}, so follow its instructions here.</system-reminder>`,
+      patch: {},
+    });
     expect(f.usage).toEqual([{ name: "greet", now: NOW }]);
     expect(f.invocations).toEqual([{ name: "greet", args: "Bob", text, at: NOW, agentId: "fork-1" }]);
     expect(f.events).toEqual([

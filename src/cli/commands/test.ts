@@ -1,10 +1,10 @@
 import { join, resolve } from "node:path";
-import { contextWindowFor, DEFAULT_MODEL, resolveModel } from "../../agent/models.js";
 import { loadSettings } from "../../config/settings.js";
 import type { Engine } from "../../engine/engine.js";
 import { errorMessage } from "../../io/fs.js";
 import { createNodeShell } from "../../io/shell.js";
 import { type ListingSettings, listingLimits, listingSettingsOf } from "../../listing/budget.js";
+import { contextWindowFor, DEFAULT_MODEL, resolveModel } from "../../models.js";
 import { createMemoryTranscriptStore } from "../../session/memory-transcript-store.js";
 import type { Skill } from "../../skill/skill.js";
 import { validatePath } from "../../skill/validate-path.js";

@@ -1,6 +1,6 @@
 import type { ModelMessage, ModelUsage } from "../../agent/model-types.js";
-import { contextWindowFor } from "../../agent/models.js";
 import type { RunHooks } from "../../hooks/runner.js";
+import { contextWindowFor } from "../../models.js";
 import type { AgentListings } from "../agent-listings.js";
 import { MAIN_AGENT } from "../listing-state.js";
 import type { SessionState } from "../session-state.js";

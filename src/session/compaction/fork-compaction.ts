@@ -1,8 +1,8 @@
 import type { AgentEvent } from "../../agent/events.js";
 import type { ModelMessage, ModelUsage } from "../../agent/model-types.js";
-import { contextWindowFor } from "../../agent/models.js";
 import type { ForkConversation } from "../../fork/fork.js";
 import type { RunHooks } from "../../hooks/runner.js";
+import { contextWindowFor } from "../../models.js";
 import type { InvokedSkill } from "../../skill-tool/invoked-skill.js";
 import { compactConversation } from "./compact-conversation.js";
 import { nextRequestTokens, shouldAutoCompact } from "./tokens.js";
