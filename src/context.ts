@@ -2,6 +2,7 @@ import type { AgentTool } from "./agent/loop.js";
 import type { ModelClient } from "./agent/model-client.js";
 import type { ModelMessage } from "./agent/model-types.js";
 import type { AgentType } from "./agent-types/agent-types.js";
+import type { SkillScope } from "./agent-types/skill-scope.js";
 import type { SkillView } from "./discovery/skill-view.js";
 import type { HookRegistry } from "./hooks/registry.js";
 import type { FsOps } from "./io/fs.js";
@@ -41,6 +42,8 @@ export interface RunContext {
   readonly sessionModel?: string;
   /** The session's skills as they stand now. */
   readonly skills: SkillView;
+  /** Which of them this agent may see and call (its agent type's); absent: the main agent's (`MAIN_SCOPE`). */
+  readonly skillScope?: SkillScope;
   /** The agent types a forked skill can run as (built-in, user, project, plugin). */
   readonly agents: readonly AgentType[];
   /** Built-in and MCP tools (without the Skill tool, which each agent gets for its own depth). */
@@ -71,6 +74,8 @@ export interface ChildOverrides {
   sessionModel?: string;
   effort?: ModelEffort;
   tools?: readonly AgentTool[];
+  /** The skills the child's agent type may see; default the parent's. */
+  skillScope?: SkillScope;
 }
 
 /**
@@ -89,6 +94,7 @@ export function childContext(parent: RunContext, overrides: ChildOverrides): Run
     model: overrides.model ?? parent.model,
     ...(sessionModel === undefined ? {} : { sessionModel }),
     tools: overrides.tools ?? parent.tools,
+    ...(overrides.skillScope === undefined ? {} : { skillScope: overrides.skillScope }),
     depth: parent.depth + 1,
     agentId,
     signal:

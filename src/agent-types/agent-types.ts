@@ -35,6 +35,10 @@ export interface AgentType {
   effort?: Effort;
   /** Skill names whose expansion is preloaded into the agent's first message (Claude Code's `skills:`). */
   skills?: string[];
+  /** Skill name globs the agent may see and call (`allowed-skills`); undefined: every skill. */
+  allowedSkills?: string[];
+  /** Skill name globs the agent may not see or call (`disallowed-skills`); they beat `allowedSkills`. */
+  disallowedSkills?: string[];
   /** Tools (bare names) removed from the agent, or scoped rules denied (`disallowedTools`). */
   disallowedTools?: string[];
   permissionMode?: AgentPermissionMode;
@@ -120,6 +124,11 @@ export function agentFromFile(
   };
   const skills = list("skills");
   if (skills !== undefined && skills.length > 0) agent.skills = skills;
+  const allowedSkills = list("allowed-skills") ?? list("allowedSkills");
+  if (allowedSkills !== undefined) agent.allowedSkills = allowedSkills;
+  const disallowedSkills = list("disallowed-skills") ?? list("disallowedSkills");
+  if (disallowedSkills !== undefined && disallowedSkills.length > 0)
+    agent.disallowedSkills = disallowedSkills;
   const disallowed = list("disallowedTools") ?? list("disallowed-tools");
   if (disallowed !== undefined && disallowed.length > 0) agent.disallowedTools = disallowed;
   const mode = toText(data.permissionMode)?.trim();

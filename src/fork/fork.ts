@@ -5,6 +5,7 @@ import type { ModelMessage, ModelUsage } from "../agent/model-types.js";
 import { runWithStopChecks } from "../agent/stop-continuation.js";
 import { ruleToolName } from "../agent/turn-patch.js";
 import { type AgentType, DEFAULT_AGENT_TYPE } from "../agent-types/agent-types.js";
+import { MAIN_SCOPE, type SkillScope, scopeOfAgent } from "../agent-types/skill-scope.js";
 import { childContext, type RunContext } from "../context.js";
 import type { RunHooks } from "../hooks/runner.js";
 import { type ModelEffort, resolveModel } from "../models.js";
@@ -19,8 +20,8 @@ export interface ForkDeps {
   context: RunContext;
   /** The session's built-in and MCP tools, which the agent type narrows (never a caller's narrowed set). */
   tools: readonly AgentTool[];
-  /** The session's `SkillSearch` tool, offered beside the Skill tool when there is one. */
-  skillSearch?: AgentTool;
+  /** The session's `SkillSearch` tool for an agent's skill scope, offered beside the Skill tool when there is one. */
+  skillSearch?: (scope: SkillScope) => AgentTool;
   /** The Skill tool of an agent running on `context` (its depth, agent id and signal are the context's). */
   skillTool: (context: RunContext) => AgentTool;
   gate: ToolGate;
@@ -40,7 +41,7 @@ export interface ForkDeps {
    * The listing blocks for a new agent (it gets the same skills), sized for the model it runs on: the full
    * listing, then possibly a delta of skills that appeared since; none when there is nothing to list.
    */
-  listing: (agentId: string, model: string) => Promise<string[]>;
+  listing: (agentId: string, model: string, scope: SkillScope) => Promise<string[]>;
   maxTokens: number;
   newAgentId: () => string;
   /** Paths the sub-agent's tools touched: they activate conditional and nested skills for the session. */
@@ -57,6 +58,8 @@ export interface ForkDeps {
 /** A running fork's conversation, as its compaction sees it. */
 export interface ForkConversation {
   agentId: string;
+  /** The skills the fork's agent type may see (its listing after a compaction too). */
+  scope: SkillScope;
   client: ModelClient;
   /** The fork's first message's blocks other than the listing (hook context, preloaded skills, the task). */
   kept: readonly string[];
@@ -205,10 +208,12 @@ async function runAgentFork(
     sessionModel: request.sessionModel,
     tools: narrowed,
     ...(effort === undefined ? {} : { effort }),
+    skillScope: scopeOfAgent(agent),
   });
   // The fork's Skill tool runs on the fork's own context: a fork it starts is a child of this one.
+  const search = deps.skillSearch?.(scopeOfAgent(agent));
   const tools = mayUseSkills(agent)
-    ? [...narrowed, deps.skillTool(own), ...(deps.skillSearch === undefined ? [] : [deps.skillSearch])]
+    ? [...narrowed, deps.skillTool(own), ...(search === undefined ? [] : [search])]
     : narrowed;
   const context: RunContext = { ...own, tools };
   deps.emit({
@@ -253,7 +258,7 @@ async function runForkTurn(
     { agent_type: agent.name, agent_id: agentId },
     context.signal,
   );
-  const listing = await deps.listing(agentId, context.model);
+  const listing = await deps.listing(agentId, context.model, context.skillScope ?? MAIN_SCOPE);
   const preloaded =
     agent.skills === undefined || deps.preload === undefined
       ? { texts: [], warnings: [] }
@@ -290,6 +295,7 @@ async function runForkTurn(
       ? undefined
       : deps.compaction({
           agentId,
+          scope: context.skillScope ?? MAIN_SCOPE,
           client: context.client,
           kept,
           messages: () => messages,

@@ -1,3 +1,4 @@
+import { MAIN_SCOPE, type SkillScope, skillsInScope } from "../agent-types/skill-scope.js";
 import { type ListingPack, listingLimits } from "../listing/budget.js";
 import { contextWindowFor } from "../models.js";
 import { MAIN_AGENT } from "./listing-state.js";
@@ -6,15 +7,18 @@ import type { SessionDeps } from "./session-types.js";
 
 /** The listing blocks each agent of a session gets. */
 export interface AgentListings {
-  /** The next listing block for `agent` on `model`: the full listing first, then deltas ("" when none). */
-  listingFor(agent: string, model: string): Promise<string>;
+  /**
+   * The next listing block for `agent` on `model`, of the skills its `scope` lets it see (default the main
+   * agent's): the full listing first, then deltas ("" when none).
+   */
+  listingFor(agent: string, model: string, scope?: SkillScope): Promise<string>;
   /**
    * The opening listing blocks of an agent that has been sent none (a fork, or the main agent after
    * compaction): the main agent's first full listing as it was sent, then one delta block with what became
    * visible since (an activated conditional skill). Each so opens with the same bytes, which a prompt cache
    * serves; an agent packed otherwise (a model with another budget) gets a listing of its own.
    */
-  openingListing(agentId: string, model: string): Promise<string[]>;
+  openingListing(agentId: string, model: string, scope: SkillScope): Promise<string[]>;
 }
 
 /** The listings of a session's agents, over its state (sent names, the main agent's first full listing). */
@@ -28,12 +32,12 @@ export function createAgentListings(deps: SessionDeps, state: SessionState): Age
     }),
     searchable: context.skillSearch !== undefined,
   });
-  const listingFor = async (agent: string, model: string) => {
+  const listingFor = async (agent: string, model: string, scope: SkillScope = MAIN_SCOPE) => {
     await deps.settled?.();
     const full = state.listing.sent(agent).size === 0;
     const sent = await state.listing.next(
       agent,
-      context.skills.visible(),
+      skillsInScope(context.skills.visible(), scope),
       pack(model),
       () => deps.usage.load(),
       context.now(),
@@ -49,19 +53,21 @@ export function createAgentListings(deps: SessionDeps, state: SessionState): Age
     }
     return sent.text;
   };
-  const openingListing = async (agentId: string, model: string): Promise<string[]> => {
+  const openingListing = async (agentId: string, model: string, scope: SkillScope): Promise<string[]> => {
     const base = state.mainFullListing;
-    const visible = new Set(context.skills.visible().map((s) => s.name));
+    // The main agent's first listing is reused when this agent may see every skill it named: what this
+    // agent's scope adds comes as a delta; a scope that hides one of them gets a listing of its own.
+    const visible = new Set(skillsInScope(context.skills.visible(), scope).map((s) => s.name));
     if (
       base === undefined ||
       base.pack !== JSON.stringify(pack(model)) ||
       base.names.some((n) => !visible.has(n))
     ) {
-      const own = await listingFor(agentId, model);
+      const own = await listingFor(agentId, model, scope);
       return own === "" ? [] : [own];
     }
     state.listing.markSent(agentId, base.names, base.chars);
-    const delta = await listingFor(agentId, model);
+    const delta = await listingFor(agentId, model, scope);
     return delta === "" ? [base.text] : [base.text, delta];
   };
   return { listingFor, openingListing };

@@ -1,3 +1,4 @@
+import { MAIN_SCOPE, skillsInScope } from "../agent-types/skill-scope.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { Engine } from "../engine/engine.js";
 import { createHookRegistry } from "../hooks/registry.js";
@@ -61,7 +62,7 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
     settings: snapshot.listing,
     contextWindowTokens: contextWindowFor(model),
   });
-  const { tools, skillSearch } = sessionTools({
+  const { tools, skillSearch: skillSearchFor } = sessionTools({
     fs: options.toolsFs ?? host.fs,
     ...(options.shell === undefined ? {} : { shell: options.shell }),
     home: host.home,
@@ -81,10 +82,14 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
     appendSystemPrompt: options.appendSystemPrompt,
     tools,
     mcpInstructions: setup.instructions,
-    systemListing: (options.skillListing ?? options.skillCatalog) === "system" ? view.visible() : undefined,
+    systemListing:
+      (options.skillListing ?? options.skillCatalog) === "system"
+        ? skillsInScope(view.visible(), MAIN_SCOPE)
+        : undefined,
     filesystem: options.filesystem,
   });
   diagnostics.push(...prompt.diagnostics);
+  const skillSearch = skillSearchFor?.(MAIN_SCOPE);
   const store = options.store ?? setup.store();
   const resumed = options.resume === undefined ? undefined : await readResumed(store, options.resume);
   const id = options.resume ?? newSessionId();
@@ -127,6 +132,7 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
     store,
     listingSettings: snapshot.listing,
     skillModelSwitch: options.skillModelSwitch ?? snapshot.skillModelSwitch,
+    ...(skillSearchFor === undefined ? {} : { skillSearchFor }),
     ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
     ...(resumed === undefined ? {} : { resumed }),
   });

@@ -1,4 +1,5 @@
 import type { AgentTool } from "../agent/loop.js";
+import { type SkillScope, skillsInScope } from "../agent-types/skill-scope.js";
 import { createNodeFileModes } from "../io/atomic-write.js";
 import type { FsOps } from "../io/fs.js";
 import type { ShellOps } from "../io/shell.js";
@@ -36,7 +37,11 @@ export interface SessionToolsInput {
  * built-ins, the host's and the application's, minus removed names, then `load_reference`; and `SkillSearch`
  * apart (each agent gets it beside its Skill tool).
  */
-export function sessionTools(input: SessionToolsInput): { tools: AgentTool[]; skillSearch?: AgentTool } {
+export function sessionTools(input: SessionToolsInput): {
+  tools: AgentTool[];
+  /** The `SkillSearch` tool over the skills an agent of `scope` may see (the same definition for every scope). */
+  skillSearch?: (scope: SkillScope) => AgentTool;
+} {
   const builtins = input.builtinTools
     ? createBuiltinTools({
         fs: input.fs,
@@ -57,10 +62,11 @@ export function sessionTools(input: SessionToolsInput): { tools: AgentTool[]; sk
   return searchable
     ? {
         tools,
-        skillSearch: createSkillSearchTool({
-          skills: input.visible,
-          maxDescChars: input.listing.maxDescChars,
-        }),
+        skillSearch: (scope) =>
+          createSkillSearchTool({
+            skills: () => skillsInScope(input.visible(), scope),
+            maxDescChars: input.listing.maxDescChars,
+          }),
       }
     : { tools };
 }

@@ -1,5 +1,7 @@
 import type { AgentEvent } from "../agent/events.js";
+import type { AgentTool } from "../agent/loop.js";
 import type { ModelMessage } from "../agent/model-types.js";
+import type { SkillScope } from "../agent-types/skill-scope.js";
 import type { RunContext } from "../context.js";
 import type { ListingSettings } from "../listing/budget.js";
 import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
@@ -40,6 +42,8 @@ export interface SessionDeps {
    * `/name` always does). Default false: the request model stays and the skill's model is named in a note.
    */
   skillModelSwitch?: boolean;
+  /** The `SkillSearch` tool for a sub-agent's skill scope (the main agent's is `context.skillSearch`). */
+  skillSearchFor?: (scope: SkillScope) => AgentTool;
   /** The main agent's model requests per user turn at most. */
   maxTurns?: number;
   maxTokens?: number;

@@ -112,9 +112,9 @@ export function createSession(deps: SessionDeps): Session {
     loaded: state.loaded,
     forkCompaction: createForkCompaction({
       invocations: () => state.invocations,
-      fullListing: (agentId, forkModel) => {
+      fullListing: (agentId, forkModel, scope) => {
         state.listing.reset(agentId);
-        return listings.openingListing(agentId, forkModel);
+        return listings.openingListing(agentId, forkModel, scope);
       },
       compacted: (agentId) => state.loaded.resetAgent(agentId),
       runHooks,

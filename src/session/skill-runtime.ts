@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import pLimit from "p-limit";
 import type { AgentEvent } from "../agent/events.js";
 import type { AgentTool, ToolGate } from "../agent/loop.js";
+import { MAIN_SCOPE, notAvailableText, type SkillScope, skillsInScope } from "../agent-types/skill-scope.js";
 import type { RunContext } from "../context.js";
 import { type ForkDeps, runFork } from "../fork/fork.js";
 import type { ForkRequest } from "../fork/fork-request.js";
@@ -29,7 +30,7 @@ export interface SkillRuntimeDeps {
   gate: (caller: RunContext) => ToolGate;
   emit: (event: AgentEvent) => void;
   /** The listing block for an agent (a delta after the first), sized for the model it runs on. */
-  listing: (agentId: string, model: string) => Promise<string[]>;
+  listing: (agentId: string, model: string, scope: SkillScope) => Promise<string[]>;
   record: (invocation: InvokedSkill) => Promise<void>;
   /** The expansions each conversation already holds (re-invocations, SPEC §14.3). */
   loaded: LoadedSkills;
@@ -71,7 +72,7 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
     return runFork(request, {
       context: caller,
       tools: session.tools,
-      ...(session.skillSearch === undefined ? {} : { skillSearch: session.skillSearch }),
+      ...(s.skillSearchFor === undefined ? {} : { skillSearch: s.skillSearchFor }),
       skillTool: (forkContext) => skillTool(forkContext),
       gate: deps.gate(caller),
       noAskGate: createToolGate(quietPolicy, deps.runHooks),
@@ -105,9 +106,15 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       switchModel: s.skillModelSwitch === true,
       runFork: (forkRequest) => limitFor(forkRequest.depth)(() => fork(caller, forkRequest)),
     });
-  const skillTool = (caller: RunContext): AgentTool =>
-    createSkillTool({
-      skills: () => session.skills.visible(),
+  const skillTool = (caller: RunContext): AgentTool => {
+    const scope = caller.skillScope ?? MAIN_SCOPE;
+    return createSkillTool({
+      skills: () => skillsInScope(session.skills.visible(), scope),
+      // A skill the session has but this agent's scope leaves out is refused by name, not called unknown.
+      outOfScope: (name) =>
+        session.skills.visible().some((s) => s.name === name || s.alias === name)
+          ? notAvailableText(name, scope)
+          : undefined,
       pluginSkillNames: () => session.skills.pluginSkillNames(),
       disabled: (name) => session.skills.disabled(name),
       skipped: (name) => session.skills.skipped(name),
@@ -115,5 +122,6 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       depth: caller.depth,
       ...(caller.agentId === undefined ? {} : { agentId: caller.agentId }),
     });
+  };
   return { skillTool, invoke };
 }

@@ -18,6 +18,8 @@ export interface SkillToolOptions {
   disabled?: (name: string) => DisabledSkill | undefined;
   /** True when a skill called `name` was found but skipped by an error at discovery. */
   skipped?: (name: string) => boolean;
+  /** The refusal for a skill outside the calling agent's scope (`Skill "x" is not available to agent y`). */
+  outOfScope?: (name: string) => string | undefined;
   invoke: (request: InvocationRequest) => Promise<InvocationOutcome>;
   /** The depth of the agent this tool belongs to. */
   depth: number;
@@ -52,6 +54,7 @@ export function createSkillTool(options: SkillToolOptions): AgentTool {
         pluginSkillNames: options.pluginSkillNames(),
         ...(options.disabled === undefined ? {} : { disabled: options.disabled }),
         ...(options.skipped === undefined ? {} : { skipped: options.skipped }),
+        ...(options.outOfScope === undefined ? {} : { outOfScope: options.outOfScope }),
       });
       if (!valid.ok) return errorText(valid.message);
       const { skill, name } = valid;

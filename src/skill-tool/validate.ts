@@ -153,12 +153,16 @@ export function validateSkillCall(
     disabled?: (name: string) => DisabledSkill | undefined;
     /** True when a skill called `name` was found but skipped by an error at discovery. */
     skipped?: (name: string) => boolean;
+    /** The refusal for a skill the session has but the calling agent's scope leaves out, else undefined. */
+    outOfScope?: (name: string) => string | undefined;
   },
 ): SkillCallValidation {
   const name = normalizeSkillName(input.skill);
   if (name === "") return { ok: false, message: "Skill name is empty" };
   const skill = findSkill(options.skills, name);
   if (skill === undefined) {
+    const hidden = options.outOfScope?.(name);
+    if (hidden !== undefined) return { ok: false, message: hidden };
     const off = options.disabled?.(name);
     if (off !== undefined) return { ok: false, message: disabledSkillText(off.skill.name, off.by) };
     if (isUiCommand(name)) return { ok: false, message: uiCommandMessage(name) };

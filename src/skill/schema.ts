@@ -27,6 +27,7 @@ export const KNOWN_FIELDS = [
   "effort",
   "context",
   "agent",
+  "available-to",
   "user-invocable",
   "disable-model-invocation",
   "paths",
@@ -168,6 +169,8 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
   }
   const agent = readText(r, "agent");
   if (agent !== undefined && agent !== "") setField(meta, "agent", agent);
+  const availableTo = readList(r, "available-to", toToolRules);
+  if (availableTo !== undefined && availableTo.length > 0) setField(meta, "availableTo", availableTo);
   if (kind === "skill") {
     const paths = readList(r, "paths", toGlobs);
     if (paths !== undefined && paths.length > 0) setField(meta, "paths", paths);
@@ -210,6 +213,7 @@ function knownFields(): KnownFields {
     effort: undefined,
     context: undefined,
     agent: undefined,
+    "available-to": undefined,
     "user-invocable": undefined,
     "disable-model-invocation": undefined,
     paths: undefined,
@@ -257,6 +261,9 @@ function copyKnownField(fields: KnownFields, key: string, value: unknown): boole
       return true;
     case "context":
       fields.context = value;
+      return true;
+    case "available-to":
+      fields["available-to"] = value;
       return true;
     case "agent":
       fields.agent = value;

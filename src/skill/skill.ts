@@ -44,6 +44,11 @@ export interface SkillMeta {
   effort?: Effort;
   context: ExecutionContext;
   agent?: string;
+  /**
+   * `available-to`: the agent types that may see and call the skill (`main` is the main agent); undefined: all.
+   * Distinct from `agent`, the type a `context: fork` skill runs as.
+   */
+  availableTo?: string[];
   userInvocable: boolean;
   disableModelInvocation: boolean;
   /** Globs from `paths:`; undefined when the skill is not conditional. */

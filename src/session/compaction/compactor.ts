@@ -1,4 +1,5 @@
 import type { ModelMessage, ModelUsage } from "../../agent/model-types.js";
+import { MAIN_SCOPE } from "../../agent-types/skill-scope.js";
 import type { RunHooks } from "../../hooks/runner.js";
 import { contextWindowFor } from "../../models.js";
 import type { AgentListings } from "../agent-listings.js";
@@ -56,7 +57,7 @@ export function createCompactor(parts: CompactorDeps): Compactor {
       fullListing: async () => {
         state.listing.reset(MAIN_AGENT);
         state.listing.markSent(MAIN_AGENT, parts.deps.systemListingNames ?? []);
-        return parts.listings.openingListing(MAIN_AGENT, parts.model);
+        return parts.listings.openingListing(MAIN_AGENT, parts.model, MAIN_SCOPE);
       },
       runHooks: parts.runHooks,
       trigger,

@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../../agent/events.js";
 import type { ModelMessage, ModelUsage } from "../../agent/model-types.js";
+import type { SkillScope } from "../../agent-types/skill-scope.js";
 import type { ForkConversation } from "../../fork/fork.js";
 import type { RunHooks } from "../../hooks/runner.js";
 import { contextWindowFor } from "../../models.js";
@@ -15,7 +16,7 @@ export interface ForkCompactionDeps {
    * The full listing for `agentId` on `model` again, as the blocks that open a conversation: what was sent to
    * that agent is forgotten first, so later deltas follow from this listing.
    */
-  fullListing: (agentId: string, model: string) => Promise<string[]>;
+  fullListing: (agentId: string, model: string, scope: SkillScope) => Promise<string[]>;
   /**
    * Called once `agentId`'s conversation was compacted: the skill expansions it held are history now, so a
    * skill it invokes again is sent in full (SPEC §14.3), as for the main agent.
@@ -64,7 +65,7 @@ export function createForkCompaction(deps: ForkCompactionDeps): (fork: ForkConve
         model,
         messages,
         invocations: forkInvocations(deps.invocations(), fork.agentId),
-        fullListing: () => deps.fullListing(fork.agentId, model),
+        fullListing: () => deps.fullListing(fork.agentId, model, fork.scope),
         kept: fork.kept,
         runHooks: deps.runHooks,
         trigger: "auto",
