@@ -126,9 +126,10 @@ async function marketplacePlugin(
     (c) => c.origin.kind === "marketplace" && c.marketplace === marketplace,
   );
   if (candidate === undefined) {
-    const said = found.diagnostics.find((d) => d.message.includes(key));
+    // A listed plugin with a remote source is reported by plugin discovery, which says what to do instead.
+    const remote = found.diagnostics.find((d) => d.message.startsWith(`${key} has a remote source`));
     throw new FetchError(
-      said?.message ??
+      remote?.message ??
         `${key}: no known marketplace "${marketplace}" lists a plugin "${plugin}" (skillwright knows the project's .claude-plugin/marketplace.json and the "directory" and "file" marketplaces of extraKnownMarketplaces in settings)`,
     );
   }

@@ -122,7 +122,7 @@ describe("skillwright add / check / update / remove (dist/bin)", () => {
     expect(removed.code).toBe(0);
     expect(existsSync(`${skillsDir(tree)}/one`)).toBe(false);
     expect((await lockOf(tree)).skills).toEqual({});
-  });
+  }, 120_000);
 
   it("refuses a link out of the repo, a skill that fails validation and a path that climbs out, leaving nothing", async () => {
     tree = await tmpTree({
@@ -147,7 +147,7 @@ describe("skillwright add / check / update / remove (dist/bin)", () => {
     expect(climb.stderr).toContain("climbs out of the repository");
     expect(existsSync(skillsDir(tree)) ? await readdir(skillsDir(tree)) : []).toEqual([]);
     expect(existsSync(tree.path("home/repo/skills-lock.json"))).toBe(false);
-  });
+  }, 120_000);
 
   it("installs from a local npm tarball and a local dir", async () => {
     tree = await tmpTree({
@@ -170,7 +170,31 @@ describe("skillwright add / check / update / remove (dist/bin)", () => {
     expect(lock.skills.packed).toMatchObject({ sourceType: "npm", skillPath: "skills/packed/SKILL.md" });
     expect(lock.skills.solo).toMatchObject({ sourceType: "local", source: tree.path("dir") });
     expect((await cli(tree, ["check"])).code).toBe(0);
-  });
+  }, 120_000);
+
+  it("installs a plugin's skills from a known marketplace, and names an unknown one", async () => {
+    tree = await tmpTree({
+      "home/repo/.claude-plugin/marketplace.json": JSON.stringify({
+        name: "team",
+        owner: { name: "t" },
+        plugins: [{ name: "helper", source: "./plugins/helper" }],
+      }),
+      "home/repo/plugins/helper/.claude-plugin/plugin.json": JSON.stringify({ name: "helper" }),
+      "home/repo/plugins/helper/skills/assist/SKILL.md": skill("assist"),
+    });
+    const added = await cli(tree, ["add", "helper@team"]);
+    expect(added.stderr).toBe("");
+    expect(added.code).toBe(0);
+    expect((await lockOf(tree)).skills.assist).toMatchObject({
+      source: "helper@team",
+      sourceType: "marketplace",
+      skillPath: "skills/assist/SKILL.md",
+    });
+    expect((await cli(tree, ["check"])).code).toBe(0);
+    const unknown = await cli(tree, ["add", "helper@elsewhere"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('helper@elsewhere: no known marketplace "elsewhere"');
+  }, 120_000);
 
   it("checks a project and lock the skills CLI wrote: passes untouched, fails naming the skill after a hand edit", async () => {
     tree = await tmpTree({ "home/.keep": "" });
@@ -194,5 +218,5 @@ describe("skillwright add / check / update / remove (dist/bin)", () => {
     const edited = await cli(tree, ["check"], "home/repo", env);
     expect(edited.code).toBe(1);
     expect(edited.stderr).toContain("✗ one: installed copy differs from the lock");
-  });
+  }, 120_000);
 });
