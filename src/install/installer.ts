@@ -303,6 +303,13 @@ export async function addSkills(
         );
         return 1;
       }
+      const twice = chosen.filter((f, i) => chosen.findIndex((g) => g.installName === f.installName) !== i);
+      if (twice.length > 0) {
+        deps.err(
+          `refused: ${twice.map((f) => `${f.installName} (${f.skillPath})`).join(", ")}: another skill of the source has the same name; pick one with --skill`,
+        );
+        return 1;
+      }
       const candidates: Candidate[] = [];
       for (const found of chosen) {
         const sourceHash = await hashFolder(deps.fs, found.dir);

@@ -170,6 +170,14 @@ describe("skillwright add / check / update / remove (dist/bin)", () => {
     expect(lock.skills.packed).toMatchObject({ sourceType: "npm", skillPath: "skills/packed/SKILL.md" });
     expect(lock.skills.solo).toMatchObject({ sourceType: "local", source: tree.path("dir") });
     expect((await cli(tree, ["check"])).code).toBe(0);
+    const user = await cli(tree, ["add", "../../dir", "--scope", "user"]);
+    expect(user.code).toBe(0);
+    expect(existsSync(tree.path("home/.claude/skills/solo/SKILL.md"))).toBe(true);
+    const userLock = JSON.parse(
+      await readFile(tree.path("home/.skillwright/skills-lock.json"), "utf8"),
+    ) as Lock;
+    expect(Object.keys(userLock.skills)).toEqual(["solo"]);
+    expect((await cli(tree, ["check", "--scope", "user"])).code).toBe(0);
   }, 120_000);
 
   it("installs a plugin's skills from a known marketplace, and names an unknown one", async () => {
