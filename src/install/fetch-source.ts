@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { type FsOps, pathKind } from "../io/fs.js";
 import { findPlugins, type PluginSettings } from "../plugins/find-plugins.js";
 import type { InstallSource } from "./install-source.js";

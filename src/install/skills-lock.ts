@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import type { InstallScope } from "./install-scope.js";
 
 /** The project lock's file name, at the project root (the name the `skills` installer uses). */

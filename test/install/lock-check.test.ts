@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { describeProblem, installedDrift, upstreamChange } from "../../src/install/lock-check.js";
+import type { FolderHash } from "../../src/install/folder-hash.js";
+import {
+  describeProblem,
+  installedDrift,
+  type LockProblem,
+  upstreamChange,
+} from "../../src/install/lock-check.js";
 import type { LockEntry } from "../../src/install/skills-lock.js";
 
 const theirs: LockEntry = {
@@ -10,8 +16,15 @@ const theirs: LockEntry = {
 };
 const ours: LockEntry = { ...theirs, skillwright: { files: { "SKILL.md": "f1", "ref.md": "f2" } } };
 
+interface DriftCase {
+  case: string;
+  entry: LockEntry;
+  installed: FolderHash | undefined;
+  want: LockProblem | undefined;
+}
+
 describe("installedDrift", () => {
-  it.each([
+  it.each<DriftCase>([
     { case: "not installed", entry: theirs, installed: undefined, want: { kind: "not-installed" } },
     {
       case: "their lock, same hash",
