@@ -55,6 +55,13 @@ export interface ScopeOptions {
 export const NOT_APPROVED_NOTE =
   "Installing is not approving: a project skill's allowed-tools, hooks, inline shell and fork still need your approval before they run.";
 
+/**
+ * What `add` and `update` print after installing into the user scope: skills there are the user's own and run
+ * without a question (see `decideSkill`), so the note says so instead of promising an approval step.
+ */
+export const USER_SCOPE_NOTE =
+  "User skills (~/.claude/skills) run without asking, as skills you put there yourself: check the capabilities above, or install with --scope project to be asked before they run.";
+
 const HIDDEN_STAGING_PREFIX = ".skillwright-staging-";
 
 type ReadLock = { lock: SkillsLock } | { error: string };
@@ -186,6 +193,7 @@ async function installCandidates(
  */
 async function checkAndInstall(
   deps: InstallerDeps,
+  scope: InstallScope,
   places: ScopePlaces,
   lock: SkillsLock,
   realRoot: string,
@@ -230,7 +238,7 @@ async function checkAndInstall(
     deps.out(`installed ${found.installName} → ${join(places.skillsDir, found.installName)}`);
   }
   deps.out(`lock: ${places.lockFile}`);
-  deps.out(NOT_APPROVED_NOTE);
+  deps.out(scope === "user" ? USER_SCOPE_NOTE : NOT_APPROVED_NOTE);
   return 0;
 }
 
@@ -316,7 +324,7 @@ export async function addSkills(
         candidates.push({ found, entry: entryFor(source, fetched, found, sourceHash) });
       }
       if (options.frozen) return frozenVerdict(deps, places, read.lock, candidates);
-      return checkAndInstall(deps, places, read.lock, realRoot, candidates);
+      return checkAndInstall(deps, options.scope, places, read.lock, realRoot, candidates);
     });
   } catch (error) {
     deps.err(errorMessage(error));
@@ -532,7 +540,7 @@ export async function updateSkills(
     const sourceHash = await hashFolder(deps.fs, found.skill.dir);
     const next = entryFor(found.source, found.fetched, found.skill, sourceHash);
     const merged: LockEntry = { ...entry, ...next, source: entry.source };
-    const result = await checkAndInstall(deps, places, read.lock, found.realRoot, [
+    const result = await checkAndInstall(deps, options.scope, places, read.lock, found.realRoot, [
       { found: found.skill, entry: merged },
     ]);
     if (result !== 0) code = result;

@@ -172,6 +172,7 @@ describe("skillwright add / check / update / remove (dist/bin)", () => {
     expect((await cli(tree, ["check"])).code).toBe(0);
     const user = await cli(tree, ["add", "../../dir", "--scope", "user"]);
     expect(user.code).toBe(0);
+    expect(user.stdout).toContain("User skills (~/.claude/skills) run without asking");
     expect(existsSync(tree.path("home/.claude/skills/solo/SKILL.md"))).toBe(true);
     const userLock = JSON.parse(
       await readFile(tree.path("home/.skillwright/skills-lock.json"), "utf8"),
