@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { INSTALL_SCOPES, type InstallScope } from "../install/install-scope.js";
 import type { SkillListingPlacement } from "../prompt/session-prompt.js";
 
 /** Every option the CLI knows; names follow Claude Code's headless mode where they overlap. */
@@ -49,6 +50,9 @@ export const CLI_OPTIONS = {
   "min-score": { type: "string" },
   junit: { type: "string" },
   update: { type: "boolean" },
+  scope: { type: "string" },
+  skill: { type: "string", multiple: true },
+  frozen: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
@@ -70,6 +74,10 @@ export const SUBCOMMANDS = [
   "test",
   "serve",
   "keys",
+  "add",
+  "update",
+  "check",
+  "remove",
 ] as const;
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
@@ -154,6 +162,12 @@ export interface CliArgs {
   junit: string | undefined;
   /** `test --update`: rewrite expected exact bodies that differ. */
   update: boolean;
+  /** `add`/`update`/`check`/`remove --scope project|user` (default project). */
+  scope: InstallScope;
+  /** `add --skill NAME` (repeatable): only these skills of the source. */
+  skill: string[];
+  /** `add`/`update`/`check --frozen`: change nothing; fail when the lock and the installed files differ. */
+  frozen: boolean;
   help: boolean;
   version: boolean;
 }
@@ -195,6 +209,13 @@ function portNumber(value: string | undefined): number | undefined {
   if (value.trim() === "" || !Number.isInteger(n) || n < 0 || n > 65_535)
     throw new Error(`--port takes a whole number from 0 to 65535, got "${value}"`);
   return n;
+}
+
+function installScope(value: string | undefined): InstallScope {
+  const scope = INSTALL_SCOPES.find((s) => s === (value ?? "project"));
+  if (scope === undefined)
+    throw new Error(`--scope must be one of ${INSTALL_SCOPES.join(", ")}, got "${value ?? ""}"`);
+  return scope;
 }
 
 function minScore(value: string | undefined): number | undefined {
@@ -310,6 +331,9 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         minScore: minScore(values["min-score"]),
         junit: values.junit,
         update: values.update ?? false,
+        scope: installScope(values.scope),
+        skill: values.skill ?? [],
+        frozen: values.frozen ?? false,
         help: values.help ?? false,
         version: values.version ?? false,
       },

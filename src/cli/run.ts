@@ -31,6 +31,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   // The server commands need no engine over the local skills: they serve the store's.
   if (args.command === "serve") return (await import("./commands/serve.js")).serveCommand(scoped, args);
   if (args.command === "keys") return (await import("./commands/keys.js")).keysCommand(scoped, args);
+  // The install commands read and write skill folders and the lock, not the skills an engine would load.
+  if (args.command === "add") return (await import("./commands/add.js")).addCommand(scoped, args);
+  if (args.command === "update") return (await import("./commands/update.js")).updateCommand(scoped, args);
+  if (args.command === "check") return (await import("./commands/check.js")).checkCommand(scoped, args);
+  if (args.command === "remove") return (await import("./commands/remove.js")).removeCommand(scoped, args);
   // Each command loads only what it needs: start-up time is most of a short command's cost.
   if (args.command === undefined && args.print) preloadHeadless();
   const [{ createEngine }, { createNodeFs }] = await Promise.all([

@@ -30,6 +30,14 @@ Commands (offline):
   keys revoke <id-or-prefix> [--workspace W]  revoke one key; running serve instances refuse it within 5 s
                                      (keys … --server URL --api-key KEY: through a running serve, with the
                                      key it was started with; a PGlite dir serve holds is refused otherwise)
+  add <source> [--skill NAME] [--scope project|user] [--frozen]  install skills from a git URL (file:// and
+                                     bare repos too), owner/repo[/path], plugin@marketplace, npm:<name>, a
+                                     .tgz or a dir into .claude/skills (user: ~/.claude/skills) and lock them in
+                                     skills-lock.json; prints each skill's capabilities and lint result first
+  update [NAME...] [--scope S] [--frozen]  install the locked skills whose upstream changed; move the lock
+  check [NAME...] [--scope S] [--frozen]  exit 1 naming each skill whose upstream moved or whose installed
+                                     copy drifted from the lock (--frozen: the installed copies only)
+  remove <NAME...> [--scope S]       delete a locked skill's folder and its lock entry
   mcp approve <name>                 let a project or plugin MCP server start (writes .claude/settings.local.json)
   hooks approve                      let the hooks in the project's committed settings run (same file)
   permissions approve                let the allow rules and additionalDirectories of those settings apply
