@@ -24,9 +24,9 @@ describe("checkSpecProfile", () => {
     { case: "name missing", data: { description: "d" }, expected: [["error", "spec-name-missing"]] },
     { case: "name empty", data: { name: "", description: "d" }, expected: [["error", "spec-name-missing"]] },
     {
-      case: "name not a string",
-      data: { name: 7, description: "d" },
-      expected: [["error", "name-invalid"]],
+      case: "name a list, not text",
+      data: { name: ["demo"], description: "d" },
+      expected: [["error", "spec-field-invalid"]],
     },
     {
       case: "name differs",
@@ -87,7 +87,10 @@ const RULE_CASES: Record<keyof typeof SPEC_RULES, Array<[string, string, string[
   ],
   name: [
     ["equal to the dir", "name: demo\ndescription: d", []],
-    ["a number: must be a string, not missing", "name: 123\ndescription: d", ["name-invalid"]],
+    // Every scalar is text to the reference (strictyaml): `123` is the name "123", judged like any other.
+    ["a number is the text 123: only the dir differs", "name: 123\ndescription: d", ["spec-name-mismatch"]],
+    ["Unicode lowercase letters, as the reference", "name: démo\ndescription: d", ["spec-name-mismatch"]],
+    ["uppercase", "name: Demo\ndescription: d", ["name-invalid", "spec-name-mismatch"]],
     ["missing", "description: d", ["spec-name-missing"]],
     ["differs from the dir", "name: other\ndescription: d", ["spec-name-mismatch"]],
   ],
@@ -112,7 +115,8 @@ const RULE_CASES: Record<keyof typeof SPEC_RULES, Array<[string, string, string[
   ],
   metadata: [
     ["string values", 'name: demo\ndescription: d\nmetadata:\n  author: me\n  version: "1.0"', []],
-    ["a number value", "name: demo\ndescription: d\nmetadata:\n  version: 1.0", ["spec-field-invalid"]],
+    // The reference reads `1.0` as the text "1.0" (both implementations make every value a string).
+    ["an unquoted number value is text", "name: demo\ndescription: d\nmetadata:\n  version: 1.0", []],
     ["a nested map", "name: demo\ndescription: d\nmetadata:\n  a:\n    b: c", ["spec-field-invalid"]],
     ["not a map", "name: demo\ndescription: d\nmetadata: text", ["spec-field-invalid"]],
   ],
