@@ -35,9 +35,7 @@ export function validationFindings(
     out.push({
       code: d.code,
       severity: extension ? "info" : d.severity,
-      message: extension
-        ? `${d.message} (a Claude Code field: kept; skills-ref refuses it)`
-        : d.message,
+      message: extension ? `${d.message} (a Claude Code field: kept; skills-ref refuses it)` : d.message,
       file,
       line: 1,
       profile: "spec",
