@@ -18,7 +18,7 @@ interface LintReport {
     score: number;
     listing?: Record<"200k" | "1M", { chars: number; budget: number; share: number; cut?: string }>;
     findings: { code: string; severity: string; file: string; line: number; message: string }[];
-    diagnostics: { code: string; severity: string }[];
+    scoreParts: { code: string; points: number }[];
   }[];
 }
 
