@@ -30,7 +30,7 @@ export const SPEC_READ_BYTES = 4_000_000;
 const BOM = "\uFEFF";
 
 /**
- * Characters YAML does not allow in a stream (YAML 1.2 §5.1: C0 controls but tab, LF and CR; DEL; C1 controls
+ * Characters YAML does not allow in a stream (the YAML 1.2 character set: C0 controls but tab, LF and CR; DEL; C1 controls
  * but NEL; U+FFFE/U+FFFF). The reference validator's YAML parsers refuse a frontmatter that holds one.
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
