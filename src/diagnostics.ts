@@ -41,6 +41,9 @@ export const DIAGNOSTIC_CODES = [
   "spec-yaml-invalid",
   "spec-compatibility-length",
   "spec-field-invalid",
+  "spec-bom",
+  "spec-encoding",
+  "spec-file-name",
   "transcript-torn",
   "template-shadowed",
   "source-failed",
@@ -59,6 +62,8 @@ export interface Diagnostic {
   code: DiagnosticCode;
   message: string;
   path?: string;
+  /** The frontmatter key it is about, when it is about one (set by the spec profile). */
+  field?: string;
 }
 
 /** Builds a diagnostic; `path` is left out when undefined so JSON output stays tidy. */

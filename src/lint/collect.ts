@@ -1,9 +1,9 @@
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
 import { diagnostic } from "../diagnostics.js";
 import { errorMessage, type FsOps, pathKind } from "../io/fs.js";
-import { loadSkillFile } from "../skill/load-skill.js";
 import type { Skill } from "../skill/skill.js";
+import { validateFile } from "../skill/validate-path.js";
 import type { LintFile, LintSubject } from "./rules.js";
 
 /** How deep `findSkillFiles` and the skill-dir walk go. */
@@ -17,20 +17,26 @@ const SKIPPED_DIRS = new Set(["node_modules", ".git"]);
 
 /**
  * The SKILL.md files at `path`: the file itself, the dir's own SKILL.md, or every SKILL.md below it (a dir of
- * skills, a plugin, a project), sorted. Symlinked dirs are not followed. Never throws: an unreadable path gives [].
+ * skills, a plugin, a project), sorted. A dir with no SKILL.md but a lowercase `skill.md` gives that file, as
+ * the Agent Skills reference tool finds it. Symlinked dirs are not followed. Never throws: an unreadable path
+ * gives [].
  */
 export async function findSkillFiles(fs: FsOps, path: string): Promise<string[]> {
   const kind = await pathKind(fs, path);
   if (kind === "file") return [path];
   if (kind === undefined) return [];
-  const own = join(path, "SKILL.md");
-  if ((await pathKind(fs, own)) === "file") return [own];
+  for (const name of ["SKILL.md", "skill.md"]) {
+    const own = join(path, name);
+    if ((await pathKind(fs, own)) === "file") return [own];
+  }
   const found: string[] = [];
   const walk = async (dir: string, depth: number): Promise<void> => {
     const entries = await fs.readdir(dir).catch(() => []);
+    const hasUpper = entries.some((e) => e.kind === "file" && e.name === "SKILL.md");
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
       const child = join(dir, entry.name);
-      if (entry.kind === "file" && entry.name === "SKILL.md") found.push(child);
+      const skillFile = entry.name === "SKILL.md" || (!hasUpper && entry.name === "skill.md");
+      if (entry.kind === "file" && skillFile) found.push(child);
       else if (entry.kind === "dir" && !SKIPPED_DIRS.has(entry.name) && depth < MAX_WALK_DEPTH) {
         await walk(child, depth + 1);
       }
@@ -69,24 +75,21 @@ export interface CollectedSkill {
   path: string;
   skill?: Skill;
   subject?: LintSubject;
+  /** What `validate` reports (the engine profile), and what could not be read for the rules. */
   diagnostics: Diagnostic[];
+  /** What `validate --spec` reports (the Agent Skills profile). */
+  spec: Diagnostic[];
 }
 
 /**
- * Reads one SKILL.md for lint: the skill (as discovery loads it), its whole text, the paths in its dir and the
- * text files under `scripts/` (binary files skipped, each read up to {@link MAX_SCRIPT_BYTES}). Never throws.
+ * Reads one SKILL.md for lint: the skill and both validate profiles' diagnostics (as `validate --spec` gives
+ * them), its whole text, the paths in its dir and the text files under `scripts/` (binary files skipped, each
+ * read up to {@link MAX_SCRIPT_BYTES}). Never throws.
  */
 export async function collectSkill(fs: FsOps, path: string): Promise<CollectedSkill> {
   const dir = dirname(path);
-  const result = await loadSkillFile(fs, {
-    path,
-    name: basename(dir),
-    kind: "skill",
-    source: "project",
-    root: dirname(dir),
-    baseDir: dir,
-  });
-  const out: CollectedSkill = { path, diagnostics: result.diagnostics };
+  const result = await validateFile(fs, path, true);
+  const out: CollectedSkill = { path, diagnostics: result.diagnostics, spec: result.spec ?? [] };
   if (result.skill === undefined) return out;
   out.skill = result.skill;
   let text: string;

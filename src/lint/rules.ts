@@ -1,4 +1,5 @@
 import { posix } from "node:path";
+import type { DiagnosticCode } from "../diagnostics.js";
 import type { ListingLimits } from "../listing/budget.js";
 import { listingDescription } from "../listing/description.js";
 import { displayName, type Skill } from "../skill/skill.js";
@@ -17,18 +18,27 @@ export const LINT_CODES = [
   "description-no-when",
   "listing-cost",
   "listing-cut",
+  "risky-eval",
+  "base64-blob",
+  "hidden-unicode",
+  "raw-executable-link",
+  "broad-allowed-tools",
 ] as const;
 export type LintCode = (typeof LINT_CODES)[number];
 
 export type LintSeverity = "error" | "warning" | "info";
 
-/** One problem found by a lint rule. `file` is relative to the skill dir; `line` is 1-based. */
+/**
+ * One problem found by a lint rule, or by validation (then `code` is the diagnostic's and `profile` says which
+ * validate profile found it). `file` is relative to the skill dir; `line` is 1-based.
+ */
 export interface LintFinding {
-  code: LintCode;
+  code: LintCode | DiagnosticCode;
   severity: LintSeverity;
   message: string;
   file: string;
   line: number;
+  profile?: "engine" | "spec";
 }
 
 /** A text file of a skill: SKILL.md or a file under `scripts/`, its path relative to the skill dir. */
@@ -62,7 +72,14 @@ const RM_RF = new RegExp(
   String.raw`\brm\s+(?:-[a-zA-Z]*(?:r[a-zA-Z]*f|f[a-zA-Z]*r)[a-zA-Z]*|-[rR]\s+-f|-f\s+-[rR]|--recursive\s+--force|--force\s+--recursive)\s+(?:--\s+)?(["']?)${BROAD_TARGET}\1(?=\s|;|&|\||\)|$)`,
   "gm",
 );
-const PIPE_TO_SHELL = /\b(?:curl|wget)\b[^\n|]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|k|da)?sh\b/g;
+const PIPE_TO_SHELL =
+  /\b(?:curl|wget|base64\s+(?:-d|-D|--decode))\b[^\n|]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|k|da)?sh\b/g;
+/** `sh -c "$(curl …)"`, `bash <(wget …)`, `. <(curl …)`: a download run by a shell without a pipe. */
+const SHELL_OF_DOWNLOAD =
+  /(?:\b(?:ba|z|k|da)?sh\s+(?:-c\s+)?["']?(?:\$\(|<\(|`)|(?:^|\s)(?:source|\.)\s+<\()\s*(?:curl|wget)\b/gm;
+/** PowerShell's download-and-run: `iwr … | iex`, `Invoke-Expression (… DownloadString …)`. */
+const POWERSHELL_DOWNLOAD_RUN =
+  /\b(?:iwr|irm|Invoke-WebRequest|Invoke-RestMethod)\b[^\n|]*\|\s*(?:iex|Invoke-Expression)\b|\b(?:iex|Invoke-Expression)\b[^\n]*DownloadString/gi;
 const CHMOD_777 = /\bchmod\s+(?:-[a-zA-Z]+\s+)*(?:0?777|a\+rwx|ugo\+rwx)\b/g;
 
 const SECRETS: ReadonlyArray<{ kind: string; pattern: RegExp }> = [
@@ -75,18 +92,38 @@ const SECRETS: ReadonlyArray<{ kind: string; pattern: RegExp }> = [
   { kind: "GitHub token", pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b/g },
 ];
 
-/** Risky shell (`rm -rf` on broad paths, `curl … | sh`, `chmod 777`) in one file. Pure. */
+/**
+ * Risky shell in one file: `rm -rf` on broad paths, a download or a decoded blob run by a shell (`curl … | sh`,
+ * `wget … | bash`, `base64 -d … | sh`, `bash <(curl …)`, `sh -c "$(curl …)"`, `iwr … | iex`), `chmod 777`, and
+ * `eval` of a string or a variable (`risky-eval`). Pure.
+ */
 export function riskyShellRule(file: LintFile): LintFinding[] {
   const out: LintFinding[] = [];
   for (const m of file.text.matchAll(RM_RF)) {
     out.push(finding("risky-rm-rf", "error", `\`${m[0].trim()}\` deletes a broad path`, file, m.index));
   }
-  for (const m of file.text.matchAll(PIPE_TO_SHELL)) {
+  const runs = [
+    ...file.text.matchAll(PIPE_TO_SHELL),
+    ...file.text.matchAll(SHELL_OF_DOWNLOAD),
+    ...file.text.matchAll(POWERSHELL_DOWNLOAD_RUN),
+  ].sort((a, b) => a.index - b.index);
+  for (const m of runs) {
     out.push(
       finding(
         "risky-pipe-to-shell",
         "error",
-        "downloads a script and pipes it to a shell: pin and check it instead",
+        "downloads (or decodes) a script and runs it in a shell: pin and check it instead",
+        file,
+        m.index,
+      ),
+    );
+  }
+  for (const m of file.text.matchAll(EVAL)) {
+    out.push(
+      finding(
+        "risky-eval",
+        "warning",
+        `\`${m[0].trim()}\` runs text as code: say what it runs, or run it directly`,
         file,
         m.index,
       ),
@@ -112,6 +149,164 @@ export function secretRule(file: LintFile): LintFinding[] {
     }
   }
   return out;
+}
+
+/** `eval` given a string, a variable or a command's output (shell, JS, Python); `eval` in prose is not matched. */
+const EVAL = /\beval(?:\s+["'$`]|\()[^\n]{0,40}/g;
+
+/** Contiguous base64 chars that count as a blob: long enough to hide a script, longer than any hash in base64. */
+export const MIN_BASE64_BLOB = 120;
+const BASE64_RUN = new RegExp(`[A-Za-z0-9+/]{${MIN_BASE64_BLOB},}={0,2}`, "g");
+
+/**
+ * Base64 blobs (`base64-blob`, a warning): a run of at least {@link MIN_BASE64_BLOB} base64 chars mixing upper
+ * and lower case and digits (a hex hash or a word run is not one). What a blob hides cannot be reviewed. Pure.
+ */
+export function base64Rule(file: LintFile): LintFinding[] {
+  const out: LintFinding[] = [];
+  for (const m of file.text.matchAll(BASE64_RUN)) {
+    const run = m[0];
+    if (!/[A-Z]/.test(run) || !/[a-z]/.test(run) || !/[0-9]/.test(run)) continue;
+    out.push(
+      finding(
+        "base64-blob",
+        "warning",
+        `a ${run.length}-char base64 blob: what it decodes to cannot be reviewed; ship the file itself`,
+        file,
+        m.index,
+      ),
+    );
+  }
+  return out;
+}
+
+/** Bidi controls (embeddings, overrides, isolates): text that displays in another order than it reads. */
+const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/;
+/** Unicode tag characters: invisible copies of ASCII, a known way to smuggle instructions to a model. */
+const TAG_CHAR = /[\u{E0000}-\u{E007F}]/u;
+/** Zero-width and invisible format characters (a BOM after the file's start, bidi marks included). */
+const ZERO_WIDTH = /[\u200B-\u200F\u2060-\u2064\u061C\uFEFF\u180E]/;
+/** A joiner between two non-ASCII chars (emoji sequences, Persian, Indic scripts) is text, not a hidden char. */
+const JOINER = /[\u200C\u200D]/;
+
+function hiddenKind(text: string, index: number, char: string): "bidi" | "tag" | "zero-width" | undefined {
+  if (BIDI_CONTROL.test(char)) return "bidi";
+  if (TAG_CHAR.test(char)) return "tag";
+  if (char === "\uFEFF" && index === 0) return undefined;
+  if (JOINER.test(char)) {
+    const before = text.codePointAt(index - 1) ?? 0;
+    const after = text.codePointAt(index + 1) ?? 0;
+    if (before > 0x7f || after > 0x7f) return undefined;
+  }
+  return ZERO_WIDTH.test(char) ? "zero-width" : undefined;
+}
+
+const HIDDEN_CANDIDATE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2069\u061C\uFEFF\u180E\u{E0000}-\u{E007F}]/gu;
+
+/**
+ * Hidden Unicode (`hidden-unicode`), one finding per line: bidi controls and tag characters are errors (text that
+ * reads other than it shows, or instructions no reviewer sees), zero-width and other invisible characters
+ * warnings (a joiner inside emoji or a non-Latin script is left alone). Pure.
+ */
+export function hiddenUnicodeRule(file: LintFile): LintFinding[] {
+  const byLine = new Map<number, { kinds: Set<string>; index: number; codes: Set<string> }>();
+  for (const m of file.text.matchAll(HIDDEN_CANDIDATE)) {
+    const kind = hiddenKind(file.text, m.index, m[0]);
+    if (kind === undefined) continue;
+    const line = lineAt(file.text, m.index);
+    const entry = byLine.get(line) ?? { kinds: new Set(), index: m.index, codes: new Set() };
+    entry.kinds.add(kind);
+    entry.codes.add(`U+${(m[0].codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, "0")}`);
+    byLine.set(line, entry);
+  }
+  const out: LintFinding[] = [];
+  for (const { kinds, index, codes } of byLine.values()) {
+    const severe = kinds.has("bidi") || kinds.has("tag");
+    const what = [...kinds]
+      .map((k) => (k === "bidi" ? "bidi controls" : k === "tag" ? "tag characters" : "zero-width characters"))
+      .join(", ");
+    out.push(
+      finding(
+        "hidden-unicode",
+        severe ? "error" : "warning",
+        `hidden ${what} (${[...codes].slice(0, 4).join(" ")}): what a reviewer sees is not what the model reads`,
+        file,
+        index,
+      ),
+    );
+  }
+  return out;
+}
+
+/** File types a link to which is a program to run, not a document. */
+export const EXECUTABLE_EXTENSIONS = [
+  "sh",
+  "bash",
+  "zsh",
+  "command",
+  "ps1",
+  "psm1",
+  "bat",
+  "cmd",
+  "vbs",
+  "exe",
+  "msi",
+  "scr",
+  "dll",
+  "jar",
+  "dmg",
+  "pkg",
+  "deb",
+  "rpm",
+  "appimage",
+  "run",
+  "bin",
+] as const;
+const RAW_EXECUTABLE_URL = new RegExp(
+  `\\bhttps?:\\/\\/[^\\s/)"'<>\\]]+\\/[^\\s)"'<>?#\\]]*\\.(?:${EXECUTABLE_EXTENSIONS.join("|")})(?=[?#)"'<>\\]\\s]|$)`,
+  "gim",
+);
+
+/**
+ * Links to raw executables (`raw-executable-link`, a warning): an http(s) URL whose path ends in a script or
+ * program type ({@link EXECUTABLE_EXTENSIONS}): what it serves can change after review. Pure.
+ */
+export function rawExecutableLinkRule(file: LintFile): LintFinding[] {
+  const out: LintFinding[] = [];
+  for (const m of file.text.matchAll(RAW_EXECUTABLE_URL)) {
+    out.push(
+      finding(
+        "raw-executable-link",
+        "warning",
+        `${m[0]} is a program fetched from the web: what it serves can change after review; ship it in scripts/ or pin a checksum`,
+        file,
+        m.index,
+      ),
+    );
+  }
+  return out;
+}
+
+/** `allowed-tools` entries that grant every command or every tool. */
+const BROAD_TOOL = /^(?:\*|Bash|Bash\(\s*\**\s*\)|Bash\(\s*:?\*\s*\))$/;
+
+/**
+ * Broad `allowed-tools` (`broad-allowed-tools`, a warning): `*`, bare `Bash` or `Bash(*)` pre-approve any
+ * command while the skill is active. One finding per entry, at the `allowed-tools:` line. Pure.
+ */
+export function broadToolsRule(skill: Pick<Skill, "allowedTools">, skillMd: LintFile): LintFinding[] {
+  const where = Math.max(skillMd.text.search(/^allowed-tools\s*:/m), 0);
+  return skill.allowedTools
+    .filter((tool) => BROAD_TOOL.test(tool.trim()))
+    .map((tool) =>
+      finding(
+        "broad-allowed-tools",
+        "warning",
+        `allowed-tools grants \`${tool}\`: any command runs without asking while the skill is active; grant the commands it needs (\`Bash(git status:*)\`)`,
+        skillMd,
+        where,
+      ),
+    );
 }
 
 const APPROVAL =
@@ -350,7 +545,14 @@ export interface LintSubject {
 export function lintSkill(subject: LintSubject, models: ListingModels): LintFinding[] {
   const exists = (p: string) => subject.paths.has(p);
   return [
-    ...[subject.skillMd, ...subject.scripts].flatMap((f) => [...riskyShellRule(f), ...secretRule(f)]),
+    ...[subject.skillMd, ...subject.scripts].flatMap((f) => [
+      ...riskyShellRule(f),
+      ...secretRule(f),
+      ...hiddenUnicodeRule(f),
+      ...base64Rule(f),
+      ...rawExecutableLinkRule(f),
+    ]),
+    ...broadToolsRule(subject.skill, subject.skillMd),
     ...sideEffectRule(subject.skillMd, subject.skill),
     ...linkRule(subject.skillMd, exists),
     ...descriptionRule(subject.skill, subject.skillMd),

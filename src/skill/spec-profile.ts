@@ -1,5 +1,5 @@
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
-import { isValidSkillName } from "./fields.js";
+import type { SpecParseInfo } from "./spec-read.js";
 
 /** Top-level keys the Agent Skills specification defines. */
 export const SPEC_FIELDS = [
@@ -10,6 +10,8 @@ export const SPEC_FIELDS = [
   "metadata",
   "allowed-tools",
 ] as const;
+/** The specification's name length limit, in code points after NFKC. */
+export const SPEC_NAME_MAX = 64;
 /** The specification's description length range. */
 export const SPEC_DESCRIPTION_MAX = 1_024;
 /** The specification's `compatibility` length limit. */
@@ -30,16 +32,6 @@ export const SPEC_RULES = {
 
 const SPEC_KEYS = new Set<string>(SPEC_FIELDS);
 
-/** How the frontmatter parsed, as far as the spec profile cares (see `ParsedFrontmatter`). */
-export interface SpecParseInfo {
-  /** No frontmatter at all, or a `---` that never closes. */
-  fence?: "missing" | "unclosed";
-  /** Why `yaml` refused the block (the engine then read it line by line). */
-  yamlError?: string;
-  /** `yaml`'s messages for keys written twice. */
-  duplicateKeys?: readonly string[];
-}
-
 /** Length in Unicode code points, as the reference validator (Python `len`) counts. */
 function length(text: string): number {
   let n = 0;
@@ -54,24 +46,86 @@ function kindOf(value: unknown): string {
 }
 
 /**
- * The Agent Skills strict profile (SPEC §1 `validate --spec`), on the raw frontmatter, agreeing with the
- * reference validator `skills-ref`: frontmatter present, closed and valid YAML (a YAML error, a tab indent or a
- * duplicate key is an error here, though the engine reads such a block leniently); name a string, valid and
- * equal to the dir; description a string of 1–1,024 chars; `compatibility` a string of at most 500 chars;
- * `metadata` a map of strings to strings; `allowed-tools` a string or a list of strings; no keys outside the
- * specification. When the block is missing, unclosed or not YAML, that alone is reported (the reference stops
- * there too). Engine limits (file size) are not its business. Pure.
+ * Why `name` breaks the specification's name rule, as the reference validator reads it (NFKC, then: at most
+ * 64 code points, lowercase, letters (any script), digits and hyphens, no hyphen at either end, none doubled);
+ * empty when it keeps it. Pure.
  */
-export function checkSpecProfile(
+export function specNameProblems(name: string): string[] {
+  const n = name.trim().normalize("NFKC");
+  const out: string[] = [];
+  if (length(n) > SPEC_NAME_MAX) out.push(`over ${SPEC_NAME_MAX} chars (${length(n)})`);
+  if (n !== n.toLowerCase()) out.push("not lowercase");
+  if (n.startsWith("-") || n.endsWith("-")) out.push("starts or ends with a hyphen");
+  if (n.includes("--")) out.push("has consecutive hyphens");
+  if (!/^[\p{L}\p{N}-]*$/u.test(n)) out.push("has characters other than letters, digits and hyphens");
+  return out;
+}
+
+/** A spec diagnostic about one frontmatter key (`field` names it, so a caller can tell keys apart). */
+function about(d: Diagnostic, field: string): Diagnostic {
+  return { ...d, field };
+}
+
+/**
+ * What makes the reference tool refuse to read a skill at all (`read_properties`, which its `to-prompt` uses):
+ * a file that does not start with `---` (a BOM included), an unclosed or non-YAML frontmatter, bytes that are
+ * not UTF-8, or a `name` or `description` that is missing or not non-empty text. Pure.
+ */
+export function checkSpecRead(
   data: Record<string, unknown>,
-  dirName: string,
   path: string,
-  parse: SpecParseInfo = {},
+  parse: SpecParseInfo,
 ): Diagnostic[] {
+  const out = parseProblems(path, parse);
+  if (out.some((d) => d.code === "spec-yaml-invalid")) return out;
+  const name = data.name;
+  if (name === undefined || name === null || (typeof name === "string" && name.trim() === "")) {
+    out.push(
+      about(diagnostic("error", "spec-name-missing", "the spec requires a `name` field", path), "name"),
+    );
+  } else if (typeof name !== "string") {
+    out.push(
+      about(
+        diagnostic("error", "spec-field-invalid", `name must be text, got ${kindOf(name)}`, path),
+        "name",
+      ),
+    );
+  }
+  const description = data.description;
+  if (description !== undefined && description !== null && typeof description !== "string") {
+    out.push(
+      about(
+        diagnostic(
+          "error",
+          "spec-field-invalid",
+          `description must be text, got ${kindOf(description)}`,
+          path,
+        ),
+        "description",
+      ),
+    );
+  } else if (typeof description !== "string" || description.trim() === "") {
+    out.push(
+      about(
+        diagnostic("error", "spec-description-length", "the spec requires a non-empty `description`", path),
+        "description",
+      ),
+    );
+  }
+  return out;
+}
+
+function parseProblems(path: string, parse: SpecParseInfo): Diagnostic[] {
   const out: Diagnostic[] = [];
   const error = (code: Diagnostic["code"], message: string) =>
     out.push(diagnostic("error", code, message, path));
-
+  if (parse.bom === true) {
+    error(
+      "spec-bom",
+      "the file starts with a UTF-8 byte order mark: the reference validator refuses it (the file must start with ---); save it as UTF-8 without BOM",
+    );
+  }
+  if (parse.invalidUtf8 === true) error("spec-encoding", "the file is not valid UTF-8 text");
   if (parse.fence === "missing") {
     error("spec-yaml-invalid", "SKILL.md must start with YAML frontmatter (---)");
   } else if (parse.fence === "unclosed") {
@@ -83,42 +137,64 @@ export function checkSpecProfile(
   for (const message of parse.duplicateKeys ?? []) {
     error("spec-yaml-invalid", `the frontmatter is not valid YAML: ${message}`);
   }
+  return out;
+}
+
+/**
+ * The Agent Skills strict profile (SPEC §1 `validate --spec`) on the frontmatter as {@link parseSpecText} reads
+ * it (every scalar is text), rule by rule as docs/behaviour.md's table says: everything {@link checkSpecRead}
+ * refuses; a name that breaks the name rule ({@link specNameProblems}) or differs from `dirName`; a description
+ * over 1,024 code points; `compatibility` not text or over 500; `metadata` not a map of text (stricter than
+ * the reference, which does not check it: the specification states it); `allowed-tools` not text or a list of
+ * text; keys outside the specification (each diagnostic's `field` names its key). When the block is missing,
+ * unclosed or not YAML, that alone is reported (the reference stops there too). Engine limits (file size) are
+ * not its business. Pure.
+ */
+export function checkSpecProfile(
+  data: Record<string, unknown>,
+  dirName: string,
+  path: string,
+  parse: SpecParseInfo = {},
+): Diagnostic[] {
+  const out = checkSpecRead(data, path, parse);
   // As the reference validator: fields are not judged from a block that is not YAML.
-  if (out.length > 0) return out;
+  if (out.some((d) => d.code === "spec-yaml-invalid")) return out;
+  const error = (code: Diagnostic["code"], message: string, field: string) =>
+    out.push(about(diagnostic("error", code, message, path), field));
 
   const name = data.name;
-  if (name === undefined || name === null || name === "") {
-    error("spec-name-missing", "the spec requires a `name` field");
-  } else if (typeof name !== "string") {
-    error("name-invalid", `name must be a string, got ${kindOf(name)} (quote it: name: "${String(name)}")`);
-  } else if (name !== dirName) {
-    error("spec-name-mismatch", `name "${name}" must equal the directory name "${dirName}"`);
-  } else if (!isValidSkillName(name)) {
-    error("name-invalid", `name "${name}" must be [a-z0-9-], at most 64 chars, no edge or double hyphen`);
+  if (typeof name === "string" && name.trim() !== "") {
+    const problems = specNameProblems(name);
+    if (problems.length > 0) {
+      error("name-invalid", `name "${name}" breaks the spec's name rule: ${problems.join(", ")}`, "name");
+    }
+    if (name.trim().normalize("NFKC") !== dirName.normalize("NFKC")) {
+      error("spec-name-mismatch", `name "${name}" must equal the directory name "${dirName}"`, "name");
+    }
   }
 
   const description = data.description;
-  if (description === undefined || description === null) {
-    error("spec-description-length", "the spec requires a non-empty `description`");
-  } else if (typeof description !== "string") {
-    error("spec-field-invalid", `description must be a string, got ${kindOf(description)}`);
-  } else if (description.trim() === "") {
-    error("spec-description-length", "the spec requires a non-empty `description`");
-  } else if (length(description) > SPEC_DESCRIPTION_MAX) {
+  if (typeof description === "string" && length(description) > SPEC_DESCRIPTION_MAX) {
     error(
       "spec-description-length",
       `description is ${length(description)} chars; the spec allows at most ${SPEC_DESCRIPTION_MAX}`,
+      "description",
     );
   }
 
   const compatibility = data.compatibility;
   if (compatibility !== undefined) {
     if (typeof compatibility !== "string") {
-      error("spec-field-invalid", `compatibility must be a string, got ${kindOf(compatibility)}`);
+      error(
+        "spec-field-invalid",
+        `compatibility must be text, got ${kindOf(compatibility)}`,
+        "compatibility",
+      );
     } else if (length(compatibility) > SPEC_COMPATIBILITY_MAX) {
       error(
         "spec-compatibility-length",
         `compatibility is ${length(compatibility)} chars; the spec allows at most ${SPEC_COMPATIBILITY_MAX}`,
+        "compatibility",
       );
     }
   }
@@ -129,14 +205,12 @@ export function checkSpecProfile(
       error(
         "spec-field-invalid",
         `metadata must be a map from string keys to string values, got ${kindOf(metadata)}`,
+        "metadata",
       );
     } else {
       for (const [key, value] of Object.entries(metadata)) {
         if (typeof value !== "string") {
-          error(
-            "spec-field-invalid",
-            `metadata.${key} must be a string, got ${kindOf(value)} (quote it in the YAML)`,
-          );
+          error("spec-field-invalid", `metadata.${key} must be text, got ${kindOf(value)}`, "metadata");
         }
       }
     }
@@ -148,11 +222,15 @@ export function checkSpecProfile(
     typeof tools !== "string" &&
     !(Array.isArray(tools) && tools.every((item) => typeof item === "string"))
   ) {
-    error("spec-field-invalid", `allowed-tools must be a string or a list of strings, got ${kindOf(tools)}`);
+    error(
+      "spec-field-invalid",
+      `allowed-tools must be text or a list of text, got ${kindOf(tools)}`,
+      "allowed-tools",
+    );
   }
 
   for (const key of Object.keys(data)) {
-    if (!SPEC_KEYS.has(key)) error("spec-unknown-key", `"${key}" is not an Agent Skills field`);
+    if (!SPEC_KEYS.has(key)) error("spec-unknown-key", `"${key}" is not an Agent Skills field`, key);
   }
   return out;
 }

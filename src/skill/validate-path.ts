@@ -1,28 +1,37 @@
 import { basename, dirname, join } from "node:path";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorMessage, type FsOps, pathKind } from "../io/fs.js";
-import { parseFrontmatter } from "./frontmatter.js";
-import { splitFrontmatter } from "./frontmatter-core.js";
 import { loadSkillFile } from "./load-skill.js";
 import type { Skill } from "./skill.js";
-import { checkSpecProfile, type SpecParseInfo } from "./spec-profile.js";
+import { checkSpecProfile } from "./spec-profile.js";
+import { readSpecFile } from "./spec-read.js";
 
 export interface ValidatedFile {
   path: string;
   skill?: Skill;
   /** The engine profile's findings (what discovery would report), engine limits such as file size included. */
   diagnostics: Diagnostic[];
-  /** The Agent Skills profile's findings, when it was asked for and the file could be read. */
+  /** The Agent Skills profile's findings, when it was asked for (a file it could not read: `file-unreadable`). */
   spec?: Diagnostic[];
 }
 
-/** How much of a file the spec profile reads: the frontmatter must lie within it. */
-export const SPEC_READ_BYTES = 4_000_000;
+/** The file names the reference validator looks for in a skill dir, in its order. */
+export const SPEC_SKILL_FILES = ["SKILL.md", "skill.md"] as const;
+
+/** The skill file in `dir`: `SKILL.md`, else (with `lowercase`) `skill.md`, as the reference validator looks. */
+async function skillFileIn(fs: FsOps, dir: string, lowercase: boolean): Promise<string | undefined> {
+  for (const file of lowercase ? SPEC_SKILL_FILES : (["SKILL.md"] as const)) {
+    if ((await pathKind(fs, join(dir, file))) !== undefined) return join(dir, file);
+  }
+  return undefined;
+}
 
 /**
  * Validates a SKILL.md or command file, a skill dir, or a dir of skill dirs, with the engine profile and,
  * when `spec` is set, the Agent Skills strict profile too (kept apart in `spec`: a file the engine skips for
- * its size is still checked against the spec). Never throws.
+ * its size is still checked against the spec). With `spec`, a dir's lowercase `skill.md` is found as the
+ * reference validator finds it (`SKILL.md` first); discovery ignores it, which the engine profile says. Never
+ * throws.
  */
 export async function validatePath(fs: FsOps, path: string, spec: boolean): Promise<ValidatedFile[]> {
   let kind: string;
@@ -32,14 +41,14 @@ export async function validatePath(fs: FsOps, path: string, spec: boolean): Prom
     return [{ path, diagnostics: [diagnostic("error", "file-unreadable", errorMessage(error), path)] }];
   }
   if (kind === "file" || basename(path) === "SKILL.md") return [await validateFile(fs, path, spec)];
-  const own = join(path, "SKILL.md");
   // A directory named SKILL.md is validated too, so the report names that as the cause.
-  if ((await pathKind(fs, own)) !== undefined) return [await validateFile(fs, own, spec)];
+  const own = await skillFileIn(fs, path, spec);
+  if (own !== undefined) return [await validateFile(fs, own, spec)];
   const entries = await fs.readdir(path).catch(() => []);
   const files: string[] = [];
   for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    const candidate = join(path, entry.name, "SKILL.md");
-    if ((await pathKind(fs, candidate)) !== undefined) files.push(candidate);
+    const candidate = await skillFileIn(fs, join(path, entry.name), spec);
+    if (candidate !== undefined) files.push(candidate);
   }
   if (files.length === 0) {
     return [
@@ -52,9 +61,14 @@ export async function validatePath(fs: FsOps, path: string, spec: boolean): Prom
   return Promise.all(files.map((file) => validateFile(fs, file, spec)));
 }
 
-async function validateFile(fs: FsOps, path: string, spec: boolean): Promise<ValidatedFile> {
+/**
+ * Validates one skill (or command) file with the engine profile and, when `spec` is set, the Agent Skills
+ * profile. `skill.md` in any other case is validated as the skill it was meant to be, with an engine error
+ * (discovery skips it); the spec profile accepts the lowercase `skill.md` the reference validator accepts, and
+ * refuses other spellings. Never throws.
+ */
+export async function validateFile(fs: FsOps, path: string, spec: boolean): Promise<ValidatedFile> {
   const file = basename(path);
-  // `skill.md` in any other case is validated as the skill it was meant to be, with an error: discovery skips it.
   const nearMiss = file !== "SKILL.md" && file.toLowerCase() === "skill.md";
   const isSkill = file === "SKILL.md" || nearMiss;
   const dir = dirname(path);
@@ -75,28 +89,24 @@ async function validateFile(fs: FsOps, path: string, spec: boolean): Promise<Val
   }
   const out: ValidatedFile = { path, diagnostics };
   if (result.skill !== undefined) out.skill = result.skill;
-  // A file the engine could not read at all is not checked again; one it skipped for its size is.
-  const readable = result.skill !== undefined || diagnostics.some((d) => d.code === "file-too-large");
-  if (spec && readable) out.spec = await specProfile(fs, path, name);
+  if (spec) out.spec = await specProfile(fs, path, name, nearMiss && file !== "skill.md");
   return out;
 }
 
-/** The spec profile on the file's frontmatter. Never throws: a failed read is a `file-unreadable` error. */
-async function specProfile(fs: FsOps, path: string, name: string): Promise<Diagnostic[]> {
-  let text: string;
-  try {
-    const head = await fs.readHead(path, SPEC_READ_BYTES);
-    text = head.complete ? head.text : head.text.slice(0, head.text.lastIndexOf("\n") + 1);
-  } catch (error) {
-    return [diagnostic("error", "file-unreadable", errorMessage(error), path)];
+/** The spec profile on the file. Never throws: a failed read is a `file-unreadable` error. */
+async function specProfile(fs: FsOps, path: string, name: string, misnamed: boolean): Promise<Diagnostic[]> {
+  const read = await readSpecFile(fs, path);
+  if ("severity" in read) return [read];
+  const out = checkSpecProfile(read.data, name, path, read.parse);
+  if (misnamed) {
+    out.unshift(
+      diagnostic(
+        "error",
+        "spec-file-name",
+        `the reference validator looks for SKILL.md or skill.md, not ${basename(path)}`,
+        path,
+      ),
+    );
   }
-  const split = splitFrontmatter(text);
-  if (split.frontmatter === undefined) {
-    return checkSpecProfile({}, name, path, { fence: split.unclosed ? "unclosed" : "missing" });
-  }
-  const parsed = parseFrontmatter(split.frontmatter);
-  const info: SpecParseInfo = {};
-  if (parsed.yamlError !== undefined) info.yamlError = parsed.yamlError;
-  if (parsed.duplicateKeys !== undefined) info.duplicateKeys = parsed.duplicateKeys;
-  return checkSpecProfile(parsed.data, name, path, info);
+  return out;
 }

@@ -18,27 +18,29 @@ interface LintReport {
     score: number;
     listing?: Record<"200k" | "1M", { chars: number; budget: number; share: number; cut?: string }>;
     findings: { code: string; severity: string; file: string; line: number; message: string }[];
-    diagnostics: { code: string; severity: string }[];
+    scoreParts: { code: string; points: number }[];
   }[];
 }
 
-const CLEAN =
-  "---\ndescription: Formats SQL. Use when the user asks to tidy a query.\n---\nTidy the query.\n";
+/** A skill with nothing to find, named `name` (the spec requires the name; lint fails a skill without one). */
+const clean = (name: string) =>
+  `---\nname: ${name}\ndescription: Formats SQL. Use when the user asks to tidy a query.\n---\nTidy the query.\n`;
 
 let tree: TmpTree;
 beforeAll(async () => {
   tree = await tmpTree({
-    "home/repo/.claude/skills/clean/SKILL.md": CLEAN,
-    "home/repo/.claude/skills/vague/SKILL.md": "---\ndescription: Formats SQL.\n---\nTidy the query.\n",
-    "risky/wipe/SKILL.md": `${CLEAN}See [notes](references/notes.md).\n`,
+    "home/repo/.claude/skills/clean/SKILL.md": clean("clean"),
+    "home/repo/.claude/skills/vague/SKILL.md":
+      "---\nname: vague\ndescription: Formats SQL.\n---\nTidy the query.\n",
+    "risky/wipe/SKILL.md": `${clean("wipe")}See [notes](references/notes.md).\n`,
     "risky/wipe/scripts/clean.sh": "#!/bin/sh\nset -e\nrm -rf $OUT/\n",
     "prompt/pdf/SKILL.md":
       "---\nname: pdf-tools\ndescription: Read <PDF> & forms. Use when a .pdf is named.\n---\nx\n",
-    "prompt/sql/SKILL.md": CLEAN,
+    "prompt/sql/SKILL.md": clean("sql"),
     "broken/SKILL.md": "---\ndescription: [unclosed\n---\nbody\n",
     "empty/README.md": "nothing here\n",
     "shared-refs/notes.md": "notes\n",
-    "linked/skill/SKILL.md": `${CLEAN}See [notes](references/notes.md).\n`,
+    "linked/skill/SKILL.md": `${clean("skill")}See [notes](references/notes.md).\n`,
     "linked/skill/references": { symlink: "../../shared-refs" },
   });
 });
@@ -50,7 +52,7 @@ describe("skillwright lint", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("✓ .claude/skills/clean/SKILL.md (clean): score 100");
     expect(result.stdout).toContain("✓ .claude/skills/vague/SKILL.md (vague): score 90");
-    expect(result.stdout).toMatch(/warning description-no-when SKILL\.md:2: /);
+    expect(result.stdout).toMatch(/warning description-no-when SKILL\.md:3: /);
     expect(result.stdout).toContain("2 skill(s), score mean 95, min 90, max 100; 0 error(s), 1 warning(s)\n");
   });
 
@@ -63,7 +65,7 @@ describe("skillwright lint", () => {
     expect(skill?.name).toBe("wipe");
     expect(skill?.findings.map((f) => [f.code, f.severity, f.file, f.line])).toEqual([
       ["risky-rm-rf", "error", "scripts/clean.sh", 3],
-      ["broken-link", "error", "SKILL.md", 5],
+      ["broken-link", "error", "SKILL.md", 6],
       ["listing-cost", "info", "SKILL.md", 1],
     ]);
     expect(skill?.score).toBe(50);
@@ -163,7 +165,7 @@ describe("skillwright to-prompt", () => {
   it("fails clearly for a dir with no skill, and needs at least one dir", async () => {
     const missing = await cli(tree, ["to-prompt", "empty"], ".");
     expect(missing.code).toBe(1);
-    expect(missing.stdout).toBe("");
+    expect(missing.stdout).toBe("<available_skills>\n</available_skills>\n");
     expect(missing.stderr).toContain("empty: no SKILL.md here or below");
     const none = await cli(tree, ["to-prompt"], ".");
     expect(none.code).toBe(2);

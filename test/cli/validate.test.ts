@@ -62,7 +62,7 @@ describe("skillwright validate", () => {
   it("--spec on a spec-clean skill: exit 0", async () => {
     const result = await cli(tree, ["validate", "skills/good/SKILL.md", "--spec"], ".");
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("valid (engine + Agent Skills spec profile)");
+    expect(result.stdout).toContain("valid (Agent Skills spec profile)");
   });
 
   it("--json: profile, ok and per-file diagnostics", async () => {

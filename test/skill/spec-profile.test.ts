@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createNodeFs } from "../../src/io/fs.js";
 import { checkSpecProfile, SPEC_DESCRIPTION_MAX, SPEC_RULES } from "../../src/skill/spec-profile.js";
+import { parseSpecText } from "../../src/skill/spec-read.js";
 import { validatePath } from "../../src/skill/validate-path.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
@@ -24,9 +25,9 @@ describe("checkSpecProfile", () => {
     { case: "name missing", data: { description: "d" }, expected: [["error", "spec-name-missing"]] },
     { case: "name empty", data: { name: "", description: "d" }, expected: [["error", "spec-name-missing"]] },
     {
-      case: "name not a string",
-      data: { name: 7, description: "d" },
-      expected: [["error", "name-invalid"]],
+      case: "name a list, not text",
+      data: { name: ["demo"], description: "d" },
+      expected: [["error", "spec-field-invalid"]],
     },
     {
       case: "name differs",
@@ -87,7 +88,10 @@ const RULE_CASES: Record<keyof typeof SPEC_RULES, Array<[string, string, string[
   ],
   name: [
     ["equal to the dir", "name: demo\ndescription: d", []],
-    ["a number: must be a string, not missing", "name: 123\ndescription: d", ["name-invalid"]],
+    // Every scalar is text to the reference (strictyaml): `123` is the name "123", judged like any other.
+    ["a number is the text 123: only the dir differs", "name: 123\ndescription: d", ["spec-name-mismatch"]],
+    ["Unicode lowercase letters, as the reference", "name: démo\ndescription: d", ["spec-name-mismatch"]],
+    ["uppercase", "name: Demo\ndescription: d", ["name-invalid", "spec-name-mismatch"]],
     ["missing", "description: d", ["spec-name-missing"]],
     ["differs from the dir", "name: other\ndescription: d", ["spec-name-mismatch"]],
   ],
@@ -112,7 +116,8 @@ const RULE_CASES: Record<keyof typeof SPEC_RULES, Array<[string, string, string[
   ],
   metadata: [
     ["string values", 'name: demo\ndescription: d\nmetadata:\n  author: me\n  version: "1.0"', []],
-    ["a number value", "name: demo\ndescription: d\nmetadata:\n  version: 1.0", ["spec-field-invalid"]],
+    // The reference reads `1.0` as the text "1.0" (both implementations make every value a string).
+    ["an unquoted number value is text", "name: demo\ndescription: d\nmetadata:\n  version: 1.0", []],
     ["a nested map", "name: demo\ndescription: d\nmetadata:\n  a:\n    b: c", ["spec-field-invalid"]],
     ["not a map", "name: demo\ndescription: d\nmetadata: text", ["spec-field-invalid"]],
   ],
@@ -150,5 +155,37 @@ describe("validate --spec agrees with skills-ref, rule by rule (issue 16.9)", ()
     expect(result?.spec?.map((d) => [d.code, d.message])).toEqual([
       ["spec-yaml-invalid", "SKILL.md must start with YAML frontmatter (---)"],
     ]);
+  });
+});
+
+describe("parseSpecText: the file as the reference validator reads it", () => {
+  const codes = (text: string, invalidUtf8 = false) => {
+    const { data, parse } = parseSpecText(text, invalidUtf8);
+    return checkSpecProfile(data, "demo", PATH, parse).map((d) => d.code);
+  };
+  it.each([
+    ["a clean file", "---\nname: demo\ndescription: d\n---\nb\n", []],
+    [
+      "a BOM: refused, the fields still judged",
+      "\uFEFF---\nname: demo\ndescription: d\n---\nb\n",
+      ["spec-bom"],
+    ],
+    ["a NUL in a value", '---\nname: demo\ndescription: "a\u0000b"\n---\n', ["spec-yaml-invalid"]],
+    ["DEL in a value", "---\nname: demo\ndescription: a\u007Fb\n---\n", ["spec-yaml-invalid"]],
+    ["a tab inside a value is fine", "---\nname: demo\ndescription: a\tb\n---\n", []],
+    ["an empty block", "---\n---\nb\n", ["spec-name-missing", "spec-description-length"]],
+    ["a list, not a mapping", "---\n- a\n---\n", ["spec-yaml-invalid"]],
+    ["an unresolved alias", "---\nname: *x\ndescription: d\n---\n", ["spec-yaml-invalid"]],
+  ])("%s", (_, text, expected) => {
+    expect(codes(text)).toEqual(expected);
+  });
+
+  it("every scalar is text: numbers, booleans, dates", () => {
+    const { data } = parseSpecText("---\nname: 123\ndescription: true\nmetadata:\n  at: 2024-01-01\n---\n");
+    expect(data).toEqual({ name: "123", description: "true", metadata: { at: "2024-01-01" } });
+  });
+
+  it("bytes that are not UTF-8 are spec-encoding", () => {
+    expect(codes("---\nname: demo\ndescription: d\n---\n", true)).toEqual(["spec-encoding"]);
   });
 });

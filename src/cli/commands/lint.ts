@@ -1,5 +1,4 @@
-import { relative, resolve } from "node:path";
-import { type Diagnostic, hasErrors } from "../../diagnostics.js";
+import { basename, relative, resolve } from "node:path";
 import type { FsOps } from "../../io/fs.js";
 import { collectSkill, findSkillFiles } from "../../lint/collect.js";
 import {
@@ -9,7 +8,8 @@ import {
   lintSkill,
   listingCost,
 } from "../../lint/rules.js";
-import { lintScore } from "../../lint/score.js";
+import { type ScorePart, scoreParts } from "../../lint/score.js";
+import { validationFindings } from "../../lint/validation-findings.js";
 import { listingLimits } from "../../listing/budget.js";
 import type { CliIo } from "../io.js";
 
@@ -20,12 +20,14 @@ interface SkillReport {
   path: string;
   name: string | undefined;
   score: number;
-  /** True when the skill could not be loaded (its diagnostics say why). */
+  /** What the score is made of: `base`, then each finding's points, then `floor` or `invalid`; they sum to it. */
+  scoreParts: ScorePart[];
+  /** True when the skill could not be loaded (its findings say why). */
   unloaded: boolean;
   /** The listing entry's cost per model; absent when the skill did not load. */
   listing?: Record<keyof ListingModels, ListingCost>;
+  /** Validation's diagnostics (both profiles), then the lint rules' findings. */
   findings: LintFinding[];
-  diagnostics: Diagnostic[];
 }
 
 async function targets(fs: FsOps, io: CliIo, paths: readonly string[]): Promise<string[]> {
@@ -44,8 +46,9 @@ async function targets(fs: FsOps, io: CliIo, paths: readonly string[]): Promise<
 
 /**
  * `skillwright lint [path...] [--json] [--min-score N]`: runs the lint rules on every skill at the paths (a
- * skill dir, a dir of skills, a plugin; the project's skill dirs by default) and scores each 0–100. Exit 1 when
- * any skill has an error finding or a load error, scores below `minScore`, or no skill is found.
+ * skill dir, a dir of skills, a plugin; the project's skill dirs by default) and scores each 0–100. Every
+ * `validate --spec` diagnostic is a finding (see `validationFindings`), and a validation error caps the score at
+ * 0. Exit 1 when any skill has an error finding, does not load, scores below `minScore`, or no skill is found.
  */
 export async function lintCommand(
   fs: FsOps,
@@ -64,7 +67,11 @@ export async function lintCommand(
     if (files.length === 0) missing.push(target);
     for (const file of files) {
       const collected = await collectSkill(fs, file);
-      const findings = collected.subject === undefined ? [] : lintSkill(collected.subject, models);
+      const findings = [
+        ...validationFindings(collected.diagnostics, collected.spec, basename(file)),
+        ...(collected.subject === undefined ? [] : lintSkill(collected.subject, models)),
+      ];
+      const parts = scoreParts(findings);
       const skill = collected.skill;
       reports.push({
         path: file,
@@ -74,17 +81,16 @@ export async function lintCommand(
               listing: { "200k": listingCost(skill, models["200k"]), "1M": listingCost(skill, models["1M"]) },
             }),
         name: collected.skill?.name,
-        score: collected.subject === undefined ? 0 : lintScore(findings),
+        score: parts.reduce((sum, part) => sum + part.points, 0),
+        scoreParts: parts,
         unloaded: collected.subject === undefined,
         findings,
-        diagnostics: collected.diagnostics,
       });
     }
   }
   const minScore = options.minScore;
   const failing = (r: SkillReport) =>
     r.unloaded ||
-    hasErrors(r.diagnostics) ||
     r.findings.some((f) => f.severity === "error") ||
     (minScore !== undefined && r.score < minScore);
   const failed = missing.length > 0 || reports.some(failing);
@@ -111,9 +117,16 @@ export async function lintCommand(
     out.push(
       `${failing(r) ? "✗" : "✓"} ${shown}${r.name === undefined ? "" : ` (${r.name})`}: score ${r.score}${below}`,
     );
-    for (const d of r.diagnostics) out.push(`    ${d.severity.padEnd(7)} ${d.code}: ${d.message}`);
-    for (const f of r.findings)
-      out.push(`    ${f.severity.padEnd(7)} ${f.code} ${f.file}:${f.line}: ${f.message}`);
+    for (const f of r.findings) {
+      const where =
+        f.profile === undefined
+          ? `${f.file}:${f.line}`
+          : `${f.file} (validate${f.profile === "spec" ? " --spec" : ""})`;
+      out.push(`    ${f.severity.padEnd(7)} ${f.code} ${where}: ${f.message}`);
+    }
+    if (r.scoreParts.some((p) => p.code === "invalid")) {
+      out.push("    score 0: the skill fails validation (`skillwright validate --spec` says the same)");
+    }
   }
   out.push(
     `${summary.skills} skill(s), score mean ${summary.mean}, min ${summary.min}, max ${summary.max}; ${summary.errors} error(s), ${summary.warnings} warning(s)`,

@@ -14,19 +14,26 @@ function tagged(file: ValidatedFile): Array<Diagnostic & { profile: Profile }> {
   ];
 }
 
+/** The verdict on one file: the spec profile's alone with `--spec` (engine limits stay out), else the engine's. */
+function passes(file: ValidatedFile, spec: boolean): boolean {
+  return !hasErrors(spec && file.spec !== undefined ? file.spec : file.diagnostics);
+}
+
 /**
- * `skillwright validate <path> [--spec]`: exit 1 when any file has an error diagnostic in either profile.
- * Each diagnostic says which profile found it (`profile` in JSON, a heading per profile in text), so an engine
- * limit (a 2 MB file) is never mistaken for a spec violation.
+ * `skillwright validate <path> [--spec]`: exit 1 when any file fails the profile asked for: the engine's by
+ * default; with `--spec`, the Agent Skills specification's alone, so an engine limit (a 2 MB file, a lowercase
+ * `skill.md` discovery skips) is reported under the engine but never fails the spec verdict. Each diagnostic says
+ * which profile found it (`profile` in JSON, a heading per profile in text).
  */
 export async function validateCommand(fs: FsOps, io: CliIo, target: string, spec: boolean, json: boolean) {
   const results = await validatePath(fs, resolve(io.cwd, target), spec);
-  const failed = results.some((r) => hasErrors(tagged(r)));
+  const failed = results.some((r) => !passes(r, spec));
   if (json) {
     const report = results.map((r) => ({
       path: r.path,
       name: r.skill?.name,
-      ok: !hasErrors(tagged(r)),
+      ok: passes(r, spec),
+      engineOk: !hasErrors(r.diagnostics),
       diagnostics: tagged(r),
     }));
     io.stdout(
@@ -35,10 +42,11 @@ export async function validateCommand(fs: FsOps, io: CliIo, target: string, spec
     return failed ? 1 : 0;
   }
   const out: string[] = [];
+  let engineErrors = 0;
   for (const r of results) {
-    const all = tagged(r);
-    const errors = all.filter((d) => d.severity === "error").length;
-    const warnings = all.filter((d) => d.severity === "warning").length;
+    const counted = spec && r.spec !== undefined ? r.spec : r.diagnostics;
+    const errors = counted.filter((d) => d.severity === "error").length;
+    const warnings = counted.filter((d) => d.severity === "warning").length;
     out.push(
       `${errors > 0 ? "✗" : "✓"} ${r.path}${r.skill ? ` (${r.skill.name})` : ""}: ${errors} error(s), ${warnings} warning(s)`,
     );
@@ -47,11 +55,18 @@ export async function validateCommand(fs: FsOps, io: CliIo, target: string, spec
       out.push(...r.diagnostics.map(line));
       continue;
     }
-    if (r.diagnostics.length > 0) out.push("  engine:", ...r.diagnostics.map(line));
+    engineErrors += r.diagnostics.filter((d) => d.severity === "error").length;
+    if (r.diagnostics.length > 0) {
+      out.push("  engine (not part of the spec verdict):", ...r.diagnostics.map(line));
+    }
     if ((r.spec ?? []).length > 0) out.push("  Agent Skills spec:", ...(r.spec ?? []).map(line));
   }
+  const engineNote =
+    engineErrors > 0 ? `; the engine reports ${engineErrors} error(s) of its own, listed above` : "";
   out.push(
-    failed ? "validation failed" : `valid (${spec ? "engine + Agent Skills spec" : "engine"} profile)`,
+    failed
+      ? "validation failed"
+      : `valid (${spec ? `Agent Skills spec profile${engineNote}` : "engine profile"})`,
   );
   io.stdout(`${out.join("\n")}\n`);
   return failed ? 1 : 0;
