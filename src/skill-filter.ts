@@ -8,10 +8,13 @@ import type { Skill } from "./skill/skill.js";
 export interface SkillSwitches {
   only?: readonly string[];
   disabled?: readonly string[];
+  /** Patterns switched off in the running session (interactive `/skills off`). */
+  offInSession?: readonly string[];
 }
 
 /** Why a skill is disabled: a settings file's `skills.disabled` entry, or a session switch. */
 export type DisabledBy =
+  | { kind: "session"; pattern: string }
   | { kind: "setting"; path: string; pattern: string }
   | { kind: "flag"; flag: "--no-skills"; pattern: string }
   | { kind: "flag"; flag: "--skills"; only: string[] };
@@ -30,6 +33,8 @@ export interface SkillFilter {
   settingDisabled: { path: string; pattern: string }[];
   /** `--skills` patterns; undefined: no restriction. */
   only?: string[];
+  /** `/skills off` patterns of the running session. */
+  offInSession?: string[];
 }
 
 /** A filter that disables nothing. */
@@ -65,7 +70,9 @@ export function skillFilterFrom(
 ): SkillFilter {
   const keep = (list: readonly string[] | undefined) => (list ?? []).map(clean).filter((p) => p !== "");
   const only = switches.only === undefined ? undefined : keep(switches.only);
+  const offInSession = keep(switches.offInSession);
   return {
+    ...(offInSession.length === 0 ? {} : { offInSession }),
     flagDisabled: keep(switches.disabled),
     settingDisabled: layers.flatMap((layer) =>
       keep(layer.settings.skills?.disabled).map((pattern) => ({ path: layer.path, pattern })),
@@ -76,6 +83,8 @@ export function skillFilterFrom(
 
 /** Why the skill called `name` is disabled, or undefined when it is enabled. Pure. */
 export function whyDisabled(name: string, filter: SkillFilter): DisabledBy | undefined {
+  const off = filter.offInSession?.find((p) => matchesSkillPattern(p, name));
+  if (off !== undefined) return { kind: "session", pattern: off };
   const flag = filter.flagDisabled.find((p) => matchesSkillPattern(p, name));
   if (flag !== undefined) return { kind: "flag", flag: "--no-skills", pattern: flag };
   const setting = filter.settingDisabled.find((s) => matchesSkillPattern(s.pattern, name));
@@ -103,6 +112,7 @@ export function partitionSkills(
 
 /** Where a disabling came from, in words: `skills.disabled "x" in {file}`, `--no-skills "x"`, `--skills a,b`. Pure. */
 export function disabledSource(by: DisabledBy): string {
+  if (by.kind === "session") return `/skills off "${by.pattern}"`;
   if (by.kind === "setting") return `skills.disabled "${by.pattern}" in ${by.path}`;
   if (by.flag === "--no-skills") return `--no-skills "${by.pattern}"`;
   return `--skills ${by.only.join(",")} (the skill is not among them)`;

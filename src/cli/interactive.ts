@@ -9,6 +9,7 @@ import type { Skill } from "../skill/skill.js";
 import type { CliArgs } from "./args.js";
 import type { CliIo } from "./io.js";
 import { prepareRun } from "./model-setup.js";
+import { parseSkillsCommand, skillsReport, switchedSkills, switchReport } from "./skills-command.js";
 
 /** Spinner frames shown while a fork runs. */
 export const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] as const;
@@ -89,7 +90,7 @@ export async function interactiveCommand(
   const rl = createInterface({
     input: streams.input,
     output: streams.output,
-    completer: (line: string) => completeSlash(line, [...names, "compact", "reload"]),
+    completer: (line: string) => completeSlash(line, [...names, "compact", "reload", "skills"]),
   });
   // One queue of typed lines serves both prompts and permission questions; nothing typed early is lost.
   const lines = createChannel<string>();
@@ -119,7 +120,7 @@ export async function interactiveCommand(
   for (const d of diagnostics)
     io.stderr(`${d.severity} ${d.code}: ${d.message}${d.path ? ` (${d.path})` : ""}\n`);
   io.stdout(
-    `skillwright · ${model} · session ${session.id}\nType a message, /skill to run a skill, /reload after changing skills or settings, Ctrl-C to stop a turn, Ctrl-D to exit.\n`,
+    `skillwright · ${model} · session ${session.id}\nType a message, /skill to run a skill, /skills to list or switch skills, /reload after changing skills or settings, Ctrl-C to stop a turn, Ctrl-D to exit.\n`,
   );
   let running: AbortController | undefined;
   rl.on("SIGINT", () => {
@@ -133,6 +134,18 @@ export async function interactiveCommand(
     const line = await nextLine("\n> ");
     if (line === undefined) break;
     if (line.trim() === "") continue;
+    const skillsCommand = parseSkillsCommand(line);
+    if (skillsCommand !== undefined) {
+      const before = await engine.discover();
+      if (skillsCommand.kind === "list") io.stdout(skillsReport(before));
+      else if (skillsCommand.kind === "usage") io.stdout(`${skillsCommand.text}\n`);
+      else {
+        const after = await engine.switchSkills(switchedSkills(engine.skillSwitches(), skillsCommand));
+        names = await slashNames(engine, after.skills);
+        io.stdout(switchReport(skillsCommand, before, after));
+      }
+      continue;
+    }
     if (line.trim() === RELOAD_COMMAND) {
       const discovery = await engine.reload();
       const { plugins, settings } = await engine.extensions();

@@ -131,6 +131,13 @@ export interface Engine {
    * such environment.
    */
   switchEnvironment(name: string | undefined): Promise<Discovery>;
+  /**
+   * Replaces the skill switches (`--skills`, `--no-skills`, a session's `/skills off`) and rescans as
+   * `reload()` does: open sessions stop offering what is now off and get what is back as a listing delta.
+   */
+  switchSkills(switches: SkillSwitches): Promise<Discovery>;
+  /** The skill switches in force. */
+  skillSwitches(): SkillSwitches;
   /** Every enabled skill, in listing order, as `{ id, name, description, path, source }` (SPEC §17). */
   listSkills(): Promise<SkillInfo[]>;
   /** The enabled skill answering to `id` (its name or alias), or undefined. */
@@ -207,7 +214,8 @@ export function createEngine(options: EngineOptions): Engine {
       }),
     );
   const appSources = options.sources ?? [];
-  const skillFilter = async () => skillFilterFrom((await extensions()).settings.layers, options.skills ?? {});
+  let switches: SkillSwitches = options.skills ?? {};
+  const skillFilter = async () => skillFilterFrom((await extensions()).settings.layers, switches);
   const cacheOptions = options.discoveryCache;
   const files = createFileSource({
     fs,
@@ -264,6 +272,11 @@ export function createEngine(options: EngineOptions): Engine {
       await watcher?.rearm();
       return reload();
     },
+    switchSkills(next) {
+      switches = next;
+      return reload();
+    },
+    skillSwitches: () => switches,
     listSkills: async () => (await discover()).skills.map(skillInfoOf),
     async getSkill(id) {
       const skill = (await discover()).skills.find((s) => answersTo(s, id));

@@ -6,7 +6,7 @@ import { parseCliArgs } from "../../src/cli/args.js";
 import { interactiveCommand } from "../../src/cli/interactive.js";
 import type { CliIo } from "../../src/cli/io.js";
 import { createEngine } from "../../src/engine/engine.js";
-import { startTestModel, TEST_API_KEY, type TestModel, textTurn } from "../support/model-server.js";
+import { startTestModel, TEST_API_KEY, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
 let tree: TmpTree | undefined;
@@ -122,5 +122,46 @@ describe("/reload in interactive mode", () => {
     expect(submitted).toEqual(["two", "/greet"]);
     // ... and the newly disabled skill cannot be typed.
     expect(result.stdout).toContain('Skill "greet" is disabled in this session');
+  });
+
+  it("/skills lists the session's skills and switches one off and on again (issue #27 item 8)", async () => {
+    tree = await tmpTree({
+      "home/.keep": "",
+      "repo/.git": { dir: true },
+      "repo/.claude/skills/greet/SKILL.md": "---\ndescription: Greets people\n---\nGREET-BODY\n",
+      "repo/.claude/skills/audit/SKILL.md": "---\ndescription: Audits\navailable-to: [reviewer]\n---\nA\n",
+    });
+    model = await startTestModel([
+      toolTurn("Skill", { skill: "greet" }, { match: { lastUserTextIncludes: "one" } }),
+      textTurn("first", { hasToolResultFor: "Skill" }),
+      textTurn("second", { lastUserTextIncludes: "two" }),
+    ]);
+    const result = await runSteps(tree, [
+      { line: "/skills" },
+      { line: "/skills off greet" },
+      { line: "/skills off nothing-like-it" },
+      { line: "one" },
+      { line: "/skills on greet" },
+      { line: "two" },
+      { line: "/skills sideways" },
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("  on   greet  [project]\n");
+    expect(result.stdout).toContain("  on   audit  [project] (only for: reviewer)\n");
+    expect(result.stdout).toContain("Off for this session: greet.\n");
+    expect(result.stdout).toContain('No enabled skill matches "nothing-like-it".\n');
+    expect(result.stdout).toContain("On again: greet.\n");
+    expect(result.stdout).toContain(
+      "Usage: /skills (list them), /skills off NAME|GLOB, /skills on NAME|GLOB\n",
+    );
+    const bodies = model.server.requests
+      .filter((r) => r.path === "/v1/messages")
+      .map((r) => JSON.stringify(r.body));
+    expect(bodies).toHaveLength(3);
+    // Switched off: not listed, and the model's call is refused naming the switch.
+    expect(bodies[0]).not.toContain("- greet:");
+    expect(bodies[1]).toContain('Skill \\"greet\\" is disabled in this session (by /skills off \\"greet\\")');
+    // Switched on again: announced in the next turn's listing delta.
+    expect(bodies[2]).toContain("- greet: Greets people");
   });
 });
