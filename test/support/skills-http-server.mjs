@@ -4,14 +4,25 @@
 // handshake cannot connect), with the SDK's own Skills extension (SEP-2640) over a folder of real skills.
 // Listens on 127.0.0.1 and prints `http://127.0.0.1:{port}/mcp` on stdout once it is ready.
 //
-//   node test/support/skills-http-server.mjs --root DIR
+//   node test/support/skills-http-server.mjs --root DIR [--extra DIR]
+//
+// --extra DIR   a skill folder that `POST /control/publish` copies into --root; the catalog then reloads and the
+//               handler publishes `notifications/resources/list_changed` to every open `subscriptions/listen`
+//               stream (on 2026-07-28 there is no other way to tell a client). See serve-mcp-http.mjs for the
+//               other /control routes.
+import { cpSync } from "node:fs";
+import { basename, join } from "node:path";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import { loadSkills } from "@modelcontextprotocol/server/ext/skills/node";
 import { serveMcpHandler } from "./serve-mcp-http.mjs";
 
 const argv = process.argv.slice(2);
-const at = argv.indexOf("--root");
-const root = at === -1 ? undefined : argv[at + 1];
+const option = (name) => {
+  const at = argv.indexOf(name);
+  return at === -1 ? undefined : argv[at + 1];
+};
+const root = option("--root");
+const extra = option("--extra");
 if (root === undefined) {
   process.stderr.write("skills-http-server: --root DIR is required\n");
   process.exit(2);
@@ -30,4 +41,12 @@ const handler = createMcpHandler(
   { legacy: "reject" },
 );
 
-serveMcpHandler(handler);
+serveMcpHandler(handler, {
+  async publish() {
+    if (extra === undefined) return { error: "no --extra skill to publish" };
+    cpSync(extra, join(root, basename(extra)), { recursive: true });
+    const changes = await skills.reload();
+    if (changes.listChanged) handler.notify.resourcesChanged();
+    return changes;
+  },
+});

@@ -1,0 +1,74 @@
+/**
+ * Issue 27.9: a skill a server publishes mid-session is seen on both protocols. On 2026-07-28 `list_changed`
+ * notifications come only on a `subscriptions/listen` stream, which the manager opens (and reopens when it
+ * drops); on 2025-11-25 they come unasked. Real servers: the official SDK v2 server over streamable HTTP
+ * (2026-07-28 only) and over stdio (2025-11-25), each publishing a skill on command.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createMcpManager, type McpManager } from "../../src/mcp/manager.js";
+import { copyServed, FIXTURE_SKILLS, type HttpSkillsServer, startHttpSkillsServer } from "./support.js";
+
+const skills = FIXTURE_SKILLS;
+const extraName = `mcp__modern__${skills.extra}`;
+
+let root: string;
+let server: HttpSkillsServer;
+let manager: McpManager | undefined;
+const changes: string[] = [];
+beforeEach(async () => {
+  root = mkdtempSync(join(tmpdir(), "skillwright-listen-"));
+  changes.length = 0;
+  server = await startHttpSkillsServer([
+    ...["--root", copyServed(skills, root)],
+    ...["--extra", join(skills.dir, skills.extra)],
+  ]);
+});
+afterEach(async () => {
+  await manager?.close();
+  manager = undefined;
+  await server.stop();
+  rmSync(root, { recursive: true, force: true });
+});
+
+function modernManager(): McpManager {
+  manager = createMcpManager({
+    servers: { modern: { type: "http", url: server.url } },
+    env: process.env,
+    cwd: root,
+    clientInfo: { name: "t", version: "0" },
+    onListChanged: (what, name) => changes.push(`${name}:${what}`),
+  });
+  return manager;
+}
+
+describe("list changes on protocol 2026-07-28 (subscriptions/listen)", () => {
+  it("a skill published mid-session: the listen stream's list_changed drops the list and the next listing has it", async () => {
+    const m = modernManager();
+    const before = await m.skills();
+    expect(before.map((s) => s.name)).not.toContain(extraName);
+    await server.control("publish");
+    await expect.poll(() => changes).toEqual(["modern:skills"]);
+    expect((await server.stats()).listening).toBe(1);
+    const after = await m.skills();
+    expect(after.map((s) => s.name)).toContain(extraName);
+    expect(await after.find((s) => s.name === extraName)?.loadBody()).toContain("# Release notes");
+    expect(m.diagnostics().filter((d) => d.code === "mcp-failed")).toEqual([]);
+  });
+
+  it("a listen stream that drops is reopened (and the lists relisted), and later changes still arrive", async () => {
+    const m = modernManager();
+    await m.skills();
+    expect(await server.control("drop-listen")).toEqual({ dropped: 1 });
+    await expect.poll(async () => (await server.stats()).methods["subscriptions/listen"]).toBe(2);
+    await expect.poll(async () => (await server.stats()).listening).toBe(1);
+    // Whatever changed while it was down is relisted.
+    await expect.poll(() => changes).toEqual(["modern:skills"]);
+    await server.control("publish");
+    await expect.poll(() => changes).toEqual(["modern:skills", "modern:skills"]);
+    expect((await m.skills()).map((s) => s.name)).toContain(extraName);
+    expect(m.diagnostics().filter((d) => d.code === "mcp-failed")).toEqual([]);
+  });
+});
