@@ -36,6 +36,8 @@ export interface FollowOptions {
   filter: ListenFilter;
   /** How long the server may take to acknowledge the stream. */
   timeout: number;
+  /** Aborts a stream still waiting for its acknowledgement (the manager is closing). */
+  signal?: AbortSignal;
   /** False once the connection ended or is closing: a stream that drops then is not reopened. */
   connected: () => boolean;
   /** The stream was reopened after a drop: notifications sent in between were lost, so relist. */
@@ -65,7 +67,10 @@ export async function followListChanges(options: FollowOptions): Promise<ListCha
   async function open(reopened: boolean): Promise<void> {
     let subscription: Awaited<ReturnType<Client["listen"]>>;
     try {
-      subscription = await options.client.listen(options.filter, { timeout: options.timeout });
+      subscription = await options.client.listen(options.filter, {
+        timeout: options.timeout,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
     } catch (error) {
       if (!stopped && options.connected()) {
         options.onProblem(`could not open the subscriptions/listen stream: ${errorMessage(error)}`);

@@ -191,14 +191,16 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
     };
     client.setNotificationHandler("notifications/prompts/list_changed", async () => promptsChanged());
     client.setNotificationHandler("notifications/resources/list_changed", async () => skillsChanged());
-    // On 2026-07-28 those notifications come only on a `subscriptions/listen` stream, which we open here.
+    // On 2026-07-28 those notifications come only on a `subscriptions/listen` stream, which we open here. Its
+    // acknowledgement is part of starting (bounded by the start timeout), so no change after it is missed.
     const filter = listenFilter(outcome.server.protocolVersion(), client.getServerCapabilities());
     if (filter === undefined) return;
     const server = outcome.server;
     await followListChanges({
       client,
       filter,
-      timeout: requestTimeout,
+      timeout: timeoutMs,
+      signal: shutdown.signal,
       connected: () => !shutdown.signal.aborted && server.lostReason() === undefined,
       onReopened: () => {
         if (filter.promptsListChanged === true) promptsChanged();

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { MAX_LISTEN_REOPENS } from "../../src/mcp/listen.js";
 import { createMcpManager, type McpManager } from "../../src/mcp/manager.js";
 import { copyServed, FIXTURE_SKILLS, type HttpSkillsServer, startHttpSkillsServer } from "./support.js";
 
@@ -70,5 +71,31 @@ describe("list changes on protocol 2026-07-28 (subscriptions/listen)", () => {
     await expect.poll(() => changes).toEqual(["modern:skills", "modern:skills"]);
     expect((await m.skills()).map((s) => s.name)).toContain(extraName);
     expect(m.diagnostics().filter((d) => d.code === "mcp-failed")).toEqual([]);
+  });
+
+  it(`a stream that keeps dropping is reopened ${MAX_LISTEN_REOPENS} times, then a warning (the server stays usable)`, async () => {
+    const m = modernManager();
+    await m.skills();
+    for (let reopened = 1; reopened <= MAX_LISTEN_REOPENS; reopened++) {
+      await server.control("drop-listen");
+      await expect
+        .poll(async () => (await server.stats()).methods["subscriptions/listen"])
+        .toBe(reopened + 1);
+      await expect.poll(async () => (await server.stats()).listening).toBe(1);
+    }
+    await server.control("drop-listen");
+    await expect
+      .poll(() =>
+        m
+          .diagnostics()
+          .filter((d) => d.code === "mcp-failed")
+          .map((d) => d.message),
+      )
+      .toEqual([
+        `MCP server "modern": the subscriptions/listen stream dropped ${MAX_LISTEN_REOPENS + 1} times; changes to its lists are no longer followed`,
+      ]);
+    expect((await server.stats()).listening).toBe(0);
+    expect(m.status()).toEqual([{ name: "modern", state: "connected", pid: undefined }]);
+    expect((await m.skills()).map((s) => s.name)).toContain(`mcp__modern__${skills.served[0]}`);
   });
 });
