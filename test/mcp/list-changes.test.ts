@@ -25,6 +25,7 @@ beforeEach(async () => {
   server = await startHttpSkillsServer([
     ...["--root", copyServed(skills, root)],
     ...["--extra", join(skills.dir, skills.extra)],
+    "--prompts",
   ]);
 });
 afterEach(async () => {
@@ -59,6 +60,14 @@ describe("list changes on protocol 2026-07-28 (subscriptions/listen)", () => {
     expect(m.diagnostics().filter((d) => d.code === "mcp-failed")).toEqual([]);
   });
 
+  it("a prompt added mid-session: prompts list_changed on the stream, and the next listing has the command", async () => {
+    const m = modernManager();
+    expect((await m.prompts()).map((p) => p.name)).toEqual(["mcp__modern__review"]);
+    await server.control("add-prompt");
+    await expect.poll(() => changes).toEqual(["modern:prompts"]);
+    expect((await m.prompts()).map((p) => p.name)).toEqual(["mcp__modern__review", "mcp__modern__summarize"]);
+  });
+
   it("a listen stream that drops is reopened (and the lists relisted), and later changes still arrive", async () => {
     const m = modernManager();
     await m.skills();
@@ -66,9 +75,9 @@ describe("list changes on protocol 2026-07-28 (subscriptions/listen)", () => {
     await expect.poll(async () => (await server.stats()).methods["subscriptions/listen"]).toBe(2);
     await expect.poll(async () => (await server.stats()).listening).toBe(1);
     // Whatever changed while it was down is relisted.
-    await expect.poll(() => changes).toEqual(["modern:skills"]);
+    await expect.poll(() => changes).toEqual(["modern:prompts", "modern:skills"]);
     await server.control("publish");
-    await expect.poll(() => changes).toEqual(["modern:skills", "modern:skills"]);
+    await expect.poll(() => changes).toEqual(["modern:prompts", "modern:skills", "modern:skills"]);
     expect((await m.skills()).map((s) => s.name)).toContain(extraName);
     expect(m.diagnostics().filter((d) => d.code === "mcp-failed")).toEqual([]);
   });
