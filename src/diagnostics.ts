@@ -34,6 +34,8 @@ export const DIAGNOSTIC_CODES = [
   "plugin-invalid",
   "mcp-failed",
   "mcp-unapproved",
+  "mcp-skill-refused",
+  "mcp-skills-unread",
   "cache-unwritable",
   "frontmatter-control-char",
   "plugin-path-escape",

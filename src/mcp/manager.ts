@@ -9,6 +9,7 @@ import type { McpServerConfig } from "./config-schema.js";
 import { type ConnectedServer, connectServer, type McpClientInfo } from "./connect.js";
 import type { EnvVars } from "./expand-env.js";
 import { createListMcpResourcesTool, type McpResourceEntry } from "./list-resources-tool.js";
+import { followListChanges, listenFilter } from "./listen.js";
 import { withUniqueNames } from "./names.js";
 import { promptToSkill } from "./prompts.js";
 import { manifestOwner, readListedSkill, readSkillFile } from "./read-listed-skill.js";
@@ -180,13 +181,32 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
     connected.set(name, outcome.server);
     states.set(name, { name, state: "connected", pid: outcome.server.pid });
     const client = outcome.server.client;
-    client.setNotificationHandler("notifications/prompts/list_changed", async () => {
+    const promptsChanged = () => {
       promptList = undefined;
       options.onListChanged?.("prompts", name);
-    });
-    client.setNotificationHandler("notifications/resources/list_changed", async () => {
+    };
+    const skillsChanged = () => {
       skillList = undefined;
       options.onListChanged?.("skills", name);
+    };
+    client.setNotificationHandler("notifications/prompts/list_changed", async () => promptsChanged());
+    client.setNotificationHandler("notifications/resources/list_changed", async () => skillsChanged());
+    // On 2026-07-28 those notifications come only on a `subscriptions/listen` stream, which we open here. Its
+    // acknowledgement is part of starting (bounded by the start timeout), so no change after it is missed.
+    const filter = listenFilter(outcome.server.protocolVersion(), client.getServerCapabilities());
+    if (filter === undefined) return;
+    const server = outcome.server;
+    await followListChanges({
+      client,
+      filter,
+      timeout: timeoutMs,
+      signal: shutdown.signal,
+      connected: () => !shutdown.signal.aborted && server.lostReason() === undefined,
+      onReopened: () => {
+        if (filter.promptsListChanged === true) promptsChanged();
+        if (filter.resourcesListChanged === true) skillsChanged();
+      },
+      onProblem: (message) => fail(name, `MCP server "${name}": ${message}`),
     });
   }
 

@@ -9,6 +9,7 @@ import { parseFrontmatter } from "../skill/frontmatter.js";
 import { splitFrontmatter } from "../skill/frontmatter-core.js";
 import { MAX_SKILL_FILE_BYTES } from "../skill/load-skill.js";
 import { firstBodyLine } from "../skill/schema.js";
+import { entryLimitProblems } from "./entry-limits.js";
 
 /** The capability key of the MCP Skills extension (SEP-2640). */
 export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
@@ -115,6 +116,18 @@ async function fromSkillsList(ops: SkillSourceOps, signal: AbortSignal | undefin
       out.push(warn(ops, `skills/list entry ${entry.data.uri} does not end in /SKILL.md; skipped`));
       continue;
     }
+    const problems = entryLimitProblems(entry.data.frontmatter, parts.skillPath);
+    if (problems.length > 0) {
+      out.push(
+        diagnostic(
+          "error",
+          "mcp-skill-refused",
+          `MCP server "${ops.server}": skill ${entry.data.uri} refused: ${problems.join("; ")} (the MCP Skills extension's limits; it could never load)`,
+          entry.data.uri,
+        ),
+      );
+      continue;
+    }
     const ref: McpSkillRef = {
       server: ops.server,
       uri: entry.data.uri,
@@ -168,6 +181,16 @@ function warn(ops: SkillSourceOps, message: string): Diagnostic {
   return diagnostic("warning", "mcp-failed", `MCP server "${ops.server}": ${message}`);
 }
 
+/** The hint for a server that lists its skills in a form the engine does not read (a `skills://catalog`). */
+function unreadCatalog(server: string, uri: string): Diagnostic {
+  return diagnostic(
+    "warning",
+    "mcp-skills-unread",
+    `MCP server "${server}" lists ${uri} but no skills the engine can read: it finds skills through the MCP Skills extension (the server declares ${SKILLS_EXTENSION} and answers skills/list), else a ${SKILL_INDEX_URI} resource, else skill://<name>/SKILL.md resources in resources/list`,
+    uri,
+  );
+}
+
 function unique(uris: readonly string[]): string[] {
   return [...new Set(uris)];
 }
@@ -219,5 +242,7 @@ export async function discoverSkillRefs(
   }
   const uris = listed.map((r) => r.uri).filter((u) => u.startsWith("skill://") && u.endsWith("/SKILL.md"));
   const refs = await withFrontmatter(ops, unique(uris), "resources", signal, diagnostics);
+  const catalog = refs.length === 0 ? listed.find((r) => r.uri.startsWith("skills://")) : undefined;
+  if (catalog !== undefined) diagnostics.push(unreadCatalog(ops.server, catalog.uri));
   return { refs, diagnostics, via: "resources" };
 }

@@ -1,6 +1,7 @@
 import { cpSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { execa } from "execa";
 import type { McpStdioServerConfig } from "../../src/mcp/config-schema.js";
 import { corpusPath } from "../support/corpus.js";
 
@@ -58,4 +59,42 @@ export function copyServed(skills: ServedSkills, root: string): string {
     cpSync(join(skills.dir, name), join(root, "skills", name), { recursive: true });
   }
   return join(root, "skills");
+}
+
+/** The 2026-07-28-only skills server over streamable HTTP (test/support/skills-http-server.mjs). */
+export const HTTP_SKILLS_SERVER = fileURLToPath(
+  new URL("../support/skills-http-server.mjs", import.meta.url),
+);
+
+/** A running {@link HTTP_SKILLS_SERVER}: its MCP URL and its `/control` routes (see serve-mcp-http.mjs). */
+export interface HttpSkillsServer {
+  url: string;
+  /** `POST /control/{name}`'s JSON answer. */
+  control(name: string): Promise<unknown>;
+  /** What the server was asked so far, and how many listen streams are open. */
+  stats(): Promise<{ methods: Record<string, number>; listening: number }>;
+  stop(): Promise<void>;
+}
+
+/** Starts {@link HTTP_SKILLS_SERVER} with `args` and waits for its URL. */
+export async function startHttpSkillsServer(args: string[]): Promise<HttpSkillsServer> {
+  const server = execa(process.execPath, [HTTP_SKILLS_SERVER, ...args], { reject: false });
+  const url = await new Promise<string>((resolve, reject) => {
+    server.stdout?.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
+    void server.then(() => reject(new Error(`the HTTP skills server exited: ${server.stderr ?? ""}`)));
+  });
+  const base = url.replace(/\/mcp$/, "/control");
+  return {
+    url,
+    control: async (name) => (await fetch(`${base}/${name}`, { method: "POST" })).json(),
+    stats: async () =>
+      (await (await fetch(`${base}/stats`)).json()) as {
+        methods: Record<string, number>;
+        listening: number;
+      },
+    async stop() {
+      server.kill("SIGTERM");
+      await server;
+    },
+  };
 }

@@ -18,6 +18,9 @@
 //   --stale-list                 with --skills-list: only skills/list publishes the wrong digest (skills/get is right)
 //   --no-index                   do not serve `skill://index.json` (skills only via resources/list)
 //   --unlisted                   keep the SKILL.md resources out of resources/list (only the index names them)
+//   --long-description           also publish skill://verbose/SKILL.md, whose description is 1,068 characters
+//                                (over the 1,024 the MCP Skills extension allows)
+//   --catalog                    publish no skills, only a `skills://catalog` resource (a JSON list) and the readme
 //   --grandchild-pid-file FILE   start `sleep 300` as a child and write its pid to FILE
 //   --pid-file FILE              write this server's pid to FILE
 import { spawn } from "node:child_process";
@@ -61,7 +64,15 @@ if (flag("--hang")) {
 
 /** The SKILL.md files this server publishes, by URI. */
 function skillFiles() {
+  if (flag("--catalog")) return new Map();
+  // A description of 1,068 characters.
+  const long = `Explains everything at length. ${"And then some more. ".repeat(52)}`.slice(0, 1068);
+  const verbose = [
+    "skill://verbose/SKILL.md",
+    ["---", "name: verbose", `description: ${long}`, "---", "Say it all.", ""].join("\n"),
+  ];
   return new Map([
+    ...(flag("--long-description") ? [verbose] : []),
     [
       "skill://greet/SKILL.md",
       [
@@ -231,14 +242,21 @@ async function serve() {
       listed.push({ uri, name: fm.name, description: fm.description, mimeType: "text/markdown" });
     }
   }
-  if (!flag("--no-index")) {
+  if (!flag("--no-index") && !flag("--catalog")) {
     listed.push({ uri: "skill://index.json", name: "skill index", mimeType: "application/json" });
+  }
+  if (flag("--catalog")) {
+    listed.push({ uri: "skills://catalog", name: "skill catalog", mimeType: "application/json" });
   }
   listed.push({ uri: "file:///readme.txt", name: "readme", mimeType: "text/plain" });
 
   mcp.server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: listed }));
   mcp.server.setRequestHandler(ReadResourceRequestSchema, (request) => {
     const { uri } = request.params;
+    if (uri === "skills://catalog" && flag("--catalog")) {
+      const catalog = [{ name: "greet", description: "Greets someone warmly" }];
+      return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(catalog) }] };
+    }
     if (uri === "skill://index.json" && !flag("--no-index")) {
       return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(index) }] };
     }

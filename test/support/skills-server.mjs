@@ -5,13 +5,15 @@
 // folder of skills (copies the test makes: of test/fixtures/skill-shapes, or of the corpus's real skills when
 // there is one; see test/mcp/support.ts). Nothing here is ours.
 //
-//   node test/support/skills-server.mjs --root DIR [--extra DIR] [--instructions TEXT]
+//   node test/support/skills-server.mjs --root DIR [--extra DIR] [--instructions TEXT] [--pid-file F] [--log F]
 //
 // --root DIR          a folder of skill folders, each with a SKILL.md
-// --extra DIR         a skill folder that the tool `publish_skill` copies into --root; the catalog then reloads
-//                     and the SDK sends `notifications/resources/list_changed`
+// --extra DIR         a skill folder that the tool `publish_skill` (or a SIGUSR1) copies into --root; the catalog
+//                     then reloads and the SDK sends `notifications/resources/list_changed`
 // --instructions TEXT the server's `instructions`
-import { cpSync } from "node:fs";
+// --pid-file F        write the server's pid to F once it is connected (for SIGUSR1)
+// --log F             append the method of every request the server receives to F, one a line
+import { appendFileSync, cpSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/server";
 import { loadSkills } from "@modelcontextprotocol/server/ext/skills/node";
@@ -29,6 +31,8 @@ if (root === undefined) {
 }
 const extra = option("--extra");
 const instructions = option("--instructions");
+const pidFile = option("--pid-file");
+const log = option("--log");
 
 const mcp = new McpServer(
   { name: "corpus-skills", version: "1.0.0" },
@@ -39,11 +43,27 @@ const skills = await loadSkills(root, {
 });
 skills.attach(mcp);
 
-mcp.registerTool("publish_skill", { description: "Publishes one more skill" }, async () => {
-  if (extra === undefined) return { content: [{ type: "text", text: "nothing to publish" }], isError: true };
+async function publish() {
+  if (extra === undefined) return undefined;
   cpSync(extra, join(root, basename(extra)), { recursive: true });
-  const changes = await skills.reload();
+  return skills.reload();
+}
+
+mcp.registerTool("publish_skill", { description: "Publishes one more skill" }, async () => {
+  const changes = await publish();
+  if (changes === undefined)
+    return { content: [{ type: "text", text: "nothing to publish" }], isError: true };
   return { content: [{ type: "text", text: `published: ${changes.added.join(", ")}` }] };
 });
+process.on("SIGUSR1", () => void publish());
 
-await mcp.connect(new StdioServerTransport());
+const transport = new StdioServerTransport();
+await mcp.connect(transport);
+if (log !== undefined) {
+  const receive = transport.onmessage;
+  transport.onmessage = (message, info) => {
+    if (typeof message.method === "string" && "id" in message) appendFileSync(log, `${message.method}\n`);
+    receive?.(message, info);
+  };
+}
+if (pidFile !== undefined) writeFileSync(pidFile, String(process.pid));
