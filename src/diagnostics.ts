@@ -44,6 +44,7 @@ export const DIAGNOSTIC_CODES = [
   "transcript-torn",
   "template-shadowed",
   "source-failed",
+  "skill-changed",
 ] as const;
 
 /** A stable diagnostic code: one of {@link DIAGNOSTIC_CODES}. */

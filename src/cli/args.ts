@@ -49,6 +49,7 @@ export const CLI_OPTIONS = {
   "min-score": { type: "string" },
   junit: { type: "string" },
   update: { type: "boolean" },
+  all: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
@@ -70,6 +71,7 @@ export const SUBCOMMANDS = [
   "test",
   "serve",
   "keys",
+  "approve",
 ] as const;
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
@@ -154,6 +156,8 @@ export interface CliArgs {
   junit: string | undefined;
   /** `test --update`: rewrite expected exact bodies that differ. */
   update: boolean;
+  /** `approve --all`: every skill that waits for approval or is held. */
+  all: boolean;
   help: boolean;
   version: boolean;
 }
@@ -310,6 +314,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         minScore: minScore(values["min-score"]),
         junit: values.junit,
         update: values.update ?? false,
+        all: values.all ?? false,
         help: values.help ?? false,
         version: values.version ?? false,
       },
