@@ -111,6 +111,11 @@ describe("approvals pinned to content (node dist/bin/main.js)", () => {
       gained: ["+allowed-tools Bash", '+inline shell "echo echo hi | sh"'],
     });
 
+    const show = await cli(tree, ["show", "deploy"], "project");
+    expect(show.stdout).toContain(
+      '## Approval\nheld (skill-changed)\ngained since approved: +allowed-tools Bash, +inline shell "echo echo hi | sh"\n',
+    );
+
     const again = await cli(tree, ["approve", "deploy"], "project");
     expect(again.code).toBe(0);
     expect(again.stdout).toContain(
@@ -130,5 +135,31 @@ describe("approvals pinned to content (node dist/bin/main.js)", () => {
       await cli(tree, ["doctor", "--json"], "project"),
     );
     expect(quiet.diagnostics.filter((d) => d.code === "skill-changed")).toEqual([]);
+  });
+
+  it("approve --all takes every waiting skill; a user skill needs none; bad usage and unknown names fail", async () => {
+    const all = await tmpTree({
+      "home/.claude/skills/mine/SKILL.md": skillMd("description: Mine\nallowed-tools: Bash", "M"),
+      "managed/.keep": "",
+      "bundled/.keep": "",
+      "project/.git": { dir: true },
+      "project/.claude/skills/forky/SKILL.md": skillMd("description: F\ncontext: fork", "F"),
+      "project/.claude/skills/plain/SKILL.md": skillMd("description: P", "P"),
+    });
+    try {
+      expect((await cli(all, ["approve"], "project")).code).toBe(2);
+      expect((await cli(all, ["approve", "--all", "forky"], "project")).code).toBe(2);
+      const unknown = await cli(all, ["approve", "forkyy"], "project");
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toContain("Unknown skill: forkyy. Did you mean forky?");
+      const mine = await cli(all, ["approve", "mine"], "project");
+      expect(mine.stdout).toBe("mine [user] needs no approval: you put it there.\n");
+      const done = await cli(all, ["approve", "--all"], "project");
+      expect(done.code).toBe(0);
+      expect(done.stdout).toBe("Approved forky [project]: context: fork (agent general-purpose)\n");
+      expect((await cli(all, ["approve", "--all"], "project")).stdout).toBe("No skill waits for approval.\n");
+    } finally {
+      await all.cleanup();
+    }
   });
 });
