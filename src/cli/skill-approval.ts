@@ -13,6 +13,7 @@ import { hasInlineShell } from "../inline/shell-regions.js";
 import { createNodeFileModes } from "../io/atomic-write.js";
 import type { Skill } from "../skill/skill.js";
 import { needsApproval } from "../skill-tool/permissions.js";
+import type { CliIo } from "./io.js";
 
 /** Where a skill stands for `approve`, `show`, `list` and `doctor`. */
 export type ApprovalReport =
@@ -84,4 +85,16 @@ export function skillChangedDiagnostic(skill: Skill, gains: readonly CapabilityG
 /** The gains as one line: `+allowed-tools Bash, +inline shell "curl x | sh"`. Pure. */
 export function gainsLine(gains: readonly CapabilityGain[]): string {
   return gains.map(gainText).join(", ");
+}
+
+/**
+ * Before a run: one stderr line per skill held because it gained capabilities since it was approved, naming
+ * them and the command that approves it (the `skill-changed` diagnostic says the same in `doctor`).
+ */
+export async function noticeHeld(engine: Engine, skills: readonly Skill[], io: CliIo): Promise<void> {
+  for (const { skill, gains } of await heldSkills(engine, skills)) {
+    io.stderr(
+      `skillwright: skill ${skill.name} is held (skill-changed: ${gainsLine(gains)}); run \`skillwright approve ${skill.name}\` or see \`skillwright doctor\`\n`,
+    );
+  }
 }

@@ -98,8 +98,9 @@ async function bodyForPermission(skill: Skill, signal: AbortSignal): Promise<str
 
 /**
  * THE invocation pipeline (SPEC §4), the same for the model's Skill tool and a user's `/name`: permissions
- * (`Skill(name)` rules, safe-property auto-allow, the host's ask; a person typing `/name` has already said yes
- * to an `ask`, never to a `deny`), PreToolUse hooks for `Skill`, the skill's own hooks registered, expansion
+ * (`Skill(name)` rules, safe-property auto-allow, content-pinned approvals, the host's ask; a person typing
+ * `/name` has already said yes to an `ask`, never to a `deny`, nor to a skill held because it gained
+ * capabilities since its approval; the user's yes, typed or answered, records the approval), PreToolUse hooks for `Skill`, the skill's own hooks registered, expansion
  * (substitution, inline shell through the Bash permission check with the skill's `allowed-tools` granted),
  * then inline or fork, usage recording and the invocation log. An inline expansion already in the agent's
  * conversation is sent as `invocationText` says (SPEC §14.3); the log keeps the full text. Validation is the

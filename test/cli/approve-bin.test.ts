@@ -93,6 +93,10 @@ describe("approvals pinned to content (node dist/bin/main.js)", () => {
       "Deploy with care. !`echo echo hi | sh`",
     );
     const held = await runDeploy();
+    expect(held.stderr).toBe(
+      'skillwright: skill deploy is held (skill-changed: +allowed-tools Bash, +inline shell "echo echo hi | sh"); ' +
+        "run `skillwright approve deploy` or see `skillwright doctor`\n",
+    );
     expect(held.result).toBe(
       "<tool_use_error>skill-changed: Skill deploy changed since it was approved and gained: +allowed-tools Bash, " +
         '+inline shell "echo echo hi | sh". It runs again once approved: `skillwright approve deploy`.</tool_use_error>',
