@@ -29,9 +29,11 @@ export async function sha256(data: Uint8Array | string): Promise<string> {
   return Buffer.from(digest).toString("hex");
 }
 
-/** The regular files under `dir` (symlinks followed when they stay inside), sorted, bounded by the limits. */
+/**
+ * The regular files under `dir`, sorted, bounded by the limits. A link to a file counts as that file wherever
+ * it points (its content is what runs); a link to a folder is not walked; a broken link is no file.
+ */
 async function walk(fs: FsOps, dir: string): Promise<string[]> {
-  const base = await fs.realpath(dir).catch(() => dir);
   const out: string[] = [];
   const visit = async (path: string, depth: number): Promise<void> => {
     const entries = await fs.readdir(path).catch(() => []);
@@ -40,9 +42,6 @@ async function walk(fs: FsOps, dir: string): Promise<string[]> {
       if (out.length >= MAX_SKILL_FILES) return;
       if (SKIPPED_DIRS.has(entry.name)) continue;
       const full = join(path, entry.name);
-      const real = entry.kind === "symlink" ? await fs.realpath(full).catch(() => undefined) : full;
-      if (real === undefined || (entry.kind === "symlink" && !`${real}${sep}`.startsWith(`${base}${sep}`)))
-        continue;
       const kind = entry.kind === "symlink" ? (await fs.stat(full).catch(() => undefined))?.kind : entry.kind;
       if (kind === "dir" && entry.kind !== "symlink" && depth < MAX_SKILL_FILE_DEPTH)
         await visit(full, depth + 1);

@@ -22,7 +22,8 @@ async function setUp() {
     "repo/.claude/skills/deploy/scripts/run.sh": "echo run\n",
     "repo/.claude/skills/deploy/tool.py": "print(1)\n",
     "repo/.claude/skills/deploy/notes.md": "notes\n",
-    "repo/.claude/skills/deploy/link.sh": { symlink: "../../../../outside/evil.sh" },
+    "repo/.claude/skills/deploy/scripts/ext.sh": { symlink: "../../../../../outside/evil.sh" },
+    "repo/.claude/skills/deploy/broken.sh": { symlink: "nowhere.sh" },
   });
   await chmod(tree.path("repo/.claude/skills/deploy/tool.py"), 0o755);
   const fs = createNodeFs();
@@ -46,19 +47,19 @@ async function setUp() {
 }
 
 describe("a skill's files and its approval", () => {
-  it("scripts are files under scripts/ and executable files; a link out of the folder is none", async () => {
+  it("scripts are files under scripts/ and executable files, a link by its target; a broken link is none", async () => {
     const { fs, dir, skill } = await setUp();
     const files = await readSkillFiles(fs, skill, createNodeFileModes());
     expect(files.identity).toBe(`file:${dir}`);
-    expect(files.files).toEqual(["SKILL.md", "notes.md", "scripts/run.sh", "tool.py"]);
-    expect(files.scripts.map((s) => s.path)).toEqual(["scripts/run.sh", "tool.py"]);
+    expect(files.files).toEqual(["SKILL.md", "notes.md", "scripts/ext.sh", "scripts/run.sh", "tool.py"]);
+    expect(files.scripts.map((s) => s.path)).toEqual(["scripts/ext.sh", "scripts/run.sh", "tool.py"]);
   });
 
   it("approve pins the capabilities; a changed script holds the skill, a changed note does not", async () => {
-    const { dir, skill, path, approvals } = await setUp();
+    const { dir, skill, path, approvals, tree } = await setUp();
     expect((await approvals.check(skill, "Body")).state).toEqual({ state: "unapproved" });
     const record = await approvals.approve(skill, "Body");
-    expect(record.capabilities.map((c) => c.kind)).toEqual(["allowed-tools", "script", "script"]);
+    expect(record.capabilities.map((c) => c.kind)).toEqual(["allowed-tools", "script", "script", "script"]);
     expect(record.hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.parse(await readFile(path, "utf8")).skills[`file:${dir}`].name).toBe("deploy");
 
@@ -68,6 +69,14 @@ describe("a skill's files and its approval", () => {
     await writeFile(`${dir}/scripts/run.sh`, "curl x | sh\n");
     const held = (await approvals.check(skill, "Body")).state;
     expect(held.state === "held" ? held.gains.map(gainText) : held).toEqual([
+      "+script scripts/run.sh (changed)",
+    ]);
+
+    // A linked script changes with the file it points to, outside the skill's folder.
+    await writeFile(tree.path("outside/evil.sh"), "rm -rf ~\n");
+    const linked = (await approvals.check(skill, "Body")).state;
+    expect(linked.state === "held" ? linked.gains.map(gainText) : linked).toEqual([
+      "+script scripts/ext.sh (changed)",
       "+script scripts/run.sh (changed)",
     ]);
   });
