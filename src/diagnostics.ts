@@ -50,6 +50,7 @@ export const DIAGNOSTIC_CODES = [
   "template-shadowed",
   "source-failed",
   "effort-unsupported",
+  "skill-changed",
 ] as const;
 
 /** A stable diagnostic code: one of {@link DIAGNOSTIC_CODES}. */

@@ -53,6 +53,7 @@ export const CLI_OPTIONS = {
   scope: { type: "string" },
   skill: { type: "string", multiple: true },
   frozen: { type: "boolean" },
+  all: { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
@@ -78,6 +79,7 @@ export const SUBCOMMANDS = [
   "update",
   "check",
   "remove",
+  "approve",
 ] as const;
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
@@ -168,6 +170,8 @@ export interface CliArgs {
   skill: string[];
   /** `add`/`update`/`check --frozen`: change nothing; fail when the lock and the installed files differ. */
   frozen: boolean;
+  /** `approve --all`: every skill that waits for approval or is held. */
+  all: boolean;
   help: boolean;
   version: boolean;
 }
@@ -334,6 +338,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         scope: installScope(values.scope),
         skill: values.skill ?? [],
         frozen: values.frozen ?? false,
+        all: values.all ?? false,
         help: values.help ?? false,
         version: values.version ?? false,
       },

@@ -176,6 +176,10 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
         args.command === "hooks" ? "hooks" : "permissions",
         args.positionals,
       );
+    case "approve":
+      return (await import("./commands/approve.js")).approveCommand(engine, scoped, args.positionals, {
+        all: args.all,
+      });
     case "lint":
       return (await import("./commands/lint.js")).lintCommand(engine.fs, scoped, args.positionals, {
         json: args.json,

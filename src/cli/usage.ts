@@ -41,6 +41,10 @@ Commands (offline):
   mcp approve <name>                 let a project or plugin MCP server start (writes .claude/settings.local.json)
   hooks approve                      let the hooks in the project's committed settings run (same file)
   permissions approve                let the allow rules and additionalDirectories of those settings apply
+  approve <skill...> | --all         approve project, --add-dir, plugin or MCP skills as they are now (their
+                                     allowed-tools, hooks, inline shell, fork, scripts); one that gains a
+                                     capability later is held (skill-changed) until approved again;
+                                     --all: every skill waiting or held (writes ~/.skillwright/approvals.json)
   (list and doctor never start an MCP server unless given --start-mcp; show starts only the one it shows)
 
 Run options:

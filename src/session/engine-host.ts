@@ -1,6 +1,7 @@
 import { join, resolve } from "node:path";
 import { createNestedDiscovery } from "../activation/nested.js";
 import { discoverAgentTypes } from "../agent-types/discover-agents.js";
+import { hostSkillApprovals } from "../approvals/host-approvals.js";
 import { diagnostic } from "../diagnostics.js";
 import type { Engine } from "../engine/engine.js";
 import { listingSettingsOf } from "../listing/budget.js";
@@ -97,6 +98,7 @@ export async function engineSessionHost(engine: Engine, rules: HostRules): Promi
                 ),
             }),
       usage: () => createFileUsageStore({ fs, path: defaultUsagePath(engine.home) }),
+      ...(fs.host === true ? { approvals: () => hostSkillApprovals(fs, engine.home) } : {}),
     };
   };
   return {

@@ -12,7 +12,7 @@ import type { Session, SessionDeps } from "./session-types.js";
 /** What a host chooses for a session; everything else comes from the engine's config and settings. */
 export interface OpenSessionOptions
   extends HostRules,
-    Partial<Pick<SessionDeps, "store" | "usage" | "maxTurns">> {
+    Partial<Pick<SessionDeps, "store" | "usage" | "approvals" | "maxTurns">> {
   client: ModelClient;
   /** Model id or alias; default: settings `model`, else {@link DEFAULT_MODEL}. */
   model?: string;

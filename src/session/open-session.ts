@@ -1,4 +1,5 @@
 import { MAIN_SCOPE, skillsInScope } from "../agent-types/skill-scope.js";
+import type { SkillApprovals } from "../approvals/skill-approvals.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { Engine } from "../engine/engine.js";
 import { createHookRegistry } from "../hooks/registry.js";
@@ -129,6 +130,7 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
     onClose: live.close,
     settled: live.settled,
     usage: options.usage ?? setup.usage(),
+    ...approvalsOf(options.approvals ?? setup.approvals?.()),
     store,
     listingSettings: snapshot.listing,
     skillModelSwitch: options.skillModelSwitch ?? snapshot.skillModelSwitch,
@@ -152,4 +154,9 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
 /** An ISO timestamp for a transcript entry. */
 function stamp(now: () => number): string {
   return new Date(now()).toISOString();
+}
+
+/** The session's `approvals` field: the store when there is one, nothing otherwise. */
+function approvalsOf(approvals: SkillApprovals | undefined): { approvals?: SkillApprovals } {
+  return approvals === undefined ? {} : { approvals };
 }

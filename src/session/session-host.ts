@@ -1,4 +1,5 @@
 import type { AgentTool } from "../agent/loop.js";
+import type { SkillApprovals } from "../approvals/skill-approvals.js";
 import type { Discovery } from "../catalog/catalog.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { FsOps } from "../io/fs.js";
@@ -52,4 +53,6 @@ export interface HostSetup {
   store: () => TranscriptStore;
   /** Where skill usage is recorded when the session is given none. */
   usage: () => UsageStore;
+  /** Where skill approvals are kept when the session is given none; absent: nowhere (never approved). */
+  approvals?: () => SkillApprovals;
 }

@@ -2,6 +2,7 @@ import type { AgentEvent } from "../agent/events.js";
 import type { AgentTool } from "../agent/loop.js";
 import type { ModelMessage } from "../agent/model-types.js";
 import type { SkillScope } from "../agent-types/skill-scope.js";
+import type { SkillApprovals } from "../approvals/skill-approvals.js";
 import type { RunContext } from "../context.js";
 import type { ListingSettings } from "../listing/budget.js";
 import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
@@ -30,6 +31,11 @@ export interface SessionDeps {
   expandTemplate?: (prompt: string) => string | undefined;
   /** Where skill usage is recorded (`openSession`'s default: `~/.skillwright` over the host's file system). */
   usage: UsageStore;
+  /**
+   * Content-pinned approvals of project, plugin and MCP skills (`openSession`'s default: `~/.skillwright` over
+   * the host's file system). Absent: such skills are asked about as never approved, and nothing is recorded.
+   */
+  approvals?: SkillApprovals;
   /**
    * Where transcripts go. `openSession`'s default: files under `~/.skillwright/sessions` when the engine's file
    * system is the host's (`fs.host`), else memory: nothing reaches the host's disk that the caller did not hand in.

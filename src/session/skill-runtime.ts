@@ -100,6 +100,7 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       policy: deps.policy(caller),
       runHooks: deps.runHooks,
       usage: s.usage,
+      ...(s.approvals === undefined ? {} : { approvals: s.approvals }),
       emit: deps.emit,
       record: deps.record,
       loaded: deps.loaded,

@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../agent/events.js";
 import type { TurnPatch, TurnState } from "../agent/turn-patch.js";
+import type { ApprovalState, SkillApprovals } from "../approvals/skill-approvals.js";
 import type { RunContext } from "../context.js";
 import type { ForkOutcome, ForkRequest } from "../fork/fork-request.js";
 import { userPromptExpansionPayload } from "../hooks/prompt-expansion.js";
@@ -22,7 +23,7 @@ import type { Skill } from "../skill/skill.js";
 import { namesReferences, referenceSection } from "../sources/reference-section.js";
 import type { UsageStore } from "../usage.js";
 import type { InvokedSkill } from "./invoked-skill.js";
-import { decideSkill } from "./permissions.js";
+import { decideSkill, needsApproval } from "./permissions.js";
 import { invocationText, type LoadedSkills } from "./reinvocation.js";
 
 /** Who invoked a skill: the model through the Skill tool, or a person typing `/name`. */
@@ -38,6 +39,11 @@ export interface InvocationDeps {
   policy: PermissionPolicy;
   runHooks: RunHooks;
   usage: UsageStore;
+  /**
+   * Content-pinned approvals of project, plugin and MCP skills: checked before such a skill runs, recorded when
+   * the user says yes (or types `/name`). Absent: every such skill is asked about as never approved.
+   */
+  approvals?: SkillApprovals;
   emit: (event: AgentEvent) => void;
   /** Logs the invocation (invoked-skill log and transcript). */
   record: (invocation: InvokedSkill) => Promise<void>;
@@ -104,8 +110,9 @@ async function bodyForPermission(skill: Skill, signal: AbortSignal): Promise<str
 
 /**
  * THE invocation pipeline (SPEC §4), the same for the model's Skill tool and a user's `/name`: permissions
- * (`Skill(name)` rules, safe-property auto-allow, the host's ask; a person typing `/name` has already said yes
- * to an `ask`, never to a `deny`), PreToolUse hooks for `Skill`, the skill's own hooks registered, expansion
+ * (`Skill(name)` rules, safe-property auto-allow, content-pinned approvals, the host's ask; a person typing
+ * `/name` has already said yes to an `ask`, never to a `deny`, nor to a skill held because it gained
+ * capabilities since its approval; the user's yes, typed or answered, records the approval), PreToolUse hooks for `Skill`, the skill's own hooks registered, expansion
  * (substitution, inline shell through the Bash permission check with the skill's `allowed-tools` granted),
  * then inline or fork, usage recording and the invocation log. An inline expansion already in the agent's
  * conversation is sent as `invocationText` says (SPEC §14.3); the log keeps the full text. Validation is the
@@ -119,18 +126,44 @@ export async function invokeSkill(
   const body = await bodyForPermission(skill, signal);
   // Scoped `disallowed-tools` of earlier skills this turn (`Skill(x)`, `Bash(rm:*)`) are deny rules here too.
   const rules = withTurnDenials(deps.policy.rules, request.turn.removedTools);
+  const bodyHasInlineShell = hasInlineShell(body);
+  const approvals = needsApproval(skill, { bodyHasInlineShell }) ? deps.approvals : undefined;
+  const approval = await approvalOf(approvals, skill, body, deps);
   const decision = decideSkill({
     rules,
     skill,
     cwd: deps.policy.cwd,
-    bodyHasInlineShell: hasInlineShell(body),
+    bodyHasInlineShell,
     grants: request.turn.grants,
+    ...(approval === undefined ? {} : { approval }),
   });
-  const settled =
-    request.origin === "user" && decision.behavior === "ask"
-      ? ({ behavior: "allow" } as const)
-      : await settle(decision, "Skill", deps.policy, signal, { skill: skill.name, args });
+  // A person typing `/name` has said yes to the skill, unless it is held: then they are asked what it gained.
+  const typed = request.origin === "user" && decision.behavior === "ask" && approval?.state !== "held";
+  let saidYes = typed;
+  const ask = deps.policy.askPermission;
+  const policy: PermissionPolicy =
+    approvals === undefined || ask === undefined
+      ? deps.policy
+      : {
+          ...deps.policy,
+          askPermission: async (question) => {
+            const answer = await ask(question);
+            saidYes = answer === true;
+            return answer;
+          },
+        };
+  const settled = typed
+    ? ({ behavior: "allow" } as const)
+    : await settle(decision, "Skill", policy, signal, { skill: skill.name, args });
   if (settled.behavior !== "allow") return { kind: "refused", message: denialText(settled) };
+  if (approvals !== undefined && decision.behavior === "ask" && saidYes) {
+    await approvals.approve(skill, body).catch((error: unknown) =>
+      deps.emit({
+        type: "warning",
+        message: `skill ${skill.name}: the approval was not recorded: ${error instanceof Error ? error.message : String(error)}`,
+      }),
+    );
+  }
 
   const hook = await deps.runHooks(
     "PreToolUse",
@@ -244,6 +277,25 @@ export function keptModelNote(skill: Pick<Skill, "name" | "model">, turnModel: s
     `<system-reminder>The skill "${skill.name}" names the model ${wanted}; this conversation stays on ` +
     `${turnModel}, so follow its instructions here.</system-reminder>`
   );
+}
+
+/** The skill's approval state, or undefined when there are no approvals to check; unreadable ones count as none. */
+async function approvalOf(
+  approvals: SkillApprovals | undefined,
+  skill: Skill,
+  body: string,
+  deps: InvocationDeps,
+): Promise<ApprovalState | undefined> {
+  if (approvals === undefined) return undefined;
+  try {
+    return (await approvals.check(skill, body)).state;
+  } catch (error) {
+    deps.emit({
+      type: "warning",
+      message: `skill ${skill.name}: approvals could not be read: ${error instanceof Error ? error.message : String(error)}`,
+    });
+    return undefined;
+  }
 }
 
 async function expandBody(

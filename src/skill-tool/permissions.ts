@@ -1,3 +1,5 @@
+import { skillChangedText } from "../approvals/capabilities.js";
+import type { ApprovalState } from "../approvals/skill-approvals.js";
 import { decide } from "../permissions/decide.js";
 import type { PermissionDecision, PermissionRules } from "../permissions/decision.js";
 import type { Skill } from "../skill/skill.js";
@@ -46,10 +48,24 @@ export function isSafeSkill(
 const PLACED_BY_USER: ReadonlySet<Skill["source"]> = new Set(["managed", "user", "app", "bundled"]);
 
 /**
+ * True for a skill whose unsafe properties need the user's approval before it runs (a project, `--add-dir`,
+ * plugin or MCP skill with one of {@link unsafeSkillProperties}): the skills an approval pins. Pure.
+ */
+export function needsApproval(
+  skill: Pick<Skill, "source" | "allowedTools" | "hooks" | "context" | "mcpServer">,
+  options: { bodyHasInlineShell: boolean },
+): boolean {
+  return !PLACED_BY_USER.has(skill.source) && unsafeSkillProperties(skill, options).length > 0;
+}
+
+/**
  * The permission decision for invoking `skill` (SPEC §4), through the shared `decide`: `Skill(name)` /
  * `Skill(prefix:*)` deny rules first (matched against the name and the alias), then ask and allow rules, then
- * allow when the skill is safe or comes from a source the user put there (managed, user, bundled), else ask with a prompt that says why. Allowing the skill grants nothing more: its
- * inline shell still goes through the Bash check. Headless policy (deny instead of ask) is the caller's. Pure.
+ * allow when the skill is safe, comes from a source the user put there (managed, user, bundled), or is
+ * `approval`-approved with nothing gained since, else ask with a prompt that says why. A skill held by its
+ * approval (it gained capabilities) asks with `skill-changed: {what it gained}` as the prompt's end and as the reason
+ * the model gets when no one can be asked. Allowing the skill grants nothing more: its inline shell still goes
+ * through the Bash check. Headless policy (deny instead of ask) is the caller's. Pure.
  */
 export function decideSkill(options: {
   rules: PermissionRules;
@@ -58,6 +74,8 @@ export function decideSkill(options: {
   bodyHasInlineShell: boolean;
   /** Rules granted for the current turn (an earlier skill's `allowed-tools`). */
   grants?: readonly string[];
+  /** Where the skill stands against its content-pinned approval; absent: never approved. */
+  approval?: ApprovalState;
 }): PermissionDecision {
   const { skill } = options;
   const unsafe = unsafeSkillProperties(skill, options);
@@ -71,9 +89,12 @@ export function decideSkill(options: {
     subject,
     cwd: options.cwd,
     grants: options.grants ?? [],
-    safe: unsafe.length === 0 || PLACED_BY_USER.has(skill.source),
+    safe: unsafe.length === 0 || PLACED_BY_USER.has(skill.source) || options.approval?.state === "approved",
   });
   if (decision.behavior !== "ask" || unsafe.length === 0) return decision;
   const why = unsafe.map((p) => PROPERTY_TEXT[p]).join(", ");
-  return { behavior: "ask", prompt: `${decision.prompt} The skill ${why}.` };
+  const prompt = `${decision.prompt} The skill ${why}.`;
+  if (options.approval?.state !== "held") return { behavior: "ask", prompt };
+  const held = `skill-changed: ${skillChangedText(skill.name, options.approval.gains)}`;
+  return { behavior: "ask", prompt: `${prompt} ${held}`, reason: held };
 }

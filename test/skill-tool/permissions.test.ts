@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { ApprovalRecord } from "../../src/approvals/approval-store.js";
+import { type ApprovalState, approvalState } from "../../src/approvals/skill-approvals.js";
 import type { PermissionRules } from "../../src/permissions/decision.js";
 import { decideSkill, isSafeSkill, unsafeSkillProperties } from "../../src/skill-tool/permissions.js";
 import { makeSkill } from "../support/make-skill.js";
@@ -141,5 +143,44 @@ describe("decideSkill: skills the user put there are allowed by default", () => 
     expect(run({ ...NO_RULES, deny: ["Skill(deploy)"] })).toBe("deny");
     expect(run({ ...NO_RULES, deny: ["Skill"] })).toBe("deny");
     expect(run({ ...NO_RULES, ask: ["Skill(deploy)"] })).toBe("ask");
+  });
+});
+
+describe("decideSkill: approvals pinned to content", () => {
+  const skill = makeSkill({ name: "deploy", source: "project", allowedTools: ["Bash"] });
+  const record: ApprovalRecord = {
+    name: "deploy",
+    source: "project",
+    path: "/repo/.claude/skills/deploy",
+    hash: "h",
+    capabilities: [{ kind: "allowed-tools", rule: "Read" }],
+    approvedAt: "2026-01-01T00:00:00.000Z",
+  };
+  const held = approvalState(record, [
+    { kind: "allowed-tools", rule: "Read" },
+    { kind: "allowed-tools", rule: "Bash" },
+  ]);
+  const run = (approval: ApprovalState, rules = NO_RULES) =>
+    decideSkill({ rules, skill, cwd: "/repo", bodyHasInlineShell: false, approval });
+
+  it("an approved skill that gained nothing is allowed with no question", () => {
+    expect(run(approvalState(record, [{ kind: "allowed-tools", rule: "Read" }])).behavior).toBe("allow");
+    expect(run(approvalState(record, [])).behavior).toBe("allow");
+  });
+
+  it("a held skill asks, and the reason the model gets is skill-changed with what it gained", () => {
+    expect(run(held)).toEqual({
+      behavior: "ask",
+      prompt:
+        "Allow Skill(deploy)? The skill grants tools without asking. skill-changed: Skill deploy changed since it was approved and gained: +allowed-tools Bash. It runs again once approved: `skillwright approve deploy`.",
+      reason:
+        "skill-changed: Skill deploy changed since it was approved and gained: +allowed-tools Bash. It runs again once approved: `skillwright approve deploy`.",
+    });
+  });
+
+  it("a rule the user wrote still decides (a deny wins, an explicit allow grants the name)", () => {
+    expect(run(held, { ...NO_RULES, deny: ["Skill(deploy)"] }).behavior).toBe("deny");
+    expect(run(held, { ...NO_RULES, allow: ["Skill(deploy)"] }).behavior).toBe("allow");
+    expect(run({ state: "unapproved" }).behavior).toBe("ask");
   });
 });

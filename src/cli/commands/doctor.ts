@@ -6,6 +6,7 @@ import type { CliArgs } from "../args.js";
 import type { CliIo } from "../io.js";
 import { type ListingReport, listingReport } from "../listing-report.js";
 import { mcpServerLines, mcpServerReports } from "../mcp-report.js";
+import { heldSkills, skillChangedDiagnostic } from "../skill-approval.js";
 import { doctorPromptCommand } from "./doctor-prompt.js";
 
 /** Diagnostics grouped by the file they are about, files in first-seen order. Pure. */
@@ -57,7 +58,7 @@ export interface DoctorOptions {
 
 /**
  * `skillwright doctor`: every root scanned and whether it exists, counts per source, every diagnostic grouped
- * by file, and the files that look like skills but were ignored (and why). Exit code 0, or 1 with `strict`
+ * by file (a `skill-changed` warning for each skill held by its approval), and the files that look like skills but were ignored (and why). Exit code 0, or 1 with `strict`
  * when a warning or error was found (the report is printed either way).
  */
 export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOptions): Promise<number> {
@@ -84,7 +85,11 @@ export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOp
     SKILL_TIERS.map((source) => [source, discovery.skills.filter((s) => s.source === source).length]),
   );
   const ignored = discovery.diagnostics.filter((d) => d.code === "ignored-file");
-  const problems = discovery.diagnostics.filter((d) => d.code !== "ignored-file");
+  const held = await heldSkills(engine, discovery.skills);
+  const problems = [
+    ...discovery.diagnostics.filter((d) => d.code !== "ignored-file"),
+    ...held.map(({ skill, gains }) => skillChangedDiagnostic(skill, gains)),
+  ];
   const exitCode = options.strict === true && problems.some((d) => d.severity !== "info") ? 1 : 0;
   // Offline unless `--start-mcp`: then every approved server is started and listed.
   const extensions = await engine.extensions();

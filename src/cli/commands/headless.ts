@@ -7,6 +7,7 @@ import { UnknownSessionError } from "../../session/unknown-session-error.js";
 import type { CliArgs } from "../args.js";
 import type { CliIo } from "../io.js";
 import { prepareRun } from "../model-setup.js";
+import { noticeHeld } from "../skill-approval.js";
 
 /** The `result` line of `--output-format json|stream-json`, shaped like Claude Code's headless output. */
 export function resultRecord(
@@ -94,6 +95,7 @@ export async function headlessCommand(
   }
   const { session } = opened;
   const discovery = await engine.discover();
+  await noticeHeld(engine, discovery.skills, io);
   if (debug !== undefined) {
     await log({
       kind: "discovery",

@@ -1,3 +1,4 @@
+import { gainText } from "../../approvals/capabilities.js";
 import type { Engine } from "../../engine/engine.js";
 import { loadPromptTemplates } from "../../prompt-templates/load-templates.js";
 import type { PromptTemplate } from "../../prompt-templates/template.js";
@@ -6,13 +7,15 @@ import { disabledSource } from "../../skill-filter.js";
 import type { CliIo } from "../io.js";
 import { writeJsonArray } from "../json-array-stream.js";
 import { mcpServerLines, mcpServerReports } from "../mcp-report.js";
+import { gainsLine, heldSkills } from "../skill-approval.js";
 import { skillFlags, skillToJson } from "../skill-json.js";
 
 /** Longest description shown per line in human output. */
 export const LIST_DESCRIPTION_WIDTH = 80;
 
 /**
- * `skillwright list [--json]`: every skill with its source, path, description and flags, then every configured
+ * `skillwright list [--json]`: every skill with its source, path, description and flags (a skill held by its
+ * approval: the flag `held` and what it gained; `--json`: `held: { code: "skill-changed", gained }`), then every configured
  * MCP server (`--json`: after the skills and the disabled skills, one `{ kind: "mcp-server", … }` entry each,
  * see `McpServerReport`), so
  * a server that failed, waits for approval or was not started is visible, then every prompt template (`--json`:
@@ -20,6 +23,7 @@ export const LIST_DESCRIPTION_WIDTH = 80;
  */
 export async function listCommand(engine: Engine, io: CliIo, json: boolean): Promise<number> {
   const { skills, disabled = [] } = await engine.discover();
+  const held = new Map((await heldSkills(engine, skills)).map((h) => [h.skill, h.gains]));
   const extensions = await engine.extensions();
   const live = extensions.startMcp ? extensions.mcp?.status() : undefined;
   const servers = mcpServerReports(extensions.mcpServers, live);
@@ -30,7 +34,12 @@ export async function listCommand(engine: Engine, io: CliIo, json: boolean): Pro
     // Streamed, one entry at a time: at 50k skills the whole text (and the mapped copies) was most of the
     // process's peak memory. The same entries, in the same order, as JSON.stringify of the array would give.
     function* entries(): Generator<unknown> {
-      for (const skill of skills) yield skillToJson(skill);
+      for (const skill of skills) {
+        const gains = held.get(skill);
+        yield gains === undefined
+          ? skillToJson(skill)
+          : { ...skillToJson(skill), held: { code: "skill-changed", gained: gains.map(gainText) } };
+      }
       for (const { skill, by } of disabled)
         yield { ...skillToJson(skill), disabled: { ...by, reason: disabledSource(by) } };
       yield* servers;
@@ -51,7 +60,8 @@ export async function listCommand(engine: Engine, io: CliIo, json: boolean): Pro
   }
   const lines: string[] = [];
   for (const skill of skills) {
-    const flags = skillFlags(skill);
+    const gains = held.get(skill);
+    const flags = [...skillFlags(skill), ...(gains === undefined ? [] : ["held"])];
     const description =
       skill.description.length > LIST_DESCRIPTION_WIDTH
         ? `${skill.description.slice(0, LIST_DESCRIPTION_WIDTH - 1)}…`
@@ -61,6 +71,7 @@ export async function listCommand(engine: Engine, io: CliIo, json: boolean): Pro
     );
     lines.push(`    ${description}`);
     lines.push(`    ${skill.filePath === "" ? skill.baseDir : skill.filePath}`);
+    if (gains !== undefined) lines.push(`    held (skill-changed): ${gainsLine(gains)}`);
   }
   lines.push(...serverLines, ...templateLines);
   lines.push("", `${skills.length} skill${skills.length === 1 ? "" : "s"}`);

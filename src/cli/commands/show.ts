@@ -1,3 +1,4 @@
+import { capabilityText, gainText } from "../../approvals/capabilities.js";
 import type { Engine } from "../../engine/engine.js";
 import { expandSkill } from "../../inline/expand-skill.js";
 import { skillExpansionText } from "../../inline/render.js";
@@ -12,6 +13,7 @@ import { splitFrontmatter } from "../../skill/frontmatter-core.js";
 import { answersTo, type Skill } from "../../skill/skill.js";
 import { similarNames } from "../../skill-tool/did-you-mean.js";
 import type { CliIo } from "../io.js";
+import { type ApprovalReport, approvalReport, engineApprovals, gainsLine } from "../skill-approval.js";
 import { skillToJson } from "../skill-json.js";
 
 /** The session id `show` substitutes for `${CLAUDE_SESSION_ID}`. */
@@ -175,9 +177,23 @@ async function showFound(
       ? { ok: true as const, text: body }
       : await expansionFor(engine, skill, joined, options.runShell);
   const expansionText = expansion.ok ? expansion.text : expansion.message;
+  const approval = await approvalReport(engineApprovals(engine), skill).catch((error: unknown) => {
+    io.stderr(`${skill.name}: approvals could not be read: ${errorMessage(error)}\n`);
+    return undefined;
+  });
   if (options.json) {
     const record = {
       skill: skillToJson(skill),
+      approval:
+        approval === undefined
+          ? null
+          : {
+              state: approval.state,
+              capabilities: approval.capabilities.map(capabilityText),
+              ...(approval.state === "held"
+                ? { code: "skill-changed", gained: approval.gains.map(gainText) }
+                : {}),
+            },
       frontmatter,
       args: joined,
       body,
@@ -194,6 +210,7 @@ async function showFound(
     "## Frontmatter (as parsed)",
     JSON.stringify(frontmatter, null, 2),
     "",
+    ...(approval === undefined ? [] : approvalLines(approval)),
     "## Body",
     body,
     `## Expansion (args: ${joined === "" ? "none" : JSON.stringify(joined)}${options.runShell ? "" : "; inline shell not run, use --run-shell"})`,
@@ -201,4 +218,24 @@ async function showFound(
   ];
   io.stdout(`${out.join("\n")}\n`);
   return expansion.ok ? 0 : 1;
+}
+
+const APPROVAL_STATE_TEXT: Record<ApprovalReport["state"], string> = {
+  "not-needed": "not needed (a source you put there, or only safe properties)",
+  unapproved: "not approved: asked before it runs (`skillwright approve` approves it)",
+  approved: "approved; runs without asking while it gains no capability",
+  held: "held (skill-changed)",
+};
+
+/** `show`'s approval section: where the skill stands, what it gained when held, and its capabilities. Pure. */
+export function approvalLines(approval: ApprovalReport): string[] {
+  const held = approval.state === "held" ? [`gained since approved: ${gainsLine(approval.gains)}`] : [];
+  const can = approval.capabilities.map((c) => `- ${capabilityText(c)}`);
+  return [
+    "## Approval",
+    APPROVAL_STATE_TEXT[approval.state],
+    ...held,
+    ...(can.length === 0 ? ["capabilities: none"] : ["capabilities:", ...can]),
+    "",
+  ];
 }
