@@ -1,3 +1,4 @@
+import type { Diagnostic } from "../diagnostics.js";
 import type { Skill } from "../skill/skill.js";
 import type { HookRegistry } from "./registry.js";
 import { parseHooksConfig } from "./schema.js";
@@ -21,4 +22,14 @@ export function registerSkillHooks(registry: HookRegistry, skill: Skill): string
     parsed.config,
   );
   return parsed.diagnostics.map((d) => `${d.code}: ${d.message}`);
+}
+
+/**
+ * What a skill's `hooks:` would report when invoked, found at load time for `validate`, `doctor` and `lint`:
+ * `hooks-invalid` for a malformed entry, `hook-unsupported` for an event we do not fire or a hook type we do
+ * not run. Empty for a skill without hooks. Pure.
+ */
+export function skillHookDiagnostics(skill: Pick<Skill, "hooks" | "filePath" | "name">): Diagnostic[] {
+  if (skill.hooks === undefined) return [];
+  return parseHooksConfig(skill.hooks, skill.filePath || skill.name).diagnostics;
 }

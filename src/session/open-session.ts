@@ -1,9 +1,11 @@
+import { dirname, join } from "node:path";
 import { contextWindowFor, DEFAULT_MODEL } from "../agent/models.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { Engine } from "../engine/engine.js";
 import { createHookRegistry } from "../hooks/registry.js";
 import { createNoShell } from "../io/no-shell.js";
 import { listingLimits } from "../listing/budget.js";
+import { CONFIG_DIR_NAME } from "../prompt/load-prompt-files.js";
 import { sessionPromptFrom } from "../prompt/session-prompt.js";
 import { expandPromptTemplate } from "../prompt-templates/template.js";
 import { answersTo } from "../skill/skill.js";
@@ -111,6 +113,7 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
       ]),
     now,
   };
+  const userDirs = [join(host.home, ".claude"), join(host.home, CONFIG_DIR_NAME)];
   const session = createSession({
     context,
     system: prompt.text,
@@ -128,6 +131,11 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
     listingSettings: snapshot.listing,
     ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
     ...(resumed === undefined ? {} : { resumed }),
+    ...(options.hookFetch === undefined ? {} : { hookFetch: options.hookFetch }),
+    instructionFiles: setup.promptFiles.contextFiles.map((file) => ({
+      path: file.path,
+      memoryType: userDirs.includes(dirname(file.path)) ? ("User" as const) : ("Project" as const),
+    })),
   });
   if (resumed === undefined) {
     await store.append(id, [

@@ -1,5 +1,6 @@
 import type { Diagnostic } from "../../diagnostics.js";
 import type { Engine } from "../../engine/engine.js";
+import { skillHookDiagnostics } from "../../hooks/skill-hooks.js";
 import { SKILL_TIERS } from "../../skill/skill.js";
 import { type DisabledSkill, disabledSource } from "../../skill-filter.js";
 import type { CliArgs } from "../args.js";
@@ -84,7 +85,11 @@ export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOp
     SKILL_TIERS.map((source) => [source, discovery.skills.filter((s) => s.source === source).length]),
   );
   const ignored = discovery.diagnostics.filter((d) => d.code === "ignored-file");
-  const problems = discovery.diagnostics.filter((d) => d.code !== "ignored-file");
+  const problems = [
+    ...discovery.diagnostics.filter((d) => d.code !== "ignored-file"),
+    // A skill's hooks are checked now, not first when the skill is invoked.
+    ...discovery.skills.flatMap(skillHookDiagnostics),
+  ];
   const exitCode = options.strict === true && problems.some((d) => d.severity !== "info") ? 1 : 0;
   // Offline unless `--start-mcp`: then every approved server is started and listed.
   const extensions = await engine.extensions();
