@@ -1,6 +1,7 @@
 /**
  * The hook events UserPromptExpansion, PostToolUseFailure, PermissionRequest, Notification and ConfigChange
- * (Claude Code's payloads), with real command hooks: small scripts in the temp project that write their stdin to a file.
+ * (Claude Code's payloads), with real command hooks: small scripts in the temp project that write their stdin
+ * to a file.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
