@@ -168,11 +168,13 @@ export async function dispatchHooks(
   const hooks = registry.matching(event, alias === undefined ? query : { ...query, skillAlias: alias });
   registry.markFired(hooks);
   const input = buildHookInput(event, payload, deps);
-  const limit = pLimit(MAX_PARALLEL_HOOKS);
-  const runAll = (list: RegisteredHook[], runDeps: DispatchDeps) =>
-    Promise.all(
+  // Each batch its own limit: async hooks never hold a slot the event's own hooks wait for.
+  const runAll = (list: RegisteredHook[], runDeps: DispatchDeps) => {
+    const limit = pLimit(MAX_PARALLEL_HOOKS);
+    return Promise.all(
       list.map((hook) => limit(async () => ({ hook, result: await runHook(hook, input, runDeps) }))),
     );
+  };
   const detached = hooks.filter(isAsync);
   if (detached.length > 0) {
     const { signal: _eventSignal, ...unbound } = deps;
