@@ -28,6 +28,7 @@ export const DIAGNOSTIC_CODES = [
   "bundled-path-escape",
   "settings-invalid",
   "hooks-invalid",
+  "hook-unsupported",
   "hooks-unapproved",
   "permissions-unapproved",
   "agent-invalid",

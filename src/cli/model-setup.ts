@@ -61,6 +61,8 @@ export async function prepareRun(
       toolsFs: createNodeFs({ syncReads: false }),
       // The CLI runs on the user's own machine: Bash, inline shell and hooks use its shell.
       shell: createNodeShell(),
+      // …and http hooks its network.
+      hookFetch: (url, init) => fetch(url, init),
       allowedTools: args.allowedTools,
       disallowedTools: args.disallowedTools,
       ...(args.resume === undefined ? {} : { resume: args.resume }),

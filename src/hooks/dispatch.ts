@@ -10,7 +10,9 @@ import {
   type RunHookOptions,
   runCommandHook,
 } from "./run-hook.js";
-import type { HookEvent, HookOutput, HookPermissionDecision } from "./schema.js";
+import { type HookFetch, runHttpHook } from "./run-http-hook.js";
+import { type PromptJudge, runPromptHook } from "./run-prompt-hook.js";
+import type { HookEvent, HookHandler, HookOutput, HookPermissionDecision } from "./schema.js";
 
 /** How many hooks of one event run at once. */
 export const MAX_PARALLEL_HOOKS = 8;
@@ -44,8 +46,14 @@ export const MATCH_FIELDS: Readonly<Partial<Record<HookEvent, string>>> = {
   SessionStart: "source",
   SessionEnd: "reason",
   PreCompact: "trigger",
+  PostCompact: "trigger",
   SubagentStart: "agent_type",
   SubagentStop: "agent_type",
+  Notification: "notification_type",
+  PermissionDenied: "tool_name",
+  StopFailure: "error",
+  InstructionsLoaded: "load_reason",
+  ConfigChange: "source",
 };
 
 /** How much of a hook's command names it in warnings. */
@@ -68,6 +76,17 @@ export interface DispatchDeps {
   signal?: AbortSignal;
   /** The alias of a skill (by name), so that `Skill(alias)` matchers match its invocations. */
   skillAlias?: (skillName: string) => string | undefined;
+  /** How HTTP hooks reach their URL; without it they are warnings (`not run`). */
+  fetch?: HookFetch;
+  /** The variables an HTTP hook's headers may name (through its `allowedEnvVars`). */
+  variables?: Readonly<Record<string, string | undefined>>;
+  /** The model that judges prompt hooks; without it they are warnings (`not run`). */
+  judge?: PromptJudge;
+  /**
+   * Receives the combined result of the event's `async: true` command hooks, which the event does not wait
+   * for (they run without the event's signal, to their own timeout). Without it they still run, unobserved.
+   */
+  background?: (event: HookEvent, task: Promise<HookDispatchResult>) => void;
 }
 
 /**
@@ -134,7 +153,9 @@ export function buildHookInput(event: HookEvent, payload: HookPayload, deps: Dis
 /**
  * Runs the hooks that match `event` (in parallel, at most {@link MAX_PARALLEL_HOOKS} at once) and combines their
  * results in registration order. `once` hooks are marked fired before any of them starts, so concurrent
- * dispatches never run one twice. Never rejects: failing hooks become `warnings`.
+ * dispatches never run one twice. `async: true` command hooks start too but are not waited for: their result
+ * goes to `deps.background` and never into this one (fire and forget, as in Claude Code). Never rejects:
+ * failing hooks become `warnings`.
  */
 export async function dispatchHooks(
   registry: HookRegistry,
@@ -147,13 +168,51 @@ export async function dispatchHooks(
   const hooks = registry.matching(event, alias === undefined ? query : { ...query, skillAlias: alias });
   registry.markFired(hooks);
   const input = buildHookInput(event, payload, deps);
-  const limit = pLimit(MAX_PARALLEL_HOOKS);
-  const runs = await Promise.all(
-    hooks.map((hook) =>
-      limit(async () => ({ hook, result: await runCommandHook(hook.hook, input, runOptions(hook, deps)) })),
-    ),
+  // Each batch its own limit: async hooks never hold a slot the event's own hooks wait for.
+  const runAll = (list: RegisteredHook[], runDeps: DispatchDeps) => {
+    const limit = pLimit(MAX_PARALLEL_HOOKS);
+    return Promise.all(
+      list.map((hook) => limit(async () => ({ hook, result: await runHook(hook, input, runDeps) }))),
+    );
+  };
+  const detached = hooks.filter(isAsync);
+  if (detached.length > 0) {
+    const { signal: _eventSignal, ...unbound } = deps;
+    const task = runAll(detached, unbound).then((runs) => aggregateHookResults(event, runs));
+    if (deps.background === undefined) task.catch(() => {});
+    else deps.background(event, task);
+  }
+  const runs = await runAll(
+    hooks.filter((hook) => !isAsync(hook)),
+    deps,
   );
   return aggregateHookResults(event, runs);
+}
+
+function isAsync(entry: RegisteredHook): boolean {
+  return entry.hook.type === "command" && entry.hook.async === true;
+}
+
+/** Runs one hook by its type. Never rejects. */
+function runHook(entry: RegisteredHook, input: HookInput, deps: DispatchDeps): Promise<HookRunResult> {
+  const { hook } = entry;
+  const signal = deps.signal === undefined ? {} : { signal: deps.signal };
+  switch (hook.type) {
+    case "command":
+      return runCommandHook(hook, input, runOptions(entry, deps));
+    case "http":
+      if (deps.fetch === undefined) return notRun("this session makes no HTTP requests for hooks");
+      return runHttpHook(hook, input, { fetch: deps.fetch, variables: deps.variables ?? {}, ...signal });
+    case "prompt":
+      if (deps.judge === undefined) return notRun("this session has no model to judge prompt hooks");
+      return runPromptHook(hook, input, { judge: deps.judge, ...signal });
+    default:
+      return assertNever(hook);
+  }
+}
+
+function notRun(why: string): Promise<HookRunResult> {
+  return Promise.resolve({ outcome: "warning", message: `not run: ${why}` });
 }
 
 function runOptions(entry: RegisteredHook, deps: DispatchDeps): RunHookOptions {
@@ -180,7 +239,7 @@ export function aggregateHookResults(
   const combined: HookDispatchResult = { additionalContext: [], warnings: [], systemMessages: [], runs };
   const blockReasons: string[] = [];
   for (const { hook, result } of runs) {
-    const label = `${event} hook "${shortCommand(hook.hook.command)}"`;
+    const label = `${event} hook ${hookLabel(hook.hook)}`;
     switch (result.outcome) {
       case "warning":
         combined.warnings.push(`${label} failed: ${result.message}`);
@@ -213,7 +272,21 @@ export function aggregateHookResults(
   return combined;
 }
 
-function shortCommand(command: string): string {
+/** How warnings name a hook: its command, `http <url>` or `prompt "<first line>"`, cut. Pure. */
+export function hookLabel(hook: HookHandler): string {
+  switch (hook.type) {
+    case "command":
+      return `"${shortText(hook.command)}"`;
+    case "http":
+      return `http ${shortText(hook.url)}`;
+    case "prompt":
+      return `prompt "${shortText(hook.prompt)}"`;
+    default:
+      return assertNever(hook);
+  }
+}
+
+function shortText(command: string): string {
   const line = command.trim().split("\n")[0] ?? "";
   return line.length > HOOK_LABEL_CHARS || line.length < command.trim().length
     ? `${line.slice(0, HOOK_LABEL_CHARS)}…`

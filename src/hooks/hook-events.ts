@@ -14,4 +14,13 @@ export const HOOK_EVENTS = [
   "PreCompact",
   "SessionStart",
   "SessionEnd",
+  "Notification",
+  "PostCompact",
+  "PermissionDenied",
+  "StopFailure",
+  "InstructionsLoaded",
+  "ConfigChange",
 ] as const;
+
+/** The hook types skillwright runs (SPEC §10): a command, an HTTP POST, or a prompt the model judges. */
+export const HOOK_TYPES = ["command", "http", "prompt"] as const;

@@ -1,6 +1,6 @@
 import { HOOK_EVENTS } from "./hook-events.js";
 import { type MatchTarget, matchesHook } from "./matcher.js";
-import type { HookCommand, HookEvent, HooksConfig } from "./schema.js";
+import { type HookEvent, type HookHandler, type HooksConfig, hookTarget } from "./schema.js";
 
 /** Where hooks come from (SPEC §10). */
 export const HOOK_SOURCE_KINDS = ["settings", "skill", "plugin", "agent"] as const;
@@ -20,13 +20,13 @@ export interface HookSource {
   agentId?: string;
 }
 
-/** One registered command hook with where it came from. */
+/** One registered hook (any type) with where it came from. */
 export interface RegisteredHook {
-  /** Stable identity: source, event, matcher and command. Used for `once` tracking. */
+  /** Stable identity: source, event, matcher and command (URL, prompt). Used for `once` tracking. */
   key: string;
   event: HookEvent;
   matcher?: string;
-  hook: HookCommand;
+  hook: HookHandler;
   source: HookSource;
 }
 
@@ -72,7 +72,7 @@ function flatten(source: HookSource, config: HooksConfig): RegisteredHook[] {
   for (const event of HOOK_EVENTS) {
     for (const group of config[event] ?? []) {
       for (const hook of group.hooks) {
-        const key = [sourceKey(source), event, group.matcher ?? "", hook.command].join("\u0000");
+        const key = [sourceKey(source), event, group.matcher ?? "", hookTarget(hook)].join("\u0000");
         hooks.push({
           key,
           event,
@@ -87,7 +87,8 @@ function flatten(source: HookSource, config: HooksConfig): RegisteredHook[] {
 }
 
 function environmentKey(entry: RegisteredHook): string {
-  return [entry.hook.command, entry.source.pluginRoot ?? "", entry.source.skillDir ?? ""].join("\u0000");
+  const { hook, source } = entry;
+  return [hook.type, hookTarget(hook), source.pluginRoot ?? "", source.skillDir ?? ""].join("\u0000");
 }
 
 /** Creates an empty registry. All state lives in the returned object. */

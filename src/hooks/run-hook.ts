@@ -56,9 +56,15 @@ export function capHookText(text: string): string {
   return `${text.slice(0, MAX_HOOK_TEXT_CHARS)}… [${text.length - MAX_HOOK_TEXT_CHARS} more characters cut]`;
 }
 
-/** The hook's timeout in milliseconds: its `timeout` (seconds) or {@link DEFAULT_HOOK_TIMEOUT_MS}. */
-export function hookTimeoutMs(hook: Pick<HookCommand, "timeout">): number {
-  return hook.timeout === undefined ? DEFAULT_HOOK_TIMEOUT_MS : Math.round(hook.timeout * 1000);
+/**
+ * The hook's timeout in milliseconds: its `timeout` (seconds), else `fallbackMs` (default
+ * {@link DEFAULT_HOOK_TIMEOUT_MS}).
+ */
+export function hookTimeoutMs(
+  hook: Pick<HookCommand, "timeout">,
+  fallbackMs: number = DEFAULT_HOOK_TIMEOUT_MS,
+): number {
+  return hook.timeout === undefined ? fallbackMs : Math.round(hook.timeout * 1000);
 }
 
 /**
@@ -117,19 +123,28 @@ export async function runCommandHook(
     const detail = stderr === "" ? "" : `: ${stderr}`;
     return { outcome: "warning", message: capHookText(`exited with code ${result.exitCode}${detail}`) };
   }
-  const parsed = parseHookStdout(result.stdout);
+  return outcomeOfOutput(result.stdout, `Blocked by hook "${hook.command}"`);
+}
+
+/**
+ * What a hook's successful answer (a command's stdout on exit 0, an HTTP hook's 2xx body) means: JSON output
+ * (`decision: "block"` blocks, with its `reason` or `blockedBy`), plain text, or JSON that does not validate
+ * (`outputError`; still a success). Pure.
+ */
+export function outcomeOfOutput(text: string, blockedBy: string): HookRunResult {
+  const parsed = parseHookStdout(text);
   switch (parsed.kind) {
     case "text":
-      return { outcome: "continue", stdout: result.stdout };
+      return { outcome: "continue", stdout: text };
     case "invalid":
-      return { outcome: "continue", stdout: result.stdout, outputError: parsed.message };
+      return { outcome: "continue", stdout: text, outputError: parsed.message };
     case "json": {
       const output = parsed.output;
       if (output.decision === "block") {
-        const reason = output.reason?.trim() || `Blocked by hook "${hook.command}"`;
+        const reason = output.reason?.trim() || blockedBy;
         return { outcome: "block", reason: capHookText(reason), output };
       }
-      return { outcome: "continue", stdout: result.stdout, output };
+      return { outcome: "continue", stdout: text, output };
     }
     default:
       return assertNever(parsed);

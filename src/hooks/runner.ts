@@ -17,21 +17,53 @@ export type RunHooks = (
  */
 export function createHooksRunner(
   registry: HookRegistry,
-  deps: Omit<DispatchDeps, "signal">,
+  deps: Omit<DispatchDeps, "signal" | "background">,
   onWarning: (message: string) => void,
   onOnceFired: (keys: string[]) => Promise<void> = async () => {},
+  track: (task: Promise<void>) => void = () => {},
 ): RunHooks {
-  return async (event, payload, signal) => {
-    const result = await dispatchHooks(
-      registry,
-      event,
-      payload,
-      signal === undefined ? deps : { ...deps, signal },
-    );
+  const report = (event: HookEvent, result: HookDispatchResult) => {
     for (const warning of result.warnings) onWarning(`${event} hook: ${warning}`);
     for (const message of result.systemMessages) onWarning(message);
-    const once = result.runs.filter((run) => run.hook.hook.once === true).map((run) => run.hook.key);
+  };
+  const onceKeys = (result: HookDispatchResult) =>
+    result.runs.filter((run) => run.hook.hook.once === true).map((run) => run.hook.key);
+  // An async hook's result arrives after its event: only its warnings and systemMessage are reported.
+  const background = (event: HookEvent, task: Promise<HookDispatchResult>) =>
+    track(
+      task.then(async (result) => {
+        report(event, result);
+        const once = onceKeys(result);
+        if (once.length > 0) await onOnceFired(once);
+      }),
+    );
+  return async (event, payload, signal) => {
+    const eventDeps: DispatchDeps = { ...deps, background, ...(signal === undefined ? {} : { signal }) };
+    const result = await dispatchHooks(registry, event, payload, eventDeps);
+    report(event, result);
+    const once = onceKeys(result);
     if (once.length > 0) await onOnceFired(once);
     return result;
+  };
+}
+
+/** The `async: true` hooks still running, so a session can wait for them before it closes. */
+export interface BackgroundHooks {
+  track: (task: Promise<void>) => void;
+  /** Resolves once every task tracked so far (and any they started) has settled. Never rejects. */
+  settled: () => Promise<void>;
+}
+
+/** Creates an empty {@link BackgroundHooks}. All state lives in the returned object. */
+export function createBackgroundHooks(): BackgroundHooks {
+  const pending = new Set<Promise<void>>();
+  return {
+    track(task) {
+      const settled = task.catch(() => {}).finally(() => pending.delete(settled));
+      pending.add(settled);
+    },
+    async settled() {
+      while (pending.size > 0) await Promise.all([...pending]);
+    },
   };
 }

@@ -1,29 +1,80 @@
 import * as z from "zod";
-import { type Diagnostic, diagnostic } from "../diagnostics.js";
+import { assertNever, type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorMessage } from "../io/fs.js";
 import { isRecord } from "../is-record.js";
 import { lazy } from "../lazy.js";
-import { HOOK_EVENTS } from "./hook-events.js";
+import { HOOK_EVENTS, HOOK_TYPES } from "./hook-events.js";
 
 const hookEventSchema = lazy(() => z.enum(HOOK_EVENTS));
 /** One of {@link HOOK_EVENTS}. */
 export type HookEvent = z.infer<ReturnType<typeof hookEventSchema>>;
 
+const timeoutSchema = () => z.number().positive().optional();
+
 const hookCommandSchema = lazy(() =>
   z.object({
     type: z.literal("command"),
     command: z.string().refine((s) => s.trim() !== "", "command is empty"),
-    timeout: z.number().positive().optional(),
+    timeout: timeoutSchema(),
     once: z.boolean().optional(),
+    /** Fire and forget: the turn does not wait for it, and its decision is ignored (Claude Code's `async`). */
+    async: z.boolean().optional(),
   }),
 );
 /** One command hook, as written in settings, plugin `hooks.json` or a skill's `hooks:` (seconds for `timeout`). */
 export type HookCommand = z.infer<ReturnType<typeof hookCommandSchema>>;
 
+const hookHttpSchema = lazy(() =>
+  z.object({
+    type: z.literal("http"),
+    url: z.string().refine((s) => s.trim() !== "", "url is empty"),
+    /** Request headers; `$VAR` / `${VAR}` in a value is filled only for names in `allowedEnvVars`. */
+    headers: z.record(z.string(), z.string()).optional(),
+    allowedEnvVars: z.array(z.string()).optional(),
+    timeout: timeoutSchema(),
+    once: z.boolean().optional(),
+  }),
+);
+/** One HTTP hook: the event JSON is POSTed to `url`; the response body is read like a command hook's stdout. */
+export type HookHttp = z.infer<ReturnType<typeof hookHttpSchema>>;
+
+const hookPromptSchema = lazy(() =>
+  z.object({
+    type: z.literal("prompt"),
+    prompt: z.string().refine((s) => s.trim() !== "", "prompt is empty"),
+    /** The model that judges; default the session's. */
+    model: z.string().optional(),
+    timeout: timeoutSchema(),
+    once: z.boolean().optional(),
+  }),
+);
+/** One prompt hook: the model judges the event with `prompt` (`$ARGUMENTS` = the event JSON). */
+export type HookPrompt = z.infer<ReturnType<typeof hookPromptSchema>>;
+
+const hookHandlerSchema = lazy(() =>
+  z.discriminatedUnion("type", [hookCommandSchema(), hookHttpSchema(), hookPromptSchema()]),
+);
+/** One hook of any type skillwright runs ({@link HOOK_TYPES}). */
+export type HookHandler = HookCommand | HookHttp | HookPrompt;
+
+/** What identifies a hook's action: its command, URL or prompt. Pure. */
+export function hookTarget(hook: HookHandler): string {
+  switch (hook.type) {
+    case "command":
+      return hook.command;
+    case "http":
+      return hook.url;
+    case "prompt":
+      return hook.prompt;
+    default:
+      return assertNever(hook);
+  }
+}
+
 const hookMatcherGroupSchema = lazy(() =>
   z.object({
     matcher: z.string().optional(),
-    hooks: z.array(hookCommandSchema()),
+    hooks: z.array(hookHandlerSchema()),
   }),
 );
 /** A matcher (tool name, `A|B`, regex, `*`, `Skill(name)`) and the hooks it triggers. */
@@ -131,16 +182,16 @@ function issues(error: z.ZodError): string {
 
 /**
  * Validates a settings-shaped hooks object (`{ PreToolUse: [{ matcher, hooks: [...] }], … }`) entry by entry, so
- * one bad hook never costs the others. Never throws: `undefined`/`null` give an empty config; an unknown event
- * is a `hooks-invalid` warning and skipped; a hook of another `type` (`prompt`, `agent`, …) is a warning and
- * skipped; any other malformed event, group or hook is a `hooks-invalid` error and skipped. Groups left with
+ * one bad hook never costs the others. Never throws: `undefined`/`null` give an empty config; an event we do
+ * not fire and a hook of a type we do not run (`agent`, …) are `hook-unsupported` warnings and skipped; any
+ * other malformed event, group or hook is a `hooks-invalid` error and skipped. Groups left with
  * no hooks and events left with no groups are dropped. `path` is the file the object came from.
  */
 export function parseHooksConfig(raw: unknown, path?: string): ParsedHooksConfig {
   const diagnostics: Diagnostic[] = [];
   const config: HooksConfig = {};
-  const report = (severity: "error" | "warning", where: string, message: string) =>
-    diagnostics.push(diagnostic(severity, "hooks-invalid", `${where}: ${message}`, path));
+  const report: Report = (severity, where, message, code = "hooks-invalid") =>
+    diagnostics.push(diagnostic(severity, code, `${where}: ${message}`, path));
   if (raw === undefined || raw === null) return { config, diagnostics };
   if (!isRecord(raw)) {
     report("error", "hooks", "must be an object mapping event names to lists of matcher groups");
@@ -149,7 +200,12 @@ export function parseHooksConfig(raw: unknown, path?: string): ParsedHooksConfig
   for (const [event, groups] of Object.entries(raw)) {
     const where = `hooks.${event}`;
     if (!isHookEvent(event)) {
-      report("warning", where, `unknown hook event (known: ${HOOK_EVENTS.join(", ")}); skipped`);
+      report(
+        "warning",
+        where,
+        `skillwright does not fire the hook event "${event}" (it fires: ${HOOK_EVENTS.join(", ")}); skipped`,
+        "hook-unsupported",
+      );
       continue;
     }
     if (!Array.isArray(groups)) {
@@ -162,7 +218,14 @@ export function parseHooksConfig(raw: unknown, path?: string): ParsedHooksConfig
   return { config, diagnostics };
 }
 
-type Report = (severity: "error" | "warning", where: string, message: string) => void;
+type Report = (
+  severity: "error" | "warning",
+  where: string,
+  message: string,
+  code?: "hooks-invalid" | "hook-unsupported",
+) => void;
+
+const RUN_TYPES: ReadonlySet<string> = new Set(HOOK_TYPES);
 
 function parseGroup(group: unknown, where: string, report: Report): HookMatcherGroup[] {
   if (!isRecord(group)) {
@@ -183,12 +246,17 @@ function parseGroup(group: unknown, where: string, report: Report): HookMatcherG
   return [matcher === undefined ? { hooks } : { matcher, hooks }];
 }
 
-function parseHook(hook: unknown, where: string, report: Report): HookCommand[] {
-  if (isRecord(hook) && typeof hook.type === "string" && hook.type !== "command") {
-    report("warning", where, `hook type "${hook.type}" is not supported (only "command"); skipped`);
+function parseHook(hook: unknown, where: string, report: Report): HookHandler[] {
+  if (isRecord(hook) && typeof hook.type === "string" && !RUN_TYPES.has(hook.type)) {
+    report(
+      "warning",
+      where,
+      `skillwright does not run hooks of type "${hook.type}" (it runs: ${HOOK_TYPES.join(", ")}); skipped`,
+      "hook-unsupported",
+    );
     return [];
   }
-  const parsed = hookCommandSchema().safeParse(hook);
+  const parsed = hookHandlerSchema().safeParse(hook);
   if (!parsed.success) {
     report("error", where, `${issues(parsed.error)}; skipped`);
     return [];

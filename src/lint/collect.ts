@@ -1,6 +1,7 @@
 import { dirname, join } from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
 import { diagnostic } from "../diagnostics.js";
+import { skillHookDiagnostics } from "../hooks/skill-hooks.js";
 import { errorMessage, type FsOps, pathKind } from "../io/fs.js";
 import type { Skill } from "../skill/skill.js";
 import { validateFile } from "../skill/validate-path.js";
@@ -92,6 +93,7 @@ export async function collectSkill(fs: FsOps, path: string): Promise<CollectedSk
   const out: CollectedSkill = { path, diagnostics: result.diagnostics, spec: result.spec ?? [] };
   if (result.skill === undefined) return out;
   out.skill = result.skill;
+  out.diagnostics = [...out.diagnostics, ...skillHookDiagnostics(result.skill)];
   let text: string;
   try {
     text = await fs.readFile(path);

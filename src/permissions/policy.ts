@@ -48,6 +48,8 @@ export interface PermissionPolicy {
    * as absolute paths: `Read` deny and ask rules covering one apply to the call (see `readRuleDecision`).
    */
   filesRead?: (tool: string, input: unknown) => readonly string[];
+  /** Told just before the host's `askPermission` puts a question to the user (the Notification hook event). */
+  notifyAsk?: (tool: string, signal?: AbortSignal) => Promise<void>;
 }
 
 /**
@@ -92,6 +94,7 @@ export async function settle(
   const hooked = await policy.permissionRequest?.(tool, input, signal);
   if (hooked !== undefined) return hooked;
   if (policy.askPermission === undefined) return decision;
+  await policy.notifyAsk?.(tool, signal);
   const answer = await policy.askPermission({
     tool,
     prompt: decision.prompt,

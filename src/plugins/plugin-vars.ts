@@ -38,7 +38,7 @@ export function substitutePluginValue(value: unknown, vars: PluginVars): unknown
   return value;
 }
 
-/** A copy of a hooks config with both placeholders replaced in every hook command. Pure. */
+/** A copy of a hooks config with both placeholders replaced in every command hook's command. Pure. */
 export function substitutePluginHooks(config: HooksConfig, vars: PluginVars): HooksConfig {
   const out: HooksConfig = {};
   for (const event of HOOK_EVENTS) {
@@ -46,7 +46,9 @@ export function substitutePluginHooks(config: HooksConfig, vars: PluginVars): Ho
     if (groups === undefined) continue;
     out[event] = groups.map((group) => ({
       ...group,
-      hooks: group.hooks.map((hook) => ({ ...hook, command: substitutePluginString(hook.command, vars) })),
+      hooks: group.hooks.map((hook) =>
+        hook.type === "command" ? { ...hook, command: substitutePluginString(hook.command, vars) } : hook,
+      ),
     }));
   }
   return out;

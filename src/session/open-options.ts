@@ -1,6 +1,7 @@
 import type { AgentTool } from "../agent/loop.js";
 import type { ModelClient } from "../agent/model-client.js";
 import type { Diagnostic } from "../diagnostics.js";
+import type { HookFetch } from "../hooks/run-http-hook.js";
 import type { FsOps } from "../io/fs.js";
 import type { ShellOps } from "../io/shell.js";
 import type { ModelEffort } from "../models.js";
@@ -32,6 +33,11 @@ export interface OpenSessionOptions
    * tool, and inline shell and hooks are refused with a message saying so (`createNodeShell()` gives the host's).
    */
   shell?: ShellOps;
+  /**
+   * How `type: http` hooks reach their URL. Absent: the session makes no HTTP requests for hooks and those hooks
+   * are warnings (`not run`). The CLI passes the global `fetch`; `serve` one that refuses private addresses.
+   */
+  hookFetch?: HookFetch;
   appendSystemPrompt?: string;
   /** Replaces the base system prompt (wins over `.skillwright/SYSTEM.md`). */
   systemPrompt?: string;

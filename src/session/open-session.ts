@@ -1,3 +1,4 @@
+import { dirname, join } from "node:path";
 import { MAIN_SCOPE, skillsInScope } from "../agent-types/skill-scope.js";
 import type { SkillApprovals } from "../approvals/skill-approvals.js";
 import type { Diagnostic } from "../diagnostics.js";
@@ -6,6 +7,7 @@ import { createHookRegistry } from "../hooks/registry.js";
 import { createNoShell } from "../io/no-shell.js";
 import { listingLimits } from "../listing/budget.js";
 import { contextWindowFor, DEFAULT_MODEL } from "../models.js";
+import { CONFIG_DIR_NAME } from "../prompt/load-prompt-files.js";
 import { sessionPromptFrom } from "../prompt/session-prompt.js";
 import { expandPromptTemplate } from "../prompt-templates/template.js";
 import { answersTo } from "../skill/skill.js";
@@ -117,6 +119,7 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
       ]),
     now,
   };
+  const userDirs = [join(host.home, ".claude"), join(host.home, CONFIG_DIR_NAME)];
   const session = createSession({
     context,
     system: prompt.text,
@@ -137,6 +140,11 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
     ...(skillSearchFor === undefined ? {} : { skillSearchFor }),
     ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
     ...(resumed === undefined ? {} : { resumed }),
+    ...(options.hookFetch === undefined ? {} : { hookFetch: options.hookFetch }),
+    instructionFiles: setup.promptFiles.contextFiles.map((file) => ({
+      path: file.path,
+      memoryType: userDirs.includes(dirname(file.path)) ? ("User" as const) : ("Project" as const),
+    })),
   });
   if (resumed === undefined) {
     await store.append(id, [

@@ -28,7 +28,7 @@ export async function restoreResumed(state: ResumeState): Promise<{ listed: stri
   const visible = state.skills.visible();
   for (const name of new Set(state.invocations.map((i) => i.name))) {
     const skill = findSkill(visible, name);
-    if (skill !== undefined) warnings.push(...registerSkillHooks(state.hooks, skill));
+    if (skill !== undefined) warnings.push(...registerSkillHooks(state.hooks, skill).warnings);
   }
   state.hooks.restoreFired(state.firedOnce);
   return { listed, warnings };

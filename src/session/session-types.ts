@@ -4,6 +4,7 @@ import type { ModelMessage } from "../agent/model-types.js";
 import type { SkillScope } from "../agent-types/skill-scope.js";
 import type { SkillApprovals } from "../approvals/skill-approvals.js";
 import type { RunContext } from "../context.js";
+import type { HookFetch } from "../hooks/run-http-hook.js";
 import type { ListingSettings } from "../listing/budget.js";
 import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
 import type { UsageStore } from "../usage.js";
@@ -65,6 +66,10 @@ export interface SessionDeps {
    * skill view: a listing built after it shows what changed before the request. Absent: nothing to wait for.
    */
   settled?: () => Promise<unknown>;
+  /** How `type: http` hooks reach their URL (see `OpenSessionOptions.hookFetch`); absent: they do not run. */
+  hookFetch?: HookFetch;
+  /** The instruction files (`CLAUDE.md`, …) the system prompt holds: InstructionsLoaded fires for each. */
+  instructionFiles?: ReadonlyArray<{ path: string; memoryType: "User" | "Project" }>;
 }
 
 /** A conversation with the agent. `send` runs one user turn and streams its events. */
@@ -75,6 +80,9 @@ export interface Session {
   invoked(): readonly InvokedSkill[];
   /** Compacts now (as `/compact` does). */
   compact(signal?: AbortSignal): Promise<{ ok: true } | { ok: false; message: string }>;
-  /** Ends the session: a turn or compaction still running is stopped (its signal aborts), then `SessionEnd` runs. */
+  /**
+   * Ends the session: a turn or compaction still running is stopped (its signal aborts), then `SessionEnd` runs,
+   * then it waits for `async: true` hooks still running (each ends by its own timeout at the latest).
+   */
   close(): Promise<void>;
 }

@@ -2,7 +2,7 @@ import { createChannel } from "../agent/channel.js";
 import type { AgentEvent } from "../agent/events.js";
 import type { ModelMessage } from "../agent/model-types.js";
 import type { RunContext } from "../context.js";
-import { createHooksRunner, type RunHooks } from "../hooks/runner.js";
+import { createBackgroundHooks, createHooksRunner, type RunHooks } from "../hooks/runner.js";
 import { listedChars, listingBlockChars } from "../listing/read-blocks.js";
 import { resolveModel } from "../models.js";
 import type { PermissionRules } from "../permissions/decision.js";
@@ -13,7 +13,9 @@ import { createCompactor } from "./compaction/compactor.js";
 import { createForkCompaction } from "./compaction/fork-compaction.js";
 import { invocationEntry } from "./compaction/reattach.js";
 import { MAIN_AGENT } from "./listing-state.js";
+import { permissionNotification } from "./permission-notification.js";
 import { permissionRequestVerdict } from "./permission-request.js";
+import { promptHookJudge } from "./prompt-hook-judge.js";
 import { restoreResumed } from "./restore.js";
 import type { SessionSnapshot } from "./session-snapshot.js";
 import { createSessionState } from "./session-state.js";
@@ -35,6 +37,8 @@ export function createSession(deps: SessionDeps): Session {
   const state = createSessionState(deps);
   const stamp = () => new Date(context.now()).toISOString();
   const append = (entries: TranscriptEntry[]) => deps.store.append(context.sessionId, entries);
+  const model = resolveModel(context.model);
+  const background = createBackgroundHooks();
   const runHooks: RunHooks = createHooksRunner(
     context.hooks,
     {
@@ -44,15 +48,24 @@ export function createSession(deps: SessionDeps): Session {
       projectDir: context.projectDir,
       transcriptPath: deps.store.location(context.sessionId),
       skillAlias: (name) => context.skills.visible().find((s) => s.name === name)?.alias,
+      ...(deps.hookFetch === undefined ? {} : { fetch: deps.hookFetch }),
+      variables: context.env,
+      judge: promptHookJudge(context.client, model),
     },
     (message) => state.emit({ type: "warning", message }),
     (keys) => append(keys.map((key) => ({ type: "hook_fired", key, at: stamp() }))),
+    background.track,
   );
   // The snapshot whose settings and plugin hooks the registry holds: each turn brings it up to the one in force.
   let applied: SessionSnapshot | undefined;
+  // A reload swapped in a new snapshot since the last turn began: the next turn fires ConfigChange.
+  let configChanged = false;
   const sync = (): SessionSnapshot => {
     const snapshot = deps.snapshot();
-    if (snapshot !== applied) applySnapshotHooks(context.hooks, applied, snapshot);
+    if (snapshot !== applied) {
+      if (applied !== undefined) configChanged = true;
+      applySnapshotHooks(context.hooks, applied, snapshot);
+    }
     applied = snapshot;
     return snapshot;
   };
@@ -65,6 +78,9 @@ export function createSession(deps: SessionDeps): Session {
     permissionRequest: (tool: string, input: unknown, signal?: AbortSignal) =>
       permissionRequestVerdict(runHooks, tool, input, signal),
     filesRead: loadReferenceFilesRead(() => context.skills.visible()),
+    notifyAsk: async (tool: string, signal?: AbortSignal) => {
+      await runHooks("Notification", permissionNotification(tool), signal);
+    },
   });
   const gateOf = (caller: RunContext) => createToolGate(policyOf(caller.rules), runHooks);
   const record = async (...entries: ModelMessage[]) => {
@@ -121,7 +137,6 @@ export function createSession(deps: SessionDeps): Session {
       emit: (event) => state.emit(event),
     }),
   });
-  const model = resolveModel(context.model);
   const compactor = createCompactor({ deps, state, model, listings, runHooks, restore, append, record });
   // Aborted by `close`: whatever turn or compaction is running then stops.
   const closing = new AbortController();
@@ -133,6 +148,11 @@ export function createSession(deps: SessionDeps): Session {
     model,
     gateOf,
     begin: (signal: AbortSignal | undefined) => turnContext(context, sync(), withClose(signal)),
+    takeConfigChange: () => {
+      const changed = configChanged;
+      configChanged = false;
+      return changed;
+    },
     runHooks,
     runtime,
     listings,
@@ -175,6 +195,7 @@ export function createSession(deps: SessionDeps): Session {
       deps.onClose?.();
       sync();
       await runHooks("SessionEnd", { reason: "exit" });
+      await background.settled();
     },
   };
 }

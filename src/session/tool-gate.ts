@@ -22,8 +22,9 @@ function agentField(call: { agentId?: string }): { agent_id?: string } {
  * The gate around every tool call except the Skill tool: PreToolUse hooks first (a block or a hook `deny`
  * stops the call; a hook `allow` answers an `ask`), then `decide()` with the turn's grants (deny rules always
  * win) and the `Read` rules over any file the call reads (`policy.filesRead`: the stricter decision wins), then
- * PermissionRequest hooks and the host's `askPermission` for an `ask`. After the call, PostToolUse hooks
- * (PostToolUseFailure when the call failed) may add context for the model.
+ * PermissionRequest hooks and the host's `askPermission` for an `ask`; a call the permissions deny (a rule, a
+ * hook's PermissionRequest answer, the user, or headless mode) fires PermissionDenied. After the call,
+ * PostToolUse hooks (PostToolUseFailure when the call failed) may add context for the model.
  */
 export function createToolGate(policy: PermissionPolicy, runHooks: RunHooks): ToolGate {
   return {
@@ -61,9 +62,21 @@ export function createToolGate(policy: PermissionPolicy, runHooks: RunHooks): To
         decision = { behavior: "ask", prompt: hook.permission.reason ?? `Allow ${call.tool.name}?` };
       }
       decision = await settle(decision, call.tool.name, policy, call.signal, call.input, call.id);
-      return decision.behavior === "allow"
-        ? { behavior: "allow" }
-        : { behavior: "deny", message: denialText(decision) };
+      if (decision.behavior === "allow") return { behavior: "allow" };
+      const message = denialText(decision);
+      // Claude Code's PermissionDenied payload; the hooks' answer changes nothing (the call is denied).
+      await runHooks(
+        "PermissionDenied",
+        {
+          tool_name: call.tool.name,
+          tool_input: call.input,
+          tool_use_id: call.id,
+          reason: message,
+          ...agentField(call),
+        },
+        call.signal,
+      );
+      return { behavior: "deny", message };
     },
     async after(call, result) {
       const text = result.content.map((b) => (b.type === "text" ? b.text : "")).join("\n");

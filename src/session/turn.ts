@@ -15,6 +15,7 @@ import type { SessionDeps } from "./session-types.js";
 import type { SkillRuntime } from "./skill-runtime.js";
 import { DEFAULT_MAX_TOKENS } from "./skill-runtime.js";
 import { handleSlash } from "./slash.js";
+import { stopFailurePayload } from "./stop-failure.js";
 
 /** What a user types to compact the conversation (SPEC §8). */
 export const COMPACT_COMMAND = "/compact";
@@ -39,6 +40,8 @@ export interface TurnParts {
   touch: (paths: readonly string[]) => Promise<void>;
   /** Appends messages to the conversation and the transcript. */
   record: (...messages: ModelMessage[]) => Promise<void>;
+  /** True once after a reload swapped in a new snapshot (settings, plugins, agent types): fire ConfigChange. */
+  takeConfigChange: () => boolean;
 }
 
 /**
@@ -67,6 +70,13 @@ export async function runUserTurn(
     state.started = true;
     const start = await runHooks("SessionStart", { source: deps.resumed ? "resume" : "startup" }, signal);
     opening.push(...start.additionalContext.map((text) => ({ type: "text" as const, text })));
+    for (const file of deps.instructionFiles ?? []) {
+      const payload = { file_path: file.path, memory_type: file.memoryType, load_reason: "session_start" };
+      await runHooks("InstructionsLoaded", payload, signal);
+    }
+  } else if (parts.takeConfigChange()) {
+    // The engine reloads settings, plugins and agent types together: the reload already happened.
+    await runHooks("ConfigChange", { source: "settings" }, signal);
   }
   if (typed.trim() === COMPACT_COMMAND) {
     const outcome = await parts.compactor.compact("manual", signal);
@@ -117,6 +127,7 @@ export async function runUserTurn(
     content: [...(await openingBlocks(parts)), ...opening, ...slash.userBlocks],
   };
   const result = await runAgentTurn(first, slash.kind === "expand" ? slash.turn : turn, context, parts);
+  if (result.cause === "error") await runHooks("StopFailure", stopFailurePayload(result), signal);
   state.emit({ type: "done", result });
   await parts.compactor.autoCompact(state.messagesUsage.at(-1), parts.model, signal);
 }

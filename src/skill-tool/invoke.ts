@@ -177,16 +177,16 @@ export async function invokeSkill(
     };
   }
 
-  // A session given no shell registers no hooks (each would be refused when it fires); the model is told why.
+  // A session given no shell registers no command hooks (each would be refused when it fires); the model is
+  // told why. Its http and prompt hooks need no shell and are registered.
   const refusal = deps.context.shell.refusal;
+  const registered = registerSkillHooks(deps.context.hooks, skill, { commands: refusal === undefined });
+  for (const message of registered.warnings) deps.emit({ type: "warning", message });
   const hooksNote =
-    refusal !== undefined && skill.hooks !== undefined
-      ? `(This skill's hooks were not registered: ${refusal}.)`
+    refusal !== undefined && registered.commandsLeftOut > 0
+      ? `(This skill's command hooks were not registered: ${refusal}.)`
       : undefined;
-  if (hooksNote === undefined) {
-    for (const message of registerSkillHooks(deps.context.hooks, skill))
-      deps.emit({ type: "warning", message });
-  } else deps.emit({ type: "warning", message: `skill ${skill.name}: ${hooksNote}` });
+  if (hooksNote !== undefined) deps.emit({ type: "warning", message: `skill ${skill.name}: ${hooksNote}` });
   if (skill.plugin !== undefined) await deps.context.fs.mkdir(skill.plugin.dataDir).catch(() => undefined);
 
   const expanded = await expandBody(skill, request, rules, deps);

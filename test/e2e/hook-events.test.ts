@@ -1,6 +1,7 @@
 /**
- * The hook events UserPromptExpansion, PostToolUseFailure and PermissionRequest (Claude Code's payloads), with
- * real command hooks: small scripts in the temp project that write their stdin to a file.
+ * The hook events UserPromptExpansion, PostToolUseFailure, PermissionRequest, Notification and ConfigChange
+ * (Claude Code's payloads), with real command hooks: small scripts in the temp project that write their stdin
+ * to a file.
  */
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -201,5 +202,60 @@ describe("PermissionRequest (a permission would be asked)", () => {
     await e.send("make a file");
     expect(asked).toHaveLength(1);
     expect((await recorded("permission.json")).tool_name).toBe("Bash");
+  });
+});
+
+describe("Notification (a permission question is put to the user)", () => {
+  it("fires with notification_type permission_prompt before the host asks", async () => {
+    const order: string[] = [];
+    e = await startHarness({
+      files: {
+        "project/hooks/notify.sh": recorder("notification.json"),
+        "project/.claude/settings.local.json": JSON.stringify({
+          hooks: { Notification: [{ matcher: "permission_prompt", hooks: [hook("notify.sh")] }] },
+        }),
+      },
+      turns: [toolTurn("Bash", { command: "touch made.txt" }, { id: "toolu_n" }), textTurn("Made.")],
+      session: {
+        askPermission: async () => {
+          order.push(
+            (await readFile(join(e?.cwd ?? "", "notification.json"), "utf8").catch(() => "")) === ""
+              ? "asked before the hook"
+              : "asked after the hook",
+          );
+          return true;
+        },
+      },
+    });
+    await e.send("make a file");
+    expect(order).toEqual(["asked after the hook"]);
+    expect(await recorded("notification.json")).toMatchObject({
+      hook_event_name: "Notification",
+      notification_type: "permission_prompt",
+      message: "skillwright needs your permission to use Bash",
+      title: "Permission needed",
+    });
+  });
+});
+
+describe("ConfigChange (a reload swapped in new configuration)", () => {
+  it("fires at the start of the next turn after a reload, not on the first turn", async () => {
+    e = await startHarness({
+      files: {
+        "project/hooks/config.sh": recorder("config.json"),
+        "project/.claude/settings.local.json": JSON.stringify({
+          hooks: { ConfigChange: [{ hooks: [hook("config.sh")] }] },
+        }),
+      },
+      turns: [textTurn("One."), textTurn("Two.")],
+    });
+    await e.send("first");
+    await expect(readFile(join(e.cwd, "config.json"), "utf8")).rejects.toThrow();
+    await e.engine.reload();
+    await e.send("second");
+    expect(await recorded("config.json")).toMatchObject({
+      hook_event_name: "ConfigChange",
+      source: "settings",
+    });
   });
 });

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { createHookRegistry, type HookSource } from "../../src/hooks/registry.js";
+import { createHookRegistry, type HookSource, type RegisteredHook } from "../../src/hooks/registry.js";
 import type { HooksConfig } from "../../src/hooks/schema.js";
+import { hookTarget } from "../../src/hooks/schema.js";
 
 const settings: HookSource = { kind: "settings", name: "/p/.claude/settings.json" };
 const deploy: HookSource = { kind: "skill", name: "deploy", skillDir: "/p/.claude/skills/deploy" };
 const plugin: HookSource = { kind: "plugin", name: "fmt", pluginRoot: "/plugins/fmt" };
 
-const commands = (hooks: { hook: { command: string } }[]) => hooks.map((h) => h.hook.command);
+const commands = (hooks: RegisteredHook[]) => hooks.map((h) => hookTarget(h.hook));
 
 const preToolUse = (matcher: string | undefined, ...cmds: string[]): HooksConfig => ({
   PreToolUse: [
@@ -107,7 +108,7 @@ describe("createHookRegistry", () => {
     registry.register({ kind: "settings", name: "~/.claude/settings.json" }, preToolUse("Bash", "lint"));
     registry.register(plugin, preToolUse(undefined, "lint"));
     const hooks = registry.matching("PreToolUse", { toolName: "Bash" });
-    expect(hooks.map((h) => [h.hook.command, h.source.name])).toEqual([
+    expect(hooks.map((h) => [hookTarget(h.hook), h.source.name])).toEqual([
       ["lint", settings.name],
       ["lint", "fmt"],
     ]);

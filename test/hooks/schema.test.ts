@@ -36,16 +36,16 @@ describe("parseHooksConfig", () => {
     ]);
   });
 
-  it("warns about and skips unknown events, keeping the rest", () => {
+  it("warns (hook-unsupported) about and skips events we do not fire, keeping the rest", () => {
     const { config, diagnostics } = parseHooksConfig({
-      Notification: [{ hooks: [hook("notify")] }],
+      TeammateIdle: [{ hooks: [hook("notify")] }],
       PreToolUse: [{ matcher: "Bash", hooks: [hook("check")] }],
     });
     expect(config).toEqual({
       PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: "check" }] }],
     });
-    expect(diagnostics).toMatchObject([{ severity: "warning", code: "hooks-invalid" }]);
-    expect(diagnostics[0]?.message).toContain("Notification");
+    expect(diagnostics).toMatchObject([{ severity: "warning", code: "hook-unsupported" }]);
+    expect(diagnostics[0]?.message).toContain("TeammateIdle");
   });
 
   it("skips only the malformed entries, each with an error", () => {
@@ -75,12 +75,44 @@ describe("parseHooksConfig", () => {
     expect(diagnostics.every((d) => d.code === "hooks-invalid" && d.severity === "error")).toBe(true);
   });
 
-  it("warns about unsupported hook types instead of failing", () => {
+  it("warns (hook-unsupported) about hook types we do not run instead of failing", () => {
     const { config, diagnostics } = parseHooksConfig({
-      Stop: [{ hooks: [{ type: "prompt", prompt: "is it done?" }, hook("echo ok")] }],
+      Stop: [{ hooks: [{ type: "agent", prompt: "is it done?" }, hook("echo ok")] }],
     });
     expect(config).toEqual({ Stop: [{ hooks: [{ type: "command", command: "echo ok" }] }] });
-    expect(diagnostics).toMatchObject([{ severity: "warning", code: "hooks-invalid" }]);
+    expect(diagnostics).toMatchObject([{ severity: "warning", code: "hook-unsupported" }]);
+    expect(diagnostics[0]?.message).toContain('"agent"');
+  });
+
+  it("reads http and prompt hooks, and async on a command hook", () => {
+    const http = {
+      type: "http",
+      url: "http://hooks.example/check",
+      headers: { Authorization: "Bearer $TOKEN" },
+      allowedEnvVars: ["TOKEN"],
+      timeout: 5,
+    };
+    const prompt = { type: "prompt", prompt: "Is $ARGUMENTS safe?", model: "claude-haiku-4-5" };
+    const { config, diagnostics } = parseHooksConfig({
+      PreToolUse: [{ matcher: "Bash", hooks: [http, prompt, hook("log", { async: true })] }],
+    });
+    expect(diagnostics).toEqual([]);
+    expect(config.PreToolUse?.[0]?.hooks).toEqual([
+      http,
+      prompt,
+      { type: "command", command: "log", async: true },
+    ]);
+  });
+
+  it("errors on an http hook without url and a prompt hook without prompt", () => {
+    const { config, diagnostics } = parseHooksConfig({
+      Stop: [{ hooks: [{ type: "http" }, { type: "prompt", prompt: " " }] }],
+    });
+    expect(config).toEqual({});
+    expect(diagnostics.map((d) => [d.severity, d.code])).toEqual([
+      ["error", "hooks-invalid"],
+      ["error", "hooks-invalid"],
+    ]);
   });
 
   it("drops groups and events left empty, and reads a null matcher as none", () => {

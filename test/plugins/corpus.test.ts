@@ -148,7 +148,8 @@ function marketplaceRepo(repo: MarketplaceRepo) {
     const names = plugins.flatMap((p) => p.skills.map((s) => s.name));
     expect(names).toEqual(expect.arrayContaining(repo.skills));
     const [hooked, script] = repo.stopHook;
-    const hooks = plugins.find((p) => p.name === hooked)?.hooks.Stop?.[0]?.hooks[0]?.command;
+    const stop = plugins.find((p) => p.name === hooked)?.hooks.Stop?.[0]?.hooks[0];
+    const hooks = stop?.type === "command" ? stop.command : undefined;
     expect(hooks).toBe(`bash "${join(dir, "plugins", hooked)}/${script}"`);
   });
 

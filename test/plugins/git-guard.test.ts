@@ -132,7 +132,7 @@ describe("git-guard hook, run by the engine's hook runner from the loaded plugin
   async function guardHook() {
     const { plugin } = await loadPlugin({ fs: createNodeFs(), root: ROOT, dataRoot: "/nonexistent" });
     const hook = plugin?.hooks.PreToolUse?.[0]?.hooks[0];
-    if (hook === undefined) throw new Error("git-guard has no PreToolUse hook");
+    if (hook?.type !== "command") throw new Error("git-guard has no PreToolUse command hook");
     return hook;
   }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createHookRegistry } from "../../src/hooks/registry.js";
+import { hookTarget } from "../../src/hooks/schema.js";
 import { buildSnapshot, removedTools, type SnapshotInput } from "../../src/session/session-snapshot.js";
 import { applySnapshotHooks } from "../../src/session/snapshot-hooks.js";
 import { NO_SKILL_FILTER } from "../../src/skill-filter.js";
@@ -78,13 +79,13 @@ describe("applySnapshotHooks", () => {
       }),
     );
     applySnapshotHooks(registry, undefined, first);
-    expect(registry.matching("PreToolUse", { toolName: "Bash" }).map((h) => h.hook.command)).toEqual([
+    expect(registry.matching("PreToolUse", { toolName: "Bash" }).map((h) => hookTarget(h.hook))).toEqual([
       "echo a",
       "echo b",
     ]);
     const second = buildSnapshot(input({ plugins: [{ name: "b", root: "/b", hooks: hook("echo b2") }] }));
     applySnapshotHooks(registry, first, second);
-    expect(registry.matching("PreToolUse", { toolName: "Bash" }).map((h) => h.hook.command)).toEqual([
+    expect(registry.matching("PreToolUse", { toolName: "Bash" }).map((h) => hookTarget(h.hook))).toEqual([
       "echo b2",
     ]);
   });

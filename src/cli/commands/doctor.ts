@@ -1,5 +1,6 @@
 import type { Diagnostic } from "../../diagnostics.js";
 import type { Engine } from "../../engine/engine.js";
+import { skillHookDiagnostics } from "../../hooks/skill-hooks.js";
 import { SKILL_TIERS } from "../../skill/skill.js";
 import { type DisabledSkill, disabledSource } from "../../skill-filter.js";
 import type { CliArgs } from "../args.js";
@@ -89,6 +90,8 @@ export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOp
   const problems = [
     ...discovery.diagnostics.filter((d) => d.code !== "ignored-file"),
     ...held.map(({ skill, gains }) => skillChangedDiagnostic(skill, gains)),
+    // A skill's hooks are checked now, not first when the skill is invoked.
+    ...discovery.skills.flatMap(skillHookDiagnostics),
   ];
   const exitCode = options.strict === true && problems.some((d) => d.severity !== "info") ? 1 : 0;
   // Offline unless `--start-mcp`: then every approved server is started and listed.

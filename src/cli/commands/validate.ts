@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { type Diagnostic, hasErrors } from "../../diagnostics.js";
+import { skillHookDiagnostics } from "../../hooks/skill-hooks.js";
 import type { FsOps } from "../../io/fs.js";
 import { type ValidatedFile, validatePath } from "../../skill/validate-path.js";
 import type { CliIo } from "../io.js";
@@ -26,7 +27,10 @@ function passes(file: ValidatedFile, spec: boolean): boolean {
  * which profile found it (`profile` in JSON, a heading per profile in text).
  */
 export async function validateCommand(fs: FsOps, io: CliIo, target: string, spec: boolean, json: boolean) {
-  const results = await validatePath(fs, resolve(io.cwd, target), spec);
+  // A skill's hooks are checked here too, so a hook that would fail when invoked shows now.
+  const results = (await validatePath(fs, resolve(io.cwd, target), spec)).map((r) =>
+    r.skill === undefined ? r : { ...r, diagnostics: [...r.diagnostics, ...skillHookDiagnostics(r.skill)] },
+  );
   const failed = results.some((r) => !passes(r, spec));
   if (json) {
     const report = results.map((r) => ({

@@ -16,6 +16,7 @@ import { createCustomTool } from "./custom-tool.js";
 import { createDbTranscripts, type DbTranscripts } from "./db-transcripts.js";
 import type { EventWriter } from "./event-writer.js";
 import { createLiveCache, type LiveCacheLimits } from "./live-cache.js";
+import { createGuardedFetch, resolveWithDns } from "./mcp-url-guard.js";
 import { type HostTools, servedCapabilities } from "./served-capabilities.js";
 import { servedSessionHost } from "./served-host.js";
 import type { ServedSessionIo } from "./session-io.js";
@@ -190,6 +191,8 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
         ...(agent.system === null ? {} : { systemPrompt: agent.system }),
         builtinTools: can.hostTools,
         shell: can.shell,
+        // http hooks are the server's own requests: the agents' MCP rule for private addresses applies.
+        hookFetch: createGuardedFetch({ allowHosts: options.mcpAllowHosts, resolve: resolveWithDns }),
         // Tool policies (always_allow / always_ask); the agent's custom tools are never asked.
         ...confirm.sessionOptions,
         filesystem: can.hostTools,

@@ -1,3 +1,4 @@
+import { parseHooksConfig } from "../../hooks/schema.js";
 import { hasInlineShell } from "../../inline/shell-regions.js";
 import { parseFrontmatter } from "../../skill/frontmatter.js";
 import { splitFrontmatter } from "../../skill/frontmatter-core.js";
@@ -27,7 +28,8 @@ function isScript(file: SkillFile): boolean {
 
 /**
  * What a skill's files ask for that a served session without `--host-tools` refuses (it has no shell): inline
- * shell in SKILL.md's body (`` !`cmd` ``, ```` ```! ```` blocks), `hooks:` in its frontmatter, and script files.
+ * shell in SKILL.md's body (`` !`cmd` ``, ```` ```! ```` blocks), command hooks in its frontmatter's `hooks:`,
+ * and script files.
  * With host tools nothing is refused, so nothing is listed. Pure.
  */
 export function servedSkillWarnings(files: readonly SkillFile[], hostTools: boolean): SkillWarning[] {
@@ -44,10 +46,12 @@ export function servedSkillWarnings(files: readonly SkillFile[], hostTools: bool
     });
   }
   const hooks = split.frontmatter === undefined ? undefined : parseFrontmatter(split.frontmatter).data.hooks;
-  if (typeof hooks === "object" && hooks !== null && Object.keys(hooks).length > 0) {
+  // http and prompt hooks need no shell: only command hooks are left out.
+  const groups = Object.values(parseHooksConfig(hooks).config).flat();
+  if (groups.some((group) => group.hooks.some((hook) => hook.type === "command"))) {
     warnings.push({
       code: "hooks-not-run",
-      message: "its hooks are not registered on this server (no shell without --host-tools)",
+      message: "its command hooks are not registered on this server (no shell without --host-tools)",
       file: "SKILL.md",
     });
   }

@@ -29,8 +29,9 @@ export type CompactOutcome =
   | { ok: false; message: string };
 
 /**
- * Compaction (SPEC §8): PreCompact hooks, a separate model request for the summary, then one user message with
- * the full listing, the summary and the invoked skills re-attached within their caps. A failed summary keeps
+ * Compaction (SPEC §8): PreCompact hooks, a separate model request for the summary, PostCompact hooks (with
+ * `compact_summary`), then one user message with the full listing, the summary and the invoked skills
+ * re-attached within their caps. A failed summary keeps
  * the old messages (`ok: false`). Never rejects.
  */
 export async function compactConversation(input: CompactInput): Promise<CompactOutcome> {
@@ -60,6 +61,7 @@ export async function compactConversation(input: CompactInput): Promise<CompactO
       message: `Compaction failed: ${error instanceof Error ? error.message : String(error)}`,
     };
   }
+  await input.runHooks("PostCompact", { trigger: input.trigger, compact_summary: summary }, input.signal);
   const listing = await input.fullListing();
   return {
     ok: true,

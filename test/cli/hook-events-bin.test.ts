@@ -1,0 +1,122 @@
+/**
+ * The hook events InstructionsLoaded, PermissionDenied, StopFailure and PostCompact firing through the shipped
+ * bin against the scripted model server, with command hooks that save their stdin.
+ */
+import { readFile } from "node:fs/promises";
+import { execa } from "execa";
+import { afterEach, describe, expect, it } from "vitest";
+import type { ScriptTurnInput } from "../../src/dev/model-script.js";
+import { SUMMARY_SYSTEM_PROMPT } from "../../src/session/compaction/summary-request.js";
+import {
+  httpFaultTurn,
+  startTestModel,
+  TEST_API_KEY,
+  type TestModel,
+  textTurn,
+  toolTurn,
+} from "../support/model-server.js";
+import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
+import { assertBuilt, BIN, cli } from "./run-cli.js";
+
+let tree: TmpTree | undefined;
+let model: TestModel | undefined;
+afterEach(async () => {
+  await model?.close();
+  await tree?.cleanup();
+  tree = model = undefined;
+});
+
+/** A settings entry whose hook saves its stdin to `{event}.json` in the project. */
+const recording = (event: string, matcher?: string) => ({
+  [event]: [
+    {
+      ...(matcher === undefined ? {} : { matcher }),
+      hooks: [{ type: "command", command: `cat > "$CLAUDE_PROJECT_DIR/${event}.json"` }],
+    },
+  ],
+});
+
+async function setup(hooks: object, turns: ScriptTurnInput[], files: Record<string, string> = {}) {
+  tree = await tmpTree({
+    "home/repo/.git": { dir: true },
+    "home/repo/.claude/settings.local.json": JSON.stringify({ hooks }),
+    ...files,
+  });
+  model = await startTestModel(turns);
+  return { t: tree, m: model };
+}
+
+const env = (m: TestModel) => ({ ANTHROPIC_BASE_URL: m.server.url, ANTHROPIC_API_KEY: TEST_API_KEY });
+
+async function recorded(t: TmpTree, event: string): Promise<Record<string, unknown>> {
+  return JSON.parse(await readFile(t.path(`home/repo/${event}.json`), "utf8")) as Record<string, unknown>;
+}
+
+describe("new hook events through the bin", () => {
+  it("InstructionsLoaded fires for each instruction file at session start", async () => {
+    const { t, m } = await setup(recording("InstructionsLoaded", "session_start"), [textTurn("Hi.")], {
+      "home/repo/CLAUDE.md": "Be brief.",
+    });
+    const run = await cli(t, ["-p", "hi"], "home/repo", env(m));
+    expect(run.code, run.stderr).toBe(0);
+    expect(await recorded(t, "InstructionsLoaded")).toMatchObject({
+      hook_event_name: "InstructionsLoaded",
+      file_path: t.path("home/repo/CLAUDE.md"),
+      memory_type: "Project",
+      load_reason: "session_start",
+    });
+  });
+
+  it("PermissionDenied fires when headless mode refuses a call, with the reason the model gets", async () => {
+    const { t, m } = await setup(recording("PermissionDenied", "Bash"), [
+      toolTurn("Bash", { command: "touch made.txt", description: "make" }, { id: "toolu_t" }),
+      textTurn("ok", { hasToolResultFor: "Bash" }),
+    ]);
+    const run = await cli(t, ["-p", "go"], "home/repo", env(m));
+    expect(run.code, run.stderr).toBe(0);
+    const payload = await recorded(t, "PermissionDenied");
+    expect(payload).toMatchObject({
+      hook_event_name: "PermissionDenied",
+      tool_name: "Bash",
+      tool_input: { command: "touch made.txt" },
+      tool_use_id: "toolu_t",
+    });
+    expect(payload.reason).toContain("needs approval");
+  });
+
+  it("StopFailure fires when the turn ends on a model error, matched on Claude Code's error name", async () => {
+    const { t, m } = await setup(recording("StopFailure", "invalid_request"), [httpFaultTurn(400)]);
+    const run = await cli(t, ["-p", "hi"], "home/repo", env(m));
+    expect(run.code).toBe(1);
+    const payload = await recorded(t, "StopFailure");
+    expect(payload).toMatchObject({ hook_event_name: "StopFailure", error: "invalid_request" });
+    expect(typeof payload.error_details).toBe("string");
+  });
+
+  it("PostCompact fires after /compact with the trigger and the summary", async () => {
+    const { t, m } = await setup(recording("PostCompact", "manual"), [
+      textTurn("THE SUMMARY", { systemIncludes: SUMMARY_SYSTEM_PROMPT.slice(0, 40) }),
+      textTurn("Hello."),
+    ]);
+    assertBuilt();
+    const line = (content: string) => JSON.stringify({ type: "user", message: { role: "user", content } });
+    const run = await execa(
+      process.execPath,
+      [BIN, "-p", "--input-format", "stream-json", "--output-format", "stream-json"],
+      {
+        cwd: t.path("home/repo"),
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: t.path("home"), ...env(m) },
+        extendEnv: false,
+        reject: false,
+        timeout: 30_000,
+        input: `${line("hi")}\n${line("/compact")}\n`,
+      },
+    );
+    expect(run.exitCode, String(run.stderr)).toBe(0);
+    expect(await recorded(t, "PostCompact")).toMatchObject({
+      hook_event_name: "PostCompact",
+      trigger: "manual",
+      compact_summary: "THE SUMMARY",
+    });
+  });
+});
