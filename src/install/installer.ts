@@ -1,11 +1,18 @@
 import { dirname, join } from "node:path";
+import {
+  capabilityText,
+  gainedCapabilities,
+  gainText,
+  type SkillCapability,
+  skillCapabilities,
+} from "../approvals/capabilities.js";
+import { readSkillFiles } from "../approvals/skill-files.js";
 import { type FileModeOps, writeFileAtomic } from "../io/atomic-write.js";
 import { errorCode, errorMessage, pathKind } from "../io/fs.js";
 import { collectSkill } from "../lint/collect.js";
-import { type LintFinding, type ListingModels, lintSkill } from "../lint/rules.js";
 import { lintScore } from "../lint/score.js";
-import { listingLimits } from "../listing/budget.js";
-import { capabilityLines, skillCapabilities } from "./capabilities.js";
+import { lintModels, skillFindings } from "../lint/skill-findings.js";
+import type { Skill } from "../skill/skill.js";
 import { type FetchDeps, type FetchedSource, fetchSource, isBareRepository } from "./fetch-source.js";
 import { type FolderHash, hashFolder } from "./folder-hash.js";
 import type { InstallScope } from "./install-scope.js";
@@ -87,36 +94,50 @@ async function installedHash(deps: InstallerDeps, dir: string): Promise<FolderHa
   return hashFolder(deps.fs, dir);
 }
 
-/** A skill ready to install: where it is, its source hash and its lock entry. */
+/** A skill ready to install: where it is, its source hash and its lock entry; for an update, the copy it replaces. */
 interface Candidate {
   found: FoundSkill;
   entry: LockEntry;
+  installed?: FoundSkill;
 }
 
-function lintModels(env: Readonly<Record<string, string | undefined>>): ListingModels {
-  return {
-    "200k": listingLimits({ env, contextWindowTokens: 200_000 }),
-    "1M": listingLimits({ env, contextWindowTokens: 1_000_000 }),
-  };
+/** Every power `skill` carries (grants, hooks, inline shell, fork, scripts), as an approval pins them. */
+async function capabilitiesOf(deps: InstallerDeps, skill: Skill): Promise<SkillCapability[]> {
+  const body = await skill.loadBody(deps.signal).catch(() => "");
+  const { scripts } = await readSkillFiles(deps.fs, skill, deps.modes);
+  return skillCapabilities(skill, body, scripts);
 }
 
-/** Prints what the skill can do and its lint result. */
-async function report(deps: InstallerDeps, found: FoundSkill): Promise<void> {
+/** The installed copy of the skill locked as `name`, when there is one that loads. */
+async function installedSkill(deps: InstallerDeps, dir: string): Promise<FoundSkill | undefined> {
+  if ((await pathKind(deps.fs, join(dir, "SKILL.md"))) !== "file") return undefined;
+  return (await findSkills(deps.fs, dir, dir).catch(() => []))[0];
+}
+
+/**
+ * Prints what the skill can do and its lint result, scored as `skillwright lint` scores it; with `installed`
+ * (the copy an update would replace), what it can do that the installed copy could not.
+ */
+async function report(deps: InstallerDeps, found: FoundSkill, installed?: FoundSkill): Promise<void> {
   deps.out(`${found.installName} (${found.skillPath})`);
   const skill = found.skill;
   if (skill === undefined) return;
+  const capabilities = await capabilitiesOf(deps, skill);
+  deps.out(capabilities.length === 0 ? "  can: nothing beyond its instructions" : "  can:");
+  for (const capability of capabilities) deps.out(`    ${capabilityText(capability)}`);
+  if (installed?.skill !== undefined) {
+    const gains = gainedCapabilities(await capabilitiesOf(deps, installed.skill), capabilities);
+    deps.out(
+      gains.length === 0
+        ? "  gains: nothing the installed copy could not do"
+        : `  gains over the installed copy: ${gains.map(gainText).join(", ")}`,
+    );
+  }
   const collected = await collectSkill(deps.fs, join(found.dir, "SKILL.md"));
-  const body = await skill.loadBody(deps.signal).catch(() => "");
-  const caps = skillCapabilities(skill, body, collected.subject?.paths ?? []);
-  const lines = capabilityLines(caps);
-  deps.out(lines.length === 0 ? "  can: nothing beyond its instructions" : "  can:");
-  for (const line of lines) deps.out(`    ${line}`);
-  const findings: LintFinding[] =
-    collected.subject === undefined ? [] : lintSkill(collected.subject, lintModels(deps.env));
+  const findings = skillFindings(collected, lintModels(deps.env), "SKILL.md");
   deps.out(`  lint: score ${lintScore(findings)}, ${findings.length} finding(s)`);
   for (const f of findings)
     deps.out(`    ${f.severity.padEnd(7)} ${f.code} ${f.file}:${f.line}: ${f.message}`);
-  for (const d of found.diagnostics) deps.out(`    ${d.severity.padEnd(7)} ${d.code}: ${d.message}`);
 }
 
 function entryFor(
@@ -200,8 +221,8 @@ async function checkAndInstall(
   candidates: readonly Candidate[],
 ): Promise<number> {
   const refusals: string[] = [];
-  for (const { found } of candidates) {
-    await report(deps, found);
+  for (const { found, installed } of candidates) {
+    await report(deps, found, installed);
     const refusal = await refusalOf(deps.fs, realRoot, found);
     if (refusal !== undefined) {
       refusals.push(`${found.installName}: refused: ${refusal}`);
@@ -476,9 +497,14 @@ export async function checkSkills(
     problems.set(name, drift === undefined ? [] : [drift]);
   }
   if (!options.frozen) {
-    await eachUpstream(deps, selected.entries, async (name, entry, upstream) => {
+    await eachUpstream(deps, selected.entries, async (name, entry, upstream, found) => {
       const change = upstreamChange(entry, upstream);
-      if (change !== undefined) problems.get(name)?.push(change);
+      if (change === undefined) return;
+      problems.get(name)?.push(change);
+      // What the moved upstream would bring (read now: the fetched copy goes when this visit ends).
+      if (change.kind !== "upstream-moved" || found === undefined) return;
+      deps.out(`upstream of ${name}:`);
+      await report(deps, found.skill, await installedSkill(deps, join(places.skillsDir, name)));
     });
   }
   let failed = false;
@@ -540,8 +566,9 @@ export async function updateSkills(
     const sourceHash = await hashFolder(deps.fs, found.skill.dir);
     const next = entryFor(found.source, found.fetched, found.skill, sourceHash);
     const merged: LockEntry = { ...entry, ...next, source: entry.source };
+    const installed = await installedSkill(deps, join(places.skillsDir, name));
     const result = await checkAndInstall(deps, options.scope, places, read.lock, found.realRoot, [
-      { found: found.skill, entry: merged },
+      { found: found.skill, entry: merged, ...(installed === undefined ? {} : { installed }) },
     ]);
     if (result !== 0) code = result;
   });

@@ -1,16 +1,9 @@
 import { basename, relative, resolve } from "node:path";
 import type { FsOps } from "../../io/fs.js";
 import { collectSkill, findSkillFiles } from "../../lint/collect.js";
-import {
-  type LintFinding,
-  type ListingCost,
-  type ListingModels,
-  lintSkill,
-  listingCost,
-} from "../../lint/rules.js";
+import { type LintFinding, type ListingCost, type ListingModels, listingCost } from "../../lint/rules.js";
 import { type ScorePart, scoreParts } from "../../lint/score.js";
-import { validationFindings } from "../../lint/validation-findings.js";
-import { listingLimits } from "../../listing/budget.js";
+import { lintModels, skillFindings } from "../../lint/skill-findings.js";
 import type { CliIo } from "../io.js";
 
 /** Where `lint` looks when given no path: the project's skill dirs that exist, else the cwd. */
@@ -56,10 +49,7 @@ export async function lintCommand(
   paths: readonly string[],
   options: { json: boolean; minScore: number | undefined },
 ): Promise<number> {
-  const models: ListingModels = {
-    "200k": listingLimits({ env: io.env, contextWindowTokens: 200_000 }),
-    "1M": listingLimits({ env: io.env, contextWindowTokens: 1_000_000 }),
-  };
+  const models = lintModels(io.env);
   const reports: SkillReport[] = [];
   const missing: string[] = [];
   for (const target of await targets(fs, io, paths)) {
@@ -67,10 +57,7 @@ export async function lintCommand(
     if (files.length === 0) missing.push(target);
     for (const file of files) {
       const collected = await collectSkill(fs, file);
-      const findings = [
-        ...validationFindings(collected.diagnostics, collected.spec, basename(file)),
-        ...(collected.subject === undefined ? [] : lintSkill(collected.subject, models)),
-      ];
+      const findings = skillFindings(collected, models, basename(file));
       const parts = scoreParts(findings);
       const skill = collected.skill;
       reports.push({
