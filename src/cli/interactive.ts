@@ -8,6 +8,7 @@ import { UnknownSessionError } from "../session/unknown-session-error.js";
 import type { Skill } from "../skill/skill.js";
 import type { CliArgs } from "./args.js";
 import type { CliIo } from "./io.js";
+import { updateLocalSettings, withAllowRule } from "./local-settings.js";
 import { prepareRun } from "./model-setup.js";
 import { parseSkillsCommand, skillsReport, switchedSkills, switchReport } from "./skills-command.js";
 
@@ -102,12 +103,24 @@ export async function interactiveCommand(
     const next = await pending.next();
     return next.done ? undefined : next.value;
   };
+  /** Rules the user chose "always" for in this session (also saved to the project's local settings). */
+  const alwaysAllowed = new Set<string>();
   let opened: Awaited<ReturnType<typeof openSession>>;
   try {
     opened = await openSession(engine, {
       ...prepared.options,
-      askPermission: async ({ prompt }) =>
-        /^y(es)?$/i.test((await nextLine(`\n${prompt} [y/N] `))?.trim() ?? ""),
+      askPermission: async ({ prompt, rule }) => {
+        if (rule !== undefined && alwaysAllowed.has(rule)) return true;
+        const choices = rule === undefined ? "[y/N]" : `[y/N, a = always allow ${rule}]`;
+        const answer = (await nextLine(`\n${prompt} ${choices} `))?.trim() ?? "";
+        if (rule === undefined || !/^a(lways)?$/i.test(answer)) return /^y(es)?$/i.test(answer);
+        // Saved for later sessions (and this one after the turn: the reload), and allowed for the rest of it.
+        alwaysAllowed.add(rule);
+        const written = await updateLocalSettings(engine, (settings) => withAllowRule(settings, rule));
+        io.stdout(written.ok ? `Saved ${rule} to ${written.file}.\n` : `${written.message}\n`);
+        if (written.ok) await engine.reload();
+        return true;
+      },
     });
   } catch (error) {
     rl.close();

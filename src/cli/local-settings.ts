@@ -33,3 +33,12 @@ export async function updateLocalSettings(
   await writeFileAtomic(engine.fs, file, `${JSON.stringify(update(current), null, 2)}\n`);
   return { ok: true, file };
 }
+
+/** `settings` with `rule` added to `permissions.allow` (once; other keys and rules kept). Pure. */
+export function withAllowRule(settings: Record<string, unknown>, rule: string): Record<string, unknown> {
+  const permissions = isRecord(settings.permissions) ? settings.permissions : {};
+  const allow = Array.isArray(permissions.allow) ? permissions.allow : [];
+  return allow.includes(rule)
+    ? settings
+    : { ...settings, permissions: { ...permissions, allow: [...allow, rule] } };
+}

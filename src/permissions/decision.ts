@@ -37,4 +37,9 @@ export type AskPermission = (request: {
   signal?: AbortSignal;
   toolUseId?: string;
   input?: unknown;
+  /**
+   * The allow rule that would cover calls like this one (`Bash(git add:*)`), for a host that offers "allow
+   * always" and saves it; absent when none fits (see `suggestedRule`).
+   */
+  rule?: string;
 }) => Promise<PermissionAnswer>;

@@ -3,6 +3,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { decide } from "./decide.js";
 import type { AskPermission, PermissionDecision, PermissionRules } from "./decision.js";
 import type { PermissionSubject } from "./rules.js";
+import { suggestedRule } from "./suggested-rule.js";
 
 /** Tools whose subject is a file path (permission rules match it as a gitignore-style glob). */
 export const PATH_TOOLS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "Grep", "Glob", "LS"]);
@@ -95,10 +96,12 @@ export async function settle(
   if (hooked !== undefined) return hooked;
   if (policy.askPermission === undefined) return decision;
   await policy.notifyAsk?.(tool, signal);
+  const rule = suggestedRule(tool, input);
   const answer = await policy.askPermission({
     tool,
     prompt: decision.prompt,
     input,
+    ...(rule === undefined ? {} : { rule }),
     ...(signal ? { signal } : {}),
     ...(toolUseId === undefined ? {} : { toolUseId }),
   });

@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { access, mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
@@ -23,8 +23,11 @@ async function put(path: string, text: string) {
   await writeFile(path, text);
 }
 
-/** Types each step's line after running its `before` (files changed while the session is open). */
-async function runSteps(t: TmpTree, steps: { before?: () => Promise<void>; line: string }[]) {
+/**
+ * Types each step's line after running its `before` (files changed while the session is open), then waits for
+ * `until` (default the next prompt, printed once the line is handled; a permission question for a line that asks).
+ */
+async function runSteps(t: TmpTree, steps: { before?: () => Promise<void>; line: string; until?: string }[]) {
   let stdout = "";
   const io: CliIo = {
     stdout: (text) => {
@@ -51,8 +54,7 @@ async function runSteps(t: TmpTree, steps: { before?: () => Promise<void>; line:
     await step.before?.();
     const before = stdout.length;
     input.write(`${step.line}\n`);
-    // Wait for this line's answer: the next prompt is printed once the line is handled.
-    while (!stdout.slice(before).includes("\n> ")) await new Promise((r) => setTimeout(r, 20));
+    while (!stdout.slice(before).includes(step.until ?? "\n> ")) await new Promise((r) => setTimeout(r, 20));
   }
   input.end();
   const code = await done;
@@ -163,5 +165,29 @@ describe("/reload in interactive mode", () => {
     expect(bodies[1]).toContain('Skill \\"greet\\" is disabled in this session (by /skills off \\"greet\\")');
     // Switched on again: announced in the next turn's listing delta.
     expect(bodies[2]).toContain("- greet: Greets people");
+  });
+
+  it("a permission question's 'always' saves the exact rule to settings.local.json; no question again (issue #27 item 10)", async () => {
+    tree = await tmpTree({ "home/.keep": "", "repo/.git": { dir: true } });
+    const t = tree;
+    model = await startTestModel([
+      toolTurn("Bash", { command: "touch a.txt" }, { match: { lastUserTextIncludes: "one" } }),
+      toolTurn("Bash", { command: "touch b.txt" }, { match: { toolResultIncludes: "" } }),
+      textTurn("first", { hasToolResultFor: "Bash", lastUserTextIncludes: "one" }),
+      toolTurn("Bash", { command: "touch c.txt" }, { match: { lastUserTextIncludes: "two" } }),
+      textTurn("second", { hasToolResultFor: "Bash" }),
+    ]);
+    const result = await runSteps(t, [
+      { line: "one", until: "[y/N, a = always allow Bash(touch:*)] " },
+      { line: "a" },
+      { line: "two" },
+    ]);
+    expect(result.code).toBe(0);
+    // One question in all: b.txt (same turn) and c.txt (next turn, from the saved rule) ran without one.
+    expect(result.stdout.match(/\[y\/N/g)).toHaveLength(1);
+    const file = t.path("repo/.claude/settings.local.json");
+    expect(result.stdout).toContain(`Saved Bash(touch:*) to ${file}.`);
+    expect(JSON.parse(await readFile(file, "utf8"))).toEqual({ permissions: { allow: ["Bash(touch:*)"] } });
+    for (const name of ["a.txt", "b.txt", "c.txt"]) await access(t.path(`repo/${name}`));
   });
 });
