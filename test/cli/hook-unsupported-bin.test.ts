@@ -69,7 +69,8 @@ describe("hook-unsupported at load time", () => {
 
   it("lint", async () => {
     const result = await cli(tree, ["lint", SKILL, "--json"], ".");
-    const report = json<{ skills: { diagnostics: Diag[] }[] }>(result);
-    expectUnsupported(report.skills[0]?.diagnostics ?? []);
+    // lint reports validation's diagnostics as findings (a warning does not fail it).
+    const report = json<{ skills: { findings: Diag[] }[] }>(result);
+    expectUnsupported(report.skills[0]?.findings ?? []);
   });
 });
