@@ -382,6 +382,33 @@ async function frozenVerdict(
   return failed ? 1 : 0;
 }
 
+/**
+ * The scope's places, its lock and the entries `names` select (all when none is named), or the exit code after
+ * saying why not (an unreadable lock, a name the lock does not have; `unknownNote` is added to the latter).
+ */
+async function lockedSkills(
+  deps: InstallerDeps,
+  scope: InstallScope,
+  names: readonly string[],
+  unknownNote = "",
+): Promise<
+  | { places: ScopePlaces; read: { lock: SkillsLock }; selected: { entries: [string, LockEntry][] } }
+  | { code: number }
+> {
+  const places = scopePlaces(scope, { projectDir: deps.projectDir, home: deps.home });
+  const read = await readLock(deps, places.lockFile);
+  if ("error" in read) {
+    deps.err(`cannot read the lock: ${read.error}`);
+    return { code: 1 };
+  }
+  const selected = selectEntries(read.lock, names);
+  if ("error" in selected) {
+    deps.err(unknownNote === "" ? selected.error : `${selected.error} (${places.lockFile})${unknownNote}`);
+    return { code: 1 };
+  }
+  return { places, read, selected };
+}
+
 /** The locked entries to look at: `names`, or all; an unknown name is an error value. Pure. */
 function selectEntries(
   lock: SkillsLock,
@@ -476,17 +503,9 @@ export async function checkSkills(
   names: readonly string[],
   options: ScopeOptions,
 ): Promise<number> {
-  const places = scopePlaces(options.scope, { projectDir: deps.projectDir, home: deps.home });
-  const read = await readLock(deps, places.lockFile);
-  if ("error" in read) {
-    deps.err(`cannot read the lock: ${read.error}`);
-    return 1;
-  }
-  const selected = selectEntries(read.lock, names);
-  if ("error" in selected) {
-    deps.err(selected.error);
-    return 1;
-  }
+  const locked = await lockedSkills(deps, options.scope, names);
+  if ("code" in locked) return locked.code;
+  const { places, selected } = locked;
   if (selected.entries.length === 0) {
     deps.out(`no skills in ${places.lockFile}`);
     return 0;
@@ -530,17 +549,9 @@ export async function updateSkills(
   names: readonly string[],
   options: ScopeOptions,
 ): Promise<number> {
-  const places = scopePlaces(options.scope, { projectDir: deps.projectDir, home: deps.home });
-  const read = await readLock(deps, places.lockFile);
-  if ("error" in read) {
-    deps.err(`cannot read the lock: ${read.error}`);
-    return 1;
-  }
-  const selected = selectEntries(read.lock, names);
-  if ("error" in selected) {
-    deps.err(selected.error);
-    return 1;
-  }
+  const locked = await lockedSkills(deps, options.scope, names);
+  if ("code" in locked) return locked.code;
+  const { places, read, selected } = locked;
   let code = 0;
   await eachUpstream(deps, selected.entries, async (name, entry, upstream, found) => {
     const change = upstreamChange(entry, upstream);
@@ -587,17 +598,14 @@ export async function removeSkills(
     deps.err("remove needs the name of an installed skill");
     return 2;
   }
-  const places = scopePlaces(options.scope, { projectDir: deps.projectDir, home: deps.home });
-  const read = await readLock(deps, places.lockFile);
-  if ("error" in read) {
-    deps.err(`cannot read the lock: ${read.error}`);
-    return 1;
-  }
-  const selected = selectEntries(read.lock, names);
-  if ("error" in selected) {
-    deps.err(`${selected.error} (${places.lockFile}); skillwright removes only skills it locked`);
-    return 1;
-  }
+  const locked = await lockedSkills(
+    deps,
+    options.scope,
+    names,
+    "; skillwright removes only skills it locked",
+  );
+  if ("code" in locked) return locked.code;
+  const { places, read, selected } = locked;
   const skills = { ...read.lock.skills };
   for (const [name] of selected.entries) delete skills[name];
   try {
