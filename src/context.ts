@@ -48,7 +48,7 @@ export interface RunContext {
   readonly agents: readonly AgentType[];
   /** Built-in and MCP tools (without the Skill tool, which each agent gets for its own depth). */
   readonly tools: readonly AgentTool[];
-  /** The `SkillSearch` tool, when the catalog can overflow the listing. */
+  /** The `SkillSearch` tool, when the listing can cut anything (`catalogCanCut`). */
   readonly skillSearch?: AgentTool;
   readonly rules: PermissionRules;
   /** Asked when a permission decision is `ask`; absent (headless), `ask` means no. */

@@ -1,7 +1,7 @@
 import { loadSettings } from "../config/settings.js";
 import type { Engine } from "../engine/engine.js";
 import { listingLimits, listingSettingsOf } from "../listing/budget.js";
-import { catalogCanOverflow } from "../listing/overflow.js";
+import { catalogCanCut } from "../listing/overflow.js";
 import type { Listing } from "../listing/packing.js";
 import { contextWindowFor, DEFAULT_MODEL, resolveModel } from "../models.js";
 import { createListingState, MAIN_AGENT } from "../session/listing-state.js";
@@ -16,7 +16,7 @@ export interface ListingReport {
   budget: number;
   /** The per-description cap. */
   maxDescChars: number;
-  /** A session would offer the `SkillSearch` tool (the catalog can overflow the listing). */
+  /** A session would offer the `SkillSearch` tool (the listing can cut anything). */
   skillSearch: boolean;
   listing: Listing;
 }
@@ -63,7 +63,7 @@ export async function listingReport(
     settings: listingSettingsOf(settings.settings),
     contextWindowTokens: contextWindow,
   });
-  const skillSearch = catalogCanOverflow(skills, budget);
+  const skillSearch = catalogCanCut(skills, budget, maxDescChars);
   const usage = createFileUsageStore({ fs: engine.fs, path: defaultUsagePath(engine.home) });
   const listing = await createListingState().next(
     MAIN_AGENT,

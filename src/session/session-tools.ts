@@ -3,7 +3,7 @@ import { type SkillScope, skillsInScope } from "../agent-types/skill-scope.js";
 import { createNodeFileModes } from "../io/atomic-write.js";
 import type { FsOps } from "../io/fs.js";
 import type { ShellOps } from "../io/shell.js";
-import { catalogCanOverflow, SKILL_SEARCH_TOOL_NAME } from "../listing/overflow.js";
+import { catalogCanCut, SKILL_SEARCH_TOOL_NAME } from "../listing/overflow.js";
 import type { Skill } from "../skill/skill.js";
 import { createSkillSearchTool } from "../skill-search/tool.js";
 import { LOAD_REFERENCE_TOOL_NAME, namesReferences } from "../sources/reference-section.js";
@@ -28,7 +28,7 @@ export interface SessionToolsInput {
   loadReference?: boolean;
   /** The skills visible now (what `load_reference` and `SkillSearch` read). */
   visible: () => readonly Skill[];
-  /** The listing budget and description cap for the session's model: `SkillSearch` when the catalog can overflow it. */
+  /** The listing budget and description cap for the session's model: `SkillSearch` when the listing can cut anything. */
   listing: { budget: number; maxDescChars: number };
 }
 
@@ -58,7 +58,8 @@ export function sessionTools(input: SessionToolsInput): {
     tools.push(createLoadReferenceTool({ skills: input.visible }));
   }
   const searchable =
-    catalogCanOverflow(input.skills, input.listing.budget) && !input.removed.has(SKILL_SEARCH_TOOL_NAME);
+    catalogCanCut(input.skills, input.listing.budget, input.listing.maxDescChars) &&
+    !input.removed.has(SKILL_SEARCH_TOOL_NAME);
   return searchable
     ? {
         tools,

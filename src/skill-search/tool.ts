@@ -62,7 +62,7 @@ export function formatSearchResult(
 /**
  * The `SkillSearch` tool (SPEC §14.15): the best {@link SKILL_SEARCH_LIMIT} matches of `query` among the skills
  * the model may call (see `searchSkills` for the scoring), as listing entries. Read-only; a query with no words
- * is a tool error. Offered only in sessions whose catalog can overflow the listing (see `catalogCanOverflow`).
+ * is a tool error. Offered only in sessions whose listing can cut anything (see `catalogCanCut`).
  */
 export function createSkillSearchTool(options: SkillSearchToolOptions): Tool {
   return defineTool({

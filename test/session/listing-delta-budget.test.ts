@@ -108,12 +108,16 @@ afterEach(async () => {
  * Over `files`, the model reads one file in each of the COUNT folders (each read activates that folder's skill),
  * then invokes the last skill; resolves to the last request's body.
  */
-async function readEveryFolder(files: Record<string, TreeEntry>) {
+async function readEveryFolder(
+  files: Record<string, TreeEntry>,
+  session: { disallowedTools?: string[] } = {},
+) {
   const reads: ScriptTurnInput[] = [];
   for (let n = 1; n <= COUNT; n++) reads.push(toolTurn("Read", { file_path: `d${n}/a.txt` }));
   h = await startHarness({
     files,
     env: { SKILLWRIGHT_LISTING_BUDGET: String(BUDGET) },
+    session,
     turns: [
       ...reads,
       toolTurn("Skill", { skill: `c${COUNT}` }),
@@ -148,7 +152,8 @@ describe("listing deltas within the budget (SPEC §3)", () => {
   });
 
   it("without SkillSearch, a delta past the budget still names every new skill; descriptions stay within it", async () => {
-    const last = await readEveryFolder(conditionalTree());
+    // A catalog whose full lines crowd the budget gets SkillSearch (issue #25); a host may still take it away.
+    const last = await readEveryFolder(conditionalTree(), { disallowedTools: ["SkillSearch"] });
     expect(last.tools?.map((t) => t.name)).not.toContain("SkillSearch");
     const blocks = listingBlocks(last);
     const all = blocks.join("\n");

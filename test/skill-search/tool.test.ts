@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { catalogCanOverflow, SEARCH_NAME_SHARE } from "../../src/listing/overflow.js";
+import { catalogCanCut, SEARCH_LISTING_SHARE } from "../../src/listing/overflow.js";
 import type { Skill } from "../../src/skill/skill.js";
 import { createSkillSearchTool } from "../../src/skill-search/tool.js";
 import { makeSkill } from "../support/make-skill.js";
@@ -64,29 +64,48 @@ describe("the SkillSearch tool (SPEC §14.15)", () => {
   });
 });
 
-describe("catalogCanOverflow", () => {
-  // "- abc" is 5 chars, plus 1 per separator: 10 names take 59 chars.
-  const names = (n: number, extra: Partial<Skill> = {}) =>
-    Array.from({ length: n }, (_, i) => makeSkill({ name: `s${String(i).padStart(2, "0")}`, ...extra }));
+describe("catalogCanCut", () => {
+  // "- s00: d" is 8 chars, plus 1 per separator: 10 such lines take 89 chars; name-only lines take 59.
+  const skills = (n: number, extra: Partial<Skill> = {}) =>
+    Array.from({ length: n }, (_, i) =>
+      makeSkill({ name: `s${String(i).padStart(2, "0")}`, description: "d", ...extra }),
+    );
   it.each([
-    { case: "names over half the budget", skills: names(10), budget: 117, want: true },
-    { case: "exactly half", skills: names(10), budget: 118, want: false },
+    { case: "full lines over half the budget", skills: skills(10), budget: 177, cap: 1_536, want: true },
+    { case: "exactly half", skills: skills(10), budget: 178, cap: 1_536, want: false },
+    {
+      // The names fit in half of it many times over: only the descriptions can be cut (issue #25 item 3).
+      case: "names fit, descriptions do not",
+      skills: skills(10, { description: "x".repeat(200) }),
+      budget: 1_000,
+      cap: 1_536,
+      want: true,
+    },
+    {
+      case: "descriptions count at most the cap",
+      skills: skills(10, { description: "x".repeat(200) }),
+      budget: 1_000,
+      cap: 20,
+      want: false,
+    },
     {
       case: "not-invocable skills never count",
-      skills: names(10, { disableModelInvocation: true }),
+      skills: skills(10, { disableModelInvocation: true }),
       budget: 10,
+      cap: 1_536,
       want: false,
     },
     {
       case: "conditional skills count (they may activate)",
-      skills: names(10, { paths: ["*.py"] }),
-      budget: 117,
+      skills: skills(10, { paths: ["*.py"] }),
+      budget: 177,
+      cap: 1_536,
       want: true,
     },
-    { case: "no skills", skills: [], budget: 0, want: false },
-  ])("$case", ({ skills, budget, want }) => {
-    expect(SEARCH_NAME_SHARE).toBe(0.5);
-    expect(catalogCanOverflow(skills, budget)).toBe(want);
+    { case: "no skills", skills: [], budget: 0, cap: 1_536, want: false },
+  ])("$case", ({ skills, budget, cap, want }) => {
+    expect(SEARCH_LISTING_SHARE).toBe(0.5);
+    expect(catalogCanCut(skills, budget, cap)).toBe(want);
   });
 });
 

@@ -37,7 +37,8 @@ export function listingSummary(report: ListingReport): string[] {
   const lines = [
     `Listing for ${report.model} (context window ${report.contextWindow ?? "unknown"} tokens): ${listing.chars} of ${report.budget} chars budget${counts.length > 0 ? `, ${counts.join(", ")}` : ""}`,
   ];
-  if (report.skillSearch) lines.push("  SkillSearch tool offered: the catalog can overflow the listing");
+  if (report.skillSearch)
+    lines.push("  SkillSearch tool offered: the listing can cut descriptions or leave skills out");
   for (const cut of listing.cut) {
     lines.push(`  cut: ${cut.name}: ${cut.reason} (${cut.droppedChars} chars dropped)`);
   }
