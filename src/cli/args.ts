@@ -48,6 +48,7 @@ export const CLI_OPTIONS = {
   server: { type: "string" },
   "start-mcp": { type: "boolean" },
   "min-score": { type: "string" },
+  limit: { type: "string" },
   junit: { type: "string" },
   update: { type: "boolean" },
   scope: { type: "string" },
@@ -80,6 +81,7 @@ export const SUBCOMMANDS = [
   "check",
   "remove",
   "approve",
+  "search",
 ] as const;
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
@@ -160,6 +162,8 @@ export interface CliArgs {
   startMcp: boolean;
   /** `lint --min-score N`: exit 1 when any skill scores below N (0–100). */
   minScore: number | undefined;
+  /** `search --limit N`: how many matches (default 10, as the `SkillSearch` tool). */
+  limit: number | undefined;
   /** `test --junit FILE`: also write JUnit XML there. */
   junit: string | undefined;
   /** `test --update`: rewrite expected exact bodies that differ. */
@@ -220,6 +224,14 @@ function installScope(value: string | undefined): InstallScope {
   if (scope === undefined)
     throw new Error(`--scope must be one of ${INSTALL_SCOPES.join(", ")}, got "${value ?? ""}"`);
   return scope;
+}
+
+function searchLimit(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isInteger(n) || n < 1 || n > 1_000)
+    throw new Error(`--limit takes a whole number from 1 to 1000, got "${value}"`);
+  return n;
 }
 
 function minScore(value: string | undefined): number | undefined {
@@ -333,6 +345,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         workspace: values.workspace,
         startMcp: values["start-mcp"] ?? false,
         minScore: minScore(values["min-score"]),
+        limit: searchLimit(values.limit),
         junit: values.junit,
         update: values.update ?? false,
         scope: installScope(values.scope),

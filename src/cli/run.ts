@@ -119,6 +119,12 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
     }
     case "list":
       return (await import("./commands/list.js")).listCommand(engine, scoped, args.json);
+    case "search":
+      return (await import("./commands/search.js")).searchCommand(engine, scoped, {
+        query: args.positionals.join(" "),
+        json: args.json,
+        limit: args.limit,
+      });
     case "doctor":
       return (await import("./commands/doctor.js")).doctorCommand(engine, scoped, {
         json: args.json,

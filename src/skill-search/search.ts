@@ -127,3 +127,19 @@ export function searchSkills<S extends SearchableSkill>(
   }
   return best;
 }
+
+/**
+ * The search the model's `SkillSearch` runs, for any caller (the tool, `skillwright search`): the best `limit`
+ * matches among the skills the model may call (`disable-model-invocation` ones left out). Pure.
+ */
+export function searchCallable<S extends SearchableSkill & Pick<Skill, "disableModelInvocation">>(
+  skills: readonly S[],
+  query: string,
+  limit: number = SKILL_SEARCH_LIMIT,
+): SkillMatch<S>[] {
+  return searchSkills(
+    skills.filter((s) => !s.disableModelInvocation),
+    query,
+    limit,
+  );
+}

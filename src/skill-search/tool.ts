@@ -6,7 +6,7 @@ import { neutralizeMarkup } from "../skill/neutralize-markup.js";
 import { displayName, type Skill } from "../skill/skill.js";
 import { defineTool, type Tool, toolError } from "../tools/define-tool.js";
 import { SKILL_SEARCH_INPUT_SCHEMA } from "../tools/input-schemas.js";
-import { SKILL_SEARCH_LIMIT, searchSkills } from "./search.js";
+import { SKILL_SEARCH_LIMIT, searchCallable } from "./search.js";
 
 /** The model-facing description of the `SkillSearch` tool (SPEC §14.15). */
 export const SKILL_SEARCH_DESCRIPTION = `Find skills that the skill listing leaves out. When there are more skills than fit, the listing in the <system-reminder> blocks shows only some of them and ends by saying how many are not listed: search those here.
@@ -75,8 +75,7 @@ export function createSkillSearchTool(options: SkillSearchToolOptions): Tool {
     async execute(input) {
       const query = input.query.trim();
       if (query === "") return toolError("The query is empty: give words describing the skill you need.");
-      const callable = options.skills().filter((s) => !s.disableModelInvocation);
-      const found = searchSkills(callable, query).map((m) => m.skill);
+      const found = searchCallable(options.skills(), query).map((m) => m.skill);
       return { content: formatSearchResult(query, found, options.maxDescChars) };
     },
   });

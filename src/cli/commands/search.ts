@@ -1,0 +1,52 @@
+import { MAIN_SCOPE, skillsInScope } from "../../agent-types/skill-scope.js";
+import type { Engine } from "../../engine/engine.js";
+import { listingDescription } from "../../listing/description.js";
+import { displayName } from "../../skill/skill.js";
+import { SKILL_SEARCH_LIMIT, searchCallable } from "../../skill-search/search.js";
+import type { CliIo } from "../io.js";
+import { openingSkills } from "../listing-report.js";
+import { LIST_DESCRIPTION_WIDTH } from "./list.js";
+
+/**
+ * `skillwright search <query> [--json] [--limit N]`: the skills the model's `SkillSearch` would return for the
+ * query at the start of a session (the main agent's skills, conditional ones once active, the same ranking),
+ * best first, with their scores. Exit 0 (also when nothing matches); 2 without a query.
+ */
+export async function searchCommand(
+  engine: Engine,
+  io: CliIo,
+  options: { query: string; json: boolean; limit: number | undefined },
+): Promise<number> {
+  if (options.query.trim() === "") {
+    io.stderr("search needs a query: skillwright search <words describing the skill>\n");
+    return 2;
+  }
+  const skills = skillsInScope(await openingSkills(engine), MAIN_SCOPE);
+  const matches = searchCallable(skills, options.query, options.limit ?? SKILL_SEARCH_LIMIT);
+  if (options.json) {
+    const entries = matches.map(({ skill, score }) => ({
+      name: skill.name,
+      ...(skill.alias === undefined ? {} : { alias: skill.alias }),
+      score,
+      description: listingDescription(skill),
+      source: skill.source,
+      path: skill.filePath,
+    }));
+    io.stdout(`${JSON.stringify(entries, null, 2)}\n`);
+    return 0;
+  }
+  if (matches.length === 0) {
+    io.stdout(`No skill matches "${options.query.trim()}".\n`);
+    return 0;
+  }
+  const lines = matches.map(({ skill, score }, i) => {
+    const description = listingDescription(skill);
+    const shown =
+      description.length > LIST_DESCRIPTION_WIDTH
+        ? `${description.slice(0, LIST_DESCRIPTION_WIDTH - 1)}…`
+        : description;
+    return `${String(i + 1).padStart(2)}. ${displayName(skill)}  [${skill.source}]  score ${score}\n    ${shown}`;
+  });
+  io.stdout(`${lines.join("\n")}\n`);
+  return 0;
+}
