@@ -8,7 +8,7 @@ import {
   type SkillCapability,
   skillCapabilities,
 } from "./capabilities.js";
-import { readSkillFiles, skillContentHash } from "./skill-files.js";
+import { readSkillFiles, type SkillFiles, skillContentHash } from "./skill-files.js";
 
 /**
  * Where a skill stands against its approval: never approved; approved (what it can do now is within what was
@@ -27,6 +27,26 @@ export function approvalState(
   if (record === undefined) return { state: "unapproved" };
   const gains = gainedCapabilities(record.capabilities, capabilities);
   return gains.length === 0 ? { state: "approved", record } : { state: "held", record, gains };
+}
+
+/**
+ * The body a skill's capabilities are read from: its text as loaded; empty for a literal body (an MCP prompt's,
+ * which runs no inline shell) or one that cannot be loaded. Never rejects.
+ */
+export async function capabilityBody(skill: Skill, signal?: AbortSignal): Promise<string> {
+  if (skill.literalBody === true) return "";
+  return skill.loadBody(signal).catch(() => "");
+}
+
+/** What a skill is made of and can do now: its files (identity, scripts) and its capabilities with `body`. */
+export async function inspectSkill(
+  fs: FsOps,
+  skill: Skill,
+  body: string,
+  modes?: FileModeOps,
+): Promise<{ files: SkillFiles; capabilities: SkillCapability[] }> {
+  const files = await readSkillFiles(fs, skill, modes);
+  return { files, capabilities: skillCapabilities(skill, body, files.scripts) };
 }
 
 /** A skill checked against the approvals: its state, its capabilities now, and its identity. */
@@ -56,10 +76,7 @@ export function createSkillApprovals(options: {
   now: () => number;
 }): SkillApprovals {
   const { fs, store, modes } = options;
-  const inspect = async (skill: Skill, body: string) => {
-    const files = await readSkillFiles(fs, skill, modes);
-    return { files, capabilities: skillCapabilities(skill, body, files.scripts) };
-  };
+  const inspect = (skill: Skill, body: string) => inspectSkill(fs, skill, body, modes);
   return {
     async check(skill, body) {
       const [{ files, capabilities }, loaded] = await Promise.all([inspect(skill, body), store.load()]);

@@ -5,7 +5,7 @@ import {
   type SkillCapability,
   skillChangedText,
 } from "../approvals/capabilities.js";
-import { createSkillApprovals, type SkillApprovals } from "../approvals/skill-approvals.js";
+import { capabilityBody, createSkillApprovals, type SkillApprovals } from "../approvals/skill-approvals.js";
 import { skillIdentity } from "../approvals/skill-files.js";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import type { Engine } from "../engine/engine.js";
@@ -33,14 +33,9 @@ export function engineApprovals(engine: Engine): SkillApprovals {
   });
 }
 
-async function bodyOf(skill: Skill): Promise<string> {
-  if (skill.literalBody === true) return "";
-  return skill.loadBody().catch(() => "");
-}
-
 /** Where `skill` stands against the user's approvals. Rejects when the approvals file cannot be read. */
 export async function approvalReport(approvals: SkillApprovals, skill: Skill): Promise<ApprovalReport> {
-  const body = await bodyOf(skill);
+  const body = await capabilityBody(skill);
   const { state, capabilities } = await approvals.check(skill, body);
   if (!needsApproval(skill, { bodyHasInlineShell: hasInlineShell(body) }))
     return { state: "not-needed", capabilities };

@@ -4,9 +4,8 @@ import {
   gainedCapabilities,
   gainText,
   type SkillCapability,
-  skillCapabilities,
 } from "../approvals/capabilities.js";
-import { readSkillFiles } from "../approvals/skill-files.js";
+import { capabilityBody, inspectSkill } from "../approvals/skill-approvals.js";
 import { type FileModeOps, writeFileAtomic } from "../io/atomic-write.js";
 import { errorCode, errorMessage, pathKind } from "../io/fs.js";
 import { collectSkill } from "../lint/collect.js";
@@ -103,9 +102,8 @@ interface Candidate {
 
 /** Every power `skill` carries (grants, hooks, inline shell, fork, scripts), as an approval pins them. */
 async function capabilitiesOf(deps: InstallerDeps, skill: Skill): Promise<SkillCapability[]> {
-  const body = await skill.loadBody(deps.signal).catch(() => "");
-  const { scripts } = await readSkillFiles(deps.fs, skill, deps.modes);
-  return skillCapabilities(skill, body, scripts);
+  const body = await capabilityBody(skill, deps.signal);
+  return (await inspectSkill(deps.fs, skill, body, deps.modes)).capabilities;
 }
 
 /** The installed copy of the skill locked as `name`, when there is one that loads. */

@@ -8,6 +8,7 @@ import { type ForkDeps, runFork } from "../fork/fork.js";
 import type { ForkRequest } from "../fork/fork-request.js";
 import type { RunHooks } from "../hooks/runner.js";
 import type { PermissionPolicy } from "../permissions/policy.js";
+import { answersTo } from "../skill/skill.js";
 import { type InvocationOutcome, type InvocationRequest, invokeSkill } from "../skill-tool/invoke.js";
 import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
 import type { LoadedSkills } from "../skill-tool/reinvocation.js";
@@ -113,9 +114,7 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       skills: () => skillsInScope(session.skills.visible(), scope),
       // A skill the session has but this agent's scope leaves out is refused by name, not called unknown.
       outOfScope: (name) =>
-        session.skills.visible().some((s) => s.name === name || s.alias === name)
-          ? notAvailableText(name, scope)
-          : undefined,
+        session.skills.visible().some((s) => answersTo(s, name)) ? notAvailableText(name, scope) : undefined,
       pluginSkillNames: () => session.skills.pluginSkillNames(),
       disabled: (name) => session.skills.disabled(name),
       skipped: (name) => session.skills.skipped(name),

@@ -1,6 +1,6 @@
 import type { AgentEvent } from "../agent/events.js";
 import type { TurnPatch, TurnState } from "../agent/turn-patch.js";
-import type { ApprovalState, SkillApprovals } from "../approvals/skill-approvals.js";
+import { type ApprovalState, capabilityBody, type SkillApprovals } from "../approvals/skill-approvals.js";
 import type { RunContext } from "../context.js";
 import type { ForkOutcome, ForkRequest } from "../fork/fork-request.js";
 import { userPromptExpansionPayload } from "../hooks/prompt-expansion.js";
@@ -99,15 +99,6 @@ export function skillPatch(skill: Skill, switchModel: boolean): TurnPatch {
   return patch;
 }
 
-async function bodyForPermission(skill: Skill, signal: AbortSignal): Promise<string> {
-  if (skill.literalBody === true) return "";
-  try {
-    return await skill.loadBody(signal);
-  } catch {
-    return "";
-  }
-}
-
 /**
  * THE invocation pipeline (SPEC §4), the same for the model's Skill tool and a user's `/name`: permissions
  * (`Skill(name)` rules, safe-property auto-allow, content-pinned approvals, the host's ask; a person typing
@@ -123,7 +114,7 @@ export async function invokeSkill(
   deps: InvocationDeps,
 ): Promise<InvocationOutcome> {
   const { skill, args, signal } = request;
-  const body = await bodyForPermission(skill, signal);
+  const body = await capabilityBody(skill, signal);
   // Scoped `disallowed-tools` of earlier skills this turn (`Skill(x)`, `Bash(rm:*)`) are deny rules here too.
   const rules = withTurnDenials(deps.policy.rules, request.turn.removedTools);
   const bodyHasInlineShell = hasInlineShell(body);
