@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import * as z from "zod";
+import { errorMessage, type FsOps } from "../io/fs.js";
 import type { ShellOps } from "../io/shell.js";
 import { lazy } from "../lazy.js";
 import { defineTool, type Tool, type ToolOutput, toolError } from "./define-tool.js";
@@ -23,7 +25,7 @@ export const BASH_DESCRIPTION = `Run a bash command in the working directory and
 - Each call starts a fresh shell: cd and exported variables do not carry over; chain commands with && instead.
 - timeout is in milliseconds: default ${BASH_DEFAULT_TIMEOUT_MS}, at most ${BASH_MAX_TIMEOUT_MS}. On timeout the command and every process it started are killed.
 - run_in_background is not supported: it makes the call fail without running anything.
-- Only the last ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024} KB of output are returned; earlier output is cut with a note. Redirect big output to a file and use Read or Grep on it.
+- Only the last ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024} KB of output are returned; earlier output is cut with a note naming a file that holds the full output (Read or Grep it).
 - A non-zero exit code is reported as an error with the output.
 - Prefer Read, Edit, Write, Grep, Glob and LS over cat, sed, echo >, grep, find and ls.`;
 
@@ -43,8 +45,16 @@ export const bashInput = lazy(() =>
 );
 export type BashInput = z.infer<ReturnType<typeof bashInput>>;
 
+/** Where a cut output is kept whole: a folder on the file system the session's Read and Grep use. */
+export interface BashFullOutput {
+  fs: FsOps;
+  dir: string;
+}
+
 export interface BashToolOptions {
   shell: ShellOps;
+  /** Keeps the whole output of a command whose result was cut, in a file named in the result. Absent: not kept. */
+  fullOutput?: BashFullOutput;
 }
 
 /** What a command run reports in `details`. */
@@ -53,26 +63,56 @@ export interface BashDetails {
   timedOut: boolean;
   /** True when the output was cut to its tail. */
   truncated: boolean;
+  /** The file holding the whole output, when it was cut and kept. */
+  fullOutputPath?: string;
 }
 
-function tailOf(output: string): { text: string; truncated: boolean } {
+/** Writes the whole output to a new file in `keep.dir`; the path, or the reason it could not be written. */
+async function keepWhole(
+  keep: BashFullOutput,
+  output: string,
+): Promise<{ path: string } | { error: string }> {
+  const path = `${keep.dir.replace(/\/+$/, "")}/bash-${Date.now()}-${randomUUID().slice(0, 8)}.log`;
+  try {
+    await keep.fs.mkdir(keep.dir);
+    await keep.fs.writeFile(path, output);
+    return { path };
+  } catch (error) {
+    return { error: errorMessage(error) };
+  }
+}
+
+async function tailOf(
+  output: string,
+  keep: BashFullOutput | undefined,
+): Promise<{ text: string; truncated: boolean; fullOutputPath?: string }> {
   const cut = truncateTail(output);
   if (!cut.truncated) return { text: output, truncated: false };
-  const note =
+  const shown =
     `[Earlier output cut: showing the last ${cut.keptLines} of ${cut.totalLines} lines ` +
-    `(${formatBytes(cut.keptBytes)} of ${formatBytes(cut.totalBytes)}).]`;
-  return { text: `${note}\n${cut.text}`, truncated: true };
+    `(${formatBytes(cut.keptBytes)} of ${formatBytes(cut.totalBytes)})`;
+  const kept = keep === undefined ? undefined : await keepWhole(keep, output);
+  if (kept === undefined) return { text: `${shown}.]\n${cut.text}`, truncated: true };
+  if ("error" in kept) {
+    return {
+      text: `${shown}; the full output could not be kept: ${kept.error}.]\n${cut.text}`,
+      truncated: true,
+    };
+  }
+  const note = `${shown}. Full output: ${kept.path}]`;
+  return { text: `${note}\n${cut.text}`, truncated: true, fullOutputPath: kept.path };
 }
 
 /**
  * The `Bash` tool (Claude Code's input: `command`, `description`, `timeout` in ms, `run_in_background`, other keys
  * ignored): runs through `ShellOps` (cwd = `ctx.cwd`), streams chunks to `ctx.onUpdate`, keeps the tail of the
- * output, reports a non-zero exit code or a timeout as an error; `run_in_background: true` is a tool error and
+ * output (and, given `fullOutput`, writes the whole of a cut output to a file named in the result), reports a
+ * non-zero exit code or a timeout as an error; `run_in_background: true` is a tool error and
  * runs nothing. Timeout and abort kill the whole
  * process tree (ShellOps does it).
  */
 export function createBashTool(options: BashToolOptions): Tool {
-  const { shell } = options;
+  const { shell, fullOutput } = options;
   return defineTool({
     name: "Bash",
     description: BASH_DESCRIPTION,
@@ -98,9 +138,14 @@ export function createBashTool(options: BashToolOptions): Tool {
       });
       // Streamed chunks keep stdout and stderr interleaved; a ShellOps that does not stream gives them apart.
       const output = chunks.length > 0 ? chunks.join("") : result.stdout + result.stderr;
-      const { text, truncated } = tailOf(output.replace(/\n$/, ""));
+      const { text, truncated, fullOutputPath } = await tailOf(output.replace(/\n$/, ""), fullOutput);
       const body = text === "" ? NO_OUTPUT_TEXT : text;
-      const details: BashDetails = { exitCode: result.exitCode, timedOut: result.timedOut, truncated };
+      const details: BashDetails = {
+        exitCode: result.exitCode,
+        timedOut: result.timedOut,
+        truncated,
+        ...(fullOutputPath === undefined ? {} : { fullOutputPath }),
+      };
       if (result.timedOut) {
         const after = timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} seconds` : `${timeoutMs} ms`;
         return { content: `${body}\n\nCommand timed out after ${after}.`, isError: true, details };

@@ -1,3 +1,5 @@
+import * as os from "node:os";
+import * as path from "node:path";
 import type { FileModeOps } from "../io/atomic-write.js";
 import type { FsOps } from "../io/fs.js";
 import type { ShellOps } from "../io/shell.js";
@@ -22,6 +24,8 @@ export interface BuiltinToolsOptions {
   modes?: FileModeOps;
   /** For `~` paths. Default: the OS home dir. */
   homeDir?: string;
+  /** Where Bash keeps the whole of an output it cut, on `fs`. Default: `skillwright-bash` in the OS temp dir. */
+  bashOutputDir?: string;
 }
 
 /**
@@ -30,11 +34,12 @@ export interface BuiltinToolsOptions {
  */
 export function createBuiltinTools(options: BuiltinToolsOptions): Tool[] {
   const { fs, shell, modes, homeDir } = options;
+  const bashOutputDir = options.bashOutputDir ?? path.join(os.tmpdir(), "skillwright-bash");
   return [
     createReadTool({ fs, homeDir }),
     createWriteTool({ fs, modes, homeDir }),
     createEditTool({ fs, modes, homeDir }),
-    ...(shell === undefined ? [] : [createBashTool({ shell })]),
+    ...(shell === undefined ? [] : [createBashTool({ shell, fullOutput: { fs, dir: bashOutputDir } })]),
     createGrepTool({ fs, homeDir }),
     createFindTool({ fs, homeDir }),
     createLsTool({ fs, homeDir }),

@@ -36,7 +36,13 @@ async function setup(
   turns: ScriptTurnInput[] | ((t: TmpTree) => ScriptTurnInput[]),
   files: Record<string, TreeEntry> = {},
 ) {
-  tree = await tmpTree({ "home/.keep": "", "repo/.git": { dir: true }, "outside/.keep": "", ...files });
+  tree = await tmpTree({
+    "home/.keep": "",
+    "tmp/.keep": "",
+    "repo/.git": { dir: true },
+    "outside/.keep": "",
+    ...files,
+  });
   model = await startTestModel(typeof turns === "function" ? turns(tree) : turns);
   return { tree, model };
 }
@@ -48,6 +54,7 @@ async function skillwright(t: TmpTree, m: TestModel, args: string[]) {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
       // The temp home, so a shell that reads the home's startup files finds none.
       HOME: t.path("home"),
+      TMPDIR: t.path("tmp"),
       SKILLWRIGHT_MANAGED_DIR: t.path("managed"),
       ANTHROPIC_BASE_URL: m.server.url,
       ANTHROPIC_API_KEY: TEST_API_KEY,
@@ -253,5 +260,23 @@ describe("hooks get Claude Code's tool_input (SPEC §14.12)", () => {
       ["Read", { file_path: t.path("repo/notes.txt") }],
       ["Bash", { command: "echo hooked", description: "print a word" }],
     ]);
+  });
+});
+
+describe("a cut Bash output through the bin (issue #31 item 4)", () => {
+  it("names a file in the temp dir that holds the whole output, and the model can Read it", async () => {
+    const { tree: t, model: m } = await setup(oneBashCall("seq 1 3000"));
+    const run = await skillwright(t, m, ["-p", "go", "--allowedTools", "Bash(seq:*)"]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const { text, isError } = onlyResult(m, 1);
+    expect(isError).toBe(false);
+    const named =
+      /^\[Earlier output cut: showing the last 2000 of 3000 lines [^\]]*Full output: (\S+)\]\n1001\n/.exec(
+        text,
+      );
+    expect(named, text.slice(0, 200)).not.toBeNull();
+    const kept = named?.[1] ?? "";
+    expect(kept.startsWith(`${t.path("tmp")}/skillwright-bash/`)).toBe(true);
+    expect((await readFile(kept, "utf8")).split("\n")).toHaveLength(3000);
   });
 });

@@ -1,6 +1,7 @@
-import { readFile, realpath } from "node:fs/promises";
+import { readdir, readFile, realpath, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createNodeFs } from "../../src/io/fs.js";
 import { createNodeShell, type ShellOps } from "../../src/io/shell.js";
 import {
   BACKGROUND_UNSUPPORTED_TEXT,
@@ -76,6 +77,51 @@ describe("Bash", () => {
     expect(text).toMatch(
       /^\[Earlier output cut: showing the last 506 of 600 lines \(49.9 KB of 59.2 KB\)\.\]\n0{98}95\n/,
     );
+  });
+
+  it("keeps the whole of a cut output in a file it names, on the file system it is given", async () => {
+    const keepDir = path.join(dir, "kept");
+    const tool = createBashTool({
+      shell: createNodeShell(),
+      fullOutput: { fs: createNodeFs(), dir: keepDir },
+    });
+    const result = await tool.run({ command: "seq 1 3000" }, ctxFor(dir));
+    const text = textOf(result);
+    const named =
+      /^\[Earlier output cut: showing the last 2000 of 3000 lines \([^)]*\)\. Full output: (\S+)\]\n1001\n/.exec(
+        text,
+      );
+    expect(named).not.toBeNull();
+    const kept = named?.[1] ?? "";
+    expect(path.dirname(kept)).toBe(keepDir);
+    expect((result.details as BashDetails).fullOutputPath).toBe(kept);
+    const whole = await readFile(kept, "utf8");
+    expect(whole.split("\n")).toEqual(Array.from({ length: 3000 }, (_, i) => String(i + 1)));
+  });
+
+  it("says so when the whole output cannot be kept, and still answers with the tail", async () => {
+    await writeFile(path.join(dir, "blocker"), "a file where the folder should be");
+    const keepDir = path.join(dir, "blocker", "kept");
+    const tool = createBashTool({
+      shell: createNodeShell(),
+      fullOutput: { fs: createNodeFs(), dir: keepDir },
+    });
+    const result = await tool.run({ command: "seq 1 3000" }, ctxFor(dir));
+    expect(result.isError).toBe(false);
+    expect(textOf(result)).toMatch(
+      /^\[Earlier output cut: [^\]]*; the full output could not be kept: [^\]]+\]\n1001\n/,
+    );
+    expect((result.details as BashDetails).fullOutputPath).toBeUndefined();
+  });
+
+  it("keeps no file for an output it did not cut", async () => {
+    const keepDir = path.join(dir, "kept");
+    const tool = createBashTool({
+      shell: createNodeShell(),
+      fullOutput: { fs: createNodeFs(), dir: keepDir },
+    });
+    await tool.run({ command: "seq 1 10" }, ctxFor(dir));
+    await expect(readdir(keepDir)).rejects.toThrow(/ENOENT/);
   });
 
   it("times out and kills the whole process tree", async () => {
