@@ -92,8 +92,9 @@ const common = {
   splitting: true,
   format: "esm",
   // PGlite loads its wasm and data files from beside its own modules, and pg may require the optional
-  // pg-native: both stay runtime dependencies, imported from node_modules (lazily, by serve and keys).
-  external: ["@electric-sql/pglite", "pg"],
+  // pg-native; sharp loads its native libvips build for the platform: all three stay runtime dependencies,
+  // imported from node_modules (lazily, by serve and keys, and by Read for an image it scales).
+  external: ["@electric-sql/pglite", "pg", "sharp"],
   // CommonJS dependencies bundled into ESM still call require().
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
 };

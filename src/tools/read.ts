@@ -4,6 +4,8 @@ import * as z from "zod";
 import { errorCode, type FsOps } from "../io/fs.js";
 import { lazy } from "../lazy.js";
 import { defineTool, type ImageMediaType, type Tool, type ToolOutput, toolError } from "./define-tool.js";
+import { type ImageScaler, scaleWithSharp } from "./image-scale.js";
+import { type ImageSize, imageSize } from "./image-size.js";
 import { READ_INPUT_SCHEMA } from "./input-schemas.js";
 import { displayPath, resolveToolPath } from "./resolve-path.js";
 import {
@@ -17,8 +19,12 @@ import {
 
 /** Longest line shown; longer lines are cut with a note. */
 export const READ_MAX_LINE_CHARS = 2_000;
-/** Largest image returned as an image block. */
+/** Largest image returned as an image block (after any scaling). */
 export const READ_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/** Largest image file read at all: a bigger one is refused before it is read. */
+export const READ_MAX_IMAGE_FILE_BYTES = 32 * 1024 * 1024;
+/** The box an image is scaled down to fit before it is returned (Claude Code's). */
+export const READ_IMAGE_BOX: Readonly<ImageSize> = Object.freeze({ width: 2000, height: 2000 });
 /** Largest text file read (it is read whole, then sliced). */
 export const READ_MAX_FILE_BYTES = 64 * 1024 * 1024;
 /** Bytes sniffed for a NUL byte to tell binary files from text. */
@@ -59,7 +65,7 @@ export const READ_DESCRIPTION = `Read a file from the local file system.
 - At most ${DEFAULT_MAX_LINES} lines or ${DEFAULT_MAX_BYTES / 1024} KB are returned per call; the result then ends with "[Showing lines X-Y of Z. Use offset=N to continue.]", so call again with that offset.
 - offset is the 1-based line to start at; limit is the number of lines to read. Use them for large files.
 - Lines longer than ${READ_MAX_LINE_CHARS} characters are cut.
-- PNG, JPEG, GIF and WebP images (up to ${READ_MAX_IMAGE_BYTES / (1024 * 1024)} MB) are returned as images you can see.
+- PNG, JPEG, GIF and WebP images are returned as images you can see, scaled down to fit ${READ_IMAGE_BOX.width}x${READ_IMAGE_BOX.height} pixels (at most ${READ_MAX_IMAGE_BYTES / (1024 * 1024)} MB once scaled).
 - Binary files are refused; use Bash with a suitable tool to inspect them.
 - Reading a directory fails: use LS.`;
 
@@ -88,27 +94,55 @@ export interface ReadToolOptions {
   fs: FsOps;
   /** For `~` paths. Default: the OS home dir. */
   homeDir?: string;
+  /** Scales an image larger than `READ_IMAGE_BOX` down to fit it. Default: `scaleWithSharp`. */
+  scaleImage?: ImageScaler;
 }
+
+const fits = (size: ImageSize, box: ImageSize) => size.width <= box.width && size.height <= box.height;
 
 /** The `Read` tool: text (sliced, numbered `{n}\t{line}` from 1, truncated), images (base64); binary refused. */
 export function createReadTool(options: ReadToolOptions): Tool {
   const { fs } = options;
   const homeDir = options.homeDir ?? os.homedir();
+  const scaleImage = options.scaleImage ?? scaleWithSharp;
 
   async function readImage(abs: string, shown: string, type: ImageMediaType, size: number) {
-    if (size > READ_MAX_IMAGE_BYTES) {
+    if (size > READ_MAX_IMAGE_FILE_BYTES) {
       return toolError(
-        `Image ${shown} is ${formatBytes(size)}, over the ${formatBytes(READ_MAX_IMAGE_BYTES)} limit for images.`,
+        `Image ${shown} is ${formatBytes(size)}, over the ${formatBytes(READ_MAX_IMAGE_FILE_BYTES)} limit for image files.`,
       );
     }
     const bytes = await fs.readBytes(abs);
     if (!hasImageMagic(bytes, type)) return undefined;
+    const declared = imageSize(bytes, type);
+    let sent = bytes;
+    let note = "";
+    if (declared !== undefined && !fits(declared, READ_IMAGE_BOX)) {
+      try {
+        const scaled = await scaleImage(bytes, type, READ_IMAGE_BOX);
+        sent = scaled.bytes;
+        note =
+          `, scaled from ${declared.width}x${declared.height} to ${scaled.size.width}x${scaled.size.height}` +
+          ` (${formatBytes(sent.length)})`;
+      } catch (error) {
+        return toolError(
+          `Image ${shown} is ${declared.width}x${declared.height} pixels and could not be scaled down to fit ` +
+            `${READ_IMAGE_BOX.width}x${READ_IMAGE_BOX.height}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
+    if (sent.length > READ_MAX_IMAGE_BYTES) {
+      return toolError(
+        `Image ${shown} is ${formatBytes(sent.length)}${note === "" ? "" : " once scaled"}, over the ` +
+          `${formatBytes(READ_MAX_IMAGE_BYTES)} limit for images.`,
+      );
+    }
     const output: ToolOutput = {
       content: [
-        { type: "text", text: `Read image ${shown} [${type}, ${formatBytes(size)}]` },
+        { type: "text", text: `Read image ${shown} [${type}, ${formatBytes(size)}${note}]` },
         {
           type: "image",
-          source: { type: "base64", media_type: type, data: Buffer.from(bytes).toString("base64") },
+          source: { type: "base64", media_type: type, data: Buffer.from(sent).toString("base64") },
         },
       ],
       touchedPaths: [abs],

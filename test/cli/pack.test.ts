@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { readdir, writeFile } from "node:fs/promises";
+import { copyFile, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
@@ -10,6 +10,8 @@ import { assertBuilt } from "./run-cli.js";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const PACKAGE_VERSION = (JSON.parse(readFileSync(`${ROOT}package.json`, "utf8")) as { version: string })
   .version;
+/** A 3000x1200 PNG: Read scales it, which loads sharp from the installed package's dependencies. */
+const WIDE_PNG = fileURLToPath(new URL("../fixtures/images/wide-3000x1200.png", import.meta.url));
 /** The package's unpacked size at most (issue #30): 8 MB. */
 const MAX_UNPACKED_BYTES = 8 * 1024 * 1024;
 
@@ -90,24 +92,33 @@ describe("the published package", () => {
       'import { createEngine, createModelClient, openSession } from "skillwright";',
       'import { startModelServer } from "skillwright/testing";',
       "const server = await startModelServer({",
-      '  script: { turns: [{ response: { content: [{ type: "text", text: "Hello from the script" }] } }] },',
+      "  script: { turns: [",
+      '    { response: { content: [{ type: "tool_use", name: "Read", input: { file_path: "wide.png" } }] } },',
+      '    { response: { content: [{ type: "text", text: "Hello from the script" }] } },',
+      "  ] },",
       "});",
       "const engine = createEngine({ cwd: process.cwd(), home: process.env.SKILLWRIGHT_HOME, env: {} });",
       'const client = createModelClient({ apiKey: "test", baseURL: server.url });',
       "const { session } = await openSession(engine, { client });",
       'for await (const event of session.send("hi")) if (event.type === "done") console.log(event.result.text);',
+      // Read scales the image with sharp, loaded lazily from the installed package's dependencies.
+      "const read = server.requests[1].body.messages.at(-1).content[0].content[0].text;",
+      "console.log(read);",
       "await session.close();",
       "await engine.close();",
       "await server.close();",
     ].join("\n");
     await writeFile(join(project, "check.mjs"), script);
+    await copyFile(WIDE_PNG, join(project, "wide.png"));
     const library = await execa("node", ["check.mjs"], {
       cwd: project,
       env,
       reject: false,
     });
     expect(library.stderr).toBe("");
-    expect(library.stdout).toBe("Hello from the script");
+    expect(library.stdout).toMatch(
+      /^Hello from the script\nRead image wide\.png \[image\/png, 3\.5 KB, scaled from 3000x1200 to 2000x800 \([^)]*\)\]$/,
+    );
     expect(library.exitCode).toBe(0);
 
     // `skillwright serve` works from the installed package with no database set up: PGlite's wasm and data
