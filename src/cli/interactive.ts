@@ -4,12 +4,15 @@ import type { AgentEvent } from "../agent/events.js";
 import type { Engine } from "../engine/engine.js";
 import { loadPromptTemplates } from "../prompt-templates/load-templates.js";
 import { openSession } from "../session/open.js";
+import type { OpenedSession, OpenSessionOptions } from "../session/open-options.js";
 import { UnknownSessionError } from "../session/unknown-session-error.js";
 import type { Skill } from "../skill/skill.js";
 import type { CliArgs } from "./args.js";
 import type { CliIo } from "./io.js";
 import { updateLocalSettings, withAllowRule } from "./local-settings.js";
 import { prepareRun } from "./model-setup.js";
+import { createSessionCommands, storedName } from "./session-command-runner.js";
+import { parseSessionCommand, SESSION_COMMAND_NAMES } from "./session-commands.js";
 import { parseSkillsCommand, skillsReport, switchedSkills, switchReport } from "./skills-command.js";
 
 /** Spinner frames shown while a fork runs. */
@@ -91,7 +94,8 @@ export async function interactiveCommand(
   const rl = createInterface({
     input: streams.input,
     output: streams.output,
-    completer: (line: string) => completeSlash(line, [...names, "compact", "reload", "skills"]),
+    completer: (line: string) =>
+      completeSlash(line, [...names, "compact", "reload", "skills", ...SESSION_COMMAND_NAMES]),
   });
   // One queue of typed lines serves both prompts and permission questions; nothing typed early is lost.
   const lines = createChannel<string>();
@@ -105,23 +109,24 @@ export async function interactiveCommand(
   };
   /** Rules the user chose "always" for in this session (also saved to the project's local settings). */
   const alwaysAllowed = new Set<string>();
-  let opened: Awaited<ReturnType<typeof openSession>>;
+  const baseOptions: OpenSessionOptions = {
+    ...prepared.options,
+    askPermission: async ({ prompt, rule }) => {
+      if (rule !== undefined && alwaysAllowed.has(rule)) return true;
+      const choices = rule === undefined ? "[y/N]" : `[y/N, a = always allow ${rule}]`;
+      const answer = (await nextLine(`\n${prompt} ${choices} `))?.trim() ?? "";
+      if (rule === undefined || !/^a(lways)?$/i.test(answer)) return /^y(es)?$/i.test(answer);
+      // Saved for later sessions (and this one after the turn: the reload), and allowed for the rest of it.
+      alwaysAllowed.add(rule);
+      const written = await updateLocalSettings(engine, (settings) => withAllowRule(settings, rule));
+      io.stdout(written.ok ? `Saved ${rule} to ${written.file}.\n` : `${written.message}\n`);
+      if (written.ok) await engine.reload();
+      return true;
+    },
+  };
+  let opened: OpenedSession;
   try {
-    opened = await openSession(engine, {
-      ...prepared.options,
-      askPermission: async ({ prompt, rule }) => {
-        if (rule !== undefined && alwaysAllowed.has(rule)) return true;
-        const choices = rule === undefined ? "[y/N]" : `[y/N, a = always allow ${rule}]`;
-        const answer = (await nextLine(`\n${prompt} ${choices} `))?.trim() ?? "";
-        if (rule === undefined || !/^a(lways)?$/i.test(answer)) return /^y(es)?$/i.test(answer);
-        // Saved for later sessions (and this one after the turn: the reload), and allowed for the rest of it.
-        alwaysAllowed.add(rule);
-        const written = await updateLocalSettings(engine, (settings) => withAllowRule(settings, rule));
-        io.stdout(written.ok ? `Saved ${rule} to ${written.file}.\n` : `${written.message}\n`);
-        if (written.ok) await engine.reload();
-        return true;
-      },
-    });
+    opened = await openSession(engine, baseOptions);
   } catch (error) {
     rl.close();
     stopFollowing();
@@ -129,12 +134,19 @@ export async function interactiveCommand(
     io.stderr(`${error.message}\n`);
     return 1;
   }
-  const { session, diagnostics, model } = opened;
-  for (const d of diagnostics)
+  for (const d of opened.diagnostics)
     io.stderr(`${d.severity} ${d.code}: ${d.message}${d.path ? ` (${d.path})` : ""}\n`);
   io.stdout(
-    `skillwright · ${model} · session ${session.id}\nType a message, /skill to run a skill, /skills to list or switch skills, /reload after changing skills or settings, Ctrl-C to stop a turn, Ctrl-D to exit.\n`,
+    `skillwright · ${opened.model} · session ${opened.session.id}\nType a message, /skill to run a skill, /skills to list or switch skills, /reload after changing skills or settings, /model, /new, /resume, /export, /name, Ctrl-C to stop a turn, Ctrl-D to exit.\n`,
   );
+  /** The session commands' state: the model chosen with /model (kept by /new and /resume) and the session's name. */
+  const commands = createSessionCommands({
+    engine,
+    io,
+    open: (overrides) => openSession(engine, { ...baseOptions, ...overrides }),
+    opened,
+    name: baseOptions.resume === undefined ? undefined : await storedName(opened),
+  });
   let running: AbortController | undefined;
   rl.on("SIGINT", () => {
     if (running !== undefined) {
@@ -159,6 +171,11 @@ export async function interactiveCommand(
       }
       continue;
     }
+    const sessionCommand = parseSessionCommand(line);
+    if (sessionCommand !== undefined) {
+      await commands.run(sessionCommand);
+      continue;
+    }
     if (line.trim() === RELOAD_COMMAND) {
       const discovery = await engine.reload();
       const { plugins, settings } = await engine.extensions();
@@ -173,7 +190,7 @@ export async function interactiveCommand(
       continue;
     }
     running = new AbortController();
-    for await (const event of session.send(line, { signal: running.signal })) {
+    for await (const event of commands.opened().session.send(line, { signal: running.signal })) {
       if (event.type === "text_delta" && event.agentId === undefined) io.stdout(event.text);
       const text = eventLine(event, frame++);
       if (text !== undefined) io.stdout(`${text}\n`);
@@ -183,6 +200,6 @@ export async function interactiveCommand(
   }
   rl.close();
   stopFollowing();
-  await session.close();
+  await commands.opened().session.close();
   return 0;
 }

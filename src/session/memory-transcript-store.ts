@@ -6,7 +6,9 @@ export function createMemoryTranscriptStore(): TranscriptStore {
   const sessions = new Map<string, TranscriptEntry[]>();
   return {
     async append(sessionId, entries) {
-      sessions.set(sessionId, [...(sessions.get(sessionId) ?? []), ...entries]);
+      const before = sessions.get(sessionId) ?? [];
+      sessions.delete(sessionId);
+      sessions.set(sessionId, [...before, ...entries]);
     },
     async read(sessionId) {
       const entries = sessions.get(sessionId);
@@ -20,5 +22,7 @@ export function createMemoryTranscriptStore(): TranscriptStore {
       return entries;
     },
     location: (sessionId) => `memory:${sessionId}`,
+    // Newest written first: a Map keeps insertion order, and each append re-inserts its session at the end.
+    list: async () => [...sessions.keys()].reverse(),
   };
 }

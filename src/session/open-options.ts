@@ -9,6 +9,7 @@ import type { AskPermission } from "../permissions/decision.js";
 import type { SkillListingPlacement } from "../prompt/session-prompt.js";
 import type { HostRules } from "./session-snapshot.js";
 import type { Session, SessionDeps } from "./session-types.js";
+import type { TranscriptStore } from "./transcript-store.js";
 
 /** What a host chooses for a session; everything else comes from the engine's config and settings. */
 export interface OpenSessionOptions
@@ -74,4 +75,6 @@ export interface OpenedSession {
   diagnostics: Diagnostic[];
   model: string;
   tools: string[];
+  /** The store the session's transcript is written to (the interactive `/name` and `/resume` use it). */
+  transcripts: TranscriptStore;
 }

@@ -156,7 +156,7 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
     "Skill",
     ...(skillSearch === undefined ? [] : [skillSearch.name]),
   ];
-  return { session, diagnostics, model, tools: toolNames };
+  return { session, diagnostics, model, tools: toolNames, transcripts: store };
 }
 
 /** An ISO timestamp for a transcript entry. */

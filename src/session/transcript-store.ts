@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { appendFile, chmod, mkdir, readFile, stat, truncate } from "node:fs/promises";
+import { appendFile, chmod, mkdir, readdir, readFile, stat, truncate } from "node:fs/promises";
 import { join } from "node:path";
 import type { ModelMessage } from "../agent/model-types.js";
 import { UnknownSessionError } from "./unknown-session-error.js";
@@ -11,7 +11,9 @@ export type TranscriptEntry =
   | { type: "compaction"; summary: string; at: string }
   | { type: "skill"; name: string; args: string; text: string; agentId?: string; at: string }
   /** A `once` hook started (its registry key): a resumed session does not run it again. */
-  | { type: "hook_fired"; key: string; at: string };
+  | { type: "hook_fired"; key: string; at: string }
+  /** The name the user gave the session (interactive `/name`); the last one counts. */
+  | { type: "name"; name: string; at: string };
 
 /** Where transcripts live. File by default; a database in a multi-instance deployment. */
 export interface TranscriptStore {
@@ -21,6 +23,8 @@ export interface TranscriptStore {
   read(sessionId: string): Promise<TranscriptEntry[]>;
   /** Where a session's transcript lives (for hooks' `transcript_path`). */
   location(sessionId: string): string;
+  /** The ids of the stored sessions, the most recently written first; absent for a store of one session. */
+  list?(): Promise<string[]>;
 }
 
 /** A new session id (UUID v4). */
@@ -94,6 +98,22 @@ export function createFileTranscriptStore(
       return parseTranscript(await readFile(path, "utf8"));
     },
     location: file,
+    async list() {
+      let names: string[];
+      try {
+        names = await readdir(dir);
+      } catch (error) {
+        if (error instanceof Error && "code" in error && error.code === "ENOENT") return [];
+        throw error;
+      }
+      const ids = names.filter((n) => n.endsWith(".jsonl")).map((n) => n.slice(0, -".jsonl".length));
+      const dated = await Promise.all(
+        ids
+          .filter((id) => SAFE_ID.test(id))
+          .map(async (id) => ({ id, at: (await stat(file(id)).catch(() => undefined))?.mtimeMs ?? 0 })),
+      );
+      return dated.sort((a, b) => b.at - a.at || a.id.localeCompare(b.id)).map((d) => d.id);
+    },
   };
 }
 

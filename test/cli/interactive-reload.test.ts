@@ -1,12 +1,8 @@
 import { access, mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseCliArgs } from "../../src/cli/args.js";
-import { interactiveCommand } from "../../src/cli/interactive.js";
-import type { CliIo } from "../../src/cli/io.js";
-import { createEngine } from "../../src/engine/engine.js";
-import { startTestModel, TEST_API_KEY, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
+import { runSteps } from "../support/interactive-steps.js";
+import { startTestModel, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
 let tree: TmpTree | undefined;
@@ -23,45 +19,6 @@ async function put(path: string, text: string) {
   await writeFile(path, text);
 }
 
-/**
- * Types each step's line after running its `before` (files changed while the session is open), then waits for
- * `until` (default the next prompt, printed once the line is handled; a permission question for a line that asks).
- */
-async function runSteps(t: TmpTree, steps: { before?: () => Promise<void>; line: string; until?: string }[]) {
-  let stdout = "";
-  const io: CliIo = {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: () => {},
-    env: {
-      SKILLWRIGHT_MANAGED_DIR: t.path("managed"),
-      ANTHROPIC_API_KEY: TEST_API_KEY,
-      ANTHROPIC_BASE_URL: model?.server.url ?? "",
-    },
-    cwd: t.path("repo"),
-    home: t.path("home"),
-    bundledDir: t.path("no-bundled"),
-  };
-  const engine = createEngine({ cwd: io.cwd, home: io.home, env: io.env });
-  const parsed = parseCliArgs([]);
-  if (!parsed.ok) throw new Error(parsed.message);
-  const input = new PassThrough();
-  const output = new PassThrough();
-  output.resume();
-  const done = interactiveCommand(engine, io, parsed.args, { input, output });
-  for (const step of steps) {
-    await step.before?.();
-    const before = stdout.length;
-    input.write(`${step.line}\n`);
-    while (!stdout.slice(before).includes(step.until ?? "\n> ")) await new Promise((r) => setTimeout(r, 20));
-  }
-  input.end();
-  const code = await done;
-  await engine.close();
-  return { code, stdout };
-}
-
 describe("/reload in interactive mode", () => {
   it("reloads skills, settings (skills.disabled, hooks) and reports what it found", async () => {
     tree = await tmpTree({
@@ -74,7 +31,7 @@ describe("/reload in interactive mode", () => {
       textTurn("first", { lastUserTextIncludes: "one" }),
       textTurn("second", { lastUserTextIncludes: "two" }),
     ]);
-    const result = await runSteps(t, [
+    const result = await runSteps(t, model?.server.url ?? "", [
       { line: "one" },
       {
         before: async () => {
@@ -138,7 +95,7 @@ describe("/reload in interactive mode", () => {
       textTurn("first", { hasToolResultFor: "Skill" }),
       textTurn("second", { lastUserTextIncludes: "two" }),
     ]);
-    const result = await runSteps(tree, [
+    const result = await runSteps(tree, model?.server.url ?? "", [
       { line: "/skills" },
       { line: "/skills off greet" },
       { line: "/skills off nothing-like-it" },
@@ -177,7 +134,7 @@ describe("/reload in interactive mode", () => {
       toolTurn("Bash", { command: "touch c.txt" }, { match: { lastUserTextIncludes: "two" } }),
       textTurn("second", { hasToolResultFor: "Bash" }),
     ]);
-    const result = await runSteps(t, [
+    const result = await runSteps(t, model?.server.url ?? "", [
       { line: "one", until: "[y/N, a = always allow Bash(touch:*)] " },
       { line: "a" },
       { line: "two" },
