@@ -1,3 +1,4 @@
+import type { SkillTrigger } from "../skill/skill.js";
 import type { ToolResult } from "../tools/define-tool.js";
 import type { AssistantMessage, ModelMessage, ModelUsage } from "./model-types.js";
 
@@ -25,7 +26,29 @@ export type AgentEvent =
   | { type: "tool_update"; agentId?: string; id: string; text: string }
   | { type: "tool_end"; agentId?: string; id: string; name: string; result: ToolResult }
   | { type: "message"; agentId?: string; message: ModelMessage }
-  | { type: "skill_invoked"; agentId?: string; name: string; args: string; mode: "inline" | "fork" }
+  | {
+      type: "skill_invoked";
+      agentId?: string;
+      name: string;
+      args: string;
+      mode: "inline" | "fork";
+      /** Where the skill came from (its tier). */
+      source?: string;
+      /** Who asked: a person typing `/name`, the main agent's model, or a sub-agent's. */
+      trigger?: SkillTrigger;
+      /** Characters of the text the skill put into the conversation (a fork's task). */
+      expansionChars?: number;
+    }
+  | {
+      /** The hooks of one event ran (`count` of them), from `startedAt` to `endedAt` (ms since the epoch). */
+      type: "hook_run";
+      agentId?: string;
+      event: string;
+      count: number;
+      startedAt: number;
+      endedAt: number;
+      blocked: boolean;
+    }
   | {
       type: "fork_progress";
       agentId: string;

@@ -82,6 +82,7 @@ export const SUBCOMMANDS = [
   "remove",
   "approve",
   "search",
+  "stats",
 ] as const;
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;

@@ -7,6 +7,7 @@ export const USAGE = `Usage:
 Commands (offline):
   list [--json]                      every skill found, with source, path, description and flags
   search <query> [--json] [--limit N]  the skills SkillSearch would return for the query, best first
+  stats [--json]                     per skill: invocations, by whom (user, model, nested) and last use
   doctor [--json] [--model M] [--strict]  roots, counts, diagnostics, ignored files, the listing the model sees
   doctor --prompt [--json]           the assembled system prompt, each part headed by its origin
   show <name> [args...] [--run-shell]  a skill's frontmatter and its exact expansion for args

@@ -55,6 +55,7 @@ export function createSession(deps: SessionDeps): Session {
     (message) => state.emit({ type: "warning", message }),
     (keys) => append(keys.map((key) => ({ type: "hook_fired", key, at: stamp() }))),
     background.track,
+    (run) => state.emit({ type: "hook_run", ...run }),
   );
   // The snapshot whose settings and plugin hooks the registry holds: each turn brings it up to the one in force.
   let applied: SessionSnapshot | undefined;

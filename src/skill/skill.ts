@@ -17,6 +17,9 @@ export type Effort = (typeof EFFORTS)[number];
 
 export type ExecutionContext = "inline" | "fork";
 
+/** Who invoked a skill: a person typing `/name`, the main agent's model, or a sub-agent's model. */
+export type SkillTrigger = "user" | "model" | "nested";
+
 /** The plugin a skill belongs to (SPEC §11). */
 export interface PluginRef {
   name: string;

@@ -4,6 +4,7 @@ import type { Engine } from "../../engine/engine.js";
 import { isRecord } from "../../is-record.js";
 import { openSession } from "../../session/open.js";
 import { UnknownSessionError } from "../../session/unknown-session-error.js";
+import { withTelemetry } from "../../telemetry/with-telemetry.js";
 import type { CliArgs } from "../args.js";
 import type { CliIo } from "../io.js";
 import { prepareRun } from "../model-setup.js";
@@ -86,6 +87,7 @@ export async function headlessCommand(
   try {
     opened = await openSession(engine, prepared.options);
   } catch (error) {
+    await prepared.telemetry?.shutdown();
     io.stderr(
       error instanceof UnknownSessionError
         ? `${error.message}\n`
@@ -93,7 +95,7 @@ export async function headlessCommand(
     );
     return 1;
   }
-  const { session } = opened;
+  const session = withTelemetry(opened.session, prepared.telemetry, opened.model, { shutdownOnClose: true });
   const discovery = await engine.discover();
   await noticeHeld(engine, discovery.skills, io);
   if (debug !== undefined) {
