@@ -13,7 +13,10 @@ const skills: Skill[] = Array.from({ length: SKILLS }, (_, i) =>
   makeSkill({ name: `s-${String(i).padStart(2, "0")}`, description: `Skill ${i} ${"d".repeat(60)}` }),
 );
 const usage = new Map<string, UsageEntry>(
-  Array.from({ length: 20 }, (_, i) => [`s-${String(i).padStart(2, "0")}`, { count: 40 - i, lastUsedAt: NOW }]),
+  Array.from({ length: 20 }, (_, i) => [
+    `s-${String(i).padStart(2, "0")}`,
+    { count: 40 - i, lastUsedAt: NOW },
+  ]),
 );
 const unused = skills.slice(20).map((s) => s.name);
 /** Every name fits; about a third of the descriptions do. */
@@ -90,7 +93,10 @@ describe("listing focus (issue #25 item 4)", () => {
   it("spends at most the discovery share on unused skills before usage order", () => {
     const listing = pack({ relevant: [], seed: 3 });
     const descChars = (names: string[]) =>
-      names.reduce((sum, n) => sum + (listing.entries.find((e) => e.name === n)?.text.length ?? 0) - n.length - 2, 0);
+      names.reduce(
+        (sum, n) => sum + (listing.entries.find((e) => e.name === n)?.text.length ?? 0) - n.length - 2,
+        0,
+      );
     const room = BUDGET - (SKILLS * 6 - 1);
     const unusedFull = fullNames(listing).filter((n) => unused.includes(n));
     expect(descChars(unusedFull)).toBeLessThanOrEqual(Math.floor(room * DISCOVERY_SHARE));

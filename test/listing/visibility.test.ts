@@ -33,12 +33,18 @@ describe("skillVisibility", () => {
       reason: "budget",
       droppedChars: DESC.text.length,
     });
-    expect(skillVisibility({ ...LISTED, placement: "omitted" })).toEqual({ state: "absent", reason: "budget" });
-    expect(skillVisibility({ ...LISTED, placement: undefined })).toEqual({ state: "absent", reason: "unlisted" });
+    expect(skillVisibility({ ...LISTED, placement: "omitted" })).toEqual({
+      state: "absent",
+      reason: "budget",
+    });
+    expect(skillVisibility({ ...LISTED, placement: undefined })).toEqual({
+      state: "absent",
+      reason: "unlisted",
+    });
     // An empty description hides nothing: its name-only line is all there is.
-    expect(skillVisibility({ ...LISTED, placement: "name-only", description: { text: "", capped: 0 } })).toEqual(
-      { state: "full" },
-    );
+    expect(
+      skillVisibility({ ...LISTED, placement: "name-only", description: { text: "", capped: 0 } }),
+    ).toEqual({ state: "full" });
   });
 
   it("reasons to see nothing come first, in a fixed order", () => {
