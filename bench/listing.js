@@ -142,7 +142,13 @@ async function runSize(ctx, size) {
   const tasks = {};
   cases.forEach((c, i) => {
     tasks[c.label] = async () => {
-      const listing = buildListing(skills, { budget: c.budget, usage, now: NOW, searchable: true, focus: c.focus });
+      const listing = buildListing(skills, {
+        budget: c.budget,
+        usage,
+        now: NOW,
+        searchable: true,
+        focus: c.focus,
+      });
       const check = checks[i];
       if (check === undefined) return;
       check.runs += 1;

@@ -65,8 +65,9 @@ describe("doctor: the listing budget and what it leaves out (SPEC §3)", () => {
     // No usage: the session's rotation (seeded by its first prompt, none here) decides which names are left
     // out (issue #25 item 4), not the end of the listing order; they are reported in listing order.
     expect(listing.omitted).toEqual([...listing.omitted].sort());
-    const tail = Array.from({ length: listing.omitted.length }, (_, i) =>
-      `skill-${String(SKILLS - listing.omitted.length + i).padStart(3, "0")}`,
+    const tail = Array.from(
+      { length: listing.omitted.length },
+      (_, i) => `skill-${String(SKILLS - listing.omitted.length + i).padStart(3, "0")}`,
     );
     expect(listing.omitted).not.toEqual(tail);
     const again = JSON.parse((await doctor(["--json"], { SKILLWRIGHT_LISTING_BUDGET: "4000" })).stdout);
