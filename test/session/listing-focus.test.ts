@@ -70,7 +70,6 @@ describe("a session's listing focus", () => {
         textTurn("read", { hasToolResultFor: "Read" }),
         textTurn("bye"),
       ],
-      session: { permissionMode: "bypassPermissions" },
     });
     await h.send("make a pdf of these invoices");
     await h.send("now the nightly pipeline step 3");
