@@ -140,6 +140,12 @@ function sortTop(items: number[], compare: (a: number, b: number) => number, k: 
  * upgraded to their full line by descending usage score (ties in listing order), each costing `len(desc) + 2`;
  * an upgrade that does not fit is skipped and the next one tried.
  *
+ * With a `focus` (a session's, issue #25 item 4; a deviation from SPEC §3) the priority order is: the focus's
+ * relevant skills (best first), then the scored ones by usage score, then the unscored ones in the focus's
+ * rotation (`rotationKey`); names are kept in that order, and before the upgrades in that order a share
+ * ({@link DISCOVERY_SHARE}) of the room left after the names goes to the relevant and the unscored skills only,
+ * so a never-used skill is not always the first to lose its description.
+ *
  * The budget is packed over every listable skill, then entries (and omitted names) in `sentNames` are dropped,
  * so a delta shows each new skill the way the full listing would and is never larger than the budget. Pure.
  * Work is linear in the skills plus one sort of those with a usage score; descriptions are only read for the
