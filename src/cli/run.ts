@@ -133,6 +133,7 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
         model: args.model,
         strict: args.strict,
         prompt: args.prompt ? args : undefined,
+        firstPrompt: args.firstPrompt,
       });
     case "show": {
       const [name, ...rest] = args.positionals;

@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../agent/events.js";
 import type { ModelMessage, ModelUsage } from "../agent/model-types.js";
+import type { ListingFocus } from "../listing/focus.js";
 import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
 import { createLoadedSkills, type LoadedSkills } from "../skill-tool/reinvocation.js";
 import { createListingState, type ListingState, MAIN_AGENT } from "./listing-state.js";
@@ -36,6 +37,13 @@ export interface SessionState {
    * visible skills, so their opening stays byte-identical all session.
    */
   mainFullListing: { text: string; names: string[]; chars: number; pack: string } | undefined;
+  /** The session's first prompt (as the model gets it), set by the first user turn. */
+  firstPrompt: string | undefined;
+  /**
+   * What the listing favours besides usage (issue #25 item 4), decided at the session's first listing from
+   * `firstPrompt` and kept all session, so every later listing (deltas, forks, after compaction) packs alike.
+   */
+  listingFocus: ListingFocus | undefined;
 }
 
 /** A new session's state: the resumed conversation's messages, invocations and loaded skills when there is one. */
@@ -55,5 +63,7 @@ export function createSessionState(deps: SessionDeps): SessionState {
     compactFailedThisTurn: false,
     restored: undefined,
     mainFullListing: undefined,
+    firstPrompt: undefined,
+    listingFocus: undefined,
   };
 }

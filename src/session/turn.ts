@@ -87,6 +87,8 @@ export async function runUserTurn(
   }
   // A prompt template (`/name args`) becomes its text before anything else sees the prompt.
   const prompt = deps.expandTemplate?.(typed) ?? typed;
+  // The listing's focus is decided from the session's first prompt (issue #25 item 4).
+  state.firstPrompt ??= prompt;
   const submit = await runHooks("UserPromptSubmit", { prompt }, signal);
   if (submit.blocked !== undefined) {
     const message = `UserPromptSubmit hook blocked the prompt: ${submit.blocked.reason}`;

@@ -1,16 +1,18 @@
 import { MAIN_SCOPE, skillsInScope } from "../../agent-types/skill-scope.js";
 import type { Engine } from "../../engine/engine.js";
 import { listingDescription } from "../../listing/description.js";
+import { describeVisibility, type Visibility } from "../../listing/visibility.js";
 import { displayName } from "../../skill/skill.js";
 import { SKILL_SEARCH_LIMIT, searchCallable } from "../../skill-search/search.js";
 import type { CliIo } from "../io.js";
-import { openingSkills } from "../listing-report.js";
+import { listingReport, openingSkills } from "../listing-report.js";
 import { LIST_DESCRIPTION_WIDTH } from "./list.js";
 
 /**
  * `skillwright search <query> [--json] [--limit N]`: the skills the model's `SkillSearch` would return for the
  * query at the start of a session (the main agent's skills, conditional ones once active, the same ranking),
- * best first, with their scores. Exit 0 (also when nothing matches); 2 without a query.
+ * best first, with their scores and what the model sees of each in the listing of a session the query opens
+ * (the first prompt decides the listing's focus; `doctor --first-prompt` shows the same). Exit 0 (also when nothing matches); 2 without a query.
  */
 export async function searchCommand(
   engine: Engine,
@@ -23,11 +25,18 @@ export async function searchCommand(
   }
   const skills = skillsInScope(await openingSkills(engine), MAIN_SCOPE);
   const matches = searchCallable(skills, options.query, options.limit ?? SKILL_SEARCH_LIMIT);
+  // What the model sees of each match in a session this query opens: doctor --first-prompt's own report.
+  const report =
+    matches.length === 0 ? undefined : await listingReport(engine, undefined, Date.now(), options.query);
+  const seen = new Map(report?.visibility.map((v) => [v.name, v.visibility]));
+  const visibilityOf = (name: string): Visibility =>
+    seen.get(name) ?? { state: "absent", reason: "unlisted" };
   if (options.json) {
     const entries = matches.map(({ skill, score }) => ({
       name: skill.name,
       ...(skill.alias === undefined ? {} : { alias: skill.alias }),
       score,
+      visibility: visibilityOf(skill.name),
       description: listingDescription(skill),
       source: skill.source,
       path: skill.filePath,
@@ -45,7 +54,8 @@ export async function searchCommand(
       description.length > LIST_DESCRIPTION_WIDTH
         ? `${description.slice(0, LIST_DESCRIPTION_WIDTH - 1)}…`
         : description;
-    return `${String(i + 1).padStart(2)}. ${displayName(skill)}  [${skill.source}]  score ${score}\n    ${shown}`;
+    const sees = describeVisibility(visibilityOf(skill.name));
+    return `${String(i + 1).padStart(2)}. ${displayName(skill)}  [${skill.source}]  score ${score}  listed: ${sees}\n    ${shown}`;
   });
   io.stdout(`${lines.join("\n")}\n`);
   return 0;
