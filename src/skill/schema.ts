@@ -33,6 +33,7 @@ export const KNOWN_FIELDS = [
   "paths",
   "hooks",
   "shell",
+  "ttl-turns",
   "license",
   "compatibility",
   "metadata",
@@ -177,6 +178,8 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
   }
   const hooks = fields.hooks;
   if (hooks !== undefined && hooks !== null) setField(meta, "hooks", hooks);
+  const ttlTurns = readCount(r, "ttl-turns");
+  if (ttlTurns !== undefined) setField(meta, "ttlTurns", ttlTurns);
   const license = readText(r, "license");
   if (license !== undefined) setField(meta, "license", license);
   const compatibility = readText(r, "compatibility");
@@ -219,6 +222,7 @@ function knownFields(): KnownFields {
     paths: undefined,
     hooks: undefined,
     shell: undefined,
+    "ttl-turns": undefined,
     license: undefined,
     compatibility: undefined,
     metadata: undefined,
@@ -283,6 +287,9 @@ function copyKnownField(fields: KnownFields, key: string, value: unknown): boole
     case "shell":
       fields.shell = value;
       return true;
+    case "ttl-turns":
+      fields["ttl-turns"] = value;
+      return true;
     case "license":
       fields.license = value;
       return true;
@@ -344,6 +351,16 @@ function readBool(r: FieldReader, key: keyof KnownFields, fallback: boolean): bo
   const value = toBoolean(raw);
   if (value === undefined) invalid(r, key, "true/false/yes/no/on/off/1/0");
   return value ?? fallback;
+}
+
+/** A whole number ≥ 0 (`3` or `"3"`), undefined when absent or invalid. */
+function readCount(r: FieldReader, key: keyof KnownFields): number | undefined {
+  const raw = r.data[key];
+  if (raw === undefined || raw === null) return undefined;
+  const text = toText(raw)?.trim();
+  const value = text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : undefined;
+  if (value === undefined) invalid(r, key, "a whole number of user turns (0 or more)");
+  return value;
 }
 
 function readOneOf<T extends string>(

@@ -56,6 +56,11 @@ export interface SkillMeta {
   /** The raw `hooks:` value; validated when the skill is invoked (SPEC §10). */
   hooks?: unknown;
   shell: "bash" | "sh";
+  /**
+   * `ttl-turns`: after this many further user turns an inline expansion of the skill is replaced, in what the
+   * model is sent, by a one-line stub (the transcript keeps it). Undefined: the session's default.
+   */
+  ttlTurns?: number;
   license?: string;
   compatibility?: string;
   version?: string;
