@@ -1,9 +1,4 @@
-import type {
-  PermissionSettings,
-  Settings,
-  SkillContextSettings,
-  SkillSettings,
-} from "./settings-schema.js";
+import type { PermissionSettings, Settings, SkillContextSettings, SkillSettings } from "./settings-schema.js";
 
 // A hand-written check of a settings file, so that a valid file (the usual case) is read without building the zod
 // schema. It accepts only what `settingsSchema()` accepts and gives the value zod gives (known keys first, in the

@@ -119,7 +119,8 @@ export async function engineSessionHost(engine: Engine, rules: HostRules): Promi
 /** The settings' `skillContext` block as session options (its other keys left out). Pure. */
 function skillContextOf(settings: SkillContextSettings | undefined): SkillContextOptions {
   const options: SkillContextOptions = {};
-  if (settings?.expireAfterUserTurns !== undefined) options.expireAfterUserTurns = settings.expireAfterUserTurns;
+  if (settings?.expireAfterUserTurns !== undefined)
+    options.expireAfterUserTurns = settings.expireAfterUserTurns;
   if (settings?.maxTokens !== undefined) options.maxTokens = settings.maxTokens;
   return options;
 }

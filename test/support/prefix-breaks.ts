@@ -5,7 +5,8 @@
 
 /** A block's JSON text without `cache_control` (a string content counts as one text block). */
 function blockTexts(message: { role: string; content: unknown }): string[] {
-  const blocks = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
+  const blocks =
+    typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
   if (!Array.isArray(blocks)) return [];
   return blocks.map((block, i) => {
     const { cache_control: _mark, ...rest } = block as Record<string, unknown>;

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { dueExpansions, expiredSkillStub, type LiveExpansion } from "../../../src/session/skill-context/expiry.js";
-import { stubbedMessages } from "../../../src/session/skill-context/stubbed-messages.js";
 import type { ModelMessage } from "../../../src/agent/model-types.js";
+import {
+  dueExpansions,
+  expiredSkillStub,
+  type LiveExpansion,
+} from "../../../src/session/skill-context/expiry.js";
+import { stubbedMessages } from "../../../src/session/skill-context/stubbed-messages.js";
 
 const e = (id: number, lastTurn: number, ttl: number | undefined, tokens = 10): LiveExpansion => ({
   id,
@@ -13,8 +17,20 @@ const e = (id: number, lastTurn: number, ttl: number | undefined, tokens = 10): 
 
 describe("dueExpansions", () => {
   it.each([
-    { case: "ttl 1, invoked in turn 1: kept in turn 2", live: [e(1, 1, 1)], turn: 2, max: undefined, due: [] },
-    { case: "ttl 1, invoked in turn 1: due in turn 3", live: [e(1, 1, 1)], turn: 3, max: undefined, due: [1] },
+    {
+      case: "ttl 1, invoked in turn 1: kept in turn 2",
+      live: [e(1, 1, 1)],
+      turn: 2,
+      max: undefined,
+      due: [],
+    },
+    {
+      case: "ttl 1, invoked in turn 1: due in turn 3",
+      live: [e(1, 1, 1)],
+      turn: 3,
+      max: undefined,
+      due: [1],
+    },
     { case: "ttl 0: due in the next turn", live: [e(1, 4, 0)], turn: 5, max: undefined, due: [1] },
     { case: "no ttl, no cap: never", live: [e(1, 1, undefined)], turn: 99, max: undefined, due: [] },
     {

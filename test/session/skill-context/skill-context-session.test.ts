@@ -97,7 +97,10 @@ describe("ttl-turns: an inline expansion leaves the requests after N further use
     h = await startHarness({
       files: {
         ...TREE,
-        "project/.claude/skills/wide/SKILL.md": skillMd("description: Wide", `WIDE-BODY ${"w".repeat(8_000)}`),
+        "project/.claude/skills/wide/SKILL.md": skillMd(
+          "description: Wide",
+          `WIDE-BODY ${"w".repeat(8_000)}`,
+        ),
       },
       // wide (~2,030 tokens, turn 1) fits alone; with small (~130 tokens, turn 2) the two pass 2,100, so wide
       // (the less recently invoked) goes and small stays.
@@ -191,10 +194,7 @@ describe("transformContext (the host's seam)", () => {
     const seen: number[] = [];
     const transformContext = (messages: readonly ModelMessage[]): ModelMessage[] => {
       seen.push(messages.length);
-      return [{ role: "user", content: [{ type: "text", text: "HOST-PREAMBLE" }] }, ...messages.slice(0)].map(
-        (m, i) =>
-          i === 0 ? m : { ...m, content: typeof m.content === "string" ? m.content.toUpperCase() : m.content },
-      );
+      return [{ role: "user", content: [{ type: "text", text: "HOST-PREAMBLE" }] }, ...messages];
     };
     h = await startHarness({
       files: TREE,
