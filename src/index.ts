@@ -5,7 +5,7 @@
  */
 
 export type { AgentEvent, AgentResult } from "./agent/events.js";
-export type { AgentTool } from "./agent/loop.js";
+export type { AgentTool, TransformContext } from "./agent/loop.js";
 export { createModelClient, type ModelClient, type ModelClientOptions } from "./agent/model-client.js";
 export { ModelError } from "./agent/model-error.js";
 export type { ModelMessage } from "./agent/model-types.js";
@@ -29,6 +29,7 @@ export type { AskPermission, PermissionDecision, PermissionRules } from "./permi
 export { openSession } from "./session/open.js";
 export type { OpenedSession, OpenSessionOptions } from "./session/open-options.js";
 export type { Session } from "./session/session-types.js";
+export type { SkillContextOptions } from "./session/skill-context/expiry.js";
 export {
   createFileTranscriptStore,
   type TranscriptEntry,

@@ -47,6 +47,7 @@ const INDEX_NAMES = [
   "ShellRunOptions",
   "Skill",
   "SkillCatalog",
+  "SkillContextOptions",
   "SkillInfo",
   "SkillMeta",
   "SkillSource",
@@ -54,6 +55,7 @@ const INDEX_NAMES = [
   "Tool",
   "ToolContext",
   "ToolResult",
+  "TransformContext",
   "TranscriptEntry",
   "UnknownEnvironmentError",
   "UnknownSessionError",
@@ -157,10 +159,11 @@ function hasDocComment(symbol: ts.Symbol): boolean {
 }
 
 describe("the public surface", () => {
-  it("src/index.ts exports exactly the pinned names, at most 60", () => {
+  // 62: 60, then the two types of the context seam (issue 31 item 1: TransformContext, SkillContextOptions).
+  it("src/index.ts exports exactly the pinned names, at most 62", () => {
     const names = sorted(exportsOf("src/index.ts").map((e) => e.name));
     expect(names).toEqual(sorted(INDEX_NAMES));
-    expect(names.length).toBeLessThanOrEqual(60);
+    expect(names.length).toBeLessThanOrEqual(62);
   });
 
   it("src/testing.ts exports exactly the pinned names", () => {
