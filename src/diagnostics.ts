@@ -52,6 +52,8 @@ export const DIAGNOSTIC_CODES = [
   "source-failed",
   "effort-unsupported",
   "skill-changed",
+  "skill-tool-invalid",
+  "skill-tool-shadowed",
 ] as const;
 
 /** A stable diagnostic code: one of {@link DIAGNOSTIC_CODES}. */

@@ -70,6 +70,7 @@ const INDEX_NAMES = [
   "createModelClient",
   "createNodeFs",
   "createNodeShell",
+  "defineSkillTool",
   "defineTool",
   "hasErrors",
   "openSession",
@@ -91,6 +92,7 @@ const INDEX_VALUES = [
   "createModelClient",
   "createNodeFs",
   "createNodeShell",
+  "defineSkillTool",
   "defineTool",
   "hasErrors",
   "openSession",
@@ -159,11 +161,11 @@ function hasDocComment(symbol: ts.Symbol): boolean {
 }
 
 describe("the public surface", () => {
-  // 62: 60, then the two types of the context seam (issue 31 item 1: TransformContext, SkillContextOptions).
-  it("src/index.ts exports exactly the pinned names, at most 62", () => {
+  // 63: 61, then the two types of the context seam (issue 31 item 1: TransformContext, SkillContextOptions).
+  it("src/index.ts exports exactly the pinned names, at most 63", () => {
     const names = sorted(exportsOf("src/index.ts").map((e) => e.name));
     expect(names).toEqual(sorted(INDEX_NAMES));
-    expect(names.length).toBeLessThanOrEqual(62);
+    expect(names.length).toBeLessThanOrEqual(63);
   });
 
   it("src/testing.ts exports exactly the pinned names", () => {

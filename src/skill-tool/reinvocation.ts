@@ -55,6 +55,8 @@ export interface LoadedSkills {
    * is sent (it expired), so its next invocation is a first one again.
    */
   forget(agentId: string | undefined, skill: string): void;
+  /** True when skill `skill` was loaded in the conversation of `agentId` (undefined: main), in any version. */
+  has(agentId: string | undefined, skill: string): boolean;
   /** Forgets the main agent's conversation (after compaction nothing counts as already loaded). */
   resetMain(): void;
   /** Forgets the conversation of sub-agent `agentId` (a fork that compacted its own conversation). */
@@ -92,6 +94,7 @@ export function createLoadedSkills(
   }
   return {
     first: (agentId, skill, loadedFrom) => current(agentId, skill, loadedFrom)?.text,
+    has: (agentId, skill) => byConversation.get(agentId ?? MAIN_CONVERSATION)?.has(skill) === true,
     add(agentId, skill, text, loadedFrom) {
       const entry = current(agentId, skill, loadedFrom);
       // A resumed session's expansion belongs to the skill as first invoked after the resume.
