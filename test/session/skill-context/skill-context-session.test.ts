@@ -4,11 +4,26 @@
  * `transformContext`.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import * as z from "zod";
 import type { ModelMessage } from "../../../src/agent/model-types.js";
+import { createEngine } from "../../../src/engine/engine.js";
+import { createMemoryFs } from "../../../src/io/memory-fs.js";
 import { REATTACH_INTRO } from "../../../src/session/compaction/reattach.js";
+import { openSession } from "../../../src/session/open.js";
 import { expiredSkillStub } from "../../../src/session/skill-context/expiry.js";
-import { type Harness, type RequestBody, skillMd, startHarness, textBlocks } from "../../support/harness.js";
-import { textTurn, toolTurn } from "../../support/model-server.js";
+import { defineSkillTool } from "../../../src/skill/skill-tools.js";
+import { notLoadedText } from "../../../src/skill-tool/owned-tools.js";
+import { createMemorySource } from "../../../src/sources/memory-source.js";
+import {
+  type Harness,
+  type RequestBody,
+  resultText,
+  skillMd,
+  startHarness,
+  textBlocks,
+  toolResultsOf,
+} from "../../support/harness.js";
+import { startTestModel, textTurn, toolTurn } from "../../support/model-server.js";
 import { prefixBreaks } from "../../support/prefix-breaks.js";
 import type { TreeEntry } from "../../support/tmp-tree.js";
 
@@ -211,5 +226,54 @@ describe("transformContext (the host's seam)", () => {
     const messages = h.opened.session.messages();
     expect(messages).toHaveLength(4);
     expect(JSON.stringify(messages)).not.toContain("HOST-PREAMBLE");
+  });
+});
+
+describe("an expired skill's own tools", () => {
+  it("answer that the skill must be loaded again, as the stub says; loading it makes them callable again", async () => {
+    const source = createMemorySource({
+      skills: [
+        {
+          name: "pricing",
+          description: "Quotes prices",
+          body: "PRICING-BODY use quote.",
+          tools: [
+            defineSkillTool({
+              name: "quote",
+              description: "Quotes a price for a SKU",
+              input: z.object({ sku: z.string() }),
+              execute: async (input) => `price of ${input.sku}: 3 EUR`,
+            }),
+          ],
+        },
+      ],
+    });
+    const model = await startTestModel([
+      toolTurn("Skill", { skill: "pricing" }),
+      toolTurn("quote", { sku: "A1" }, { id: "first" }),
+      textTurn("one"),
+      toolTurn("quote", { sku: "B2" }, { id: "late" }),
+      toolTurn("Skill", { skill: "pricing" }, { match: { hasToolResultFor: "late" } }),
+      toolTurn("quote", { sku: "B2" }, { id: "again" }),
+      textTurn("two"),
+    ]);
+    const engine = createEngine({ cwd: "/w", home: "/h", fs: createMemoryFs(), sources: [source] });
+    try {
+      const { session } = await openSession(engine, {
+        client: model.client,
+        skillContext: { expireAfterUserTurns: 0 },
+      });
+      for (const prompt of ["price A1", "price B2"]) for await (const _ of session.send(prompt)) void _;
+      await session.close();
+      const results = model.server.requests.map((r) => resultText(toolResultsOf(r)[0]));
+      expect(results[2]).toBe("price of A1: 3 EUR");
+      expect(results[4]).toBe(notLoadedText("quote", "pricing"));
+      expect(results[6]).toBe("price of B2: 3 EUR");
+      expect(JSON.stringify(model.server.requests[4]?.body)).toContain(expiredSkillStub("pricing"));
+      expect(JSON.stringify(model.server.requests[6]?.body)).toContain("PRICING-BODY");
+    } finally {
+      await engine.close();
+      await model.close();
+    }
   });
 });
