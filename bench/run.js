@@ -16,6 +16,7 @@ import * as serve from "./serve.js";
 import * as serveStore from "./serve-store.js";
 import * as serveTurn from "./serve-turn.js";
 import * as serveUpload from "./serve-upload.js";
+import * as skillContext from "./skill-context.js";
 
 /** Every section, in run order. Each module exports `run(ctx: BenchContext) → Promise<figures>`. */
 const SECTIONS = {
@@ -24,6 +25,7 @@ const SECTIONS = {
   listing,
   agent,
   cache,
+  "skill-context": skillContext,
   deps,
   import: importSection,
   serve,

@@ -4,7 +4,7 @@ import { SPEC_FIELDS } from "../skill/spec-profile.js";
 import type { LintFinding } from "./rules.js";
 
 /** Frontmatter keys only this engine defines (Claude Code does not read them). */
-const ENGINE_ONLY_FIELDS: ReadonlySet<string> = new Set(["available-to", "skill-tools"]);
+const ENGINE_ONLY_FIELDS: ReadonlySet<string> = new Set(["available-to", "skill-tools", "ttl-turns"]);
 
 /** Frontmatter keys the engine (and Claude Code) define beyond the Agent Skills specification. */
 const EXTENSION_FIELDS: ReadonlySet<string> = new Set<string>(

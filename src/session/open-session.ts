@@ -141,6 +141,8 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
     store,
     listingSettings: snapshot.listing,
     skillModelSwitch: options.skillModelSwitch ?? snapshot.skillModelSwitch,
+    skillContext: options.skillContext ?? snapshot.skillContext,
+    ...(options.transformContext === undefined ? {} : { transformContext: options.transformContext }),
     ...(skillSearchFor === undefined ? {} : { skillSearchFor }),
     ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
     ...(resumed === undefined ? {} : { resumed }),

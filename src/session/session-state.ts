@@ -5,6 +5,7 @@ import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
 import { createLoadedSkills, type LoadedSkills } from "../skill-tool/reinvocation.js";
 import { createListingState, type ListingState, MAIN_AGENT } from "./listing-state.js";
 import type { SessionDeps } from "./session-types.js";
+import { createSkillContext, type SkillContext } from "./skill-context/skill-context.js";
 
 /**
  * Everything a session changes while it runs, in one place: the conversation, the invocation log, what each
@@ -17,6 +18,8 @@ export interface SessionState {
   readonly invocations: InvokedSkill[];
   /** The expansions each conversation holds now (re-invocations, SPEC §14.3). */
   readonly loaded: LoadedSkills;
+  /** Which inline expansions of the main agent are live, and which its requests send as a stub. */
+  readonly skillContext: SkillContext;
   /** The names each agent was listed. */
   readonly listing: ListingState;
   /** Announcements of nested skills found since the last user message or request. */
@@ -51,10 +54,15 @@ export function createSessionState(deps: SessionDeps): SessionState {
   const listing = createListingState();
   // Catalog in the system prompt: those skills are sent; the listing deltas bring only what appears later.
   listing.markSent(MAIN_AGENT, deps.systemListingNames ?? []);
+  const loaded = createLoadedSkills(deps.resumed?.loaded ?? []);
   return {
     messages: [...(deps.resumed?.history ?? [])],
     invocations: [...(deps.resumed?.invocations ?? [])],
-    loaded: createLoadedSkills(deps.resumed?.loaded ?? []),
+    loaded,
+    skillContext: createSkillContext({
+      options: deps.skillContext ?? {},
+      onExpired: (name) => loaded.forget(undefined, name),
+    }),
     listing,
     pendingAnnouncements: [],
     messagesUsage: [],

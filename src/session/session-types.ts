@@ -1,5 +1,5 @@
 import type { AgentEvent } from "../agent/events.js";
-import type { AgentTool } from "../agent/loop.js";
+import type { AgentTool, TransformContext } from "../agent/loop.js";
 import type { ModelMessage } from "../agent/model-types.js";
 import type { SkillScope } from "../agent-types/skill-scope.js";
 import type { SkillApprovals } from "../approvals/skill-approvals.js";
@@ -10,6 +10,7 @@ import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
 import type { UsageStore } from "../usage.js";
 import type { ResumedConversation } from "./resume.js";
 import type { SessionSnapshot } from "./session-snapshot.js";
+import type { SkillContextOptions } from "./skill-context/expiry.js";
 import type { TranscriptStore } from "./transcript-store.js";
 
 /**
@@ -51,6 +52,10 @@ export interface SessionDeps {
   skillModelSwitch?: boolean;
   /** The `SkillSearch` tool for a sub-agent's skill scope (the main agent's is `context.skillSearch`). */
   skillSearchFor?: (scope: SkillScope) => AgentTool;
+  /** When the main agent's inline skill expansions expire (a skill's `ttl-turns` wins over the default). */
+  skillContext?: SkillContextOptions;
+  /** The host's transform of each main-agent request's messages, after expired expansions are stubbed. */
+  transformContext?: TransformContext;
   /** The main agent's model requests per user turn at most. */
   maxTurns?: number;
   maxTokens?: number;

@@ -128,6 +128,13 @@ export function createSession(deps: SessionDeps): Session {
       await append([invocationEntry(invocation)]);
     },
     loaded: state.loaded,
+    inlineSent: (skill, outcome) =>
+      state.skillContext.sent({
+        name: skill.name,
+        ttl: skill.ttlTurns ?? deps.skillContext?.expireAfterUserTurns,
+        ...(outcome.note === undefined ? {} : { note: outcome.note }),
+        text: outcome.text,
+      }),
     forkCompaction: createForkCompaction({
       invocations: () => state.invocations,
       fullListing: (agentId, forkModel, scope) => {

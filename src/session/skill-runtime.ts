@@ -8,7 +8,7 @@ import { type ForkDeps, runFork } from "../fork/fork.js";
 import type { ForkRequest } from "../fork/fork-request.js";
 import type { RunHooks } from "../hooks/runner.js";
 import type { PermissionPolicy } from "../permissions/policy.js";
-import { answersTo } from "../skill/skill.js";
+import { answersTo, type Skill } from "../skill/skill.js";
 import { type InvocationOutcome, type InvocationRequest, invokeSkill } from "../skill-tool/invoke.js";
 import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
 import type { LoadedSkills } from "../skill-tool/reinvocation.js";
@@ -37,6 +37,8 @@ export interface SkillRuntimeDeps {
   loaded: LoadedSkills;
   /** Paths any agent's tools touched (conditional activation, nested discovery). */
   touch: (paths: readonly string[]) => Promise<void>;
+  /** Told each inline expansion sent to the main agent (expiring skill context). */
+  inlineSent?: (skill: Skill, outcome: Extract<InvocationOutcome, { kind: "inline" }>) => void;
   /** Builds the step that compacts a fork's own conversation (SPEC §8). */
   forkCompaction?: ForkDeps["compaction"];
 }
@@ -102,7 +104,12 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       ...(deps.forkCompaction === undefined ? {} : { compaction: deps.forkCompaction }),
     });
   };
-  const invoke = (caller: RunContext, request: InvocationRequest) =>
+  const invoke = async (caller: RunContext, request: InvocationRequest) => {
+    const outcome = await pipeline(caller, request);
+    if (outcome.kind === "inline" && request.agentId === undefined) deps.inlineSent?.(request.skill, outcome);
+    return outcome;
+  };
+  const pipeline = (caller: RunContext, request: InvocationRequest) =>
     invokeSkill(request, {
       context: caller,
       policy: deps.policy(caller),

@@ -96,6 +96,8 @@ export async function runUserTurn(
     return finish(message, "blocked");
   }
   opening.push(...submit.additionalContext.map((text) => ({ type: "text" as const, text })));
+  // Expansions whose time is up leave the requests now, all at once: one change of the prefix per turn at most.
+  state.skillContext.beginTurn(state.messages);
   await parts.touch(mentionedPaths(prompt, context.cwd));
   const turn: TurnState = {
     model: parts.model,
@@ -174,6 +176,10 @@ async function runAgentTurn(
           signal,
           gate: parts.gateOf(context),
           ...(deps.maxTurns === undefined ? {} : { maxTurns: deps.maxTurns }),
+          transformContext: (messages) => {
+            const view = state.skillContext.view(messages);
+            return deps.transformContext === undefined ? view : deps.transformContext(view);
+          },
           reminders: async () => {
             const delta = await parts.listings.listingFor(MAIN_AGENT, parts.model);
             const out = state.pendingAnnouncements.splice(0);

@@ -50,6 +50,11 @@ export interface LoadedSkills {
    * conversation; only the first one of that skill object counts.
    */
   add(agentId: string | undefined, skill: string, text: string, loadedFrom: object): void;
+  /**
+   * Forgets skill `skill` in the conversation of `agentId` (undefined: main): its expansion left what the model
+   * is sent (it expired), so its next invocation is a first one again.
+   */
+  forget(agentId: string | undefined, skill: string): void;
   /** True when skill `skill` was loaded in the conversation of `agentId` (undefined: main), in any version. */
   has(agentId: string | undefined, skill: string): boolean;
   /** Forgets the main agent's conversation (after compaction nothing counts as already loaded). */
@@ -95,6 +100,9 @@ export function createLoadedSkills(
       // A resumed session's expansion belongs to the skill as first invoked after the resume.
       if (entry !== undefined) entry.from ??= loadedFrom;
       else conversation(agentId).set(skill, { text, from: loadedFrom });
+    },
+    forget(agentId, skill) {
+      byConversation.get(agentId ?? MAIN_CONVERSATION)?.delete(skill);
     },
     resetMain: () => {
       byConversation.delete(MAIN_CONVERSATION);

@@ -35,6 +35,7 @@ export const KNOWN_FIELDS = [
   "hooks",
   "skill-tools",
   "shell",
+  "ttl-turns",
   "license",
   "compatibility",
   "metadata",
@@ -185,6 +186,8 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
     diagnostics.push(...read.diagnostics);
     if (read.tools.length > 0) setField(meta, "skillTools", read.tools);
   }
+  const ttlTurns = readCount(r, "ttl-turns");
+  if (ttlTurns !== undefined) setField(meta, "ttlTurns", ttlTurns);
   const license = readText(r, "license");
   if (license !== undefined) setField(meta, "license", license);
   const compatibility = readText(r, "compatibility");
@@ -228,6 +231,7 @@ function knownFields(): KnownFields {
     hooks: undefined,
     "skill-tools": undefined,
     shell: undefined,
+    "ttl-turns": undefined,
     license: undefined,
     compatibility: undefined,
     metadata: undefined,
@@ -295,6 +299,9 @@ function copyKnownField(fields: KnownFields, key: string, value: unknown): boole
     case "shell":
       fields.shell = value;
       return true;
+    case "ttl-turns":
+      fields["ttl-turns"] = value;
+      return true;
     case "license":
       fields.license = value;
       return true;
@@ -356,6 +363,16 @@ function readBool(r: FieldReader, key: keyof KnownFields, fallback: boolean): bo
   const value = toBoolean(raw);
   if (value === undefined) invalid(r, key, "true/false/yes/no/on/off/1/0");
   return value ?? fallback;
+}
+
+/** A whole number ≥ 0 (`3` or `"3"`), undefined when absent or invalid. */
+function readCount(r: FieldReader, key: keyof KnownFields): number | undefined {
+  const raw = r.data[key];
+  if (raw === undefined || raw === null) return undefined;
+  const text = toText(raw)?.trim();
+  const value = text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : undefined;
+  if (value === undefined) invalid(r, key, "a whole number of user turns (0 or more)");
+  return value;
 }
 
 function readOneOf<T extends string>(

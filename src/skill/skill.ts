@@ -62,6 +62,11 @@ export interface SkillMeta {
   /** `skill-tools:`: tools offered from the first request and callable once the skill is loaded. */
   skillTools?: SkillToolSpec[];
   shell: "bash" | "sh";
+  /**
+   * `ttl-turns`: after this many further user turns an inline expansion of the skill is replaced, in what the
+   * model is sent, by a one-line stub (the transcript keeps it). Undefined: the session's default.
+   */
+  ttlTurns?: number;
   license?: string;
   compatibility?: string;
   version?: string;
