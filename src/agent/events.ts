@@ -40,6 +40,18 @@ export type AgentEvent =
       expansionChars?: number;
     }
   | {
+      /**
+       * A listing (or delta) went to an agent: how many skills it shows whole, cut, by name only, and how many it
+       * left out for the budget (found with `SkillSearch`).
+       */
+      type: "listing_sent";
+      agentId?: string;
+      full: number;
+      cut: number;
+      nameOnly: number;
+      omitted: number;
+    }
+  | {
       /** The hooks of one event ran (`count` of them), from `startedAt` to `endedAt` (ms since the epoch). */
       type: "hook_run";
       agentId?: string;

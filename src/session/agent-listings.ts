@@ -1,5 +1,6 @@
 import { MAIN_SCOPE, type SkillScope, skillsInScope } from "../agent-types/skill-scope.js";
 import { type ListingPack, listingLimits } from "../listing/budget.js";
+import { visibilityCounts } from "../listing/visibility.js";
 import { contextWindowFor } from "../models.js";
 import { listingFocus } from "./listing-focus.js";
 import { MAIN_AGENT } from "./listing-state.js";
@@ -49,6 +50,17 @@ export function createAgentListings(deps: SessionDeps, state: SessionState): Age
       () => deps.usage.load(),
       context.now(),
     );
+    if (sent.text !== "") {
+      const counts = visibilityCounts(sent.entries);
+      state.emit({
+        type: "listing_sent",
+        ...(agent === MAIN_AGENT ? {} : { agentId: agent }),
+        full: counts.full,
+        cut: counts.cut,
+        nameOnly: counts["name-only"],
+        omitted: sent.omitted.length,
+      });
+    }
     if (agent === MAIN_AGENT && full && sent.text !== "" && state.mainFullListing === undefined) {
       const names = [...sent.entries.map((e) => e.name), ...sent.omitted];
       state.mainFullListing = {

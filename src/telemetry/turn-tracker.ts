@@ -36,6 +36,7 @@ export const COUNTER_NAMES = {
   invocations: "skillwright.skill.invocations",
   searches: "skillwright.skill_search.calls",
   requests: "skillwright.model.requests",
+  listing: "skillwright.listing.entries",
 } as const;
 
 const MAIN = "main";
@@ -45,7 +46,8 @@ const MAIN = "main";
  * agent's `turn_end` (tokens), child of its agent's span (the turn's, or its fork's); a skill invocation span from
  * `skill_invoked` (name, source, trigger, inline or fork, estimated tokens of the expansion) to the end of that
  * agent's Skill call, child of the turn's span; a fork span from `fork_start` to `fork_end`, child of its skill's;
- * a hook span per `hook_run`, with its own times. Counters: invocations, SkillSearch calls, model requests. The
+ * a hook span per `hook_run`, with its own times. Counters: invocations, SkillSearch calls, model requests, and the
+ * entries of each listing sent by visibility (`full`, `cut`, `name-only`, `omitted`: one decision, the listing's). The
  * prompt's text is an attribute only with `logPrompts`; otherwise its length is.
  */
 export function createTurnTracker(
@@ -150,6 +152,16 @@ export function createTurnTracker(
           );
           return;
         }
+        case "listing_sent":
+          for (const [visibility, value] of [
+            ["full", event.full],
+            ["cut", event.cut],
+            ["name-only", event.nameOnly],
+            ["omitted", event.omitted],
+          ] as const) {
+            if (value > 0) port.count(COUNTER_NAMES.listing, value, { visibility, "agent.id": agent });
+          }
+          return;
         case "tool_start":
           if (event.name === "SkillSearch") port.count(COUNTER_NAMES.searches, 1, {});
           return;

@@ -153,6 +153,10 @@ describe("telemetry over OpenTelemetry (issue #31 item 3)", () => {
       .filter((e) => e.path === "/v1/metrics")
       .map((e) => e.body.toString("utf8"));
     expect(metrics.join("")).toContain("skillwright.skill.invocations");
+    // The listing's entries by visibility, counted from the same decision the listing and doctor use.
+    const listing = metrics.join("");
+    expect(listing).toContain("skillwright.listing.entries");
+    expect(listing).toMatch(/"key":"visibility","value":\{"stringValue":"full"\}/);
   });
 
   it("exports over http/protobuf by default", async () => {
