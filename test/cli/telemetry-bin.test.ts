@@ -1,10 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTestModel, TEST_API_KEY, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
+import { attr, spansOf, startReceiver } from "../support/otlp-receiver.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
 /** What users run: the bundled bin (`npm run build` first). */
@@ -14,64 +13,6 @@ const MODULE_LOG = fileURLToPath(new URL("../support/module-log.cjs", import.met
 beforeAll(() => {
   expect(existsSync(BIN), `${BIN} is missing: run \`npm run build\` before the tests`).toBe(true);
 });
-
-/** One OTLP/HTTP export the receiver got. */
-interface Export {
-  path: string;
-  contentType: string;
-  body: Buffer;
-}
-
-/** A local OTLP/HTTP receiver on a free port: it keeps every POST and answers 200. */
-async function startReceiver(): Promise<{ url: string; exports: Export[]; close: () => Promise<void> }> {
-  const exports: Export[] = [];
-  const server: Server = createServer((req: IncomingMessage, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      exports.push({
-        path: req.url ?? "",
-        contentType: req.headers["content-type"] ?? "",
-        body: Buffer.concat(chunks),
-      });
-      res.writeHead(200, { "content-type": req.headers["content-type"] ?? "application/json" });
-      res.end(req.headers["content-type"]?.includes("json") ? "{}" : "");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    exports,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
-interface JsonSpan {
-  name: string;
-  spanId: string;
-  parentSpanId?: string;
-  attributes: {
-    key: string;
-    value: { stringValue?: string; intValue?: string | number; boolValue?: boolean };
-  }[];
-}
-
-function spansOf(exports: readonly Export[]): JsonSpan[] {
-  return exports
-    .filter((e) => e.path === "/v1/traces")
-    .flatMap((e) => {
-      const body = JSON.parse(e.body.toString("utf8")) as {
-        resourceSpans: { scopeSpans: { spans: JsonSpan[] }[] }[];
-      };
-      return body.resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans));
-    });
-}
-
-const attr = (span: JsonSpan | undefined, key: string) => {
-  const value = span?.attributes.find((a) => a.key === key)?.value;
-  return value?.stringValue ?? value?.intValue ?? value?.boolValue;
-};
 
 let tree: TmpTree | undefined;
 let model: TestModel | undefined;
