@@ -52,6 +52,7 @@ export const DIAGNOSTIC_CODES = [
   "source-failed",
   "effort-unsupported",
   "skill-changed",
+  "background-inline",
 ] as const;
 
 /** A stable diagnostic code: one of {@link DIAGNOSTIC_CODES}. */
