@@ -291,8 +291,7 @@ async function runAgentFork(request: ForkRequest, deps: ForkDeps, plan: ForkPlan
       context,
       tools,
       ...(note === undefined ? {} : { note }),
-      gate:
-        background || agent.permissionMode === "dontAsk" ? (deps.noAskGate ?? deps.gate) : deps.gate,
+      gate: background || agent.permissionMode === "dontAsk" ? (deps.noAskGate ?? deps.gate) : deps.gate,
     });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
