@@ -5,7 +5,6 @@ import type { RunContext } from "../context.js";
 import { createBackgroundHooks, createHooksRunner, type RunHooks } from "../hooks/runner.js";
 import { listedChars, listingBlockChars } from "../listing/read-blocks.js";
 import { resolveModel } from "../models.js";
-import type { PermissionRules } from "../permissions/decision.js";
 import type { PermissionPolicy } from "../permissions/policy.js";
 import { loadReferenceFilesRead } from "../tools/load-reference.js";
 import { createAgentListings } from "./agent-listings.js";
