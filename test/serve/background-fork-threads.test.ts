@@ -38,7 +38,14 @@ beforeAll(async () => {
         // The answer is in the first main request made after it was ready: the one after the handle, or a
         // request of its own once the turn's answer was in.
         textTurn("Thanks: got it.", { agentId: null, lastUserTextIncludes: "BG-ANSWER" }),
-        textTurn("Started.", { agentId: null, hasToolResultFor: "Skill" }),
+        textTurn("Started.", { agentId: null, hasToolResultFor: "Skill", toolResultIncludes: '"survey"' }),
+        toolTurn("Skill", { skill: "watch" }, { match: { agentId: null, lastUserTextIncludes: "go watch" } }),
+        {
+          match: { agentId: "*", lastUserTextIncludes: "WATCH-BODY" },
+          response: { content: [{ type: "text", text: "never" }] },
+          fault: { kind: "stall", afterEvents: 0 },
+        },
+        textTurn("Watching.", { agentId: null, hasToolResultFor: "Skill", toolResultIncludes: '"watch"' }),
       ],
     },
   });
@@ -58,25 +65,30 @@ afterAll(async () => {
 
 const threadOf = (e: StreamEvent) => ("session_thread_id" in e ? e.session_thread_id : undefined);
 
+const skillFile = async (name: string, body: string) =>
+  toFile(
+    Buffer.from(
+      `---\nname: ${name}\ndescription: Runs ${name}\ncontext: fork\nbackground: true\n---\n${body}\n`,
+    ),
+    `${name}/SKILL.md`,
+  );
+let sessionId: string;
+
 describe("a background fork in a served session", () => {
   it("streams as a child thread, and the turn ends with the agent's answer to the fork's answer", async () => {
-    const skill = await client.beta.skills.create({
-      files: [
-        await toFile(
-          Buffer.from(
-            "---\nname: survey\ndescription: Surveys\ncontext: fork\nbackground: true\n---\nSURVEY-BODY\n",
-          ),
-          "survey/SKILL.md",
-        ),
-      ],
-    });
+    const survey = await client.beta.skills.create({ files: [await skillFile("survey", "SURVEY-BODY")] });
+    const watch = await client.beta.skills.create({ files: [await skillFile("watch", "WATCH-BODY")] });
     const environment = await client.beta.environments.create({ name: "e" });
     const agent = await client.beta.agents.create({
       name: "lead",
       model: "claude-sonnet-4-6",
-      skills: [{ type: "custom", skill_id: skill.id }],
+      skills: [
+        { type: "custom", skill_id: survey.id },
+        { type: "custom", skill_id: watch.id },
+      ],
     });
     const session = await client.beta.sessions.create({ agent: agent.id, environment_id: environment.id });
+    sessionId = session.id;
     const stream = await client.beta.sessions.events.stream(session.id);
     let events: StreamEvent[];
     try {
@@ -118,5 +130,33 @@ describe("a background fork in a served session", () => {
     expect(texts.find((t) => t.includes("BG-ANSWER 7"))).toMatch(
       /^<system-reminder>The background fork fork-1-\w+ finished\.\n\nSkill "survey" completed/,
     );
+  });
+
+  it("an interrupt while the turn waits on a background fork ends the fork's thread and the turn", async () => {
+    const stream = await client.beta.sessions.events.stream(sessionId);
+    const events = stream[Symbol.asyncIterator]();
+    try {
+      await client.beta.sessions.events.send(sessionId, userMessage("go watch"));
+      // The agent answered the handle; the fork's request is held: the turn now waits on the fork.
+      const before = await readUntil(
+        events,
+        (e) =>
+          e.type === "agent.message" &&
+          threadOf(e) === undefined &&
+          JSON.stringify(e.content).includes("Watching."),
+      );
+      const created = before.find((e) => e.type === "session.thread_created");
+      expect(created).toMatchObject({ agent_name: "watch" });
+      const forkId = threadOf(created as StreamEvent);
+      await client.beta.sessions.events.send(sessionId, { events: [{ type: "user.interrupt" }] });
+      const after = await readUntil(events, (e) => e.type === "session.status_idle");
+      expect(after.filter((e) => threadOf(e) === forkId).map((e) => e.type)).toContain(
+        "session.thread_status_terminated",
+      );
+      // The fork's answer never reached the model: the turn ended without another main request.
+      expect(after.some((e) => e.type === "agent.message")).toBe(false);
+    } finally {
+      stream.controller.abort();
+    }
   });
 });
