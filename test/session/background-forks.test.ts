@@ -154,4 +154,33 @@ describe("background forks (library)", () => {
     // The fork made no request after its tool call was stopped.
     expect(h.forkRequests()).toHaveLength(1);
   });
+
+  it("closing the session ends a background fork, and close waits for it", async () => {
+    const gate = gateTool();
+    h = await startHarness({
+      files: FILES,
+      turns: [
+        toolTurn("Skill", { skill: "survey" }, { match: { agentId: null, lastUserTextIncludes: "first" } }),
+        toolTurn("Gate", {}, { match: { agentId: "*", lastUserTextIncludes: "SURVEY-TASK" } }),
+        textTurn("Started.", { agentId: null, hasToolResultFor: "Skill" }),
+      ],
+      session: { extraTools: [gate.tool] },
+      askPermission: async () => true,
+    });
+    const session = h.opened.session;
+    await collect(session.send("first"));
+    const signal = await gate.entered;
+    expect(session.backgroundRunning()).toBe(1);
+    await session.close();
+    expect(signal.aborted).toBe(true);
+    expect(session.backgroundRunning()).toBe(0);
+    expect(h.forkRequests()).toHaveLength(1);
+  });
+
+  it("drainBackground runs no turn when no background fork ran", async () => {
+    h = await startHarness({ files: FILES, turns: [textTurn("Hi.")] });
+    await collect(h.opened.session.send("hello"));
+    expect(await collect(h.opened.session.drainBackground())).toEqual([]);
+    expect(h.bodies()).toHaveLength(1);
+  });
 });
