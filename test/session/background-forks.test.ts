@@ -183,4 +183,34 @@ describe("background forks (library)", () => {
     expect(await collect(h.opened.session.drainBackground())).toEqual([]);
     expect(h.bodies()).toHaveLength(1);
   });
+
+  it("a fork's own call of a background skill runs in the foreground (its conversation ends with its answer)", async () => {
+    h = await startHarness({
+      files: {
+        ...FILES,
+        "project/.claude/skills/outer/SKILL.md": skillMd("description: Outer\ncontext: fork", "OUTER-TASK"),
+      },
+      turns: [
+        toolTurn("Skill", { skill: "outer" }, { match: { agentId: null, lastUserTextIncludes: "first" } }),
+        toolTurn(
+          "Skill",
+          { skill: "survey" },
+          { match: { agentId: "*", lastUserTextIncludes: "OUTER-TASK" } },
+        ),
+        textTurn("INNER-ANSWER", { agentId: "*", lastUserTextIncludes: "SURVEY-TASK" }),
+        textTurn("OUTER-ANSWER", { agentId: "*", hasToolResultFor: "Skill" }),
+        textTurn("Done.", { agentId: null, hasToolResultFor: "Skill" }),
+      ],
+      askPermission: async () => true,
+    });
+    const events = await collect(h.opened.session.send("first"));
+    expect(events.filter((e) => e.type === "fork_start").map((e) => "background" in e)).toEqual([
+      false,
+      false,
+    ]);
+    expect(h.opened.session.backgroundRunning()).toBe(0);
+    const outerLast = h.forkRequests().at(-1)?.body as RequestBody;
+    const results = outerLast.messages.at(-1)?.content;
+    expect(JSON.stringify(results)).toContain('Skill \\"survey\\" completed (forked execution).');
+  });
 });
