@@ -53,6 +53,8 @@ export const DIAGNOSTIC_CODES = [
   "effort-unsupported",
   "skill-changed",
   "background-inline",
+  "skill-tool-invalid",
+  "skill-tool-shadowed",
 ] as const;
 
 /** A stable diagnostic code: one of {@link DIAGNOSTIC_CODES}. */

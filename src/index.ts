@@ -36,6 +36,7 @@ export {
 } from "./session/transcript-store.js";
 export { UnknownSessionError } from "./session/unknown-session-error.js";
 export { SKILL_TIERS, type Skill, type SkillMeta } from "./skill/skill.js";
+export { defineSkillTool } from "./skill/skill-tools.js";
 export type { SkillSwitches } from "./skill-filter.js";
 export type { MemorySkillDefinition } from "./sources/memory-skill.js";
 export { createMemorySource } from "./sources/memory-source.js";

@@ -68,6 +68,7 @@ const INDEX_NAMES = [
   "createModelClient",
   "createNodeFs",
   "createNodeShell",
+  "defineSkillTool",
   "defineTool",
   "hasErrors",
   "openSession",
@@ -89,6 +90,7 @@ const INDEX_VALUES = [
   "createModelClient",
   "createNodeFs",
   "createNodeShell",
+  "defineSkillTool",
   "defineTool",
   "hasErrors",
   "openSession",
@@ -157,10 +159,10 @@ function hasDocComment(symbol: ts.Symbol): boolean {
 }
 
 describe("the public surface", () => {
-  it("src/index.ts exports exactly the pinned names, at most 60", () => {
+  it("src/index.ts exports exactly the pinned names, at most 61", () => {
     const names = sorted(exportsOf("src/index.ts").map((e) => e.name));
     expect(names).toEqual(sorted(INDEX_NAMES));
-    expect(names.length).toBeLessThanOrEqual(60);
+    expect(names.length).toBeLessThanOrEqual(61);
   });
 
   it("src/testing.ts exports exactly the pinned names", () => {

@@ -164,6 +164,7 @@ export async function executeAgent(
             name: t.name,
             description: t.description,
             input_schema: t.inputSchema,
+            ...(t.deferLoading === true ? { defer_loading: true } : {}),
           })),
           maxTokens: options.maxTokens,
           ...(turn.effort === undefined ? {} : { effort: turn.effort }),

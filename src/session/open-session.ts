@@ -65,7 +65,11 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
     settings: snapshot.listing,
     contextWindowTokens: contextWindowFor(model),
   });
-  const { tools, skillSearch: skillSearchFor } = sessionTools({
+  const {
+    tools,
+    skillSearch: skillSearchFor,
+    diagnostics: toolDiagnostics,
+  } = sessionTools({
     fs: options.toolsFs ?? host.fs,
     ...(options.shell === undefined ? {} : { shell: options.shell }),
     home: host.home,
@@ -91,7 +95,7 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
         : undefined,
     filesystem: options.filesystem,
   });
-  diagnostics.push(...prompt.diagnostics);
+  diagnostics.push(...toolDiagnostics, ...prompt.diagnostics);
   const skillSearch = skillSearchFor?.(MAIN_SCOPE);
   const store = options.store ?? setup.store();
   const resumed = options.resume === undefined ? undefined : await readResumed(store, options.resume);

@@ -83,7 +83,8 @@ export function createSession(deps: SessionDeps): Session {
       await runHooks("Notification", permissionNotification(tool), signal);
     },
   });
-  const gateOf = (caller: RunContext) => createToolGate(policyOf(caller), runHooks);
+  const gateOf = (caller: RunContext) =>
+    createToolGate(policyOf(caller), runHooks, (agentId, skill) => state.loaded.has(agentId, skill));
   const record = async (...entries: ModelMessage[]) => {
     for (const message of entries) {
       state.messages.push(message);

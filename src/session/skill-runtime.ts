@@ -80,7 +80,9 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       ...(s.skillSearchFor === undefined ? {} : { skillSearch: s.skillSearchFor }),
       skillTool: (forkContext) => skillTool(forkContext),
       gate: deps.gate(caller),
-      noAskGate: createToolGate(quietPolicy, deps.runHooks),
+      noAskGate: createToolGate(quietPolicy, deps.runHooks, (agentId, skill) =>
+        deps.loaded.has(agentId, skill),
+      ),
       runHooks: deps.runHooks,
       preload: (names, signal) =>
         preloadSkills(names, {
@@ -94,7 +96,12 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       emit: deps.emit,
       listing: deps.listing,
       maxTokens: s.maxTokens ?? DEFAULT_MAX_TOKENS,
-      newAgentId: () => `fork-${++forkCounter}-${randomUUID().slice(0, 8)}`,
+      newAgentId: () => {
+        const agentId = `fork-${++forkCounter}-${randomUUID().slice(0, 8)}`;
+        // The fork's conversation opens with its skill: that skill's own tools are callable there.
+        deps.loaded.add(agentId, request.skill.name, request.task, request.skill);
+        return agentId;
+      },
       onTouchedPaths: deps.touch,
       ...(deps.forkCompaction === undefined ? {} : { compaction: deps.forkCompaction }),
     });
@@ -130,6 +137,8 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       disabled: (name) => session.skills.disabled(name),
       skipped: (name) => session.skills.skipped(name),
       invoke: (request) => invoke(caller, request),
+      ownedTools: (skill) =>
+        session.tools.filter((t) => t.owner === skill && t.deferLoading === true).map((t) => t.name),
       depth: caller.depth,
       ...(caller.agentId === undefined ? {} : { agentId: caller.agentId }),
     });

@@ -50,6 +50,8 @@ export interface LoadedSkills {
    * conversation; only the first one of that skill object counts.
    */
   add(agentId: string | undefined, skill: string, text: string, loadedFrom: object): void;
+  /** True when skill `skill` was loaded in the conversation of `agentId` (undefined: main), in any version. */
+  has(agentId: string | undefined, skill: string): boolean;
   /** Forgets the main agent's conversation (after compaction nothing counts as already loaded). */
   resetMain(): void;
   /** Forgets the conversation of sub-agent `agentId` (a fork that compacted its own conversation). */
@@ -87,6 +89,7 @@ export function createLoadedSkills(
   }
   return {
     first: (agentId, skill, loadedFrom) => current(agentId, skill, loadedFrom)?.text,
+    has: (agentId, skill) => byConversation.get(agentId ?? MAIN_CONVERSATION)?.has(skill) === true,
     add(agentId, skill, text, loadedFrom) {
       const entry = current(agentId, skill, loadedFrom);
       // A resumed session's expansion belongs to the skill as first invoked after the resume.

@@ -13,6 +13,7 @@ import {
 } from "./fields.js";
 import { hasControlChar, neutralizeMarkup, stripControlChars } from "./neutralize-markup.js";
 import { EFFORTS, type Effort, type SkillKind, type SkillMeta } from "./skill.js";
+import { readSkillTools } from "./skill-tools.js";
 
 /** Every top-level frontmatter key the engine knows (SPEC §1). Others go to `extra`. */
 export const KNOWN_FIELDS = [
@@ -33,6 +34,7 @@ export const KNOWN_FIELDS = [
   "disable-model-invocation",
   "paths",
   "hooks",
+  "skill-tools",
   "shell",
   "license",
   "compatibility",
@@ -179,6 +181,12 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
   }
   const hooks = fields.hooks;
   if (hooks !== undefined && hooks !== null) setField(meta, "hooks", hooks);
+  const skillTools = fields["skill-tools"];
+  if (skillTools !== undefined && skillTools !== null) {
+    const read = readSkillTools(skillTools, path);
+    diagnostics.push(...read.diagnostics);
+    if (read.tools.length > 0) setField(meta, "skillTools", read.tools);
+  }
   const license = readText(r, "license");
   if (license !== undefined) setField(meta, "license", license);
   const compatibility = readText(r, "compatibility");
@@ -248,6 +256,7 @@ function knownFields(): KnownFields {
     "disable-model-invocation": undefined,
     paths: undefined,
     hooks: undefined,
+    "skill-tools": undefined,
     shell: undefined,
     license: undefined,
     compatibility: undefined,
@@ -312,6 +321,9 @@ function copyKnownField(fields: KnownFields, key: string, value: unknown): boole
       return true;
     case "hooks":
       fields.hooks = value;
+      return true;
+    case "skill-tools":
+      fields["skill-tools"] = value;
       return true;
     case "shell":
       fields.shell = value;

@@ -1,4 +1,5 @@
 import type { SkillReferences } from "./reference.js";
+import type { SkillToolSpec } from "./skill-tools.js";
 
 /**
  * Where a skill came from, in precedence order (SPEC §2). `app`: an application's source
@@ -60,6 +61,8 @@ export interface SkillMeta {
   paths?: string[];
   /** The raw `hooks:` value; validated when the skill is invoked (SPEC §10). */
   hooks?: unknown;
+  /** `skill-tools:`: tools offered from the first request and callable once the skill is loaded. */
+  skillTools?: SkillToolSpec[];
   shell: "bash" | "sh";
   license?: string;
   compatibility?: string;
