@@ -50,7 +50,7 @@ afterEach(async () => {
   model = undefined;
 });
 
-function spawnBin(m: TestModel, prompt: string) {
+function spawnBin(m: TestModel, prompt: string, extra: string[] = []) {
   assertBuilt();
   return execa(
     process.execPath,
@@ -64,6 +64,7 @@ function spawnBin(m: TestModel, prompt: string) {
       tree.path("project"),
       "--home",
       tree.path("home"),
+      ...extra,
     ],
     {
       env: {
@@ -187,6 +188,25 @@ describe("background forks through node dist/bin/main.js -p", () => {
     );
     const last = bodyOf(mainRequests(model).at(-1));
     expect(occurrences(last, "BG-ANSWER")).toBe(1);
+  });
+
+  it("--output-format stream-json prints the background_result event and one result, the last turn's", async () => {
+    model = await startTestModel(script("survey", "SURVEY-TASK"));
+    const run = await spawnBin(model, "please survey the notes", ["--output-format", "stream-json"]);
+    expect(run.exitCode).toBe(0);
+    const lines = run.stdout
+      .trim()
+      .split("\n")
+      .map(
+        (l) => JSON.parse(l) as { type: string; event?: { type: string; agentId?: string }; result?: string },
+      );
+    const handle = forkRequests(model)[0]?.agentId;
+    expect(lines.filter((l) => l.event?.type === "background_result").map((l) => l.event?.agentId)).toEqual([
+      handle,
+    ]);
+    const results = lines.filter((l) => l.type === "result");
+    expect(results).toHaveLength(1);
+    expect(results[0]?.result).toBe("Thanks: got it.");
   });
 
   it("SIGINT while the run waits on a background fork ends the fork and the run", async () => {
