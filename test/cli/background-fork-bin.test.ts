@@ -4,6 +4,7 @@
  * the main agent's next request (appended: `system`, `tools` and every earlier message unchanged), the headless
  * run waiting for it; and SIGINT ending a background fork the run waits on.
  */
+import { writeFile } from "node:fs/promises";
 import { execa } from "execa";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ScriptTurnInput } from "../../src/dev/model-script.js";
@@ -175,6 +176,44 @@ describe("background forks through node dist/bin/main.js -p", () => {
       const prefix = body.messages.slice(0, before.messages.length).map((m) => plainBlocks(m.content));
       expect(prefix).toEqual(before.messages.map((m) => plainBlocks(m.content)));
     }
+  });
+
+  it("an answer ready only after the turn ended: the run waits, and one more request brings only the answer", async () => {
+    // The fork's Bash reads a FIFO that the test writes once the main agent's turn has ended: a real order.
+    const fifo = tree.path("project/gate.fifo");
+    await execa("mkfifo", [fifo]);
+    model = await startTestModel([
+      toolTurn("Skill", { skill: "survey" }, { match: { agentId: null, lastUserTextIncludes: "please" } }),
+      toolTurn(
+        "Bash",
+        { command: "cat gate.fifo" },
+        { match: { agentId: "*", lastUserTextIncludes: "SURVEY-TASK" } },
+      ),
+      textTurn(ANSWER, { agentId: "*", hasToolResultFor: "Bash" }),
+      textTurn("Thanks: got it.", { agentId: null, lastUserTextIncludes: "BG-ANSWER" }),
+      textTurn("Started.", { agentId: null, hasToolResultFor: "Skill" }),
+    ]);
+    const m = model;
+    const child = spawnBin(m, "please survey the notes", ["--allowedTools", "Bash"]);
+    // The main agent's second request (answered "Started.", no tool call: the last of its turn) has arrived, so
+    // it was built without the answer, which cannot be ready before the FIFO is written.
+    expect(await waitUntil(() => mainRequests(m).length === 2, 20_000)).toBe(true);
+    await writeFile(fifo, "opened\n");
+    const run = await child;
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout.trim()).toBe("Thanks: got it.");
+    const main = mainRequests(m).map((r) => bodyOf(r));
+    expect(main).toHaveLength(3);
+    expect(occurrences(main[1] as RequestBody, "BG-ANSWER")).toBe(0);
+    // The third request's new message is the answer alone, after the assistant's "Started.".
+    const third = main[2] as RequestBody;
+    expect(third.messages.at(-2)?.role).toBe("assistant");
+    const newest = third.messages.at(-1);
+    expect(newest?.role).toBe("user");
+    const texts = allTexts(newest?.content ?? []);
+    expect(texts).toHaveLength(1);
+    expect(texts[0]).toMatch(/^<system-reminder>The background fork fork-1-\w+ finished\.\n\n/);
+    expect(texts[0]).toContain(ANSWER);
   });
 
   it("an agent type with background: true makes its forks background forks", async () => {
