@@ -52,6 +52,7 @@ export const DIAGNOSTIC_CODES = [
   "source-failed",
   "effort-unsupported",
   "skill-changed",
+  "background-inline",
   "skill-tool-invalid",
   "skill-tool-shadowed",
 ] as const;

@@ -78,6 +78,8 @@ export type AgentEvent =
       /** The agent type it runs as. */
       agentType: string;
       model: string;
+      /** True for a background fork: its caller got a handle (this `agentId`) and goes on. */
+      background?: true;
     }
   | {
       /** A forked skill's sub-agent ended: how (its result, or `cause: "error"` when it threw). */
@@ -85,6 +87,17 @@ export type AgentEvent =
       agentId: string;
       skill: string;
       result: AgentResult;
+    }
+  | {
+      /**
+       * A background fork's answer is ready (after its `fork_end`): `text` is what the caller's next request
+       * brings, in a `<system-reminder>` naming the handle (`agentId`); `ok` false when the fork failed.
+       */
+      type: "background_result";
+      agentId: string;
+      skill: string;
+      ok: boolean;
+      text: string;
     }
   | { type: "turn_end"; agentId?: string; turn: number; stopReason: string; usage: ModelUsage }
   | { type: "warning"; agentId?: string; message: string }

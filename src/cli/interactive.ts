@@ -54,6 +54,8 @@ export function eventLine(event: AgentEvent, frame: number): string | undefined 
       return `${who}⚡ skill ${event.name} (${event.mode})${event.args ? ` ${event.args}` : ""}`;
     case "fork_progress":
       return `${SPINNER[frame % SPINNER.length]} ${event.skill}: turn ${event.turn}, ${event.toolCalls} tool call(s)${event.lastTool ? `, last ${event.lastTool}` : ""}`;
+    case "background_result":
+      return `⚑ background fork ${event.agentId} (${event.skill}) ${event.ok ? "finished" : "ended without an answer"}`;
     case "warning":
       return `${who}warning: ${event.message}`;
     case "error":

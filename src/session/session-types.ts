@@ -81,12 +81,22 @@ export interface SessionDeps {
 export interface Session {
   readonly id: string;
   send(prompt: string, options?: { signal?: AbortSignal }): AsyncIterable<AgentEvent>;
+  /**
+   * For a host with no next user message (headless, serve): waits for the background forks still running,
+   * streaming their events, then runs one more turn of the main agent whose user message holds their answers
+   * (again while that turn started more). Ends with no turn when none is running or waiting; `signal` (or
+   * `close`) stops the wait, and aborts the forks when it is the signal of the turn that started them.
+   */
+  drainBackground(options?: { signal?: AbortSignal }): AsyncIterable<AgentEvent>;
+  /** How many background forks are still running. */
+  backgroundRunning(): number;
   messages(): readonly ModelMessage[];
   invoked(): readonly InvokedSkill[];
   /** Compacts now (as `/compact` does). */
   compact(signal?: AbortSignal): Promise<{ ok: true } | { ok: false; message: string }>;
   /**
-   * Ends the session: a turn or compaction still running is stopped (its signal aborts), then `SessionEnd` runs,
+   * Ends the session: a turn, compaction or background fork still running is stopped (its signal aborts) and
+   * waited for, then `SessionEnd` runs,
    * then it waits for `async: true` hooks still running (each ends by its own timeout at the latest).
    */
   close(): Promise<void>;

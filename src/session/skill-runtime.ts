@@ -4,8 +4,9 @@ import type { AgentEvent } from "../agent/events.js";
 import type { AgentTool, ToolGate } from "../agent/loop.js";
 import { MAIN_SCOPE, notAvailableText, type SkillScope, skillsInScope } from "../agent-types/skill-scope.js";
 import type { RunContext } from "../context.js";
-import { type ForkDeps, runFork } from "../fork/fork.js";
-import type { ForkRequest } from "../fork/fork-request.js";
+import { backgroundStartedText } from "../fork/background.js";
+import { type ForkDeps, prepareFork } from "../fork/fork.js";
+import type { ForkOutcome, ForkRequest } from "../fork/fork-request.js";
 import type { RunHooks } from "../hooks/runner.js";
 import type { PermissionPolicy } from "../permissions/policy.js";
 import { answersTo, type Skill } from "../skill/skill.js";
@@ -13,6 +14,7 @@ import { type InvocationOutcome, type InvocationRequest, invokeSkill } from "../
 import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
 import type { LoadedSkills } from "../skill-tool/reinvocation.js";
 import { createSkillTool } from "../skill-tool/skill-tool.js";
+import type { BackgroundForks } from "./background-forks.js";
 import { preloadSkills } from "./preload-skills.js";
 import type { SessionDeps } from "./session-types.js";
 import { createToolGate } from "./tool-gate.js";
@@ -41,6 +43,8 @@ export interface SkillRuntimeDeps {
   inlineSent?: (skill: Skill, outcome: Extract<InvocationOutcome, { kind: "inline" }>) => void;
   /** Builds the step that compacts a fork's own conversation (SPEC §8). */
   forkCompaction?: ForkDeps["compaction"];
+  /** Where a background fork runs on after its caller got the handle, and where its answer waits. */
+  backgroundForks: BackgroundForks;
 }
 
 /** The Skill tool of each agent and the invocation pipeline, with forks bounded per parent depth. */
@@ -69,10 +73,10 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
     }
     return limit;
   };
-  const fork = (caller: RunContext, request: ForkRequest) => {
-    // `permissionMode: dontAsk` agents: nobody is asked, not even PermissionRequest hooks.
+  const fork = async (caller: RunContext, request: ForkRequest): Promise<ForkOutcome> => {
+    // `permissionMode: dontAsk` and background agents: nobody is asked, not even PermissionRequest hooks.
     const { askPermission: _ask, permissionRequest: _hooked, ...quietPolicy } = deps.policy(caller);
-    return runFork(request, {
+    const prepared = prepareFork(request, {
       context: caller,
       tools: session.tools,
       ...(s.skillSearchFor === undefined ? {} : { skillSearch: s.skillSearchFor }),
@@ -103,6 +107,13 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       onTouchedPaths: deps.touch,
       ...(deps.forkCompaction === undefined ? {} : { compaction: deps.forkCompaction }),
     });
+    if (!("run" in prepared)) return prepared;
+    if (!prepared.background) return prepared.run();
+    // The caller goes on with the handle; the fork takes a slot of its depth's limit as any fork does.
+    const run = prepared.run;
+    deps.backgroundForks.start(prepared.agentId, request.skill.name, () => limitFor(request.depth)(run));
+    const text = backgroundStartedText(request.name, prepared.agentId, prepared.withheld);
+    return { ok: true, text, answer: text };
   };
   const invoke = async (caller: RunContext, request: InvocationRequest) => {
     const outcome = await pipeline(caller, request);

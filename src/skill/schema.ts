@@ -28,6 +28,7 @@ export const KNOWN_FIELDS = [
   "effort",
   "context",
   "agent",
+  "background",
   "available-to",
   "user-invocable",
   "disable-model-invocation",
@@ -172,6 +173,7 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
   }
   const agent = readText(r, "agent");
   if (agent !== undefined && agent !== "") setField(meta, "agent", agent);
+  readBackground(r, meta);
   const availableTo = readList(r, "available-to", toToolRules);
   if (availableTo !== undefined && availableTo.length > 0) setField(meta, "availableTo", availableTo);
   if (kind === "skill") {
@@ -199,6 +201,33 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
   return { meta, diagnostics };
 }
 
+/**
+ * `background: true` (a forked skill returns to its caller at once; its answer comes later): stored on a
+ * `context: fork` skill; on an inline skill it means nothing, so it is a `background-inline` warning and ignored.
+ */
+function readBackground(r: FieldReader, meta: SkillMeta): void {
+  const raw = r.data.background;
+  if (raw === undefined || raw === null) return;
+  const value = toBoolean(raw);
+  if (value === undefined) {
+    invalid(r, "background", "true/false/yes/no/on/off/1/0");
+    return;
+  }
+  if (!value) return;
+  if (meta.context !== "fork") {
+    r.diagnostics.push(
+      diagnostic(
+        "warning",
+        "background-inline",
+        "background: true means nothing on an inline skill (only a `context: fork` skill runs in the background); ignored",
+        r.path,
+      ),
+    );
+    return;
+  }
+  setField(meta, "background", true);
+}
+
 /** Adds one optional field to `meta`: a keyed store shared by every field, so its feedback is generic at once. */
 function setField<K extends keyof SkillMeta>(meta: SkillMeta, key: K, value: SkillMeta[K]): void {
   meta[key] = value;
@@ -224,6 +253,7 @@ function knownFields(): KnownFields {
     effort: undefined,
     context: undefined,
     agent: undefined,
+    background: undefined,
     "available-to": undefined,
     "user-invocable": undefined,
     "disable-model-invocation": undefined,
@@ -280,6 +310,9 @@ function copyKnownField(fields: KnownFields, key: string, value: unknown): boole
       return true;
     case "agent":
       fields.agent = value;
+      return true;
+    case "background":
+      fields.background = value;
       return true;
     case "user-invocable":
       fields["user-invocable"] = value;

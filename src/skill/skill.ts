@@ -49,6 +49,11 @@ export interface SkillMeta {
   context: ExecutionContext;
   agent?: string;
   /**
+   * `background: true` on a `context: fork` skill: the Skill tool returns a handle at once and the fork's answer
+   * arrives in the caller's next request (docs/behaviour.md). Never set on an inline skill.
+   */
+  background?: true;
+  /**
    * `available-to`: the agent types that may see and call the skill (`main` is the main agent); undefined: all.
    * Distinct from `agent`, the type a `context: fork` skill runs as.
    */
