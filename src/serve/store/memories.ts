@@ -152,7 +152,7 @@ async function clashOf(
 ): Promise<SqlRow | undefined> {
   const [row] = await q.query(
     `SELECT id, path FROM memories WHERE store_id = $1 AND id <> $3
-     AND (path = $2 OR starts_with($2, path || '/') OR starts_with(path, $2 || '/')) LIMIT 1`,
+     AND (path = $2 OR starts_with($2, path || '/') OR starts_with(path, $2 || '/')) ORDER BY path LIMIT 1`,
     [storeId, path, self],
   );
   return row;
