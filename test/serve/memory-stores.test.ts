@@ -95,6 +95,15 @@ describe.each([
       store.id,
     ]);
 
+    const future = new Date(Date.parse(third.created_at) + 60_000).toISOString();
+    expect((await client.beta.memoryStores.list({ "created_at[gte]": future })).data).toEqual([]);
+    expect(
+      (await all(client.beta.memoryStores.list({ "created_at[lte]": third.created_at }))).map((s) => s.id),
+    ).toContain(third.id);
+    await expect(client.beta.memoryStores.list({ "created_at[gte]": "yesterday" })).rejects.toBeInstanceOf(
+      Anthropic.BadRequestError,
+    );
+
     const archived = await client.beta.memoryStores.archive(third.id);
     expect(archived.archived_at).not.toBeNull();
     expect((await all(client.beta.memoryStores.list())).map((s) => s.id)).not.toContain(third.id);

@@ -12,7 +12,10 @@ export interface MemoryStoreBody {
   metadata: Record<string, string>;
 }
 
-/** Which stores a list shows: archived ones too or not, created within a window (ISO 8601, inclusive). */
+/**
+ * Which stores a list shows: archived ones too or not, created within a window (ISO 8601, inclusive, compared to
+ * the millisecond, as `created_at` is shown).
+ */
 export interface MemoryStoreFilter {
   includeArchived: boolean;
   createdFrom: string | undefined;
@@ -104,7 +107,7 @@ export function createMemoryStoreStore(db: SqlDriver): MemoryStoreStore {
     async list(workspaceId, page, filter) {
       const rows = await db.query(
         `SELECT * FROM memory_stores WHERE workspace_id = $1 AND ($2::bigint IS NULL OR seq < $2)
-         AND ($4::timestamptz IS NULL OR created_at >= $4) AND ($5::timestamptz IS NULL OR created_at <= $5)
+         AND ($4::timestamptz IS NULL OR date_trunc('milliseconds', created_at) >= $4) AND ($5::timestamptz IS NULL OR date_trunc('milliseconds', created_at) <= $5)
          ${filter.includeArchived ? "" : " AND archived_at IS NULL"} ORDER BY seq DESC LIMIT $3`,
         [
           workspaceId,

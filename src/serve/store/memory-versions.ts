@@ -131,7 +131,7 @@ export function createMemoryVersionStore(db: SqlDriver): MemoryVersionStore {
         `SELECT * FROM memory_versions WHERE store_id = $1 AND ($2::bigint IS NULL OR seq < $2)
          AND ($4::text IS NULL OR memory_id = $4) AND ($5::text IS NULL OR operation = $5)
          AND ($6::text IS NULL OR created_by->>'api_key_id' = $6) AND ($7::text IS NULL OR created_by->>'session_id' = $7)
-         AND ($8::timestamptz IS NULL OR created_at >= $8) AND ($9::timestamptz IS NULL OR created_at <= $9)
+         AND ($8::timestamptz IS NULL OR date_trunc('milliseconds', created_at) >= $8) AND ($9::timestamptz IS NULL OR date_trunc('milliseconds', created_at) <= $9)
          ORDER BY seq DESC LIMIT $3`,
         [
           storeId,
