@@ -74,7 +74,10 @@ export function createFileStore(db: SqlDriver): FileStore {
     },
     async content(workspaceId, id) {
       const file = fileOf(await fileRow(db, workspaceId, id));
-      return { file, content: await readFileContent(db, id) };
+      const content = await readFileContent(db, id);
+      // Deleted while its chunks were read: what was read is not the file.
+      if (content.length !== file.size_bytes) throw notFound("file", id);
+      return { file, content };
     },
     async delete(workspaceId, id) {
       await fileRow(db, workspaceId, id);
