@@ -13,6 +13,7 @@ import * as importSection from "./import.js";
 import { childEnvNote, DEFAULT_RUNS, DEFAULT_WARMUP } from "./lib.js";
 import * as listing from "./listing.js";
 import * as serve from "./serve.js";
+import * as serveSearch from "./serve-search.js";
 import * as serveStore from "./serve-store.js";
 import * as serveTurn from "./serve-turn.js";
 import * as serveUpload from "./serve-upload.js";
@@ -29,6 +30,7 @@ const SECTIONS = {
   deps,
   import: importSection,
   serve,
+  "serve-search": serveSearch,
   "serve-store": serveStore,
   "serve-turn": serveTurn,
   "serve-upload": serveUpload,

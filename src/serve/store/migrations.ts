@@ -305,6 +305,33 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
        FOR EACH ROW EXECUTE FUNCTION drop_file_chunks()`,
     ],
   },
+  {
+    version: 10,
+    name: "skill search",
+    sql: [
+      // A stored skill's searchable text, weighted as the offline ranking weighs its fields: name, then
+      // description, then when_to_use and the argument hint (from the normalised head). English stemming.
+      `ALTER TABLE skill_versions ADD COLUMN search tsvector GENERATED ALWAYS AS (
+        setweight(to_tsvector('english', replace(replace(name, '-', ' '), '_', ' ')), 'A') ||
+        setweight(to_tsvector('english', description), 'B') ||
+        setweight(to_tsvector('english', coalesce(head->>'whenToUse', '') || ' ' || coalesce(head->>'argumentHint', '')), 'C')
+      ) STORED`,
+      // The latest version's text on the skill itself, kept by a trigger whenever the latest version changes:
+      // a search reads one table through one index, with no join over the workspace's skills.
+      "ALTER TABLE skills ADD COLUMN search tsvector",
+      `CREATE FUNCTION skills_search_follow() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         NEW.search := (SELECT v.search FROM skill_versions v WHERE v.id = NEW.latest_version_id);
+         RETURN NEW;
+       END $$`,
+      `CREATE TRIGGER skills_search_follow BEFORE INSERT OR UPDATE OF latest_version_id ON skills
+       FOR EACH ROW EXECUTE FUNCTION skills_search_follow()`,
+      "UPDATE skills SET search = (SELECT v.search FROM skill_versions v WHERE v.id = skills.latest_version_id)",
+      "CREATE INDEX skills_search ON skills USING gin (search)",
+      // An agent's search starts from its skills' names.
+      "CREATE INDEX skills_workspace_name ON skills (workspace_id, name)",
+    ],
+  },
 ];
 
 /** An arbitrary constant: the advisory lock that serialises migrations across instances. */

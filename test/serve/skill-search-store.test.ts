@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
+import { openDriver } from "../../src/serve/store/open-driver.js";
+import { anyWordQuery, searchStoredSkills } from "../../src/serve/store/skill-search.js";
+import type { SkillUpload } from "../../src/serve/store/skill-upload.js";
+import { createStore, type Store } from "../../src/serve/store/store.js";
+import { ensureWorkspace } from "../../src/serve/store/workspaces.js";
+import { freshPgliteDir } from "../support/pglite-template.js";
+import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
+
+// Stored skills searched by the database itself (issue #25 item 2): PostgreSQL's full-text search over each
+// skill's latest version, on PGlite and on PostgreSQL, with the same SQL.
+
+let tree: TmpTree;
+let postgres: TestPostgres;
+beforeAll(async () => {
+  tree = await tmpTree({});
+  postgres = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  await postgres?.stop();
+  await tree?.cleanup();
+});
+
+const upload = (name: string, description: string, whenToUse?: string): SkillUpload => ({
+  name,
+  description,
+  head: { description, ...(whenToUse === undefined ? {} : { whenToUse }) },
+  files: [{ path: "SKILL.md", content: new TextEncoder().encode(`---\nname: ${name}\n---\nBody\n`) }],
+});
+
+describe("anyWordQuery", () => {
+  it("keeps letters and digits, each word once, joined to match any", () => {
+    expect(anyWordQuery("Rotate the API keys! keys; 2fa & x")).toBe("rotate | the | api | keys | 2fa");
+    expect(anyWordQuery("'); DROP TABLE skills; --")).toBe("drop | table | skills");
+    expect(anyWordQuery("!!! ?")).toBeUndefined();
+  });
+});
+
+describe.each([
+  ["PGlite", () => freshPgliteDir(tree.path("pglite-search"))],
+  ["PostgreSQL", () => postgres.createDatabase("search")],
+])("searching stored skills on %s", (_name, location) => {
+  let store: Store;
+  let ws: string;
+  let other: string;
+  beforeAll(async () => {
+    store = await createStore(await openDriver(await location()));
+    ws = await ensureWorkspace(store.db, "default");
+    other = await ensureWorkspace(store.db, "other");
+    await store.skills.create(ws, upload("pdf-forms", "Fills in PDF forms and flattens them"));
+    await store.skills.create(
+      ws,
+      upload("deploy-service", "Deploys the service to production", "shipping a release"),
+    );
+    await store.skills.create(ws, upload("rotate-secrets", "Rotates API keys and secrets in the vault"));
+    await store.skills.create(other, upload("other-deploys", "Deploys everything everywhere"));
+  }, 60_000);
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  it("ranks the workspace's skills by the words they share with the query, stemmed, name words first", async () => {
+    const found = await searchStoredSkills(store.db, ws, "deploying our services", { limit: 5 });
+    expect(found.map((m) => m.name)).toEqual(["deploy-service"]);
+    expect(found[0]?.score).toBeGreaterThan(0);
+    const keys = await searchStoredSkills(store.db, ws, "rotate keys", { limit: 5 });
+    expect(keys.map((m) => m.name)).toEqual(["rotate-secrets"]);
+    // when_to_use is searched too.
+    expect((await searchStoredSkills(store.db, ws, "release", { limit: 5 })).map((m) => m.name)).toEqual([
+      "deploy-service",
+    ]);
+  });
+
+  it("never returns another workspace's skill, and searches only the names given", async () => {
+    const all = await searchStoredSkills(store.db, ws, "deploys", { limit: 5 });
+    expect(all.map((m) => m.name)).not.toContain("other-deploys");
+    const scoped = await searchStoredSkills(store.db, ws, "deploys pdf", { limit: 5, names: ["pdf-forms"] });
+    expect(scoped.map((m) => m.name)).toEqual(["pdf-forms"]);
+    expect(await searchStoredSkills(store.db, ws, "deploys", { limit: 5, names: [] })).toEqual([]);
+  });
+
+  it("follows the latest version: a new version's words are found, the old ones are not", async () => {
+    const skill = await store.skills.create(ws, upload("notes", "Writes meeting minutes"));
+    expect((await searchStoredSkills(store.db, ws, "minutes", { limit: 5 })).map((m) => m.name)).toEqual([
+      "notes",
+    ]);
+    await store.skills.addVersion(ws, skill.id, upload("notes", "Summarises podcasts"));
+    expect(await searchStoredSkills(store.db, ws, "minutes", { limit: 5 })).toEqual([]);
+    expect((await searchStoredSkills(store.db, ws, "podcast", { limit: 5 })).map((m) => m.name)).toEqual([
+      "notes",
+    ]);
+  });
+
+  it("answers nothing for a query with no words, and takes hostile text as words", async () => {
+    expect(await searchStoredSkills(store.db, ws, "?!", { limit: 5 })).toEqual([]);
+    expect(await searchStoredSkills(store.db, ws, "'); DROP TABLE skills; --", { limit: 5 })).toEqual([]);
+    expect((await searchStoredSkills(store.db, ws, "pdf", { limit: 5 })).map((m) => m.name)).toEqual([
+      "pdf-forms",
+    ]);
+  });
+});
