@@ -306,7 +306,8 @@ async function showVersion([id, version], draw) {
   draw(
     `${v.name} ${v.id}`,
     trail(["Skills", "/skills"], [skill.display_name, skillPath(skill.id)]),
-    heading(`${v.name} — version ${v.id}`),
+    heading(v.name),
+    el("p", { className: "meta" }, "Version ", idText(v.id), ` · ${v.created_at}`),
     el("p", { className: "description" }, v.description),
     (v.warnings ?? []).length === 0
       ? ""
