@@ -272,6 +272,12 @@ describe("the web page in chromium", () => {
       await tab.click("#signin-form button[type=submit]");
       await tab.waitForSelector("#agent-form");
       expect(tab.url()).toBe(at("/agents"));
+      // An address whose session does not exist: the API's answer in place of the view (in this tab, whose
+      // console may show the 404).
+      await tab.goto(at("/sessions/sesn_nope"));
+      await tab.waitForSelector("#error:not([hidden])");
+      expect(await tab.textContent("#error")).toContain("404");
+      expect(await tab.textContent("#view h2")).toBe("This view could not be shown");
     } finally {
       await tab.close();
     }

@@ -232,7 +232,9 @@ async function showSkills(_params, draw) {
     const warned = (skill.warnings ?? []).map((w) => ` Warning (${w.code}): ${w.message}.`).join("");
     const said = `Uploaded ${skill.display_name} (version ${skill.latest_version_id}).${warned}`;
     await refresh();
-    $("upload-status").textContent = said;
+    // The list is drawn again, and with it the status line (unless the user has gone to another view).
+    const line = $("upload-status");
+    if (line) line.textContent = said;
   };
   draw(
     "Skills",
@@ -948,7 +950,10 @@ async function drawRoute({ focus = false } = {}) {
   try {
     await route.show(params, draw);
   } catch (error) {
-    if (token === routeToken) showError(error);
+    // The view could not be drawn (an unknown id, a lost connection): the address names it, the page says why.
+    if (token !== routeToken) return;
+    render("Error", heading("This view could not be shown"));
+    showError(error);
   }
 }
 
