@@ -138,6 +138,18 @@ describe("the web page's chat with the events routes served", () => {
     await page.click(`#view a:text-is('chatty')`);
     await page.waitForSelector(".event.agent:text-is('Hello <b>Ada</b>')");
     expect(await page.textContent("#skills-loaded")).toBe("greeter (Ada)");
+
+    // Ctrl+Enter in the message box sends it; Enter alone is a new line.
+    await page.waitForSelector("#chat-log[data-stream=open]");
+    await page.focus("#chat-input");
+    await page.keyboard.type("once more");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("please");
+    await page.keyboard.press("Control+Enter");
+    await expect
+      .poll(() => page.locator(".event.user").allTextContents())
+      .toContain("You: once more\nplease");
+    expect(await page.inputValue("#chat-input")).toBe("");
   });
 
   it("shows an MCP call waiting for confirmation with Allow, a custom tool's wait as the application's, both in the side panel", async () => {
