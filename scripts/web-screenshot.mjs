@@ -88,7 +88,7 @@ try {
   await page.fill("#api-key", KEY);
   await page.click("#signin-form button[type=submit]");
   await page.click("nav [data-view=sessions]");
-  await page.click("#view button.link:text-is('first chat')");
+  await page.click("#view a:text-is('first chat')");
   await page.waitForSelector("#chat-log[data-stream=open]");
   await page.fill("#chat-input", "Hello, I am Ada");
   await page.click("#chat-form button[type=submit]");

@@ -109,7 +109,7 @@ describe("the web page's chat with the events routes served", () => {
     await page.fill("#api-key", "k");
     await page.click("#signin-form button[type=submit]");
     await page.click("nav [data-view=sessions]");
-    await page.click(`#view button.link:text-is('chatty')`);
+    await page.click(`#view a:text-is('chatty')`);
     await page.waitForSelector("#chat-log[data-stream=open]");
 
     await page.fill("#chat-input", "greet Ada");
@@ -135,9 +135,21 @@ describe("the web page's chat with the events routes served", () => {
     // Reopened, the session's history is listed again (GET …/events), the same panel rebuilt from it.
     await page.reload();
     await page.click("nav [data-view=sessions]");
-    await page.click(`#view button.link:text-is('chatty')`);
+    await page.click(`#view a:text-is('chatty')`);
     await page.waitForSelector(".event.agent:text-is('Hello <b>Ada</b>')");
     expect(await page.textContent("#skills-loaded")).toBe("greeter (Ada)");
+
+    // Ctrl+Enter in the message box sends it; Enter alone is a new line.
+    await page.waitForSelector("#chat-log[data-stream=open]");
+    await page.focus("#chat-input");
+    await page.keyboard.type("once more");
+    await page.keyboard.press("Enter");
+    await page.keyboard.type("please");
+    await page.keyboard.press("Control+Enter");
+    await expect
+      .poll(() => page.locator(".event.user").allTextContents())
+      .toContain("You: once more\nplease");
+    expect(await page.inputValue("#chat-input")).toBe("");
   });
 
   it("shows an MCP call waiting for confirmation with Allow, a custom tool's wait as the application's, both in the side panel", async () => {
@@ -148,7 +160,7 @@ describe("the web page's chat with the events routes served", () => {
 
     await page.goto(`${url}/`);
     await page.click("nav [data-view=sessions]");
-    await page.click(`#view button.link:text-is('tooly')`);
+    await page.click(`#view a:text-is('tooly')`);
     await page.waitForSelector("#chat-log[data-stream=open]");
     await page.fill("#chat-input", "call tools");
     await page.click("#chat-form button[type=submit]");

@@ -92,7 +92,7 @@ describe("the web page's tool confirmations (always_ask on the host write tool)"
     await page.fill("#api-key", "k");
     await page.click("#signin-form button[type=submit]");
     await page.click("nav [data-view=sessions]");
-    await page.click(`#view button.link:text-is('asking')`);
+    await page.click(`#view a:text-is('asking')`);
     await page.waitForSelector("#chat-log[data-stream=open]");
 
     // Allow: the card shows the call and its input (as text), and the turn goes on.

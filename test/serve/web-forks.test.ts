@@ -97,7 +97,7 @@ async function openChat(title: string, signIn = true) {
     await page.click("#signin-form button[type=submit]");
   }
   await page.click("nav [data-view=sessions]");
-  await page.click(`#view button.link:text-is('${title}')`);
+  await page.click(`#view a:text-is('${title}')`);
   await page.waitForSelector("#chat-log[data-stream=open]");
 }
 

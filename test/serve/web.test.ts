@@ -4,6 +4,7 @@ import { zipSync } from "fflate";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
+import { artifactsDir, axeViolations, screenshot } from "../support/axe.js";
 import { launchChromium } from "../support/browser.js";
 import { corpusPath, itWithCorpus } from "../support/corpus.js";
 import { TEST_API_KEY, textTurn } from "../support/model-server.js";
@@ -107,28 +108,30 @@ describe("the web page in chromium", () => {
     await page.click("#upload-folder-form button[type=submit]");
     await expect.poll(() => page.textContent("#upload-status")).toContain("Uploaded brand-guidelines");
     // The status is set before the list re-renders (and with it the forms): wait for the new list.
-    await page.waitForSelector("#view button.link:text-is('brand-guidelines')");
+    await page.waitForSelector("#view a:text-is('brand-guidelines')");
 
     await page.setInputFiles("#upload-zip", tree.path("zipped.zip"));
     await page.click("#upload-zip-form button[type=submit]");
     await expect.poll(() => page.textContent("#upload-status")).toContain("Uploaded zipped");
     expect(await page.textContent("#upload-status")).toContain("Warning (inline-shell-not-run)");
 
-    await page.click("#view button.link:text-is('brand-guidelines')");
+    await page.click("#view a:text-is('brand-guidelines')");
     await page.waitForSelector("h2:text-is('brand-guidelines')");
-    await page.click("#view td button.link");
+    await page.click("#view td a");
     await page.waitForSelector("#skill-md");
     expect(await page.textContent("#skill-md")).toContain("name: brand-guidelines");
     expect(await page.textContent("#view ul")).toContain("brand-guidelines/LICENSE.txt");
     expect(await page.textContent("#view ul")).toContain("brand-guidelines/references/palette.md");
     expect(await page.textContent(".description")).toContain("Example Co. house colours");
 
-    // The zip's skill is in the list too, and the page reloads signed in (the key is in sessionStorage).
+    // The page reloads signed in (the key is in sessionStorage), at the same view; the zip's skill is listed too.
     await page.reload();
-    await page.waitForSelector("#view button.link:text-is('zipped')");
-    await page.click("#view button.link:text-is('zipped')");
+    await page.waitForSelector("#skill-md");
+    await page.click("nav [data-view=skills]");
+    await page.waitForSelector("#view a:text-is('zipped')");
+    await page.click("#view a:text-is('zipped')");
     await page.waitForSelector("h2:text-is('zipped')");
-    await page.click("#view td button.link");
+    await page.click("#view td a");
     await page.waitForSelector("#skill-warnings");
     expect(await page.textContent("#skill-warnings")).toContain("inline-shell-not-run (SKILL.md)");
   });
@@ -141,13 +144,13 @@ describe("the web page in chromium", () => {
       display_name: EVIL,
     });
     await page.click("nav [data-view=skills]");
-    const evilLink = page.locator("#view button.link", { hasText: "<script>" });
+    const evilLink = page.locator("#view a", { hasText: "<script>" });
     await evilLink.waitFor();
     expect(await evilLink.textContent()).toBe(EVIL);
     await evilLink.click();
-    await page.waitForSelector("#view td button.link");
+    await page.waitForSelector("#view td a");
     expect(await page.textContent("#view tbody")).toContain(EVIL);
-    await page.click("#view td button.link");
+    await page.click("#view td a");
     await page.waitForSelector("#skill-md");
     expect(await page.textContent(".description")).toBe(EVIL);
     expect(await page.evaluate("window.__pwned")).toBeUndefined();
@@ -183,11 +186,196 @@ describe("the web page in chromium", () => {
     expect(await page.textContent("#chat-error")).toBe("");
 
     await page.click("nav [data-view=sessions]");
-    await page.click("#view button.link:text-is('web chat')");
+    await page.click("#view a:text-is('web chat')");
     await page.waitForSelector("#chat-form");
     expect(await page.textContent("#view aside")).toContain("Skills loaded");
     // Reopened, the chat is rebuilt from the stored events.
     await expect.poll(() => page.textContent("#chat-log")).toContain("Hello from the scripted model.");
+  });
+
+  it("gives each view its own address: links, back and forward, and a reload that returns to the same view", async () => {
+    const client = sdkClient(server.url, KEY);
+    const skill = (await client.beta.skills.list()).data.find((s) => s.display_name === "brand-guidelines");
+    const session = (await client.beta.sessions.list()).data.find((s) => s.title === "web chat");
+    if (skill === undefined || session === undefined) throw new Error("the skill and session made above");
+    const at = (path: string) => `${server.url}${path}`;
+
+    await page.click("nav [data-view=skills]");
+    await page.waitForURL(at("/skills"));
+    expect(await page.getAttribute("nav [data-view=skills]", "aria-current")).toBe("page");
+    await page.click("#view a:text-is('brand-guidelines')");
+    await page.waitForURL(at(`/skills/${skill.id}`));
+    await page.waitForSelector("h2:text-is('brand-guidelines')");
+    expect(await page.title()).toBe("brand-guidelines — skillwright");
+    await page.click("#view td a");
+    await page.waitForURL(/\/skills\/skill_[^/]+\/versions\/[^/]+$/);
+    const versionUrl = page.url();
+    await page.waitForSelector("#skill-md");
+
+    // A reload opens the same view, signed in (the key is in this tab's sessionStorage).
+    await page.reload();
+    await page.waitForSelector("#skill-md");
+    expect(page.url()).toBe(versionUrl);
+    expect(await page.textContent("#skill-md")).toContain("name: brand-guidelines");
+
+    // Back and forward walk the views, each drawn again.
+    await page.goBack();
+    await page.waitForURL(at(`/skills/${skill.id}`));
+    await page.waitForSelector("h2:text-is('brand-guidelines')");
+    await page.goBack();
+    await page.waitForURL(at("/skills"));
+    await page.waitForSelector("#upload-folder-form");
+    await page.goForward();
+    await page.waitForSelector("h2:text-is('brand-guidelines')");
+    expect(page.url()).toBe(at(`/skills/${skill.id}`));
+
+    await page.click("nav [data-view=agents]");
+    await page.waitForURL(at("/agents"));
+    await page.waitForSelector("#agent-form");
+    expect(await page.getAttribute("nav [data-view=agents]", "aria-current")).toBe("page");
+    expect(await page.getAttribute("nav [data-view=skills]", "aria-current")).toBeNull();
+
+    await page.click("nav [data-view=sessions]");
+    await page.click("#view a:text-is('web chat')");
+    await page.waitForURL(at(`/sessions/${session.id}`));
+    await page.reload();
+    await page.waitForSelector("#chat-log[data-stream=open]");
+    await expect.poll(() => page.textContent("#chat-log")).toContain("Hello from the scripted model.");
+
+    await page.click("nav [data-view=memory]");
+    await page.waitForURL(at("/memory"));
+    expect(await page.textContent("#memory-placeholder")).toContain("client.beta.memoryStores");
+
+    // An address under a section that has no view: the page says so; one outside every section is a 404.
+    await page.goto(at(`/skills/${skill.id}/no/such/view`));
+    await page.waitForSelector("#not-found");
+    expect(await page.textContent("#not-found")).toContain(`/skills/${skill.id}/no/such/view`);
+    for (const path of [
+      "/sessions",
+      `/sessions/${session.id}`,
+      "/agents",
+      "/skills/x/versions/y",
+      "/memory",
+    ]) {
+      const response = await fetch(at(path));
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get("content-security-policy"), path).toContain("default-src 'self'");
+      expect(await response.text(), path).toContain('<script type="module" src="/web/app.js">');
+    }
+    expect((await fetch(at("/nowhere"))).status).toBe(404);
+
+    // A link opened in a new tab (no key there yet) asks for the key, then shows the view it names.
+    const tab = await browser.newPage();
+    try {
+      await tab.goto(at("/agents"));
+      await tab.fill("#api-key", KEY);
+      await tab.click("#signin-form button[type=submit]");
+      await tab.waitForSelector("#agent-form");
+      expect(tab.url()).toBe(at("/agents"));
+      // An address whose session does not exist: the API's answer in place of the view (in this tab, whose
+      // console may show the 404).
+      await tab.goto(at("/sessions/sesn_nope"));
+      await tab.waitForSelector("#error:not([hidden])");
+      expect(await tab.textContent("#error")).toContain("404");
+      expect(await tab.textContent("#view h2")).toBe("This view could not be shown");
+    } finally {
+      await tab.close();
+    }
+  });
+
+  it("works from the keyboard: a skip link first, visible focus, Enter on links and Space on controls", async () => {
+    await page.goto(`${server.url}/sessions`);
+    await page.waitForSelector("#session-form");
+    const active = () => page.evaluate("document.activeElement?.id || document.activeElement?.tagName");
+    await page.keyboard.press("Tab");
+    expect(await active()).toBe("skip-link");
+    // Shown while focused (it sits off screen otherwise).
+    const box = await page.locator("#skip-link").boundingBox();
+    expect(box?.y ?? -1).toBeGreaterThanOrEqual(0);
+    await page.keyboard.press("Enter");
+    expect(await active()).toBe("main");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate('document.getElementById("view").contains(document.activeElement)')).toBe(
+      true,
+    );
+    // The focused control has an outline one can see.
+    const outline = await page.evaluate<{ style: string; width: number }>(
+      "({ style: getComputedStyle(document.activeElement).outlineStyle, width: parseFloat(getComputedStyle(document.activeElement).outlineWidth) })",
+    );
+    expect(outline.style).not.toBe("none");
+    expect(outline.width).toBeGreaterThanOrEqual(2);
+
+    // Enter follows a link: the new view's heading takes the focus.
+    await page.focus("nav [data-view=agents]");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(`${server.url}/agents`);
+    await page.waitForSelector("#agent-form");
+    expect(await page.evaluate("document.activeElement?.textContent")).toBe("Agents");
+    // Space ticks a skill's box.
+    const box0 = page.locator("#agent-form input[type=checkbox]").first();
+    await box0.focus();
+    await page.keyboard.press("Space");
+    expect(await box0.isChecked()).toBe(true);
+  });
+
+  it("has no serious or critical axe-core violations on any view, at 375 px and 1280 px, light and dark; screenshots kept", async () => {
+    const client = sdkClient(server.url, KEY);
+    const skill = (await client.beta.skills.list()).data.find((s) => s.display_name === "brand-guidelines");
+    const session = (await client.beta.sessions.list()).data.find((s) => s.title === "web chat");
+    if (skill === undefined || session === undefined) throw new Error("the skill and session made above");
+    const version = skill.latest_version_id;
+    const views: { name: string; path: string; ready: string }[] = [
+      { name: "sessions", path: "/sessions", ready: "#session-form" },
+      { name: "session", path: `/sessions/${session.id}`, ready: "#chat-log[data-stream=open] .event.agent" },
+      { name: "agents", path: "/agents", ready: "#agent-form" },
+      { name: "skills", path: "/skills", ready: "#upload-folder-form" },
+      { name: "skill", path: `/skills/${skill.id}`, ready: "#view td a" },
+      { name: "skill-version", path: `/skills/${skill.id}/versions/${version}`, ready: "#skill-md" },
+      { name: "memory", path: "/memory", ready: "#memory-placeholder" },
+    ];
+    // The check finds what it looks for: a field with no label is a critical violation.
+    await page.goto(`${server.url}/memory`);
+    await page.waitForSelector("#memory-placeholder");
+    await page.evaluate('document.getElementById("view").append(document.createElement("input"))');
+    expect((await axeViolations(page)).map((v) => v.id)).toContain("label");
+
+    const dir = await artifactsDir("web");
+    const found: string[] = [];
+    const shots: string[] = [];
+    const check = async (target: Page, name: string) => {
+      for (const v of await axeViolations(target)) {
+        found.push(`${name}: ${v.impact} ${v.id} (${v.help}) at ${v.targets.join(", ")}`);
+      }
+      // Nothing wider than the screen: no sideways scrolling, even at phone width.
+      const overflow = await target.evaluate<number>(
+        "document.documentElement.scrollWidth - document.documentElement.clientWidth",
+      );
+      if (overflow > 0) found.push(`${name}: ${overflow} px wider than the screen`);
+      shots.push(await screenshot(target, dir, name));
+    };
+    for (const scheme of ["light", "dark"] as const) {
+      for (const width of scheme === "light" ? [375, 1280] : [375]) {
+        const context = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: scheme });
+        try {
+          const tab = await context.newPage();
+          await tab.goto(`${server.url}/sessions`);
+          await tab.waitForSelector("#signin-form");
+          await check(tab, `signin-${width}-${scheme}`);
+          await tab.fill("#api-key", KEY);
+          await tab.click("#signin-form button[type=submit]");
+          await tab.waitForSelector("#session-form");
+          for (const view of views) {
+            await tab.goto(`${server.url}${view.path}`);
+            await tab.waitForSelector(view.ready);
+            await check(tab, `${view.name}-${width}-${scheme}`);
+          }
+        } finally {
+          await context.close();
+        }
+      }
+    }
+    console.log(`web page screenshots (${shots.length}): ${dir}`);
+    expect(found).toEqual([]);
   });
 
   it("signs out, forgetting the key", async () => {
@@ -203,6 +391,7 @@ describe("the web page in chromium", () => {
     async () => {
       await page.fill("#api-key", KEY);
       await page.click("#signin-form button[type=submit]");
+      await page.click("nav [data-view=skills]");
       await page.waitForSelector("#upload-folder");
       await page.setInputFiles("#upload-folder", corpusPath("anthropics-skills", "brand-guidelines"));
       await page.click("#upload-folder-form button[type=submit]");

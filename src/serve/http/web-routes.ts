@@ -7,20 +7,31 @@ import type { ReadWebAsset, ServeEnv } from "./env.js";
  */
 export const WEB_CSP = "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
+const PAGE = { file: "index.html", type: "text/html; charset=utf-8" };
+
 const ASSETS: Record<string, { file: string; type: string }> = {
-  "/": { file: "index.html", type: "text/html; charset=utf-8" },
+  "/": PAGE,
   "/web/app.js": { file: "app.js", type: "text/javascript; charset=utf-8" },
   "/web/style.css": { file: "style.css", type: "text/css; charset=utf-8" },
 };
 
 /**
- * The web page at `/` and its script and stylesheet under `/web/`: static text from the files the
- * package ships (src/serve/web/), each served with a strict CSP. No API key is needed to load the page;
+ * The page's sections: each has its own address (`/skills`, `/skills/<id>`, `/sessions/<id>`, …), which
+ * the page's router (src/serve/web/app.js, `ROUTES`) draws. Serve answers every path under them with the page
+ * itself, so a reload or a shared link opens the same view. A new section is named here and in `ROUTES`.
+ */
+export const PAGE_SECTIONS = ["skills", "agents", "sessions", "memory"] as const;
+
+/**
+ * The web page at `/` and at each of its views' addresses (`PAGE_SECTIONS`), and its script and stylesheet
+ * under `/web/`: static text from the files the package ships (src/serve/web/), each served with a strict CSP. No API key is needed to load the page;
  * the page signs in to `/v1` with one.
  */
 export function webRoutes(readAsset: ReadWebAsset): Hono<ServeEnv> {
   const app = new Hono<ServeEnv>();
-  for (const [path, { file, type }] of Object.entries(ASSETS)) {
+  const pages = PAGE_SECTIONS.flatMap((section) => [`/${section}`, `/${section}/*`]);
+  const routes = [...Object.entries(ASSETS), ...pages.map((path) => [path, PAGE] as const)];
+  for (const [path, { file, type }] of routes) {
     app.get(path, async (c) =>
       c.body(await readAsset(file), 200, {
         "content-type": type,

@@ -137,45 +137,90 @@ async function unzip(buffer) {
 
 // ---- views ----
 
-function render(...children) {
+/**
+ * Puts a view in the page: its title (the tab's title too) and its content. A view is drawn by its route
+ * (`ROUTES` below) and gets a `draw` that puts it in the page only while it is still the route in force, so a
+ * slow answer for a view the user has left never replaces the one they went to.
+ */
+function render(title, ...children) {
   stopChat();
   const view = $("view");
+  document.title = title ? `${title} — skillwright` : "skillwright";
   view.replaceChildren(...children);
   view.hidden = false;
 }
 
-function table(headers, rows) {
+/** A table; on a narrow screen each row is a card whose cells name their column (`data-label`). */
+function table(headers, rows, caption) {
   return el(
-    "table",
-    {},
+    "div",
+    { className: "table" },
     el(
-      "thead",
+      "table",
       {},
+      caption ? el("caption", { className: "visually-hidden" }, caption) : "",
       el(
-        "tr",
+        "thead",
         {},
-        headers.map((h) => el("th", {}, h)),
-      ),
-    ),
-    el(
-      "tbody",
-      {},
-      rows.map((cells) =>
         el(
           "tr",
           {},
-          cells.map((c) => el("td", {}, c)),
+          headers.map((h) => el("th", { scope: "col" }, h)),
+        ),
+      ),
+      el(
+        "tbody",
+        {},
+        rows.map((cells) =>
+          el(
+            "tr",
+            {},
+            cells.map((c, i) => el("td", { "data-label": headers[i] }, c)),
+          ),
         ),
       ),
     ),
   );
 }
 
-function link(text, onclick, attrs = {}) {
-  return el("button", { type: "button", className: "link", onclick: guarded(onclick), ...attrs }, text);
+/** A link to one of the page's own addresses: the router draws it without loading the page again. */
+function link(text, path, attrs = {}) {
+  return el("a", { href: path, ...attrs }, text);
 }
 
-async function showSkills() {
+/** An id shown as text that may break anywhere (ids are long and have no spaces). */
+function idText(id) {
+  return el("code", { className: "id" }, id);
+}
+
+/** A view's heading: focused when the view is reached by a link, so keyboard and reader users land on it. */
+function heading(text, level = "h2") {
+  return el(level, { className: "view-title", tabindex: "-1" }, text);
+}
+
+/** The trail of links above a nested view (`aria-label="Breadcrumb"`). */
+function trail(...steps) {
+  return el(
+    "nav",
+    { className: "trail", "aria-label": "Breadcrumb" },
+    el(
+      "ol",
+      {},
+      steps.map(([text, path]) => el("li", {}, link(text, path))),
+    ),
+  );
+}
+
+/** A labelled form field: the label above its control. */
+function field(label, control, hint) {
+  return el("div", { className: "field" }, el("label", { for: control.id }, label), control, hint ?? "");
+}
+
+const skillPath = (id) => `/skills/${encodeURIComponent(id)}`;
+const versionPath = (id, version) => `${skillPath(id)}/versions/${encodeURIComponent(version)}`;
+const sessionPath = (id) => `/sessions/${encodeURIComponent(id)}`;
+
+async function showSkills(_params, draw) {
   const skills = await listAll("/v1/skills");
   const folder = el("input", { id: "upload-folder", type: "file", webkitdirectory: true, multiple: true });
   const zip = el("input", { id: "upload-zip", type: "file", accept: ".zip,application/zip" });
@@ -185,76 +230,86 @@ async function showSkills() {
     for (const file of files) form.append("files[]", file, pathOf(file));
     const skill = await api("/v1/skills", { body: form });
     const warned = (skill.warnings ?? []).map((w) => ` Warning (${w.code}): ${w.message}.`).join("");
-    status.textContent = `Uploaded ${skill.display_name} (version ${skill.latest_version_id}).${warned}`;
-    await showSkills();
-    $("upload-status").textContent = status.textContent;
+    const said = `Uploaded ${skill.display_name} (version ${skill.latest_version_id}).${warned}`;
+    await refresh();
+    // The list is drawn again, and with it the status line (unless the user has gone to another view).
+    const line = $("upload-status");
+    if (line) line.textContent = said;
   };
-  render(
-    el("h2", {}, "Skills"),
+  draw(
+    "Skills",
+    heading("Skills"),
     el(
-      "form",
-      {
-        id: "upload-folder-form",
-        onsubmit: guarded(async () => {
-          if (folder.files.length === 0) throw new Error("choose a skill folder first");
-          await upload(folder.files, (f) => f.webkitRelativePath || f.name);
-        }),
-      },
-      el("label", { for: "upload-folder" }, "Upload a skill folder: "),
-      folder,
-      el("button", { type: "submit" }, "Upload folder"),
+      "section",
+      { className: "card", "aria-labelledby": "upload-title" },
+      el("h3", { id: "upload-title" }, "Upload a skill"),
+      el(
+        "div",
+        { className: "uploads" },
+        el(
+          "form",
+          {
+            id: "upload-folder-form",
+            onsubmit: guarded(async () => {
+              if (folder.files.length === 0) throw new Error("choose a skill folder first");
+              await upload(folder.files, (f) => f.webkitRelativePath || f.name);
+            }),
+          },
+          field("A skill folder", folder),
+          el("button", { type: "submit" }, "Upload folder"),
+        ),
+        el(
+          "form",
+          {
+            id: "upload-zip-form",
+            onsubmit: guarded(async () => {
+              if (zip.files.length === 0) throw new Error("choose a zip first");
+              await upload(zip.files, (f) => f.name);
+            }),
+          },
+          field("or a zip", zip),
+          el("button", { type: "submit" }, "Upload zip"),
+        ),
+      ),
+      status,
     ),
-    el(
-      "form",
-      {
-        id: "upload-zip-form",
-        onsubmit: guarded(async () => {
-          if (zip.files.length === 0) throw new Error("choose a zip first");
-          await upload(zip.files, (f) => f.name);
-        }),
-      },
-      el("label", { for: "upload-zip" }, "or a zip: "),
-      zip,
-      el("button", { type: "submit" }, "Upload zip"),
-    ),
-    status,
     skills.length === 0
-      ? el("p", {}, "No skills yet.")
+      ? el("p", { className: "empty" }, "No skills yet.")
       : table(
           ["Skill", "Latest version", "Id"],
-          skills.map((s) => [link(s.display_name, () => showSkill(s.id)), s.latest_version_id, s.id]),
+          skills.map((s) => [link(s.display_name, skillPath(s.id)), s.latest_version_id, idText(s.id)]),
+          "Skills",
         ),
   );
 }
 
-async function showSkill(id) {
+async function showSkill([id], draw) {
   const skill = await api(`/v1/skills/${encodeURIComponent(id)}`);
   const versions = await listAll(`/v1/skills/${encodeURIComponent(id)}/versions`);
-  render(
-    el("p", {}, link("← Skills", showSkills)),
-    el("h2", {}, skill.display_name),
+  draw(
+    skill.display_name,
+    trail(["Skills", "/skills"]),
+    heading(skill.display_name),
     table(
       ["Version", "Name", "Description", "Created"],
-      versions.map((v) => [link(v.id, () => showVersion(skill, v.id)), v.name, v.description, v.created_at]),
+      versions.map((v) => [link(v.id, versionPath(skill.id, v.id)), v.name, v.description, v.created_at]),
+      "Versions",
     ),
   );
 }
 
-async function showVersion(skill, version) {
-  const path = `/v1/skills/${encodeURIComponent(skill.id)}/versions/${encodeURIComponent(version)}`;
+async function showVersion([id, version], draw) {
+  const skill = await api(`/v1/skills/${encodeURIComponent(id)}`);
+  const path = `/v1/skills/${encodeURIComponent(id)}/versions/${encodeURIComponent(version)}`;
   const v = await api(path);
   const response = await api(`${path}/content`, { raw: true });
   const files = await unzip(await response.arrayBuffer());
   const skillMd = [...files.entries()].find(([name]) => /(^|\/)SKILL\.md$/.test(name));
-  render(
-    el(
-      "p",
-      {},
-      link("← Skills", showSkills),
-      " / ",
-      link(skill.display_name, () => showSkill(skill.id)),
-    ),
-    el("h2", {}, `${v.name} — version ${v.id}`),
+  draw(
+    `${v.name} ${v.id}`,
+    trail(["Skills", "/skills"], [skill.display_name, skillPath(skill.id)]),
+    heading(v.name),
+    el("p", { className: "meta" }, "Version ", idText(v.id), ` · ${v.created_at}`),
     el("p", { className: "description" }, v.description),
     (v.warnings ?? []).length === 0
       ? ""
@@ -266,67 +321,79 @@ async function showVersion(skill, version) {
     el("h3", {}, "Files"),
     el(
       "ul",
-      {},
+      { className: "files" },
       [...files.keys()].map((name) => el("li", {}, name)),
     ),
     el("h3", {}, "SKILL.md"),
-    el("pre", { id: "skill-md" }, skillMd ? new TextDecoder().decode(skillMd[1]) : "(no SKILL.md)"),
+    el(
+      "pre",
+      { id: "skill-md", tabindex: "0", role: "region", "aria-label": "SKILL.md" },
+      skillMd ? new TextDecoder().decode(skillMd[1]) : "(no SKILL.md)",
+    ),
   );
 }
 
-async function showAgents() {
+async function showAgents(_params, draw) {
   const [agents, skills] = await Promise.all([listAll("/v1/agents"), listAll("/v1/skills")]);
-  const name = el("input", { id: "agent-name", required: true });
+  const name = el("input", { id: "agent-name", required: true, autocomplete: "off" });
   const model = el("input", { id: "agent-model", value: "claude-sonnet-5-5", required: true });
   const system = el("textarea", { id: "agent-system" });
   const boxes = skills.map((s) => el("input", { type: "checkbox", value: s.id, id: `agent-skill-${s.id}` }));
-  render(
-    el("h2", {}, "Agents"),
+  draw(
+    "Agents",
+    heading("Agents"),
     agents.length === 0
-      ? el("p", {}, "No agents yet.")
+      ? el("p", { className: "empty" }, "No agents yet.")
       : table(
           ["Agent", "Model", "Skills", "Id"],
           agents.map((a) => [
             a.name,
             typeof a.model === "string" ? a.model : a.model?.id,
             a.skills.map((s) => s.skill_id).join(", "),
-            a.id,
+            idText(a.id),
           ]),
+          "Agents",
         ),
-    el("h3", {}, "New agent"),
     el(
-      "form",
-      {
-        id: "agent-form",
-        onsubmit: guarded(async () => {
-          const chosen = boxes.filter((b) => b.checked).map((b) => ({ type: "custom", skill_id: b.value }));
-          await api("/v1/agents", {
-            json: {
-              name: name.value,
-              model: model.value,
-              ...(system.value ? { system: system.value } : {}),
-              skills: chosen,
-            },
-          });
-          await showAgents();
-        }),
-      },
-      el("p", {}, el("label", { for: "agent-name" }, "Name "), name),
-      el("p", {}, el("label", { for: "agent-model" }, "Model "), model),
-      el("p", {}, el("label", { for: "agent-system" }, "System prompt"), system),
+      "section",
+      { className: "card", "aria-labelledby": "agent-form-title" },
+      el("h3", { id: "agent-form-title" }, "New agent"),
       el(
-        "fieldset",
-        {},
-        el("legend", {}, "Skills"),
-        skills.length === 0 ? "No skills to choose from." : "",
-        skills.map((s, i) => el("div", {}, boxes[i], el("label", { for: boxes[i].id }, s.display_name))),
+        "form",
+        {
+          id: "agent-form",
+          onsubmit: guarded(async () => {
+            const chosen = boxes.filter((b) => b.checked).map((b) => ({ type: "custom", skill_id: b.value }));
+            await api("/v1/agents", {
+              json: {
+                name: name.value,
+                model: model.value,
+                ...(system.value ? { system: system.value } : {}),
+                skills: chosen,
+              },
+            });
+            await refresh();
+          }),
+        },
+        field("Name", name),
+        field("Model", model),
+        field("System prompt", system),
+        el(
+          "fieldset",
+          {},
+          el("legend", {}, "Skills"),
+          skills.length === 0 ? "No skills to choose from." : "",
+          skills.map((s, i) =>
+            el("div", { className: "check" }, boxes[i], el("label", { for: boxes[i].id }, s.display_name)),
+          ),
+        ),
+        el("button", { type: "submit", className: "primary" }, "Create agent"),
       ),
-      el("button", { type: "submit" }, "Create agent"),
     ),
   );
 }
 
-async function showSessions() {
+async function showSessions(_params, draw) {
   const [sessions, agents, environments] = await Promise.all([
     listAll("/v1/sessions"),
     listAll("/v1/agents"),
@@ -343,48 +410,88 @@ async function showSessions() {
     environments.map((e) => el("option", { value: e.id }, e.name)),
     el("option", { value: "" }, "(a new environment)"),
   );
-  const title = el("input", { id: "session-title" });
-  render(
-    el("h2", {}, "Sessions"),
+  const title = el("input", { id: "session-title", autocomplete: "off" });
+  draw(
+    "Sessions",
+    heading("Sessions"),
     sessions.length === 0
-      ? el("p", {}, "No sessions yet.")
+      ? el("p", { className: "empty" }, "No sessions yet.")
       : table(
           ["Session", "Agent", "Status", "Created", "Id"],
           sessions.map((s) => [
-            link(s.title || s.id, () => showChat(s.id)),
+            link(s.title || s.id, sessionPath(s.id)),
             s.agent?.name,
             s.status,
             s.created_at,
-            s.id,
+            idText(s.id),
           ]),
+          "Sessions",
         ),
-    el("h3", {}, "New session"),
-    agents.length === 0
-      ? el("p", {}, "Create an agent first.")
-      : el(
-          "form",
-          {
-            id: "session-form",
-            onsubmit: guarded(async () => {
-              let environmentId = environment.value;
-              if (environmentId === "") {
-                environmentId = (await api("/v1/environments", { json: { name: `web ${Date.now()}` } })).id;
-              }
-              const session = await api("/v1/sessions", {
-                json: {
-                  agent: agent.value,
-                  environment_id: environmentId,
-                  ...(title.value ? { title: title.value } : {}),
-                },
-              });
-              await showChat(session.id);
-            }),
-          },
-          el("p", {}, el("label", { for: "session-agent" }, "Agent "), agent),
-          el("p", {}, el("label", { for: "session-environment" }, "Environment "), environment),
-          el("p", {}, el("label", { for: "session-title" }, "Title "), title),
-          el("button", { type: "submit" }, "Open session"),
-        ),
+    el(
+      "section",
+      { className: "card", "aria-labelledby": "session-form-title" },
+      el("h3", { id: "session-form-title" }, "New session"),
+      agents.length === 0
+        ? el("p", {}, "Create an agent first: ", link("Agents", "/agents"), ".")
+        : el(
+            "form",
+            {
+              id: "session-form",
+              onsubmit: guarded(async () => {
+                let environmentId = environment.value;
+                if (environmentId === "") {
+                  environmentId = (await api("/v1/environments", { json: { name: `web ${Date.now()}` } })).id;
+                }
+                const session = await api("/v1/sessions", {
+                  json: {
+                    agent: agent.value,
+                    environment_id: environmentId,
+                    ...(title.value ? { title: title.value } : {}),
+                  },
+                });
+                await navigate(sessionPath(session.id));
+              }),
+            },
+            field("Agent", agent),
+            field("Environment", environment),
+            field("Title", title),
+            el("button", { type: "submit", className: "primary" }, "Open session"),
+          ),
+    ),
+  );
+}
+
+/** Memory stores have their API in serve; browsing them on this page is still to come. */
+async function showMemory(_params, draw) {
+  draw(
+    "Memory",
+    heading("Memory"),
+    el(
+      "p",
+      { id: "memory-placeholder", className: "empty" },
+      "Memory stores and files arrive on this page with their API. Until then, use ",
+      el("code", {}, "client.beta.memoryStores"),
+      " and ",
+      el("code", {}, "client.beta.files"),
+      " from the SDK.",
+    ),
+  );
+}
+
+/** An address the page has no view for. */
+async function showNotFound(_params, draw) {
+  draw(
+    "Not found",
+    heading("Page not found"),
+    el(
+      "p",
+      { id: "not-found" },
+      "There is no view at ",
+      el("code", {}, location.pathname),
+      ". Go to ",
+      link("Sessions", "/sessions"),
+      ".",
+    ),
   );
 }
 
@@ -493,10 +600,17 @@ function confirmationCard(eventId, use, answer) {
   );
 }
 
-async function showChat(id) {
+async function showChat([id], draw) {
   const session = await api(`/v1/sessions/${encodeURIComponent(id)}`);
   // data-stream: connecting, open (events arrive live), closed or failed.
-  const log = el("div", { id: "chat-log", "aria-live": "polite", "data-stream": "connecting" });
+  const log = el("div", {
+    id: "chat-log",
+    role: "log",
+    tabindex: "0",
+    "aria-label": "Messages",
+    "aria-live": "polite",
+    "data-stream": "connecting",
+  });
   const status = el("p", { id: "chat-status", role: "status" }, `Status: ${session.status}`);
   const chatError = el("p", { id: "chat-error", className: "error", role: "alert" });
   const skillsLoaded = el("ul", { id: "skills-loaded" });
@@ -504,7 +618,14 @@ async function showChat(id) {
   const forks = el("ul", { id: "forks" });
   const toolCalls = el("ul", { id: "tool-calls" });
   const confirmations = el("div", { id: "confirmations" });
-  const input = el("textarea", { id: "chat-input", required: true });
+  const input = el("textarea", { id: "chat-input", required: true, placeholder: "Write a message" });
+  // Ctrl+Enter (⌘+Enter) sends; Enter alone is a new line.
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      input.form?.requestSubmit();
+    }
+  });
   const seen = new Set();
   const forkItems = new Map();
   // Tool calls by their event id: `{event, state, node}` (the side panel's line).
@@ -709,16 +830,17 @@ async function showChat(id) {
     }
   };
 
-  render(
-    el("p", {}, link("← Sessions", showSessions)),
-    el("h2", {}, session.title || session.id),
-    el("p", {}, `Agent: ${session.agent?.name ?? ""}`),
+  const drawn = draw(
+    session.title || session.id,
+    trail(["Sessions", "/sessions"]),
+    heading(session.title || session.id),
+    el("p", { className: "meta" }, `Agent: ${session.agent?.name ?? ""}`),
     el(
       "div",
       { className: "chat" },
       el(
-        "div",
-        {},
+        "section",
+        { className: "conversation", "aria-label": "Conversation" },
         log,
         confirmations,
         status,
@@ -739,13 +861,14 @@ async function showChat(id) {
               }
             }),
           },
+          el("label", { for: "chat-input", className: "visually-hidden" }, "Message"),
           input,
-          el("button", { type: "submit" }, "Send"),
+          el("button", { type: "submit", className: "primary" }, "Send"),
         ),
       ),
       el(
         "aside",
-        { className: "side" },
+        { className: "side", "aria-label": "Session details" },
         el("h3", {}, "Skills loaded"),
         skillsLoaded,
         el("h3", {}, "References read"),
@@ -757,6 +880,7 @@ async function showChat(id) {
       ),
     ),
   );
+  if (!drawn) return;
   chatAbort = abort;
   try {
     // The session's forks first (its threads but the primary one), so a history longer than what is read
@@ -774,6 +898,89 @@ async function showChat(id) {
   stream();
 }
 
+// ---- addresses ----
+
+/**
+ * The page's views by address: the first route whose `pattern` matches the path draws it, with the
+ * pattern's groups (decoded) as its params. `section` is the main navigation's entry it belongs to. A new
+ * view is one more row here (and its section in serve's `PAGE_SECTIONS`, src/serve/http/web-routes.ts, so a
+ * reload of its address gets the page).
+ */
+const ROUTES = [
+  { pattern: /^\/sessions$/, section: "sessions", show: showSessions },
+  { pattern: /^\/sessions\/([^/]+)$/, section: "sessions", show: showChat },
+  { pattern: /^\/agents$/, section: "agents", show: showAgents },
+  { pattern: /^\/skills$/, section: "skills", show: showSkills },
+  { pattern: /^\/skills\/([^/]+)$/, section: "skills", show: showSkill },
+  { pattern: /^\/skills\/([^/]+)\/versions\/([^/]+)$/, section: "skills", show: showVersion },
+  { pattern: /^\/memory$/, section: "memory", show: showMemory },
+];
+
+/** Where `/` goes. */
+const HOME = "/skills";
+
+/** The route for a path: `{route, params}`, the not-found view when none matches. */
+function routeOf(path) {
+  for (const route of ROUTES) {
+    const match = route.pattern.exec(path);
+    if (match) return { route, params: match.slice(1).map((p) => decodeURIComponent(p)) };
+  }
+  return { route: { section: null, show: showNotFound }, params: [] };
+}
+
+/** Counts route changes: a view's `draw` is void once another route has started. */
+let routeToken = 0;
+
+/** Draws the view at the current address; `focus` moves focus to its heading (after a link or back/forward). */
+async function drawRoute({ focus = false } = {}) {
+  if (location.pathname === "/") history.replaceState(null, "", HOME);
+  const token = ++routeToken;
+  const { route, params } = routeOf(location.pathname);
+  for (const item of document.querySelectorAll("#nav [data-view]")) {
+    if (item.dataset.view === route.section) item.setAttribute("aria-current", "page");
+    else item.removeAttribute("aria-current");
+  }
+  const draw = (title, ...children) => {
+    if (token !== routeToken) return false;
+    render(title, ...children);
+    if (focus) $("view").querySelector(".view-title")?.focus();
+    return true;
+  };
+  clearError();
+  try {
+    await route.show(params, draw);
+  } catch (error) {
+    // The view could not be drawn (an unknown id, a lost connection): the address names it, the page says why.
+    if (token !== routeToken) return;
+    render("Error", heading("This view could not be shown"));
+    showError(error);
+  }
+}
+
+/** Goes to one of the page's addresses: a new history entry, then its view. */
+async function navigate(path) {
+  if (path !== location.pathname + location.search) history.pushState(null, "", path);
+  await drawRoute({ focus: true });
+}
+
+/** Draws the current view again (after a change it shows), keeping the address and the history. */
+async function refresh() {
+  await drawRoute();
+}
+
+/** A click on a link to one of the page's own addresses, without a modifier key: the router's. */
+function onLinkClick(event) {
+  if (event.defaultPrevented || event.button !== 0) return;
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const anchor = event.target instanceof Element ? event.target.closest("a[href]") : null;
+  if (!anchor || anchor.target || anchor.hasAttribute("download")) return;
+  const href = anchor.getAttribute("href");
+  if (!href?.startsWith("/") || href.startsWith("//") || href.startsWith("/v1/")) return;
+  event.preventDefault();
+  if (!apiKey()) return;
+  guarded(() => navigate(href))();
+}
+
 // ---- sign in ----
 
 function signedIn() {
@@ -783,15 +990,15 @@ function signedIn() {
 
 function signedOut() {
   stopChat();
+  routeToken++;
   sessionStorage.removeItem(KEY_STORAGE);
   $("signin").hidden = false;
   $("nav").hidden = true;
   $("view").hidden = true;
   $("view").replaceChildren();
+  document.title = "Sign in — skillwright";
   clearError();
 }
-
-const VIEWS = { skills: showSkills, agents: showAgents, sessions: showSessions };
 
 function start() {
   $("signin-form").addEventListener("submit", async (event) => {
@@ -803,7 +1010,8 @@ function start() {
       sessionStorage.setItem(KEY_STORAGE, key);
       $("api-key").value = "";
       signedIn();
-      await guarded(showSkills)();
+      // The view at the address the page was opened at.
+      await drawRoute({ focus: true });
     } catch (error) {
       $("signin-error").textContent =
         error instanceof ApiError && error.status === 401
@@ -812,15 +1020,18 @@ function start() {
     }
   });
   $("sign-out").addEventListener("click", signedOut);
-  for (const button of document.querySelectorAll("nav [data-view]")) {
-    button.addEventListener(
-      "click",
-      guarded(() => VIEWS[button.dataset.view]()),
-    );
-  }
+  // The skip link moves focus to the main content without changing the address.
+  $("skip-link").addEventListener("click", (event) => {
+    event.preventDefault();
+    $("main").focus();
+  });
+  document.addEventListener("click", onLinkClick);
+  window.addEventListener("popstate", () => {
+    if (apiKey()) drawRoute({ focus: true });
+  });
   if (apiKey()) {
     signedIn();
-    guarded(showSkills)();
+    drawRoute();
   } else {
     signedOut();
   }
