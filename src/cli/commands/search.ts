@@ -2,7 +2,8 @@ import { MAIN_SCOPE, skillsInScope } from "../../agent-types/skill-scope.js";
 import type { Engine } from "../../engine/engine.js";
 import { listingDescription } from "../../listing/description.js";
 import { displayName } from "../../skill/skill.js";
-import { SKILL_SEARCH_LIMIT, searchCallable } from "../../skill-search/search.js";
+import { createSkillSearcher, SKILL_SEARCH_LIMIT } from "../../skill-search/search.js";
+import { createFileUsageStore, defaultUsagePath } from "../../usage.js";
 import type { CliIo } from "../io.js";
 import { openingSkills } from "../listing-report.js";
 import { LIST_DESCRIPTION_WIDTH } from "./list.js";
@@ -22,12 +23,20 @@ export async function searchCommand(
     return 2;
   }
   const skills = skillsInScope(await openingSkills(engine), MAIN_SCOPE);
-  const matches = searchCallable(skills, options.query, options.limit ?? SKILL_SEARCH_LIMIT);
+  const cache = await engine.searchIndexCache();
+  const usage = createFileUsageStore({ fs: engine.fs, path: defaultUsagePath(engine.home) });
+  const searcher = createSkillSearcher({
+    ...(cache === undefined ? {} : { cache }),
+    usage: () => usage.load(),
+  });
+  const matches = await searcher.search(skills, options.query, {
+    limit: options.limit ?? SKILL_SEARCH_LIMIT,
+  });
   if (options.json) {
     const entries = matches.map(({ skill, score }) => ({
       name: skill.name,
       ...(skill.alias === undefined ? {} : { alias: skill.alias }),
-      score,
+      score: Math.round(score * 1000) / 1000,
       description: listingDescription(skill),
       source: skill.source,
       path: skill.filePath,
@@ -45,7 +54,7 @@ export async function searchCommand(
       description.length > LIST_DESCRIPTION_WIDTH
         ? `${description.slice(0, LIST_DESCRIPTION_WIDTH - 1)}…`
         : description;
-    return `${String(i + 1).padStart(2)}. ${displayName(skill)}  [${skill.source}]  score ${score}\n    ${shown}`;
+    return `${String(i + 1).padStart(2)}. ${displayName(skill)}  [${skill.source}]  score ${score.toFixed(2)}\n    ${shown}`;
   });
   io.stdout(`${lines.join("\n")}\n`);
   return 0;

@@ -1,0 +1,173 @@
+import { analyze, analyzeName } from "./analyze.js";
+import { SEARCH_FIELDS, type SearchField, type SkillDocument } from "./skill-document.js";
+
+/*
+ * A BM25F index (BM25 over weighted fields): each field's term frequency is normalised by that field's length
+ * against its average, weighted, and summed into one pseudo-frequency per skill and term, which goes through
+ * BM25's saturation once. The pseudo-frequencies are computed at build, so a query only adds up postings, and
+ * the whole index is three typed arrays and two string lists (what the index cache writes).
+ */
+
+/** How much a term in each field counts. */
+export const FIELD_WEIGHTS: Readonly<Record<SearchField, number>> = {
+  name: 3,
+  description: 2,
+  whenToUse: 1.5,
+  argumentHint: 0.5,
+  headings: 1,
+  body: 0.4,
+};
+/** How far each field's length normalises its frequencies (BM25's `b`; 0: not at all). */
+export const FIELD_LENGTH_NORMS: Readonly<Record<SearchField, number>> = {
+  name: 0.3,
+  description: 0.75,
+  whenToUse: 0.75,
+  argumentHint: 0.5,
+  headings: 0.75,
+  body: 0.75,
+};
+/** BM25's term-frequency saturation. */
+export const BM25_K1 = 1.2;
+/** A query term at least this long also matches the longer terms it begins (`postgres` → `postgresql`); a shorter one would match too much (`form` → `format`). */
+export const PREFIX_MIN_CHARS = 5;
+/** A prefix match counts this much of a whole-term match. */
+export const PREFIX_WEIGHT = 0.3;
+/** A query term expands to at most this many longer terms. */
+const MAX_PREFIX_EXPANSIONS = 16;
+
+/** A built index: what {@link queryLexicalIndex} reads and the index cache keeps. */
+export interface LexicalIndex {
+  /** The skills' names, by document number. */
+  readonly names: readonly string[];
+  /** Every term, sorted (a term's number is its place here). */
+  readonly terms: readonly string[];
+  /** Term `t`'s postings are `docs`/`weights` from `offsets[t]` to `offsets[t + 1]`. */
+  readonly offsets: Int32Array;
+  /** Document numbers, ascending within a term. */
+  readonly docs: Int32Array;
+  /** The weighted, length-normalised frequency of the term in the document (BM25F's pseudo-frequency). */
+  readonly weights: Float32Array;
+}
+
+/**
+ * Builds the index of some documents (`analyze`d; the name through `analyzeName`). Documents keep their order:
+ * document `i` is `names[i]`. Pure.
+ */
+export function buildLexicalIndex(documents: readonly SkillDocument[]): LexicalIndex {
+  const memo = new Map<string, string>();
+  const ids = new Map<string, number>();
+  const fieldCount = SEARCH_FIELDS.length;
+  const lengths = SEARCH_FIELDS.map(() => new Float64Array(documents.length));
+  // One entry per (document, distinct term): its document, term id and the frequency in each field.
+  const entryDoc: number[] = [];
+  const entryTerm: number[] = [];
+  const entryFreq: number[] = [];
+  documents.forEach((document, doc) => {
+    const local = new Map<number, number>();
+    SEARCH_FIELDS.forEach((field, f) => {
+      const text = document.fields[field];
+      if (text === "") return;
+      const words = field === "name" ? analyzeName(text) : analyze(text, memo);
+      (lengths[f] as Float64Array)[doc] = words.length;
+      for (const word of words) {
+        let id = ids.get(word);
+        if (id === undefined) {
+          id = ids.size;
+          ids.set(word, id);
+        }
+        let entry = local.get(id);
+        if (entry === undefined) {
+          entry = entryDoc.length;
+          local.set(id, entry);
+          entryDoc.push(doc);
+          entryTerm.push(id);
+          for (let k = 0; k < fieldCount; k += 1) entryFreq.push(0);
+        }
+        entryFreq[entry * fieldCount + f] = (entryFreq[entry * fieldCount + f] ?? 0) + 1;
+      }
+    });
+  });
+  const averages = lengths.map((l) => (l.length === 0 ? 0 : l.reduce((a, b) => a + b, 0) / l.length));
+  // Terms sorted, so a prefix is one binary search away; `rank[id]` is the sorted place of a first-seen id.
+  const terms = [...ids.keys()].sort();
+  const rank = new Int32Array(terms.length);
+  terms.forEach((term, place) => {
+    rank[ids.get(term) ?? 0] = place;
+  });
+  const offsets = new Int32Array(terms.length + 1);
+  for (const id of entryTerm) {
+    const slot = (rank[id] ?? 0) + 1;
+    offsets[slot] = (offsets[slot] ?? 0) + 1;
+  }
+  for (let t = 0; t < terms.length; t += 1) offsets[t + 1] = (offsets[t + 1] ?? 0) + (offsets[t] ?? 0);
+  const fill = offsets.slice(0, terms.length);
+  const docs = new Int32Array(entryDoc.length);
+  const weights = new Float32Array(entryDoc.length);
+  for (let entry = 0; entry < entryDoc.length; entry += 1) {
+    const doc = entryDoc[entry] ?? 0;
+    let weight = 0;
+    for (let f = 0; f < fieldCount; f += 1) {
+      const freq = entryFreq[entry * fieldCount + f] ?? 0;
+      if (freq === 0) continue;
+      const field = SEARCH_FIELDS[f] as SearchField;
+      const b = FIELD_LENGTH_NORMS[field];
+      const average = averages[f] ?? 0;
+      const length = (lengths[f] as Float64Array)[doc] ?? 0;
+      const norm = average === 0 ? 1 : 1 - b + (b * length) / average;
+      weight += (FIELD_WEIGHTS[field] * freq) / norm;
+    }
+    const place = rank[entryTerm[entry] ?? 0] ?? 0;
+    const at = fill[place] ?? 0;
+    fill[place] = at + 1;
+    docs[at] = doc;
+    weights[at] = weight;
+  }
+  return { names: documents.map((d) => d.name), terms, offsets, docs, weights };
+}
+
+/** The place of the first term >= `term` in the sorted terms. */
+function lowerBound(terms: readonly string[], term: string): number {
+  let low = 0;
+  let high = terms.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((terms[mid] as string) < term) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/**
+ * The BM25F score of every document matching some query term (`queryTerms` output: analysed, distinct), by
+ * document number; documents matching none are absent. A term of {@link PREFIX_MIN_CHARS}+ characters also
+ * matches up to 16 longer terms it begins, at {@link PREFIX_WEIGHT}. Pure.
+ */
+export function queryLexicalIndex(index: LexicalIndex, terms: readonly string[]): Map<number, number> {
+  const scores = new Map<number, number>();
+  const total = index.names.length;
+  const add = (place: number, factor: number) => {
+    const start = index.offsets[place] ?? 0;
+    const end = index.offsets[place + 1] ?? 0;
+    const df = end - start;
+    const idf = Math.log(1 + (total - df + 0.5) / (df + 0.5));
+    for (let p = start; p < end; p += 1) {
+      const doc = index.docs[p] ?? 0;
+      const tf = index.weights[p] ?? 0;
+      const score = (factor * idf * tf * (BM25_K1 + 1)) / (BM25_K1 + tf);
+      scores.set(doc, (scores.get(doc) ?? 0) + score);
+    }
+  };
+  for (const term of terms) {
+    let place = lowerBound(index.terms, term);
+    if (index.terms[place] === term) {
+      add(place, 1);
+      place += 1;
+    }
+    if (term.length < PREFIX_MIN_CHARS) continue;
+    for (let n = 0; n < MAX_PREFIX_EXPANSIONS && (index.terms[place] ?? "").startsWith(term); n += 1) {
+      add(place, PREFIX_WEIGHT);
+      place += 1;
+    }
+  }
+  return scores;
+}
