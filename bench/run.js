@@ -16,12 +16,14 @@ import * as serve from "./serve.js";
 import * as serveStore from "./serve-store.js";
 import * as serveTurn from "./serve-turn.js";
 import * as serveUpload from "./serve-upload.js";
+import * as skillSearch from "./skill-search.js";
 
 /** Every section, in run order. Each module exports `run(ctx: BenchContext) → Promise<figures>`. */
 const SECTIONS = {
   discovery,
   activation,
   listing,
+  "skill-search": skillSearch,
   agent,
   cache,
   deps,

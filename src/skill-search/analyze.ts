@@ -21,9 +21,35 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   ).split(" "),
 );
 
-const WORD = /[\p{L}\p{N}]+/gu;
+/**
+ * What separates words: anything but ASCII letters and digits and the letter blocks above them (Latin-1 to
+ * Greek, Cyrillic and the rest up to U+1FFF; CJK and Hangul; compatibility forms). General punctuation,
+ * arrows, symbols and emoji separate. A character class, not `\p{L}`: splitting is most of an index build.
+ */
+const NON_WORD = /[^A-Za-z0-9\u00C0-\u1FFF\u2C00-\uD7FF\uF900-\uFFEF]+/;
 /** A lower-to-upper case change (`camelCase`) or the last capital of an acronym before a word (`HTTPServer`). */
-const CAMEL = /(\p{Ll})(\p{Lu})|(\p{Lu})(\p{Lu}\p{Ll})/gu;
+const CAMEL = /([a-z])([A-Z])|([A-Z])([A-Z][a-z])/g;
+
+/**
+ * The term of one word as it appears in a text (not lower-cased yet): its stem, or "" for a stop word. `memo`
+ * caches the answer by the word as written. Pure apart from the memo.
+ */
+export function termOf(word: string, memo?: Map<string, string>): string {
+  let term = memo?.get(word);
+  if (term === undefined) {
+    const lower = word.toLowerCase();
+    term = STOP_WORDS.has(lower) ? "" : stem(lower);
+    memo?.set(word, term);
+  }
+  return term;
+}
+
+/** Calls `onWord` with each word of a text (camelCase split), as written. */
+export function eachWord(text: string, onWord: (word: string) => void): void {
+  for (const word of text.replace(CAMEL, "$1$3 $2$4").split(NON_WORD)) {
+    if (word !== "") onWord(word);
+  }
+}
 
 /**
  * The terms of a text, in order, repeats kept: words (runs of letters and digits; `-`, `_`, `:`, `.` and
@@ -32,17 +58,10 @@ const CAMEL = /(\p{Ll})(\p{Lu})|(\p{Lu})(\p{Lu}\p{Ll})/gu;
  */
 export function analyze(text: string, memo?: Map<string, string>): string[] {
   const terms: string[] = [];
-  const split = text.replace(CAMEL, "$1$3 $2$4");
-  for (const match of split.matchAll(WORD)) {
-    const word = match[0].toLowerCase();
-    if (STOP_WORDS.has(word)) continue;
-    let stemmed = memo?.get(word);
-    if (stemmed === undefined) {
-      stemmed = stem(word);
-      memo?.set(word, stemmed);
-    }
-    terms.push(stemmed);
-  }
+  eachWord(text, (word) => {
+    const term = termOf(word, memo);
+    if (term !== "") terms.push(term);
+  });
   return terms;
 }
 

@@ -1,4 +1,4 @@
-import { analyze, analyzeName } from "./analyze.js";
+import { analyzeName, eachWord, termOf } from "./analyze.js";
 import { SEARCH_FIELDS, type SearchField, type SkillDocument } from "./skill-document.js";
 
 /*
@@ -54,7 +54,8 @@ export interface LexicalIndex {
  * document `i` is `names[i]`. Pure.
  */
 export function buildLexicalIndex(documents: readonly SkillDocument[]): LexicalIndex {
-  const memo = new Map<string, string>();
+  // A word as written → its term id (-1: a stop word); one lookup per word of text.
+  const wordIds = new Map<string, number>();
   const ids = new Map<string, number>();
   const fieldCount = SEARCH_FIELDS.length;
   const lengths = SEARCH_FIELDS.map(() => new Float64Array(documents.length));
@@ -62,29 +63,59 @@ export function buildLexicalIndex(documents: readonly SkillDocument[]): LexicalI
   const entryDoc: number[] = [];
   const entryTerm: number[] = [];
   const entryFreq: number[] = [];
+  // For each term id: the last document it was seen in, and its entry there.
+  let seenIn = new Int32Array(1_024).fill(-1);
+  let seenEntry = new Int32Array(1_024);
+  const idOf = (term: string): number => {
+    let id = ids.get(term);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(term, id);
+      if (id >= seenIn.length) {
+        const grownIn = new Int32Array(seenIn.length * 2).fill(-1);
+        grownIn.set(seenIn);
+        seenIn = grownIn;
+        const grownEntry = new Int32Array(seenEntry.length * 2);
+        grownEntry.set(seenEntry);
+        seenEntry = grownEntry;
+      }
+    }
+    return id;
+  };
   documents.forEach((document, doc) => {
-    const local = new Map<number, number>();
     SEARCH_FIELDS.forEach((field, f) => {
       const text = document.fields[field];
       if (text === "") return;
-      const words = field === "name" ? analyzeName(text) : analyze(text, memo);
-      (lengths[f] as Float64Array)[doc] = words.length;
-      for (const word of words) {
-        let id = ids.get(word);
-        if (id === undefined) {
-          id = ids.size;
-          ids.set(word, id);
-        }
-        let entry = local.get(id);
-        if (entry === undefined) {
+      let length = 0;
+      const count = (id: number) => {
+        length += 1;
+        let entry: number;
+        if (seenIn[id] === doc) {
+          entry = seenEntry[id] ?? 0;
+        } else {
           entry = entryDoc.length;
-          local.set(id, entry);
+          seenIn[id] = doc;
+          seenEntry[id] = entry;
           entryDoc.push(doc);
           entryTerm.push(id);
           for (let k = 0; k < fieldCount; k += 1) entryFreq.push(0);
         }
         entryFreq[entry * fieldCount + f] = (entryFreq[entry * fieldCount + f] ?? 0) + 1;
+      };
+      if (field === "name") {
+        for (const term of analyzeName(text)) count(idOf(term));
+      } else {
+        eachWord(text, (word) => {
+          let id = wordIds.get(word);
+          if (id === undefined) {
+            const term = termOf(word);
+            id = term === "" ? -1 : idOf(term);
+            wordIds.set(word, id);
+          }
+          if (id !== -1) count(id);
+        });
       }
+      (lengths[f] as Float64Array)[doc] = length;
     });
   });
   const averages = lengths.map((l) => (l.length === 0 ? 0 : l.reduce((a, b) => a + b, 0) / l.length));

@@ -1,4 +1,5 @@
 import pLimit from "p-limit";
+import { isRacy } from "../discovery/head-cache.js";
 import type { FsOps } from "../io/fs.js";
 import type { Skill } from "../skill/skill.js";
 import { type UsageScores, usageScore } from "../usage.js";
@@ -15,11 +16,6 @@ export const SKILL_SEARCH_LIMIT = 10;
 export const FUSION_DEPTH = 50;
 /** Bodies are read this many at a time when the index is built. */
 export const BODY_READ_CONCURRENCY = 32;
-/**
- * A file changed this recently is not stamped into the index cache: on a file system with coarse timestamps a
- * second edit within the same tick could keep the stamp (as in the discovery cache).
- */
-export const RACY_WINDOW_MS = 2_000;
 
 /** One match: the skill and its score (higher is better; BM25F, or fused ranks with a retriever). */
 export interface SkillMatch<S = Skill> {
@@ -35,7 +31,7 @@ export interface SkillSearcherOptions {
   retriever?: SkillRetriever;
   /** Usage scores, which break ties (the more used first). */
   usage?: () => Promise<UsageScores>;
-  /** The clock, for usage decay and the cache's racy window. Default `Date.now`. */
+  /** The clock, for usage decay and the cache's racy window (`isRacy`). Default `Date.now`. */
   now?: () => number;
 }
 
@@ -105,6 +101,16 @@ export function retrievalDocument(skill: Skill): RetrievalDocument {
 interface Built {
   skills: readonly Skill[];
   index: LexicalIndex;
+  /** Each skill's place in `skills`, by name. */
+  places: ReadonlyMap<string, number>;
+}
+
+function built(skills: readonly Skill[], index: LexicalIndex): Built {
+  const places = new Map<string, number>();
+  skills.forEach((skill, place) => {
+    if (!places.has(skill.name)) places.set(skill.name, place);
+  });
+  return { skills, index, places };
 }
 
 /**
@@ -114,7 +120,7 @@ interface Built {
  */
 export function createSkillSearcher(options: SkillSearcherOptions = {}): SkillSearcher {
   const now = options.now ?? Date.now;
-  let built: Built | undefined;
+  let current: Built | undefined;
   let building: Promise<Built> | undefined;
 
   const stampsOf = async (skills: readonly Skill[], fs: FsOps, signal?: AbortSignal) => {
@@ -129,7 +135,8 @@ export function createSkillSearcher(options: SkillSearcherOptions = {}): SkillSe
             return `body:${fnv1a((await readBody(skill, signal)) ?? "").toString(16)}`;
           try {
             const s = await fs.stat(skill.filePath);
-            if (time - Math.max(s.mtimeMs, s.ctimeMs) < RACY_WINDOW_MS) racy = true;
+            // Changed too recently to trust its stamp (coarse timestamps): the cache is not written this time.
+            if (isRacy(s, time)) racy = true;
             return `${s.fileId}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`;
           } catch {
             return "gone";
@@ -149,29 +156,29 @@ export function createSkillSearcher(options: SkillSearcherOptions = {}): SkillSe
       stamp = { signature: headSignature(skills), stamps: found.stamps };
       racy = found.racy;
       const loaded = await loadIndexCache(cache, stamp);
-      if (loaded !== undefined) return { skills, index: loaded };
+      if (loaded !== undefined) return built(skills, loaded);
     }
     const limit = pLimit(BODY_READ_CONCURRENCY);
     const bodies = await Promise.all(skills.map((skill) => limit(() => readBody(skill, signal))));
     const index = buildLexicalIndex(skills.map((skill, i) => skillDocument(skill, bodies[i])));
     if (cache !== undefined && stamp !== undefined && !racy) await saveIndexCache(cache, index, stamp);
-    return { skills, index };
+    return built(skills, index);
   };
 
-  const indexFor = async (skills: readonly Skill[], signal?: AbortSignal): Promise<LexicalIndex> => {
-    const same = (b: Built | undefined) =>
+  const indexFor = async (skills: readonly Skill[], signal?: AbortSignal): Promise<Built> => {
+    const same = (b: Built | undefined): b is Built =>
       b !== undefined && b.skills.length === skills.length && b.skills.every((s, i) => s === skills[i]);
-    if (same(built) && built !== undefined) return built.index;
+    if (same(current)) return current;
     const pending = building;
     if (pending !== undefined) {
       const result = await pending.catch(() => undefined);
-      if (result !== undefined && same(result)) return result.index;
+      if (same(result)) return result;
     }
     const started = build([...skills], signal);
     building = started;
     try {
-      built = await started;
-      return built.index;
+      current = await started;
+      return current;
     } finally {
       if (building === started) building = undefined;
     }
@@ -188,14 +195,12 @@ export function createSkillSearcher(options: SkillSearcherOptions = {}): SkillSe
       const terms = queryTerms(query);
       const whole = query.trim().toLowerCase();
       if (limit <= 0 || whole === "") return [];
-      const index = await indexFor(skills, searchOptions.signal);
-      const byName = new Map<string, { skill: S; order: number }>();
-      skills.forEach((skill, order) => {
-        byName.set(skill.name, { skill, order });
-      });
-      const lexical = [...queryLexicalIndex(index, terms).entries()]
-        .map(([doc, score]) => ({ name: index.names[doc] ?? "", score }))
-        .filter((m) => byName.has(m.name));
+      const { index, places } = await indexFor(skills, searchOptions.signal);
+      const placeOf = (name: string) => places.get(name);
+      const lexical = [...queryLexicalIndex(index, terms).entries()].map(([doc, score]) => ({
+        name: index.names[doc] ?? "",
+        score,
+      }));
       let ranked: Array<{ name: string; score: number }> = lexical;
       if (options.retriever !== undefined) {
         const best = [...lexical].sort((a, b) => b.score - a.score).slice(0, FUSION_DEPTH);
@@ -211,7 +216,7 @@ export function createSkillSearcher(options: SkillSearcherOptions = {}): SkillSe
           const seen = new Set<string>();
           const names = other
             .map((r) => r.name)
-            .filter((n) => byName.has(n) && !seen.has(n) && seen.add(n) !== undefined)
+            .filter((n) => placeOf(n) !== undefined && !seen.has(n) && seen.add(n) !== undefined)
             .slice(0, FUSION_DEPTH);
           ranked = fuseRankings([
             { names: best.map((m) => m.name), weight: 1 },
@@ -222,11 +227,12 @@ export function createSkillSearcher(options: SkillSearcherOptions = {}): SkillSe
       const usage = ranked.length > 1 && options.usage !== undefined ? await options.usage() : undefined;
       const time = now();
       const keyed = ranked.flatMap(({ name, score }) => {
-        const entry = byName.get(name);
-        if (entry === undefined) return [];
-        const exact = entry.skill.name.toLowerCase() === whole || entry.skill.alias?.toLowerCase() === whole;
+        const order = placeOf(name);
+        const skill = order === undefined ? undefined : skills[order];
+        if (order === undefined || skill === undefined) return [];
+        const exact = skill.name.toLowerCase() === whole || skill.alias?.toLowerCase() === whole;
         const used = usage === undefined ? 0 : usageScore(usage.get(name), time);
-        return [{ skill: entry.skill, score, exact, used, order: entry.order }];
+        return [{ skill, score, exact, used, order }];
       });
       keyed.sort(
         (a, b) =>

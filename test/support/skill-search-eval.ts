@@ -45,3 +45,23 @@ export async function measure(
   }
   return { recall: hits / requests.length, mrr: reciprocal / requests.length, misses };
 }
+
+/** Name parts that say what kind of skill it is, not which: sharing one of these is not sharing a distinctive word. */
+const GENERIC_NAME_WORDS = new Set(
+  "patterns pattern integration templates template design implementation configuration management analysis"
+    .split(" ")
+    .concat("setup writing development strategies frameworks framework workflow workflows using".split(" ")),
+);
+
+/** True when the request has a word (3+ letters) that begins, or is begun by, a distinctive part of the name. */
+export function sharesNameWord(request: string, name: string): boolean {
+  const words = request.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  const parts = name.split("-").filter((p) => p.length >= 3 && !GENERIC_NAME_WORDS.has(p));
+  return words.some(
+    (w) =>
+      w.length >= 3 &&
+      parts.some(
+        (p) => w === p || (Math.min(w.length, p.length) >= 4 && (w.startsWith(p) || p.startsWith(w))),
+      ),
+  );
+}
