@@ -143,7 +143,10 @@ export async function run(ctx) {
         ]),
       )}\n`,
   );
+  /** @type {string[][]} */
   const rows = [];
+  /** @type {{ size: number, terms: number, postings: number, cacheBytes: number, buildMs: number,
+   *   buildFloorMs: number, loadMs: number, loadFloorMs: number, queryMs: number, queryFloorMs: number }[]} */
   const figures = [];
   await withTempDir("skill-search-bench-", async (dir) => {
     for (const size of ctx.sizes === undefined || ctx.sizes.join() === "1000,10000" ? SIZES : ctx.sizes) {
@@ -173,7 +176,10 @@ export async function run(ctx) {
           body = `${d.fields.headings}\n${d.fields.body}`.toLowerCase();
           lowerBodies.set(d.fields.body, body);
         }
-        return { head: `${d.fields.name}\n${d.fields.description}\n${d.fields.whenToUse}`.toLowerCase(), body };
+        return {
+          head: `${d.fields.name}\n${d.fields.description}\n${d.fields.whenToUse}`.toLowerCase(),
+          body,
+        };
       });
       // Every eighth request: the floor scans all the text once per query word, so a pass of all 174 would take
       // minutes at 100k skills.
