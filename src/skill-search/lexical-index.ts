@@ -35,6 +35,11 @@ export const PREFIX_WEIGHT = 0.3;
 /** A query term expands to at most this many longer terms. */
 const MAX_PREFIX_EXPANSIONS = 16;
 
+/** A field's frequency in a packed entry is one base-256 digit. */
+const FIELD_FREQ_SPAN = 256;
+/** The place value of each field's digit. */
+const FIELD_UNITS = SEARCH_FIELDS.map((_, f) => FIELD_FREQ_SPAN ** f);
+
 /** A built index: what {@link queryLexicalIndex} reads and the index cache keeps. */
 export interface LexicalIndex {
   /** The skills' names, by document number. */
@@ -59,7 +64,9 @@ export function buildLexicalIndex(documents: readonly SkillDocument[]): LexicalI
   const ids = new Map<string, number>();
   const fieldCount = SEARCH_FIELDS.length;
   const lengths = SEARCH_FIELDS.map(() => new Float64Array(documents.length));
-  // One entry per (document, distinct term): its document, term id and the frequency in each field.
+  // One entry per (document, distinct term): its document, term id and the frequency in each field, packed
+  // 8 bits a field (capped at 255: BM25 has saturated long before) into one number, so a 100k-skill build
+  // holds one number per entry, not six.
   const entryDoc: number[] = [];
   const entryTerm: number[] = [];
   const entryFreq: number[] = [];
@@ -87,6 +94,7 @@ export function buildLexicalIndex(documents: readonly SkillDocument[]): LexicalI
       const text = document.fields[field];
       if (text === "") return;
       let length = 0;
+      const unit = FIELD_UNITS[f] ?? 1;
       const count = (id: number) => {
         length += 1;
         let entry: number;
@@ -98,9 +106,10 @@ export function buildLexicalIndex(documents: readonly SkillDocument[]): LexicalI
           seenEntry[id] = entry;
           entryDoc.push(doc);
           entryTerm.push(id);
-          for (let k = 0; k < fieldCount; k += 1) entryFreq.push(0);
+          entryFreq.push(0);
         }
-        entryFreq[entry * fieldCount + f] = (entryFreq[entry * fieldCount + f] ?? 0) + 1;
+        const packed = entryFreq[entry] ?? 0;
+        if (Math.floor(packed / unit) % FIELD_FREQ_SPAN < FIELD_FREQ_SPAN - 1) entryFreq[entry] = packed + unit;
       };
       if (field === "name") {
         for (const term of analyzeName(text)) count(idOf(term));
@@ -137,8 +146,9 @@ export function buildLexicalIndex(documents: readonly SkillDocument[]): LexicalI
   for (let entry = 0; entry < entryDoc.length; entry += 1) {
     const doc = entryDoc[entry] ?? 0;
     let weight = 0;
+    const packed = entryFreq[entry] ?? 0;
     for (let f = 0; f < fieldCount; f += 1) {
-      const freq = entryFreq[entry * fieldCount + f] ?? 0;
+      const freq = Math.floor(packed / (FIELD_UNITS[f] ?? 1)) % FIELD_FREQ_SPAN;
       if (freq === 0) continue;
       const field = SEARCH_FIELDS[f] as SearchField;
       const b = FIELD_LENGTH_NORMS[field];
