@@ -37,23 +37,8 @@ export {
 export { UnknownSessionError } from "./session/unknown-session-error.js";
 export { SKILL_TIERS, type Skill, type SkillMeta } from "./skill/skill.js";
 export type { SkillSwitches } from "./skill-filter.js";
-export {
-  createEmbeddingRetriever,
-  type EmbeddingRetrieverOptions,
-} from "./skill-search/embedding-retriever.js";
-export type { IndexCacheOptions } from "./skill-search/index-cache.js";
-export type {
-  RankedSkill,
-  RetrievalDocument,
-  RetrievalRequest,
-  SkillRetriever,
-} from "./skill-search/retriever.js";
-export {
-  createSkillSearcher,
-  type SkillMatch,
-  type SkillSearcher,
-  type SkillSearcherOptions,
-} from "./skill-search/search.js";
+export { createEmbeddingRetriever } from "./skill-search/embedding-retriever.js";
+export type { RankedSkill, RetrievalRequest, SkillRetriever } from "./skill-search/retriever.js";
 export type { MemorySkillDefinition } from "./sources/memory-skill.js";
 export { createMemorySource } from "./sources/memory-source.js";
 export type { SkillSource } from "./sources/skill-source.js";

@@ -27,9 +27,7 @@ const INDEX_NAMES = [
   "EngineOptions",
   "FileHead",
   "FileStat",
-  "EmbeddingRetrieverOptions",
   "FsOps",
-  "IndexCacheOptions",
   "MemorySkillDefinition",
   "ModelClient",
   "ModelClientOptions",
@@ -41,7 +39,6 @@ const INDEX_NAMES = [
   "PermissionDecision",
   "PermissionRules",
   "RankedSkill",
-  "RetrievalDocument",
   "RetrievalRequest",
   "SKILL_TIERS",
   "Session",
@@ -53,11 +50,8 @@ const INDEX_NAMES = [
   "Skill",
   "SkillCatalog",
   "SkillInfo",
-  "SkillMatch",
   "SkillMeta",
   "SkillRetriever",
-  "SkillSearcher",
-  "SkillSearcherOptions",
   "SkillSource",
   "SkillSwitches",
   "Tool",
@@ -78,7 +72,6 @@ const INDEX_NAMES = [
   "createModelClient",
   "createNodeFs",
   "createNodeShell",
-  "createSkillSearcher",
   "defineTool",
   "hasErrors",
   "openSession",
@@ -101,7 +94,6 @@ const INDEX_VALUES = [
   "createModelClient",
   "createNodeFs",
   "createNodeShell",
-  "createSkillSearcher",
   "defineTool",
   "hasErrors",
   "openSession",
@@ -170,10 +162,12 @@ function hasDocComment(symbol: ts.Symbol): boolean {
 }
 
 describe("the public surface", () => {
-  it("src/index.ts exports exactly the pinned names, at most 60", () => {
+  // 64: 60, plus the pluggable skill retriever (issue #25 item 2): the interface, its request and answer, and
+  // the embedding retriever that implements it over an app's `embed`.
+  it("src/index.ts exports exactly the pinned names, at most 64", () => {
     const names = sorted(exportsOf("src/index.ts").map((e) => e.name));
     expect(names).toEqual(sorted(INDEX_NAMES));
-    expect(names.length).toBeLessThanOrEqual(60);
+    expect(names.length).toBeLessThanOrEqual(64);
   });
 
   it("src/testing.ts exports exactly the pinned names", () => {
