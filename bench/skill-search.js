@@ -146,7 +146,7 @@ export async function run(ctx) {
   /** @type {string[][]} */
   const rows = [];
   /** @type {{ size: number, terms: number, postings: number, cacheBytes: number, buildMs: number,
-   *   buildFloorMs: number, loadMs: number, loadFloorMs: number, queryMs: number, queryFloorMs: number }[]} */
+   *   buildCpuMs: number, buildFloorMs: number, loadMs: number, loadFloorMs: number, queryMs: number, queryFloorMs: number }[]} */
   const figures = [];
   await withTempDir("skill-search-bench-", async (dir) => {
     for (const size of ctx.sizes === undefined || ctx.sizes.join() === "1000,10000" ? SIZES : ctx.sizes) {
@@ -231,6 +231,7 @@ export async function run(ctx) {
         postings: index.docs.length,
         cacheBytes: bytes.length,
         buildMs: build.ours.median,
+        buildCpuMs: build.ours.cpuMedian ?? Number.NaN,
         buildFloorMs: build.floor.median,
         loadMs: load.ours.median,
         loadFloorMs: load.floor.median,
@@ -241,6 +242,7 @@ export async function run(ctx) {
       rows.push([
         fmtInt(size),
         fmtMs(figure.buildMs),
+        fmtMs(figure.buildCpuMs),
         fmtRatio(figure.buildMs / figure.buildFloorMs),
         fmtMs(figure.loadMs),
         fmtRatio(figure.loadMs / figure.loadFloorMs),
@@ -255,6 +257,7 @@ export async function run(ctx) {
       [
         "skills",
         "build ms",
+        "build CPU ms",
         "build/floor",
         "cache load ms",
         "load/floor",
@@ -271,7 +274,8 @@ export async function run(ctx) {
     ms < target ? "met" : "MISSED";
   if (at10k !== undefined) {
     ctx.log(
-      `targets at 10,000 skills: build ${fmtMs(at10k.buildMs)} < ${TARGETS_MS.build} ms ${verdict(at10k.buildMs, TARGETS_MS.build)}; ` +
+      `targets at 10,000 skills: build ${fmtMs(at10k.buildMs)} < ${TARGETS_MS.build} ms ${verdict(at10k.buildMs, TARGETS_MS.build)} ` +
+        `(CPU ${fmtMs(at10k.buildCpuMs)} ms; a loaded machine inflates the wall time); ` +
         `cache load ${fmtMs(at10k.loadMs)} < ${TARGETS_MS.load} ms ${verdict(at10k.loadMs, TARGETS_MS.load)}; ` +
         `query ${fmtMs(at10k.queryMs)} < ${TARGETS_MS.query} ms ${verdict(at10k.queryMs, TARGETS_MS.query)}\n`,
     );

@@ -109,7 +109,8 @@ export function buildLexicalIndex(documents: readonly SkillDocument[]): LexicalI
           entryFreq.push(0);
         }
         const packed = entryFreq[entry] ?? 0;
-        if (Math.floor(packed / unit) % FIELD_FREQ_SPAN < FIELD_FREQ_SPAN - 1) entryFreq[entry] = packed + unit;
+        if (Math.floor(packed / unit) % FIELD_FREQ_SPAN < FIELD_FREQ_SPAN - 1)
+          entryFreq[entry] = packed + unit;
       };
       if (field === "name") {
         for (const term of analyzeName(text)) count(idOf(term));
@@ -178,24 +179,31 @@ function lowerBound(terms: readonly string[], term: string): number {
   return low;
 }
 
+/** The documents a query matched (in the order first matched) and their scores, side by side. */
+export interface LexicalMatches {
+  docs: Int32Array;
+  scores: Float64Array;
+}
+
 /**
- * The BM25F score of every document matching some query term (`queryTerms` output: analysed, distinct), by
- * document number; documents matching none are absent. A term of {@link PREFIX_MIN_CHARS}+ characters also
- * matches up to 16 longer terms it begins, at {@link PREFIX_WEIGHT}. Pure.
+ * The BM25F score of every document matching some query term (`queryTerms` output: analysed, distinct);
+ * documents matching none are absent. A term of {@link PREFIX_MIN_CHARS}+ characters also matches up to 16
+ * longer terms it begins, at {@link PREFIX_WEIGHT}. Pure.
  */
-export function queryLexicalIndex(index: LexicalIndex, terms: readonly string[]): Map<number, number> {
-  const scores = new Map<number, number>();
+export function queryLexicalIndex(index: LexicalIndex, terms: readonly string[]): LexicalMatches {
   const total = index.names.length;
+  const byDoc = new Float64Array(total);
+  const touched: number[] = [];
   const add = (place: number, factor: number) => {
     const start = index.offsets[place] ?? 0;
     const end = index.offsets[place + 1] ?? 0;
     const df = end - start;
-    const idf = Math.log(1 + (total - df + 0.5) / (df + 0.5));
+    const idf = factor * Math.log(1 + (total - df + 0.5) / (df + 0.5)) * (BM25_K1 + 1);
     for (let p = start; p < end; p += 1) {
       const doc = index.docs[p] ?? 0;
       const tf = index.weights[p] ?? 0;
-      const score = (factor * idf * tf * (BM25_K1 + 1)) / (BM25_K1 + tf);
-      scores.set(doc, (scores.get(doc) ?? 0) + score);
+      if (byDoc[doc] === 0) touched.push(doc);
+      byDoc[doc] = (byDoc[doc] ?? 0) + (idf * tf) / (BM25_K1 + tf);
     }
   };
   for (const term of terms) {
@@ -210,5 +218,20 @@ export function queryLexicalIndex(index: LexicalIndex, terms: readonly string[])
       place += 1;
     }
   }
-  return scores;
+  const docs = Int32Array.from(touched);
+  const scores = new Float64Array(docs.length);
+  docs.forEach((doc, i) => {
+    scores[i] = byDoc[doc] ?? 0;
+  });
+  return { docs, scores };
+}
+
+/**
+ * The score at or above which the best `count` matches lie (the `count`-th best score; 0 when there are no
+ * more than `count`). Pure.
+ */
+export function scoreFloor(matches: LexicalMatches, count: number): number {
+  if (matches.scores.length <= count || count <= 0) return 0;
+  const sorted = Float64Array.from(matches.scores).sort();
+  return sorted[sorted.length - count] ?? 0;
 }

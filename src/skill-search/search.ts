@@ -6,7 +6,7 @@ import { type UsageScores, usageScore } from "../usage.js";
 import { queryTerms } from "./analyze.js";
 import { fuseRankings } from "./fusion.js";
 import { type IndexCacheOptions, type IndexStamp, loadIndexCache, saveIndexCache } from "./index-cache.js";
-import { buildLexicalIndex, type LexicalIndex, queryLexicalIndex } from "./lexical-index.js";
+import { buildLexicalIndex, type LexicalIndex, queryLexicalIndex, scoreFloor } from "./lexical-index.js";
 import type { RetrievalDocument, SkillRetriever } from "./retriever.js";
 import { skillDocument } from "./skill-document.js";
 
@@ -197,10 +197,22 @@ export function createSkillSearcher(options: SkillSearcherOptions = {}): SkillSe
       if (limit <= 0 || whole === "") return [];
       const { index, places } = await indexFor(skills, searchOptions.signal);
       const placeOf = (name: string) => places.get(name);
-      const lexical = [...queryLexicalIndex(index, terms).entries()].map(([doc, score]) => ({
-        name: index.names[doc] ?? "",
-        score,
-      }));
+      const matches = queryLexicalIndex(index, terms);
+      // Only the best can be returned (or fused): the rest are never sorted. Ties at the floor stay in, so
+      // usage can still break them; a skill named by the whole query stays in too.
+      const floor = scoreFloor(matches, options.retriever === undefined ? limit : FUSION_DEPTH);
+      const lexical: Array<{ name: string; score: number }> = [];
+      matches.docs.forEach((doc, i) => {
+        const score = matches.scores[i] ?? 0;
+        const name = index.names[doc] ?? "";
+        if (
+          score >= floor ||
+          name.toLowerCase() === whole ||
+          skills[placeOf(name) ?? -1]?.alias?.toLowerCase() === whole
+        ) {
+          lexical.push({ name, score });
+        }
+      });
       let ranked: Array<{ name: string; score: number }> = lexical;
       if (options.retriever !== undefined) {
         const best = [...lexical].sort((a, b) => b.score - a.score).slice(0, FUSION_DEPTH);

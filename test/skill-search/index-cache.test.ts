@@ -53,7 +53,7 @@ describe("the index cache", () => {
     const bytes = encodeIndexCache(index, "k", stamp);
     const back = decodeIndexCache(bytes, "k", stamp);
     expect(back?.names).toEqual(["a", "b"]);
-    expect(back === undefined ? undefined : [...queryLexicalIndex(back, ["vault"]).keys()]).toEqual([0]);
+    expect(back === undefined ? undefined : [...queryLexicalIndex(back, ["vault"]).docs]).toEqual([0]);
     expect(decodeIndexCache(bytes, "other", stamp)).toBeUndefined();
     expect(decodeIndexCache(bytes, "k", { ...stamp, signature: "t" })).toBeUndefined();
     expect(decodeIndexCache(bytes, "k", { ...stamp, stamps: ["1", "3"] })).toBeUndefined();

@@ -51,6 +51,13 @@ describe("createSkillSearcher", () => {
     expect(names(await createSkillSearcher().search(twins, "deploy", { limit: 2 }))).toEqual(["one", "two"]);
   });
 
+  it("keeps every skill tied at the cut, so usage breaks the tie even past the limit", async () => {
+    const many = Array.from({ length: 30 }, (_, i) => makeSkill({ name: `s${i}`, description: "deploy" }));
+    const usage = new Map<string, UsageEntry>([["s29", { count: 1, lastUsedAt: 1_000 }]]);
+    const searcher = createSkillSearcher({ usage: async () => usage, now: () => 1_000 });
+    expect(names(await searcher.search(many, "deploy", { limit: 2 }))).toEqual(["s29", "s0"]);
+  });
+
   it("reads each body once and builds again only when the skills change", async () => {
     let reads = 0;
     const counted = skills.map((s) => ({
