@@ -1,7 +1,9 @@
 // Bench section "agent": (a) a headless 2-turn CLI run in projects of 0 and 1,000 skills versus `node -e 0`;
-// (b) 8 forked skills called in one assistant message versus the ideal wall time.
+// (b) 8 forked skills called in one assistant message versus the ideal wall time; (c) a background fork's end
+// after the turn that started it is aborted, versus aborting one stalled model request.
 // Run alone with `node bench/agent.js` after `npm run build`.
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { runBackgroundPart, TARGET_BACKGROUND_ABORT_RATIO } from "./agent-background.js";
 import {
   CLI_SKILLS,
   runCliPart,
@@ -24,15 +26,16 @@ export async function run(ctx) {
     for (const [label, profile] of Object.entries(cli.profiles)) ctx.log(profileReport(label, profile));
   }
   const fork = await runForkPart(ctx);
-  return { cli, fork, met: cli.met && fork.met };
+  const background = await runBackgroundPart(ctx);
+  return { cli, fork, background, met: cli.met && fork.met && background.met };
 }
 
 /**
  * The closing note's lines: the start-up ratios of issue 12.5 and the fork wave, each with its target and verdict.
- * @param {{ cli: import("./agent-cli.js").CliFigures, fork: { ratio: number, met: boolean } }} figures
+ * @param {{ cli: import("./agent-cli.js").CliFigures, fork: { ratio: number, met: boolean }, background?: { ratio: number, met: boolean } }} figures
  * @returns {string[]}
  */
-export function closing({ cli, fork }) {
+export function closing({ cli, fork, background }) {
   const verdict = (/** @type {boolean} */ met) => (met ? "met" : "MISSED");
   const skills = fmtInt(CLI_SKILLS);
   return [
@@ -40,6 +43,11 @@ export function closing({ cli, fork }) {
     `${skills} skills, discovery cache warm ${fmtRatio(cli.skillsRatio)} the 0-skill run (target ≤ ${TARGET_SKILLS_RATIO}×): ${verdict(cli.skillsMet)}`,
     `${skills} skills, discovery cache off ${fmtRatio(cli.uncachedRatio)} the 0-skill run (target ≤ ${TARGET_UNCACHED_RATIO}×): ${verdict(cli.uncachedMet)}`,
     `8 forks in one message ${fmtRatio(fork.ratio)} the ideal wall time (target ≤ ${TARGET_FORK_RATIO}×): ${verdict(fork.met)}`,
+    ...(background === undefined
+      ? []
+      : [
+          `background fork ended after its turn's abort ${fmtRatio(background.ratio)} one stalled request's abort (target ≤ ${TARGET_BACKGROUND_ABORT_RATIO}×): ${verdict(background.met)}`,
+        ]),
     ...(cli.failed === 0 ? [] : [`${cli.failed} CLI or floor runs failed their output check`]),
   ];
 }

@@ -123,3 +123,44 @@ function explain(units, earlier, best, closest) {
   if (best.common < from.texts.length) return `${label(best.common)} differs from #${best.from + 1}'s`;
   return `new from ${label(best.common)}`;
 }
+
+/**
+ * The 1-based indexes of the requests (after the first) that are prefix breaks: their messages do not begin
+ * with the previous request's messages, block for block and byte for byte, `cache_control` ignored (the tools
+ * and system units are left out: they never change). Pure.
+ * @param {readonly unknown[]} bodies recorded request bodies of one thread, in order
+ * @returns {number[]}
+ */
+export function prefixBreaks(bodies) {
+  /** @param {unknown} body */
+  const messageUnits = (body) => {
+    const units = requestUnits(body);
+    return units.texts.filter((_, i) => (units.labels[i] ?? "").startsWith("messages"));
+  };
+  /** @type {number[]} */
+  const breaks = [];
+  let before = bodies.length === 0 ? [] : messageUnits(bodies[0]);
+  for (let i = 1; i < bodies.length; i++) {
+    const now = messageUnits(bodies[i]);
+    if (before.length > now.length || before.some((u, k) => now[k] !== u)) breaks.push(i + 1);
+    before = now;
+  }
+  return breaks;
+}
+
+/**
+ * Total chars of the messages of `bodies` (each block's JSON without `cache_control`): what a thread sends
+ * beyond its fixed tools and system prompt. Pure.
+ * @param {readonly unknown[]} bodies
+ * @returns {number}
+ */
+export function messageChars(bodies) {
+  let chars = 0;
+  for (const body of bodies) {
+    const units = requestUnits(body);
+    units.texts.forEach((text, i) => {
+      if ((units.labels[i] ?? "").startsWith("messages")) chars += text.length;
+    });
+  }
+  return chars;
+}

@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, it } from "node:test";
-import { requestUnits, servedFromCache } from "./cache-prefix.js";
+import { messageChars, prefixBreaks, requestUnits, servedFromCache } from "./cache-prefix.js";
 import { generateCorpus } from "./corpus.js";
 import { fsFloor, fsFloorSync } from "./fs-floor.js";
 import { compare, createRng, formatTable, median, runChild, withTempDir } from "./lib.js";
@@ -216,6 +216,23 @@ describe("cache-prefix", () => {
     const other = servedFromCache(requestUnits(body("x", [a, { ...b, ...mark }])), [first]);
     assert.equal(other.chars, 0);
     assert.match(other.why, /per model/);
+  });
+
+  it("counts prefix breaks: a request whose messages do not begin with the previous one's, marks ignored", () => {
+    const grown = body("m", [a, b, { ...c, ...mark }]);
+    const changed = body("m", [{ type: "text", text: "stub" }, b, c, { ...a, ...mark }]);
+    const after = body("m", [{ type: "text", text: "stub" }, b, c, a, { ...b, ...mark }]);
+    // 1 → 2 grows (only the mark moved), 2 → 3 changes block 0, 3 → 4 grows, 4 → 5 is shorter.
+    assert.deepEqual(
+      prefixBreaks([body("m", [a, { ...b, ...mark }]), grown, changed, after, body("m", [a])]),
+      [3, 5],
+    );
+    assert.deepEqual(prefixBreaks([]), []);
+    const one = requestUnits(grown);
+    assert.equal(
+      messageChars([grown]),
+      one.chars - (one.texts[0]?.length ?? 0) - (one.texts[1]?.length ?? 0),
+    );
   });
 });
 

@@ -6,6 +6,7 @@
 import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { DEFAULT_LISTING_BUDGET } from "../dist/listing/budget.js";
+import { focusSeed } from "../dist/listing/focus.js";
 import { buildListing } from "../dist/listing/packing.js";
 import { compare, createRng, DEFAULT_RUNS, DEFAULT_WARMUP, fmtInt, fmtMs, formatTable } from "./lib.js";
 
@@ -124,17 +125,30 @@ async function runSize(ctx, size) {
     `${fmtInt(size)} skills (${fmtInt(full.entries.length)} listable, ${BUNDLED} bundled, ` +
       `${fmtInt(usage.size)} with usage scores); every full line: ${fmtInt(full.chars)} chars`,
   );
-  /** @type {{ label: string, budget: number }[]} */
+  // A session packs with its focus (issue #25 item 4): ten relevant names and the rotation of its first prompt.
+  const focus = {
+    relevant: skills.filter((_, i) => i % Math.floor(size / 10) === 7).map((s) => s.name),
+    seed: focusSeed("turn these invoices into a pdf"),
+  };
+  /** @type {{ label: string, budget: number, focus?: typeof focus }[]} */
   const cases = [
     { label: `200k-token model: ${fmtInt(DEFAULT_LISTING_BUDGET)}`, budget: DEFAULT_LISTING_BUDGET },
     { label: `1M-token model: ${fmtInt(LARGE_WINDOW_BUDGET)}`, budget: LARGE_WINDOW_BUDGET },
+    { label: `${fmtInt(DEFAULT_LISTING_BUDGET)}, session focus`, budget: DEFAULT_LISTING_BUDGET, focus },
+    { label: `${fmtInt(LARGE_WINDOW_BUDGET)}, session focus`, budget: LARGE_WINDOW_BUDGET, focus },
   ];
   const checks = cases.map(() => ({ within: 0, runs: 0, chars: 0, nameOnly: 0, omitted: 0 }));
   /** @type {Record<string, () => Promise<void>>} */
   const tasks = {};
   cases.forEach((c, i) => {
     tasks[c.label] = async () => {
-      const listing = buildListing(skills, { budget: c.budget, usage, now: NOW, searchable: true });
+      const listing = buildListing(skills, {
+        budget: c.budget,
+        usage,
+        now: NOW,
+        searchable: true,
+        focus: c.focus,
+      });
       const check = checks[i];
       if (check === undefined) return;
       check.runs += 1;
@@ -181,6 +195,11 @@ async function runSize(ctx, size) {
       ],
       rows,
     )}\n`,
+  );
+  const median = (/** @type {number} */ i) => timed[cases[i]?.label ?? ""]?.median ?? Number.NaN;
+  ctx.log(
+    `session focus costs ×${(median(2) / median(0)).toFixed(2)} (8,000) and ×${(median(3) / median(1)).toFixed(2)} ` +
+      "(30,000) of the same packing without it\n",
   );
   for (const [i, c] of cases.entries()) {
     const check = checks[i];

@@ -16,6 +16,7 @@ import * as serve from "./serve.js";
 import * as serveStore from "./serve-store.js";
 import * as serveTurn from "./serve-turn.js";
 import * as serveUpload from "./serve-upload.js";
+import * as skillContext from "./skill-context.js";
 import * as skillSearch from "./skill-search.js";
 
 /** Every section, in run order. Each module exports `run(ctx: BenchContext) → Promise<figures>`. */
@@ -26,6 +27,7 @@ const SECTIONS = {
   "skill-search": skillSearch,
   agent,
   cache,
+  "skill-context": skillContext,
   deps,
   import: importSection,
   serve,

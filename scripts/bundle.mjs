@@ -93,8 +93,9 @@ const common = {
   format: "esm",
   // PGlite loads its wasm and data files from beside its own modules, and pg may require the optional
   // pg-native; sharp loads its native libvips build for the platform: all three stay runtime dependencies,
-  // imported from node_modules (lazily, by serve and keys, and by Read for an image it scales).
-  external: ["@electric-sql/pglite", "pg", "sharp"],
+  // imported from node_modules (lazily, by serve and keys, and by Read for an image it scales). OpenTelemetry's
+  // SDK and exporters stay there too: loaded only when telemetry is on, they would only grow the package.
+  external: ["@electric-sql/pglite", "pg", "sharp", "@opentelemetry/*"],
   // CommonJS dependencies bundled into ESM still call require().
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
 };

@@ -76,19 +76,23 @@ export interface ChildOverrides {
   tools?: readonly AgentTool[];
   /** The skills the child's agent type may see; default the parent's. */
   skillScope?: SkillScope;
+  /** Nobody answers the child's permission questions (a background fork): it has no `askPermission`. */
+  noAsk?: true;
 }
 
 /**
  * The context of a fork: the parent's, narrowed. Depth + 1, its own agent id (its transcript entries carry
  * it), a signal aborted by the parent's or its own (`AbortSignal.any`), and the model, effort and tools it was
- * given; everything else (cwd, I/O, client, catalog, permissions, hooks) is the parent's. Pure.
+ * given; everything else (cwd, I/O, client, catalog, permissions, hooks) is the parent's, except that a `noAsk`
+ * child asks nobody. Pure.
  */
 export function childContext(parent: RunContext, overrides: ChildOverrides): RunContext {
   const { agentId } = overrides;
   const effort = overrides.effort ?? parent.effort;
   const sessionModel = overrides.sessionModel ?? parent.sessionModel;
-  const { effort: _parentEffort, ...inherited } = parent;
+  const { effort: _parentEffort, askPermission, ...inherited } = parent;
   return {
+    ...(askPermission === undefined || overrides.noAsk === true ? {} : { askPermission }),
     ...inherited,
     ...(effort === undefined ? {} : { effort }),
     model: overrides.model ?? parent.model,

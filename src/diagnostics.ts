@@ -52,6 +52,9 @@ export const DIAGNOSTIC_CODES = [
   "source-failed",
   "effort-unsupported",
   "skill-changed",
+  "background-inline",
+  "skill-tool-invalid",
+  "skill-tool-shadowed",
 ] as const;
 
 /** A stable diagnostic code: one of {@link DIAGNOSTIC_CODES}. */

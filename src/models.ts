@@ -97,6 +97,16 @@ export function resolveModel(idOrAlias: string): string {
   return ALIAS_TO_ID.get(trimmed.toLowerCase()) ?? trimmed;
 }
 
+/**
+ * True when a model takes deferred tools (`defer_loading` and `tool_reference`): the Claude models that take an
+ * effort setting, and Sonnet 4.5; not Haiku models. Any other model gets every tool's full definition. Pure.
+ */
+export function supportsDeferredTools(model: string): boolean {
+  const id = resolveModel(model).toLowerCase().replace(DATE_SUFFIX, "");
+  if (id.startsWith("claude-haiku-")) return false;
+  return EFFORT_MODELS.has(id) || id === "claude-sonnet-4-5";
+}
+
 /** True when a model id or alias accepts `output_config.effort` ({@link EFFORT_MODELS}; date suffix ignored). */
 export function supportsEffort(model: string): boolean {
   return EFFORT_MODELS.has(resolveModel(model).toLowerCase().replace(DATE_SUFFIX, ""));

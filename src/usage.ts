@@ -1,11 +1,13 @@
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "./io/atomic-write.js";
 import { errorCode, type FsOps } from "./io/fs.js";
+import type { SkillTrigger } from "./skill/skill.js";
 
-/** How often a skill was invoked and when last (ms since the epoch). */
+/** How often a skill was invoked and when last (ms since the epoch); `triggers`: by whom (absent in older files). */
 export interface UsageEntry {
   count: number;
   lastUsedAt: number;
+  triggers?: Partial<Record<SkillTrigger, number>>;
 }
 
 /** Usage per skill name. A Map, so that a skill named `__proto__` is just a name. */
@@ -34,8 +36,8 @@ export function usageScore(entry: UsageEntry | undefined, now: number): number {
 export interface UsageStore {
   /** All entries. Never rejects for missing or corrupt data (that reads as empty). */
   load(): Promise<UsageScores>;
-  /** Counts one invocation of `name` at `now` (ms since the epoch). */
-  record(name: string, now: number): Promise<void>;
+  /** Counts one invocation of `name` at `now` (ms since the epoch), by `trigger` when given. */
+  record(name: string, now: number, trigger?: SkillTrigger): Promise<void>;
 }
 
 /** `~/.skillwright/usage.json` for a home dir. */
@@ -54,7 +56,21 @@ function readUsageEntry(value: unknown): UsageEntry | undefined {
   const lastUsedAt: unknown = "lastUsedAt" in value ? value.lastUsedAt : undefined;
   if (typeof count !== "number" || !Number.isSafeInteger(count) || count < 0) return undefined;
   if (typeof lastUsedAt !== "number" || !Number.isFinite(lastUsedAt)) return undefined;
-  return { count, lastUsedAt };
+  const triggers = readTriggers("triggers" in value ? value.triggers : undefined);
+  return triggers === undefined ? { count, lastUsedAt } : { count, lastUsedAt, triggers };
+}
+
+const TRIGGERS: readonly SkillTrigger[] = ["user", "model", "nested"];
+
+/** The `triggers` of an entry: the known keys with safe-integer counts; undefined when none is there. */
+function readTriggers(value: unknown): Partial<Record<SkillTrigger, number>> | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const out: Partial<Record<SkillTrigger, number>> = {};
+  for (const trigger of TRIGGERS) {
+    const count: unknown = trigger in value ? (value as Record<string, unknown>)[trigger] : undefined;
+    if (typeof count === "number" && Number.isSafeInteger(count) && count > 0) out[trigger] = count;
+  }
+  return Object.keys(out).length === 0 ? undefined : out;
 }
 
 /** Parses the file's text; anything unreadable is dropped (a corrupt file reads as empty). */
@@ -108,11 +124,19 @@ export function createFileUsageStore(options: { fs: FsOps; path: string }): Usag
 
   return {
     load: read,
-    record(name, now) {
+    record(name, now, trigger) {
       const next = queue.then(async () => {
         const scores = await read();
         const previous = scores.get(name);
-        scores.set(name, { count: (previous?.count ?? 0) + 1, lastUsedAt: now });
+        const triggers =
+          trigger === undefined
+            ? previous?.triggers
+            : { ...previous?.triggers, [trigger]: (previous?.triggers?.[trigger] ?? 0) + 1 };
+        scores.set(name, {
+          count: (previous?.count ?? 0) + 1,
+          lastUsedAt: now,
+          ...(triggers === undefined ? {} : { triggers }),
+        });
         await write(scores);
       });
       // A failed write must not block later records; the caller still sees this one's failure.

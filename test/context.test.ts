@@ -90,6 +90,16 @@ describe("childContext: a fork is a narrowed copy of its parent (STYLE §7)", ()
     ]);
   });
 
+  it("keeps the parent's askPermission, unless it is a noAsk child (a background fork), and then its children too", () => {
+    const { context } = rootContext();
+    const ask = async () => true;
+    const asking: RunContext = { ...context, askPermission: ask };
+    expect(childContext(asking, { agentId: "fork-1" }).askPermission).toBe(ask);
+    const quiet = childContext(asking, { agentId: "fork-2", noAsk: true });
+    expect(quiet.askPermission).toBeUndefined();
+    expect(childContext(quiet, { agentId: "fork-3" }).askPermission).toBeUndefined();
+  });
+
   it("is aborted by its parent's signal and by its own, and its own does not abort the parent", () => {
     const parent = rootContext();
     const own = new AbortController();

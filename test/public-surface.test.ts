@@ -38,8 +38,6 @@ const INDEX_NAMES = [
   "OpenedSession",
   "PermissionDecision",
   "PermissionRules",
-  "RankedSkill",
-  "RetrievalRequest",
   "SKILL_TIERS",
   "Session",
   "TranscriptStore",
@@ -72,6 +70,7 @@ const INDEX_NAMES = [
   "createModelClient",
   "createNodeFs",
   "createNodeShell",
+  "defineSkillTool",
   "defineTool",
   "hasErrors",
   "openSession",
@@ -94,6 +93,7 @@ const INDEX_VALUES = [
   "createModelClient",
   "createNodeFs",
   "createNodeShell",
+  "defineSkillTool",
   "defineTool",
   "hasErrors",
   "openSession",
@@ -162,12 +162,14 @@ function hasDocComment(symbol: ts.Symbol): boolean {
 }
 
 describe("the public surface", () => {
-  // 64: 60, plus the pluggable skill retriever (issue #25 item 2): the interface, its request and answer, and
-  // the embedding retriever that implements it over an app's `embed`.
-  it("src/index.ts exports exactly the pinned names, at most 64", () => {
+  // 63: 60, then defineSkillTool (issue 31 item 2), then the pluggable skill retriever (issue #25 item 2):
+  // `SkillRetriever` and `createEmbeddingRetriever`. The context seam's types are reached through
+  // OpenSessionOptions["transformContext"] and ["skillContext"]; the retriever's request and answer through
+  // `Parameters<SkillRetriever["retrieve"]>`.
+  it("src/index.ts exports exactly the pinned names, at most 63", () => {
     const names = sorted(exportsOf("src/index.ts").map((e) => e.name));
     expect(names).toEqual(sorted(INDEX_NAMES));
-    expect(names.length).toBeLessThanOrEqual(64);
+    expect(names.length).toBeLessThanOrEqual(63);
   });
 
   it("src/testing.ts exports exactly the pinned names", () => {

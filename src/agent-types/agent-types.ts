@@ -3,7 +3,7 @@ import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { type HooksConfig, parseHooksConfig } from "../hooks/schema.js";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
 import { isRecord } from "../is-record.js";
-import { collapseNewlines, toText, toToolRules } from "../skill/fields.js";
+import { collapseNewlines, toBoolean, toText, toToolRules } from "../skill/fields.js";
 import { parseFrontmatterLazily, type SplitFile, splitFrontmatter } from "../skill/frontmatter-core.js";
 import { EFFORTS, type Effort } from "../skill/skill.js";
 
@@ -42,6 +42,11 @@ export interface AgentType {
   /** Tools (bare names) removed from the agent, or scoped rules denied (`disallowedTools`). */
   disallowedTools?: string[];
   permissionMode?: AgentPermissionMode;
+  /**
+   * `background: true`: every forked skill running as this type returns to its caller at once with a handle;
+   * its answer arrives in the caller's next request.
+   */
+  background?: boolean;
   /** Hooks registered while the agent runs, for its own events only (`Stop` runs as `SubagentStop`). */
   hooks?: HooksConfig;
   systemPrompt: string;
@@ -149,6 +154,12 @@ export function agentFromFile(
     const parsed = parseHooksConfig(stopAsSubagentStop(data.hooks), path);
     diagnostics.push(...parsed.diagnostics);
     if (Object.keys(parsed.config).length > 0) agent.hooks = parsed.config;
+  }
+  if (data.background !== undefined && data.background !== null) {
+    const background = toBoolean(data.background);
+    if (background === undefined)
+      diagnostics.push(diagnostic("warning", "agent-invalid", "background: expected true or false", path));
+    else agent.background = background;
   }
   const effort = toText(data.effort)?.trim().toLowerCase();
   if (effort !== undefined && effort !== "") {

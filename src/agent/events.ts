@@ -1,3 +1,4 @@
+import type { SkillTrigger } from "../skill/skill.js";
 import type { ToolResult } from "../tools/define-tool.js";
 import type { AssistantMessage, ModelMessage, ModelUsage } from "./model-types.js";
 
@@ -25,7 +26,41 @@ export type AgentEvent =
   | { type: "tool_update"; agentId?: string; id: string; text: string }
   | { type: "tool_end"; agentId?: string; id: string; name: string; result: ToolResult }
   | { type: "message"; agentId?: string; message: ModelMessage }
-  | { type: "skill_invoked"; agentId?: string; name: string; args: string; mode: "inline" | "fork" }
+  | {
+      type: "skill_invoked";
+      agentId?: string;
+      name: string;
+      args: string;
+      mode: "inline" | "fork";
+      /** Where the skill came from (its tier). */
+      source?: string;
+      /** Who asked: a person typing `/name`, the main agent's model, or a sub-agent's. */
+      trigger?: SkillTrigger;
+      /** Characters of the text the skill put into the conversation (a fork's task). */
+      expansionChars?: number;
+    }
+  | {
+      /**
+       * A listing (or delta) went to an agent: how many skills it shows whole, cut, by name only, and how many it
+       * left out for the budget (found with `SkillSearch`).
+       */
+      type: "listing_sent";
+      agentId?: string;
+      full: number;
+      cut: number;
+      nameOnly: number;
+      omitted: number;
+    }
+  | {
+      /** The hooks of one event ran (`count` of them), from `startedAt` to `endedAt` (ms since the epoch). */
+      type: "hook_run";
+      agentId?: string;
+      event: string;
+      count: number;
+      startedAt: number;
+      endedAt: number;
+      blocked: boolean;
+    }
   | {
       type: "fork_progress";
       agentId: string;
@@ -43,6 +78,8 @@ export type AgentEvent =
       /** The agent type it runs as. */
       agentType: string;
       model: string;
+      /** True for a background fork: its caller got a handle (this `agentId`) and goes on. */
+      background?: true;
     }
   | {
       /** A forked skill's sub-agent ended: how (its result, or `cause: "error"` when it threw). */
@@ -50,6 +87,17 @@ export type AgentEvent =
       agentId: string;
       skill: string;
       result: AgentResult;
+    }
+  | {
+      /**
+       * A background fork's answer is ready (after its `fork_end`): `text` is what the caller's next request
+       * brings, in a `<system-reminder>` naming the handle (`agentId`); `ok` false when the fork failed.
+       */
+      type: "background_result";
+      agentId: string;
+      skill: string;
+      ok: boolean;
+      text: string;
     }
   | { type: "turn_end"; agentId?: string; turn: number; stopReason: string; usage: ModelUsage }
   | { type: "warning"; agentId?: string; message: string }

@@ -50,6 +50,14 @@ export interface ToolGate {
   after?(call: ToolCall, result: AgentToolResult): Promise<string[]>;
 }
 
+/**
+ * What a request's messages become just before they are sent (pi's `transformContext`): a pure function of the
+ * conversation, which it must not change; the conversation and the transcript keep the original. For the
+ * prompt cache, give the same output for the same input, and let a request's output begin with the previous
+ * request's unless something really changed (see docs/behaviour.md, "Expiring skill context").
+ */
+export type TransformContext = (messages: readonly ModelMessage[]) => readonly ModelMessage[];
+
 export interface AgentRunOptions {
   client: ModelClient;
   system: string;
@@ -65,6 +73,8 @@ export interface AgentRunOptions {
   agentId?: string;
   maxTurns?: number;
   toolConcurrency?: number;
+  /** Applied to the messages of each request before it is sent (see {@link TransformContext}). */
+  transformContext?: TransformContext;
   gate?: ToolGate;
   /** Reminder texts (listing deltas) to add to each new tool-result message before it is sent. */
   reminders?: () => Promise<string[]>;
@@ -159,11 +169,12 @@ export async function executeAgent(
         {
           model: turn.model,
           system: options.system,
-          messages,
+          messages: options.transformContext === undefined ? messages : options.transformContext(messages),
           tools: tools.map((t) => ({
             name: t.name,
             description: t.description,
             input_schema: t.inputSchema,
+            ...(t.deferLoading === true ? { defer_loading: true } : {}),
           })),
           maxTokens: options.maxTokens,
           ...(turn.effort === undefined ? {} : { effort: turn.effort }),

@@ -40,10 +40,16 @@ export interface ModelImageBlock {
 }
 
 /** The answer to a tool call, sent in the next user message; `is_error` marks a failure. */
+/** A reference to a deferred tool inside a tool result: it reveals that tool's definition to the model. */
+export interface ModelToolReferenceBlock {
+  type: "tool_reference";
+  tool_name: string;
+}
+
 export interface ModelToolResultBlock {
   type: "tool_result";
   tool_use_id: string;
-  content: string | Array<ModelTextBlock | ModelImageBlock>;
+  content: string | Array<ModelTextBlock | ModelImageBlock | ModelToolReferenceBlock>;
   is_error?: boolean;
 }
 
@@ -61,6 +67,8 @@ export interface ModelToolSpec {
   name: string;
   description: string;
   input_schema: Record<string, unknown>;
+  /** Sent only to models that support deferred tools (`supportsDeferredTools`); others get the full definition. */
+  defer_loading?: boolean;
 }
 
 /** One model call. `model` may be an alias (`sonnet`); `inherit` must be resolved by the caller. */

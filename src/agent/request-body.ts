@@ -5,8 +5,8 @@ import type {
   TextBlockParam,
   Tool,
 } from "@anthropic-ai/sdk/resources/messages";
-import { requestEffort, resolveModel } from "../models.js";
-import type { ModelContentBlock, ModelRequest } from "./model-types.js";
+import { requestEffort, resolveModel, supportsDeferredTools } from "../models.js";
+import type { ModelContentBlock, ModelMessage, ModelRequest } from "./model-types.js";
 
 const EPHEMERAL = { type: "ephemeral" } as const;
 
@@ -27,6 +27,31 @@ export function openingBreakpoint(messages: ModelRequest["messages"]): number | 
 }
 
 /**
+ * A message without `tool_reference` blocks in its tool results, for a model that takes no deferred tools (its
+ * tools are sent whole, so there is nothing to reveal). The same message comes back when it holds none. Pure.
+ */
+function withoutToolReferences(message: ModelMessage): ModelMessage {
+  if (typeof message.content === "string") return message;
+  if (
+    !message.content.some(
+      (b) =>
+        b.type === "tool_result" &&
+        typeof b.content !== "string" &&
+        b.content.some((c) => c.type === "tool_reference"),
+    )
+  )
+    return message;
+  return {
+    role: message.role,
+    content: message.content.map((b) =>
+      b.type === "tool_result" && typeof b.content !== "string"
+        ? { ...b, content: b.content.filter((c) => c.type !== "tool_reference") }
+        : b,
+    ),
+  };
+}
+
+/**
  * The Messages API body for a request (pure; the inputs are not mutated). Resolves the model alias, sends
  * `output_config.effort` as `requestEffort` says (the request's effort, else `medium`, on models that support
  * effort; nothing on others), and puts prompt-cache breakpoints (at most 4, the API's limit) on the system
@@ -34,16 +59,18 @@ export function openingBreakpoint(messages: ModelRequest["messages"]): number | 
  * content block of the newest message. Empty `system`/`tools` are left out.
  */
 export function buildRequestBody(request: ModelRequest): MessageCreateParamsStreaming {
-  const opening = openingBreakpoint(request.messages);
-  const messages: MessageParam[] = request.messages.map((message, index): MessageParam => {
+  const deferred = supportsDeferredTools(request.model);
+  const sent = deferred ? request.messages : request.messages.map(withoutToolReferences);
+  const opening = openingBreakpoint(sent);
+  const messages: MessageParam[] = sent.map((message, index): MessageParam => {
     if (index === 0 && opening !== undefined && typeof message.content !== "string") {
-      const last = index === request.messages.length - 1;
+      const last = index === sent.length - 1;
       const blocks: ContentBlockParam[] = message.content.map((b, i, all) =>
         i === opening || (last && i === all.length - 1) ? withBreakpoint(b) : b,
       );
       return { role: message.role, content: blocks };
     }
-    if (index !== request.messages.length - 1) return { role: message.role, content: message.content };
+    if (index !== sent.length - 1) return { role: message.role, content: message.content };
     if (typeof message.content === "string") {
       if (message.content === "") return { role: message.role, content: message.content };
       const block: TextBlockParam = { type: "text", text: message.content, cache_control: EPHEMERAL };
@@ -58,6 +85,7 @@ export function buildRequestBody(request: ModelRequest): MessageCreateParamsStre
     name: tool.name,
     description: tool.description,
     input_schema: { ...tool.input_schema, type: "object" },
+    ...(deferred && tool.defer_loading === true ? { defer_loading: true } : {}),
     ...(index === all.length - 1 ? { cache_control: EPHEMERAL } : {}),
   }));
   const effort = requestEffort(request.model, request.effort);

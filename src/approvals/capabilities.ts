@@ -16,6 +16,7 @@ export type SkillCapability =
   | { kind: "hook"; event: string; matcher: string; type: string; target: string }
   | { kind: "inline-shell"; command: string }
   | { kind: "fork"; agent: string }
+  | { kind: "skill-tool"; name: string; command: string }
   | { kind: "script"; path: string; hash: string };
 
 /** A script of a skill: its path relative to the skill's folder (`/`-separated) and its content hash. */
@@ -46,11 +47,14 @@ function hookCapabilities(raw: unknown): SkillCapability[] {
 
 /**
  * Every power a skill carries (see {@link SkillCapability}), from its frontmatter, its body and its scripts,
- * in a stable order (grants, hooks, inline shell, fork, scripts) without repeats. An MCP skill's inline shell
+ * in a stable order (grants, hooks, inline shell, fork, skill tools, scripts) without repeats. An MCP skill's inline shell
  * never runs, so it is not a power there. Pure.
  */
 export function skillCapabilities(
-  skill: Pick<Skill, "allowedTools" | "hooks" | "context" | "agent" | "mcpServer" | "literalBody">,
+  skill: Pick<
+    Skill,
+    "allowedTools" | "hooks" | "context" | "agent" | "mcpServer" | "literalBody" | "skillTools"
+  >,
   body: string,
   scripts: readonly SkillScript[],
 ): SkillCapability[] {
@@ -64,6 +68,8 @@ export function skillCapabilities(
     }
   }
   if (skill.context === "fork") all.push({ kind: "fork", agent: skill.agent ?? DEFAULT_AGENT_TYPE });
+  for (const tool of skill.skillTools ?? [])
+    if (tool.kind === "command") all.push({ kind: "skill-tool", name: tool.name, command: tool.command });
   for (const script of [...scripts].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)))
     all.push({ kind: "script", path: script.path, hash: script.hash });
   const seen = new Set<string>();
@@ -104,6 +110,8 @@ export function capabilityText(capability: SkillCapability): string {
       return `inline shell ${quoted(capability.command)}`;
     case "fork":
       return `context: fork (agent ${capability.agent})`;
+    case "skill-tool":
+      return `skill tool ${capability.name} ${quoted(capability.command)}`;
     case "script":
       return `script ${capability.path}`;
   }

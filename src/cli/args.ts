@@ -31,6 +31,7 @@ export const CLI_OPTIONS = {
   "skill-listing": { type: "string" },
   "skill-catalog": { type: "string" },
   prompt: { type: "boolean" },
+  "first-prompt": { type: "string" },
   "run-shell": { type: "boolean" },
   cwd: { type: "string" },
   home: { type: "string" },
@@ -82,6 +83,7 @@ export const SUBCOMMANDS = [
   "remove",
   "approve",
   "search",
+  "stats",
 ] as const;
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
@@ -135,6 +137,8 @@ export interface CliArgs {
   skillListing: SkillListingPlacement;
   /** `doctor --prompt`: print the assembled system prompt with each part's origin. */
   prompt: boolean;
+  /** `doctor --first-prompt TEXT`: the listing (and visibility) of a session opened with this prompt. */
+  firstPrompt: string | undefined;
   runShell: boolean;
   cwd: string | undefined;
   home: string | undefined;
@@ -328,6 +332,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         systemPrompt: values["system-prompt"],
         skillListing,
         prompt: values.prompt ?? false,
+        firstPrompt: values["first-prompt"],
         runShell: values["run-shell"] ?? false,
         cwd: values.cwd,
         home: values.home,

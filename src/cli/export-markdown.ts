@@ -37,7 +37,13 @@ function blockMarkdown(block: ModelContentBlock): string {
         typeof block.content === "string"
           ? block.content
           : block.content
-              .map((b) => (b.type === "text" ? b.text : `[image: ${b.source.media_type}]`))
+              .map((b) =>
+                b.type === "text"
+                  ? b.text
+                  : b.type === "image"
+                    ? `[image: ${b.source.media_type}]`
+                    : `[tool revealed: ${b.tool_name}]`,
+              )
               .join("\n");
       return `**Tool result${block.is_error === true ? " (error)" : ""}**\n\n${fenced(text)}`;
     }

@@ -7,6 +7,7 @@ import { openSession } from "../session/open.js";
 import type { OpenedSession, OpenSessionOptions } from "../session/open-options.js";
 import { UnknownSessionError } from "../session/unknown-session-error.js";
 import type { Skill } from "../skill/skill.js";
+import { withTelemetry } from "../telemetry/with-telemetry.js";
 import type { CliArgs } from "./args.js";
 import type { CliIo } from "./io.js";
 import { updateLocalSettings, withAllowRule } from "./local-settings.js";
@@ -53,6 +54,8 @@ export function eventLine(event: AgentEvent, frame: number): string | undefined 
       return `${who}⚡ skill ${event.name} (${event.mode})${event.args ? ` ${event.args}` : ""}`;
     case "fork_progress":
       return `${SPINNER[frame % SPINNER.length]} ${event.skill}: turn ${event.turn}, ${event.toolCalls} tool call(s)${event.lastTool ? `, last ${event.lastTool}` : ""}`;
+    case "background_result":
+      return `⚑ background fork ${event.agentId} (${event.skill}) ${event.ok ? "finished" : "ended without an answer"}`;
     case "warning":
       return `${who}warning: ${event.message}`;
     case "error":
@@ -130,6 +133,7 @@ export async function interactiveCommand(
   } catch (error) {
     rl.close();
     stopFollowing();
+    await prepared.telemetry?.shutdown();
     if (!(error instanceof UnknownSessionError)) throw error;
     io.stderr(`${error.message}\n`);
     return 1;
@@ -190,7 +194,11 @@ export async function interactiveCommand(
       continue;
     }
     running = new AbortController();
-    for await (const event of commands.opened().session.send(line, { signal: running.signal })) {
+    const current = commands.opened();
+    const turnSession = withTelemetry(current.session, prepared.telemetry, current.model, {
+      shutdownOnClose: false,
+    });
+    for await (const event of turnSession.send(line, { signal: running.signal })) {
       if (event.type === "text_delta" && event.agentId === undefined) io.stdout(event.text);
       const text = eventLine(event, frame++);
       if (text !== undefined) io.stdout(`${text}\n`);
@@ -201,5 +209,6 @@ export async function interactiveCommand(
   rl.close();
   stopFollowing();
   await commands.opened().session.close();
+  await prepared.telemetry?.shutdown();
   return 0;
 }

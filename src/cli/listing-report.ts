@@ -1,9 +1,14 @@
+import { inScope, MAIN_SCOPE, skillsInScope } from "../agent-types/skill-scope.js";
+import type { Discovery } from "../catalog/catalog.js";
 import { loadSettings } from "../config/settings.js";
 import type { Engine } from "../engine/engine.js";
 import { listingLimits, listingSettingsOf } from "../listing/budget.js";
+import { cutDescription } from "../listing/description.js";
 import { catalogCanCut } from "../listing/overflow.js";
-import type { Listing } from "../listing/packing.js";
+import { type Listing, placementsOf } from "../listing/packing.js";
+import { catalogVisibility, type SkillVisibility, switchedOffReason } from "../listing/visibility.js";
 import { contextWindowFor, DEFAULT_MODEL, resolveModel } from "../models.js";
+import { listingFocus } from "../session/listing-focus.js";
 import { createListingState, MAIN_AGENT } from "../session/listing-state.js";
 import { createSkillView } from "../session/view.js";
 import type { Skill } from "../skill/skill.js";
@@ -18,15 +23,22 @@ export interface ListingReport {
   maxDescChars: number;
   /** A session would offer the `SkillSearch` tool (the listing can cut anything). */
   skillSearch: boolean;
+  /** The first prompt the listing was packed for ("" when none was given). */
+  firstPrompt: string;
   listing: Listing;
+  /** What the model sees of each skill (`skillVisibility`), every skill of the catalog in catalog order. */
+  visibility: SkillVisibility[];
 }
 
-/**
- * The skills a session opens with, through the session's own view (`createSkillView`, as `openSession` builds
- * it): the discovered skills, then the built-in prompt commands (`init`) unless a skill takes the name or the
- * skill filter switches them off; conditional skills wait for a matching path.
- */
-export async function openingSkills(engine: Engine): Promise<Skill[]> {
+/** A session's opening skills and the view they come from (see {@link openingSkills}). */
+interface Opening {
+  discovery: Discovery;
+  /** What the main agent may see now: the view's visible skills in its scope. */
+  skills: Skill[];
+}
+
+/** The discovery and the session's own view of it (`createSkillView`, as `openSession` builds it). */
+async function opening(engine: Engine): Promise<Opening> {
   const [discovery, filter] = await Promise.all([engine.discover(), engine.skillFilter()]);
   const view = createSkillView({
     cwd: engine.cwd,
@@ -35,21 +47,35 @@ export async function openingSkills(engine: Engine): Promise<Skill[]> {
     filter: () => filter,
     builtinCommands: true,
   });
-  return view.visible();
+  return { discovery, skills: view.visible() };
+}
+
+/**
+ * The skills a session opens with, through the session's own view (`createSkillView`, as `openSession` builds
+ * it): the discovered skills, then the built-in prompt commands (`init`) unless a skill takes the name or the
+ * skill filter switches them off; conditional skills wait for a matching path.
+ */
+export async function openingSkills(engine: Engine): Promise<Skill[]> {
+  return (await opening(engine)).skills;
 }
 
 /**
  * Builds the start-of-session listing for `model` (default: settings `model`, else the default model) as a
- * session would: its opening skills (`openingSkills`), packed by the session's own listing state into its
- * first block, with the same budget and cap (`listingLimits`), the same skill-search decision and usage scores
- * from `~/.skillwright/usage.json`.
+ * session whose first prompt is `firstPrompt` would: the main agent's opening skills, packed by the session's
+ * own listing state into its first block, with the same budget and cap (`listingLimits`), the same skill-search
+ * decision, the same focus (`listingFocus`) and usage scores from `~/.skillwright/usage.json`; and what the
+ * model sees of every skill of the catalog (`catalogVisibility`).
  */
 export async function listingReport(
   engine: Engine,
   model: string | undefined,
   now: number,
+  firstPrompt = "",
 ): Promise<ListingReport> {
-  const [{ skills }, { projectDir, environment }] = await Promise.all([engine.discover(), engine.roots()]);
+  const [{ projectDir, environment }, { discovery, skills: visible }] = await Promise.all([
+    engine.roots(),
+    opening(engine),
+  ]);
   const settings = await loadSettings({
     fs: engine.fs,
     home: engine.home,
@@ -63,14 +89,39 @@ export async function listingReport(
     settings: listingSettingsOf(settings.settings),
     contextWindowTokens: contextWindow,
   });
-  const skillSearch = catalogCanCut(skills, budget, maxDescChars);
+  const skillSearch = catalogCanCut(discovery.skills, budget, maxDescChars);
   const usage = createFileUsageStore({ fs: engine.fs, path: defaultUsagePath(engine.home) });
+  const main = skillsInScope(visible, MAIN_SCOPE);
   const listing = await createListingState().next(
     MAIN_AGENT,
-    await openingSkills(engine),
-    { budget, maxDescChars, searchable: skillSearch },
+    main,
+    { budget, maxDescChars, searchable: skillSearch, focus: listingFocus(main, firstPrompt) },
     () => usage.load(),
     now,
   );
-  return { model: resolved, contextWindow, budget, maxDescChars, skillSearch, listing };
+  const visibleNames = new Set(visible.map((s) => s.name));
+  const discovered = new Set(discovery.skills.map((s) => s.name));
+  const disabled = discovery.disabled ?? [];
+  const visibility = catalogVisibility({
+    skills: [
+      ...discovery.skills,
+      ...visible.filter((s) => !discovered.has(s.name)),
+      ...disabled.map((d) => d.skill),
+    ],
+    switchedOff: new Map(disabled.map((d) => [d.skill.name, switchedOffReason(d.by)])),
+    inScope: (skill) => inScope(skill, MAIN_SCOPE),
+    active: (skill) => visibleNames.has(skill.name),
+    placements: placementsOf(listing),
+    description: (skill) => cutDescription(skill, maxDescChars),
+  });
+  return {
+    model: resolved,
+    contextWindow,
+    budget,
+    maxDescChars,
+    skillSearch,
+    firstPrompt,
+    listing,
+    visibility,
+  };
 }

@@ -3,6 +3,7 @@ import { createNodeFs } from "../io/fs.js";
 import { createNodeShell } from "../io/shell.js";
 import { MODEL_EFFORTS, type ModelEffort } from "../models.js";
 import type { OpenSessionOptions } from "../session/open-options.js";
+import type { Telemetry } from "../telemetry/telemetry.js";
 import type { CliArgs } from "./args.js";
 import type { CliIo } from "./io.js";
 
@@ -24,6 +25,21 @@ export async function modelClientFromEnv(
   return createModelClient({ preload: true, env });
 }
 
+/**
+ * The OpenTelemetry export when `SKILLWRIGHT_ENABLE_TELEMETRY=1` and an OTLP endpoint are set (a warning on
+ * stderr when the settings are unusable); undefined otherwise, with no OpenTelemetry module loaded.
+ */
+export async function telemetryFromEnv(io: CliIo): Promise<Telemetry | undefined> {
+  if (io.env.SKILLWRIGHT_ENABLE_TELEMETRY !== "1") return undefined;
+  const { createOtelTelemetry, otlpSettings } = await import("../telemetry/otel.js");
+  const settings = otlpSettings(io.env);
+  if ("error" in settings) {
+    io.stderr(`skillwright: warning: ${settings.error}; telemetry is off\n`);
+    return undefined;
+  }
+  return createOtelTelemetry(settings, io.version ?? "unknown");
+}
+
 /** Parses `--effort`; undefined when absent, an error message when invalid. Pure. */
 export function parseEffort(value: string | undefined): { effort?: ModelEffort } | { error: string } {
   if (value === undefined) return {};
@@ -40,7 +56,7 @@ export function parseEffort(value: string | undefined): { effort?: ModelEffort }
 export async function prepareRun(
   io: CliIo,
   args: CliArgs,
-): Promise<{ ok: true; options: OpenSessionOptions } | { ok: false; code: number }> {
+): Promise<{ ok: true; options: OpenSessionOptions; telemetry?: Telemetry } | { ok: false; code: number }> {
   const client = await modelClientFromEnv(io.env);
   if (client === undefined) {
     io.stderr(NO_KEY_MESSAGE);
@@ -51,8 +67,10 @@ export async function prepareRun(
     io.stderr(`${effort.error}\n`);
     return { ok: false, code: 2 };
   }
+  const telemetry = await telemetryFromEnv(io);
   return {
     ok: true,
+    ...(telemetry === undefined ? {} : { telemetry }),
     options: {
       client,
       ...effort,

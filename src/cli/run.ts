@@ -119,6 +119,8 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
     }
     case "list":
       return (await import("./commands/list.js")).listCommand(engine, scoped, args.json);
+    case "stats":
+      return (await import("./commands/stats.js")).statsCommand(engine, scoped, { json: args.json });
     case "search":
       return (await import("./commands/search.js")).searchCommand(engine, scoped, {
         query: args.positionals.join(" "),
@@ -131,6 +133,7 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
         model: args.model,
         strict: args.strict,
         prompt: args.prompt ? args : undefined,
+        firstPrompt: args.firstPrompt,
       });
     case "show": {
       const [name, ...rest] = args.positionals;

@@ -6,8 +6,12 @@ export const USAGE = `Usage:
 
 Commands (offline):
   list [--json]                      every skill found, with source, path, description and flags
-  search <query> [--json] [--limit N]  the skills SkillSearch would return for the query, best first
-  doctor [--json] [--model M] [--strict]  roots, counts, diagnostics, ignored files, the listing the model sees
+  search <query> [--json] [--limit N]  the skills SkillSearch would return for the query, best first, each
+                                     with what the model sees of it when the query opens the session
+  stats [--json]                     per skill: invocations, by whom (user, model, nested) and last use
+  doctor [--json] [--model M] [--strict] [--first-prompt TEXT]  roots, counts, diagnostics, ignored files, the
+                                     listing the model sees and each skill's visibility (full, cut, name-only,
+                                     absent and why), for a session opened with TEXT (default none)
   doctor --prompt [--json]           the assembled system prompt, each part headed by its origin
   show <name> [args...] [--run-shell]  a skill's frontmatter and its exact expansion for args
   validate <path> [--spec]           check a skill file or dir (exit 1 on errors); --spec adds the Agent Skills profile

@@ -1,4 +1,4 @@
-import type { PermissionSettings, Settings, SkillSettings } from "./settings-schema.js";
+import type { PermissionSettings, Settings, SkillContextSettings, SkillSettings } from "./settings-schema.js";
 
 // A hand-written check of a settings file, so that a valid file (the usual case) is read without building the zod
 // schema. It accepts only what `settingsSchema()` accepts and gives the value zod gives (known keys first, in the
@@ -80,6 +80,12 @@ function readSkills(value: unknown): SkillSettings | undefined {
   return copyLoose(value, out, { disabled: stringsOf }) ? out : undefined;
 }
 
+function readSkillContext(value: unknown): SkillContextSettings | undefined {
+  if (!isPlain(value)) return undefined;
+  const out: SkillContextSettings = {};
+  return copyLoose(value, out, { expireAfterUserTurns: safeInt(0), maxTokens: safeInt(1) }) ? out : undefined;
+}
+
 /** Settings keys in `settingsSchema()`'s order, each with its reader. */
 const SETTINGS_READERS: Readonly<Record<string, (v: unknown) => unknown>> = {
   permissions: readPermissions,
@@ -91,6 +97,8 @@ const SETTINGS_READERS: Readonly<Record<string, (v: unknown) => unknown>> = {
     typeof v === "number" && Number.isFinite(v) && v > 0 && v <= 1 ? v : undefined,
   skillListingMaxDescChars: safeInt(1),
   model: (v) => (typeof v === "string" ? v : undefined),
+  skillModelSwitch: (v) => (typeof v === "boolean" ? v : undefined),
+  skillContext: readSkillContext,
   enableProjectHooks: (v) => (typeof v === "boolean" ? v : undefined),
   enableProjectPermissions: (v) => (typeof v === "boolean" ? v : undefined),
   enabledMcpjsonServers: stringsOf,

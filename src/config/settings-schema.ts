@@ -24,6 +24,16 @@ export const skillSettingsSchema = lazy(() =>
   }),
 );
 
+/** The `skillContext` block's schema (when inline skill expansions expire), built on first use. */
+export const skillContextSettingsSchema = lazy(() =>
+  z.looseObject({
+    /** After this many further user turns an inline expansion is sent as a one-line stub. */
+    expireAfterUserTurns: z.number().int().nonnegative().optional(),
+    /** The estimated tokens live expansions may hold together; the least recently invoked expire first. */
+    maxTokens: z.number().int().positive().optional(),
+  }),
+);
+
 /**
  * The zod schema of one settings file, built on first use: `readSettingsFast` reads valid files without it; it
  * decides (and words the warnings) for the rest.
@@ -42,6 +52,8 @@ export const settingsSchema = lazy(() =>
     model: z.string().optional(),
     /** A model-invoked inline skill's `model:` switches the turn's model too (default false: the note only; SPEC §5). */
     skillModelSwitch: z.boolean().optional(),
+    /** When inline skill expansions leave the requests (issue 31; a skill's `ttl-turns` wins). */
+    skillContext: skillContextSettingsSchema().optional(),
     // Lets the project's committed settings run hooks; honoured only from user and local settings (hooks/settings-hooks.ts).
     enableProjectHooks: z.boolean().optional(),
     // Lets the project's committed settings grant (allow rules, additionalDirectories); same rule (config/project-permissions.ts).
@@ -58,6 +70,8 @@ export const settingsSchema = lazy(() =>
 export type PermissionSettings = z.infer<ReturnType<typeof permissionSettingsSchema>>;
 /** The `skills` block: `{ disabled: [...] }` plus any other keys, kept. */
 export type SkillSettings = z.infer<ReturnType<typeof skillSettingsSchema>>;
+/** The `skillContext` block: `{ expireAfterUserTurns?, maxTokens? }` plus any other keys, kept. */
+export type SkillContextSettings = z.infer<ReturnType<typeof skillContextSettingsSchema>>;
 /** One settings file, or the merge of all of them. Unknown keys are kept; `hooks` is validated later (§10). */
 export type Settings = z.infer<ReturnType<typeof settingsSchema>>;
 

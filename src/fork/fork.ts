@@ -9,6 +9,7 @@ import { MAIN_SCOPE, type SkillScope, scopeOfAgent } from "../agent-types/skill-
 import { childContext, type RunContext } from "../context.js";
 import type { RunHooks } from "../hooks/runner.js";
 import { type ModelEffort, resolveModel } from "../models.js";
+import { backgroundTools, backgroundToolsNote } from "./background.js";
 import type { ForkOutcome, ForkRequest } from "./fork-request.js";
 
 /** What a fork needs beside its caller's {@link RunContext}: the session's tools, gates, listing and hooks runner. */
@@ -152,22 +153,24 @@ export function forkResultText(name: string, result: AgentResult): ForkOutcome {
 }
 
 /**
- * Runs a forked skill (SPEC §7) as a sub-agent: its own transcript and agent id, the agent type's system
- * prompt and tools, the skill's (else the agent's, else the parent's) model and effort, the skill's
- * `allowed-tools` granted and `disallowed-tools` removed (as Claude Code does for forks), the same listing,
- * the skill body as the task. Aborting `request.signal` aborts it and everything it started. Never rejects:
- * anything that throws (e.g. persisting the fork's transcript) becomes a failed outcome that says why.
+ * A fork ready to run: its agent id (a background fork's handle), whether it runs in the background (its caller
+ * gets the handle at once and the answer later) and, then, the tools it was not given.
  */
-export async function runFork(request: ForkRequest, deps: ForkDeps): Promise<ForkOutcome> {
-  try {
-    return await runForkUnguarded(request, deps);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, text: `Skill "${request.name}" failed (forked execution): ${reason}` };
-  }
+export interface PreparedFork {
+  agentId: string;
+  background: boolean;
+  /** Tools the agent type has that a background fork goes without (see `backgroundTools`); [] in the foreground. */
+  withheld: string[];
+  /** Runs the fork to its end; never rejects (see {@link runFork}). */
+  run(): Promise<ForkOutcome>;
 }
 
-async function runForkUnguarded(request: ForkRequest, deps: ForkDeps): Promise<ForkOutcome> {
+/**
+ * Resolves a fork's agent type and tools without running anything: a failed outcome when the type does not
+ * exist. It runs in the background when the skill or its agent type says `background: true` and the main agent
+ * (depth 0) called it: a fork's own conversation ends with its answer, so a fork's forks run in the foreground.
+ */
+export function prepareFork(request: ForkRequest, deps: ForkDeps): PreparedFork | ForkOutcome {
   const { skill } = request;
   const agentName = skill.agent ?? DEFAULT_AGENT_TYPE;
   const agent = deps.context.agents.find((a) => a.name === agentName);
@@ -179,24 +182,71 @@ async function runForkUnguarded(request: ForkRequest, deps: ForkDeps): Promise<F
     };
   }
   const agentId = deps.newAgentId();
-  const source = { kind: "agent" as const, name: agentId, agentId };
-  if (agent.hooks !== undefined) deps.context.hooks.register(source, agent.hooks);
+  const narrowed = toolsForAgent(agent, deps.tools);
+  const background = request.depth === 0 && (skill.background === true || agent.background === true);
+  const split = background
+    ? backgroundTools(narrowed, [
+        ...deps.context.rules.allow,
+        ...skill.allowedTools,
+        ...permissionModeGrants(agent, narrowed),
+      ])
+    : undefined;
+  const plan: ForkPlan = {
+    agentId,
+    agent,
+    tools: split?.kept ?? narrowed,
+    ...(split === undefined ? {} : { withheld: split.withheld }),
+  };
+  return {
+    agentId,
+    background,
+    withheld: split?.withheld ?? [],
+    run: () => runPlanned(request, deps, plan),
+  };
+}
+
+/**
+ * Runs a forked skill (SPEC §7) as a sub-agent: its own transcript and agent id, the agent type's system
+ * prompt and tools, the skill's (else the agent's, else the parent's) model and effort, the skill's
+ * `allowed-tools` granted and `disallowed-tools` removed (as Claude Code does for forks), the same listing,
+ * the skill body as the task. Aborting `request.signal` aborts it and everything it started. Never rejects:
+ * anything that throws (e.g. persisting the fork's transcript) becomes a failed outcome that says why.
+ */
+export async function runFork(request: ForkRequest, deps: ForkDeps): Promise<ForkOutcome> {
+  const prepared = prepareFork(request, deps);
+  return "run" in prepared ? prepared.run() : prepared;
+}
+
+/** What {@link prepareFork} settled: the fork's id, agent type and tools; `withheld` set for a background fork. */
+interface ForkPlan {
+  agentId: string;
+  agent: AgentType;
+  tools: AgentTool[];
+  withheld?: string[];
+}
+
+async function runPlanned(request: ForkRequest, deps: ForkDeps, plan: ForkPlan): Promise<ForkOutcome> {
   try {
-    return await runAgentFork(request, deps, agent, agentId);
-  } finally {
-    if (agent.hooks !== undefined) deps.context.hooks.unregister(source);
+    const source = { kind: "agent" as const, name: plan.agentId, agentId: plan.agentId };
+    const { hooks } = plan.agent;
+    if (hooks !== undefined) deps.context.hooks.register(source, hooks);
+    try {
+      return await runAgentFork(request, deps, plan);
+    } finally {
+      if (hooks !== undefined) deps.context.hooks.unregister(source);
+    }
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ok: false, text: `Skill "${request.name}" failed (forked execution): ${reason}` };
   }
 }
 
-async function runAgentFork(
-  request: ForkRequest,
-  deps: ForkDeps,
-  agent: AgentType,
-  agentId: string,
-): Promise<ForkOutcome> {
+async function runAgentFork(request: ForkRequest, deps: ForkDeps, plan: ForkPlan): Promise<ForkOutcome> {
   const { skill } = request;
+  const { agent, agentId } = plan;
   const caller = deps.context;
-  const narrowed = toolsForAgent(agent, deps.tools);
+  const narrowed = plan.tools;
+  const background = plan.withheld !== undefined;
   const skillModel = skill.model !== undefined && skill.model !== "inherit" ? skill.model : undefined;
   const agentModel = agent.model !== undefined && agent.model !== "inherit" ? agent.model : undefined;
   const model = resolveModel(skillModel ?? agentModel ?? request.sessionModel);
@@ -209,6 +259,8 @@ async function runAgentFork(
     tools: narrowed,
     ...(effort === undefined ? {} : { effort }),
     skillScope: scopeOfAgent(agent),
+    // In the background nobody is there to answer: its Skill tool's invocations ask nobody either.
+    ...(background ? { noAsk: true as const } : {}),
   });
   // The fork's Skill tool runs on the fork's own context: a fork it starts is a child of this one.
   const search = deps.skillSearch?.(scopeOfAgent(agent));
@@ -223,10 +275,24 @@ async function runAgentFork(
     skill: skill.name,
     agentType: agent.name,
     model,
+    ...(background ? { background: true as const } : {}),
   });
+  const note =
+    plan.withheld === undefined
+      ? undefined
+      : backgroundToolsNote(
+          tools.map((t) => t.name),
+          plan.withheld,
+        );
   let result: AgentResult;
   try {
-    result = await runForkTurn(request, deps, agent, { agentId, context, tools });
+    result = await runForkTurn(request, deps, agent, {
+      agentId,
+      context,
+      tools,
+      ...(note === undefined ? {} : { note }),
+      gate: background || agent.permissionMode === "dontAsk" ? (deps.noAskGate ?? deps.gate) : deps.gate,
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const failed: AgentResult = {
@@ -249,7 +315,14 @@ async function runForkTurn(
   request: ForkRequest,
   deps: ForkDeps,
   agent: AgentType,
-  fork: { agentId: string; context: RunContext; tools: readonly AgentTool[] },
+  fork: {
+    agentId: string;
+    context: RunContext;
+    tools: readonly AgentTool[];
+    /** A background fork's opening block naming its tools (kept through a compaction). */
+    note?: string;
+    gate: ToolGate;
+  },
 ): Promise<AgentResult> {
   const { skill } = request;
   const { agentId, context, tools } = fork;
@@ -265,7 +338,12 @@ async function runForkTurn(
       : await deps.preload(agent.skills, context.signal);
   for (const message of preloaded.warnings) deps.emit({ type: "warning", agentId, message });
   // What the fork was asked to do: kept as it is when the fork compacts its conversation.
-  const kept = [...start.additionalContext, ...preloaded.texts, request.task];
+  const kept = [
+    ...(fork.note === undefined ? [] : [fork.note]),
+    ...start.additionalContext,
+    ...preloaded.texts,
+    request.task,
+  ];
   const first: ModelMessage = {
     role: "user",
     content: [...listing, ...kept].map((text) => ({ type: "text" as const, text })),
@@ -323,7 +401,7 @@ async function runForkTurn(
           cwd: context.cwd,
           signal: context.signal,
           agentId,
-          gate: agent.permissionMode === "dontAsk" ? (deps.noAskGate ?? deps.gate) : deps.gate,
+          gate: fork.gate,
           ...(deps.onTouchedPaths === undefined ? {} : { onTouchedPaths: deps.onTouchedPaths }),
           onMessage: (m: ModelMessage) => context.transcript(m),
           ...(compact === undefined ? {} : { compact }),

@@ -9,11 +9,21 @@ export type RunHooks = (
   signal?: AbortSignal,
 ) => Promise<HookDispatchResult>;
 
+/** When the hooks of one event ran, how many, and whether one blocked (for telemetry). */
+export interface HookRunTiming {
+  event: HookEvent;
+  count: number;
+  startedAt: number;
+  endedAt: number;
+  blocked: boolean;
+}
+
 /**
  * Binds a session's hook registry and dispatch dependencies into one `RunHooks` function. Every warning of
  * every event (a hook exiting with a code other than 0 or 2, a timeout, bad JSON) and every `systemMessage`
  * goes to `onWarning`, so the host sees them whichever event fired (SPEC §10). The keys of `once` hooks that
- * ran go to `onOnceFired` (the session records them, so a resume does not run them again).
+ * ran go to `onOnceFired` (the session records them, so a resume does not run them again); each event whose
+ * hooks ran goes to `onRun` with its timing.
  */
 export function createHooksRunner(
   registry: HookRegistry,
@@ -21,6 +31,7 @@ export function createHooksRunner(
   onWarning: (message: string) => void,
   onOnceFired: (keys: string[]) => Promise<void> = async () => {},
   track: (task: Promise<void>) => void = () => {},
+  onRun: (run: HookRunTiming) => void = () => {},
 ): RunHooks {
   const report = (event: HookEvent, result: HookDispatchResult) => {
     for (const warning of result.warnings) onWarning(`${event} hook: ${warning}`);
@@ -39,7 +50,17 @@ export function createHooksRunner(
     );
   return async (event, payload, signal) => {
     const eventDeps: DispatchDeps = { ...deps, background, ...(signal === undefined ? {} : { signal }) };
+    const startedAt = Date.now();
     const result = await dispatchHooks(registry, event, payload, eventDeps);
+    if (result.runs.length > 0) {
+      onRun({
+        event,
+        count: result.runs.length,
+        startedAt,
+        endedAt: Date.now(),
+        blocked: result.blocked !== undefined,
+      });
+    }
     report(event, result);
     const once = onceKeys(result);
     if (once.length > 0) await onOnceFired(once);

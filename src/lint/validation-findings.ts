@@ -3,6 +3,9 @@ import { KNOWN_FIELDS } from "../skill/schema.js";
 import { SPEC_FIELDS } from "../skill/spec-profile.js";
 import type { LintFinding } from "./rules.js";
 
+/** Frontmatter keys only this engine defines (Claude Code does not read them). */
+const ENGINE_ONLY_FIELDS: ReadonlySet<string> = new Set(["available-to", "skill-tools", "ttl-turns"]);
+
 /** Frontmatter keys the engine (and Claude Code) define beyond the Agent Skills specification. */
 const EXTENSION_FIELDS: ReadonlySet<string> = new Set<string>(
   KNOWN_FIELDS.filter((key) => !(SPEC_FIELDS as readonly string[]).includes(key)),
@@ -35,7 +38,9 @@ export function validationFindings(
     out.push({
       code: d.code,
       severity: extension ? "info" : d.severity,
-      message: extension ? `${d.message} (a Claude Code field: kept; skills-ref refuses it)` : d.message,
+      message: extension
+        ? `${d.message} (${ENGINE_ONLY_FIELDS.has(d.field ?? "") ? "a skillwright field" : "a Claude Code field"}: kept; skills-ref refuses it)`
+        : d.message,
       file,
       line: 1,
       profile: "spec",

@@ -1,4 +1,5 @@
 import { LISTING_DESCRIPTION_CAP } from "./description.js";
+import type { ListingFocus } from "./focus.js";
 
 /** Listing budget in chars when the context window is unknown (SPEC §3). */
 export const DEFAULT_LISTING_BUDGET = 8_000;
@@ -111,4 +112,6 @@ export function listingLimits(options: {
 export interface ListingPack extends ListingLimits {
   /** The agent has the `SkillSearch` tool (the omitted-skills line points to it). */
   searchable: boolean;
+  /** The session's focus (first prompt's relevant skills, rotation seed); see `buildListing`. */
+  focus?: ListingFocus | undefined;
 }

@@ -2,7 +2,9 @@ import { displayName, type Skill } from "../skill/skill.js";
 import { type UsageScores, usageScore } from "../usage.js";
 import { formatListingBlock, nameOnlyNote } from "./block.js";
 import { cutDescription, type Description, LISTING_DESCRIPTION_CAP } from "./description.js";
+import { DISCOVERY_SHARE, type ListingFocus, rotationKey } from "./focus.js";
 import { omittedCost, omittedNote } from "./overflow.js";
+import { type Placement, skillVisibility, type Visibility } from "./visibility.js";
 
 /** Why an entry shows less than the skill's whole description. */
 export type ListingCutReason = "over-budget" | "description-capped";
@@ -15,6 +17,8 @@ export interface ListingEntry {
   text: string;
   nameOnly: boolean;
   reason?: ListingCutReason;
+  /** What the model sees of the skill (`skillVisibility`): `full`, `cut` or `name-only`. */
+  visibility: Visibility;
 }
 
 /** A skill whose description was shortened or left out, for `doctor`. */
@@ -61,6 +65,12 @@ export interface BuildListingOptions {
   isListable?: (skill: Skill) => boolean;
   /** The agent has the `SkillSearch` tool: the omitted-skills line points to it. Default false. */
   searchable?: boolean;
+  /**
+   * The session's focus (issue #25 item 4): its first prompt's relevant skills come first, and a share of the
+   * description room goes to them and to a seeded rotation of the unused skills before usage order. Without
+   * it, SPEC §3's usage order alone (ties in listing order).
+   */
+  focus?: ListingFocus | undefined;
 }
 
 const OMITTED = 0;
@@ -129,6 +139,12 @@ function sortTop(items: number[], compare: (a: number, b: number) => number, k: 
  * are never left out, and when they alone exceed the budget they are still sent whole). Then entries are
  * upgraded to their full line by descending usage score (ties in listing order), each costing `len(desc) + 2`;
  * an upgrade that does not fit is skipped and the next one tried.
+ *
+ * With a `focus` (a session's, issue #25 item 4; a deviation from SPEC §3) the priority order is: the focus's
+ * relevant skills (best first), then the scored ones by usage score, then the unscored ones in the focus's
+ * rotation (`rotationKey`); names are kept in that order, and before the upgrades in that order a share
+ * ({@link DISCOVERY_SHARE}) of the room left after the names goes to the relevant and the unscored skills only,
+ * so a never-used skill is not always the first to lose its description.
  *
  * The budget is packed over every listable skill, then entries (and omitted names) in `sentNames` are dropped,
  * so a delta shows each new skill the way the full listing would and is never larger than the budget. Pure.
@@ -216,15 +232,48 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
         scored.push(i);
       }
     }
+    const focus = options.focus;
+    // The first prompt's relevant skills (best first), then the scored ones by usage, then the unscored ones:
+    // in listing order (SPEC §3), or with a focus in its rotation (issue #25 item 4).
+    const relevance = new Int32Array(count).fill(-1);
+    const relevant: number[] = [];
+    if (focus !== undefined && focus.relevant.length > 0) {
+      const position = new Map(focus.relevant.map((name, at) => [name, at]));
+      for (let i = 0; i < count; i++) {
+        const at = position.get(listedNames[i] as string);
+        if (at !== undefined && isBundled[i] === 0) relevance[i] = at;
+      }
+      for (let i = 0; i < count; i++) if ((relevance[i] as number) >= 0) relevant.push(i);
+      relevant.sort((a, b) => (relevance[a] as number) - (relevance[b] as number));
+    }
+    const isOther = (i: number) => isBundled[i] === 0 && relevance[i] === -1;
+    const usedOnes = relevant.length === 0 ? scored : scored.filter(isOther);
     const byPriority = (a: number, b: number) => (scores[b] as number) - (scores[a] as number) || a - b;
     const namesFit = bundledChars + names + count - 1 <= budget;
     // When names must be left out, at most this many are kept (each costs its line and a newline): only that
     // many of the scored skills need to be in order.
     const keepable = namesFit ? count : Math.floor(Math.max(0, budget - bundledChars) / (minShort + 1)) + 1;
-    sortTop(scored, byPriority, keepable);
-    // Priority order: scored skills by score, then the others in listing order; `visit` stops when told to.
+    sortTop(usedOnes, byPriority, keepable);
+    let unused: number[] | undefined;
+    if (focus !== undefined) {
+      unused = [];
+      const keys = new Float64Array(count);
+      for (let i = 0; i < count; i++) {
+        if (!isOther(i) || (scores[i] as number) > 0) continue;
+        keys[i] = rotationKey(listedNames[i] as string, focus.seed);
+        unused.push(i);
+      }
+      sortTop(unused, (a, b) => (keys[a] as number) - (keys[b] as number) || a - b, keepable);
+    }
+    const unusedOnes = unused;
+    // Priority order; `visit` stops when told to.
     const visit = (take: (i: number) => boolean): void => {
-      for (const i of scored) if (!take(i)) return;
+      for (const i of relevant) if (!take(i)) return;
+      for (const i of usedOnes) if (!take(i)) return;
+      if (unusedOnes !== undefined) {
+        for (const i of unusedOnes) if (!take(i)) return;
+        return;
+      }
       for (let i = 0; i < count; i++) {
         if (isBundled[i] === 0 && scores[i] === 0 && !take(i)) return;
       }
@@ -249,14 +298,29 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
       used += omittedCost(nonBundled - kept.length, lines > 0, searchable);
     }
     let remaining = budget - used;
-    for (const i of kept) {
-      state[i] = NAME_ONLY;
-      if (remaining < MIN_UPGRADE_COST) continue;
+    for (const i of kept) state[i] = NAME_ONLY;
+    /** Upgrades entry `i` when its description fits `room` (and what is left); returns the chars spent. */
+    const upgrade = (i: number, room: number): number => {
+      if (state[i] !== NAME_ONLY) return 0;
       const extra = extraOf(i);
-      if (extra > 0 && extra <= remaining) {
-        state[i] = FULL;
-        remaining -= extra;
+      if (extra === 0 || extra > room || extra > remaining) return 0;
+      state[i] = FULL;
+      remaining -= extra;
+      return extra;
+    };
+    if (focus !== undefined) {
+      // Discovery first: a share of the room goes to the relevant skills, then to the rotation of the unused
+      // ones, so a never-used skill is not always the first to lose its description.
+      let share = Math.floor(remaining * DISCOVERY_SHARE);
+      for (const i of kept) {
+        if (share < MIN_UPGRADE_COST) break;
+        if (relevance[i] === -1 && (scores[i] as number) > 0) continue;
+        share -= upgrade(i, share);
       }
+    }
+    for (const i of kept) {
+      if (remaining < MIN_UPGRADE_COST) break;
+      upgrade(i, remaining);
     }
   }
 
@@ -276,17 +340,23 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
     const skill = listed[i] as Skill;
     const short = `- ${displayName(skill)}`;
     const desc = descOf(i);
-    const full = state[i] === FULL && desc.text !== "";
-    const text = full ? `${short}: ${desc.text}` : short;
-    const nameOnly = !full && desc.text !== "";
-    const entry: ListingEntry = { name, text, nameOnly };
-    if (nameOnly) {
+    const visibility = skillVisibility({
+      disableModelInvocation: false,
+      inScope: true,
+      active: true,
+      placement: state[i] === FULL ? "full" : "name-only",
+      description: desc,
+    });
+    const nameOnly = visibility.state === "name-only";
+    const text = nameOnly || desc.text === "" ? short : `${short}: ${desc.text}`;
+    const entry: ListingEntry = { name, text, nameOnly, visibility };
+    if (visibility.state === "name-only") {
       entry.reason = "over-budget";
       nameOnlyCount += 1;
-      cut.push({ name, reason: "over-budget", droppedChars: desc.text.length });
-    } else if (desc.capped > 0) {
+      cut.push({ name, reason: "over-budget", droppedChars: visibility.droppedChars });
+    } else if (visibility.state === "cut") {
       entry.reason = "description-capped";
-      cut.push({ name, reason: "description-capped", droppedChars: desc.capped });
+      cut.push({ name, reason: "description-capped", droppedChars: visibility.droppedChars });
     }
     entries.push(entry);
     chars += text.length + (lines.length > 0 ? 1 : 0);
@@ -301,4 +371,12 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
   }
   const text = formatListingBlock(lines, footer === undefined ? {} : { footer });
   return { text, entries, cut, omitted, chars };
+}
+
+/** Where `listing` put each skill it packed: its entries' placements, and `omitted` for the names left out. Pure. */
+export function placementsOf(listing: Pick<Listing, "entries" | "omitted">): Map<string, Placement> {
+  const placements = new Map<string, Placement>();
+  for (const entry of listing.entries) placements.set(entry.name, entry.nameOnly ? "name-only" : "full");
+  for (const name of listing.omitted) placements.set(name, "omitted");
+  return placements;
 }

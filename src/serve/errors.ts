@@ -15,17 +15,33 @@ export const API_ERRORS = {
 /** One of {@link API_ERRORS}' types. */
 export type ApiErrorType = keyof typeof API_ERRORS;
 
+/**
+ * The finer error object a 409 of the memory API carries in place of `conflict_error`, as the SDK types it
+ * (`BetaManagedAgentsMemoryPathConflictErrorObject`, `…MemoryPreconditionFailedErrorObject`).
+ */
+export type ConflictDetail =
+  | { type: "memory_path_conflict_error"; conflicting_memory_id: string; conflicting_path: string }
+  | { type: "memory_precondition_failed_error" };
+
 /** An error a request answers with: `{type:"error",error:{type,message}}` and the type's status. */
 export class ApiError extends Error {
   /** The error type in the body. */
   readonly type: ApiErrorType;
   /** The HTTP status. */
   readonly status: (typeof API_ERRORS)[ApiErrorType];
-  constructor(type: ApiErrorType, message: string) {
+  /** For a 409 of the memory API: the typed error object the body carries instead of `conflict_error`. */
+  readonly detail: ConflictDetail | undefined;
+  constructor(type: ApiErrorType, message: string, detail?: ConflictDetail) {
     super(message);
     this.type = type;
     this.status = API_ERRORS[type];
+    this.detail = detail;
   }
+}
+
+/** A 409 whose body names the memory API's finer error (`memory_path_conflict_error`, …). */
+export function memoryConflict(message: string, detail: ConflictDetail): ApiError {
+  return new ApiError("conflict_error", message, detail);
 }
 
 /** A 400 `invalid_request_error`. */
@@ -111,10 +127,15 @@ export function apiErrorFor(error: unknown): ApiError {
   return databaseUnavailable(error) ?? new ApiError("api_error", "internal error; see the server's log");
 }
 
-/** The body of an error answer (and of an event stream's `error` message): `{type:"error",error:{type,message}}`. */
+/**
+ * The body of an error answer (and of an event stream's `error` message): `{type:"error",error:{type,message}}`,
+ * with a memory conflict's own type and fields in place of `conflict_error`.
+ */
 export function errorBody(error: ApiError): {
   type: "error";
-  error: { type: ApiErrorType; message: string };
+  error: { type: ApiErrorType | ConflictDetail["type"]; message: string };
 } {
+  if (error.detail !== undefined)
+    return { type: "error", error: { ...error.detail, message: error.message } };
   return { type: "error", error: { type: error.type, message: error.message } };
 }

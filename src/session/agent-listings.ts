@@ -1,6 +1,8 @@
 import { MAIN_SCOPE, type SkillScope, skillsInScope } from "../agent-types/skill-scope.js";
 import { type ListingPack, listingLimits } from "../listing/budget.js";
+import { visibilityCounts } from "../listing/visibility.js";
 import { contextWindowFor } from "../models.js";
+import { listingFocus } from "./listing-focus.js";
 import { MAIN_AGENT } from "./listing-state.js";
 import type { SessionState } from "./session-state.js";
 import type { SessionDeps } from "./session-types.js";
@@ -35,13 +37,30 @@ export function createAgentListings(deps: SessionDeps, state: SessionState): Age
   const listingFor = async (agent: string, model: string, scope: SkillScope = MAIN_SCOPE) => {
     await deps.settled?.();
     const full = state.listing.sent(agent).size === 0;
+    const skills = skillsInScope(context.skills.visible(), scope);
+    // Decided once, at the session's first listing, over the main agent's skills: the same all session.
+    state.listingFocus ??= listingFocus(
+      scope === MAIN_SCOPE ? skills : skillsInScope(context.skills.visible(), MAIN_SCOPE),
+      state.firstPrompt ?? "",
+    );
     const sent = await state.listing.next(
       agent,
-      skillsInScope(context.skills.visible(), scope),
-      pack(model),
+      skills,
+      { ...pack(model), focus: state.listingFocus },
       () => deps.usage.load(),
       context.now(),
     );
+    if (sent.text !== "") {
+      const counts = visibilityCounts(sent.entries);
+      state.emit({
+        type: "listing_sent",
+        ...(agent === MAIN_AGENT ? {} : { agentId: agent }),
+        full: counts.full,
+        cut: counts.cut,
+        nameOnly: counts["name-only"],
+        omitted: sent.omitted.length,
+      });
+    }
     if (agent === MAIN_AGENT && full && sent.text !== "" && state.mainFullListing === undefined) {
       const names = [...sent.entries.map((e) => e.name), ...sent.omitted];
       state.mainFullListing = {

@@ -2,6 +2,7 @@ import { join, resolve } from "node:path";
 import { createNestedDiscovery } from "../activation/nested.js";
 import { discoverAgentTypes } from "../agent-types/discover-agents.js";
 import { hostSkillApprovals } from "../approvals/host-approvals.js";
+import type { SkillContextSettings } from "../config/settings-schema.js";
 import { diagnostic } from "../diagnostics.js";
 import type { Engine } from "../engine/engine.js";
 import { listingSettingsOf } from "../listing/budget.js";
@@ -11,6 +12,7 @@ import { createFileUsageStore, defaultUsagePath } from "../usage.js";
 import { createMemoryTranscriptStore } from "./memory-transcript-store.js";
 import type { HostSetup, SessionHost } from "./session-host.js";
 import { buildSnapshot, type HostRules, type SessionSnapshot } from "./session-snapshot.js";
+import type { SkillContextOptions } from "./skill-context/expiry.js";
 import { createFileTranscriptStore } from "./transcript-store.js";
 
 /**
@@ -61,6 +63,7 @@ export async function engineSessionHost(engine: Engine, rules: HostRules): Promi
       model: extensions.settings.settings.model,
       listing: listingSettingsOf(extensions.settings.settings),
       skillModelSwitch: extensions.settings.settings.skillModelSwitch === true,
+      skillContext: skillContextOf(extensions.settings.settings.skillContext),
       diagnostics: [...agents.diagnostics, ...templates.diagnostics],
     });
   };
@@ -116,4 +119,13 @@ export async function engineSessionHost(engine: Engine, rules: HostRules): Promi
     snapshot,
     setup,
   };
+}
+
+/** The settings' `skillContext` block as session options (its other keys left out). Pure. */
+function skillContextOf(settings: SkillContextSettings | undefined): SkillContextOptions {
+  const options: SkillContextOptions = {};
+  if (settings?.expireAfterUserTurns !== undefined)
+    options.expireAfterUserTurns = settings.expireAfterUserTurns;
+  if (settings?.maxTokens !== undefined) options.maxTokens = settings.maxTokens;
+  return options;
 }

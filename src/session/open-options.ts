@@ -1,4 +1,4 @@
-import type { AgentTool } from "../agent/loop.js";
+import type { AgentTool, TransformContext } from "../agent/loop.js";
 import type { ModelClient } from "../agent/model-client.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { HookFetch } from "../hooks/run-http-hook.js";
@@ -10,6 +10,7 @@ import type { SkillListingPlacement } from "../prompt/session-prompt.js";
 import type { SkillRetriever } from "../skill-search/retriever.js";
 import type { HostRules } from "./session-snapshot.js";
 import type { Session, SessionDeps } from "./session-types.js";
+import type { SkillContextOptions } from "./skill-context/expiry.js";
 import type { TranscriptStore } from "./transcript-store.js";
 
 /** What a host chooses for a session; everything else comes from the engine's config and settings. */
@@ -26,6 +27,19 @@ export interface OpenSessionOptions
    * its model, and a note names the skill's).
    */
   skillModelSwitch?: boolean;
+  /**
+   * When inline skill expansions leave what the model is sent: after `expireAfterUserTurns` further user turns
+   * (a skill's `ttl-turns` wins), or, oldest first, when together they pass `maxTokens`; each becomes a one-line
+   * stub, checked at the start of each user turn (so the prompt cache breaks once per expiry at most). The
+   * transcript keeps the expansions. Default: settings `skillContext`, else nothing expires but skills with
+   * `ttl-turns`.
+   */
+  skillContext?: SkillContextOptions;
+  /**
+   * Applied to the messages of each main-agent request just before it is sent, after expired expansions were
+   * stubbed: a pure function (see {@link TransformContext}); the conversation and the transcript keep the original.
+   */
+  transformContext?: TransformContext;
   /** Asked when a permission decision is `ask`. Absent: headless, and `ask` means no. */
   askPermission?: AskPermission;
   /** A session id to continue (`--resume`). */

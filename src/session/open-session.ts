@@ -67,7 +67,11 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
     contextWindowTokens: contextWindowFor(model),
   });
   const usage = options.usage ?? setup.usage();
-  const { tools, skillSearch: skillSearchFor } = sessionTools({
+  const {
+    tools,
+    skillSearch: skillSearchFor,
+    diagnostics: toolDiagnostics,
+  } = sessionTools({
     fs: options.toolsFs ?? host.fs,
     ...(options.shell === undefined ? {} : { shell: options.shell }),
     home: host.home,
@@ -99,7 +103,7 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
         : undefined,
     filesystem: options.filesystem,
   });
-  diagnostics.push(...prompt.diagnostics);
+  diagnostics.push(...toolDiagnostics, ...prompt.diagnostics);
   const skillSearch = skillSearchFor?.(MAIN_SCOPE);
   const store = options.store ?? setup.store();
   const resumed = options.resume === undefined ? undefined : await readResumed(store, options.resume);
@@ -145,6 +149,8 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
     store,
     listingSettings: snapshot.listing,
     skillModelSwitch: options.skillModelSwitch ?? snapshot.skillModelSwitch,
+    skillContext: options.skillContext ?? snapshot.skillContext,
+    ...(options.transformContext === undefined ? {} : { transformContext: options.transformContext }),
     ...(skillSearchFor === undefined ? {} : { skillSearchFor }),
     ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
     ...(resumed === undefined ? {} : { resumed }),

@@ -7,6 +7,7 @@ import type { ListingSettings } from "../listing/budget.js";
 import type { PermissionRules } from "../permissions/decision.js";
 import type { PromptTemplate } from "../prompt-templates/template.js";
 import type { SkillFilter } from "../skill-filter.js";
+import type { SkillContextOptions } from "./skill-context/expiry.js";
 
 /** The permission rules a host adds to the settings' for one session (the CLI's flags, serve's tool confirmation). */
 export interface HostRules {
@@ -45,6 +46,8 @@ export interface SessionSnapshot {
   readonly listing: ListingSettings;
   /** Settings `skillModelSwitch`; read once, when the session opens. */
   readonly skillModelSwitch: boolean;
+  /** Settings `skillContext` (when inline expansions expire); read once, when the session opens. */
+  readonly skillContext: Readonly<SkillContextOptions>;
   /** Settings hooks that did not parse, agent files and prompt templates that did not load. */
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -65,6 +68,7 @@ export interface SnapshotInput {
   model: string | undefined;
   listing: ListingSettings;
   skillModelSwitch?: boolean;
+  skillContext?: SkillContextOptions;
   /** What loading the agent types and templates found wrong. */
   diagnostics: readonly Diagnostic[];
 }
@@ -105,6 +109,7 @@ export function buildSnapshot(input: SnapshotInput): SessionSnapshot {
     model: input.model,
     listing: input.listing,
     skillModelSwitch: input.skillModelSwitch === true,
+    skillContext: Object.freeze({ ...input.skillContext }),
     diagnostics: Object.freeze([...parsed.diagnostics, ...input.diagnostics]),
   });
 }

@@ -1,12 +1,15 @@
 import type { AgentTool } from "../agent/loop.js";
 import { type SkillScope, skillsInScope } from "../agent-types/skill-scope.js";
+import type { Diagnostic } from "../diagnostics.js";
 import { createNodeFileModes } from "../io/atomic-write.js";
 import type { FsOps } from "../io/fs.js";
 import type { ShellOps } from "../io/shell.js";
 import { catalogCanCut, SKILL_SEARCH_TOOL_NAME } from "../listing/overflow.js";
 import type { Skill } from "../skill/skill.js";
+import { RESERVED_TOOL_NAMES } from "../skill/skill-tools.js";
 import type { SkillSearcher } from "../skill-search/search.js";
 import { createSkillSearchTool } from "../skill-search/tool.js";
+import { skillOwnedTools } from "../skill-tool/owned-tools.js";
 import { LOAD_REFERENCE_TOOL_NAME, namesReferences } from "../sources/reference-section.js";
 import { createBuiltinTools } from "../tools/builtin.js";
 import { createLoadReferenceTool } from "../tools/load-reference.js";
@@ -42,6 +45,8 @@ export interface SessionToolsInput {
  */
 export function sessionTools(input: SessionToolsInput): {
   tools: AgentTool[];
+  /** Problems with the skills' own tools (a name another tool has). */
+  diagnostics: Diagnostic[];
   /** The `SkillSearch` tool over the skills an agent of `scope` may see (the same definition for every scope). */
   skillSearch?: (scope: SkillScope) => AgentTool;
 } {
@@ -54,6 +59,12 @@ export function sessionTools(input: SessionToolsInput): {
       })
     : [];
   const tools = [...builtins, ...input.extra].filter((t) => !input.removed.has(t.name));
+  // The skills' own tools last: a name a tool above has (or Skill, SkillSearch, load_reference) is theirs.
+  const owned = skillOwnedTools({
+    skills: input.skills,
+    taken: new Set([...builtins, ...input.extra].map((t) => t.name).concat(RESERVED_TOOL_NAMES)),
+    ...(input.shell === undefined ? {} : { shell: input.shell }),
+  });
   if (
     (input.loadReference ?? input.skills.some(namesReferences)) &&
     !input.removed.has(LOAD_REFERENCE_TOOL_NAME)
@@ -63,9 +74,12 @@ export function sessionTools(input: SessionToolsInput): {
   const searchable =
     catalogCanCut(input.skills, input.listing.budget, input.listing.maxDescChars) &&
     !input.removed.has(SKILL_SEARCH_TOOL_NAME);
+  tools.push(...owned.tools.filter((t) => !input.removed.has(t.name)));
+  const { diagnostics } = owned;
   return searchable
     ? {
         tools,
+        diagnostics,
         skillSearch: (scope) =>
           createSkillSearchTool({
             skills: () => skillsInScope(input.visible(), scope),
@@ -73,5 +87,5 @@ export function sessionTools(input: SessionToolsInput): {
             searcher: input.searcher,
           }),
       }
-    : { tools };
+    : { tools, diagnostics };
 }

@@ -1,5 +1,5 @@
 import type { AgentEvent } from "../agent/events.js";
-import type { AgentTool } from "../agent/loop.js";
+import type { AgentTool, TransformContext } from "../agent/loop.js";
 import type { ModelMessage } from "../agent/model-types.js";
 import type { SkillScope } from "../agent-types/skill-scope.js";
 import type { SkillApprovals } from "../approvals/skill-approvals.js";
@@ -10,6 +10,7 @@ import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
 import type { UsageStore } from "../usage.js";
 import type { ResumedConversation } from "./resume.js";
 import type { SessionSnapshot } from "./session-snapshot.js";
+import type { SkillContextOptions } from "./skill-context/expiry.js";
 import type { TranscriptStore } from "./transcript-store.js";
 
 /**
@@ -51,6 +52,10 @@ export interface SessionDeps {
   skillModelSwitch?: boolean;
   /** The `SkillSearch` tool for a sub-agent's skill scope (the main agent's is `context.skillSearch`). */
   skillSearchFor?: (scope: SkillScope) => AgentTool;
+  /** When the main agent's inline skill expansions expire (a skill's `ttl-turns` wins over the default). */
+  skillContext?: SkillContextOptions;
+  /** The host's transform of each main-agent request's messages, after expired expansions are stubbed. */
+  transformContext?: TransformContext;
   /** The main agent's model requests per user turn at most. */
   maxTurns?: number;
   maxTokens?: number;
@@ -76,12 +81,22 @@ export interface SessionDeps {
 export interface Session {
   readonly id: string;
   send(prompt: string, options?: { signal?: AbortSignal }): AsyncIterable<AgentEvent>;
+  /**
+   * For a host with no next user message (headless, serve): waits for the background forks still running,
+   * streaming their events, then runs one more turn of the main agent whose user message holds their answers
+   * (again while that turn started more). Ends with no turn when none is running or waiting; `signal` (or
+   * `close`) stops the wait, and aborts the forks when it is the signal of the turn that started them.
+   */
+  drainBackground(options?: { signal?: AbortSignal }): AsyncIterable<AgentEvent>;
+  /** How many background forks are still running. */
+  backgroundRunning(): number;
   messages(): readonly ModelMessage[];
   invoked(): readonly InvokedSkill[];
   /** Compacts now (as `/compact` does). */
   compact(signal?: AbortSignal): Promise<{ ok: true } | { ok: false; message: string }>;
   /**
-   * Ends the session: a turn or compaction still running is stopped (its signal aborts), then `SessionEnd` runs,
+   * Ends the session: a turn, compaction or background fork still running is stopped (its signal aborts) and
+   * waited for, then `SessionEnd` runs,
    * then it waits for `async: true` hooks still running (each ends by its own timeout at the latest).
    */
   close(): Promise<void>;

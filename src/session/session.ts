@@ -5,10 +5,10 @@ import type { RunContext } from "../context.js";
 import { createBackgroundHooks, createHooksRunner, type RunHooks } from "../hooks/runner.js";
 import { listedChars, listingBlockChars } from "../listing/read-blocks.js";
 import { resolveModel } from "../models.js";
-import type { PermissionRules } from "../permissions/decision.js";
 import type { PermissionPolicy } from "../permissions/policy.js";
 import { loadReferenceFilesRead } from "../tools/load-reference.js";
 import { createAgentListings } from "./agent-listings.js";
+import { type BackgroundForks, createBackgroundForks } from "./background-forks.js";
 import { createCompactor } from "./compaction/compactor.js";
 import { createForkCompaction } from "./compaction/fork-compaction.js";
 import { invocationEntry } from "./compaction/reattach.js";
@@ -55,6 +55,7 @@ export function createSession(deps: SessionDeps): Session {
     (message) => state.emit({ type: "warning", message }),
     (keys) => append(keys.map((key) => ({ type: "hook_fired", key, at: stamp() }))),
     background.track,
+    (run) => state.emit({ type: "hook_run", ...run }),
   );
   // The snapshot whose settings and plugin hooks the registry holds: each turn brings it up to the one in force.
   let applied: SessionSnapshot | undefined;
@@ -70,11 +71,12 @@ export function createSession(deps: SessionDeps): Session {
     return snapshot;
   };
   sync();
-  const policyOf = (rules: PermissionRules): PermissionPolicy => ({
-    rules,
+  // The policy of an agent on `caller`: its rules, and its ask (none for a background fork: nobody answers).
+  const policyOf = (caller: Pick<RunContext, "rules" | "askPermission">): PermissionPolicy => ({
+    rules: caller.rules,
     cwd: context.cwd,
     home: context.home,
-    ...(context.askPermission === undefined ? {} : { askPermission: context.askPermission }),
+    ...(caller.askPermission === undefined ? {} : { askPermission: caller.askPermission }),
     permissionRequest: (tool: string, input: unknown, signal?: AbortSignal) =>
       permissionRequestVerdict(runHooks, tool, input, signal),
     filesRead: loadReferenceFilesRead(() => context.skills.visible()),
@@ -82,7 +84,8 @@ export function createSession(deps: SessionDeps): Session {
       await runHooks("Notification", permissionNotification(tool), signal);
     },
   });
-  const gateOf = (caller: RunContext) => createToolGate(policyOf(caller.rules), runHooks);
+  const gateOf = (caller: RunContext) =>
+    createToolGate(policyOf(caller), runHooks, (agentId, skill) => state.loaded.has(agentId, skill));
   const record = async (...entries: ModelMessage[]) => {
     for (const message of entries) {
       state.messages.push(message);
@@ -113,10 +116,15 @@ export function createSession(deps: SessionDeps): Session {
     return state.restored;
   };
   const listings = createAgentListings(deps, state);
+  // Between turns, what background forks tell (their events, their answers being ready) waits for the next
+  // stream; during a turn it goes to that turn's stream at once.
+  let turnOpen = false;
+  const held: AgentEvent[] = [];
+  const backgroundForks = createBackgroundForks((event) => state.emit(event));
   const runtime = createSkillRuntime({
     session: deps,
     touch,
-    policy: (caller) => policyOf(caller.rules),
+    policy: (caller) => policyOf(caller),
     runHooks,
     gate: gateOf,
     emit: (event) => state.emit(event),
@@ -126,6 +134,13 @@ export function createSession(deps: SessionDeps): Session {
       await append([invocationEntry(invocation)]);
     },
     loaded: state.loaded,
+    inlineSent: (skill, outcome) =>
+      state.skillContext.sent({
+        name: skill.name,
+        ttl: skill.ttlTurns ?? deps.skillContext?.expireAfterUserTurns,
+        ...(outcome.note === undefined ? {} : { note: outcome.note }),
+        text: outcome.text,
+      }),
     forkCompaction: createForkCompaction({
       invocations: () => state.invocations,
       fullListing: (agentId, forkModel, scope) => {
@@ -136,6 +151,7 @@ export function createSession(deps: SessionDeps): Session {
       runHooks,
       emit: (event) => state.emit(event),
     }),
+    backgroundForks,
   });
   const compactor = createCompactor({ deps, state, model, listings, runHooks, restore, append, record });
   // Aborted by `close`: whatever turn or compaction is running then stops.
@@ -160,6 +176,33 @@ export function createSession(deps: SessionDeps): Session {
     restore,
     touch,
     record,
+    backgroundForks,
+  };
+  // One stream of events for `run` (a user turn, or the background answers): held events first, then the turn's.
+  const stream = (run: () => Promise<void>): AsyncIterable<AgentEvent> => {
+    const channel = createChannel<AgentEvent>();
+    for (const event of held.splice(0)) channel.push(event);
+    turnOpen = true;
+    state.emit = (event) => {
+      if (event.type === "turn_end" && event.agentId === undefined) state.messagesUsage.push(event.usage);
+      channel.push(event);
+    };
+    const end = () => {
+      turnOpen = false;
+      state.emit = (event) => {
+        if (!turnOpen && backgroundOwned(event, backgroundForks.running())) held.push(event);
+      };
+      channel.close();
+    };
+    run().then(end, (error: unknown) => {
+      state.emit({
+        type: "error",
+        kind: "internal",
+        message: error instanceof Error ? error.message : String(error),
+      });
+      end();
+    });
+    return channel;
   };
 
   return {
@@ -167,24 +210,19 @@ export function createSession(deps: SessionDeps): Session {
     messages: () => state.messages,
     invoked: () => state.invocations,
     send(prompt, options = {}) {
-      const channel = createChannel<AgentEvent>();
-      state.emit = (event) => {
-        if (event.type === "turn_end" && event.agentId === undefined) state.messagesUsage.push(event.usage);
-        channel.push(event);
-      };
-      runUserTurn(prompt, options.signal, parts).then(
-        () => channel.close(),
-        (error: unknown) => {
-          state.emit({
-            type: "error",
-            kind: "internal",
-            message: error instanceof Error ? error.message : String(error),
-          });
-          channel.close();
-        },
-      );
-      return channel;
+      return stream(() => runUserTurn(prompt, options.signal, parts));
     },
+    drainBackground(options = {}) {
+      return stream(async () => {
+        const signal = withClose(options.signal);
+        for (;;) {
+          if (backgroundForks.running() > 0) await untilSettledOrAborted(backgroundForks, signal);
+          if (signal.aborted || !backgroundForks.waiting()) return;
+          await runUserTurn(undefined, options.signal, parts);
+        }
+      });
+    },
+    backgroundRunning: () => backgroundForks.running(),
     compact: async (signal) => {
       sync();
       const outcome = await compactor.compact("manual", withClose(signal));
@@ -192,10 +230,33 @@ export function createSession(deps: SessionDeps): Session {
     },
     async close() {
       closing.abort();
+      // Aborted with the session: they end before SessionEnd runs.
+      await backgroundForks.settled();
       deps.onClose?.();
       sync();
       await runHooks("SessionEnd", { reason: "exit" });
       await background.settled();
     },
   };
+}
+
+/**
+ * True for an event a background fork made (or its answer) while no turn runs: it is held for the next stream.
+ * Any fork's event then is a background fork's (foreground forks end with their turn). Pure.
+ */
+function backgroundOwned(event: AgentEvent, running: number): boolean {
+  return event.type === "background_result" || (running > 0 && event.agentId !== undefined);
+}
+
+/** Resolves when no background fork runs, or when `signal` aborts. */
+function untilSettledOrAborted(forks: BackgroundForks, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    signal.addEventListener("abort", done, { once: true });
+    void forks.settled().then(done);
+  });
 }

@@ -4,15 +4,17 @@ import type { AgentEvent } from "../agent/events.js";
 import type { AgentTool, ToolGate } from "../agent/loop.js";
 import { MAIN_SCOPE, notAvailableText, type SkillScope, skillsInScope } from "../agent-types/skill-scope.js";
 import type { RunContext } from "../context.js";
-import { type ForkDeps, runFork } from "../fork/fork.js";
-import type { ForkRequest } from "../fork/fork-request.js";
+import { backgroundStartedText } from "../fork/background.js";
+import { type ForkDeps, prepareFork } from "../fork/fork.js";
+import type { ForkOutcome, ForkRequest } from "../fork/fork-request.js";
 import type { RunHooks } from "../hooks/runner.js";
 import type { PermissionPolicy } from "../permissions/policy.js";
-import { answersTo } from "../skill/skill.js";
+import { answersTo, type Skill } from "../skill/skill.js";
 import { type InvocationOutcome, type InvocationRequest, invokeSkill } from "../skill-tool/invoke.js";
 import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
 import type { LoadedSkills } from "../skill-tool/reinvocation.js";
 import { createSkillTool } from "../skill-tool/skill-tool.js";
+import type { BackgroundForks } from "./background-forks.js";
 import { preloadSkills } from "./preload-skills.js";
 import type { SessionDeps } from "./session-types.js";
 import { createToolGate } from "./tool-gate.js";
@@ -37,8 +39,12 @@ export interface SkillRuntimeDeps {
   loaded: LoadedSkills;
   /** Paths any agent's tools touched (conditional activation, nested discovery). */
   touch: (paths: readonly string[]) => Promise<void>;
+  /** Told each inline expansion sent to the main agent (expiring skill context). */
+  inlineSent?: (skill: Skill, outcome: Extract<InvocationOutcome, { kind: "inline" }>) => void;
   /** Builds the step that compacts a fork's own conversation (SPEC §8). */
   forkCompaction?: ForkDeps["compaction"];
+  /** Where a background fork runs on after its caller got the handle, and where its answer waits. */
+  backgroundForks: BackgroundForks;
 }
 
 /** The Skill tool of each agent and the invocation pipeline, with forks bounded per parent depth. */
@@ -67,16 +73,18 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
     }
     return limit;
   };
-  const fork = (caller: RunContext, request: ForkRequest) => {
-    // `permissionMode: dontAsk` agents: nobody is asked, not even PermissionRequest hooks.
+  const fork = async (caller: RunContext, request: ForkRequest): Promise<ForkOutcome> => {
+    // `permissionMode: dontAsk` and background agents: nobody is asked, not even PermissionRequest hooks.
     const { askPermission: _ask, permissionRequest: _hooked, ...quietPolicy } = deps.policy(caller);
-    return runFork(request, {
+    const prepared = prepareFork(request, {
       context: caller,
       tools: session.tools,
       ...(s.skillSearchFor === undefined ? {} : { skillSearch: s.skillSearchFor }),
       skillTool: (forkContext) => skillTool(forkContext),
       gate: deps.gate(caller),
-      noAskGate: createToolGate(quietPolicy, deps.runHooks),
+      noAskGate: createToolGate(quietPolicy, deps.runHooks, (agentId, skill) =>
+        deps.loaded.has(agentId, skill),
+      ),
       runHooks: deps.runHooks,
       preload: (names, signal) =>
         preloadSkills(names, {
@@ -90,12 +98,29 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       emit: deps.emit,
       listing: deps.listing,
       maxTokens: s.maxTokens ?? DEFAULT_MAX_TOKENS,
-      newAgentId: () => `fork-${++forkCounter}-${randomUUID().slice(0, 8)}`,
+      newAgentId: () => {
+        const agentId = `fork-${++forkCounter}-${randomUUID().slice(0, 8)}`;
+        // The fork's conversation opens with its skill: that skill's own tools are callable there.
+        deps.loaded.add(agentId, request.skill.name, request.task, request.skill);
+        return agentId;
+      },
       onTouchedPaths: deps.touch,
       ...(deps.forkCompaction === undefined ? {} : { compaction: deps.forkCompaction }),
     });
+    if (!("run" in prepared)) return prepared;
+    if (!prepared.background) return prepared.run();
+    // The caller goes on with the handle; the fork takes a slot of its depth's limit as any fork does.
+    const run = prepared.run;
+    deps.backgroundForks.start(prepared.agentId, request.skill.name, () => limitFor(request.depth)(run));
+    const text = backgroundStartedText(request.name, prepared.agentId, prepared.withheld);
+    return { ok: true, text, answer: text };
   };
-  const invoke = (caller: RunContext, request: InvocationRequest) =>
+  const invoke = async (caller: RunContext, request: InvocationRequest) => {
+    const outcome = await pipeline(caller, request);
+    if (outcome.kind === "inline" && request.agentId === undefined) deps.inlineSent?.(request.skill, outcome);
+    return outcome;
+  };
+  const pipeline = (caller: RunContext, request: InvocationRequest) =>
     invokeSkill(request, {
       context: caller,
       policy: deps.policy(caller),
@@ -119,6 +144,8 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       disabled: (name) => session.skills.disabled(name),
       skipped: (name) => session.skills.skipped(name),
       invoke: (request) => invoke(caller, request),
+      ownedTools: (skill) =>
+        session.tools.filter((t) => t.owner === skill && t.deferLoading === true).map((t) => t.name),
       depth: caller.depth,
       ...(caller.agentId === undefined ? {} : { agentId: caller.agentId }),
     });

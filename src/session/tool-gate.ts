@@ -9,6 +9,7 @@ import {
   settle,
   withTurnDenials,
 } from "../permissions/policy.js";
+import { notLoadedText } from "../skill-tool/owned-tools.js";
 
 /** The Skill tool runs its own permission and hook checks (one pipeline for both invocation paths). */
 export const SELF_GATED_TOOLS: ReadonlySet<string> = new Set(["Skill"]);
@@ -18,18 +19,26 @@ function agentField(call: { agentId?: string }): { agent_id?: string } {
   return call.agentId === undefined ? {} : { agent_id: call.agentId };
 }
 
+/** Whether skill `skill` is loaded in the conversation of `agentId` (undefined: the main agent's). */
+export type SkillLoaded = (agentId: string | undefined, skill: string) => boolean;
+
 /**
- * The gate around every tool call except the Skill tool: PreToolUse hooks first (a block or a hook `deny`
+ * The gate around every tool call except the Skill tool: a skill's own tool (`owner`) is refused, naming the
+ * skill to load, until `loaded` says that skill is loaded in the caller's conversation; then PreToolUse hooks first (a block or a hook `deny`
  * stops the call; a hook `allow` answers an `ask`), then `decide()` with the turn's grants (deny rules always
  * win) and the `Read` rules over any file the call reads (`policy.filesRead`: the stricter decision wins), then
  * PermissionRequest hooks and the host's `askPermission` for an `ask`; a call the permissions deny (a rule, a
  * hook's PermissionRequest answer, the user, or headless mode) fires PermissionDenied. After the call,
  * PostToolUse hooks (PostToolUseFailure when the call failed) may add context for the model.
  */
-export function createToolGate(policy: PermissionPolicy, runHooks: RunHooks): ToolGate {
+export function createToolGate(policy: PermissionPolicy, runHooks: RunHooks, loaded?: SkillLoaded): ToolGate {
   return {
     async before(call) {
       if (SELF_GATED_TOOLS.has(call.tool.name)) return { behavior: "allow" };
+      const owner = call.tool.owner;
+      if (owner !== undefined && loaded !== undefined && !loaded(call.agentId, owner)) {
+        return { behavior: "deny", message: notLoadedText(call.tool.name, owner) };
+      }
       const hook = await runHooks(
         "PreToolUse",
         { tool_name: call.tool.name, tool_input: call.input, tool_use_id: call.id, ...agentField(call) },
@@ -50,7 +59,8 @@ export function createToolGate(policy: PermissionPolicy, runHooks: RunHooks): To
         subject,
         cwd: policy.cwd,
         home: policy.home,
-        readOnly: call.tool.readOnly,
+        // A skill's own tool runs without a question once its skill (trusted to load) is loaded; rules still apply.
+        readOnly: call.tool.readOnly || owner !== undefined,
       });
       // A file the call reads (a skill's reference file) is under the Read rules that cover it: deny wins.
       for (const path of policy.filesRead?.(call.tool.name, call.input) ?? []) {

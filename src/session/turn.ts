@@ -7,6 +7,7 @@ import type { TurnState } from "../agent/turn-patch.js";
 import type { RunContext } from "../context.js";
 import type { RunHooks } from "../hooks/runner.js";
 import type { AgentListings } from "./agent-listings.js";
+import type { BackgroundForks } from "./background-forks.js";
 import type { Compactor } from "./compaction/compactor.js";
 import { messagesTokens } from "./compaction/tokens.js";
 import { MAIN_AGENT } from "./listing-state.js";
@@ -42,16 +43,19 @@ export interface TurnParts {
   record: (...messages: ModelMessage[]) => Promise<void>;
   /** True once after a reload swapped in a new snapshot (settings, plugins, agent types): fire ConfigChange. */
   takeConfigChange: () => boolean;
+  /** The session's background forks: their answers go into the main agent's next request. */
+  backgroundForks: BackgroundForks;
 }
 
 /**
  * One user turn (SPEC §2, §10): SessionStart hooks on the first, `/compact`, UserPromptSubmit hooks, mentioned
  * paths, a slash command or the prompt (auto-compaction first when it would pass the threshold), then the agent
- * loop with Stop hooks, then auto-compaction. Its events go
+ * loop with Stop hooks, then auto-compaction. `typed` undefined: a turn with no prompt, whose user message is
+ * only the reminders (the answers of background forks that finished). Its events go
  * to `parts.state.emit`, ending with `done`. Rejects only on a bug (the session reports it as an error event).
  */
 export async function runUserTurn(
-  typed: string,
+  typed: string | undefined,
   interrupt: AbortSignal | undefined,
   parts: TurnParts,
 ): Promise<void> {
@@ -65,6 +69,7 @@ export async function runUserTurn(
   // The turn runs on the snapshot in force now: a reload that lands later is the next turn's.
   const context = parts.begin(interrupt);
   const { signal } = context;
+  if (typed === undefined) return runAnswersTurn(context, parts);
   const opening: ModelContentBlock[] = [];
   if (!state.started) {
     state.started = true;
@@ -87,6 +92,8 @@ export async function runUserTurn(
   }
   // A prompt template (`/name args`) becomes its text before anything else sees the prompt.
   const prompt = deps.expandTemplate?.(typed) ?? typed;
+  // The listing's focus is decided from the session's first prompt (issue #25 item 4).
+  state.firstPrompt ??= prompt;
   const submit = await runHooks("UserPromptSubmit", { prompt }, signal);
   if (submit.blocked !== undefined) {
     const message = `UserPromptSubmit hook blocked the prompt: ${submit.blocked.reason}`;
@@ -94,6 +101,8 @@ export async function runUserTurn(
     return finish(message, "blocked");
   }
   opening.push(...submit.additionalContext.map((text) => ({ type: "text" as const, text })));
+  // Expansions whose time is up leave the requests now, all at once: one change of the prefix per turn at most.
+  state.skillContext.beginTurn(state.messages);
   await parts.touch(mentionedPaths(prompt, context.cwd));
   const turn: TurnState = {
     model: parts.model,
@@ -132,13 +141,37 @@ export async function runUserTurn(
   await parts.compactor.autoCompact(state.messagesUsage.at(-1), parts.model, signal);
 }
 
-/** The reminders that open a user message: nested-discovery announcements, then the listing (delta). */
+/**
+ * A turn with no prompt (`Session.drainBackground`): the user message is the opening reminders, the answers of
+ * the background forks that finished among them; then the loop as for a prompt.
+ */
+async function runAnswersTurn(context: RunContext, parts: TurnParts): Promise<void> {
+  const { state } = parts;
+  const turn: TurnState = {
+    model: parts.model,
+    ...(context.effort === undefined ? {} : { effort: context.effort }),
+    grants: [],
+    removedTools: [],
+  };
+  const first: ModelMessage = { role: "user", content: await openingBlocks(parts) };
+  const result = await runAgentTurn(first, turn, context, parts);
+  if (result.cause === "error")
+    await parts.runHooks("StopFailure", stopFailurePayload(result), context.signal);
+  state.emit({ type: "done", result });
+  await parts.compactor.autoCompact(state.messagesUsage.at(-1), parts.model, context.signal);
+}
+
+/**
+ * The reminders that open a user message: nested-discovery announcements, the listing (delta), then the
+ * answers of background forks that finished since the main agent's last request (each given once).
+ */
 async function openingBlocks(parts: TurnParts): Promise<ModelContentBlock[]> {
   const blocks: ModelContentBlock[] = parts.state.pendingAnnouncements
     .splice(0)
     .map((text) => ({ type: "text", text }));
   const reminder = await parts.listings.listingFor(MAIN_AGENT, parts.model);
   if (reminder !== "") blocks.push({ type: "text", text: reminder });
+  for (const text of parts.backgroundForks.take()) blocks.push({ type: "text", text });
   return blocks;
 }
 
@@ -172,10 +205,15 @@ async function runAgentTurn(
           signal,
           gate: parts.gateOf(context),
           ...(deps.maxTurns === undefined ? {} : { maxTurns: deps.maxTurns }),
+          transformContext: (messages) => {
+            const view = state.skillContext.view(messages);
+            return deps.transformContext === undefined ? view : deps.transformContext(view);
+          },
           reminders: async () => {
             const delta = await parts.listings.listingFor(MAIN_AGENT, parts.model);
             const out = state.pendingAnnouncements.splice(0);
-            return delta === "" ? out : [...out, delta];
+            // Background answers last: appended to the new message, nothing sent before changes (the cache).
+            return [...out, ...(delta === "" ? [] : [delta]), ...parts.backgroundForks.take()];
           },
           onMessage: async (message) => {
             state.messages.push(message);

@@ -254,3 +254,31 @@ export function createSkillSearcher(options: SkillSearcherOptions = {}): SkillSe
     },
   };
 }
+
+/**
+ * The skill search on heads alone, synchronously, for decisions that may not read bodies (the listing focus of
+ * a session's first prompt, on the start-up path): BM25F over each callable skill's name, alias, description,
+ * `when_to_use` and argument hint, with the searcher's analysis and order (the whole query as a name first,
+ * then score, then listing order; no usage). Builds a small index per call. Pure.
+ */
+export function searchCallable<S extends Skill>(
+  skills: readonly S[],
+  query: string,
+  limit: number = SKILL_SEARCH_LIMIT,
+): Array<SkillMatch<S>> {
+  const callable = skills.filter((s) => !s.disableModelInvocation);
+  const whole = query.trim().toLowerCase();
+  const terms = queryTerms(query);
+  if (limit <= 0 || whole === "" || terms.length === 0) return [];
+  const index = buildLexicalIndex(callable.map((skill) => skillDocument(skill, undefined)));
+  const matches = queryLexicalIndex(index, terms);
+  const ranked: Array<{ skill: S; score: number; exact: boolean; order: number }> = [];
+  matches.docs.forEach((doc, i) => {
+    const skill = callable[doc];
+    if (skill === undefined) return;
+    const exact = skill.name.toLowerCase() === whole || skill.alias?.toLowerCase() === whole;
+    ranked.push({ skill, score: matches.scores[i] ?? 0, exact, order: doc });
+  });
+  ranked.sort((a, b) => Number(b.exact) - Number(a.exact) || b.score - a.score || a.order - b.order);
+  return ranked.slice(0, limit).map(({ skill, score }) => ({ skill, score }));
+}

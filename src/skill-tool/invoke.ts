@@ -19,7 +19,7 @@ import {
   settle,
   withTurnDenials,
 } from "../permissions/policy.js";
-import type { Skill } from "../skill/skill.js";
+import type { Skill, SkillTrigger } from "../skill/skill.js";
 import { namesReferences, referenceSection } from "../sources/reference-section.js";
 import type { UsageStore } from "../usage.js";
 import type { InvokedSkill } from "./invoked-skill.js";
@@ -212,7 +212,9 @@ export async function invokeSkill(
     }
     if (expansion.additionalContext.length > 0) text = [text, ...expansion.additionalContext].join("\n\n");
   }
-  await deps.usage.record(skill.name, deps.context.now()).catch(() => undefined);
+  const trigger: SkillTrigger =
+    request.origin === "user" ? "user" : request.agentId === undefined ? "model" : "nested";
+  await deps.usage.record(skill.name, deps.context.now(), trigger).catch(() => undefined);
   await deps.record({
     name: skill.name,
     args,
@@ -227,6 +229,9 @@ export async function invokeSkill(
     name: skill.name,
     args,
     mode,
+    source: skill.source,
+    trigger,
+    expansionChars: text.length,
   });
   if (mode === "fork") {
     const outcome = await deps.runFork({

@@ -6,13 +6,14 @@ import type { Skill } from "../skill/skill.js";
 import { SKILL_TOOL_NAME } from "./prompt.js";
 
 /** A property that makes a skill need permission before it runs (SPEC §4). */
-export type UnsafeSkillProperty = "allowed-tools" | "hooks" | "fork" | "inline-shell";
+export type UnsafeSkillProperty = "allowed-tools" | "hooks" | "fork" | "inline-shell" | "skill-tools";
 
 const PROPERTY_TEXT: Record<UnsafeSkillProperty, string> = {
   "allowed-tools": "grants tools without asking",
   hooks: "registers hooks",
   fork: "runs as a forked sub-agent",
   "inline-shell": "runs shell commands while loading",
+  "skill-tools": "declares tools that run commands",
 };
 
 /**
@@ -20,7 +21,7 @@ const PROPERTY_TEXT: Record<UnsafeSkillProperty, string> = {
  * the body (`bodyHasInlineShell`, judged by the caller; ignored for MCP skills, which never run it). Pure.
  */
 export function unsafeSkillProperties(
-  skill: Pick<Skill, "allowedTools" | "hooks" | "context" | "mcpServer">,
+  skill: Pick<Skill, "allowedTools" | "hooks" | "context" | "mcpServer" | "skillTools">,
   options: { bodyHasInlineShell: boolean },
 ): UnsafeSkillProperty[] {
   const found: UnsafeSkillProperty[] = [];
@@ -28,12 +29,13 @@ export function unsafeSkillProperties(
   if (skill.hooks !== undefined && skill.hooks !== null) found.push("hooks");
   if (skill.context === "fork") found.push("fork");
   if (options.bodyHasInlineShell && skill.mcpServer === undefined) found.push("inline-shell");
+  if (skill.skillTools?.some((t) => t.kind === "command") === true) found.push("skill-tools");
   return found;
 }
 
 /** True when the skill has only safe properties and may run without asking. Pure. */
 export function isSafeSkill(
-  skill: Pick<Skill, "allowedTools" | "hooks" | "context" | "mcpServer">,
+  skill: Pick<Skill, "allowedTools" | "hooks" | "context" | "mcpServer" | "skillTools">,
   options: { bodyHasInlineShell: boolean },
 ): boolean {
   return unsafeSkillProperties(skill, options).length === 0;
@@ -52,7 +54,7 @@ const PLACED_BY_USER: ReadonlySet<Skill["source"]> = new Set(["managed", "user",
  * plugin or MCP skill with one of {@link unsafeSkillProperties}): the skills an approval pins. Pure.
  */
 export function needsApproval(
-  skill: Pick<Skill, "source" | "allowedTools" | "hooks" | "context" | "mcpServer">,
+  skill: Pick<Skill, "source" | "allowedTools" | "hooks" | "context" | "mcpServer" | "skillTools">,
   options: { bodyHasInlineShell: boolean },
 ): boolean {
   return !PLACED_BY_USER.has(skill.source) && unsafeSkillProperties(skill, options).length > 0;

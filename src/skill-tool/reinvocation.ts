@@ -50,6 +50,13 @@ export interface LoadedSkills {
    * conversation; only the first one of that skill object counts.
    */
   add(agentId: string | undefined, skill: string, text: string, loadedFrom: object): void;
+  /**
+   * Forgets skill `skill` in the conversation of `agentId` (undefined: main): its expansion left what the model
+   * is sent (it expired), so its next invocation is a first one again.
+   */
+  forget(agentId: string | undefined, skill: string): void;
+  /** True when skill `skill` was loaded in the conversation of `agentId` (undefined: main), in any version. */
+  has(agentId: string | undefined, skill: string): boolean;
   /** Forgets the main agent's conversation (after compaction nothing counts as already loaded). */
   resetMain(): void;
   /** Forgets the conversation of sub-agent `agentId` (a fork that compacted its own conversation). */
@@ -87,11 +94,15 @@ export function createLoadedSkills(
   }
   return {
     first: (agentId, skill, loadedFrom) => current(agentId, skill, loadedFrom)?.text,
+    has: (agentId, skill) => byConversation.get(agentId ?? MAIN_CONVERSATION)?.has(skill) === true,
     add(agentId, skill, text, loadedFrom) {
       const entry = current(agentId, skill, loadedFrom);
       // A resumed session's expansion belongs to the skill as first invoked after the resume.
       if (entry !== undefined) entry.from ??= loadedFrom;
       else conversation(agentId).set(skill, { text, from: loadedFrom });
+    },
+    forget(agentId, skill) {
+      byConversation.get(agentId ?? MAIN_CONVERSATION)?.delete(skill);
     },
     resetMain: () => {
       byConversation.delete(MAIN_CONVERSATION);

@@ -21,6 +21,11 @@ export interface SkillToolOptions {
   /** The refusal for a skill outside the calling agent's scope (`Skill "x" is not available to agent y`). */
   outOfScope?: (name: string) => string | undefined;
   invoke: (request: InvocationRequest) => Promise<InvocationOutcome>;
+  /**
+   * The deferred tools skill `name` owns in this session: an inline invocation's result references them
+   * (`tool_reference`), which reveals their definitions to the model. Absent: none.
+   */
+  ownedTools?: (skill: string) => readonly string[];
   /** The depth of the agent this tool belongs to. */
   depth: number;
   agentId?: string;
@@ -80,7 +85,13 @@ export function createSkillTool(options: SkillToolOptions): AgentTool {
             : errorText(outcome.message);
         case "inline":
           return {
-            content: [{ type: "text", text: `Launching skill: ${name}` }],
+            content: [
+              { type: "text", text: `Launching skill: ${name}` },
+              ...(options.ownedTools?.(skill.name) ?? []).map((tool) => ({
+                type: "tool_reference" as const,
+                tool_name: tool,
+              })),
+            ],
             isError: false,
             touchedPaths: [],
             followUp: [

@@ -13,6 +13,7 @@ import {
 } from "./fields.js";
 import { hasControlChar, neutralizeMarkup, stripControlChars } from "./neutralize-markup.js";
 import { EFFORTS, type Effort, type SkillKind, type SkillMeta } from "./skill.js";
+import { readSkillTools } from "./skill-tools.js";
 
 /** Every top-level frontmatter key the engine knows (SPEC §1). Others go to `extra`. */
 export const KNOWN_FIELDS = [
@@ -27,12 +28,15 @@ export const KNOWN_FIELDS = [
   "effort",
   "context",
   "agent",
+  "background",
   "available-to",
   "user-invocable",
   "disable-model-invocation",
   "paths",
   "hooks",
+  "skill-tools",
   "shell",
+  "ttl-turns",
   "license",
   "compatibility",
   "metadata",
@@ -169,6 +173,7 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
   }
   const agent = readText(r, "agent");
   if (agent !== undefined && agent !== "") setField(meta, "agent", agent);
+  readBackground(r, meta);
   const availableTo = readList(r, "available-to", toToolRules);
   if (availableTo !== undefined && availableTo.length > 0) setField(meta, "availableTo", availableTo);
   if (kind === "skill") {
@@ -177,6 +182,14 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
   }
   const hooks = fields.hooks;
   if (hooks !== undefined && hooks !== null) setField(meta, "hooks", hooks);
+  const skillTools = fields["skill-tools"];
+  if (skillTools !== undefined && skillTools !== null) {
+    const read = readSkillTools(skillTools, path);
+    diagnostics.push(...read.diagnostics);
+    if (read.tools.length > 0) setField(meta, "skillTools", read.tools);
+  }
+  const ttlTurns = readCount(r, "ttl-turns");
+  if (ttlTurns !== undefined) setField(meta, "ttlTurns", ttlTurns);
   const license = readText(r, "license");
   if (license !== undefined) setField(meta, "license", license);
   const compatibility = readText(r, "compatibility");
@@ -186,6 +199,33 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
   const metadata = fields.metadata;
   if (metadata !== undefined) setField(meta, "metadata", metadata);
   return { meta, diagnostics };
+}
+
+/**
+ * `background: true` (a forked skill returns to its caller at once; its answer comes later): stored on a
+ * `context: fork` skill; on an inline skill it means nothing, so it is a `background-inline` warning and ignored.
+ */
+function readBackground(r: FieldReader, meta: SkillMeta): void {
+  const raw = r.data.background;
+  if (raw === undefined || raw === null) return;
+  const value = toBoolean(raw);
+  if (value === undefined) {
+    invalid(r, "background", "true/false/yes/no/on/off/1/0");
+    return;
+  }
+  if (!value) return;
+  if (meta.context !== "fork") {
+    r.diagnostics.push(
+      diagnostic(
+        "warning",
+        "background-inline",
+        "background: true means nothing on an inline skill (only a `context: fork` skill runs in the background); ignored",
+        r.path,
+      ),
+    );
+    return;
+  }
+  setField(meta, "background", true);
 }
 
 /** Adds one optional field to `meta`: a keyed store shared by every field, so its feedback is generic at once. */
@@ -213,12 +253,15 @@ function knownFields(): KnownFields {
     effort: undefined,
     context: undefined,
     agent: undefined,
+    background: undefined,
     "available-to": undefined,
     "user-invocable": undefined,
     "disable-model-invocation": undefined,
     paths: undefined,
     hooks: undefined,
+    "skill-tools": undefined,
     shell: undefined,
+    "ttl-turns": undefined,
     license: undefined,
     compatibility: undefined,
     metadata: undefined,
@@ -268,6 +311,9 @@ function copyKnownField(fields: KnownFields, key: string, value: unknown): boole
     case "agent":
       fields.agent = value;
       return true;
+    case "background":
+      fields.background = value;
+      return true;
     case "user-invocable":
       fields["user-invocable"] = value;
       return true;
@@ -280,8 +326,14 @@ function copyKnownField(fields: KnownFields, key: string, value: unknown): boole
     case "hooks":
       fields.hooks = value;
       return true;
+    case "skill-tools":
+      fields["skill-tools"] = value;
+      return true;
     case "shell":
       fields.shell = value;
+      return true;
+    case "ttl-turns":
+      fields["ttl-turns"] = value;
       return true;
     case "license":
       fields.license = value;
@@ -344,6 +396,16 @@ function readBool(r: FieldReader, key: keyof KnownFields, fallback: boolean): bo
   const value = toBoolean(raw);
   if (value === undefined) invalid(r, key, "true/false/yes/no/on/off/1/0");
   return value ?? fallback;
+}
+
+/** A whole number ≥ 0 (`3` or `"3"`), undefined when absent or invalid. */
+function readCount(r: FieldReader, key: keyof KnownFields): number | undefined {
+  const raw = r.data[key];
+  if (raw === undefined || raw === null) return undefined;
+  const text = toText(raw)?.trim();
+  const value = text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : undefined;
+  if (value === undefined) invalid(r, key, "a whole number of user turns (0 or more)");
+  return value;
 }
 
 function readOneOf<T extends string>(

@@ -1,4 +1,5 @@
 import type { SkillReferences } from "./reference.js";
+import type { SkillToolSpec } from "./skill-tools.js";
 
 /**
  * Where a skill came from, in precedence order (SPEC §2). `app`: an application's source
@@ -15,6 +16,9 @@ export const EFFORTS = ["low", "medium", "high", "xhigh", "max"] as const;
 export type Effort = (typeof EFFORTS)[number];
 
 export type ExecutionContext = "inline" | "fork";
+
+/** Who invoked a skill: a person typing `/name`, the main agent's model, or a sub-agent's model. */
+export type SkillTrigger = "user" | "model" | "nested";
 
 /** The plugin a skill belongs to (SPEC §11). */
 export interface PluginRef {
@@ -45,6 +49,11 @@ export interface SkillMeta {
   context: ExecutionContext;
   agent?: string;
   /**
+   * `background: true` on a `context: fork` skill: the Skill tool returns a handle at once and the fork's answer
+   * arrives in the caller's next request (docs/behaviour.md). Never set on an inline skill.
+   */
+  background?: true;
+  /**
    * `available-to`: the agent types that may see and call the skill (`main` is the main agent); undefined: all.
    * Distinct from `agent`, the type a `context: fork` skill runs as.
    */
@@ -55,7 +64,14 @@ export interface SkillMeta {
   paths?: string[];
   /** The raw `hooks:` value; validated when the skill is invoked (SPEC §10). */
   hooks?: unknown;
+  /** `skill-tools:`: tools offered from the first request and callable once the skill is loaded. */
+  skillTools?: SkillToolSpec[];
   shell: "bash" | "sh";
+  /**
+   * `ttl-turns`: after this many further user turns an inline expansion of the skill is replaced, in what the
+   * model is sent, by a one-line stub (the transcript keeps it). Undefined: the session's default.
+   */
+  ttlTurns?: number;
   license?: string;
   compatibility?: string;
   version?: string;

@@ -7,6 +7,7 @@ import type { SkillReference } from "../skill/reference.js";
 import { safeJoin } from "../skill/safe-join.js";
 import { firstBodyLine, normalizeMeta } from "../skill/schema.js";
 import type { Skill } from "../skill/skill.js";
+import { type CodeToolSpec, SKILL_TOOL_NAME } from "../skill/skill-tools.js";
 import { memoryReferences } from "./memory-references.js";
 
 /** A skill defined in code or held by an application (a database row): its text and its references. */
@@ -24,6 +25,11 @@ export interface MemorySkillDefinition {
    * With an `extract` dir they are written there on first use, which becomes the skill's base directory.
    */
   files?: Record<string, string>;
+  /**
+   * Tools the skill owns (`defineSkillTool`): offered from the first request, callable once the skill is loaded;
+   * `execute` gets the input its zod schema parsed.
+   */
+  tools?: CodeToolSpec[];
 }
 
 /** Where a memory skill's `files` are written on first use (bundled skills); absent: they stay in memory. */
@@ -107,8 +113,10 @@ export function memorySkill(
     }
   };
   const refs = memoryReferences(references);
+  const owned = [...(meta.skillTools ?? []), ...(definition.tools ?? [])];
   const skill: Skill = {
     ...meta,
+    ...(owned.length === 0 ? {} : { skillTools: owned }),
     name: definition.name,
     source,
     kind: "skill",
@@ -154,6 +162,16 @@ function shapeProblem(definition: MemorySkillDefinition): string | undefined {
     return `"files" must be an object`;
   for (const value of Object.values(files ?? {})) {
     if (typeof value !== "string") return "every file's content must be a string";
+  }
+  const tools: unknown = loose.tools;
+  if (tools !== undefined && !Array.isArray(tools)) return `"tools" must be a list`;
+  for (const tool of Array.isArray(tools) ? tools : []) {
+    const t: Record<string, unknown> = typeof tool === "object" && tool !== null ? { ...tool } : {};
+    if (t.kind !== "code" || typeof t.execute !== "function")
+      return "each tool must be made with defineSkillTool";
+    if (typeof t.name !== "string" || !SKILL_TOOL_NAME.test(t.name)) {
+      return `tool name ${JSON.stringify(t.name)} must be 1-64 letters, digits, _ or -`;
+    }
   }
   return undefined;
 }

@@ -26,7 +26,16 @@ export interface ImageContent {
   source: { type: "base64"; media_type: ImageMediaType; data: string };
 }
 
-export type ToolContent = TextContent | ImageContent;
+/**
+ * A reference to a deferred tool (`defer_loading`), in the Messages API shape: a result that holds one reveals
+ * that tool's definition to the model from then on.
+ */
+export interface ToolReferenceContent {
+  type: "tool_reference";
+  tool_name: string;
+}
+
+export type ToolContent = TextContent | ImageContent | ToolReferenceContent;
 
 /** What a tool call runs with. `signal` aborts it; `onUpdate` receives progress text (e.g. command output). */
 export interface ToolContext {
@@ -70,6 +79,16 @@ export interface Tool {
   readonly inputSchema: ToolInputSchema;
   /** True when the tool never changes anything (used for read-only agent types). */
   readonly readOnly: boolean;
+  /**
+   * The skill that owns the tool (`skill-tools:`): it is callable only once that skill was loaded in the
+   * caller's conversation. Absent: a tool of the session's own.
+   */
+  readonly owner?: string;
+  /**
+   * Sent with `defer_loading: true` to models that support it: the model sees its definition only once a
+   * `tool_reference` to it appears (the owner skill's result), while the tools array stays the same.
+   */
+  readonly deferLoading?: boolean;
   /** One line for the system prompt's tool list (`- {name}: {snippet}`); absent: the tool is not listed. */
   readonly snippet?: string;
   /** Advice lines the system prompt adds to its guidelines when the tool is offered. */

@@ -556,3 +556,32 @@ describe("executeAgent: stopping", () => {
     expect(done).toMatchObject({ cause: "end_turn", text: "bye", turns: 2, toolsUsed: ["Echo"] });
   });
 });
+
+describe("transformContext", () => {
+  it("is applied to each request's messages; the loop's own messages and what it records stay as they were", async () => {
+    const m = await setup([toolTurn("Echo", { text: "hi" }), textTurn("done")]);
+    const seen: string[] = [];
+    const transformContext = (messages: readonly ModelMessage[]): ModelMessage[] => {
+      seen.push(JSON.stringify(messages));
+      return messages.map((message) =>
+        typeof message.content === "string"
+          ? { ...message, content: message.content.toUpperCase() }
+          : message,
+      );
+    };
+    const { result, messages } = await run(options(m.client, { transformContext }));
+    expect(result.cause).toBe("end_turn");
+    const bodies = m.server.requests
+      .filter((r) => r.path === "/v1/messages")
+      .map((r) => r.body as { messages: { content: unknown }[] });
+    expect(bodies).toHaveLength(2);
+    expect(seen).toHaveLength(2);
+    // Each request sends the transform's output; the transform sees the untransformed conversation.
+    for (const body of bodies) {
+      expect(JSON.stringify(body.messages[0])).toContain("START");
+      expect(JSON.stringify(body.messages[0])).not.toContain("start");
+    }
+    expect(JSON.parse(seen[1] ?? "[]")[0]).toEqual({ role: "user", content: "start" });
+    expect(messages.map((message) => message.role)).toEqual(["assistant", "user", "assistant"]);
+  });
+});

@@ -158,6 +158,10 @@ describe("eventLine", () => {
         },
         "⠋ review: turn 2, 3 tool call(s), last Grep",
       ],
+      [
+        { type: "background_result", agentId: "fork-2-ab", skill: "survey", ok: true, text: "done" },
+        "⚑ background fork fork-2-ab (survey) finished",
+      ],
       [{ type: "warning", message: "careful" }, "warning: careful"],
       [{ type: "error", agentId: "fork-1", kind: "server", message: "boom" }, "[fork-1] error: boom"],
       [{ type: "text_delta", text: "x" }, undefined],

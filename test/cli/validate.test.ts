@@ -26,6 +26,8 @@ beforeAll(async () => {
     "skills/warned/SKILL.md":
       "---\nname: warned\ndescription: Use when: yaml is wrong\neffort: extreme\n---\n",
     "skills/engine-only/SKILL.md": "---\nname: engine-only\ndescription: d\ncontext: fork\n---\n",
+    "ttl/ok/SKILL.md": "---\nname: ok\ndescription: d\nttl-turns: 2\n---\nBody\n",
+    "ttl/bad/SKILL.md": "---\nname: bad\ndescription: d\nttl-turns: soon\n---\nBody\n",
     "big/SKILL.md": `---\ndescription: big\n---\n${"x".repeat(1_000_001)}`,
   });
 });
@@ -47,6 +49,16 @@ describe("skillwright validate", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/error +file-too-large/);
     expect(result.stdout).toMatch(/validation failed\n$/);
+  });
+
+  it("ttl-turns is a known field: a whole number passes, anything else is a field-invalid warning", async () => {
+    const ok = await cli(tree, ["validate", "ttl/ok", "--json"], ".");
+    expect(ok.code).toBe(0);
+    expect(json<ValidateReport>(ok).files[0]?.diagnostics).toEqual([]);
+    const bad = await cli(tree, ["validate", "ttl/bad", "--json"], ".");
+    expect(bad.code).toBe(0);
+    const codes = json<ValidateReport>(bad).files[0]?.diagnostics.map((d) => [d.severity, d.code]);
+    expect(codes).toEqual([["warning", "field-invalid"]]);
   });
 
   it("a missing path exits 1", async () => {

@@ -58,6 +58,9 @@ function generate(next: () => number): unknown {
     skillListingBudgetFraction: () => pick([0.01, 1, 0.5]),
     skillListingMaxDescChars: () => pick([1, 1536]),
     model: () => "claude-sonnet-4-5",
+    skillModelSwitch: () => next() < 0.5,
+    skillContext: () =>
+      next() < 0.5 ? { expireAfterUserTurns: pick([0, 2]) } : { maxTokens: pick([1, 20000]), other: true },
     enableProjectHooks: () => next() < 0.5,
     enableProjectPermissions: () => next() < 0.5,
     enabledMcpjsonServers: () => ["a"],

@@ -142,7 +142,13 @@ describe("buildListing: budget", () => {
     expect(nameOnlyNote(1)).toContain("1 skill above is listed by name only");
     expect(nameOnlyNote(2)).toContain("2 skills above are listed by name only");
     expect(got.cut).toEqual([{ name: "c", reason: "over-budget", droppedChars: 4 }]);
-    expect(got.entries[2]).toEqual({ name: "c", text: "- c", nameOnly: true, reason: "over-budget" });
+    expect(got.entries[2]).toEqual({
+      name: "c",
+      text: "- c",
+      nameOnly: true,
+      reason: "over-budget",
+      visibility: { state: "name-only", reason: "budget", droppedChars: 4 },
+    });
   });
 
   it("measures chars as the sent lines joined with newlines", () => {

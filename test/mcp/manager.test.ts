@@ -32,7 +32,11 @@ function named<T extends { name: string }>(items: readonly T[], name: string): T
 }
 
 function text(result: Awaited<ReturnType<Tool["run"]>>): string {
-  return result.content.map((c) => (c.type === "text" ? c.text : `<${c.source.media_type}>`)).join("|");
+  return result.content
+    .map((c) =>
+      c.type === "text" ? c.text : c.type === "image" ? `<${c.source.media_type}>` : `<${c.tool_name}>`,
+    )
+    .join("|");
 }
 
 beforeAll(async () => {

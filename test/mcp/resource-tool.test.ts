@@ -14,7 +14,11 @@ import { testServer } from "./support.js";
 
 const ctx = (): ToolContext => ({ cwd: "/", signal: new AbortController().signal, toolUseId: "t1" });
 const text = (result: Awaited<ReturnType<Tool["run"]>>) =>
-  result.content.map((c) => (c.type === "text" ? c.text : `<${c.source.media_type}>`)).join("|");
+  result.content
+    .map((c) =>
+      c.type === "text" ? c.text : c.type === "image" ? `<${c.source.media_type}>` : `<${c.tool_name}>`,
+    )
+    .join("|");
 
 describe("ReadMcpResourceTool's pieces", () => {
   it.each([

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { multipartBoundary, partDisposition, readMultipart } from "../../src/serve/upload/multipart.js";
+import {
+  multipartBoundary,
+  partContentType,
+  partDisposition,
+  readMultipart,
+} from "../../src/serve/upload/multipart.js";
 
 // The streaming multipart reader against bodies made by fetch's own FormData (what the SDK sends), fed in
 // chunks cut at every size, and against malformed bodies.
@@ -24,7 +29,7 @@ describe("readMultipart", () => {
     const binary = new Uint8Array(70_000).map((_, i) => (i * 7919) % 256);
     const form = new FormData();
     form.append("files[]", new Blob(["---\nname: x\n---\n"]), "x/SKILL.md");
-    form.append("files[]", new Blob([binary]), 'x/a"b\nc é.bin');
+    form.append("files[]", new Blob([binary], { type: "application/x-test" }), 'x/a"b\nc é.bin');
     form.append("files[]", new Blob([]), "x/empty.txt");
     // A part whose bytes hold the boundary's dashes and a CR LF, but not the delimiter.
     form.append("files[]", new Blob(["\r\n--\r\n--x\r\n"]), "x/tricky.md");
@@ -39,6 +44,8 @@ describe("readMultipart", () => {
         ["files[]", "x/tricky.md"],
         ["display_name", undefined],
       ]);
+      expect(parts[1]?.contentType).toBe("application/x-test");
+      expect(parts[4]?.contentType).toBeUndefined();
       expect(text(parts[0]?.content ?? new Uint8Array())).toBe("---\nname: x\n---\n");
       expect(Buffer.from(parts[1]?.content ?? []).equals(Buffer.from(binary))).toBe(true);
       expect(parts[2]?.content.length).toBe(0);
@@ -80,5 +87,13 @@ describe("multipart headers", () => {
     ["Content-Disposition: form-data; name=files; filename=plain.md", "files", "plain.md"],
   ])("%s", (header, name, filename) => {
     expect(partDisposition(`Content-Type: text/plain\r\n${header}`)).toEqual({ name, filename });
+  });
+  it("reads a part's Content-Type, if it has one", () => {
+    const disposition = 'Content-Disposition: form-data; name="file"; filename="a.bin"';
+    expect(partContentType(`${disposition}\r\nContent-Type: image/png`)).toBe("image/png");
+    expect(partContentType(`content-type:  text/plain; charset=utf-8 \r\n${disposition}`)).toBe(
+      "text/plain; charset=utf-8",
+    );
+    expect(partContentType(disposition)).toBeUndefined();
   });
 });

@@ -114,7 +114,7 @@ describe("the SDK routes serve knows of", () => {
   it("answer 501 not_implemented_error through the SDK when serve does not implement them, without a retry", async () => {
     const unserved = unservedRoutes(registered);
     expect(unserved.map((r) => r.resource)).toEqual(
-      expect.arrayContaining(["sessions.resources", "environments.work", "memoryStores", "files", "vaults"]),
+      expect.arrayContaining(["sessions.resources", "environments.work", "vaults", "deployments"]),
     );
     const { client, sent } = recordingClient();
     for (const route of unserved) {

@@ -2,6 +2,7 @@
 // chat works offline in one command (the README's serve quick start); a bad script exits 2 before listening.
 import { afterEach, describe, expect, it } from "vitest";
 import { cli } from "../cli/run-cli.js";
+import { attr, spansOf, startReceiver } from "../support/otlp-receiver.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
@@ -26,6 +27,58 @@ afterEach(async () => {
 });
 
 describe("serve --script", () => {
+  it("exports each served turn's spans over OTLP when telemetry is on (issue #31 item 3)", async () => {
+    tree = await tmpTree({ "home/.keep": "", "turns.json": JSON.stringify(SCRIPT) });
+    const receiver = await startReceiver();
+    try {
+      served = await startServe(
+        ["--api-key", "k", "--script", "turns.json"],
+        {
+          HOME: tree.path("home"),
+          SKILLWRIGHT_ENABLE_TELEMETRY: "1",
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+          OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+        },
+        tree.path(),
+      );
+      const client = sdkClient(served.url, "k");
+      const skill = await client.beta.skills.create({
+        files: [new File([SKILL], "hello/SKILL.md", { type: "text/markdown" })],
+      });
+      const environment = await client.beta.environments.create({ name: "e" });
+      const agent = await client.beta.agents.create({
+        name: "a",
+        model: "claude-sonnet-5-5",
+        skills: [{ type: "custom", skill_id: skill.id }],
+      });
+      const session = await client.beta.sessions.create({ agent: agent.id, environment_id: environment.id });
+      await client.beta.sessions.events.send(session.id, {
+        events: [{ type: "user.message", content: [{ type: "text", text: "hi" }] }],
+      });
+      await expect
+        .poll(
+          async () => {
+            const types = [];
+            for await (const event of client.beta.sessions.events.list(session.id)) types.push(event.type);
+            return types.includes("session.status_idle") && types.includes("agent.message");
+          },
+          { timeout: 60_000 },
+        )
+        .toBe(true);
+      // Stopping the server flushes what its telemetry buffered.
+      await served.stop();
+      served = undefined;
+      const spans = spansOf(receiver.exports);
+      const turn = spans.find((s) => s.name === "skillwright.turn");
+      const invocation = spans.find((s) => s.name === "skillwright.skill_invocation");
+      expect(attr(invocation, "skill.name")).toBe("hello");
+      expect(attr(invocation, "skill.trigger")).toBe("model");
+      expect(invocation?.parentSpanId).toBe(turn?.spanId);
+    } finally {
+      await receiver.close();
+    }
+  }, 120_000);
+
   it("runs a session's turn against the script, with no API key in the environment", async () => {
     tree = await tmpTree({ "home/.keep": "", "turns.json": JSON.stringify(SCRIPT) });
     served = await startServe(

@@ -177,7 +177,7 @@ describe("the listing (SPEC §3)", () => {
     const s = await start({ turns: [toolTurn("Skill", { skill: "deploy" }), textTurn("done")] });
     await s.send("ship it");
     const text = await readFile(join(s.home, ".skillwright", "usage.json"), "utf8");
-    expect(JSON.parse(text)).toEqual({ deploy: { count: 1, lastUsedAt: FIXED_NOW } });
+    expect(JSON.parse(text)).toEqual({ deploy: { count: 1, lastUsedAt: FIXED_NOW, triggers: { model: 1 } } });
   });
 
   it("usage accumulates across invocations, by the user's /name too", async () => {
@@ -188,7 +188,9 @@ describe("the listing (SPEC §3)", () => {
     await s.send("ship it");
     await s.send("/deploy now");
     const text = await readFile(join(s.home, ".skillwright", "usage.json"), "utf8");
-    expect(JSON.parse(text)).toEqual({ deploy: { count: 2, lastUsedAt: FIXED_NOW } });
+    expect(JSON.parse(text)).toEqual({
+      deploy: { count: 2, lastUsedAt: FIXED_NOW, triggers: { model: 1, user: 1 } },
+    });
   });
 
   it("announces a conditional skill in the next request once a tool reads a matching file", async () => {

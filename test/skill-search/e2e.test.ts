@@ -39,7 +39,7 @@ beforeAll(async () => {
   const files: Record<string, TreeEntry> = {
     "home/.keep": "",
     "repo/.git": { dir: true },
-    // Sorted after every skill-NNNNN, so the listing leaves it out.
+    // Not used and unrelated to the first prompt: the seeded rotation of that prompt leaves it out.
     "repo/.claude/skills/vault-rotate/SKILL.md":
       "---\ndescription: Rotates the API keys kept in the vault\nwhen_to_use: when keys leak\n---\nVAULT-ROTATE-BODY $ARGUMENTS\n",
     "repo/.claude/skills/vault-secret/SKILL.md":
@@ -62,7 +62,7 @@ describe("skill search with 10,000 skills (SPEC §3, §14.15), on dist/bin", () 
       toolTurn(
         "SkillSearch",
         { query: "rotate vault keys" },
-        { match: { lastUserTextIncludes: "keys leaked" } },
+        { match: { lastUserTextIncludes: "secrets got out" } },
       ),
       toolTurn(
         "Skill",
@@ -81,7 +81,7 @@ describe("skill search with 10,000 skills (SPEC §3, §14.15), on dist/bin", () 
           "--home",
           tree.path("home"),
           "-p",
-          "our keys leaked",
+          "our secrets got out",
           "--allowedTools",
           "Skill",
         ],

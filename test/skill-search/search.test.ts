@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SkillRetriever } from "../../src/skill-search/retriever.js";
-import { createSkillSearcher, headSignature } from "../../src/skill-search/search.js";
+import { createSkillSearcher, headSignature, searchCallable } from "../../src/skill-search/search.js";
 import type { UsageEntry } from "../../src/usage.js";
 import { makeSkill } from "../support/make-skill.js";
 
@@ -140,5 +140,27 @@ describe("createSkillSearcher", () => {
     expect(
       headSignature([{ ...skills[0], description: "x" } as (typeof skills)[0], ...skills.slice(1)]),
     ).not.toBe(a);
+  });
+});
+
+describe("searchCallable (heads only, synchronous)", () => {
+  it("ranks as the searcher does on heads, never reads a body, leaves out disable-model-invocation skills", async () => {
+    let reads = 0;
+    const skills = [
+      makeSkill({ name: "pdf-merge", description: "Merges PDF files" }),
+      makeSkill({ name: "sql-tidy", description: "Formats SQL", body: "merge pdf" }),
+      makeSkill({ name: "pdf-forms", description: "Fills PDF forms" }),
+      makeSkill({ name: "hidden", description: "merge pdf", disableModelInvocation: true }),
+    ].map((s) => ({
+      ...s,
+      loadBody: async () => {
+        reads += 1;
+        return "";
+      },
+    }));
+    const found = searchCallable(skills, "merge pdf").map((m) => m.skill.name);
+    expect(found).toEqual(["pdf-merge", "pdf-forms"]);
+    expect(reads).toBe(0);
+    expect(searchCallable(skills, "PDF-FORMS")[0]?.skill.name).toBe("pdf-forms");
   });
 });

@@ -204,7 +204,16 @@ describe("invokeSkill: inline", () => {
     expect(f.usage).toEqual([{ name: "greet", now: NOW }]);
     expect(f.invocations).toEqual([{ name: "greet", args: "Bob", text, at: NOW, agentId: "fork-1" }]);
     expect(f.events).toEqual([
-      { type: "skill_invoked", agentId: "fork-1", name: "greet", args: "Bob", mode: "inline" },
+      {
+        type: "skill_invoked",
+        agentId: "fork-1",
+        name: "greet",
+        args: "Bob",
+        mode: "inline",
+        source: s.source,
+        trigger: "nested",
+        expansionChars: text.length,
+      },
     ]);
   });
 
@@ -455,7 +464,17 @@ describe("invokeSkill: fork", () => {
         sessionModel: "claude-haiku-5-5",
       }),
     ]);
-    expect(f.events).toEqual([{ type: "skill_invoked", name: "research", args: "bugs", mode: "fork" }]);
+    expect(f.events).toEqual([
+      {
+        type: "skill_invoked",
+        name: "research",
+        args: "bugs",
+        mode: "fork",
+        source: s.source,
+        trigger: "model",
+        expansionChars: `Base directory for this skill: ${s.baseDir}\n\nFind bugs.`.length,
+      },
+    ]);
   });
 
   it("a plugin fork skill is unsafe: headless without a rule it is refused and never forks", async () => {

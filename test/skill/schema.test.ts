@@ -181,6 +181,10 @@ describe("fields", () => {
     ["arguments", { a: 1 }],
     ["argument-hint", { a: 1 }],
     ["when_to_use", ["a"]],
+    ["ttl-turns", -1],
+    ["ttl-turns", 1.5],
+    ["ttl-turns", "soon"],
+    ["ttl-turns", [1]],
   ])("invalid %s: %j → field-invalid warning, default kept", (key, value) => {
     const { meta, diagnostics } = normalize({ description: "d", [key]: value });
     expect(diagnostics.map((d) => [d.code, d.severity, d.path])).toEqual([
@@ -192,6 +196,17 @@ describe("fields", () => {
     expect(meta.shell).toBe("bash");
     expect(meta.userInvocable).toBe(true);
     expect(meta.disableModelInvocation).toBe(false);
+  });
+
+  it.each([
+    [1, 1],
+    [0, 0],
+    ["3", 3],
+    [" 12 ", 12],
+  ])("ttl-turns: %j → %j user turns, no diagnostic", (value, turns) => {
+    const { meta, diagnostics } = normalize({ description: "d", "ttl-turns": value });
+    expect(meta.ttlTurns).toBe(turns);
+    expect(diagnostics).toEqual([]);
   });
 
   it("unknown keys are kept in extra with an info diagnostic each", () => {

@@ -1,6 +1,7 @@
 import type { Diagnostic } from "../../diagnostics.js";
 import type { Engine } from "../../engine/engine.js";
 import { skillHookDiagnostics } from "../../hooks/skill-hooks.js";
+import { describeVisibility, visibilityCounts } from "../../listing/visibility.js";
 import { SKILL_TIERS } from "../../skill/skill.js";
 import { type DisabledSkill, disabledSource } from "../../skill-filter.js";
 import type { CliArgs } from "../args.js";
@@ -47,11 +48,32 @@ export function listingSummary(report: ListingReport): string[] {
   return lines;
 }
 
+/**
+ * The `Visibility` part of `doctor`'s text: how many skills the model sees in full, cut, by name only or not at
+ * all (for the first prompt the listing was packed for), then one line per skill: its name and
+ * `describeVisibility` of what it sees. Pure.
+ */
+export function visibilityLines(report: ListingReport): string[] {
+  const counts = visibilityCounts(report.visibility);
+  const prompt =
+    report.firstPrompt === "" ? "no first prompt" : `first prompt ${JSON.stringify(report.firstPrompt)}`;
+  const lines = [
+    `Visibility (${prompt}): ${counts.full} full, ${counts.cut} cut, ${counts["name-only"]} name-only, ${counts.absent} absent`,
+  ];
+  const width = Math.min(40, Math.max(0, ...report.visibility.map((v) => v.name.length)));
+  for (const { name, visibility } of report.visibility) {
+    lines.push(`  ${name.padEnd(width)}  ${describeVisibility(visibility)}`);
+  }
+  return lines;
+}
+
 /** What `doctor` prints and when it fails. */
 export interface DoctorOptions {
   json: boolean;
   /** The model whose listing is shown (default: the default model). */
   model?: string | undefined;
+  /** `--first-prompt`: show the listing of a session opened with this prompt (its focus, issue #25 item 4). */
+  firstPrompt?: string | undefined;
   /** Exit 1 when any diagnostic is a warning or an error (a CI gate); info never fails. */
   strict?: boolean;
   /** `--prompt`: print the assembled system prompt for a session run with these args instead. */
@@ -67,7 +89,7 @@ export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOp
   if (options.prompt !== undefined) return doctorPromptCommand(engine, io, options.prompt);
   const { json, model } = options;
   const discovery = await engine.discover();
-  const report = await listingReport(engine, model, Date.now());
+  const report = await listingReport(engine, model, Date.now(), options.firstPrompt ?? "");
   const listingJson = {
     model: report.model,
     contextWindow: report.contextWindow,
@@ -81,6 +103,9 @@ export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOp
       .map((e) => ({ name: e.name, reason: e.reason })),
     cut: report.listing.cut,
     omitted: report.listing.omitted,
+    firstPrompt: report.firstPrompt,
+    visibilityCounts: visibilityCounts(report.visibility),
+    visibility: report.visibility.map(({ name, visibility }) => ({ name, ...visibility })),
   };
   const { gitRoot, projectDir } = await engine.roots();
   const counts = Object.fromEntries(
@@ -141,6 +166,7 @@ export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOp
     for (const d of ignored) out.push(`  ${d.path ?? ""}`, `    ${d.message}`);
   }
   out.push(...disabledLines(discovery.disabled ?? []));
+  out.push("", ...visibilityLines(report));
   out.push("", ...listingSummary(report));
   out.push(report.listing.text === "" ? "  (no listable skills)" : report.listing.text);
   io.stdout(`${out.join("\n")}\n`);

@@ -4,6 +4,7 @@ import type { Engine } from "../../engine/engine.js";
 import { isRecord } from "../../is-record.js";
 import { openSession } from "../../session/open.js";
 import { UnknownSessionError } from "../../session/unknown-session-error.js";
+import { withTelemetry } from "../../telemetry/with-telemetry.js";
 import type { CliArgs } from "../args.js";
 import type { CliIo } from "../io.js";
 import { prepareRun } from "../model-setup.js";
@@ -86,6 +87,7 @@ export async function headlessCommand(
   try {
     opened = await openSession(engine, prepared.options);
   } catch (error) {
+    await prepared.telemetry?.shutdown();
     io.stderr(
       error instanceof UnknownSessionError
         ? `${error.message}\n`
@@ -93,7 +95,7 @@ export async function headlessCommand(
     );
     return 1;
   }
-  const { session } = opened;
+  const session = withTelemetry(opened.session, prepared.telemetry, opened.model, { shutdownOnClose: true });
   const discovery = await engine.discover();
   await noticeHeld(engine, discovery.skills, io);
   if (debug !== undefined) {
@@ -131,7 +133,14 @@ export async function headlessCommand(
   const runTurn = async (text: string): Promise<AgentResult> => {
     const started = Date.now();
     let result: AgentResult | undefined;
-    for await (const event of session.send(text, { signal: stop.signal })) {
+    // With no next prompt to carry them, background forks still running after a turn that ended well are
+    // waited for, and their answers go to one more turn of the main agent, whose answer is the result
+    // (docs/behaviour.md, background forks); after a failed turn, closing the session aborts them.
+    const events = async function* () {
+      yield* session.send(text, { signal: stop.signal });
+      if (result?.cause === "end_turn") yield* session.drainBackground({ signal: stop.signal });
+    };
+    for await (const event of events()) {
       await log({ kind: "event", event: debugView(event) });
       if (event.type === "done" && event.agentId === undefined) result = event.result;
       if (args.verbose && (event.type === "warning" || event.type === "error"))
@@ -148,7 +157,8 @@ export async function headlessCommand(
         event.type === "warning" ||
         event.type === "error" ||
         event.type === "skill_invoked" ||
-        event.type === "fork_progress"
+        event.type === "fork_progress" ||
+        event.type === "background_result"
       ) {
         line({ type: "event", event, session_id: session.id });
       }

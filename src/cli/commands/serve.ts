@@ -11,7 +11,7 @@ import { newApiKey, newId } from "../../serve/store/ids.js";
 import { addApiKey, DEFAULT_WORKSPACE, ensureWorkspace } from "../../serve/store/workspaces.js";
 import type { CliArgs } from "../args.js";
 import type { CliIo } from "../io.js";
-import { modelClientFromEnv } from "../model-setup.js";
+import { modelClientFromEnv, telemetryFromEnv } from "../model-setup.js";
 import { dbLocation, openStoreFor } from "../open-store.js";
 
 /** How long a stopping `serve` gives open streams to send their last events before it closes them. */
@@ -91,9 +91,11 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
   const shared = store.db.kind === "postgres";
   // Which instance owns a turn waiting on the user: another resumes it only once the owner is gone.
   const turnLocks = shared ? await openPgTurnLocks(location) : undefined;
+  const telemetry = await telemetryFromEnv(io);
   const runner = createSessionRunner({
     store,
     signals,
+    ...(telemetry === undefined ? {} : { telemetry }),
     ...(shared
       ? {
           notifyChannel: EVENTS_CHANNEL,
@@ -146,6 +148,7 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
     await listener?.close();
     await turnLocks?.close();
     await store.close();
+    await telemetry?.shutdown();
     return 1;
   }
   const address = server.address();
@@ -170,5 +173,6 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
   await listener?.close();
   await turnLocks?.close();
   await store.close();
+  await telemetry?.shutdown();
   return 0;
 }

@@ -3,13 +3,17 @@ import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ApiError, apiErrorFor, errorBody, retryHeader } from "../errors.js";
 import { hashApiKey } from "../store/ids.js";
-import { workspaceForKeyHash } from "../store/workspaces.js";
+import { apiKeyId, workspaceForKeyHash } from "../store/workspaces.js";
 import { UPLOAD_LIMITS } from "../upload/limits.js";
 import { agentsRoutes } from "./agents-routes.js";
 import { createApiKeyCache } from "./api-key-cache.js";
 import type { ServeDeps, ServeEnv } from "./env.js";
 import { environmentsRoutes } from "./environments-routes.js";
+import { filesRoutes } from "./files-routes.js";
 import { KEYS_PATH, keysRoutes } from "./keys-routes.js";
+import { memoriesRoutes } from "./memories-routes.js";
+import { memoryStoresRoutes } from "./memory-stores-routes.js";
+import { memoryVersionsRoutes } from "./memory-versions-routes.js";
 import { sdkRouteOf, unservedCall } from "./sdk-routes.js";
 import { sessionsRoutes } from "./sessions-routes.js";
 import { skillsRoutes } from "./skills-routes.js";
@@ -27,7 +31,8 @@ function hasNoBody(method: string): boolean {
 }
 
 /**
- * The HTTP API: the routes of the SDK's `client.beta.skills`, `.environments`, `.agents` and `.sessions`
+ * The HTTP API: the routes of the SDK's `client.beta.skills`, `.environments`, `.agents`, `.sessions`,
+ * `.memoryStores` (+ `memories`, `memoryVersions`) and `.files`
  * under `/v1`, each request authenticated by an API key (see {@link createApiKeyCache}) and confined to that
  * key's workspace. Every error
  * is `{type:"error",error:{type,message}}` with the status the SDK maps to its error classes.
@@ -88,6 +93,7 @@ export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
       throw new ApiError("permission_error", `this API key does not belong to workspace ${asked}`);
     }
     c.set("workspaceId", workspaceId);
+    c.set("apiKeyId", apiKeyId(hashApiKey(key)));
     await next();
   });
   app.route(KEYS_PATH, keysRoutes({ db: deps.store.db, apiKeys, isOperator }));
@@ -95,6 +101,10 @@ export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
   app.route("/v1/environments", environmentsRoutes(deps));
   app.route("/v1/agents", agentsRoutes(deps));
   app.route("/v1/sessions", sessionsRoutes(deps));
+  app.route("/v1/memory_stores/:memory_store_id/memories", memoriesRoutes(deps));
+  app.route("/v1/memory_stores/:memory_store_id/memory_versions", memoryVersionsRoutes(deps));
+  app.route("/v1/memory_stores", memoryStoresRoutes(deps));
+  app.route("/v1/files", filesRoutes(deps));
   if (deps.readWebAsset !== undefined) app.route("/", webRoutes(deps.readWebAsset));
   return app;
 }

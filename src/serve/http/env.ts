@@ -5,9 +5,13 @@ import type { ApiKeyCache } from "./api-key-cache.js";
 /** Reads one of the web page's files (`index.html`, `app.js`, `style.css`) by name. */
 export type ReadWebAsset = (name: string) => Promise<string>;
 
-/** The Hono environment of every route: the caller's workspace, set by the auth middleware. */
+/** The Hono environment of every route: the caller's workspace and key, set by the auth middleware. */
 export interface ServeEnv {
-  Variables: { workspaceId: string };
+  Variables: {
+    workspaceId: string;
+    /** The id of the request's API key (a prefix of its hash, as `keys list` shows it): who wrote a memory. */
+    apiKeyId: string;
+  };
 }
 
 /** What the routes work with: the store, and the session runner when events are served. */

@@ -8,6 +8,8 @@ import { openSessionOn } from "../../session/open-session.js";
 import type { SessionHost } from "../../session/session-host.js";
 import type { Session } from "../../session/session-types.js";
 import type { TranscriptStore } from "../../session/transcript-store.js";
+import type { Telemetry } from "../../telemetry/telemetry.js";
+import { withTelemetry } from "../../telemetry/with-telemetry.js";
 import type { Store } from "../store/store.js";
 import type { OutEvent } from "./agent-event-map.js";
 import { type AgentMcp, connectAgentMcp } from "./agent-mcp.js";
@@ -82,6 +84,8 @@ export interface LiveSessionsOptions {
   fs?: FsOps;
   /** Hosts an agent's MCP servers may be on even when they resolve to a private address. */
   mcpAllowHosts: readonly string[];
+  /** Where each turn's spans and counters go; absent: nowhere. */
+  telemetry?: Telemetry;
 }
 
 /** The served sessions one instance keeps open between turns, and how a turn gets one. */
@@ -220,7 +224,8 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
       return {
         agentKey,
         closeHost,
-        session: opened.session,
+        // The server shuts its telemetry down when it stops, not with each session.
+        session: withTelemetry(opened.session, options.telemetry, opened.model, { shutdownOnClose: false }),
         source,
         transcripts,
         customTools: new Set(customTools.map((t) => t.name)),

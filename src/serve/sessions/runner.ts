@@ -1,6 +1,7 @@
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
 import type { ModelClient } from "../../agent/model-client.js";
 import type { FsOps } from "../../io/fs.js";
+import type { Telemetry } from "../../telemetry/telemetry.js";
 import type { EventSignals } from "../events/event-signals.js";
 import type { SessionRunner } from "../session-runner.js";
 import type { SessionEvent } from "../store/sessions.js";
@@ -23,6 +24,8 @@ export interface SessionRunnerOptions {
   store: Store;
   /** The model client; absent: every turn ends with a `session.error` saying no API key is set. */
   client?: ModelClient;
+  /** Where each served turn's spans and counters go (`SKILLWRIGHT_ENABLE_TELEMETRY=1`); absent: nowhere. */
+  telemetry?: Telemetry;
   /**
    * `serve --host-tools`: sessions get the built-in file and shell tools, in `cwd` (with `home`'s user
    * settings). Absent (the default): no host file system at all; skills come from the store only.
@@ -142,6 +145,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     ...(options.hostTools === undefined ? {} : { hostTools: options.hostTools }),
     ...(options.fs === undefined ? {} : { fs: options.fs }),
     mcpAllowHosts: options.mcpAllowHosts ?? [],
+    ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
   });
   const turns = createServedTurns({
     io,

@@ -176,7 +176,14 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
         },
       });
       live.io.asked = (callId) => held.decide(callId, { behavior: "ask" });
-      for await (const event of live.session.send(text, { signal: abort.signal })) {
+      const served = live.session;
+      // A background fork still running when the turn's answer is in: the turn waits for it (its thread's
+      // events stream meanwhile) and the agent answers once more with its answer (docs/behaviour.md).
+      const events = async function* () {
+        yield* served.send(text, { signal: abort.signal });
+        if (stopReason.type === "end_turn") yield* served.drainBackground({ signal: abort.signal });
+      };
+      for await (const event of events()) {
         if (event.type === "error" && event.agentId === undefined) stopReason = { type: "retries_exhausted" };
         if (event.type === "tool_decision" && event.agentId === undefined)
           held.decide(event.id, { behavior: event.behavior, ...(event.refused ? { refused: true } : {}) });

@@ -231,6 +231,80 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
       "CREATE INDEX sessions_busy ON sessions (id) WHERE status = 'running' OR queued > 0",
     ],
   },
+  {
+    version: 9,
+    name: "memory stores and files",
+    sql: [
+      `CREATE TABLE memory_stores (
+        id text PRIMARY KEY,
+        seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+        workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+        name text NOT NULL,
+        description text NOT NULL DEFAULT '',
+        metadata jsonb NOT NULL DEFAULT '{}'::jsonb,
+        archived_at timestamptz,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      "CREATE INDEX memory_stores_workspace_seq ON memory_stores (workspace_id, seq)",
+      // A memory's path is unique in its store; listing walks paths in byte order (COLLATE "C").
+      `CREATE TABLE memories (
+        id text PRIMARY KEY,
+        store_id text NOT NULL REFERENCES memory_stores(id) ON DELETE CASCADE,
+        path text COLLATE "C" NOT NULL,
+        content text NOT NULL,
+        content_sha256 text NOT NULL,
+        content_size_bytes integer NOT NULL,
+        version_id text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        UNIQUE (store_id, path)
+      )`,
+      // Versions belong to the store and outlive their memory (no foreign key to memories).
+      `CREATE TABLE memory_versions (
+        id text PRIMARY KEY,
+        seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+        store_id text NOT NULL REFERENCES memory_stores(id) ON DELETE CASCADE,
+        memory_id text NOT NULL,
+        operation text NOT NULL,
+        path text,
+        content text,
+        content_sha256 text,
+        content_size_bytes integer,
+        created_by jsonb,
+        redacted_at timestamptz,
+        redacted_by jsonb,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      "CREATE INDEX memory_versions_store_seq ON memory_versions (store_id, seq)",
+      "CREATE INDEX memory_versions_memory ON memory_versions (memory_id)",
+      `CREATE TABLE files (
+        id text PRIMARY KEY,
+        seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
+        workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+        filename text NOT NULL,
+        mime_type text NOT NULL,
+        size_bytes bigint NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      "CREATE INDEX files_workspace_seq ON files (workspace_id, seq)",
+      // A file's bytes in chunks, written before its row (see file-chunks.ts); a trigger drops them with it.
+      `CREATE TABLE file_chunks (
+        file_id text NOT NULL,
+        n integer NOT NULL,
+        data bytea NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (file_id, n)
+      )`,
+      `CREATE FUNCTION drop_file_chunks() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         DELETE FROM file_chunks WHERE file_id = OLD.id;
+         RETURN NULL;
+       END $$`,
+      `CREATE TRIGGER files_drop_chunks AFTER DELETE ON files
+       FOR EACH ROW EXECUTE FUNCTION drop_file_chunks()`,
+    ],
+  },
 ];
 
 /** An arbitrary constant: the advisory lock that serialises migrations across instances. */

@@ -1,7 +1,13 @@
 import { type AgentStore, createAgentStore } from "./agents.js";
 import type { SqlDriver } from "./driver.js";
 import { createEnvironmentStore, type EnvironmentStore } from "./environments.js";
+import { sweepFileChunks } from "./file-chunks.js";
+import { createFileStore, type FileStore } from "./files.js";
+import { createMemoryStore, type MemoryStore } from "./memories.js";
+import { createMemoryStoreStore, type MemoryStoreStore } from "./memory-stores.js";
+import { createMemoryVersionStore, type MemoryVersionStore } from "./memory-versions.js";
 import { migrate } from "./migrations.js";
+import { createMountContent, type MountContent } from "./mount-content.js";
 import { createThreadStore, type ThreadStore } from "./session-threads.js";
 import { createSessionStore, type SessionStore } from "./sessions.js";
 import { sweepStagedChunks } from "./skill-file-chunks.js";
@@ -16,16 +22,27 @@ export interface Store {
   sessions: SessionStore;
   /** Sessions' threads: the primary thread and the forks' child threads. */
   threads: ThreadStore;
+  /** Memory stores, their memories and the memories' versions. */
+  memoryStores: MemoryStoreStore;
+  memories: MemoryStore;
+  memoryVersions: MemoryVersionStore;
+  /** Uploaded files, bytes in the database. */
+  files: FileStore;
+  /** Memories by path and files' bytes, for a file system over a session's mounts. */
+  mounts: MountContent;
   close(): Promise<void>;
 }
 
 /**
- * Migrates `db` to the current schema, drops the file chunks of uploads a dead process left unfinished, and
+ * Migrates `db` to the current schema, drops the skill-file and file chunks of uploads a dead process left unfinished, and
  * returns the store over it.
  */
 export async function createStore(db: SqlDriver): Promise<Store> {
   await migrate(db);
   await sweepStagedChunks(db);
+  await sweepFileChunks(db);
+  const memories = createMemoryStore(db);
+  const files = createFileStore(db);
   return {
     db,
     skills: createSkillStore(db),
@@ -33,6 +50,11 @@ export async function createStore(db: SqlDriver): Promise<Store> {
     agents: createAgentStore(db),
     sessions: createSessionStore(db),
     threads: createThreadStore(db),
+    memoryStores: createMemoryStoreStore(db),
+    memories,
+    memoryVersions: createMemoryVersionStore(db),
+    files,
+    mounts: createMountContent(memories, files),
     close: () => db.close(),
   };
 }

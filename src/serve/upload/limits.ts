@@ -10,3 +10,9 @@ export const UPLOAD_LIMITS = {
   maxRatio: 100,
   ratioFloorBytes: 1024 * 1024,
 } as const;
+
+/** What one uploaded file (`client.beta.files.upload`) may hold; a bigger file is a 413 and nothing is stored. */
+export const FILE_LIMITS = {
+  /** The file's bytes: within the request body limit, with room for the multipart framing. */
+  maxFileBytes: 30 * 1024 * 1024,
+} as const;

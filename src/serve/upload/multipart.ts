@@ -5,6 +5,8 @@ export interface MultipartPart {
   name: string;
   /** Set for a file part (`filename="…"`); undefined for a text field. */
   filename: string | undefined;
+  /** The part's `Content-Type` header, when it has one. */
+  contentType: string | undefined;
   content: Uint8Array;
 }
 
@@ -63,6 +65,17 @@ export function partDisposition(headerBlock: string): { name: string; filename: 
   );
 }
 
+/** The `Content-Type` header of a part's header block, or undefined when it has none. Pure. */
+export function partContentType(headerBlock: string): string | undefined {
+  for (const line of headerBlock.split("\r\n")) {
+    const colon = line.indexOf(":");
+    if (colon >= 0 && line.slice(0, colon).trim().toLowerCase() === "content-type") {
+      return line.slice(colon + 1).trim() || undefined;
+    }
+  }
+  return undefined;
+}
+
 type State = "preamble" | "headers" | "body" | "done";
 
 /**
@@ -82,7 +95,9 @@ export async function readMultipart(
   // The body's first delimiter has no CR LF before it: one is put there, so every delimiter looks alike.
   let pending: Buffer = Buffer.from(CRLF);
   let state = "preamble" as State;
-  let current: { name: string; filename: string | undefined; pieces: Buffer[] } | undefined;
+  let current:
+    | { name: string; filename: string | undefined; contentType: string | undefined; pieces: Buffer[] }
+    | undefined;
   const malformed = (detail: string) => invalid(`the multipart body could not be parsed: ${detail}`);
 
   /** Moves through `pending` as far as it can; returns when it needs more bytes. */
@@ -99,8 +114,9 @@ export async function readMultipart(
           return;
         }
         if (parts.length >= maxParts) throw invalid(`more than ${maxParts} parts in the upload`);
-        const disposition = partDisposition(pending.toString("utf8", 0, end));
-        current = { ...disposition, pieces: [] };
+        const headerBlock = pending.toString("utf8", 0, end);
+        const disposition = partDisposition(headerBlock);
+        current = { ...disposition, contentType: partContentType(headerBlock), pieces: [] };
         pending = pending.subarray(end + HEADER_END.length);
         state = "body";
         continue;
@@ -128,6 +144,7 @@ export async function readMultipart(
         parts.push({
           name: current.name,
           filename: current.filename,
+          contentType: current.contentType,
           content: new Uint8Array(content.buffer, content.byteOffset, content.byteLength),
         });
         current = undefined;

@@ -49,11 +49,15 @@ export function createCompactor(parts: CompactorDeps): Compactor {
   const { state } = parts;
   const compact = async (trigger: "manual" | "auto", signal: AbortSignal) => {
     await parts.restore();
+    // An expansion that expired is not brought back by compaction (its skill's next call sends it again).
+    const reattachable = state.invocations.filter(
+      (i) => i.agentId !== undefined || !state.skillContext.expired(i.name),
+    );
     const outcome = await compactConversation({
       client: parts.deps.context.client,
       model: parts.model,
       messages: state.messages,
-      invocations: state.invocations,
+      invocations: reattachable,
       fullListing: async () => {
         state.listing.reset(MAIN_AGENT);
         state.listing.markSent(MAIN_AGENT, parts.deps.systemListingNames ?? []);
@@ -73,6 +77,7 @@ export function createCompactor(parts: CompactorDeps): Compactor {
       { type: "compaction", summary: outcome.summary, at: new Date(parts.deps.context.now()).toISOString() },
     ]);
     await parts.record(...outcome.messages);
+    state.skillContext.compacted(state.messages, reattachable);
     return outcome;
   };
   const autoCompact = async (

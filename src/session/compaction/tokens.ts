@@ -26,7 +26,11 @@ function blockTokens(block: ModelContentBlock): number {
       return estimateTokens(block.name) + estimateTokens(JSON.stringify(block.input));
     case "tool_result":
       if (typeof block.content === "string") return estimateTokens(block.content);
-      return block.content.reduce((sum, part) => sum + blockTokens(part), 0);
+      return block.content.reduce(
+        (sum, part) =>
+          sum + (part.type === "tool_reference" ? estimateTokens(part.tool_name) : blockTokens(part)),
+        0,
+      );
     default:
       return assertNever(block);
   }
