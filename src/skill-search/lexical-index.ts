@@ -235,3 +235,86 @@ export function scoreFloor(matches: LexicalMatches, count: number): number {
   const sorted = Float64Array.from(matches.scores).sort();
   return sorted[sorted.length - count] ?? 0;
 }
+
+/**
+ * The same scores as {@link queryLexicalIndex} over an index of `documents` (but for its cap of 16 longer words
+ * per prefix), computed without building one:
+ * each document's words are looked at once and only the query's terms are counted, so a one-off search (the
+ * listing focus, on heads) costs one pass over the text. Pure.
+ */
+export function scoreDocuments(
+  documents: readonly SkillDocument[],
+  terms: readonly string[],
+): LexicalMatches {
+  const fieldCount = SEARCH_FIELDS.length;
+  // What a word counts for: 1 if it is a query term, plus PREFIX_WEIGHT for each query term of 5+ characters
+  // it is longer than and begins (0: nothing).
+  const factorOf = new Map<string, number>();
+  const query = new Set(terms);
+  const factor = (word: string) => {
+    let found = factorOf.get(word);
+    if (found === undefined) {
+      found = query.has(word) ? 1 : 0;
+      for (const t of terms) {
+        if (t.length >= PREFIX_MIN_CHARS && word.length > t.length && word.startsWith(t))
+          found += PREFIX_WEIGHT;
+      }
+      factorOf.set(word, found);
+    }
+    return found;
+  };
+  const lengths = SEARCH_FIELDS.map(() => new Float64Array(documents.length));
+  // Per matched (document, vocabulary word): field frequencies. Few: only query words count.
+  const hits: Array<{ doc: number; word: string; freq: Float64Array }> = [];
+  const memo = new Map<string, string>();
+  documents.forEach((document, doc) => {
+    const local = new Map<string, Float64Array>();
+    SEARCH_FIELDS.forEach((field, f) => {
+      const text = document.fields[field];
+      if (text === "") return;
+      let length = 0;
+      const count = (word: string) => {
+        length += 1;
+        if (factor(word) === 0) return;
+        let freq = local.get(word);
+        if (freq === undefined) {
+          freq = new Float64Array(fieldCount);
+          local.set(word, freq);
+          hits.push({ doc, word, freq });
+        }
+        freq[f] = (freq[f] ?? 0) + 1;
+      };
+      if (field === "name") for (const term of analyzeName(text)) count(term);
+      else
+        eachWord(text, (raw) => {
+          const term = termOf(raw, memo);
+          if (term !== "") count(term);
+        });
+      (lengths[f] as Float64Array)[doc] = length;
+    });
+  });
+  const averages = lengths.map((l) => (l.length === 0 ? 0 : l.reduce((a, b) => a + b, 0) / l.length));
+  const df = new Map<string, number>();
+  for (const hit of hits) df.set(hit.word, (df.get(hit.word) ?? 0) + 1);
+  const total = documents.length;
+  const byDoc = new Map<number, number>();
+  for (const hit of hits) {
+    let weight = 0;
+    for (let f = 0; f < fieldCount; f += 1) {
+      const freq = Math.min(hit.freq[f] ?? 0, FIELD_FREQ_SPAN - 1);
+      if (freq === 0) continue;
+      const field = SEARCH_FIELDS[f] as SearchField;
+      const b = FIELD_LENGTH_NORMS[field];
+      const average = averages[f] ?? 0;
+      const norm = average === 0 ? 1 : 1 - b + (b * ((lengths[f] as Float64Array)[hit.doc] ?? 0)) / average;
+      weight += (FIELD_WEIGHTS[field] * freq) / norm;
+    }
+    // Float32, as the index keeps it, so both ways give the same scores.
+    const tf = Math.fround(weight);
+    const n = df.get(hit.word) ?? 0;
+    const idf = factor(hit.word) * Math.log(1 + (total - n + 0.5) / (n + 0.5)) * (BM25_K1 + 1);
+    byDoc.set(hit.doc, (byDoc.get(hit.doc) ?? 0) + (idf * tf) / (BM25_K1 + tf));
+  }
+  const docs = Int32Array.from(byDoc.keys());
+  return { docs, scores: Float64Array.from(byDoc.values()) };
+}

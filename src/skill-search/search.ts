@@ -6,7 +6,13 @@ import { type UsageScores, usageScore } from "../usage.js";
 import { queryTerms } from "./analyze.js";
 import { fuseRankings } from "./fusion.js";
 import { type IndexCacheOptions, type IndexStamp, loadIndexCache, saveIndexCache } from "./index-cache.js";
-import { buildLexicalIndex, type LexicalIndex, queryLexicalIndex, scoreFloor } from "./lexical-index.js";
+import {
+  buildLexicalIndex,
+  type LexicalIndex,
+  queryLexicalIndex,
+  scoreDocuments,
+  scoreFloor,
+} from "./lexical-index.js";
 import type { RetrievalDocument, SkillRetriever } from "./retriever.js";
 import { skillDocument } from "./skill-document.js";
 
@@ -259,7 +265,7 @@ export function createSkillSearcher(options: SkillSearcherOptions = {}): SkillSe
  * The skill search on heads alone, synchronously, for decisions that may not read bodies (the listing focus of
  * a session's first prompt, on the start-up path): BM25F over each callable skill's name, alias, description,
  * `when_to_use` and argument hint, with the searcher's analysis and order (the whole query as a name first,
- * then score, then listing order; no usage). Builds a small index per call. Pure.
+ * then score, then listing order; no usage): one pass over the heads (`scoreDocuments`), no index. Pure.
  */
 export function searchCallable<S extends Skill>(
   skills: readonly S[],
@@ -270,8 +276,10 @@ export function searchCallable<S extends Skill>(
   const whole = query.trim().toLowerCase();
   const terms = queryTerms(query);
   if (limit <= 0 || whole === "" || terms.length === 0) return [];
-  const index = buildLexicalIndex(callable.map((skill) => skillDocument(skill, undefined)));
-  const matches = queryLexicalIndex(index, terms);
+  const matches = scoreDocuments(
+    callable.map((skill) => skillDocument(skill, undefined)),
+    terms,
+  );
   const ranked: Array<{ skill: S; score: number; exact: boolean; order: number }> = [];
   matches.docs.forEach((doc, i) => {
     const skill = callable[doc];

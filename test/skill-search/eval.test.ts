@@ -4,7 +4,14 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Skill } from "../../src/skill/skill.js";
+import { queryTerms } from "../../src/skill-search/analyze.js";
+import {
+  buildLexicalIndex,
+  queryLexicalIndex,
+  scoreDocuments,
+} from "../../src/skill-search/lexical-index.js";
 import { createSkillSearcher } from "../../src/skill-search/search.js";
+import { skillDocument } from "../../src/skill-search/skill-document.js";
 import { type EvalRequest, loadEvalSet, measure, sharesNameWord } from "../support/skill-search-eval.js";
 
 let skills: Skill[];
@@ -40,5 +47,22 @@ describe("the skill search evaluation set", () => {
     expect(held.recall).toBeGreaterThanOrEqual(0.9);
     expect(apart.recall).toBeGreaterThanOrEqual(0.9);
     expect(all.mrr).toBeGreaterThanOrEqual(0.8);
+  });
+});
+
+describe("scoreDocuments", () => {
+  it("gives the index's top 10 on the eval set's heads for every request", () => {
+    const documents = skills.map((s) => skillDocument(s, undefined));
+    const index = buildLexicalIndex(documents);
+    const top = (m: { docs: Int32Array; scores: Float64Array }) =>
+      [...m.docs]
+        .map((doc, i) => ({ doc, score: m.scores[i] ?? 0 }))
+        .sort((a, b) => b.score - a.score || a.doc - b.doc)
+        .slice(0, 10)
+        .map((x) => `${x.doc}:${x.score.toFixed(6)}`);
+    for (const r of requests) {
+      const terms = queryTerms(r.request);
+      expect(top(scoreDocuments(documents, terms)), r.request).toEqual(top(queryLexicalIndex(index, terms)));
+    }
   });
 });
