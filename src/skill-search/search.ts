@@ -127,6 +127,21 @@ function built(skills: readonly Skill[], index: LexicalIndex): Built {
 export function createSkillSearcher(options: SkillSearcherOptions = {}): SkillSearcher {
   const now = options.now ?? Date.now;
   let current: Built | undefined;
+  // Bodies read so far, by skill object: an index rebuilt for another skill set (a fork's scope, a skill that
+  // appeared) reads only the bodies it has not seen.
+  const bodies = new WeakMap<Skill, Promise<string | undefined>>();
+  const bodyOf = (skill: Skill, signal?: AbortSignal) => {
+    let body = bodies.get(skill);
+    if (body === undefined) {
+      // A read cut short by the caller's abort is not kept: the next search reads it again.
+      body = readBody(skill, signal).then((text) => {
+        if (text === undefined && signal?.aborted === true) bodies.delete(skill);
+        return text;
+      });
+      bodies.set(skill, body);
+    }
+    return body;
+  };
   let building: Promise<Built> | undefined;
 
   const stampsOf = async (skills: readonly Skill[], fs: FsOps, signal?: AbortSignal) => {
@@ -137,8 +152,7 @@ export function createSkillSearcher(options: SkillSearcherOptions = {}): SkillSe
       skills.map((skill) =>
         limit(async () => {
           if (!bodySearched(skill)) return "mcp";
-          if (skill.filePath === "")
-            return `body:${fnv1a((await readBody(skill, signal)) ?? "").toString(16)}`;
+          if (skill.filePath === "") return `body:${fnv1a((await bodyOf(skill, signal)) ?? "").toString(16)}`;
           try {
             const s = await fs.stat(skill.filePath);
             // Changed too recently to trust its stamp (coarse timestamps): the cache is not written this time.
@@ -165,8 +179,8 @@ export function createSkillSearcher(options: SkillSearcherOptions = {}): SkillSe
       if (loaded !== undefined) return built(skills, loaded);
     }
     const limit = pLimit(BODY_READ_CONCURRENCY);
-    const bodies = await Promise.all(skills.map((skill) => limit(() => readBody(skill, signal))));
-    const index = buildLexicalIndex(skills.map((skill, i) => skillDocument(skill, bodies[i])));
+    const read = await Promise.all(skills.map((skill) => limit(() => bodyOf(skill, signal))));
+    const index = buildLexicalIndex(skills.map((skill, i) => skillDocument(skill, read[i])));
     if (cache !== undefined && stamp !== undefined && !racy) await saveIndexCache(cache, index, stamp);
     return built(skills, index);
   };
@@ -183,8 +197,10 @@ export function createSkillSearcher(options: SkillSearcherOptions = {}): SkillSe
     const started = build([...skills], signal);
     building = started;
     try {
-      current = await started;
-      return current;
+      const result = await started;
+      // An index built while the caller aborted may lack bodies: used for this answer, not kept.
+      if (signal?.aborted !== true) current = result;
+      return result;
     } finally {
       if (building === started) building = undefined;
     }
