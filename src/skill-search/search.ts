@@ -181,7 +181,9 @@ export function createSkillSearcher(options: SkillSearcherOptions = {}): SkillSe
     const limit = pLimit(BODY_READ_CONCURRENCY);
     const read = await Promise.all(skills.map((skill) => limit(() => bodyOf(skill, signal))));
     const index = buildLexicalIndex(skills.map((skill, i) => skillDocument(skill, read[i])));
-    if (cache !== undefined && stamp !== undefined && !racy) await saveIndexCache(cache, index, stamp);
+    if (cache !== undefined && stamp !== undefined && !racy && signal?.aborted !== true) {
+      await saveIndexCache(cache, index, stamp);
+    }
     return built(skills, index);
   };
 

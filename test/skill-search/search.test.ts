@@ -165,3 +165,26 @@ describe("searchCallable (heads only, synchronous)", () => {
     expect(searchCallable(skills, "PDF-FORMS")[0]?.skill.name).toBe("pdf-forms");
   });
 });
+
+describe("an aborted search", () => {
+  it("keeps neither the bodies it could not read nor the index built without them", async () => {
+    let reads = 0;
+    const controller = new AbortController();
+    const skills = [
+      makeSkill({
+        name: "vault",
+        description: "Secrets",
+        loadBody: async (signal) => {
+          reads += 1;
+          if (signal?.aborted === true) throw new Error("aborted");
+          return "rotate the keys";
+        },
+      }),
+    ];
+    const searcher = createSkillSearcher();
+    controller.abort();
+    expect(await searcher.search(skills, "rotate", { signal: controller.signal })).toEqual([]);
+    expect((await searcher.search(skills, "rotate")).map((m) => m.skill.name)).toEqual(["vault"]);
+    expect(reads).toBe(2);
+  });
+});
