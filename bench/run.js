@@ -18,12 +18,14 @@ import * as serveStore from "./serve-store.js";
 import * as serveTurn from "./serve-turn.js";
 import * as serveUpload from "./serve-upload.js";
 import * as skillContext from "./skill-context.js";
+import * as skillSearch from "./skill-search.js";
 
 /** Every section, in run order. Each module exports `run(ctx: BenchContext) → Promise<figures>`. */
 const SECTIONS = {
   discovery,
   activation,
   listing,
+  "skill-search": skillSearch,
   agent,
   cache,
   "skill-context": skillContext,

@@ -38,6 +38,8 @@ export { UnknownSessionError } from "./session/unknown-session-error.js";
 export { SKILL_TIERS, type Skill, type SkillMeta } from "./skill/skill.js";
 export { defineSkillTool } from "./skill/skill-tools.js";
 export type { SkillSwitches } from "./skill-filter.js";
+export { createEmbeddingRetriever } from "./skill-search/embedding-retriever.js";
+export type { SkillRetriever } from "./skill-search/retriever.js";
 export type { MemorySkillDefinition } from "./sources/memory-skill.js";
 export { createMemorySource } from "./sources/memory-source.js";
 export type { SkillSource } from "./sources/skill-source.js";

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import {
   type BundledRegistry,
   type BundledSkillDefinition,
@@ -7,6 +7,7 @@ import {
 import { createCatalog, type Discovery, type SkillCatalog } from "../catalog/catalog.js";
 import { projectDirs } from "../config/project.js";
 import type { Diagnostic } from "../diagnostics.js";
+import { cacheFileFor } from "../discovery/cache-file.js";
 import { createFileSource } from "../discovery/file-source.js";
 import { type SkillRoot, skillRoots } from "../discovery/skill-roots.js";
 import { type EnvironmentRef, resolveEnvironment } from "../environments/environments.js";
@@ -15,6 +16,7 @@ import { createNodeFs, type FsOps } from "../io/fs.js";
 import { promptTemplateDirs } from "../prompt-templates/load-templates.js";
 import { answersTo } from "../skill/skill.js";
 import { type SkillFilter, type SkillSwitches, skillFilterFrom } from "../skill-filter.js";
+import type { IndexCacheOptions } from "../skill-search/index-cache.js";
 import type { SkillSource } from "../sources/skill-source.js";
 import { type SkillWatcher, startSkillWatcher, type WatchOptions } from "../watch/skill-watcher.js";
 import { createMcpSource, createPluginSource } from "./extension-sources.js";
@@ -144,6 +146,11 @@ export interface Engine {
   getSkill(id: string): Promise<SkillInfo | undefined>;
   /** One `- {id}: {description}` line per model-invocable skill, for an application's own tool description. */
   getSkillsInfoForToolDescription(): Promise<string>;
+  /**
+   * Where the skill search keeps its index between runs: `search/` beside the discovery cache dir, one file per
+   * project, under the discovery cache's key. Undefined when the engine has no discovery cache.
+   */
+  searchIndexCache(): Promise<IndexCacheOptions | undefined>;
   /** Stops the skill watcher and MCP servers. Idempotent. */
   close(): Promise<void>;
 }
@@ -255,6 +262,15 @@ export function createEngine(options: EngineOptions): Engine {
     home: options.home,
     env,
     fs,
+    async searchIndexCache() {
+      if (cacheOptions === undefined) return undefined;
+      const { projectDir } = await roots();
+      const file = cacheFileFor(join(dirname(cacheOptions.dir), "search"), projectDir).replace(
+        /\.json$/,
+        ".idx",
+      );
+      return { fs, file, key: cacheOptions.key };
+    },
     addDirs: [...(options.addDirs ?? [])],
     bundled,
     roots,

@@ -68,7 +68,11 @@ export async function engineSessionHost(engine: Engine, rules: HostRules): Promi
     });
   };
   const setup = async (report: Parameters<SessionHost["setup"]>[0]): Promise<HostSetup> => {
-    const [{ roots, gitRoot }, extensions] = await Promise.all([engine.roots(), engine.extensions()]);
+    const [{ roots, gitRoot }, extensions, searchIndexCache] = await Promise.all([
+      engine.roots(),
+      engine.extensions(),
+      engine.searchIndexCache(),
+    ]);
     const { mcp } = extensions;
     const [tools, instructions, promptFiles] = await Promise.all([
       mcp === undefined ? [] : mcp.tools(),
@@ -101,6 +105,7 @@ export async function engineSessionHost(engine: Engine, rules: HostRules): Promi
                 ),
             }),
       usage: () => createFileUsageStore({ fs, path: defaultUsagePath(engine.home) }),
+      ...(searchIndexCache === undefined ? {} : { searchIndexCache }),
       ...(fs.host === true ? { approvals: () => hostSkillApprovals(fs, engine.home) } : {}),
     };
   };

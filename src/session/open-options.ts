@@ -7,6 +7,7 @@ import type { ShellOps } from "../io/shell.js";
 import type { ModelEffort } from "../models.js";
 import type { AskPermission } from "../permissions/decision.js";
 import type { SkillListingPlacement } from "../prompt/session-prompt.js";
+import type { SkillRetriever } from "../skill-search/retriever.js";
 import type { HostRules } from "./session-snapshot.js";
 import type { Session, SessionDeps } from "./session-types.js";
 import type { SkillContextOptions } from "./skill-context/expiry.js";
@@ -80,6 +81,11 @@ export interface OpenSessionOptions
    * code-registered) has references at open. Decided once: the tools array never changes within a session.
    */
   loadReference?: boolean;
+  /**
+   * The application's own retriever for `SkillSearch` (embeddings, a search service, a store's index), fused
+   * with the offline lexical ranking (see `createSkillSearcher`). Absent: the lexical ranking alone.
+   */
+  skillRetriever?: SkillRetriever;
   now?: () => number;
 }
 

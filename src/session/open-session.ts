@@ -11,6 +11,7 @@ import { CONFIG_DIR_NAME } from "../prompt/load-prompt-files.js";
 import { sessionPromptFrom } from "../prompt/session-prompt.js";
 import { expandPromptTemplate } from "../prompt-templates/template.js";
 import { answersTo } from "../skill/skill.js";
+import { createSkillSearcher } from "../skill-search/search.js";
 import { engineSessionHost } from "./engine-host.js";
 import { followSnapshots } from "./live-snapshot.js";
 import type { OpenedSession, OpenSessionOptions } from "./open-options.js";
@@ -65,6 +66,7 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
     settings: snapshot.listing,
     contextWindowTokens: contextWindowFor(model),
   });
+  const usage = options.usage ?? setup.usage();
   const {
     tools,
     skillSearch: skillSearchFor,
@@ -80,6 +82,12 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
     ...(options.loadReference === undefined ? {} : { loadReference: options.loadReference }),
     visible: () => view.visible(),
     listing,
+    searcher: createSkillSearcher({
+      ...(setup.searchIndexCache === undefined ? {} : { cache: setup.searchIndexCache }),
+      ...(options.skillRetriever === undefined ? {} : { retriever: options.skillRetriever }),
+      usage: () => usage.load(),
+      now,
+    }),
   });
   const prompt = sessionPromptFrom(setup.promptFiles, {
     cwd: host.cwd,
@@ -136,7 +144,7 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
       ),
     onClose: live.close,
     settled: live.settled,
-    usage: options.usage ?? setup.usage(),
+    usage,
     ...approvalsOf(options.approvals ?? setup.approvals?.()),
     store,
     listingSettings: snapshot.listing,

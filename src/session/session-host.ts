@@ -4,6 +4,7 @@ import type { Discovery } from "../catalog/catalog.js";
 import type { Diagnostic } from "../diagnostics.js";
 import type { FsOps } from "../io/fs.js";
 import type { PromptFiles } from "../prompt/load-prompt-files.js";
+import type { IndexCacheOptions } from "../skill-search/index-cache.js";
 import type { UsageStore } from "../usage.js";
 import type { SessionSnapshot } from "./session-snapshot.js";
 import type { TranscriptStore } from "./transcript-store.js";
@@ -53,6 +54,8 @@ export interface HostSetup {
   store: () => TranscriptStore;
   /** Where skill usage is recorded when the session is given none. */
   usage: () => UsageStore;
+  /** Where the skill search keeps its index between runs; absent: in memory only (built on the first search). */
+  searchIndexCache?: IndexCacheOptions;
   /** Where skill approvals are kept when the session is given none; absent: nowhere (never approved). */
   approvals?: () => SkillApprovals;
 }

@@ -7,6 +7,7 @@ import type { ShellOps } from "../io/shell.js";
 import { catalogCanCut, SKILL_SEARCH_TOOL_NAME } from "../listing/overflow.js";
 import type { Skill } from "../skill/skill.js";
 import { RESERVED_TOOL_NAMES } from "../skill/skill-tools.js";
+import type { SkillSearcher } from "../skill-search/search.js";
 import { createSkillSearchTool } from "../skill-search/tool.js";
 import { skillOwnedTools } from "../skill-tool/owned-tools.js";
 import { LOAD_REFERENCE_TOOL_NAME, namesReferences } from "../sources/reference-section.js";
@@ -33,6 +34,8 @@ export interface SessionToolsInput {
   visible: () => readonly Skill[];
   /** The listing budget and description cap for the session's model: `SkillSearch` when the listing can cut anything. */
   listing: { budget: number; maxDescChars: number };
+  /** What `SkillSearch` ranks with (its index is built on the first search). */
+  searcher: SkillSearcher;
 }
 
 /**
@@ -81,6 +84,7 @@ export function sessionTools(input: SessionToolsInput): {
           createSkillSearchTool({
             skills: () => skillsInScope(input.visible(), scope),
             maxDescChars: input.listing.maxDescChars,
+            searcher: input.searcher,
           }),
       }
     : { tools, diagnostics };

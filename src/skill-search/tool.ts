@@ -6,13 +6,13 @@ import { neutralizeMarkup } from "../skill/neutralize-markup.js";
 import { displayName, type Skill } from "../skill/skill.js";
 import { defineTool, type Tool, toolError } from "../tools/define-tool.js";
 import { SKILL_SEARCH_INPUT_SCHEMA } from "../tools/input-schemas.js";
-import { SKILL_SEARCH_LIMIT, searchCallable } from "./search.js";
+import { createSkillSearcher, SKILL_SEARCH_LIMIT, type SkillSearcher } from "./search.js";
 
 /** The model-facing description of the `SkillSearch` tool (SPEC §14.15). */
 export const SKILL_SEARCH_DESCRIPTION = `Find skills that the skill listing leaves out. When there are more skills than fit, the listing in the <system-reminder> blocks shows only some of them and ends by saying how many are not listed: search those here.
 
 - query: words describing the task or the skill you need (e.g. "deploy kubernetes", "fill pdf forms").
-- Returns up to ${SKILL_SEARCH_LIMIT} matching skills as listing entries ("- name: description"), best first, ranked by the query's words found in each skill's name, description and when_to_use.
+- Returns up to ${SKILL_SEARCH_LIMIT} matching skills as listing entries ("- name: description"), best first, ranked by the query's words (and their other forms) found in each skill's name, description, when_to_use and instructions.
 - Call a skill found here with the Skill tool, exactly as a listed one.`;
 
 /**
@@ -36,6 +36,8 @@ export interface SkillSearchToolOptions {
   skills: () => readonly Skill[];
   /** The per-description cap of the listing, so a result line reads as the listing's entry would. */
   maxDescChars?: number;
+  /** The session's searcher (its index is built on the first search). Default: a new in-memory one. */
+  searcher?: SkillSearcher;
 }
 
 /**
@@ -61,10 +63,11 @@ export function formatSearchResult(
 
 /**
  * The `SkillSearch` tool (SPEC §14.15): the best {@link SKILL_SEARCH_LIMIT} matches of `query` among the skills
- * the model may call (see `searchSkills` for the scoring), as listing entries. Read-only; a query with no words
+ * the model may call (see `createSkillSearcher` for the ranking), as listing entries. Read-only; a query with no words
  * is a tool error. Offered only in sessions whose listing can cut anything (see `catalogCanCut`).
  */
 export function createSkillSearchTool(options: SkillSearchToolOptions): Tool {
+  const searcher = options.searcher ?? createSkillSearcher();
   return defineTool({
     name: SKILL_SEARCH_TOOL_NAME,
     description: SKILL_SEARCH_DESCRIPTION,
@@ -72,10 +75,11 @@ export function createSkillSearchTool(options: SkillSearchToolOptions): Tool {
     inputSchema: SKILL_SEARCH_INPUT_SCHEMA,
     readOnly: true,
     subject: (input) => input.query,
-    async execute(input) {
+    async execute(input, ctx) {
       const query = input.query.trim();
       if (query === "") return toolError("The query is empty: give words describing the skill you need.");
-      const found = searchCallable(options.skills(), query).map((m) => m.skill);
+      const matches = await searcher.search(options.skills(), query, { signal: ctx.signal });
+      const found = matches.map((m) => m.skill);
       return { content: formatSearchResult(query, found, options.maxDescChars) };
     },
   });

@@ -59,7 +59,7 @@ describe("skillwright search", () => {
     const top = await cli(tree, ["search", "pdf", "--limit", "1"]);
     expect(top.code).toBe(0);
     expect(top.stdout).toMatch(
-      /^ 1\. pdf-(forms|merge) {2}\[project\] {2}score \d+ {2}listed: full\n {4}.+\n$/,
+      /^ 1\. pdf-(forms|merge) {2}\[project\] {2}score \d+\.\d\d {2}listed: full\n {4}.+\n$/,
     );
     const none = await cli(tree, ["search", "zebra"]);
     expect(none.stdout).toBe('No skill matches "zebra".\n');

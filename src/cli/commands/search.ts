@@ -3,7 +3,8 @@ import type { Engine } from "../../engine/engine.js";
 import { listingDescription } from "../../listing/description.js";
 import { describeVisibility, type Visibility } from "../../listing/visibility.js";
 import { displayName } from "../../skill/skill.js";
-import { SKILL_SEARCH_LIMIT, searchCallable } from "../../skill-search/search.js";
+import { createSkillSearcher, SKILL_SEARCH_LIMIT } from "../../skill-search/search.js";
+import { createFileUsageStore, defaultUsagePath } from "../../usage.js";
 import type { CliIo } from "../io.js";
 import { listingReport, openingSkills } from "../listing-report.js";
 import { LIST_DESCRIPTION_WIDTH } from "./list.js";
@@ -24,7 +25,15 @@ export async function searchCommand(
     return 2;
   }
   const skills = skillsInScope(await openingSkills(engine), MAIN_SCOPE);
-  const matches = searchCallable(skills, options.query, options.limit ?? SKILL_SEARCH_LIMIT);
+  const cache = await engine.searchIndexCache();
+  const usage = createFileUsageStore({ fs: engine.fs, path: defaultUsagePath(engine.home) });
+  const searcher = createSkillSearcher({
+    ...(cache === undefined ? {} : { cache }),
+    usage: () => usage.load(),
+  });
+  const matches = await searcher.search(skills, options.query, {
+    limit: options.limit ?? SKILL_SEARCH_LIMIT,
+  });
   // What the model sees of each match in a session this query opens: doctor --first-prompt's own report.
   const report =
     matches.length === 0 ? undefined : await listingReport(engine, undefined, Date.now(), options.query);
@@ -35,7 +44,7 @@ export async function searchCommand(
     const entries = matches.map(({ skill, score }) => ({
       name: skill.name,
       ...(skill.alias === undefined ? {} : { alias: skill.alias }),
-      score,
+      score: Math.round(score * 1000) / 1000,
       visibility: visibilityOf(skill.name),
       description: listingDescription(skill),
       source: skill.source,
@@ -55,7 +64,7 @@ export async function searchCommand(
         ? `${description.slice(0, LIST_DESCRIPTION_WIDTH - 1)}…`
         : description;
     const sees = describeVisibility(visibilityOf(skill.name));
-    return `${String(i + 1).padStart(2)}. ${displayName(skill)}  [${skill.source}]  score ${score}  listed: ${sees}\n    ${shown}`;
+    return `${String(i + 1).padStart(2)}. ${displayName(skill)}  [${skill.source}]  score ${score.toFixed(2)}  listed: ${sees}\n    ${shown}`;
   });
   io.stdout(`${lines.join("\n")}\n`);
   return 0;
