@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
+import { storeSkillRetriever } from "../../src/serve/sessions/store-skill-retriever.js";
 import { openDriver } from "../../src/serve/store/open-driver.js";
 import { anyWordQuery, searchStoredSkills } from "../../src/serve/store/skill-search.js";
 import type { SkillUpload } from "../../src/serve/store/skill-upload.js";
@@ -90,6 +91,18 @@ describe.each([
     expect((await searchStoredSkills(store.db, ws, "podcast", { limit: 5 })).map((m) => m.name)).toEqual([
       "notes",
     ]);
+  });
+
+  it("is a served session's SkillRetriever: ranks among the skills the session sees, by name", async () => {
+    const retriever = storeSkillRetriever(store.db, ws);
+    const documents = [
+      { name: "pdf-forms", text: "" },
+      { name: "deploy-service", text: "" },
+    ];
+    expect(await retriever.retrieve({ query: "deploy the service", documents, limit: 5 })).toEqual([
+      { name: "deploy-service", score: expect.any(Number) },
+    ]);
+    expect(await retriever.retrieve({ query: "rotate keys", documents, limit: 5 })).toEqual([]);
   });
 
   it("answers nothing for a query with no words, and takes hostile text as words", async () => {

@@ -22,6 +22,7 @@ import { createGuardedFetch, resolveWithDns } from "./mcp-url-guard.js";
 import { type HostTools, servedCapabilities } from "./served-capabilities.js";
 import { servedSessionHost } from "./served-host.js";
 import type { ServedSessionIo } from "./session-io.js";
+import { storeSkillRetriever } from "./store-skill-retriever.js";
 import {
   createSkillVersionCache,
   createStoreSkillSource,
@@ -202,6 +203,8 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
         filesystem: can.hostTools,
         store: engineTranscripts,
         extraTools: [...customTools.map((spec) => createCustomTool(spec, waits)), ...mcp.tools],
+        // SkillSearch also asks the database, which ranks the stored skills with its full-text index.
+        skillRetriever: storeSkillRetriever(store.db, ws),
         ...(resume ? { resume: session.id } : {}),
       };
       let host: SessionHost;
