@@ -11,9 +11,9 @@ import { performance } from "node:perf_hooks";
 import { startPostgres } from "../dist/dev/postgres.js";
 import { openPgDriver } from "../dist/serve/store/pg-driver.js";
 import { openPgliteDriver } from "../dist/serve/store/pglite-driver.js";
-import { createStore } from "../dist/serve/store/store.js";
 import { searchStoredSkills } from "../dist/serve/store/skill-search.js";
-import { formatTable } from "./lib.js";
+import { createStore } from "../dist/serve/store/store.js";
+import { createRng, formatTable } from "./lib.js";
 
 /** Stored skills (`SEARCH_BENCH_SKILLS` overrides, for a quick run). */
 export const STORE_SKILLS = Number(process.env.SEARCH_BENCH_SKILLS ?? 100_000);
@@ -22,28 +22,18 @@ export const SAMPLES = Number(process.env.SEARCH_BENCH_SAMPLES ?? 400);
 const WARMUP = 40;
 export const TARGETS = { p99Ms: 20 };
 
-/** Deterministic 32-bit generator (mulberry32). @param {number} seed */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The words the synthetic skills are written in: the repo's own docs, 4+ letters, each once. @param {string} root */
 function vocabulary(root) {
-  const text = readFileSync(join(root, "docs/behaviour.md"), "utf8") + readFileSync(join(root, "README.md"), "utf8");
+  const text =
+    readFileSync(join(root, "docs/behaviour.md"), "utf8") + readFileSync(join(root, "README.md"), "utf8");
   return [...new Set(text.toLowerCase().match(/[a-z]{4,}/g) ?? [])].sort();
 }
 
 /** p50, p99, max of milliseconds. @param {number[]} samples */
 function percentiles(samples) {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (/** @type {number} */ q) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
+  const at = (/** @type {number} */ q) =>
+    sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? 0;
   return { p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? 0 };
 }
 
@@ -71,16 +61,18 @@ async function seed(db, words, count) {
   );
   // The skills were written before their versions: setting the latest version again fires the trigger that
   // copies its text onto the skill, as the store's own writes do.
-  await db.query("UPDATE skills SET latest_version_id = latest_version_id WHERE workspace_id = 'wrkspc_bench'");
+  await db.query(
+    "UPDATE skills SET latest_version_id = latest_version_id WHERE workspace_id = 'wrkspc_bench'",
+  );
   await db.query("ANALYZE");
 }
 
 /** @param {import("./lib.js").BenchContext} ctx */
 export async function run(ctx) {
   const words = vocabulary(ctx.repoRoot);
-  const next = random(25);
+  const rng = createRng(25);
   const queries = Array.from({ length: SAMPLES + WARMUP }, () =>
-    Array.from({ length: 3 + Math.floor(next() * 4) }, () => words[Math.floor(next() * words.length)]).join(" "),
+    Array.from({ length: rng.int(3, 6) }, () => rng.pick(words)).join(" "),
   );
   const agentSkills = Array.from({ length: 50 }, (_, i) => `skill-${1 + ((i * 7919) % STORE_SKILLS)}`);
   /** @type {Record<string, unknown>} */
@@ -90,8 +82,10 @@ export async function run(ctx) {
   const postgres = await startPostgres().catch(() => undefined);
   /** @type {[string, () => Promise<import("../dist/serve/store/driver.js").SqlDriver>][]} */
   const databases = [["PGlite", () => openPgliteDriver(join(dir, "pglite"))]];
-  if (postgres === undefined) ctx.log("serve-search: PostgreSQL skipped (no server binaries: apt-get install postgresql)");
-  else databases.push(["PostgreSQL", async () => openPgDriver(await postgres.createDatabase("bench_search"))]);
+  if (postgres === undefined)
+    ctx.log("serve-search: PostgreSQL skipped (no server binaries: apt-get install postgresql)");
+  else
+    databases.push(["PostgreSQL", async () => openPgDriver(await postgres.createDatabase("bench_search"))]);
   try {
     for (const [label, open] of databases) {
       const db = await open();
@@ -102,7 +96,10 @@ export async function run(ctx) {
       /** @type {Record<string, (q: string, i: number) => Promise<unknown>>} */
       const kinds = {
         "floor: one skill by primary key": (_q, i) =>
-          db.query("SELECT name FROM skills WHERE id = $1 AND workspace_id = $2", [`skill_s${1 + ((i * 7919) % STORE_SKILLS)}`, "wrkspc_bench"]),
+          db.query("SELECT name FROM skills WHERE id = $1 AND workspace_id = $2", [
+            `skill_s${1 + ((i * 7919) % STORE_SKILLS)}`,
+            "wrkspc_bench",
+          ]),
         "search the workspace, top 10": (q) => searchStoredSkills(db, "wrkspc_bench", q, { limit: 10 }),
         "search an agent's 50 skills, top 10": (q) =>
           searchStoredSkills(db, "wrkspc_bench", q, { limit: 10, names: agentSkills }),
@@ -120,7 +117,14 @@ export async function run(ctx) {
       }
       const floor = measured["floor: one skill by primary key"]?.p50 ?? 1;
       for (const [kind, p] of Object.entries(measured)) {
-        rows.push([label, kind, p.p50.toFixed(2), p.p99.toFixed(2), p.max.toFixed(2), `x${(p.p50 / floor).toFixed(1)}`]);
+        rows.push([
+          label,
+          kind,
+          p.p50.toFixed(2),
+          p.p99.toFixed(2),
+          p.max.toFixed(2),
+          `x${(p.p50 / floor).toFixed(1)}`,
+        ]);
       }
       figures[label] = { seedMs, ...measured };
       await store.close();

@@ -17,6 +17,25 @@ const SCRIPT = {
 };
 const SKILL = "---\ndescription: Says hello. Use when greeted.\n---\nSay hello.\n";
 
+/** Uploads the hello skill, makes an agent with it and a session, and sends "hi" (key `k`). */
+async function sayHi(url: string) {
+  const client = sdkClient(url, "k");
+  const skill = await client.beta.skills.create({
+    files: [new File([SKILL], "hello/SKILL.md", { type: "text/markdown" })],
+  });
+  const environment = await client.beta.environments.create({ name: "e" });
+  const agent = await client.beta.agents.create({
+    name: "a",
+    model: "claude-sonnet-5-5",
+    skills: [{ type: "custom", skill_id: skill.id }],
+  });
+  const session = await client.beta.sessions.create({ agent: agent.id, environment_id: environment.id });
+  await client.beta.sessions.events.send(session.id, {
+    events: [{ type: "user.message", content: [{ type: "text", text: "hi" }] }],
+  });
+  return { client, session };
+}
+
 let tree: TmpTree | undefined;
 let served: ServeProcess | undefined;
 afterEach(async () => {
@@ -41,20 +60,7 @@ describe("serve --script", () => {
         },
         tree.path(),
       );
-      const client = sdkClient(served.url, "k");
-      const skill = await client.beta.skills.create({
-        files: [new File([SKILL], "hello/SKILL.md", { type: "text/markdown" })],
-      });
-      const environment = await client.beta.environments.create({ name: "e" });
-      const agent = await client.beta.agents.create({
-        name: "a",
-        model: "claude-sonnet-5-5",
-        skills: [{ type: "custom", skill_id: skill.id }],
-      });
-      const session = await client.beta.sessions.create({ agent: agent.id, environment_id: environment.id });
-      await client.beta.sessions.events.send(session.id, {
-        events: [{ type: "user.message", content: [{ type: "text", text: "hi" }] }],
-      });
+      const { client, session } = await sayHi(served.url);
       await expect
         .poll(
           async () => {
@@ -89,20 +95,7 @@ describe("serve --script", () => {
     // Printed after the `listening on` line that startServe waits for: it may arrive a moment later.
     const started = served;
     await expect.poll(() => started.stdout()).toContain("scripted model of turns.json");
-    const client = sdkClient(served.url, "k");
-    const skill = await client.beta.skills.create({
-      files: [new File([SKILL], "hello/SKILL.md", { type: "text/markdown" })],
-    });
-    const environment = await client.beta.environments.create({ name: "e" });
-    const agent = await client.beta.agents.create({
-      name: "a",
-      model: "claude-sonnet-5-5",
-      skills: [{ type: "custom", skill_id: skill.id }],
-    });
-    const session = await client.beta.sessions.create({ agent: agent.id, environment_id: environment.id });
-    await client.beta.sessions.events.send(session.id, {
-      events: [{ type: "user.message", content: [{ type: "text", text: "hi" }] }],
-    });
+    const { client, session } = await sayHi(served.url);
     await expect
       .poll(
         async () => {
