@@ -15,7 +15,9 @@ export interface StoredSkillMatch {
  * lower-cased, each once, at most {@link MAX_QUERY_TERMS}; undefined when none is left. Pure.
  */
 export function anyWordQuery(query: string): string | undefined {
-  const words = [...new Set((query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length > 1))];
+  const words = [
+    ...new Set((query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length > 1)),
+  ];
   return words.length === 0 ? undefined : words.slice(0, MAX_QUERY_TERMS).join(" | ");
 }
 
