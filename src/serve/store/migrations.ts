@@ -231,6 +231,17 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
       "CREATE INDEX sessions_busy ON sessions (id) WHERE status = 'running' OR queued > 0",
     ],
   },
+  {
+    version: 9,
+    name: "session outcome events",
+    sql: [
+      // A session's outcome_evaluations are folded from these events (src/serve/store/outcome-evaluations.ts):
+      // the partial index lets every session read find them without scanning the session's whole event log.
+      `CREATE INDEX session_events_outcomes ON session_events (session_id, seq)
+       WHERE type IN ('user.define_outcome', 'span.outcome_evaluation_start', 'span.outcome_evaluation_end',
+         'user.interrupt', 'session.status_running', 'session.status_idle')`,
+    ],
+  },
 ];
 
 /** An arbitrary constant: the advisory lock that serialises migrations across instances. */
