@@ -28,9 +28,7 @@ export function checkDefineOutcome(event: Record<string, unknown>, i: number): v
     if (!("file_id" in rubric) || typeof rubric.file_id !== "string" || rubric.file_id === "") {
       throw invalid(`events[${i}].rubric.file_id: expected a file id`);
     }
-    throw notImplemented(
-      `events[${i}].rubric: file rubrics (serve has no files API yet); give the rubric as text`,
-    );
+    throw notImplemented(`events[${i}].rubric: file rubrics`, "give the rubric as text");
   }
   if (rubric.type !== "text") {
     throw invalid(`events[${i}].rubric.type: expected "text" or "file", got ${JSON.stringify(rubric.type)}`);
