@@ -2,12 +2,8 @@ import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/
 import type { AgentEvent } from "../../agent/events.js";
 import type { ModelClient } from "../../agent/model-client.js";
 import { type GradeRequest, gradeAttempt } from "../../outcome/grader.js";
-import {
-  attemptPrompt,
-  type DefinedOutcome,
-  evaluationResult,
-  revisionPrompt,
-} from "../../outcome/outcome-prompts.js";
+import { type LoopEvaluation, runOutcomeLoop } from "../../outcome/outcome-loop.js";
+import { type DefinedOutcome, evaluationResult } from "../../outcome/outcome-prompts.js";
 import { ApiError } from "../errors.js";
 import { newId } from "../store/ids.js";
 import { primaryThreadId } from "../store/session-threads.js";
@@ -67,10 +63,7 @@ interface Evaluation extends Omit<GradeRequest, "onRequestEnd"> {
  * grader's model requests, then `…_end` with the result (`max_iterations_reached` when a revision is asked
  * for with no iteration left; `interrupted` when the turn was stopped), the explanation and the grader's usage.
  */
-async function evaluate(
-  writer: EventWriter,
-  evaluation: Evaluation,
-): Promise<{ result: string; explanation: string }> {
+async function evaluate(writer: EventWriter, evaluation: Evaluation): Promise<LoopEvaluation> {
   const { outcome, iteration } = evaluation;
   const ids = { outcome_id: outcome.outcomeId, iteration };
   const [startId = ""] = writer.write([{ type: "span.outcome_evaluation_start", ...ids }]).ids;
@@ -272,23 +265,27 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
         }
       };
       const outcome = turnOptions.outcome;
-      // One attempt; with an outcome, each attempt that ends cleanly is graded, and a revision asked for runs
-      // as the next attempt, with the grader's explanation as its message (docs/behaviour.md, "Outcomes").
-      let prompt = outcome === undefined ? text : attemptPrompt(outcome);
-      for (let iteration = 0; ; iteration += 1) {
+      const attempt = async (prompt: string) => {
         for await (const event of events(prompt)) handle(event);
-        if (outcome === undefined || stopReason.type !== "end_turn" || abort.signal.aborted) break;
-        const verdict = await evaluate(writer, {
-          client,
-          model: session.agent.model.id,
-          outcome,
-          deliverable,
-          files: live.files,
-          signal: abort.signal,
-          iteration,
+        return { deliverable, clean: stopReason.type === "end_turn" && !abort.signal.aborted };
+      };
+      // With an outcome, the turn is the write–grade–revise loop (docs/behaviour.md, "Outcomes").
+      const files = live.files;
+      if (outcome === undefined) await attempt(text);
+      else {
+        await runOutcomeLoop(outcome, {
+          attempt,
+          evaluate: (iteration, work) =>
+            evaluate(writer, {
+              client,
+              model: session.agent.model.id,
+              outcome,
+              deliverable: work,
+              files,
+              signal: abort.signal,
+              iteration,
+            }),
         });
-        if (verdict.result !== "needs_revision") break;
-        prompt = revisionPrompt(verdict.explanation, iteration);
       }
       // Only a turn that ended cleanly, with every MCP server connected, leaves a session worth keeping;
       // anything else reopens from the database (and tries its MCP servers again) on the next turn.
