@@ -3,6 +3,13 @@
  * test` (`kind: graded` cases). Pure.
  */
 
+/** `max_iterations` when an outcome gives none (the SDK's default). */
+export const DEFAULT_MAX_ITERATIONS = 3;
+/** The most `max_iterations` an outcome may ask for (the SDK's maximum). */
+export const MAX_ITERATIONS = 20;
+/** The longest text rubric, in characters (the SDK's maximum). */
+export const MAX_RUBRIC_CHARS = 262_144;
+
 /** An outcome an agent works toward: its task, its rubric's text and how many evaluations it may take. */
 export interface DefinedOutcome {
   /** The `outc_` id serve gives it (any label elsewhere). */

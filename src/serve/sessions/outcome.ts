@@ -1,13 +1,11 @@
-import type { DefinedOutcome } from "../../outcome/outcome-prompts.js";
+import {
+  DEFAULT_MAX_ITERATIONS,
+  type DefinedOutcome,
+  MAX_ITERATIONS,
+  MAX_RUBRIC_CHARS,
+} from "../../outcome/outcome-prompts.js";
 import { invalid, notImplemented } from "../errors.js";
 import { newId } from "../store/ids.js";
-
-/** `max_iterations` when a `user.define_outcome` gives none (the SDK's default). */
-export const DEFAULT_MAX_ITERATIONS = 3;
-/** The most `max_iterations` a `user.define_outcome` may ask for (the SDK's maximum). */
-export const MAX_ITERATIONS = 20;
-/** The longest text rubric, in characters (the SDK's maximum). */
-export const MAX_RUBRIC_CHARS = 262_144;
 
 /**
  * Refuses a `user.define_outcome` (at `events[i]`) that lacks a description or a rubric, whose text rubric is
