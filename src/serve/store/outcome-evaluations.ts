@@ -2,7 +2,7 @@ import type { BetaManagedAgentsOutcomeEvaluationResource } from "@anthropic-ai/s
 
 /**
  * The event types a session's `outcome_evaluations` are folded from (see {@link outcomeEvaluations}); migration
- * 9's partial index holds exactly these, so the fold reads only them.
+ * 9's partial index holds exactly these, so the fold reads only them (and only once the session has an outcome).
  */
 export const OUTCOME_EVENT_TYPES = [
   "user.define_outcome",
@@ -24,13 +24,16 @@ export interface OutcomeEventRow {
 }
 
 /**
- * The SQL column (on `sessions`) that reads a session's outcome events, oldest first, as a JSON array of
- * {@link OutcomeEventRow}s, over migration 9's partial index.
+ * The SQL column (on `sessions`) that reads a session's outcome events from its first `user.define_outcome` on,
+ * oldest first, as a JSON array of {@link OutcomeEventRow}s, over migration 9's partial indexes: a session that
+ * never defined an outcome costs one index probe, whatever its length.
  */
 export const OUTCOME_EVENTS_COLUMN = `(SELECT coalesce(jsonb_agg(jsonb_build_object('type', e.type, 'body', e.body,
      'at', e.created_at) ORDER BY e.seq), '[]'::jsonb)
    FROM session_events e WHERE e.session_id = sessions.id
-     AND e.type IN (${OUTCOME_EVENT_TYPES.map((t) => `'${t}'`).join(", ")})) AS outcome_events`;
+     AND e.type IN (${OUTCOME_EVENT_TYPES.map((t) => `'${t}'`).join(", ")})
+     AND e.seq >= (SELECT min(d.seq) FROM session_events d
+       WHERE d.session_id = sessions.id AND d.type = 'user.define_outcome')) AS outcome_events`;
 
 const str = (value: unknown): string => (typeof value === "string" ? value : "");
 
