@@ -58,6 +58,13 @@ function script(tag: string): ScriptTurnInput[] {
     }),
     textTurn(`draft one ${tag}`, { systemIncludes: POET, lastUserTextIncludes: `haiku ${tag}` }),
     textTurn(`lazy draft ${tag}`, { systemIncludes: POET, lastUserTextIncludes: `limerick ${tag}` }),
+    // The grader of the sonnet holds its response until the interrupt stops it.
+    {
+      match: { systemIncludes: GRADER, lastUserTextIncludes: `sonnet draft ${tag}` },
+      response: { content: [{ type: "text", text: "never sent" }] },
+      fault: { kind: "stall", afterEvents: 0 },
+    },
+    textTurn(`sonnet draft ${tag}`, { systemIncludes: POET, lastUserTextIncludes: `sonnet ${tag}` }),
   ];
 }
 
@@ -241,6 +248,33 @@ async function expectBadInputRefused(client: Anthropic, sessionId: string): Prom
   expect((await client.beta.sessions.events.list(sessionId)).data).toHaveLength(before);
 }
 
+/** An interrupt sent while the grader works ends the evaluation `interrupted`, and the turn with it. */
+async function expectInterruptedEvaluation(client: Anthropic, sessionId: string, tag: string): Promise<void> {
+  const stream = await client.beta.sessions.events.stream(sessionId);
+  const events = stream[Symbol.asyncIterator]();
+  try {
+    await client.beta.sessions.events.send(sessionId, {
+      events: [
+        {
+          type: "user.define_outcome",
+          description: `Write a sonnet ${tag}`,
+          rubric: { type: "text", content: "Fourteen lines." },
+        },
+      ],
+    });
+    await readUntil(events, (e) => e.type === "span.outcome_evaluation_start");
+    await client.beta.sessions.events.send(sessionId, { events: [{ type: "user.interrupt" }] });
+    const rest = await readUntil(events, (e) => e.type === "session.status_idle");
+    expect(rest.filter((e) => e.type === "span.outcome_evaluation_end").map((e) => e.result)).toEqual([
+      "interrupted",
+    ]);
+  } finally {
+    stream.controller.abort();
+  }
+  const evaluations = (await client.beta.sessions.retrieve(sessionId)).outcome_evaluations;
+  expect(evaluations.at(-1)).toMatchObject({ description: `Write a sonnet ${tag}`, result: "interrupted" });
+}
+
 describe("outcomes through the shipped serve", () => {
   it("PGlite: revise then satisfied, max_iterations_reached, bad input refused", async () => {
     const tag = "pglite";
@@ -256,6 +290,7 @@ describe("outcomes through the shipped serve", () => {
     expectLoop(tag, events);
     await expectMaxIterations(client, client, sessionId, tag);
     await expectEvaluations(client, sessionId, tag);
+    await expectInterruptedEvaluation(client, sessionId, tag);
   }, 120_000);
 
   it("PostgreSQL, two instances: sent through one, streamed and retrieved from the other", async () => {
