@@ -1,6 +1,7 @@
 import { isNode, LineCounter, parseDocument } from "yaml";
 import * as z from "zod";
 import { ScriptTurn } from "../dev/model-script.js";
+import { DEFAULT_MAX_ITERATIONS, MAX_ITERATIONS, MAX_RUBRIC_CHARS } from "../outcome/outcome-prompts.js";
 
 /** A stubbed inline-shell command: its stdout, or the whole result. */
 const StubOutput = z.union([
@@ -156,8 +157,45 @@ export const SessionCase = z
   .strict();
 export type SessionCase = z.infer<typeof SessionCase>;
 
+/** The results a graded case may expect its loop to end with. */
+export const GRADED_RESULTS = ["satisfied", "max_iterations_reached", "failed"] as const;
+
+/**
+ * The write–grade–revise loop (serve's `user.define_outcome`) against a scripted model: the agent works on
+ * `description` in a temp copy of the project, a grader with a fresh context and read-only tools judges each
+ * attempt against `rubric`, and a revision it asks for goes back to the agent, up to `max_iterations`
+ * evaluations. `turns` play both: the grader's requests carry the grader's system prompt (match them with
+ * `systemIncludes: "You are a grader."`) and its answer ends with a JSON verdict.
+ */
+export const GradedCase = z
+  .object({
+    kind: z.literal("graded"),
+    name: z.string().min(1),
+    description: z.string().min(1),
+    rubric: z.string().min(1).max(MAX_RUBRIC_CHARS),
+    max_iterations: z.number().int().min(1).max(MAX_ITERATIONS).default(DEFAULT_MAX_ITERATIONS),
+    turns: z.array(ScriptTurn).min(1),
+    allowed_tools: z.array(z.string().min(1)).default([]),
+    model: z.string().min(1).optional(),
+    expect: z
+      .object({
+        result: z.enum(GRADED_RESULTS),
+        /** How many evaluations ran. */
+        evaluations: z.number().int().min(1).max(MAX_ITERATIONS).optional(),
+      })
+      .strict(),
+  })
+  .strict();
+export type GradedCase = z.infer<typeof GradedCase>;
+
 /** A test case of one skill. */
-export const TestCase = z.discriminatedUnion("kind", [ExpansionCase, ListingCase, TriggerCase, SessionCase]);
+export const TestCase = z.discriminatedUnion("kind", [
+  ExpansionCase,
+  ListingCase,
+  TriggerCase,
+  SessionCase,
+  GradedCase,
+]);
 export type TestCase = z.infer<typeof TestCase>;
 
 /** A `tests/*.yaml` file. */

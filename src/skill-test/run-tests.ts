@@ -5,12 +5,13 @@ import type { ListingSettings } from "../listing/budget.js";
 import type { Skill } from "../skill/skill.js";
 import type { TriggerAdvice } from "./advice.js";
 import { type CaseFileError, type LocatedCase, parseCasesFile } from "./cases.js";
+import { gradedFailures, gradedSummary } from "./graded-checks.js";
 import type { CaseOutcome } from "./outcome.js";
 import { runExpansionCase, type TempCopy } from "./run-expansion.js";
 import { runListingCase } from "./run-listing.js";
 import { runTriggerCase, type TriggerSession } from "./run-trigger.js";
 import { sessionFailures, sessionSummary } from "./session-checks.js";
-import type { RunSessionCase } from "./session-host.js";
+import type { RunGradedCase, RunSessionCase } from "./session-host.js";
 
 /** The dir beside SKILL.md that holds a skill's cases. */
 export const TESTS_DIR = "tests";
@@ -31,6 +32,8 @@ export interface RunTestsDeps {
   onModelRun?: (label: string) => void;
   /** Runs session cases; absent: they are skipped. */
   runSession?: RunSessionCase;
+  /** Runs graded cases (the write–grade–revise loop); absent: they are skipped. */
+  runGraded?: RunGradedCase;
   /** Called after each case, for progress output. */
   onCase?: (outcome: CaseOutcome) => void;
 }
@@ -131,6 +134,19 @@ async function runCase(skill: Skill, located: LocatedCase, deps: RunTestsDeps): 
         const seen = await deps.runSession(skill, c);
         const failures = sessionFailures(c, seen);
         return { ...base, passed: failures.length === 0, failures, actual: sessionSummary(seen) };
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return { ...base, passed: false, failures: [`the session could not run: ${message}`] };
+      }
+    }
+    case "graded": {
+      if (deps.runGraded === undefined) {
+        return { ...base, passed: true, skipped: "no session runner", failures: [] };
+      }
+      try {
+        const seen = await deps.runGraded(skill, c);
+        const failures = gradedFailures(c, seen);
+        return { ...base, passed: failures.length === 0, failures, actual: gradedSummary(seen) };
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         return { ...base, passed: false, failures: [`the session could not run: ${message}`] };

@@ -2,14 +2,18 @@ import { cp, mkdir, mkdtemp, readFile, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, isAbsolute, join, relative, resolve } from "node:path";
 import type { AgentEvent } from "../agent/events.js";
-import { createModelClient } from "../agent/model-client.js";
-import { startModelServer } from "../dev/model-server.js";
+import { createModelClient, type ModelClient } from "../agent/model-client.js";
+import { type ModelServer, startModelServer } from "../dev/model-server.js";
 import type { Engine, EngineOptions } from "../engine/engine.js";
+import { createNodeFs } from "../io/fs.js";
 import type { ShellOps } from "../io/shell.js";
+import { gradeAttempt } from "../outcome/grader.js";
+import { runOutcomeLoop } from "../outcome/outcome-loop.js";
+import { evaluationResult } from "../outcome/outcome-prompts.js";
 import { createMemoryTranscriptStore } from "../session/memory-transcript-store.js";
 import type { OpenedSession, OpenSessionOptions } from "../session/open-options.js";
 import type { Skill } from "../skill/skill.js";
-import type { SessionCase } from "./cases.js";
+import type { GradedCase, SessionCase } from "./cases.js";
 import { createHookRecordingShell } from "./hook-recorder.js";
 import { type HookRun, type SessionObservation, stringsIn } from "./session-checks.js";
 
@@ -97,38 +101,13 @@ function observe(events: readonly AgentEvent[]) {
   return { skillCalls, toolResults, errors, reply };
 }
 
-/**
- * Session cases through the engine's real session: a temp copy of the project, a fresh engine on it (empty
- * home, the run's env and bundled skills), the case's turns played by an in-process scripted Messages API
- * server, headless permissions plus the case's `allowed_tools`, a transcript in memory. Every hook command run
- * is logged. The temp tree, the engine and the server are gone when it returns.
- */
+/** Session cases through the engine's real session (see {@link withCaseSession}): the prompts sent in order. */
 export function createSessionHost(deps: SessionHostDeps): RunSessionCase {
-  return async (skill, testCase) => {
-    const where = await tempProject(skill, deps);
-    const server = await startModelServer({ apiKey: SESSION_TEST_KEY, script: { turns: testCase.turns } });
-    const hooks: HookRun[] = [];
-    const engine = deps.createEngine({
-      cwd: where.cwd,
-      home: where.home,
-      env: deps.env,
-      ...(deps.bundledDir === undefined ? {} : { bundledDir: deps.bundledDir }),
-    });
-    try {
-      const { session } = await deps.openSession(engine, {
-        client: createModelClient({ apiKey: SESSION_TEST_KEY, baseURL: server.url, maxRetries: 0 }),
-        ...(testCase.model === undefined ? {} : { model: testCase.model }),
-        allowedTools: testCase.allowed_tools,
-        shell: createHookRecordingShell(deps.shell, hooks),
-        store: createMemoryTranscriptStore(),
-      });
+  return (skill, testCase) =>
+    withCaseSession(skill, testCase, deps, async ({ session, where, server, hooks }) => {
       const events: AgentEvent[] = [];
-      try {
-        const prompts = typeof testCase.prompt === "string" ? [testCase.prompt] : testCase.prompt;
-        for (const prompt of prompts) for await (const event of session.send(prompt)) events.push(event);
-      } finally {
-        await session.close();
-      }
+      const prompts = typeof testCase.prompt === "string" ? [testCase.prompt] : testCase.prompt;
+      for (const prompt of prompts) for await (const event of session.send(prompt)) events.push(event);
       const files = new Map<string, string | undefined>();
       for (const file of testCase.expect.files ?? []) {
         const text = await readFile(resolve(where.project, file.path), "utf8").catch(() => undefined);
@@ -143,10 +122,122 @@ export function createSessionHost(deps: SessionHostDeps): RunSessionCase {
         files,
         unusedTurns: server.remainingTurns().filter((t) => !t.repeat).length,
       };
+    });
+}
+
+/** What a graded case's run found: each evaluation's result and explanation, in order. */
+export interface GradedObservation {
+  evaluations: { result: string; explanation: string }[];
+  /** The agent's `error` events. */
+  errors: string[];
+  /** Scripted turns no request asked for (repeat turns not counted). */
+  unusedTurns: number;
+}
+
+/** Runs one graded case and reports its evaluations. */
+export type RunGradedCase = (skill: Skill, testCase: GradedCase) => Promise<GradedObservation>;
+
+/**
+ * Graded cases: the write–grade–revise loop ({@link runOutcomeLoop}, the one serve runs for
+ * `user.define_outcome`) in the session a session case gets, the grader on the same scripted server with its
+ * read-only tools over the temp project.
+ */
+export function createGradedHost(deps: SessionHostDeps): RunGradedCase {
+  return (skill, testCase) =>
+    withCaseSession(skill, testCase, deps, async ({ session, model, client, where, server }) => {
+      const outcome = {
+        outcomeId: testCase.name,
+        description: testCase.description,
+        rubric: testCase.rubric,
+        maxIterations: testCase.max_iterations,
+      };
+      const evaluations: GradedObservation["evaluations"] = [];
+      const events: AgentEvent[] = [];
+      const signal = new AbortController().signal;
+      await runOutcomeLoop(outcome, {
+        async attempt(prompt) {
+          let deliverable = "";
+          let clean = false;
+          for await (const event of session.send(prompt)) {
+            events.push(event);
+            if (event.type === "done" && event.agentId === undefined) {
+              deliverable = event.result.text;
+              clean = event.result.cause === "end_turn";
+            }
+          }
+          return { deliverable, clean };
+        },
+        async evaluate(iteration, deliverable) {
+          const verdict = await gradeAttempt({
+            client,
+            model,
+            outcome,
+            deliverable,
+            files: { fs: createNodeFs(), cwd: where.cwd, home: where.home },
+            signal,
+          });
+          const result = evaluationResult(verdict.result, iteration, outcome.maxIterations);
+          evaluations.push({ result, explanation: verdict.explanation });
+          return { result, explanation: verdict.explanation };
+        },
+      });
+      return {
+        evaluations,
+        errors: observe(events).errors,
+        unusedTurns: server.remainingTurns().filter((t) => !t.repeat).length,
+      };
+    });
+}
+
+/** What a case's session gives the code that drives it. */
+interface CaseSession {
+  session: OpenedSession["session"];
+  /** The model the session runs on. */
+  model: string;
+  client: ModelClient;
+  where: { project: string; cwd: string; home: string };
+  server: ModelServer;
+  hooks: HookRun[];
+}
+
+/**
+ * A case's session: a temp copy of the project, a fresh engine on it (empty home, the run's env and bundled
+ * skills), the case's turns played by an in-process scripted Messages API server, headless permissions plus
+ * the case's `allowed_tools`, a transcript in memory, every hook command run logged. The temp tree, the
+ * engine, the session and the server are gone when it returns.
+ */
+async function withCaseSession<T>(
+  skill: Skill,
+  testCase: Pick<SessionCase, "turns" | "allowed_tools" | "model">,
+  deps: SessionHostDeps,
+  drive: (opened: CaseSession) => Promise<T>,
+): Promise<T> {
+  const where = await tempProject(skill, deps);
+  const server = await startModelServer({ apiKey: SESSION_TEST_KEY, script: { turns: testCase.turns } });
+  const hooks: HookRun[] = [];
+  const engine = deps.createEngine({
+    cwd: where.cwd,
+    home: where.home,
+    env: deps.env,
+    ...(deps.bundledDir === undefined ? {} : { bundledDir: deps.bundledDir }),
+  });
+  try {
+    const client = createModelClient({ apiKey: SESSION_TEST_KEY, baseURL: server.url, maxRetries: 0 });
+    const { session, model } = await deps.openSession(engine, {
+      client,
+      ...(testCase.model === undefined ? {} : { model: testCase.model }),
+      allowedTools: testCase.allowed_tools,
+      shell: createHookRecordingShell(deps.shell, hooks),
+      store: createMemoryTranscriptStore(),
+    });
+    try {
+      return await drive({ session, model, client, where, server, hooks });
     } finally {
-      await engine.close();
-      await server.close();
-      await rm(where.root, { recursive: true, force: true });
+      await session.close();
     }
-  };
+  } finally {
+    await engine.close();
+    await server.close();
+    await rm(where.root, { recursive: true, force: true });
+  }
 }

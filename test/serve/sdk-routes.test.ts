@@ -221,16 +221,16 @@ describe("fields and event types serve does not implement answer 501 through the
       "session resources",
     ],
     [
-      "sessions.create user.define_outcome in initial_events",
+      "sessions.create user.define_outcome with a file rubric in initial_events",
       (client) =>
         client.beta.sessions.create({
           agent: agentId,
           environment_id: environmentId,
           initial_events: [
-            { type: "user.define_outcome", description: "d", rubric: { type: "text", content: "r" } },
+            { type: "user.define_outcome", description: "d", rubric: { type: "file", file_id: "file_1" } },
           ],
         }),
-      "events[0]: the event type user.define_outcome",
+      "events[0].rubric: file rubrics",
     ],
     [
       "sessions.update vault_ids",
@@ -238,12 +238,14 @@ describe("fields and event types serve does not implement answer 501 through the
       "vault_ids (vaults)",
     ],
     [
-      "events.send user.define_outcome",
+      "events.send user.define_outcome with a file rubric",
       (client) =>
         client.beta.sessions.events.send(sessionId, {
-          events: [{ type: "user.define_outcome", description: "d", rubric: { type: "text", content: "r" } }],
+          events: [
+            { type: "user.define_outcome", description: "d", rubric: { type: "file", file_id: "file_1" } },
+          ],
         }),
-      "events[0]: the event type user.define_outcome",
+      "events[0].rubric: file rubrics",
     ],
     [
       "events.send user.tool_result",

@@ -13,7 +13,12 @@ import { createProgress } from "../../skill-test/progress.js";
 import { jsonReport, junitReport, runPassed, textReport } from "../../skill-test/report.js";
 import { runSkillTests } from "../../skill-test/run-tests.js";
 import type { TriggerSession } from "../../skill-test/run-trigger.js";
-import { createSessionHost, type RunSessionCase } from "../../skill-test/session-host.js";
+import {
+  createGradedHost,
+  createSessionHost,
+  type RunGradedCase,
+  type RunSessionCase,
+} from "../../skill-test/session-host.js";
 import { createStubShell } from "../../skill-test/stub-shell.js";
 import { copyToTemp } from "../../skill-test/temp-copy.js";
 import { updatedCasesText } from "../../skill-test/update.js";
@@ -90,22 +95,30 @@ async function triggerAdviser(
  * played by the scripted server. The engine and session modules load on the first session case.
  */
 function sessionRunner(engine: Engine, io: CliIo, projectDir: string): RunSessionCase {
-  return async (skill, testCase) => {
-    const [{ createEngine }, { openSession }] = await Promise.all([
-      import("../../engine/engine.js"),
-      import("../../session/open.js"),
-    ]);
-    const run = createSessionHost({
-      projectDir,
-      cwd: io.cwd,
-      env: engine.env,
-      bundledDir: io.bundledDir,
-      shell: createNodeShell(),
-      createEngine,
-      openSession,
-    });
-    return run(skill, testCase);
+  return async (skill, testCase) => (await sessionHostDeps(engine, io, projectDir)).session(skill, testCase);
+}
+
+/** How graded cases run: as session cases do, with the write–grade–revise loop driving the session. */
+function gradedRunner(engine: Engine, io: CliIo, projectDir: string): RunGradedCase {
+  return async (skill, testCase) => (await sessionHostDeps(engine, io, projectDir)).graded(skill, testCase);
+}
+
+/** The session and graded case runners, their engine and session modules loaded on first use. */
+async function sessionHostDeps(engine: Engine, io: CliIo, projectDir: string) {
+  const [{ createEngine }, { openSession }] = await Promise.all([
+    import("../../engine/engine.js"),
+    import("../../session/open.js"),
+  ]);
+  const deps = {
+    projectDir,
+    cwd: io.cwd,
+    env: engine.env,
+    bundledDir: io.bundledDir,
+    shell: createNodeShell(),
+    createEngine,
+    openSession,
   };
+  return { session: createSessionHost(deps), graded: createGradedHost(deps) };
 }
 
 /**
@@ -143,6 +156,7 @@ export async function testCommand(engine: Engine, io: CliIo, paths: string[], op
     listingSettings,
     ...(adviseTrigger === undefined ? {} : { adviseTrigger }),
     runSession: sessionRunner(engine, io, projectDir),
+    runGraded: gradedRunner(engine, io, projectDir),
     ...(openTrigger === undefined ? {} : { openTrigger }),
     ...(progress === undefined
       ? {}

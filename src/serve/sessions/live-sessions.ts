@@ -3,6 +3,7 @@ import type { ModelClient } from "../../agent/model-client.js";
 import { createCatalog } from "../../catalog/catalog.js";
 import { createEngine } from "../../engine/engine.js";
 import type { FsOps } from "../../io/fs.js";
+import type { GraderFiles } from "../../outcome/grader.js";
 import { engineSessionHost } from "../../session/engine-host.js";
 import { openSessionOn } from "../../session/open-session.js";
 import type { SessionHost } from "../../session/session-host.js";
@@ -60,6 +61,8 @@ export interface LiveSession {
   confirm: ToolConfirmation;
   /** What its callbacks reach of the turn running now. */
   io: TurnIo;
+  /** The file system and working directory the session's agent works in (an outcome's grader reads them). */
+  files: GraderFiles;
 }
 
 /** A live session's agent snapshot and last transcript entry, as kept and as the database has them now. */
@@ -231,6 +234,7 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
         session: withTelemetry(opened.session, options.telemetry, opened.model, { shutdownOnClose: false }),
         source,
         transcripts,
+        files: { fs: can.fs, cwd: can.cwd, home: can.home },
         customTools: new Set(customTools.map((t) => t.name)),
         mcp,
         confirm,

@@ -1,16 +1,18 @@
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
 import type { ModelClient } from "../../agent/model-client.js";
 import type { FsOps } from "../../io/fs.js";
+import type { DefinedOutcome } from "../../outcome/outcome-prompts.js";
 import type { Telemetry } from "../../telemetry/telemetry.js";
 import type { EventSignals } from "../events/event-signals.js";
 import type { SessionRunner } from "../session-runner.js";
-import type { SessionEvent } from "../store/sessions.js";
+import { isTurnInput, type SessionEvent } from "../store/sessions.js";
 import type { Store } from "../store/store.js";
 import type { OutEvent } from "./agent-event-map.js";
 import { checkUserAnswers } from "./confirmation-check.js";
 import type { LiveCacheLimits } from "./live-cache.js";
 import { createLiveSessions } from "./live-sessions.js";
 import { createOrphanTakeover } from "./orphan-takeover.js";
+import { acceptOutcome, outcomeOf } from "./outcome.js";
 import type { HostTools } from "./served-capabilities.js";
 import { createServedTurns, sessionGone } from "./served-turns.js";
 import { createServedSessionIo } from "./session-io.js";
@@ -81,6 +83,12 @@ export interface SessionRunnerOptions {
   interruptChannel?: string;
   /** What a failure no request or event can tell goes to (default `console.error`). */
   report?: (error: unknown) => void;
+}
+
+/** The turn option of a taken `user.define_outcome` (its write–grade–revise loop); none for a message. Pure. */
+function outcomeOption(event: Record<string, unknown>): { outcome?: DefinedOutcome } {
+  const outcome = outcomeOf(event);
+  return outcome === undefined ? {} : { outcome };
 }
 
 /** How often each instance sweeps for turns no live instance runs: every 2 seconds (two indexed queries). */
@@ -172,7 +180,9 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       const step = queueStep(queue.inputs, queue.archived);
       // An interrupt (or the archive) ends a wait no instance runs any more.
       if (queue.waiting && (step.interrupted || queue.archived)) await orphans.closeWait(ws, sessionId);
-      const drops: OutEvent[] = step.drop.map((d) => droppedMessageError(d.input.event.id, d.cause));
+      const drops: OutEvent[] = step.drop.map((d) =>
+        droppedMessageError(d.input.event.id, d.cause, d.input.event.type),
+      );
       const take = { upTo: step.upTo, messages: step.drop.length + (step.take === undefined ? 0 : 1) };
       if (step.take === undefined) {
         if (step.upTo > 0 || drops.length > 0)
@@ -192,6 +202,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       await turns.run(ws, session, userText(step.take.event), {
         announced: true,
         ...(startedAt === undefined ? {} : { startedAt }),
+        ...outcomeOption(step.take.event),
       });
     }
   };
@@ -249,6 +260,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
           await turns.run(ws, session, userText(message), {
             announced: true,
             ...(startedAt === undefined ? {} : { startedAt }),
+            ...outcomeOption(message),
           });
         } finally {
           await locks.release(session.id);
@@ -293,11 +305,19 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
   });
 
   return {
-    async send(ws, session, events) {
-      checkUserEvents(events);
-      await checkUserAnswers(store.sessions, ws, session.id, events);
+    async send(ws, session, sent) {
+      checkUserEvents(sent);
+      await checkUserAnswers(store.sessions, ws, session.id, sent);
+      // Each user.define_outcome gets its outc_ id (and its max_iterations) before it is stored.
+      const events = sent.map(acceptOutcome);
       const [only] = events;
-      if (events.length === 1 && only?.type === "user.message" && !stopping && !queues.has(session.id))
+      if (
+        events.length === 1 &&
+        only !== undefined &&
+        isTurnInput(only.type) &&
+        !stopping &&
+        !queues.has(session.id)
+      )
         return startTurn(ws, session, only);
       const stored = await io.append(ws, session.id, events, undefined, undefined, {
         maxQueued: MAX_QUEUED_MESSAGES,
@@ -312,7 +332,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
         (e) => e.type === "user.custom_tool_result" || e.type === "user.tool_confirmation",
       );
       const resume = answers && !queues.has(session.id);
-      const queued = events.some((e) => e.type === "user.message" || e.type === "user.interrupt");
+      const queued = events.some((e) => isTurnInput(e.type) || e.type === "user.interrupt");
       if (resume || queued) kick(ws, session.id, resume);
       return stored;
     },

@@ -1,5 +1,9 @@
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
+import type { AgentEvent } from "../../agent/events.js";
 import type { ModelClient } from "../../agent/model-client.js";
+import { type GradeRequest, gradeAttempt } from "../../outcome/grader.js";
+import { type LoopEvaluation, runOutcomeLoop } from "../../outcome/outcome-loop.js";
+import { type DefinedOutcome, evaluationResult } from "../../outcome/outcome-prompts.js";
 import { ApiError } from "../errors.js";
 import { newId } from "../store/ids.js";
 import { primaryThreadId } from "../store/session-threads.js";
@@ -41,6 +45,46 @@ export interface TurnOptions {
   announced?: boolean;
   /** When it started (its stored `session.status_running`'s `processed_at`), to tell interrupts sent before it. */
   startedAt?: string;
+  /**
+   * The outcome the turn works toward (a `user.define_outcome`): `text` is ignored; the turn runs the
+   * write–grade–revise loop until the grader is satisfied or the iterations are spent.
+   */
+  outcome?: DefinedOutcome;
+}
+
+/** What one outcome evaluation of a served turn needs (see {@link evaluate}). */
+interface Evaluation extends Omit<GradeRequest, "onRequestEnd"> {
+  /** 0-based: the evaluation's revision cycle. */
+  iteration: number;
+}
+
+/**
+ * Runs one outcome evaluation and streams it: `span.outcome_evaluation_start`, an `…_ongoing` after each of the
+ * grader's model requests, then `…_end` with the result (`max_iterations_reached` when a revision is asked
+ * for with no iteration left; `interrupted` when the turn was stopped), the explanation and the grader's usage.
+ */
+async function evaluate(writer: EventWriter, evaluation: Evaluation): Promise<LoopEvaluation> {
+  const { outcome, iteration } = evaluation;
+  const ids = { outcome_id: outcome.outcomeId, iteration };
+  const [startId = ""] = writer.write([{ type: "span.outcome_evaluation_start", ...ids }]).ids;
+  const verdict = await gradeAttempt({
+    ...evaluation,
+    onRequestEnd: () => writer.write([{ type: "span.outcome_evaluation_ongoing", ...ids }]),
+  });
+  const result = verdict.aborted
+    ? "interrupted"
+    : evaluationResult(verdict.result, iteration, outcome.maxIterations);
+  writer.write([
+    {
+      type: "span.outcome_evaluation_end",
+      ...ids,
+      outcome_evaluation_start_id: startId,
+      result,
+      explanation: verdict.explanation,
+      usage: verdict.usage,
+    },
+  ]);
+  return { result, explanation: verdict.explanation };
 }
 
 /** Why a turn running here is stopped before it ends. */
@@ -179,11 +223,14 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
       const served = live.session;
       // A background fork still running when the turn's answer is in: the turn waits for it (its thread's
       // events stream meanwhile) and the agent answers once more with its answer (docs/behaviour.md).
-      const events = async function* () {
-        yield* served.send(text, { signal: abort.signal });
+      const events = async function* (prompt: string) {
+        yield* served.send(prompt, { signal: abort.signal });
         if (stopReason.type === "end_turn") yield* served.drainBackground({ signal: abort.signal });
       };
-      for await (const event of events()) {
+      // The main agent's last answer of the attempt running now (what an outcome's grader judges).
+      let deliverable = "";
+      const handle = (event: AgentEvent): void => {
+        if (event.type === "done" && event.agentId === undefined) deliverable = event.result.text;
         if (event.type === "error" && event.agentId === undefined) stopReason = { type: "retries_exhausted" };
         if (event.type === "tool_decision" && event.agentId === undefined)
           held.decide(event.id, { behavior: event.behavior, ...(event.refused ? { refused: true } : {}) });
@@ -216,6 +263,29 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
           if (id !== undefined && out.remember !== undefined)
             state[out.remember.map].set(out.remember.key, id);
         }
+      };
+      const outcome = turnOptions.outcome;
+      const attempt = async (prompt: string) => {
+        for await (const event of events(prompt)) handle(event);
+        return { deliverable, clean: stopReason.type === "end_turn" && !abort.signal.aborted };
+      };
+      // With an outcome, the turn is the write–grade–revise loop (docs/behaviour.md, "Outcomes").
+      const files = live.files;
+      if (outcome === undefined) await attempt(text);
+      else {
+        await runOutcomeLoop(outcome, {
+          attempt,
+          evaluate: (iteration, work) =>
+            evaluate(writer, {
+              client,
+              model: session.agent.model.id,
+              outcome,
+              deliverable: work,
+              files,
+              signal: abort.signal,
+              iteration,
+            }),
+        });
       }
       // Only a turn that ended cleanly, with every MCP server connected, leaves a session worth keeping;
       // anything else reopens from the database (and tries its MCP servers again) on the next turn.

@@ -1,4 +1,4 @@
-import type { SessionEvent } from "../store/sessions.js";
+import { isTurnInput, type SessionEvent } from "../store/sessions.js";
 import { failedSpanEnd, type OutEvent } from "./agent-event-map.js";
 
 /** The most user events one `POST /v1/sessions/{id}/events` (or a session's `initial_events`) may carry. */
@@ -45,7 +45,7 @@ export interface QueueStep {
  * queue it found), and the first message after it runs next. Pure.
  */
 export function queueStep(inputs: readonly QueuedInput[], archived: boolean): QueueStep {
-  const messages = inputs.filter((i) => i.event.type === "user.message");
+  const messages = inputs.filter((i) => isTurnInput(i.event.type));
   if (archived) {
     return {
       drop: messages.map((input) => ({ input, cause: "archive" })),
@@ -67,14 +67,14 @@ export function queueStep(inputs: readonly QueuedInput[], archived: boolean): Qu
 }
 
 /** The `session.error` telling that queued message `id` will not run, and why. Pure. */
-export function droppedMessageError(id: string, cause: DropCause): OutEvent {
+export function droppedMessageError(id: string, cause: DropCause, type = "user.message"): OutEvent {
   const why =
     cause === "interrupt" ? "a user.interrupt cleared the session's queue" : "the session was archived";
   return {
     type: "session.error",
     error: {
       type: "unknown_error",
-      message: `user.message ${id} was not run: ${why} before its turn started`,
+      message: `${type} ${id} was not run: ${why} before its turn started`,
       retry_status: { type: "exhausted" },
     },
   };

@@ -1,4 +1,5 @@
 import { invalid, notImplemented } from "../errors.js";
+import { checkDefineOutcome } from "./outcome.js";
 import { MAX_EVENTS_PER_REQUEST } from "./turn-queue.js";
 
 /** The user events a session takes (`POST /v1/sessions/{id}/events`). */
@@ -7,10 +8,11 @@ export const USER_EVENT_TYPES = [
   "user.interrupt",
   "user.custom_tool_result",
   "user.tool_confirmation",
+  "user.define_outcome",
 ] as const;
 
 /** The SDK's other input events, which serve does not implement (501). */
-export const UNSERVED_EVENT_TYPES = ["user.define_outcome", "user.tool_result", "system.message"] as const;
+export const UNSERVED_EVENT_TYPES = ["user.tool_result", "system.message"] as const;
 
 /** A user event as posted: its type and its other fields, unchecked. */
 export type UserEvent = { type: string } & Record<string, unknown>;
@@ -51,6 +53,7 @@ export function checkUserEvents(events: readonly UserEvent[]): void {
     if (event.type === "user.message" && !Array.isArray(event.content)) {
       throw invalid(`events[${i}].content: expected an array of content blocks`);
     }
+    if (event.type === "user.define_outcome") checkDefineOutcome(event, i);
     if (event.type === "user.custom_tool_result" && typeof event.custom_tool_use_id !== "string") {
       throw invalid(`events[${i}].custom_tool_use_id: expected a string`);
     }

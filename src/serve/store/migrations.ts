@@ -332,6 +332,19 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
       "CREATE INDEX skills_workspace_name ON skills (workspace_id, name)",
     ],
   },
+  {
+    version: 11,
+    name: "session outcome events",
+    sql: [
+      // A session's outcome_evaluations are folded from these events (src/serve/store/outcome-evaluations.ts):
+      // the partial indexes let every session read find them without scanning the session's whole event log.
+      `CREATE INDEX session_events_outcomes ON session_events (session_id, seq)
+       WHERE type IN ('user.define_outcome', 'span.outcome_evaluation_start', 'span.outcome_evaluation_end',
+         'user.interrupt', 'session.status_running', 'session.status_idle')`,
+      // Where a session's first outcome is: a session without one reads none of the events above.
+      "CREATE INDEX session_events_define_outcome ON session_events (session_id, seq) WHERE type = 'user.define_outcome'",
+    ],
+  },
 ];
 
 /** An arbitrary constant: the advisory lock that serialises migrations across instances. */

@@ -3,6 +3,7 @@ import { ApiError, notFound } from "../errors.js";
 import type { SqlDriver, SqlParam, SqlQuery, SqlRow } from "./driver.js";
 import { batchEffects, threadOf } from "./event-effects.js";
 import { newId } from "./ids.js";
+import { OUTCOME_EVENTS_COLUMN, outcomeEvaluationsOf } from "./outcome-evaluations.js";
 import { type Page, type PageRequest, toPage } from "./page.js";
 import { iso, isoOrNull, num, record, text } from "./rows.js";
 import { appendTranscript, type TranscriptRows } from "./session-transcripts.js";
@@ -23,6 +24,14 @@ export interface NewSession extends SessionBody {
 
 /** One stored event: what the SDK reads (`id`, `type`, `processed_at`, the rest of its fields). */
 export type SessionEvent = { id: string; type: string; processed_at: string } & Record<string, unknown>;
+
+/** The user events that each start a turn of their own and wait in the session's queue until it runs. */
+export const TURN_INPUT_TYPES = ["user.message", "user.define_outcome"] as const;
+
+/** Whether an event of `type` starts a turn of its own (see {@link TURN_INPUT_TYPES}). Pure. */
+export function isTurnInput(type: string): boolean {
+  return (TURN_INPUT_TYPES as readonly string[]).includes(type);
+}
 
 /** The most events one `eventsSince` returns. */
 export const EVENTS_SINCE_LIMIT = 1000;
@@ -152,7 +161,8 @@ export const SESSION_COLUMNS = `*,
      ELSE (extract(epoch FROM clock_timestamp() - t.running_since) * 1000)::bigint END), 0)
    FROM session_threads t WHERE t.session_id = sessions.id) AS threads_active_ms,
   (extract(epoch FROM CASE WHEN status = 'terminated' THEN updated_at ELSE now() END - created_at) * 1000)::bigint
-    AS age_ms`;
+    AS age_ms,
+  ${OUTCOME_EVENTS_COLUMN}`;
 
 /**
  * The SQL that keeps a row's running time as its status changes to `$n` (NULL: unchanged): a spell starts when
@@ -183,7 +193,7 @@ export function sessionOf(row: SqlRow): BetaManagedAgentsSession {
     status: status === "running" || status === "rescheduling" || status === "terminated" ? status : "idle",
     archived_at: isoOrNull(row, "archived_at"),
     budget: null,
-    outcome_evaluations: [],
+    outcome_evaluations: outcomeEvaluationsOf(row.outcome_events),
     resources: [],
     stats: {
       active_seconds: seconds(num(row, "active_ms_now") + num(row, "threads_active_ms")),
@@ -388,7 +398,7 @@ export function createSessionStore(db: SqlDriver): SessionStore {
       if (eventIds !== undefined && eventIds.length !== events.length) {
         throw new Error(`appendEvents: ${eventIds.length} ids for ${events.length} events`);
       }
-      const messages = startsTurn ? 0 : events.filter((e) => e.type === "user.message").length;
+      const messages = startsTurn ? 0 : events.filter((e) => isTurnInput(e.type)).length;
       const rows = events.map((event, n) => {
         const { type, id: _ignored, processed_at: _at, ...rest } = event;
         return { id: eventIds?.[n] ?? newEventId(), type, body: rest, thread: threadOf(event) };
@@ -538,7 +548,7 @@ export function createSessionStore(db: SqlDriver): SessionStore {
         `SELECT s.status, s.archived_at IS NOT NULL AS archived, s.wait_seq IS NOT NULL AS waiting, s.taken_seq, e.seq, e.id, e.type, e.body, e.created_at
          FROM sessions s
          LEFT JOIN session_events e ON e.session_id = s.id AND e.seq > s.taken_seq
-           AND e.type IN ('user.message', 'user.interrupt')
+           AND e.type IN ('user.message', 'user.define_outcome', 'user.interrupt')
          WHERE s.id = $1 AND s.workspace_id = $2
          ORDER BY e.seq ASC LIMIT ${EVENTS_SINCE_LIMIT}`,
         [id, workspaceId],
