@@ -305,6 +305,20 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
        FOR EACH ROW EXECUTE FUNCTION drop_file_chunks()`,
     ],
   },
+  {
+    version: 10,
+    name: "session scratch space",
+    sql: [
+      // A served session's own files (its `/workspace`), in the database so any instance can serve it.
+      `CREATE TABLE session_scratch (
+        session_id text NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        path text COLLATE "C" NOT NULL,
+        content bytea NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (session_id, path)
+      )`,
+    ],
+  },
 ];
 
 /** An arbitrary constant: the advisory lock that serialises migrations across instances. */

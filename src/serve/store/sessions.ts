@@ -1,4 +1,5 @@
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
+import type { StoredResource } from "./session-resources.js";
 import { ApiError, notFound } from "../errors.js";
 import type { SqlDriver, SqlParam, SqlQuery, SqlRow } from "./driver.js";
 import { batchEffects, threadOf } from "./event-effects.js";
@@ -14,6 +15,8 @@ export interface SessionBody {
   title: string | null;
   metadata: Record<string, string>;
   vault_ids: string[];
+  /** Its memory stores and files, in the order attached; absent: none. */
+  resources?: StoredResource[];
 }
 
 /** What a session is created from: the agent version it pins and the environment it runs in. */
@@ -184,7 +187,7 @@ export function sessionOf(row: SqlRow): BetaManagedAgentsSession {
     archived_at: isoOrNull(row, "archived_at"),
     budget: null,
     outcome_evaluations: [],
-    resources: [],
+    resources: (body.resources ?? []).map((r) => r.resource),
     stats: {
       active_seconds: seconds(num(row, "active_ms_now") + num(row, "threads_active_ms")),
       duration_seconds: seconds(num(row, "age_ms")),
