@@ -19,6 +19,8 @@ import { createDbTranscripts, type DbTranscripts } from "./db-transcripts.js";
 import type { EventWriter } from "./event-writer.js";
 import { createLiveCache, type LiveCacheLimits } from "./live-cache.js";
 import { createGuardedFetch, resolveWithDns } from "./mcp-url-guard.js";
+import { createMountFs, mountsOf } from "./mount-fs.js";
+import { resourceAnnouncement, resourcePrompt } from "./resource-prompt.js";
 import { type HostTools, servedCapabilities } from "./served-capabilities.js";
 import { servedSessionHost } from "./served-host.js";
 import type { ServedSessionIo } from "./session-io.js";
@@ -46,6 +48,11 @@ export interface TurnIo {
 export interface LiveSession {
   /** The agent snapshot the session was opened with (a different one reopens it). */
   agentKey: string;
+  /**
+   * The `<system-reminder>` announcing resources attached since the session began that no turn announced yet
+   * ("" when none), marked announced in the database as it is taken: the turn sends it before its text.
+   */
+  takeAnnouncement(): Promise<string>;
   /** Releases what the session's host holds (its catalog over the store, or the engine with `--host-tools`). */
   closeHost: () => Promise<void>;
   session: Session;
@@ -149,7 +156,33 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
       refs: agent.skills,
       cache: skillCache,
     });
-    const can = servedCapabilities(options.hostTools, options.fs);
+    // Without --host-tools the session's file tools work on its mounts and scratch space, all in the database.
+    const resources =
+      options.hostTools === undefined ? await store.sessions.storedResources(ws, session.id) : [];
+    const can = servedCapabilities(
+      options.hostTools,
+      options.fs ??
+        createMountFs({
+          workspaceId: ws,
+          sessionId: session.id,
+          mounts: mountsOf(resources.map((r) => r.resource)),
+          content: store.mounts,
+          scratch: store.scratch,
+        }),
+    );
+    const mountsPrompt = resourcePrompt(resources.flatMap((r) => (r.atCreate ? [r.resource] : [])));
+    let unannounced = resources.flatMap((r) => (r.announced === false ? [r.resource] : []));
+    const takeAnnouncement = async (): Promise<string> => {
+      if (unannounced.length === 0) return "";
+      const ids = new Set(unannounced.map((r) => r.id));
+      const note = resourceAnnouncement(unannounced);
+      unannounced = [];
+      await store.sessions.update(ws, session.id, (current) => ({
+        ...current,
+        resources: (current.resources ?? []).map((r) => (ids.has(r.resource.id) ? { ...r, announced: true } : r)),
+      }));
+      return note;
+    };
     const io: TurnIo = { writer };
     const write = (events: OutEvent[], status?: BetaManagedAgentsSession["status"]) => {
       if (io.writer === undefined) return Promise.reject(new Error("no turn is running"));
@@ -184,7 +217,7 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
       });
       const confirm = createToolConfirmation({
         tools: agent.tools,
-        served: [...(can.hostTools ? hostServedTools() : []), ...mcp.served],
+        served: [...hostServedTools().filter((t) => can.hostTools || t.name !== "Bash"), ...mcp.served],
         customToolNames: customTools.map((t) => t.name),
         waits,
         asked: (callId) => io.asked?.(callId),
@@ -193,13 +226,16 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
         client,
         model: agent.model.id,
         ...(agent.system === null ? {} : { systemPrompt: agent.system }),
-        builtinTools: can.hostTools,
+        ...(mountsPrompt === "" ? {} : { appendSystemPrompt: mountsPrompt }),
+        // The file tools always (on the host or on the session's own file system); Bash only on the host.
+        builtinTools: true,
+        bashTool: can.hostTools,
         shell: can.shell,
         // http hooks are the server's own requests: the agents' MCP rule for private addresses applies.
         hookFetch: createGuardedFetch({ allowHosts: options.mcpAllowHosts, resolve: resolveWithDns }),
         // Tool policies (always_allow / always_ask); the agent's custom tools are never asked.
         ...confirm.sessionOptions,
-        filesystem: can.hostTools,
+        filesystem: true,
         store: engineTranscripts,
         extraTools: [...customTools.map((spec) => createCustomTool(spec, waits)), ...mcp.tools],
         ...(resume ? { resume: session.id } : {}),
@@ -223,6 +259,7 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
       const opened = await openSessionOn(host, sessionOptions);
       return {
         agentKey,
+        takeAnnouncement,
         closeHost,
         // The server shuts its telemetry down when it stops, not with each session.
         session: withTelemetry(opened.session, options.telemetry, opened.model, { shutdownOnClose: false }),
@@ -243,7 +280,8 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
   return {
     async acquire(ws, session, client, writer) {
       const kept = lives.take(session.id);
-      const agentKey = JSON.stringify(session.agent);
+      // A resource attached or removed reopens the session on its new mounts (its prompt stays the same).
+      const agentKey = JSON.stringify([session.agent, session.resources]);
       const check = await checkTurn(store.db, ws, session.id, latestSkillIds(session.agent.skills)).catch(
         async (error: unknown) => {
           if (kept !== undefined) await closeLive(kept).catch(() => {});

@@ -2,8 +2,8 @@ import { posix } from "node:path";
 import type { DirEntry, FileHead, FileStat, FsOps } from "../../io/fs.js";
 import { ApiError } from "../errors.js";
 import type { MountContent } from "../store/mount-content.js";
-import { SCRATCH_FILE_MAX_BYTES, type SessionScratch } from "../store/session-scratch.js";
 import { type AttachedResource, SCRATCH_ROOT } from "../store/session-resources.js";
+import { SCRATCH_FILE_MAX_BYTES, type SessionScratch } from "../store/session-scratch.js";
 
 /** One mount of a served session's file system, from its resources. */
 export type Mount =
@@ -15,7 +15,12 @@ export function mountsOf(resources: readonly AttachedResource[]): Mount[] {
   return resources.map((r) =>
     r.type === "file"
       ? { kind: "file", path: r.mount_path, fileId: r.file_id }
-      : { kind: "memory", path: r.mount_path, storeId: r.memory_store_id, readOnly: r.access === "read_only" },
+      : {
+          kind: "memory",
+          path: r.mount_path,
+          storeId: r.memory_store_id,
+          readOnly: r.access === "read_only",
+        },
   );
 }
 
@@ -40,7 +45,13 @@ function storeError(error: unknown, syscall: string, path: string): Error {
   return fsError(code, syscall, path, error.message);
 }
 
-const dirStat = (path: string): FileStat => ({ kind: "dir", size: 0, mtimeMs: 0, ctimeMs: 0, fileId: `dir:${path}` });
+const dirStat = (path: string): FileStat => ({
+  kind: "dir",
+  size: 0,
+  mtimeMs: 0,
+  ctimeMs: 0,
+  fileId: `dir:${path}`,
+});
 const fileStat = (path: string, size: number, mtimeMs: number): FileStat => ({
   kind: "file",
   size,
@@ -131,7 +142,11 @@ export function createMountFs(input: MountFsInput): FsOps {
           memory = undefined;
         }
         if (memory !== undefined) {
-          return fileStat(path, Buffer.byteLength(memory.content ?? "", "utf8"), Date.parse(memory.updated_at));
+          return fileStat(
+            path,
+            Buffer.byteLength(memory.content ?? "", "utf8"),
+            Date.parse(memory.updated_at),
+          );
         }
         if ((await memoryPaths(where.mount, where.rel, path)).length > 0) return dirStat(path);
         throw fsError("ENOENT", "stat", path);
@@ -167,7 +182,8 @@ export function createMountFs(input: MountFsInput): FsOps {
           throw storeError(error, "open", path);
         }
         if (memory !== undefined) return new Uint8Array(Buffer.from(memory.content ?? "", "utf8"));
-        if ((await memoryPaths(where.mount, where.rel, path)).length > 0) throw fsError("EISDIR", "read", path);
+        if ((await memoryPaths(where.mount, where.rel, path)).length > 0)
+          throw fsError("EISDIR", "read", path);
         throw fsError("ENOENT", "open", path);
       }
       case "scratch": {
@@ -206,7 +222,12 @@ export function createMountFs(input: MountFsInput): FsOps {
       throw fsError("EROFS", syscall, path, "this memory store is mounted read-only");
     }
     if (where.at === "virtual" || where.at === "none") {
-      throw fsError("EACCES", syscall, path, `only ${SCRATCH_ROOT} and the writable memory mounts take writes`);
+      throw fsError(
+        "EACCES",
+        syscall,
+        path,
+        `only ${SCRATCH_ROOT} and the writable memory mounts take writes`,
+      );
     }
     return where;
   };
@@ -228,7 +249,10 @@ export function createMountFs(input: MountFsInput): FsOps {
             await stat(path); // ENOENT, or ENOTDIR below for a memory
             throw fsError("ENOTDIR", "scandir", path);
           }
-          return children(path, listed.map((m) => m.path));
+          return children(
+            path,
+            listed.map((m) => m.path),
+          );
         }
         case "scratch": {
           const listed = await scratch.list(sessionId, `${path}/`);
@@ -236,7 +260,10 @@ export function createMountFs(input: MountFsInput): FsOps {
             await stat(path);
             throw fsError("ENOTDIR", "scandir", path);
           }
-          return children(path, listed.map((f) => f.path));
+          return children(
+            path,
+            listed.map((f) => f.path),
+          );
         }
         case "file":
           throw fsError("ENOTDIR", "scandir", path);

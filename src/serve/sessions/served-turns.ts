@@ -177,10 +177,13 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
       });
       live.io.asked = (callId) => held.decide(callId, { behavior: "ask" });
       const served = live.session;
+      // Resources attached since the last turn are announced in this turn's message, never in the prompt.
+      const announcement = await live.takeAnnouncement();
+      const said = announcement === "" ? text : `${announcement}\n\n${text}`;
       // A background fork still running when the turn's answer is in: the turn waits for it (its thread's
       // events stream meanwhile) and the agent answers once more with its answer (docs/behaviour.md).
       const events = async function* () {
-        yield* served.send(text, { signal: abort.signal });
+        yield* served.send(said, { signal: abort.signal });
         if (stopReason.type === "end_turn") yield* served.drainBackground({ signal: abort.signal });
       };
       for await (const event of events()) {

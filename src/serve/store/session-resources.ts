@@ -22,6 +22,8 @@ export type AttachedResource = BetaManagedAgentsFileResource | AttachedMemorySto
 export interface StoredResource {
   resource: AttachedResource;
   atCreate: boolean;
+  /** False for one attached later whose announcement no turn has carried yet. */
+  announced?: boolean;
 }
 
 /** Where memory stores mount: `/mnt/memory/<store-slug>`. */
@@ -32,3 +34,28 @@ export const UPLOADS_MOUNT_ROOT = "/mnt/session/uploads";
 export const SCRATCH_ROOT = "/workspace";
 /** How many resources one session may have attached. */
 export const MAX_SESSION_RESOURCES = 100;
+
+/**
+ * Why a file resource's `mount_path` is refused, or undefined when it is fine: it must be absolute and
+ * normalised (no `.`/`..`, no trailing or doubled `/`), at most 1,024 bytes, and outside `/mnt/memory` and
+ * `/workspace`, which the session's stores and scratch space own. Pure.
+ */
+export function mountPathProblem(path: string): string | undefined {
+  if (!path.startsWith("/") || path === "/") return "must be an absolute path below /";
+  if (Buffer.byteLength(path, "utf8") > 1024) return "must be at most 1024 bytes";
+  const segments = path.slice(1).split("/");
+  if (segments.some((s) => s === "" || s === "." || s === "..")) {
+    return "must be normalised: no empty, . or .. segments";
+  }
+  for (const owned of [MEMORY_MOUNT_ROOT, SCRATCH_ROOT]) {
+    if (path === owned || path.startsWith(`${owned}/`) || owned.startsWith(`${path}/`)) {
+      return `may not be in or above ${owned}`;
+    }
+  }
+  return undefined;
+}
+
+/** Whether two mount paths clash: the same, or one inside the other. Pure. */
+export function mountsClash(a: string, b: string): boolean {
+  return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+}

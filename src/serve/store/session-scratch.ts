@@ -41,7 +41,9 @@ export function createSessionScratch(db: SqlQuery): SessionScratch {
         "SELECT content, (extract(epoch FROM updated_at) * 1000)::bigint AS mtime_ms FROM session_scratch WHERE session_id = $1 AND path = $2",
         [sessionId, path],
       );
-      return row === undefined ? undefined : { content: bytes(row, "content"), mtimeMs: num(row, "mtime_ms") };
+      return row === undefined
+        ? undefined
+        : { content: bytes(row, "content"), mtimeMs: num(row, "mtime_ms") };
     },
     async write(sessionId, path, content) {
       await db.query(
@@ -56,7 +58,11 @@ export function createSessionScratch(db: SqlQuery): SessionScratch {
          FROM session_scratch WHERE session_id = $1 AND path LIKE $2 ORDER BY path`,
         [sessionId, likePrefix(prefix)],
       );
-      return rows.map((row) => ({ path: text(row, "path"), size: num(row, "size"), mtimeMs: num(row, "mtime_ms") }));
+      return rows.map((row) => ({
+        path: text(row, "path"),
+        size: num(row, "size"),
+        mtimeMs: num(row, "mtime_ms"),
+      }));
     },
     async remove(sessionId, path) {
       const rows = await db.query(

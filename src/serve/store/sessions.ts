@@ -1,11 +1,11 @@
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
-import type { StoredResource } from "./session-resources.js";
 import { ApiError, notFound } from "../errors.js";
 import type { SqlDriver, SqlParam, SqlQuery, SqlRow } from "./driver.js";
 import { batchEffects, threadOf } from "./event-effects.js";
 import { newId } from "./ids.js";
 import { type Page, type PageRequest, toPage } from "./page.js";
 import { iso, isoOrNull, num, record, text } from "./rows.js";
+import type { StoredResource } from "./session-resources.js";
 import { appendTranscript, type TranscriptRows } from "./session-transcripts.js";
 import { waitMark } from "./session-waits.js";
 
@@ -249,6 +249,8 @@ export interface SessionStore {
     filter: SessionFilter,
   ): Promise<Page<BetaManagedAgentsSession>>;
   delete(workspaceId: string, id: string): Promise<void>;
+  /** The session's resources as its row keeps them (with whether each was given at create). */
+  storedResources(workspaceId: string, id: string): Promise<StoredResource[]>;
   archive(workspaceId: string, id: string): Promise<BetaManagedAgentsSession>;
   setStatus(workspaceId: string, id: string, status: BetaManagedAgentsSession["status"]): Promise<void>;
   /**
@@ -348,6 +350,15 @@ export function createSessionStore(db: SqlDriver): SessionStore {
         rows.map((row) => ({ item: sessionOf(row), seq: num(row, "seq") })),
         page.limit,
       );
+    },
+    async storedResources(workspaceId, id) {
+      const [row] = await db.query(
+        "SELECT body -> 'resources' AS resources FROM sessions WHERE id = $1 AND workspace_id = $2",
+        [id, workspaceId],
+      );
+      if (row === undefined) throw notFound("session", id);
+      const resources = row.resources;
+      return Array.isArray(resources) ? (resources as StoredResource[]) : [];
     },
     async delete(workspaceId, id) {
       await getRow(db, workspaceId, id);
