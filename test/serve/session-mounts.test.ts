@@ -21,7 +21,7 @@ const NOTE = "/mnt/memory/team-notes/notes/today.md";
 let tree: TmpTree;
 let postgres: TestPostgres;
 beforeAll(async () => {
-  tree = await tmpTree({ "home/.keep": "" });
+  tree = await tmpTree({ "home/repo/.keep": "" });
   postgres = await startPostgres();
 }, 60_000);
 afterAll(async () => {

@@ -10,6 +10,7 @@ import type { Session } from "../../session/session-types.js";
 import type { TranscriptStore } from "../../session/transcript-store.js";
 import type { Telemetry } from "../../telemetry/telemetry.js";
 import { withTelemetry } from "../../telemetry/with-telemetry.js";
+import { BUILTIN_TOOL_NAMES } from "../../tools/builtin.js";
 import type { Store } from "../store/store.js";
 import type { OutEvent } from "./agent-event-map.js";
 import { type AgentMcp, connectAgentMcp } from "./agent-mcp.js";
@@ -32,6 +33,9 @@ import {
 import { createToolConfirmation, hostServedTools, type ToolConfirmation } from "./tool-confirmation.js";
 import { checkTurn, latestSkillIds } from "./turn-check.js";
 import type { TurnLocks } from "./turn-locks.js";
+
+/** The built-in tools a served session without `--host-tools` has, on its own file system. */
+const SESSION_FS_TOOLS: readonly string[] = BUILTIN_TOOL_NAMES.filter((name) => name !== "Bash");
 
 /** What a live session's callbacks reach of the turn running now. */
 export interface TurnIo {
@@ -179,7 +183,9 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
       unannounced = [];
       await store.sessions.update(ws, session.id, (current) => ({
         ...current,
-        resources: (current.resources ?? []).map((r) => (ids.has(r.resource.id) ? { ...r, announced: true } : r)),
+        resources: (current.resources ?? []).map((r) =>
+          ids.has(r.resource.id) ? { ...r, announced: true } : r,
+        ),
       }));
       return note;
     };
@@ -217,7 +223,10 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
       });
       const confirm = createToolConfirmation({
         tools: agent.tools,
-        served: [...hostServedTools().filter((t) => can.hostTools || t.name !== "Bash"), ...mcp.served],
+        served: [
+          ...hostServedTools().filter((t) => can.hostTools || SESSION_FS_TOOLS.includes(t.name)),
+          ...mcp.served,
+        ],
         customToolNames: customTools.map((t) => t.name),
         waits,
         asked: (callId) => io.asked?.(callId),
@@ -235,6 +244,11 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
         hookFetch: createGuardedFetch({ allowHosts: options.mcpAllowHosts, resolve: resolveWithDns }),
         // Tool policies (always_allow / always_ask); the agent's custom tools are never asked.
         ...confirm.sessionOptions,
+        // On its own file system everything a file tool reaches is the session's: allowed unless the agent's
+        // toolset says always_ask (ask rules beat allow rules) or disables the tool.
+        ...(can.hostTools
+          ? {}
+          : { allowedTools: [...confirm.sessionOptions.allowedTools, ...SESSION_FS_TOOLS] }),
         filesystem: true,
         store: engineTranscripts,
         extraTools: [...customTools.map((spec) => createCustomTool(spec, waits)), ...mcp.tools],

@@ -233,6 +233,8 @@ export function createMountFs(input: MountFsInput): FsOps {
   };
 
   return {
+    // A memory, a scratch file: each write replaces one row whole.
+    atomicWrites: true,
     async readdir(raw) {
       const path = normal(raw, "scandir");
       const where = place(path);
