@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { invalid, notFound, notImplemented } from "../errors.js";
+import { invalid, notFound } from "../errors.js";
 import { encodeCursor, pageRequest } from "../store/page.js";
 import { mountsClash } from "../store/session-resources.js";
 import { attachResources, resourceParam } from "./attach-resources.js";
@@ -9,7 +9,7 @@ import { jsonBody } from "./parse.js";
 /**
  * `/v1/sessions/:session_id/resources`: the SDK's `client.beta.sessions.resources`. A resource added here is
  * mounted from the session's next turn on and announced to the model in that turn's message (the system
- * prompt does not change); a deleted one is unmounted. `update` (a GitHub token rotation) answers 501.
+ * prompt does not change); a deleted one is unmounted. `update` (a GitHub token rotation) is not routed: 501.
  */
 export function sessionResourcesRoutes({ store }: ServeDeps): Hono<ServeEnv> {
   const app = new Hono<ServeEnv>();
@@ -56,9 +56,6 @@ export function sessionResourcesRoutes({ store }: ServeDeps): Hono<ServeEnv> {
     const found = session.resources.find((r) => "id" in r && r.id === id);
     if (found === undefined) throw notFound("session resource", id);
     return c.json(found);
-  });
-  app.post("/:resource_id", async () => {
-    throw notImplemented("client.beta.sessions.resources.update (token rotation is for GitHub repositories)");
   });
   app.delete("/:resource_id", async (c) => {
     const id = c.req.param("resource_id");
