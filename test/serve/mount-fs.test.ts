@@ -138,6 +138,42 @@ describe("a session's file system over its mounts", () => {
     await expect(fs.stat("/workspace/lib")).rejects.toMatchObject({ code: "ENOENT" });
   });
 
+  it("mounts the session's skills' files read-only under /mnt/skills", async () => {
+    const files = new Map([
+      ["reference/phrases.md", "Hello there"],
+      ["scripts/run.sh", "echo hi"],
+    ]);
+    const withSkills = createMountFs({
+      workspaceId: ws,
+      sessionId: "sesn_none",
+      mounts: [],
+      content: store.mounts,
+      scratch: store.scratch,
+      skills: async () => [
+        {
+          name: "greet",
+          references: {
+            list: async () => [...files.keys()].map((name) => ({ name, description: `file ${name}` })),
+            read: async (name) => files.get(name),
+          },
+        },
+      ],
+    });
+    expect(await withSkills.readdir("/mnt")).toEqual([{ name: "skills", kind: "dir" }]);
+    expect(await withSkills.readdir("/mnt/skills")).toEqual([{ name: "greet", kind: "dir" }]);
+    expect(await withSkills.readdir("/mnt/skills/greet")).toEqual([
+      { name: "reference", kind: "dir" },
+      { name: "scripts", kind: "dir" },
+    ]);
+    expect(await withSkills.readFile("/mnt/skills/greet/reference/phrases.md")).toBe("Hello there");
+    await expect(withSkills.readFile("/mnt/skills/greet/none.md")).rejects.toMatchObject({ code: "ENOENT" });
+    await expect(withSkills.readFile("/mnt/skills/other/x")).rejects.toMatchObject({ code: "ENOENT" });
+    await expect(withSkills.writeFile("/mnt/skills/greet/scripts/run.sh", "rm -rf /")).rejects.toMatchObject({
+      code: "EROFS",
+    });
+    expect(await withSkills.readFile("/mnt/skills/greet/scripts/run.sh")).toBe("echo hi");
+  });
+
   it("runs the built-in Grep, Glob and LS on it", async () => {
     const tools = createBuiltinTools({ fs, homeDir: "/home" });
     expect(tools.map((t) => t.name)).not.toContain("Bash");

@@ -1,6 +1,6 @@
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
 import type { ModelClient } from "../../agent/model-client.js";
-import { createCatalog } from "../../catalog/catalog.js";
+import { createCatalog, type SkillCatalog } from "../../catalog/catalog.js";
 import { createEngine } from "../../engine/engine.js";
 import type { FsOps } from "../../io/fs.js";
 import { engineSessionHost } from "../../session/engine-host.js";
@@ -163,6 +163,8 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
     // Without --host-tools the session's file tools work on its mounts and scratch space, all in the database.
     const resources =
       options.hostTools === undefined ? await store.sessions.storedResources(ws, session.id) : [];
+    // The session's catalog, once made below: its skills' files are readable under /mnt/skills.
+    const skillsOf: { catalog?: SkillCatalog } = {};
     const can = servedCapabilities(
       options.hostTools,
       options.fs ??
@@ -172,6 +174,7 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
           mounts: mountsOf(resources.map((r) => r.resource)),
           content: store.mounts,
           scratch: store.scratch,
+          skills: async () => (await skillsOf.catalog?.get())?.skills ?? [],
         }),
     );
     const mountsPrompt = resourcePrompt(resources.flatMap((r) => (r.atCreate ? [r.resource] : [])));
@@ -267,6 +270,7 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
         host = await engineSessionHost(engine, sessionOptions);
       } else {
         const catalog = createCatalog({ sources: [source] });
+        skillsOf.catalog = catalog;
         closeHost = async () => catalog.close();
         host = servedSessionHost({ catalog, can, rules: sessionOptions, store: engineTranscripts });
       }

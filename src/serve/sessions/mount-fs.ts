@@ -1,5 +1,6 @@
 import { posix } from "node:path";
 import type { DirEntry, FileHead, FileStat, FsOps } from "../../io/fs.js";
+import type { SkillReferences } from "../../skill/reference.js";
 import { ApiError } from "../errors.js";
 import type { MountContent } from "../store/mount-content.js";
 import { type AttachedResource, SCRATCH_ROOT } from "../store/session-resources.js";
@@ -31,7 +32,15 @@ export interface MountFsInput {
   mounts: readonly Mount[];
   content: MountContent;
   scratch: SessionScratch;
+  /**
+   * The session's skills now, whose reference files are mounted read-only at `/mnt/skills/<name>/<file>`.
+   * Absent: no `/mnt/skills`.
+   */
+  skills?: () => Promise<readonly { name: string; references?: SkillReferences }[]>;
 }
+
+/** Where a served session's skills' files are readable: `/mnt/skills/<skill-name>/<file>`. */
+export const SKILLS_MOUNT_ROOT = "/mnt/skills";
 
 function fsError(code: string, syscall: string, path: string, why?: string): Error {
   const detail = why === undefined ? "" : ` (${why})`;
@@ -65,6 +74,7 @@ type Place =
   | { at: "memory"; mount: Extract<Mount, { kind: "memory" }>; rel: string }
   | { at: "file"; mount: Extract<Mount, { kind: "file" }> }
   | { at: "scratch"; rel: string }
+  | { at: "skills"; skill: string; rel: string }
   | { at: "virtual" }
   | { at: "none" };
 
@@ -77,7 +87,34 @@ type Place =
  */
 export function createMountFs(input: MountFsInput): FsOps {
   const { workspaceId, sessionId, content, scratch } = input;
-  const roots = [...input.mounts.map((m) => m.path), SCRATCH_ROOT];
+  const roots = [
+    ...input.mounts.map((m) => m.path),
+    SCRATCH_ROOT,
+    ...(input.skills === undefined ? [] : [SKILLS_MOUNT_ROOT]),
+  ];
+  /** The skill's files as absolute paths under its mount, or undefined when there is no such skill. */
+  const skillFiles = async (
+    skill: string,
+  ): Promise<{ paths: string[]; refs?: SkillReferences } | undefined> => {
+    const found = (await input.skills?.())?.find((s) => s.name === skill);
+    if (found === undefined) return undefined;
+    const listed = (await found.references?.list()) ?? [];
+    const paths = listed.map((r) => `${SKILLS_MOUNT_ROOT}/${skill}/${r.name}`);
+    return found.references === undefined ? { paths } : { paths, refs: found.references };
+  };
+  const skillPlace = async (where: { skill: string; rel: string }, path: string, syscall: string) => {
+    if (where.skill === "") return { kind: "dir" as const, paths: [] };
+    const files = await skillFiles(where.skill);
+    if (files === undefined) throw fsError("ENOENT", syscall, path);
+    if (where.rel !== "" && files.paths.includes(path) && files.refs !== undefined) {
+      const text = await files.refs.read(where.rel);
+      if (text === undefined) throw fsError("ENOENT", syscall, path);
+      return { kind: "file" as const, text };
+    }
+    const under = files.paths.filter((p) => p.startsWith(`${path}/`));
+    if (where.rel !== "" && under.length === 0) throw fsError("ENOENT", syscall, path);
+    return { kind: "dir" as const, paths: under };
+  };
   const actor = { type: "session_actor" as const, session_id: sessionId };
 
   const normal = (path: string, syscall: string): string => {
@@ -93,6 +130,13 @@ export function createMountFs(input: MountFsInput): FsOps {
       }
     }
     if (path === SCRATCH_ROOT || path.startsWith(`${SCRATCH_ROOT}/`)) return { at: "scratch", rel: path };
+    if (
+      input.skills !== undefined &&
+      (path === SKILLS_MOUNT_ROOT || path.startsWith(`${SKILLS_MOUNT_ROOT}/`))
+    ) {
+      const [skill = "", ...rest] = path.slice(SKILLS_MOUNT_ROOT.length + 1).split("/");
+      return { at: "skills", skill, rel: rest.join("/") };
+    }
     if (roots.some((root) => path === "/" || root.startsWith(`${path}/`))) return { at: "virtual" };
     return { at: "none" };
   };
@@ -151,6 +195,12 @@ export function createMountFs(input: MountFsInput): FsOps {
         if ((await memoryPaths(where.mount, where.rel, path)).length > 0) return dirStat(path);
         throw fsError("ENOENT", "stat", path);
       }
+      case "skills": {
+        const found = await skillPlace(where, path, "stat");
+        return found.kind === "file"
+          ? fileStat(path, Buffer.byteLength(found.text, "utf8"), 0)
+          : dirStat(path);
+      }
       case "scratch": {
         if (path === SCRATCH_ROOT) return dirStat(path);
         const file = await scratch.read(sessionId, path);
@@ -194,6 +244,11 @@ export function createMountFs(input: MountFsInput): FsOps {
         }
         throw fsError("ENOENT", "open", path);
       }
+      case "skills": {
+        const found = await skillPlace(where, path, "open");
+        if (found.kind === "dir") throw fsError("EISDIR", "read", path);
+        return new Uint8Array(Buffer.from(found.text, "utf8"));
+      }
       case "virtual":
         throw fsError("EISDIR", "read", path);
       default:
@@ -218,6 +273,7 @@ export function createMountFs(input: MountFsInput): FsOps {
   const writable = (path: string, syscall: string): Place => {
     const where = place(path);
     if (where.at === "file") throw fsError("EROFS", syscall, path, "an uploaded file is mounted read-only");
+    if (where.at === "skills") throw fsError("EROFS", syscall, path, "skills' files are mounted read-only");
     if (where.at === "memory" && where.mount.readOnly) {
       throw fsError("EROFS", syscall, path, "this memory store is mounted read-only");
     }
@@ -244,6 +300,7 @@ export function createMountFs(input: MountFsInput): FsOps {
           return children(path, [
             ...input.mounts.map((m) => (m.kind === "file" ? m.path : `${m.path}/.`)),
             `${SCRATCH_ROOT}/.`,
+            ...(input.skills === undefined ? [] : [`${SKILLS_MOUNT_ROOT}/.`]),
           ]);
         case "memory": {
           const listed = await memoryPaths(where.mount, where.rel, path);
@@ -266,6 +323,15 @@ export function createMountFs(input: MountFsInput): FsOps {
             path,
             listed.map((f) => f.path),
           );
+        }
+        case "skills": {
+          if (where.skill === "") {
+            const names = ((await input.skills?.()) ?? []).map((s) => `${SKILLS_MOUNT_ROOT}/${s.name}/.`);
+            return children(path, names);
+          }
+          const found = await skillPlace(where, path, "scandir");
+          if (found.kind === "file") throw fsError("ENOTDIR", "scandir", path);
+          return children(path, found.paths);
         }
         case "file":
           throw fsError("ENOTDIR", "scandir", path);

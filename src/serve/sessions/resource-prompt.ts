@@ -19,7 +19,8 @@ function resourceLines(resource: AttachedResource): string[] {
 
 const INTRO =
   "Your file tools (Read, Write, Edit, Grep, Glob, LS) work on this session's own file system: your working " +
-  "directory /workspace is yours to use, and these are mounted in it:";
+  "directory /workspace is yours to use, your skills' files are readable under /mnt/skills/<skill-name>, and " +
+  "these are mounted in it:";
 const MEMORY_NOTE =
   "Each file under /mnt/memory/<store> is a memory: writing one stores a new version of it, which later sessions " +
   "attached to the store read.";
