@@ -13,6 +13,8 @@ let store: Store;
 let ws: string;
 let fs: FsOps;
 let other: FsOps;
+/** The same session's file system as another instance opens it. */
+let again: FsOps;
 let storeId: string;
 beforeAll(async () => {
   store = await createStore(await freshPgliteDriver());
@@ -58,6 +60,7 @@ beforeAll(async () => {
   ];
   const base = { workspaceId: ws, mounts, content: store.mounts, scratch: store.scratch };
   fs = createMountFs({ ...base, sessionId: session.id });
+  again = createMountFs({ ...base, sessionId: session.id });
   other = createMountFs({ ...base, sessionId: (await newSession()).id });
 }, 60_000);
 afterAll(async () => {
@@ -132,6 +135,7 @@ describe("a session's file system over its mounts", () => {
     await fs.rename("/workspace/src", "/workspace/lib");
     expect(await fs.readdir("/workspace")).toEqual([{ name: "lib", kind: "dir" }]);
     expect(await fs.readFile("/workspace/lib/a.txt")).toBe("alpha");
+    expect(await again.readFile("/workspace/lib/a.txt")).toBe("alpha");
     await expect(other.readFile("/workspace/lib/a.txt")).rejects.toMatchObject({ code: "ENOENT" });
     expect(await other.readdir("/workspace")).toEqual([]);
     await fs.rm("/workspace/lib");

@@ -193,6 +193,11 @@ describe.each([
         wrote.filter((e) => e.type === "agent.tool_result").map((e) => "is_error" in e && e.is_error),
       ).toEqual([false, false]);
       const listed = await all(client.beta.memoryStores.memories.list(store.id, { view: "full" }));
+      // Written whole: no temp-file memory beside it.
+      expect(listed.flatMap((m) => (m.type === "memory" ? [m.path] : [])).sort()).toEqual([
+        "/notes/today.md",
+        "/prefs/editor.md",
+      ]);
       const note = listed.find((m) => m.type === "memory" && m.path === "/notes/today.md");
       expect(note).toMatchObject({ type: "memory", content: "second draft\n" });
       const versions = await all(
