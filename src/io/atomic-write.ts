@@ -53,6 +53,10 @@ export async function writeFileAtomic(
   } catch (error) {
     if (errorCode(error) !== "ENOENT") throw error;
   }
+  if (fs.atomicWrites === true) {
+    await fs.writeFile(real, data);
+    return;
+  }
   const temp = tempPathFor(real);
   try {
     await fs.writeFile(temp, data);

@@ -54,6 +54,11 @@ export interface FsOps {
    * systems, where nothing falls back to the host.
    */
   readonly host?: true;
+  /**
+   * Set by a file system whose `writeFile` replaces a file whole in one step (a row in a database): a reader
+   * never sees half a write, so atomic writes go straight to the target, with no temp file and rename.
+   */
+  readonly atomicWrites?: true;
   readdir(path: string): Promise<DirEntry[]>;
   /** Follows symlinks. */
   stat(path: string): Promise<FileStat>;

@@ -37,7 +37,11 @@ export interface GradeRequest {
   outcome: DefinedOutcome;
   /** The agent's final answer of the attempt being graded. */
   deliverable: string;
-  files: GraderFiles;
+  /**
+   * The files the grader may read with its read-only tools; absent: no tools (it judges the answer alone). A
+   * served session with `--host-tools` gives none, so a grader never reads the host past the session's rules.
+   */
+  files?: GraderFiles;
   signal: AbortSignal;
   /** Called after each of the grader's model requests (the evaluation's heartbeat). */
   onRequestEnd?: () => void;
@@ -74,9 +78,13 @@ export function graderPrompt(outcome: DefinedOutcome, deliverable: string): stri
  * that fails (the model errs, or its answer has no verdict) gives `failed` with an explanation saying so.
  */
 export async function gradeAttempt(request: GradeRequest): Promise<GradeVerdict> {
-  const tools: AgentTool[] = createBuiltinTools({ fs: request.files.fs, homeDir: request.files.home }).filter(
-    (t) => (GRADER_TOOL_NAMES as readonly string[]).includes(t.name),
-  );
+  const { files } = request;
+  const tools: AgentTool[] =
+    files === undefined
+      ? []
+      : createBuiltinTools({ fs: files.fs, homeDir: files.home }).filter((t) =>
+          (GRADER_TOOL_NAMES as readonly string[]).includes(t.name),
+        );
   const result = await executeAgent(
     {
       client: request.client,
@@ -86,7 +94,7 @@ export async function gradeAttempt(request: GradeRequest): Promise<GradeVerdict>
       turn: { model: request.model, grants: [], removedTools: [] },
       maxTokens: GRADER_MAX_TOKENS,
       maxTurns: GRADER_MAX_TURNS,
-      cwd: request.files.cwd,
+      cwd: files?.cwd ?? "/",
       signal: request.signal,
     },
     (event) => {

@@ -77,6 +77,11 @@ export interface OpenSessionOptions
    */
   builtinTools?: boolean;
   /**
+   * Whether the built-ins include Bash when a `shell` is given. Default true; false keeps the file tools only
+   * (a served session on its virtual file system, whose shell runs nothing).
+   */
+  bashTool?: boolean;
+  /**
    * Whether the `load_reference` tool is offered. Default: when a skill without a folder (memory, app or
    * code-registered) has references at open. Decided once: the tools array never changes within a session.
    */

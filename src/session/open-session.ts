@@ -76,6 +76,7 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
     ...(options.shell === undefined ? {} : { shell: options.shell }),
     home: host.home,
     builtinTools: options.builtinTools !== false,
+    ...(options.bashTool === undefined ? {} : { bashTool: options.bashTool }),
     extra: [...setup.tools, ...(options.extraTools ?? [])],
     removed: removedTools(options),
     skills: discovery.skills,

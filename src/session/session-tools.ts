@@ -23,6 +23,8 @@ export interface SessionToolsInput {
   home: string;
   /** Whether the built-in file and shell tools are offered. */
   builtinTools: boolean;
+  /** Whether the built-ins include Bash when `shell` is given (default true). */
+  bashTool?: boolean;
   /** The host's tools (MCP) and the application's own, after the built-ins. */
   extra: readonly AgentTool[];
   /** Bare tool names removed (`disallowedTools`). */
@@ -53,7 +55,7 @@ export function sessionTools(input: SessionToolsInput): {
   const builtins = input.builtinTools
     ? createBuiltinTools({
         fs: input.fs,
-        ...(input.shell === undefined ? {} : { shell: input.shell }),
+        ...(input.shell === undefined || input.bashTool === false ? {} : { shell: input.shell }),
         ...(input.fs.host === true ? { modes: createNodeFileModes() } : {}),
         homeDir: input.home,
       })

@@ -1,7 +1,10 @@
 import { createNodeFs, type FsOps } from "../../src/io/fs.js";
 
 /** The FsOps methods a spy counts and can make fail (not the optional `readHeadSync` and `statSync`: a spy reads through `readHead` and `stat`). */
-export type FsMethod = Exclude<keyof FsOps, "host" | "readHeadSync" | "statSync" | "readChunksSync">;
+export type FsMethod = Exclude<
+  keyof FsOps,
+  "host" | "atomicWrites" | "readHeadSync" | "statSync" | "readChunksSync"
+>;
 
 export interface SpyFs {
   fs: FsOps;

@@ -216,9 +216,9 @@ describe("fields and event types serve does not implement answer 501 through the
         client.beta.sessions.create({
           agent: agentId,
           environment_id: environmentId,
-          resources: [{ type: "file", file_id: "file_1" }],
+          resources: [{ type: "github_repository", url: "https://github.com/a/b", authorization_token: "t" }],
         }),
-      "session resources",
+      "github_repository session resources",
     ],
     [
       "sessions.create user.define_outcome with a file rubric in initial_events",

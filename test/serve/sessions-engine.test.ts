@@ -112,14 +112,14 @@ describe("served sessions run the engine", () => {
     expect(end).toMatchObject({ model_request_start_id: start?.id, is_error: false });
     expect(end?.type === "span.model_request_end" && end.model_usage.output_tokens).toBeGreaterThan(0);
     expect(events.at(-1)).toMatchObject({ stop_reason: { type: "end_turn" } });
-    // The model got the agent's system prompt and no host file or shell tool.
+    // The model got the agent's system prompt, the file tools (on the session's own file system) and no Bash.
     const body = JSON.stringify(model.requests.at(-1)?.body);
     expect(body).toContain("You are the test agent.");
     const tools = [...body.matchAll(/"name":"([^"]+)","description"/g)].map((m) => m[1]);
     expect(tools).toContain("Skill");
     expect(tools).toContain("lookup_order");
-    for (const hostTool of ["Read", "Write", "Edit", "Bash", "Glob", "Grep"])
-      expect(tools).not.toContain(hostTool);
+    for (const fileTool of ["Read", "Write", "Edit", "Glob", "Grep", "LS"]) expect(tools).toContain(fileTool);
+    expect(tools).not.toContain("Bash");
   });
 
   it("runs an inline Skill call over a store skill and reads its reference lazily", async () => {

@@ -15,6 +15,7 @@ import { memoriesRoutes } from "./memories-routes.js";
 import { memoryStoresRoutes } from "./memory-stores-routes.js";
 import { memoryVersionsRoutes } from "./memory-versions-routes.js";
 import { sdkRouteOf, unservedCall } from "./sdk-routes.js";
+import { sessionResourcesRoutes } from "./session-resources-routes.js";
 import { sessionsRoutes } from "./sessions-routes.js";
 import { skillsRoutes } from "./skills-routes.js";
 import { webRoutes } from "./web-routes.js";
@@ -100,6 +101,7 @@ export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
   app.route("/v1/skills", skillsRoutes(deps));
   app.route("/v1/environments", environmentsRoutes(deps));
   app.route("/v1/agents", agentsRoutes(deps));
+  app.route("/v1/sessions/:session_id/resources", sessionResourcesRoutes(deps));
   app.route("/v1/sessions", sessionsRoutes(deps));
   app.route("/v1/memory_stores/:memory_store_id/memories", memoriesRoutes(deps));
   app.route("/v1/memory_stores/:memory_store_id/memory_versions", memoryVersionsRoutes(deps));

@@ -10,6 +10,7 @@ import { onThreadStream } from "../store/event-effects.js";
 import { pageRequest } from "../store/page.js";
 import { primaryThreadId } from "../store/session-threads.js";
 import type { SessionEvent } from "../store/sessions.js";
+import { attachResources, resourceParam } from "./attach-resources.js";
 import type { ServeDeps, ServeEnv } from "./env.js";
 import { boolQuery, jsonBody, patchMetadata, refuseUnservedQuery } from "./parse.js";
 
@@ -68,7 +69,7 @@ const createSchema = z.strictObject({
   metadata: z.record(z.string().max(64), z.string().max(512)).optional(),
   vault_ids: z.array(z.string()).optional(),
   initial_events: z.array(z.looseObject({ type: z.string() })).optional(),
-  resources: z.array(z.looseObject({ type: z.string() })).optional(),
+  resources: z.array(resourceParam).optional(),
   budget: z.looseObject({ type: z.string() }).optional(),
 });
 const updateSchema = z.strictObject({
@@ -115,7 +116,6 @@ export function sessionsRoutes({ store, runner }: ServeDeps): Hono<ServeEnv> {
     }
     // Checked before the session is made: a refused event leaves no session behind.
     checkUserEvents(body.initial_events ?? []);
-    if ((body.resources ?? []).length > 0) throw notImplemented("session resources");
     if (body.budget !== undefined) throw notImplemented("session budgets");
     if ((body.vault_ids ?? []).length > 0) throw notImplemented("vault_ids (vaults)");
     if ((body.initial_events ?? []).length > 0 && runner === undefined) {
@@ -126,12 +126,15 @@ export function sessionsRoutes({ store, runner }: ServeDeps): Hono<ServeEnv> {
     if (agent.archived_at !== null) throw invalid(`agent ${agent.id} is archived`);
     const environment = await store.environments.get(ws, body.environment_id);
     if (environment.archived_at !== null) throw invalid(`environment ${environment.id} is archived`);
+    // Every resource checked (its store or file in this workspace, its mount path free) before the session is made.
+    const resources = await attachResources(store, ws, body.resources ?? [], [], true);
     const session = await store.sessions.create(ws, {
       agent: sessionAgent(agent),
       environmentId: environment.id,
       title: body.title ?? null,
       metadata: body.metadata ?? {},
       vault_ids: body.vault_ids ?? [],
+      ...(resources.length === 0 ? {} : { resources }),
     });
     if (runner !== undefined && (body.initial_events ?? []).length > 0) {
       await runner.send(ws, session, body.initial_events ?? []);

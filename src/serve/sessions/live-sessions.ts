@@ -1,6 +1,6 @@
 import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/sessions/sessions";
 import type { ModelClient } from "../../agent/model-client.js";
-import { createCatalog } from "../../catalog/catalog.js";
+import { createCatalog, type SkillCatalog } from "../../catalog/catalog.js";
 import { createEngine } from "../../engine/engine.js";
 import type { FsOps } from "../../io/fs.js";
 import type { GraderFiles } from "../../outcome/grader.js";
@@ -11,6 +11,7 @@ import type { Session } from "../../session/session-types.js";
 import type { TranscriptStore } from "../../session/transcript-store.js";
 import type { Telemetry } from "../../telemetry/telemetry.js";
 import { withTelemetry } from "../../telemetry/with-telemetry.js";
+import { BUILTIN_TOOL_NAMES } from "../../tools/builtin.js";
 import type { Store } from "../store/store.js";
 import type { OutEvent } from "./agent-event-map.js";
 import { type AgentMcp, connectAgentMcp } from "./agent-mcp.js";
@@ -20,6 +21,8 @@ import { createDbTranscripts, type DbTranscripts } from "./db-transcripts.js";
 import type { EventWriter } from "./event-writer.js";
 import { createLiveCache, type LiveCacheLimits } from "./live-cache.js";
 import { createGuardedFetch, resolveWithDns } from "./mcp-url-guard.js";
+import { createMountFs, mountsOf } from "./mount-fs.js";
+import { resourceAnnouncement, resourcePrompt } from "./resource-prompt.js";
 import { type HostTools, servedCapabilities } from "./served-capabilities.js";
 import { servedSessionHost } from "./served-host.js";
 import type { ServedSessionIo } from "./session-io.js";
@@ -32,6 +35,9 @@ import {
 import { createToolConfirmation, hostServedTools, type ToolConfirmation } from "./tool-confirmation.js";
 import { checkTurn, latestSkillIds } from "./turn-check.js";
 import type { TurnLocks } from "./turn-locks.js";
+
+/** The built-in tools a served session without `--host-tools` has, on its own file system. */
+const SESSION_FS_TOOLS: readonly string[] = BUILTIN_TOOL_NAMES.filter((name) => name !== "Bash");
 
 /** What a live session's callbacks reach of the turn running now. */
 export interface TurnIo {
@@ -48,6 +54,11 @@ export interface TurnIo {
 export interface LiveSession {
   /** The agent snapshot the session was opened with (a different one reopens it). */
   agentKey: string;
+  /**
+   * The `<system-reminder>` announcing resources attached since the session began that no turn announced yet
+   * ("" when none), marked announced in the database as it is taken: the turn sends it before its text.
+   */
+  takeAnnouncement(): Promise<string>;
   /** Releases what the session's host holds (its catalog over the store, or the engine with `--host-tools`). */
   closeHost: () => Promise<void>;
   session: Session;
@@ -62,7 +73,8 @@ export interface LiveSession {
   /** What its callbacks reach of the turn running now. */
   io: TurnIo;
   /** The file system and working directory the session's agent works in (an outcome's grader reads them). */
-  files: GraderFiles;
+  /** What an outcome's grader may read: the session's mounts; none with `--host-tools` (the host is not its). */
+  files: GraderFiles | undefined;
 }
 
 /** A live session's agent snapshot and last transcript entry, as kept and as the database has them now. */
@@ -153,7 +165,38 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
       refs: agent.skills,
       cache: skillCache,
     });
-    const can = servedCapabilities(options.hostTools, options.fs);
+    // Without --host-tools the session's file tools work on its mounts and scratch space, all in the database.
+    const resources =
+      options.hostTools === undefined ? await store.sessions.storedResources(ws, session.id) : [];
+    // The session's catalog, once made below: its skills' files are readable under /mnt/skills.
+    const skillsOf: { catalog?: SkillCatalog } = {};
+    const can = servedCapabilities(
+      options.hostTools,
+      options.fs ??
+        createMountFs({
+          workspaceId: ws,
+          sessionId: session.id,
+          mounts: mountsOf(resources.map((r) => r.resource)),
+          content: store.mounts,
+          scratch: store.scratch,
+          skills: async () => (await skillsOf.catalog?.get())?.skills ?? [],
+        }),
+    );
+    const mountsPrompt = resourcePrompt(resources.flatMap((r) => (r.atCreate ? [r.resource] : [])));
+    let unannounced = resources.flatMap((r) => (r.announced === false ? [r.resource] : []));
+    const takeAnnouncement = async (): Promise<string> => {
+      if (unannounced.length === 0) return "";
+      const ids = new Set(unannounced.map((r) => r.id));
+      const note = resourceAnnouncement(unannounced);
+      unannounced = [];
+      await store.sessions.update(ws, session.id, (current) => ({
+        ...current,
+        resources: (current.resources ?? []).map((r) =>
+          ids.has(r.resource.id) ? { ...r, announced: true } : r,
+        ),
+      }));
+      return note;
+    };
     const io: TurnIo = { writer };
     const write = (events: OutEvent[], status?: BetaManagedAgentsSession["status"]) => {
       if (io.writer === undefined) return Promise.reject(new Error("no turn is running"));
@@ -188,7 +231,10 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
       });
       const confirm = createToolConfirmation({
         tools: agent.tools,
-        served: [...(can.hostTools ? hostServedTools() : []), ...mcp.served],
+        served: [
+          ...hostServedTools().filter((t) => can.hostTools || SESSION_FS_TOOLS.includes(t.name)),
+          ...mcp.served,
+        ],
         customToolNames: customTools.map((t) => t.name),
         waits,
         asked: (callId) => io.asked?.(callId),
@@ -197,13 +243,21 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
         client,
         model: agent.model.id,
         ...(agent.system === null ? {} : { systemPrompt: agent.system }),
-        builtinTools: can.hostTools,
+        ...(mountsPrompt === "" ? {} : { appendSystemPrompt: mountsPrompt }),
+        // The file tools always (on the host or on the session's own file system); Bash only on the host.
+        builtinTools: true,
+        bashTool: can.hostTools,
         shell: can.shell,
         // http hooks are the server's own requests: the agents' MCP rule for private addresses applies.
         hookFetch: createGuardedFetch({ allowHosts: options.mcpAllowHosts, resolve: resolveWithDns }),
         // Tool policies (always_allow / always_ask); the agent's custom tools are never asked.
         ...confirm.sessionOptions,
-        filesystem: can.hostTools,
+        // On its own file system everything a file tool reaches is the session's: allowed unless the agent's
+        // toolset says always_ask (ask rules beat allow rules) or disables the tool.
+        ...(can.hostTools
+          ? {}
+          : { allowedTools: [...confirm.sessionOptions.allowedTools, ...SESSION_FS_TOOLS] }),
+        filesystem: true,
         store: engineTranscripts,
         extraTools: [...customTools.map((spec) => createCustomTool(spec, waits)), ...mcp.tools],
         // SkillSearch also asks the database, which ranks the stored skills with its full-text index.
@@ -223,18 +277,20 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
         host = await engineSessionHost(engine, sessionOptions);
       } else {
         const catalog = createCatalog({ sources: [source] });
+        skillsOf.catalog = catalog;
         closeHost = async () => catalog.close();
         host = servedSessionHost({ catalog, can, rules: sessionOptions, store: engineTranscripts });
       }
       const opened = await openSessionOn(host, sessionOptions);
       return {
         agentKey,
+        takeAnnouncement,
         closeHost,
         // The server shuts its telemetry down when it stops, not with each session.
         session: withTelemetry(opened.session, options.telemetry, opened.model, { shutdownOnClose: false }),
         source,
         transcripts,
-        files: { fs: can.fs, cwd: can.cwd, home: can.home },
+        files: can.hostTools ? undefined : { fs: can.fs, cwd: can.cwd, home: can.home },
         customTools: new Set(customTools.map((t) => t.name)),
         mcp,
         confirm,
@@ -250,7 +306,8 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
   return {
     async acquire(ws, session, client, writer) {
       const kept = lives.take(session.id);
-      const agentKey = JSON.stringify(session.agent);
+      // A resource attached or removed reopens the session on its new mounts (its prompt stays the same).
+      const agentKey = JSON.stringify([session.agent, session.resources]);
       const check = await checkTurn(store.db, ws, session.id, latestSkillIds(session.agent.skills)).catch(
         async (error: unknown) => {
           if (kept !== undefined) await closeLive(kept).catch(() => {});

@@ -26,14 +26,15 @@ export interface ServedCapabilities {
   home: string;
   fs: FsOps;
   shell: ShellOps;
-  /** Whether the built-in file and shell tools are offered, and the system prompt names a working directory. */
+  /** Whether `fs` and `shell` are the host's: only then is Bash offered (the file tools always are, on `fs`). */
   hostTools: boolean;
 }
 
 /**
  * THE gate between a served session and the host: every process, host path or host environment a served
- * session can reach is handed in here, and nowhere else. Without `hostTools`: an in-memory file system (under
- * `/workspace`) and a shell that starts nothing, whose refusal ({@link SERVED_NO_SHELL}) reaches the model.
+ * session can reach is handed in here, and nowhere else. Without `hostTools`: `fs` (the session's own file system
+ * over its mounts, all in the database; an empty in-memory one when none is given) and a shell that starts
+ * nothing, whose refusal ({@link SERVED_NO_SHELL}) reaches the model.
  * With it: the host's file system and a shell in `hostTools.cwd` with a small environment of its own.
  * `fs` replaces the in-memory file system (an embedder's own, e.g. one kept in the database); it is ignored
  * with `hostTools`.

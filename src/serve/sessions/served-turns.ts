@@ -221,6 +221,8 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
       });
       live.io.asked = (callId) => held.decide(callId, { behavior: "ask" });
       const served = live.session;
+      // Resources attached since the last turn are announced in this turn's message, never in the prompt.
+      let announcement = await live.takeAnnouncement();
       // A background fork still running when the turn's answer is in: the turn waits for it (its thread's
       // events stream meanwhile) and the agent answers once more with its answer (docs/behaviour.md).
       const events = async function* (prompt: string) {
@@ -266,7 +268,10 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
       };
       const outcome = turnOptions.outcome;
       const attempt = async (prompt: string) => {
-        for await (const event of events(prompt)) handle(event);
+        // The first attempt's message carries the announcement (an outcome's later attempts do not).
+        const said = announcement === "" ? prompt : `${announcement}\n\n${prompt}`;
+        announcement = "";
+        for await (const event of events(said)) handle(event);
         return { deliverable, clean: stopReason.type === "end_turn" && !abort.signal.aborted };
       };
       // With an outcome, the turn is the write–grade–revise loop (docs/behaviour.md, "Outcomes").

@@ -345,6 +345,20 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
       "CREATE INDEX session_events_define_outcome ON session_events (session_id, seq) WHERE type = 'user.define_outcome'",
     ],
   },
+  {
+    version: 12,
+    name: "session scratch space",
+    sql: [
+      // A served session's own files (its `/workspace`), in the database so any instance can serve it.
+      `CREATE TABLE session_scratch (
+        session_id text NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        path text COLLATE "C" NOT NULL,
+        content bytea NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (session_id, path)
+      )`,
+    ],
+  },
 ];
 
 /** An arbitrary constant: the advisory lock that serialises migrations across instances. */

@@ -6,6 +6,7 @@ import { newId } from "./ids.js";
 import { OUTCOME_EVENTS_COLUMN, outcomeEvaluationsOf } from "./outcome-evaluations.js";
 import { type Page, type PageRequest, toPage } from "./page.js";
 import { iso, isoOrNull, num, record, text } from "./rows.js";
+import type { StoredResource } from "./session-resources.js";
 import { appendTranscript, type TranscriptRows } from "./session-transcripts.js";
 import { waitMark } from "./session-waits.js";
 
@@ -15,6 +16,8 @@ export interface SessionBody {
   title: string | null;
   metadata: Record<string, string>;
   vault_ids: string[];
+  /** Its memory stores and files, in the order attached; absent: none. */
+  resources?: StoredResource[];
 }
 
 /** What a session is created from: the agent version it pins and the environment it runs in. */
@@ -194,7 +197,7 @@ export function sessionOf(row: SqlRow): BetaManagedAgentsSession {
     archived_at: isoOrNull(row, "archived_at"),
     budget: null,
     outcome_evaluations: outcomeEvaluationsOf(row.outcome_events),
-    resources: [],
+    resources: (body.resources ?? []).map((r) => r.resource),
     stats: {
       active_seconds: seconds(num(row, "active_ms_now") + num(row, "threads_active_ms")),
       duration_seconds: seconds(num(row, "age_ms")),
@@ -256,6 +259,8 @@ export interface SessionStore {
     filter: SessionFilter,
   ): Promise<Page<BetaManagedAgentsSession>>;
   delete(workspaceId: string, id: string): Promise<void>;
+  /** The session's resources as its row keeps them (with whether each was given at create). */
+  storedResources(workspaceId: string, id: string): Promise<StoredResource[]>;
   archive(workspaceId: string, id: string): Promise<BetaManagedAgentsSession>;
   setStatus(workspaceId: string, id: string, status: BetaManagedAgentsSession["status"]): Promise<void>;
   /**
@@ -355,6 +360,15 @@ export function createSessionStore(db: SqlDriver): SessionStore {
         rows.map((row) => ({ item: sessionOf(row), seq: num(row, "seq") })),
         page.limit,
       );
+    },
+    async storedResources(workspaceId, id) {
+      const [row] = await db.query(
+        "SELECT body -> 'resources' AS resources FROM sessions WHERE id = $1 AND workspace_id = $2",
+        [id, workspaceId],
+      );
+      if (row === undefined) throw notFound("session", id);
+      const resources = row.resources;
+      return Array.isArray(resources) ? (resources as StoredResource[]) : [];
     },
     async delete(workspaceId, id) {
       await getRow(db, workspaceId, id);

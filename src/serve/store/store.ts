@@ -8,6 +8,7 @@ import { createMemoryStoreStore, type MemoryStoreStore } from "./memory-stores.j
 import { createMemoryVersionStore, type MemoryVersionStore } from "./memory-versions.js";
 import { migrate } from "./migrations.js";
 import { createMountContent, type MountContent } from "./mount-content.js";
+import { createSessionScratch, type SessionScratch } from "./session-scratch.js";
 import { createThreadStore, type ThreadStore } from "./session-threads.js";
 import { createSessionStore, type SessionStore } from "./sessions.js";
 import { sweepStagedChunks } from "./skill-file-chunks.js";
@@ -30,6 +31,8 @@ export interface Store {
   files: FileStore;
   /** Memories by path and files' bytes, for a file system over a session's mounts. */
   mounts: MountContent;
+  /** Served sessions' own files (their `/workspace`). */
+  scratch: SessionScratch;
   close(): Promise<void>;
 }
 
@@ -55,6 +58,7 @@ export async function createStore(db: SqlDriver): Promise<Store> {
     memoryVersions: createMemoryVersionStore(db),
     files,
     mounts: createMountContent(memories, files),
+    scratch: createSessionScratch(db),
     close: () => db.close(),
   };
 }
