@@ -35,15 +35,30 @@ export async function searchStoredSkills(
 ): Promise<StoredSkillMatch[]> {
   const tsquery = anyWordQuery(query);
   if (tsquery === undefined || options.limit <= 0) return [];
-  // The skills' `search` column holds their latest version's text (a trigger keeps it), under a GIN index.
-  const rows = await db.query(
-    `SELECT s.name, ts_rank_cd(s.search, q) AS score
-       FROM skills s, to_tsquery('english', $2) q
-      WHERE s.workspace_id = $1 AND s.search @@ q
-        AND ($3::jsonb IS NULL OR s.name IN (SELECT jsonb_array_elements_text($3::jsonb)))
-      ORDER BY score DESC, s.name
-      LIMIT $4`,
-    [workspaceId, tsquery, options.names === undefined ? null : JSON.stringify(options.names), options.limit],
-  );
+  // The skills' `search` column holds their latest version's text (a trigger keeps it), under a GIN index. An
+  // agent's search starts from its few skills by name (materialised, so the planner cannot start from the
+  // index of matches over the whole workspace); the workspace's from that index.
+  const rows =
+    options.names === undefined
+      ? await db.query(
+          `SELECT s.name, ts_rank_cd(s.search, q) AS score
+             FROM skills s, to_tsquery('english', $2) q
+            WHERE s.workspace_id = $1 AND s.search @@ q
+            ORDER BY score DESC, s.name
+            LIMIT $3`,
+          [workspaceId, tsquery, options.limit],
+        )
+      : await db.query(
+          `WITH agent AS MATERIALIZED (
+             SELECT name, search FROM skills
+              WHERE workspace_id = $1 AND name IN (SELECT jsonb_array_elements_text($3::jsonb))
+           )
+           SELECT a.name, ts_rank_cd(a.search, q) AS score
+             FROM agent a, to_tsquery('english', $2) q
+            WHERE a.search @@ q
+            ORDER BY score DESC, a.name
+            LIMIT $4`,
+          [workspaceId, tsquery, JSON.stringify(options.names), options.limit],
+        );
   return rows.map((row) => ({ name: text(row, "name"), score: num(row, "score") }));
 }
