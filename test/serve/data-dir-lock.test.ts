@@ -96,6 +96,11 @@ describe("lockDataDir", () => {
           parent.stdout?.once("data", (chunk: Buffer) => resolve(Number(chunk.toString().trim()))),
         );
         const start = (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1]?.split(" ")[19];
+        // Killed while the shell has not yet become `sleep 200`, the child would be reaped by the shell: wait
+        // for the exec (a busy machine may delay it), then the killed child stays a zombie.
+        await expect
+          .poll(async () => (await readFile(`/proc/${parent.pid}/comm`, "utf8")).trim())
+          .toBe("sleep");
         process.kill(pid, "SIGKILL");
         await expect
           .poll(async () => (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1]?.[0])

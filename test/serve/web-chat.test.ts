@@ -149,7 +149,8 @@ describe("the web page's chat with the events routes served", () => {
     await expect
       .poll(() => page.locator(".event.user").allTextContents())
       .toContain("You: once more\nplease");
-    expect(await page.inputValue("#chat-input")).toBe("");
+    // The box is emptied once the send is answered, which the stream may beat.
+    await expect.poll(() => page.inputValue("#chat-input")).toBe("");
   });
 
   it("shows an MCP call waiting for confirmation with Allow, a custom tool's wait as the application's, both in the side panel", async () => {

@@ -24,7 +24,13 @@ describe('README "Testing your skills"', () => {
     expect(blocks).toHaveLength(1);
     const parsed = parseCasesFile("README.md", blocks[0] ?? "");
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
-    expect(parsed.cases.map((c) => c.case.kind)).toEqual(["expansion", "listing", "trigger", "session"]);
+    expect(parsed.cases.map((c) => c.case.kind)).toEqual([
+      "expansion",
+      "listing",
+      "trigger",
+      "session",
+      "graded",
+    ]);
   });
 
   it("documents --json, --junit, --update, lint and --min-score, and the advice and progress output", () => {
