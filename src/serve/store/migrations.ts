@@ -359,6 +359,44 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
       )`,
     ],
   },
+  {
+    version: 13,
+    name: "skill search postings",
+    sql: [
+      // A workspace-wide search ranks thousands of matches: reading each one's tsvector from the table is what
+      // costs. Each skill's words are kept as postings too (word, skill, weight from the fields it is in: name 3,
+      // description 2, when_to_use and argument hint 1), read by an index-only scan and summed per skill.
+      `CREATE TABLE skill_terms (
+        workspace_id text NOT NULL,
+        term text NOT NULL,
+        skill_id text NOT NULL REFERENCES skills(id) ON DELETE CASCADE,
+        skill_name text NOT NULL,
+        weight real NOT NULL,
+        PRIMARY KEY (workspace_id, term, skill_id)
+      )`,
+      "CREATE INDEX skill_terms_cover ON skill_terms (workspace_id, term) INCLUDE (skill_name, weight)",
+      "CREATE INDEX skill_terms_skill ON skill_terms (skill_id)",
+      `CREATE FUNCTION skill_terms_follow() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         DELETE FROM skill_terms WHERE skill_id = NEW.id;
+         IF NEW.search IS NOT NULL THEN
+           INSERT INTO skill_terms (workspace_id, term, skill_id, skill_name, weight)
+           SELECT NEW.workspace_id, u.lexeme, NEW.id, NEW.name,
+                  (SELECT sum(CASE w WHEN 'A' THEN 3 WHEN 'B' THEN 2 ELSE 1 END) FROM unnest(u.weights) w)
+             FROM unnest(NEW.search) u;
+         END IF;
+         RETURN NULL;
+       END $$`,
+      // `OF latest_version_id`: the BEFORE trigger that copies the version's text sets `search` then.
+      `CREATE TRIGGER skill_terms_follow AFTER INSERT OR UPDATE OF latest_version_id, search ON skills
+       FOR EACH ROW EXECUTE FUNCTION skill_terms_follow()`,
+      `INSERT INTO skill_terms (workspace_id, term, skill_id, skill_name, weight)
+       SELECT s.workspace_id, u.lexeme, s.id, s.name,
+              (SELECT sum(CASE w WHEN 'A' THEN 3 WHEN 'B' THEN 2 ELSE 1 END) FROM unnest(u.weights) w)
+         FROM skills s, unnest(s.search) u
+        WHERE s.search IS NOT NULL`,
+    ],
+  },
 ];
 
 /** An arbitrary constant: the advisory lock that serialises migrations across instances. */

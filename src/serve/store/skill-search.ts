@@ -22,10 +22,10 @@ export function anyWordQuery(query: string): string | undefined {
 }
 
 /**
- * The workspace's skills (their latest versions) that match any word of `query`, best first: PostgreSQL's full-text
- * search over the skill's `search` column (its latest version's name, description, when_to_use and argument
- * hint, English stemming; a GIN index), ranked by `ts_rank_cd` with the field weights. `names` limits the answer to those skills (an agent's);
- * absent, the whole workspace is searched. The same SQL on PostgreSQL and PGlite.
+ * The workspace's skills (their latest versions) that match any word of `query`, best first, by PostgreSQL's
+ * full-text machinery (English stemming; name, description, when_to_use and argument hint, weighted): over the
+ * whole workspace, a sum over postings (word weight times rarity); with `names` (an agent's skills), `ts_rank_cd`
+ * over those skills' vectors. The same SQL on PostgreSQL and PGlite.
  */
 export async function searchStoredSkills(
   db: SqlQuery,
@@ -35,18 +35,28 @@ export async function searchStoredSkills(
 ): Promise<StoredSkillMatch[]> {
   const tsquery = anyWordQuery(query);
   if (tsquery === undefined || options.limit <= 0) return [];
-  // The skills' `search` column holds their latest version's text (a trigger keeps it), under a GIN index. An
-  // agent's search starts from its few skills by name (materialised, so the planner cannot start from the
-  // index of matches over the whole workspace); the workspace's from that index.
+  // The query's words as text the same English configuration turns into the same lexemes.
+  const words = tsquery.replaceAll(" | ", " ");
+  // A workspace's search sums its postings (kept by a trigger from the skills' `search` column); an agent's
+  // starts from its few skills by name (materialised, so the planner cannot start from the whole workspace's
+  // matches) and ranks their vectors with ts_rank_cd.
   const rows =
     options.names === undefined
       ? await db.query(
-          `SELECT s.name, ts_rank_cd(s.search, q) AS score
-             FROM skills s, to_tsquery('english', $2) q
-            WHERE s.workspace_id = $1 AND s.search @@ q
-            ORDER BY score DESC, s.name
+          // BM25-like over the postings: each query word's weight in a skill times its rarity in the workspace
+          // (ln(1 + 10^6 / postings of the word)), summed per skill; index-only reads, no skill row touched.
+          `WITH q AS (SELECT DISTINCT lexeme AS term FROM unnest(to_tsvector('english', $2))),
+                hits AS (
+                  SELECT t.term, t.skill_name, t.weight FROM skill_terms t JOIN q ON t.term = q.term
+                   WHERE t.workspace_id = $1
+                ),
+                df AS (SELECT term, count(*) AS n FROM hits GROUP BY term)
+           SELECT h.skill_name AS name, sum(h.weight * ln(1 + 1000000.0 / df.n)) AS score
+             FROM hits h JOIN df USING (term)
+            GROUP BY h.skill_name
+            ORDER BY score DESC, name
             LIMIT $3`,
-          [workspaceId, tsquery, options.limit],
+          [workspaceId, words, options.limit],
         )
       : await db.query(
           `WITH agent AS MATERIALIZED (
