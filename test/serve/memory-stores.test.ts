@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
 import { cli } from "../cli/run-cli.js";
 import { freshPgliteDir } from "../support/pglite-template.js";
+import { all, apiError } from "../support/sdk-calls.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
@@ -23,24 +24,9 @@ afterAll(async () => {
   await tree?.cleanup();
 });
 
-async function all<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of iterable) out.push(item);
-  return out;
-}
-
 const sha = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
 /** The SDK's error for `call`, or a failure when it resolved. */
-async function apiError(call: Promise<unknown>): Promise<InstanceType<typeof Anthropic.APIError>> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof Anthropic.APIError) return error;
-    throw error;
-  }
-  throw new Error("the call succeeded");
-}
 
 describe.each([
   ["PGlite", () => freshPgliteDir(tree.path("pglite-memory"))],

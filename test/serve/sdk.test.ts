@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
 import { cli } from "../cli/run-cli.js";
 import { freshPgliteDir } from "../support/pglite-template.js";
+import { all } from "../support/sdk-calls.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
@@ -22,12 +23,6 @@ afterAll(async () => {
 
 const skillFile = (name: string, description: string, body = "Do the thing.") =>
   toFile(Buffer.from(`---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`), `${name}/SKILL.md`);
-
-async function all<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of iterable) out.push(item);
-  return out;
-}
 
 describe.each([
   ["PGlite", () => freshPgliteDir(tree.path("pglite-data"))],

@@ -1,10 +1,12 @@
-import Anthropic, { toFile } from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
+import { toFile } from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
 import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
 import { cli } from "../cli/run-cli.js";
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
 import { freshPgliteDir } from "../support/pglite-template.js";
+import { all, apiError } from "../support/sdk-calls.js";
 import { sayAndRead } from "../support/session-stream.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
@@ -28,22 +30,6 @@ afterAll(async () => {
   await postgres?.stop();
   await tree?.cleanup();
 });
-
-async function all<T>(iterable: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of iterable) out.push(item);
-  return out;
-}
-
-async function apiError(call: Promise<unknown>): Promise<InstanceType<typeof Anthropic.APIError>> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof Anthropic.APIError) return error;
-    throw error;
-  }
-  throw new Error("the call succeeded");
-}
 
 /** The model's last request, as JSON. */
 function lastRequest(model: ModelServer): string {
