@@ -235,6 +235,12 @@ describe("the web page in chromium", () => {
       "Evaluation 1: needs_revision — Add a title line.",
       "Evaluation 2: satisfied — Titled and three lines.",
     ]);
+    // Each grader answered in one request: one span.outcome_evaluation_ongoing each, counted as it came.
+    expect(
+      await page
+        .locator("#outcome-evaluations li")
+        .evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-requests"))),
+    ).toEqual(["1", "1"]);
     const log = (await page.textContent("#chat-log")) ?? "";
     expect(log).toContain("Outcome: Write a haiku");
     expect(log).toContain("Evaluation 1 started");

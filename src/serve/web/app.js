@@ -951,6 +951,7 @@ async function showChat([id], draw) {
     const requests =
       item.requests > 0 ? ` (${item.requests} grader request${item.requests === 1 ? "" : "s"})` : "";
     item.node.dataset.result = item.result ?? "running";
+    item.node.dataset.requests = String(item.requests);
     item.node.textContent = `Evaluation ${item.iteration + 1}: ${item.result ?? `${item.state}${requests}`}${item.explanation ? ` — ${item.explanation}` : ""}`;
   };
   const line = (className, ...children) => {
