@@ -263,6 +263,15 @@ describe("the web page in chromium", () => {
     if (store === undefined) throw new Error("the store made on the page");
     expect(page.url()).toBe(`${server.url}/memory/${store.id}`);
 
+    // A path that breaks the rules: the API's 400 on the page, nothing stored. (The browser's console logs the
+    // refused request; the failed loads these two refusals cause are taken off the page's error list.)
+    const errorsBefore = pageErrors.length;
+    await page.fill("#memory-path", "notes/relative.md");
+    await page.click("#memory-form button[type=submit]");
+    await page.waitForSelector("#error:not([hidden])");
+    expect(await page.textContent("#error")).toContain("400");
+    expect((await client.beta.memoryStores.memories.list(store.id)).data).toEqual([]);
+
     await page.fill("#memory-path", "/notes/today.md");
     await page.fill("#memory-content", "First line.");
     await page.click("#memory-form button[type=submit]");
@@ -284,6 +293,22 @@ describe("the web page in chromium", () => {
     expect(versions.data.map((v) => v.operation).sort()).toEqual(["created", "modified"]);
     const edited = await client.beta.memoryStores.memories.retrieve(memory.id, { memory_store_id: store.id });
     expect(edited.content).toBe("First line.\nSecond line.");
+
+    // An edit over text changed meanwhile (here through the API) is refused with the API's 409: nothing lost.
+    await client.beta.memoryStores.memories.update(memory.id, {
+      memory_store_id: store.id,
+      content: "Changed elsewhere.",
+    });
+    await page.fill("#memory-edit", "Overwritten?");
+    await page.click("#memory-edit-form button[type=submit]");
+    await page.waitForSelector("#error:not([hidden])");
+    expect(await page.textContent("#error")).toContain("409");
+    const kept = await client.beta.memoryStores.memories.retrieve(memory.id, { memory_store_id: store.id });
+    expect(kept.content).toBe("Changed elsewhere.");
+    expect(pageErrors.splice(errorsBefore).map((e) => /status of (\d+)/.exec(e)?.[1])).toEqual([
+      "400",
+      "409",
+    ]);
 
     // The reverse: a memory written through the API is listed on the store's page, markup as text.
     await client.beta.memoryStores.memories.create(store.id, { path: "/from-api.md", content: EVIL });
