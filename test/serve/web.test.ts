@@ -219,15 +219,11 @@ describe("the web page in chromium", () => {
     await page.click("#view a:text-is('web chat')");
     await page.waitForSelector("#chat-log[data-stream=open]");
     expect(await page.textContent("#outcome-evaluations")).toBe("");
-    await client.beta.sessions.events.send(session.id, {
-      events: [
-        {
-          type: "user.define_outcome",
-          description: "Write a haiku",
-          rubric: { type: "text", content: "1. Has a title line.\n2. Three lines." },
-        },
-      ],
-    });
+    // Defined on the page (its form folded under the chat box).
+    await page.click(".outcome-form summary");
+    await page.fill("#outcome-description", "Write a haiku");
+    await page.fill("#outcome-rubric", "1. Has a title line.\n2. Three lines.");
+    await page.click("#outcome-form button[type=submit]");
     // The page is not reloaded: what it shows comes from its open event stream.
     await page.waitForSelector("#outcome-evaluations li[data-result=satisfied]");
     const items = await page.locator("#outcome-evaluations li").allTextContents();
@@ -242,7 +238,14 @@ describe("the web page in chromium", () => {
         .evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-requests"))),
     ).toEqual(["1", "1"]);
     const log = (await page.textContent("#chat-log")) ?? "";
-    expect(log).toContain("Outcome: Write a haiku");
+    expect(log).toContain("Outcome: Write a haiku (at most 3 evaluations)");
+    const events = await client.beta.sessions.events.list(session.id, { limit: 100 });
+    const defined = events.data.find((e) => e.type === "user.define_outcome");
+    expect(defined).toMatchObject({
+      description: "Write a haiku",
+      max_iterations: 3,
+      rubric: { type: "text", content: "1. Has a title line.\n2. Three lines." },
+    });
     expect(log).toContain("Evaluation 1 started");
     expect(log).toContain("Evaluation 2 started");
     expect(log.indexOf("Evaluation 1 started")).toBeLessThan(log.indexOf("draft two"));

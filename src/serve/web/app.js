@@ -523,6 +523,7 @@ async function showStore([storeId], draw) {
   const memories = items.filter((m) => m.type === "memory").sort((a, b) => a.path.localeCompare(b.path));
   const path = el("input", {
     id: "memory-path",
+    "aria-describedby": "memory-path-hint",
     required: true,
     autocomplete: "off",
     placeholder: "/notes/today.md",
@@ -566,7 +567,15 @@ async function showStore([storeId], draw) {
             await navigate(memoryPath(store.id, memory.id));
           }),
         },
-        field("Path", path, el("p", { className: "hint" }, "An absolute path, such as /notes/today.md.")),
+        field(
+          "Path",
+          path,
+          el(
+            "p",
+            { id: "memory-path-hint", className: "hint" },
+            "An absolute path, such as /notes/today.md.",
+          ),
+        ),
         field("Content", content),
         el("button", { type: "submit", className: "primary" }, "Create memory"),
       ),
@@ -828,6 +837,48 @@ function confirmationCard(eventId, use, answer) {
     el("p", {}, head, " wants to run:"),
     el("pre", { className: "confirm-input" }, inputText),
     el("p", {}, allow, " ", deny, " ", message),
+  );
+}
+
+/**
+ * The chat's "Define an outcome" form (folded away): a description, a text rubric and at most how many
+ * evaluations; it sends `user.define_outcome`, whose loop the chat then shows.
+ */
+function outcomeForm(sendEvents, say) {
+  const description = el("input", { id: "outcome-description", required: true, autocomplete: "off" });
+  const rubric = el("textarea", { id: "outcome-rubric", required: true });
+  const most = el("input", { id: "outcome-max", type: "number", min: "1", max: "20", value: "3" });
+  return el(
+    "details",
+    { className: "outcome-form" },
+    el("summary", {}, "Define an outcome"),
+    el(
+      "form",
+      {
+        id: "outcome-form",
+        onsubmit: guarded(async () => {
+          say("");
+          try {
+            await sendEvents([
+              {
+                type: "user.define_outcome",
+                description: description.value.trim(),
+                rubric: { type: "text", content: rubric.value },
+                ...(most.value ? { max_iterations: Number(most.value) } : {}),
+              },
+            ]);
+            description.value = "";
+            rubric.value = "";
+          } catch (error) {
+            say(`Could not define the outcome: ${error.message}`);
+          }
+        }),
+      },
+      field("What the work should achieve", description),
+      field("Rubric (the grader checks each criterion)", rubric),
+      field("At most this many evaluations", most),
+      el("button", { type: "submit" }, "Start"),
+    ),
   );
 }
 
@@ -1146,6 +1197,9 @@ async function showChat([id], draw) {
           input,
           el("button", { type: "submit", className: "primary" }, "Send"),
         ),
+        outcomeForm(sendEvents, (message) => {
+          chatError.textContent = message;
+        }),
       ),
       el(
         "aside",
