@@ -503,9 +503,16 @@ describe("the web page in chromium", () => {
       (m) => m.path === "/notes/today.md",
     );
     if (memory === undefined || memory.type !== "memory") throw new Error("the memory made above");
-    const views: { name: string; path: string; ready: string }[] = [
+    // `open`: a control clicked before the check (a folded form, checked unfolded).
+    const views: { name: string; path: string; ready: string; open?: string }[] = [
       { name: "sessions", path: "/sessions", ready: "#session-form" },
       { name: "session", path: `/sessions/${session.id}`, ready: "#chat-log[data-stream=open] .event.agent" },
+      {
+        name: "session-outcome-form",
+        path: `/sessions/${session.id}`,
+        ready: "#chat-log[data-stream=open] .event.agent",
+        open: ".outcome-form summary",
+      },
       { name: "agents", path: "/agents", ready: "#agent-form" },
       { name: "skills", path: "/skills", ready: "#upload-folder-form" },
       { name: "skill", path: `/skills/${skill.id}`, ready: "#view td a" },
@@ -549,6 +556,10 @@ describe("the web page in chromium", () => {
           for (const view of views) {
             await tab.goto(`${server.url}${view.path}`);
             await tab.waitForSelector(view.ready);
+            if (view.open) {
+              await tab.click(view.open);
+              await tab.waitForSelector("#outcome-form:visible");
+            }
             await check(tab, `${view.name}-${width}-${scheme}`);
           }
         } finally {
