@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { zipSync } from "fflate";
@@ -38,6 +39,8 @@ const pageErrors: string[] = [];
 beforeAll(async () => {
   tree = await tmpTree({
     ...BRAND_SKILL,
+    // Every byte value, twice: what an upload and a download must keep exactly.
+    "upload/bytes.bin": new Uint8Array(512).map((_, i) => (i * 7) % 256),
     // Its inline shell will not run on this server: the upload says so, and so does the version's page.
     "zipped.zip": zipSync({
       "zipped/SKILL.md": new TextEncoder().encode(`${skillMd("zipped", "From a zip")}Today: !\`date\`\n`),
@@ -193,6 +196,161 @@ describe("the web page in chromium", () => {
     await expect.poll(() => page.textContent("#chat-log")).toContain("Hello from the scripted model.");
   });
 
+  it("shows the outcome loop live: each evaluation's start, its grader's progress and its end", async () => {
+    const client = sdkClient(server.url, KEY);
+    const session = (await client.beta.sessions.list()).data.find((s) => s.title === "web chat");
+    if (session === undefined) throw new Error("the session made above");
+    const verdict = (result: string, explanation: string) =>
+      `Checked.\n{"result": "${result}", "explanation": "${explanation}"}`;
+    // The grader's turns first (told apart by its system prompt), then the agent's two drafts.
+    model.addTurns([
+      textTurn(verdict("needs_revision", "Add a title line."), {
+        systemIncludes: "You are a grader.",
+        lastUserTextIncludes: "draft one",
+      }),
+      textTurn(verdict("satisfied", "Titled and three lines."), {
+        systemIncludes: "You are a grader.",
+        lastUserTextIncludes: "draft two",
+      }),
+      textTurn("draft one", { lastUserTextIncludes: "Write a haiku" }),
+      textTurn("draft two", { lastUserTextIncludes: "Add a title line." }),
+    ]);
+    await page.click("nav [data-view=sessions]");
+    await page.click("#view a:text-is('web chat')");
+    await page.waitForSelector("#chat-log[data-stream=open]");
+    expect(await page.textContent("#outcome-evaluations")).toBe("");
+    // Defined on the page (its form folded under the chat box).
+    await page.click(".outcome-form summary");
+    await page.fill("#outcome-description", "Write a haiku");
+    await page.fill("#outcome-rubric", "1. Has a title line.\n2. Three lines.");
+    await page.click("#outcome-form button[type=submit]");
+    // The page is not reloaded: what it shows comes from its open event stream.
+    await page.waitForSelector("#outcome-evaluations li[data-result=satisfied]");
+    const items = await page.locator("#outcome-evaluations li").allTextContents();
+    expect(items).toEqual([
+      "Evaluation 1: needs_revision — Add a title line.",
+      "Evaluation 2: satisfied — Titled and three lines.",
+    ]);
+    // Each grader answered in one request: one span.outcome_evaluation_ongoing each, counted as it came.
+    expect(
+      await page
+        .locator("#outcome-evaluations li")
+        .evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-requests"))),
+    ).toEqual(["1", "1"]);
+    const log = (await page.textContent("#chat-log")) ?? "";
+    expect(log).toContain("Outcome: Write a haiku (at most 3 evaluations)");
+    const events = await client.beta.sessions.events.list(session.id, { limit: 100 });
+    const defined = events.data.find((e) => e.type === "user.define_outcome");
+    expect(defined).toMatchObject({
+      description: "Write a haiku",
+      max_iterations: 3,
+      rubric: { type: "text", content: "1. Has a title line.\n2. Three lines." },
+    });
+    expect(log).toContain("Evaluation 1 started");
+    expect(log).toContain("Evaluation 2 started");
+    expect(log.indexOf("Evaluation 1 started")).toBeLessThan(log.indexOf("draft two"));
+    expect(log).toContain("Evaluation 2: satisfied — Titled and three lines.");
+  });
+
+  it("browses memory stores: a store and a memory made on the page, edited into two versions, read by the API", async () => {
+    const client = sdkClient(server.url, KEY);
+    await page.click("nav [data-view=memory]");
+    await page.waitForURL(`${server.url}/memory`);
+    await page.waitForSelector("#stores-empty");
+    await page.fill("#store-name", "web-notes");
+    await page.fill("#store-description", "Notes made on the page");
+    await page.click("#store-form button[type=submit]");
+    await page.waitForURL(/\/memory\/[^/]+$/);
+    await page.waitForSelector("#memories-empty");
+    const store = (await client.beta.memoryStores.list()).data.find((s) => s.name === "web-notes");
+    if (store === undefined) throw new Error("the store made on the page");
+    expect(page.url()).toBe(`${server.url}/memory/${store.id}`);
+
+    // A path that breaks the rules: the API's 400 on the page, nothing stored. (The browser's console logs the
+    // refused request; the failed loads these two refusals cause are taken off the page's error list.)
+    const errorsBefore = pageErrors.length;
+    await page.fill("#memory-path", "notes/relative.md");
+    await page.click("#memory-form button[type=submit]");
+    await page.waitForSelector("#error:not([hidden])");
+    expect(await page.textContent("#error")).toContain("400");
+    expect((await client.beta.memoryStores.memories.list(store.id)).data).toEqual([]);
+
+    await page.fill("#memory-path", "/notes/today.md");
+    await page.fill("#memory-content", "First line.");
+    await page.click("#memory-form button[type=submit]");
+    await page.waitForSelector("#memory-text");
+    expect(await page.textContent("#view h2")).toBe("/notes/today.md");
+    const listed = await client.beta.memoryStores.memories.list(store.id);
+    const memory = listed.data.find((m) => m.type === "memory" && m.path === "/notes/today.md");
+    if (memory === undefined || memory.type !== "memory") throw new Error("the memory made on the page");
+    expect(page.url()).toBe(`${server.url}/memory/${store.id}/${memory.id}`);
+    const read = await client.beta.memoryStores.memories.retrieve(memory.id, { memory_store_id: store.id });
+    expect(read.content).toBe("First line.");
+
+    await page.fill("#memory-edit", "First line.\nSecond line.");
+    await page.click("#memory-edit-form button[type=submit]");
+    await expect.poll(() => page.textContent("#memory-text")).toBe("First line.\nSecond line.");
+    await expect.poll(() => page.locator("#view tbody tr").count()).toBe(2);
+    expect(await page.textContent("#view tbody")).toContain("modified");
+    const versions = await client.beta.memoryStores.memoryVersions.list(store.id, { memory_id: memory.id });
+    expect(versions.data.map((v) => v.operation).sort()).toEqual(["created", "modified"]);
+    const edited = await client.beta.memoryStores.memories.retrieve(memory.id, { memory_store_id: store.id });
+    expect(edited.content).toBe("First line.\nSecond line.");
+
+    // An edit over text changed meanwhile (here through the API) is refused with the API's 409: nothing lost.
+    await client.beta.memoryStores.memories.update(memory.id, {
+      memory_store_id: store.id,
+      content: "Changed elsewhere.",
+    });
+    await page.fill("#memory-edit", "Overwritten?");
+    await page.click("#memory-edit-form button[type=submit]");
+    await page.waitForSelector("#error:not([hidden])");
+    expect(await page.textContent("#error")).toContain("409");
+    const kept = await client.beta.memoryStores.memories.retrieve(memory.id, { memory_store_id: store.id });
+    expect(kept.content).toBe("Changed elsewhere.");
+    expect(pageErrors.splice(errorsBefore).map((e) => /status of (\d+)/.exec(e)?.[1])).toEqual([
+      "400",
+      "409",
+    ]);
+
+    // The reverse: a memory written through the API is listed on the store's page, markup as text.
+    await client.beta.memoryStores.memories.create(store.id, { path: "/from-api.md", content: EVIL });
+    await page.click(`#view nav a:text-is('web-notes')`);
+    await page.waitForSelector("#view a:text-is('/from-api.md')");
+    await page.click("#view a:text-is('/from-api.md')");
+    await page.waitForSelector("#memory-text");
+    expect(await page.textContent("#memory-text")).toBe(EVIL);
+    expect(await page.evaluate("window.__pwned")).toBeUndefined();
+    await page.reload();
+    await page.waitForSelector("#memory-text");
+    expect(await page.textContent("#view h2")).toBe("/from-api.md");
+  });
+
+  it("uploads a file through the page (multipart, as files.upload) that the API downloads byte-identical", async () => {
+    const client = sdkClient(server.url, KEY);
+    const bytes = await readFile(tree.path("upload/bytes.bin"));
+    await page.click("nav [data-view=files]");
+    await page.waitForURL(`${server.url}/files`);
+    await page.waitForSelector("#files-empty");
+    await page.setInputFiles("#file-input", tree.path("upload/bytes.bin"));
+    await page.click("#file-form button[type=submit]");
+    await expect.poll(() => page.textContent("#file-status")).toContain("Uploaded bytes.bin");
+    const file = (await client.beta.files.list()).data.find((f) => f.filename === "bytes.bin");
+    if (file === undefined) throw new Error("the file uploaded on the page");
+    expect(file.size_bytes).toBe(bytes.length);
+    const downloaded = new Uint8Array(await (await client.beta.files.download(file.id)).arrayBuffer());
+    expect(Buffer.from(downloaded).equals(bytes)).toBe(true);
+
+    // The page's own download link saves the same bytes under the file's name.
+    const [saved] = await Promise.all([
+      page.waitForEvent("download"),
+      page.click(`#view button[data-file-id="${file.id}"]`),
+    ]);
+    expect(saved.suggestedFilename()).toBe("bytes.bin");
+    const path = await saved.path();
+    expect((await readFile(path)).equals(bytes)).toBe(true);
+  });
+
   it("gives each view its own address: links, back and forward, and a reload that returns to the same view", async () => {
     const client = sdkClient(server.url, KEY);
     const skill = (await client.beta.skills.list()).data.find((s) => s.display_name === "brand-guidelines");
@@ -244,7 +402,19 @@ describe("the web page in chromium", () => {
 
     await page.click("nav [data-view=memory]");
     await page.waitForURL(at("/memory"));
-    expect(await page.textContent("#memory-placeholder")).toContain("client.beta.memoryStores");
+    await page.click("#view a:text-is('web-notes')");
+    await page.waitForSelector("#view a:text-is('/notes/today.md')");
+    await page.click("#view a:text-is('/notes/today.md')");
+    await page.waitForSelector("#memory-text");
+    const memoryUrl = page.url();
+    await page.reload();
+    await page.waitForSelector("#memory-text");
+    expect(page.url()).toBe(memoryUrl);
+    expect(await page.textContent("#view h2")).toBe("/notes/today.md");
+    await page.click("nav [data-view=files]");
+    await page.waitForURL(at("/files"));
+    await page.waitForSelector("#file-form");
+    expect(await page.getAttribute("nav [data-view=files]", "aria-current")).toBe("page");
 
     // An address under a section that has no view: the page says so; one outside every section is a 404.
     await page.goto(at(`/skills/${skill.id}/no/such/view`));
@@ -256,6 +426,9 @@ describe("the web page in chromium", () => {
       "/agents",
       "/skills/x/versions/y",
       "/memory",
+      "/memory/x",
+      "/memory/x/y",
+      "/files",
     ]) {
       const response = await fetch(at(path));
       expect(response.status, path).toBe(200);
@@ -324,18 +497,34 @@ describe("the web page in chromium", () => {
     const session = (await client.beta.sessions.list()).data.find((s) => s.title === "web chat");
     if (skill === undefined || session === undefined) throw new Error("the skill and session made above");
     const version = skill.latest_version_id;
-    const views: { name: string; path: string; ready: string }[] = [
+    const store = (await client.beta.memoryStores.list()).data.find((s) => s.name === "web-notes");
+    if (store === undefined) throw new Error("the memory store made above");
+    const memory = (await client.beta.memoryStores.memories.list(store.id)).data.find(
+      (m) => m.path === "/notes/today.md",
+    );
+    if (memory === undefined || memory.type !== "memory") throw new Error("the memory made above");
+    // `open`: a control clicked before the check (a folded form, checked unfolded).
+    const views: { name: string; path: string; ready: string; open?: string }[] = [
       { name: "sessions", path: "/sessions", ready: "#session-form" },
       { name: "session", path: `/sessions/${session.id}`, ready: "#chat-log[data-stream=open] .event.agent" },
+      {
+        name: "session-outcome-form",
+        path: `/sessions/${session.id}`,
+        ready: "#chat-log[data-stream=open] .event.agent",
+        open: ".outcome-form summary",
+      },
       { name: "agents", path: "/agents", ready: "#agent-form" },
       { name: "skills", path: "/skills", ready: "#upload-folder-form" },
       { name: "skill", path: `/skills/${skill.id}`, ready: "#view td a" },
       { name: "skill-version", path: `/skills/${skill.id}/versions/${version}`, ready: "#skill-md" },
-      { name: "memory", path: "/memory", ready: "#memory-placeholder" },
+      { name: "memory", path: "/memory", ready: "#store-form" },
+      { name: "memory-store", path: `/memory/${store.id}`, ready: "#memory-form" },
+      { name: "memory-item", path: `/memory/${store.id}/${memory.id}`, ready: "#view tbody tr" },
+      { name: "files", path: "/files", ready: "#view button[data-file-id]" },
     ];
     // The check finds what it looks for: a field with no label is a critical violation.
     await page.goto(`${server.url}/memory`);
-    await page.waitForSelector("#memory-placeholder");
+    await page.waitForSelector("#store-form");
     await page.evaluate('document.getElementById("view").append(document.createElement("input"))');
     expect((await axeViolations(page)).map((v) => v.id)).toContain("label");
 
@@ -367,6 +556,10 @@ describe("the web page in chromium", () => {
           for (const view of views) {
             await tab.goto(`${server.url}${view.path}`);
             await tab.waitForSelector(view.ready);
+            if (view.open) {
+              await tab.click(view.open);
+              await tab.waitForSelector("#outcome-form:visible");
+            }
             await check(tab, `${view.name}-${width}-${scheme}`);
           }
         } finally {

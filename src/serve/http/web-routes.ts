@@ -20,7 +20,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
  * the page's router (src/serve/web/app.js, `ROUTES`) draws. Serve answers every path under them with the page
  * itself, so a reload or a shared link opens the same view. A new section is named here and in `ROUTES`.
  */
-export const PAGE_SECTIONS = ["skills", "agents", "sessions", "memory"] as const;
+export const PAGE_SECTIONS = ["skills", "agents", "sessions", "memory", "files"] as const;
 
 /**
  * The web page at `/` and at each of its views' addresses (`PAGE_SECTIONS`), and its script and stylesheet

@@ -461,20 +461,260 @@ async function showSessions(_params, draw) {
   );
 }
 
-/** Memory stores have their API in serve; browsing them on this page is still to come. */
+const storePath = (id) => `/memory/${encodeURIComponent(id)}`;
+const memoryPath = (storeId, memoryId) => `${storePath(storeId)}/${encodeURIComponent(memoryId)}`;
+const storeApi = (id) => `/v1/memory_stores/${encodeURIComponent(id)}`;
+
+/** A byte count as people read it. */
+function sizeText(bytes) {
+  if (bytes === null || bytes === undefined) return "";
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** The workspace's memory stores, and a form to make one. */
 async function showMemory(_params, draw) {
+  const stores = await listAll("/v1/memory_stores");
+  const name = el("input", { id: "store-name", required: true, autocomplete: "off" });
+  const description = el("input", { id: "store-description", autocomplete: "off" });
   draw(
     "Memory",
-    heading("Memory"),
+    heading("Memory stores"),
+    stores.length === 0
+      ? el("p", { id: "stores-empty", className: "empty" }, "No memory stores yet.")
+      : table(
+          ["Store", "Description", "Created", "Id"],
+          stores.map((s) => [
+            link(s.name, storePath(s.id)),
+            s.archived_at ? `${s.description} (archived)` : s.description,
+            s.created_at,
+            idText(s.id),
+          ]),
+          "Memory stores",
+        ),
+    el(
+      "section",
+      { className: "card", "aria-labelledby": "store-form-title" },
+      el("h3", { id: "store-form-title" }, "New memory store"),
+      el(
+        "form",
+        {
+          id: "store-form",
+          onsubmit: guarded(async () => {
+            const store = await api("/v1/memory_stores", {
+              json: { name: name.value, ...(description.value ? { description: description.value } : {}) },
+            });
+            await navigate(storePath(store.id));
+          }),
+        },
+        field("Name", name),
+        field("Description", description),
+        el("button", { type: "submit", className: "primary" }, "Create store"),
+      ),
+    ),
+  );
+}
+
+/** One store's memories by path, and a form to write one (a path that exists gets a new version). */
+async function showStore([storeId], draw) {
+  const store = await api(storeApi(storeId));
+  const items = await listAll(`${storeApi(storeId)}/memories?depth=0`, 1000);
+  const memories = items.filter((m) => m.type === "memory").sort((a, b) => a.path.localeCompare(b.path));
+  const path = el("input", {
+    id: "memory-path",
+    "aria-describedby": "memory-path-hint",
+    required: true,
+    autocomplete: "off",
+    placeholder: "/notes/today.md",
+  });
+  const content = el("textarea", { id: "memory-content" });
+  draw(
+    store.name,
+    trail(["Memory", "/memory"]),
+    heading(store.name),
     el(
       "p",
-      { id: "memory-placeholder", className: "empty" },
-      "Memory stores and files arrive on this page with their API. Until then, use ",
-      el("code", {}, "client.beta.memoryStores"),
-      " and ",
-      el("code", {}, "client.beta.files"),
-      " from the SDK.",
+      { className: "meta" },
+      "Store ",
+      idText(store.id),
+      store.description ? ` · ${store.description}` : "",
     ),
+    memories.length === 0
+      ? el("p", { id: "memories-empty", className: "empty" }, "No memories in this store yet.")
+      : table(
+          ["Path", "Size", "Updated", "Id"],
+          memories.map((m) => [
+            link(m.path, memoryPath(store.id, m.id)),
+            sizeText(m.content_size_bytes),
+            m.updated_at,
+            idText(m.id),
+          ]),
+          "Memories",
+        ),
+    el(
+      "section",
+      { className: "card", "aria-labelledby": "memory-form-title" },
+      el("h3", { id: "memory-form-title" }, "New memory"),
+      el(
+        "form",
+        {
+          id: "memory-form",
+          onsubmit: guarded(async () => {
+            const memory = await api(`${storeApi(store.id)}/memories`, {
+              json: { path: path.value.trim(), content: content.value },
+            });
+            await navigate(memoryPath(store.id, memory.id));
+          }),
+        },
+        field(
+          "Path",
+          path,
+          el(
+            "p",
+            { id: "memory-path-hint", className: "hint" },
+            "An absolute path, such as /notes/today.md.",
+          ),
+        ),
+        field("Content", content),
+        el("button", { type: "submit", className: "primary" }, "Create memory"),
+      ),
+    ),
+  );
+}
+
+/** One memory: its text, a form to edit it, and its versions (newest first). */
+async function showMemoryItem([storeId, memoryId], draw) {
+  const store = await api(storeApi(storeId));
+  const memory = await api(`${storeApi(storeId)}/memories/${encodeURIComponent(memoryId)}?view=full`);
+  const versions = await listAll(
+    `${storeApi(storeId)}/memory_versions?memory_id=${encodeURIComponent(memoryId)}`,
+    1000,
+  );
+  const content = el("textarea", { id: "memory-edit" });
+  content.value = memory.content ?? "";
+  const actor = (a) => (a ? (a.api_key_id ?? a.session_id ?? a.type) : "");
+  draw(
+    memory.path,
+    trail(["Memory", "/memory"], [store.name, storePath(store.id)]),
+    heading(memory.path),
+    el(
+      "p",
+      { className: "meta" },
+      "Memory ",
+      idText(memory.id),
+      ` · ${sizeText(memory.content_size_bytes)} · updated ${memory.updated_at}`,
+    ),
+    el(
+      "pre",
+      { id: "memory-text", tabindex: "0", role: "region", "aria-label": "Memory content" },
+      memory.content ?? "",
+    ),
+    el(
+      "section",
+      { className: "card", "aria-labelledby": "memory-edit-title" },
+      el("h3", { id: "memory-edit-title" }, "Edit"),
+      el(
+        "form",
+        {
+          id: "memory-edit-form",
+          onsubmit: guarded(async () => {
+            // Saved only over the text shown here: a change made meanwhile is a 409, not lost.
+            await api(`${storeApi(store.id)}/memories/${encodeURIComponent(memory.id)}`, {
+              json: {
+                content: content.value,
+                precondition: { type: "content_sha256", content_sha256: memory.content_sha256 },
+              },
+            });
+            await refresh();
+          }),
+        },
+        field("Content", content),
+        el("button", { type: "submit", className: "primary" }, "Save"),
+      ),
+    ),
+    el("h3", {}, "Versions"),
+    table(
+      ["Version", "Operation", "Path", "Size", "By", "Created"],
+      versions.map((v) => [
+        idText(v.id),
+        v.redacted_at ? `${v.operation} (redacted)` : v.operation,
+        v.path ?? "",
+        sizeText(v.content_size_bytes),
+        actor(v.created_by),
+        v.created_at,
+      ]),
+      "Versions",
+    ),
+  );
+}
+
+/** Saves a file the API serves (it needs the key, so a plain link cannot fetch it). */
+async function download(file) {
+  const response = await api(`/v1/files/${encodeURIComponent(file.id)}/content`, { raw: true });
+  const url = URL.createObjectURL(await response.blob());
+  try {
+    el("a", { href: url, download: file.filename }).click();
+  } finally {
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  }
+}
+
+/** The workspace's files: upload one (multipart, as `files.upload` sends it), list them, download each. */
+async function showFiles(_params, draw) {
+  const files = await listAll("/v1/files");
+  const chosen = el("input", { id: "file-input", type: "file" });
+  const status = el("p", { id: "file-status", role: "status" });
+  draw(
+    "Files",
+    heading("Files"),
+    el(
+      "section",
+      { className: "card", "aria-labelledby": "file-form-title" },
+      el("h3", { id: "file-form-title" }, "Upload a file"),
+      el(
+        "form",
+        {
+          id: "file-form",
+          onsubmit: guarded(async () => {
+            const file = chosen.files[0];
+            if (!file) throw new Error("choose a file first");
+            const form = new FormData();
+            form.append("file", file, file.name);
+            const stored = await api("/v1/files", { body: form });
+            await refresh();
+            const line = $("file-status");
+            if (line) line.textContent = `Uploaded ${stored.filename} (${stored.id}).`;
+          }),
+        },
+        field("File", chosen),
+        el("button", { type: "submit", className: "primary" }, "Upload"),
+      ),
+      status,
+    ),
+    files.length === 0
+      ? el("p", { id: "files-empty", className: "empty" }, "No files yet.")
+      : table(
+          ["File", "Type", "Size", "Created", "Id"],
+          files.map((f) => [
+            el(
+              "button",
+              {
+                type: "button",
+                className: "link download",
+                "data-file-id": f.id,
+                "aria-label": `Download ${f.filename}`,
+                onclick: guarded(() => download(f)),
+              },
+              f.filename,
+            ),
+            f.mime_type,
+            sizeText(f.size_bytes),
+            f.created_at,
+            idText(f.id),
+          ]),
+          "Files",
+        ),
   );
 }
 
@@ -600,6 +840,48 @@ function confirmationCard(eventId, use, answer) {
   );
 }
 
+/**
+ * The chat's "Define an outcome" form (folded away): a description, a text rubric and at most how many
+ * evaluations; it sends `user.define_outcome`, whose loop the chat then shows.
+ */
+function outcomeForm(sendEvents, say) {
+  const description = el("input", { id: "outcome-description", required: true, autocomplete: "off" });
+  const rubric = el("textarea", { id: "outcome-rubric", required: true });
+  const most = el("input", { id: "outcome-max", type: "number", min: "1", max: "20", value: "3" });
+  return el(
+    "details",
+    { className: "outcome-form" },
+    el("summary", {}, "Define an outcome"),
+    el(
+      "form",
+      {
+        id: "outcome-form",
+        onsubmit: guarded(async () => {
+          say("");
+          try {
+            await sendEvents([
+              {
+                type: "user.define_outcome",
+                description: description.value.trim(),
+                rubric: { type: "text", content: rubric.value },
+                ...(most.value ? { max_iterations: Number(most.value) } : {}),
+              },
+            ]);
+            description.value = "";
+            rubric.value = "";
+          } catch (error) {
+            say(`Could not define the outcome: ${error.message}`);
+          }
+        }),
+      },
+      field("What the work should achieve", description),
+      field("Rubric (the grader checks each criterion)", rubric),
+      field("At most this many evaluations", most),
+      el("button", { type: "submit" }, "Start"),
+    ),
+  );
+}
+
 async function showChat([id], draw) {
   const session = await api(`/v1/sessions/${encodeURIComponent(id)}`);
   // data-stream: connecting, open (events arrive live), closed or failed.
@@ -617,6 +899,9 @@ async function showChat([id], draw) {
   const referencesRead = el("ul", { id: "references-read" });
   const forks = el("ul", { id: "forks" });
   const toolCalls = el("ul", { id: "tool-calls" });
+  const outcomes = el("ul", { id: "outcome-evaluations" });
+  // Each outcome evaluation by `<outcome id>:<iteration>`: `{iteration, state, requests, node}`.
+  const evaluations = new Map();
   const confirmations = el("div", { id: "confirmations" });
   const input = el("textarea", { id: "chat-input", required: true, placeholder: "Write a message" });
   // Ctrl+Enter (⌘+Enter) sends; Enter alone is a new line.
@@ -701,6 +986,24 @@ async function showChat([id], draw) {
     if (change === "terminated") return item.status === "failed" ? "failed" : "terminated";
     if (change === "rescheduled") return "retrying";
     return change;
+  };
+  // An evaluation's line in the side panel: running (with the grader's requests so far), then its result.
+  const evaluation = (event) => {
+    const key = `${event.outcome_id}:${event.iteration}`;
+    let item = evaluations.get(key);
+    if (!item) {
+      item = { iteration: event.iteration, state: "started", requests: 0, node: el("li", {}) };
+      evaluations.set(key, item);
+      outcomes.append(item.node);
+    }
+    return item;
+  };
+  const drawEvaluation = (item) => {
+    const requests =
+      item.requests > 0 ? ` (${item.requests} grader request${item.requests === 1 ? "" : "s"})` : "";
+    item.node.dataset.result = item.result ?? "running";
+    item.node.dataset.requests = String(item.requests);
+    item.node.textContent = `Evaluation ${item.iteration + 1}: ${item.result ?? `${item.state}${requests}`}${item.explanation ? ` — ${item.explanation}` : ""}`;
   };
   const line = (className, ...children) => {
     log.append(el("div", { className: `event ${className}` }, ...children));
@@ -795,6 +1098,35 @@ async function showChat([id], draw) {
       case "session.error":
         line("error", `Error: ${event.error?.message ?? event.error?.type ?? "unknown"}`);
         break;
+      case "user.define_outcome": {
+        const most = event.max_iterations ? ` (at most ${event.max_iterations} evaluations)` : "";
+        line("user outcome", `Outcome: ${event.description}${most}`);
+        break;
+      }
+      case "span.outcome_evaluation_start": {
+        const item = evaluation(event);
+        item.state = "grading";
+        drawEvaluation(item);
+        line("outcome", `Evaluation ${event.iteration + 1} started`);
+        break;
+      }
+      case "span.outcome_evaluation_ongoing": {
+        const item = evaluation(event);
+        item.requests++;
+        drawEvaluation(item);
+        break;
+      }
+      case "span.outcome_evaluation_end": {
+        const item = evaluation(event);
+        item.result = event.result;
+        item.explanation = event.explanation;
+        drawEvaluation(item);
+        line(
+          "outcome",
+          `Evaluation ${event.iteration + 1}: ${event.result}${event.explanation ? ` — ${event.explanation}` : ""}`,
+        );
+        break;
+      }
       case "agent.thread_context_compacted":
         line("tool", "(context compacted)");
         break;
@@ -865,6 +1197,9 @@ async function showChat([id], draw) {
           input,
           el("button", { type: "submit", className: "primary" }, "Send"),
         ),
+        outcomeForm(sendEvents, (message) => {
+          chatError.textContent = message;
+        }),
       ),
       el(
         "aside",
@@ -877,6 +1212,8 @@ async function showChat([id], draw) {
         toolCalls,
         el("h3", {}, "Forks"),
         forks,
+        el("h3", {}, "Outcome evaluations"),
+        outcomes,
       ),
     ),
   );
@@ -914,6 +1251,9 @@ const ROUTES = [
   { pattern: /^\/skills\/([^/]+)$/, section: "skills", show: showSkill },
   { pattern: /^\/skills\/([^/]+)\/versions\/([^/]+)$/, section: "skills", show: showVersion },
   { pattern: /^\/memory$/, section: "memory", show: showMemory },
+  { pattern: /^\/memory\/([^/]+)$/, section: "memory", show: showStore },
+  { pattern: /^\/memory\/([^/]+)\/([^/]+)$/, section: "memory", show: showMemoryItem },
+  { pattern: /^\/files$/, section: "files", show: showFiles },
 ];
 
 /** Where `/` goes. */
