@@ -276,6 +276,49 @@ async function expectInterruptedEvaluation(client: Anthropic, sessionId: string,
 }
 
 describe("outcomes through the shipped serve", () => {
+  it("PGlite: a file rubric's text, uploaded with files.upload, is what the grader judges against; a missing file is a 404", async () => {
+    const tag = "filerubric";
+    model.addTurns(script(tag));
+    const server = await start(await freshPgliteDir(tree.path("outcomes-file-rubric")));
+    const client = sdkClient(server.url, KEY);
+    const sessionId = await newSession(client);
+    const before = (await client.beta.sessions.events.list(sessionId)).data.length;
+    const missing = await client.beta.sessions.events
+      .send(sessionId, {
+        events: [
+          { type: "user.define_outcome", description: "d", rubric: { type: "file", file_id: "file_nope" } },
+        ],
+      })
+      .catch((error: unknown) => error);
+    expect(missing, String(missing)).toBeInstanceOf(Anthropic.NotFoundError);
+    expect((await client.beta.sessions.events.list(sessionId)).data).toHaveLength(before);
+    const file = await client.beta.files.upload({
+      file: await Anthropic.toFile(Buffer.from(`Exactly five lines, AABBA rhyme (${tag}).`), "rubric.md", {
+        type: "text/markdown",
+      }),
+    });
+    const stream = await client.beta.sessions.events.stream(sessionId);
+    try {
+      await client.beta.sessions.events.send(sessionId, {
+        events: [
+          {
+            type: "user.define_outcome",
+            description: `Write a limerick ${tag}`,
+            rubric: { type: "file", file_id: file.id },
+            max_iterations: 1,
+          },
+        ],
+      });
+      const events = await readUntil(stream[Symbol.asyncIterator](), (e) => e.type === "session.status_idle");
+      const ends = events.filter((e) => e.type === "span.outcome_evaluation_end");
+      expect(ends.map((e) => e.result)).toEqual(["max_iterations_reached"]);
+    } finally {
+      stream.controller.abort();
+    }
+    const [grader] = graderRequests(tag);
+    expect(JSON.stringify(grader?.body)).toContain(`Exactly five lines, AABBA rhyme (${tag}).`);
+  }, 120_000);
+
   it("PGlite: revise then satisfied, max_iterations_reached, bad input refused", async () => {
     const tag = "pglite";
     model.addTurns(script(tag));

@@ -221,31 +221,9 @@ describe("fields and event types serve does not implement answer 501 through the
       "github_repository session resources",
     ],
     [
-      "sessions.create user.define_outcome with a file rubric in initial_events",
-      (client) =>
-        client.beta.sessions.create({
-          agent: agentId,
-          environment_id: environmentId,
-          initial_events: [
-            { type: "user.define_outcome", description: "d", rubric: { type: "file", file_id: "file_1" } },
-          ],
-        }),
-      "events[0].rubric: file rubrics",
-    ],
-    [
       "sessions.update vault_ids",
       (client) => client.beta.sessions.update(sessionId, { vault_ids: ["vlt_1"] }),
       "vault_ids (vaults)",
-    ],
-    [
-      "events.send user.define_outcome with a file rubric",
-      (client) =>
-        client.beta.sessions.events.send(sessionId, {
-          events: [
-            { type: "user.define_outcome", description: "d", rubric: { type: "file", file_id: "file_1" } },
-          ],
-        }),
-      "events[0].rubric: file rubrics",
     ],
     [
       "events.send user.tool_result",

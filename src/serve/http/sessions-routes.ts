@@ -5,6 +5,7 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import * as z from "zod";
 import { ApiError, apiErrorFor, errorBody, invalid, notImplemented } from "../errors.js";
+import { withRubricText } from "../sessions/outcome.js";
 import { checkUserEvents } from "../sessions/user-events.js";
 import { onThreadStream } from "../store/event-effects.js";
 import { pageRequest } from "../store/page.js";
@@ -116,6 +117,9 @@ export function sessionsRoutes({ store, runner }: ServeDeps): Hono<ServeEnv> {
     }
     // Checked before the session is made: a refused event leaves no session behind.
     checkUserEvents(body.initial_events ?? []);
+    const initialEvents = await withRubricText(body.initial_events ?? [], (id) =>
+      store.mounts.readFile(ws, id),
+    );
     if (body.budget !== undefined) throw notImplemented("session budgets");
     if ((body.vault_ids ?? []).length > 0) throw notImplemented("vault_ids (vaults)");
     if ((body.initial_events ?? []).length > 0 && runner === undefined) {
@@ -136,8 +140,8 @@ export function sessionsRoutes({ store, runner }: ServeDeps): Hono<ServeEnv> {
       vault_ids: body.vault_ids ?? [],
       ...(resources.length === 0 ? {} : { resources }),
     });
-    if (runner !== undefined && (body.initial_events ?? []).length > 0) {
-      await runner.send(ws, session, body.initial_events ?? []);
+    if (runner !== undefined && initialEvents.length > 0) {
+      await runner.send(ws, session, initialEvents);
     }
     return c.json(session);
   });
@@ -200,7 +204,10 @@ export function sessionsRoutes({ store, runner }: ServeDeps): Hono<ServeEnv> {
       c,
       z.strictObject({ events: z.array(z.looseObject({ type: z.string() })).min(1) }),
     );
-    return c.json({ data: await runner.send(c.var.workspaceId, session, body.events) });
+    // A file rubric's text is read before anything is stored (a missing file is a 404, nothing sent).
+    checkUserEvents(body.events);
+    const events = await withRubricText(body.events, (id) => store.mounts.readFile(c.var.workspaceId, id));
+    return c.json({ data: await runner.send(c.var.workspaceId, session, events) });
   });
   app.get("/:id/events/stream", async (c) => {
     const ws = c.var.workspaceId;

@@ -4,13 +4,13 @@ import {
   MAX_ITERATIONS,
   MAX_RUBRIC_CHARS,
 } from "../../outcome/outcome-prompts.js";
-import { invalid, notImplemented } from "../errors.js";
+import { invalid } from "../errors.js";
 import { newId } from "../store/ids.js";
 
 /**
  * Refuses a `user.define_outcome` (at `events[i]`) that lacks a description or a rubric, whose text rubric is
  * empty or longer than {@link MAX_RUBRIC_CHARS}, or whose `max_iterations` is not a whole number from 1 to
- * {@link MAX_ITERATIONS} (400); a file rubric is a 501 (serve has no files API yet). Pure.
+ * {@link MAX_ITERATIONS} (400); a file rubric needs a `file_id` (its text is read by {@link withRubricText}). Pure.
  */
 export function checkDefineOutcome(event: Record<string, unknown>, i: number): void {
   if (typeof event.description !== "string" || event.description.trim() === "") {
@@ -26,15 +26,11 @@ export function checkDefineOutcome(event: Record<string, unknown>, i: number): v
     if (!("file_id" in rubric) || typeof rubric.file_id !== "string" || rubric.file_id === "") {
       throw invalid(`events[${i}].rubric.file_id: expected a file id`);
     }
-    throw notImplemented(`events[${i}].rubric: file rubrics`, "give the rubric as text");
-  }
-  if (rubric.type !== "text") {
+  } else if (rubric.type !== "text") {
     throw invalid(`events[${i}].rubric.type: expected "text" or "file", got ${JSON.stringify(rubric.type)}`);
-  }
-  if (!("content" in rubric) || typeof rubric.content !== "string" || rubric.content.trim() === "") {
+  } else if (!("content" in rubric) || typeof rubric.content !== "string" || rubric.content.trim() === "") {
     throw invalid(`events[${i}].rubric.content: expected a non-empty string`);
-  }
-  if (rubric.content.length > MAX_RUBRIC_CHARS) {
+  } else if (rubric.content.length > MAX_RUBRIC_CHARS) {
     throw invalid(
       `events[${i}].rubric.content: at most ${MAX_RUBRIC_CHARS} characters, got ${rubric.content.length}`,
     );
@@ -46,6 +42,41 @@ export function checkDefineOutcome(event: Record<string, unknown>, i: number): v
       `events[${i}].max_iterations: expected a whole number from 1 to ${MAX_ITERATIONS}, got ${JSON.stringify(max)}`,
     );
   }
+}
+
+/**
+ * The user events with each file rubric's text read now, from the workspace's uploaded file, as the rubric's
+ * `content` (the grader reads that; a later change or deletion of the file changes nothing). A file that is not
+ * in the workspace is a 404, one that is not UTF-8 text or is over {@link MAX_RUBRIC_CHARS} characters a 400:
+ * before anything is stored.
+ */
+export async function withRubricText<E extends { type: string }>(
+  events: readonly E[],
+  readFile: (fileId: string) => Promise<Uint8Array>,
+): Promise<E[]> {
+  return Promise.all(
+    events.map(async (event, i) => {
+      const rubric = (event as { rubric?: unknown }).rubric;
+      if (event.type !== "user.define_outcome" || typeof rubric !== "object" || rubric === null) return event;
+      if (!("type" in rubric) || rubric.type !== "file" || !("file_id" in rubric)) return event;
+      const fileId = String(rubric.file_id);
+      let text: string;
+      try {
+        text = new TextDecoder("utf-8", { fatal: true }).decode(await readFile(fileId));
+      } catch (error) {
+        if (error instanceof TypeError)
+          throw invalid(`events[${i}].rubric: file ${fileId} is not UTF-8 text`);
+        throw error;
+      }
+      if (text.trim() === "") throw invalid(`events[${i}].rubric: file ${fileId} is empty`);
+      if (text.length > MAX_RUBRIC_CHARS) {
+        throw invalid(
+          `events[${i}].rubric: file ${fileId} has ${text.length} characters, over ${MAX_RUBRIC_CHARS}`,
+        );
+      }
+      return { ...event, rubric: { ...rubric, content: text } };
+    }),
+  );
 }
 
 /**
