@@ -1,7 +1,7 @@
 // Serve skill search bench (issue #25 item 2): STORE_SKILLS stored skills searched with PostgreSQL's full-text
-// search (the `search` tsvector of skill_versions, a GIN index), on PGlite (serve's default) and on PostgreSQL,
-// through the store's own function (`searchStoredSkills`) and driver. Queries are 3-6 words of the skills'
-// vocabulary, most matching thousands of skills. The floor: a primary-key lookup of one skill through the same
+// machinery (a workspace through the postings of skill_terms, an agent's skills through their vectors), on PGlite
+// (serve's default) and on PostgreSQL, through the store's own function (`searchStoredSkills`) and driver.
+// Queries are 3-6 words of the skills' vocabulary, most matching thousands of skills. The floor: a primary-key lookup of one skill through the same
 // driver (the cheapest statement a search could be). Target: p99 <= 20 ms at 100k skills.
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";

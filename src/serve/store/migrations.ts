@@ -317,7 +317,8 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
         setweight(to_tsvector('english', coalesce(head->>'whenToUse', '') || ' ' || coalesce(head->>'argumentHint', '')), 'C')
       ) STORED`,
       // The latest version's text on the skill itself, kept by a trigger whenever the latest version changes:
-      // a search reads one table through one index, with no join over the workspace's skills.
+      // an agent's search ranks its own few skills' vectors, with no join to their versions (a workspace's
+      // search reads the postings of migration 13, so no full-text index over all skills is kept).
       "ALTER TABLE skills ADD COLUMN search tsvector",
       `CREATE FUNCTION skills_search_follow() RETURNS trigger LANGUAGE plpgsql AS $$
        BEGIN
@@ -327,7 +328,6 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
       `CREATE TRIGGER skills_search_follow BEFORE INSERT OR UPDATE OF latest_version_id ON skills
        FOR EACH ROW EXECUTE FUNCTION skills_search_follow()`,
       "UPDATE skills SET search = (SELECT v.search FROM skill_versions v WHERE v.id = skills.latest_version_id)",
-      "CREATE INDEX skills_search ON skills USING gin (search)",
       // An agent's search starts from its skills' names.
       "CREATE INDEX skills_workspace_name ON skills (workspace_id, name)",
     ],
