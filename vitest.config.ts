@@ -53,8 +53,9 @@ export default defineConfig({
     // on 2 cores (vitest's default there is one), one per core beyond.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     sequence: { sequencer: SlowFirstSequencer },
-    // Says once when the tests that read the corpus of real skills (test/support/corpus.ts) are skipped.
-    globalSetup: ["test/support/corpus-notice.ts"],
+    // Says once when the tests that read the corpus of real skills (test/support/corpus.ts) are skipped, and
+    // registers the checkout with npx before the README blocks call it (test/support/npx-link.ts).
+    globalSetup: ["test/support/corpus-notice.ts", "test/support/npx-link.ts"],
     // `expect.poll` waits for a browser page or a served process: 1 s (vitest's default) failed under load.
     expect: { poll: { timeout: 15_000 } },
   },
