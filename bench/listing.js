@@ -147,7 +147,7 @@ async function runSize(ctx, size) {
         usage,
         now: NOW,
         searchable: true,
-        focus: c.focus,
+        focus: c.focus === undefined ? undefined : () => focus,
       });
       const check = checks[i];
       if (check === undefined) return;

@@ -95,7 +95,7 @@ export async function listingReport(
   const listing = await createListingState().next(
     MAIN_AGENT,
     main,
-    { budget, maxDescChars, searchable: skillSearch, focus: listingFocus(main, firstPrompt) },
+    { budget, maxDescChars, searchable: skillSearch, focus: () => listingFocus(main, firstPrompt) },
     () => usage.load(),
     now,
   );

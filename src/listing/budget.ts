@@ -112,6 +112,6 @@ export function listingLimits(options: {
 export interface ListingPack extends ListingLimits {
   /** The agent has the `SkillSearch` tool (the omitted-skills line points to it). */
   searchable: boolean;
-  /** The session's focus (first prompt's relevant skills, rotation seed); see `buildListing`. */
-  focus?: ListingFocus | undefined;
+  /** The session's focus (first prompt's relevant skills, rotation seed), asked for when the listing cuts; see `buildListing`. */
+  focus?: (() => ListingFocus) | undefined;
 }

@@ -68,9 +68,10 @@ export interface BuildListingOptions {
   /**
    * The session's focus (issue #25 item 4): its first prompt's relevant skills come first, and a share of the
    * description room goes to them and to a seeded rotation of the unused skills before usage order. Without
-   * it, SPEC §3's usage order alone (ties in listing order).
+   * it, SPEC §3's usage order alone (ties in listing order). Asked for only when the listing cuts: one that
+   * fits needs none, and deciding a focus costs a search over every skill.
    */
-  focus?: ListingFocus | undefined;
+  focus?: (() => ListingFocus) | undefined;
 }
 
 const OMITTED = 0;
@@ -232,7 +233,7 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
         scored.push(i);
       }
     }
-    const focus = options.focus;
+    const focus = options.focus?.();
     // The first prompt's relevant skills (best first), then the scored ones by usage, then the unscored ones:
     // in listing order (SPEC §3), or with a focus in its rotation (issue #25 item 4).
     const relevance = new Int32Array(count).fill(-1);

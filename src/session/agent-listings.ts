@@ -38,15 +38,17 @@ export function createAgentListings(deps: SessionDeps, state: SessionState): Age
     await deps.settled?.();
     const full = state.listing.sent(agent).size === 0;
     const skills = skillsInScope(context.skills.visible(), scope);
-    // Decided once, at the session's first listing, over the main agent's skills: the same all session.
-    state.listingFocus ??= listingFocus(
-      scope === MAIN_SCOPE ? skills : skillsInScope(context.skills.visible(), MAIN_SCOPE),
-      state.firstPrompt ?? "",
-    );
+    // Decided once, at the first listing that cuts, over the main agent's skills from the first prompt: the
+    // same all session.
+    const focus = () =>
+      (state.listingFocus ??= listingFocus(
+        scope === MAIN_SCOPE ? skills : skillsInScope(context.skills.visible(), MAIN_SCOPE),
+        state.firstPrompt ?? "",
+      ));
     const sent = await state.listing.next(
       agent,
       skills,
-      { ...pack(model), focus: state.listingFocus },
+      { ...pack(model), focus },
       () => deps.usage.load(),
       context.now(),
     );

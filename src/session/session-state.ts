@@ -43,7 +43,7 @@ export interface SessionState {
   /** The session's first prompt (as the model gets it), set by the first user turn. */
   firstPrompt: string | undefined;
   /**
-   * What the listing favours besides usage (issue #25 item 4), decided at the session's first listing from
+   * What the listing favours besides usage (issue #25 item 4), decided at the session's first listing that cuts, from
    * `firstPrompt` and kept all session, so every later listing (deltas, forks, after compaction) packs alike.
    */
   listingFocus: ListingFocus | undefined;

@@ -23,11 +23,30 @@ const unused = skills.slice(20).map((s) => s.name);
 const BUDGET = 40 * 6 + 900;
 
 function pack(focus?: ListingFocus, budget = BUDGET): Listing {
-  return buildListing(skills, { budget, usage, now: NOW, ...(focus === undefined ? {} : { focus }) });
+  return buildListing(skills, {
+    budget,
+    usage,
+    now: NOW,
+    ...(focus === undefined ? {} : { focus: () => focus }),
+  });
 }
 const fullNames = (listing: Listing) => listing.entries.filter((e) => !e.nameOnly).map((e) => e.name);
 
 describe("listing focus (issue #25 item 4)", () => {
+  it("is asked for only when the listing cuts: one that fits never pays for the search a focus costs", () => {
+    let asked = 0;
+    const focus = () => {
+      asked += 1;
+      return { relevant: ["s-30"], seed: focusSeed("tidy") };
+    };
+    const fits = buildListing(skills, { budget: 100_000, usage, now: NOW, focus });
+    expect(fits.entries.every((e) => !e.nameOnly)).toBe(true);
+    expect(asked).toBe(0);
+    const cuts = buildListing(skills, { budget: BUDGET, usage, now: NOW, focus });
+    expect(asked).toBe(1);
+    expect(fullNames(cuts)).toContain("s-30");
+  });
+
   it("without a focus (SPEC §3 usage order) every never-used skill loses its description first", () => {
     const full = fullNames(pack());
     expect(full.length).toBeGreaterThan(3);

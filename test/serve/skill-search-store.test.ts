@@ -31,9 +31,11 @@ const upload = (name: string, description: string, whenToUse?: string): SkillUpl
 });
 
 describe("anyWordQuery", () => {
-  it("keeps letters and digits, each word once, joined to match any", () => {
-    expect(anyWordQuery("Rotate the API keys! keys; 2fa & x")).toBe("rotate | the | api | keys | 2fa");
-    expect(anyWordQuery("'); DROP TABLE skills; --")).toBe("drop | table | skills");
+  it("keeps letters and digits, each word once, joined to match any, without the engine's stop words", () => {
+    expect(anyWordQuery("Rotate the API keys! keys; 2fa & x")).toBe("rotate | api | keys | 2fa");
+    // The words `skillwright search` ignores say nothing here either.
+    expect(anyWordQuery("Use a skill to help me")).toBeUndefined();
+    expect(anyWordQuery("'); DROP TABLE skills; --")).toBe("drop | table");
     expect(anyWordQuery("!!! ?")).toBeUndefined();
   });
 });
@@ -103,6 +105,17 @@ describe.each([
       { name: "deploy-service", score: expect.any(Number) },
     ]);
     expect(await retriever.retrieve({ query: "rotate keys", documents, limit: 5 })).toEqual([]);
+  });
+
+  it("answers each of two skills that share a name, with their ids, within the limit", async () => {
+    const a = await store.skills.create(ws, upload("twin-maker", "Knits matching sweaters"));
+    const b = await store.skills.create(ws, upload("twin-maker", "Knits matching sweaters"));
+    const found = await searchStoredSkills(store.db, ws, "knitting sweaters", { limit: 5 });
+    expect(found.map((m) => m.id).sort()).toEqual([a.id, b.id].sort());
+    expect(await searchStoredSkills(store.db, ws, "knitting sweaters", { limit: 1 })).toHaveLength(1);
+    expect((await store.skills.search(ws, "sweaters", 5)).map((s) => s.id).sort()).toEqual(
+      [a.id, b.id].sort(),
+    );
   });
 
   it("answers nothing for a query with no words, and takes hostile text as words", async () => {

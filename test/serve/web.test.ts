@@ -160,6 +160,24 @@ describe("the web page in chromium", () => {
     expect(await page.locator("#view script, #view img").count()).toBe(0);
   });
 
+  it("searches the skills (GET /v1/skills?q=), best first, and lists them all again when the box is empty", async () => {
+    await page.click("nav [data-view=skills]");
+    await page.waitForSelector("#skill-search-form");
+    await page.fill("#skill-search", "house colours");
+    await page.click("#skill-search-form button[type=submit]");
+    await expect.poll(() => page.textContent("#search-status")).toContain("1 skill matches “house colours”");
+    expect(await page.locator("#skill-list tbody tr").allTextContents()).toEqual([
+      expect.stringContaining("brand-guidelines"),
+    ]);
+    await page.fill("#skill-search", "zebra quantum");
+    await page.click("#skill-search-form button[type=submit]");
+    await page.waitForSelector("text=No skill matches “zebra quantum”.");
+    await page.fill("#skill-search", "");
+    await page.click("#skill-search-form button[type=submit]");
+    await page.waitForSelector("#skill-list a:text-is('zipped')");
+    expect(await page.locator("#skill-list tbody tr").count()).toBe(3);
+  });
+
   it("creates an agent with a chosen skill", async () => {
     await page.click("nav [data-view=agents]");
     await page.waitForSelector("#agent-form");

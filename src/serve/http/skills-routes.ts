@@ -1,7 +1,8 @@
+import type { BetaSkill } from "@anthropic-ai/sdk/resources/beta/skills/skills";
 import { zipSync } from "fflate";
 import { type Context, Hono } from "hono";
 import { invalid } from "../errors.js";
-import { pageRequest } from "../store/page.js";
+import { type Page, pageRequest } from "../store/page.js";
 import type { SkillFile, SkillUpload } from "../store/skill-upload.js";
 import { UPLOAD_LIMITS } from "../upload/limits.js";
 import { multipartBoundary, readMultipart } from "../upload/multipart.js";
@@ -50,6 +51,29 @@ async function readUpload(c: Context): Promise<{ upload: SkillUpload; displayNam
   return { upload: parseSkillUpload(skillTree(files)), displayName };
 }
 
+/** The most skills one search answers (`?q=`): a search is one page, best first. */
+export const MAX_SEARCH_LIMIT = 100;
+
+/**
+ * `GET /v1/skills?q=…` (a skillwright extension of the list): the workspace's skills that match `q`, best first
+ * (`SkillStore.search`), as one page of the list's shape; `limit` up to {@link MAX_SEARCH_LIMIT}, no `page`.
+ */
+async function searchPage(store: ServeDeps["store"], workspaceId: string, query: string, c: Context) {
+  if (c.req.query("page") !== undefined) throw invalid("a search (q) answers one page: leave out page");
+  const { limit } = pageRequest(c.req.query("limit"), undefined);
+  if (limit > MAX_SEARCH_LIMIT)
+    throw invalid(`a search (q) answers at most ${MAX_SEARCH_LIMIT} skills: limit ${limit} is too many`);
+  const data = await store.skills.search(workspaceId, query, limit);
+  return {
+    data,
+    has_more: false,
+    first_id: data[0]?.id ?? null,
+    last_id: data.at(-1)?.id ?? null,
+    next_page: null,
+    prev_page: null,
+  } satisfies Page<BetaSkill>;
+}
+
 /** `/v1/skills` and `/v1/skills/:id/versions`: the SDK's `client.beta.skills` (+ `versions`). */
 export function skillsRoutes({ store, hostTools = false }: ServeDeps): Hono<ServeEnv> {
   const app = new Hono<ServeEnv>();
@@ -63,12 +87,14 @@ export function skillsRoutes({ store, hostTools = false }: ServeDeps): Hono<Serv
     });
   });
   app.get("/", async (c) => {
-    const page = pageRequest(c.req.query("limit"), c.req.query("page"));
+    const query = c.req.query("q");
+    const page = query === undefined ? pageRequest(c.req.query("limit"), c.req.query("page")) : undefined;
     const source = c.req.query("source");
     if (source !== undefined && source !== "custom") {
       // Only custom skills live here: Anthropic's own skills are not served by a self-hosted server.
       return c.json({ data: [], has_more: false, first_id: null, last_id: null, next_page: null });
     }
+    if (page === undefined) return c.json(await searchPage(store, c.var.workspaceId, query ?? "", c));
     return c.json(await store.skills.list(c.var.workspaceId, page));
   });
   app.get("/:id", async (c) => c.json(await store.skills.get(c.var.workspaceId, c.req.param("id"))));

@@ -9,10 +9,12 @@ import { searchStoredSkills } from "../store/skill-search.js";
  */
 export function storeSkillRetriever(db: SqlQuery, workspaceId: string): SkillRetriever {
   return {
-    retrieve: (request) =>
-      searchStoredSkills(db, workspaceId, request.query, {
-        limit: request.limit,
-        names: request.documents.map((d) => d.name),
-      }),
+    retrieve: async (request) =>
+      (
+        await searchStoredSkills(db, workspaceId, request.query, {
+          limit: request.limit,
+          names: request.documents.map((d) => d.name),
+        })
+      ).map(({ name, score }) => ({ name, score })),
   };
 }

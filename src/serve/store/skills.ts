@@ -4,9 +4,11 @@ import { invalid, notFound } from "../errors.js";
 import type { SqlDriver, SqlQuery, SqlRow } from "./driver.js";
 import { newId } from "./ids.js";
 import { type Page, type PageRequest, toPage } from "./page.js";
+import type { PostingsUpkeep } from "./postings-upkeep.js";
 import { iso, num, text } from "./rows.js";
 import { dropStagedChunks, filePaths, readFileChunks, stageChunks } from "./skill-file-chunks.js";
 import { agentsUsingSkill, skillInUse } from "./skill-references.js";
+import { searchStoredSkills } from "./skill-search.js";
 import type { SkillFile, SkillUpload } from "./skill-upload.js";
 
 const MAX_DISPLAY_NAME = 255;
@@ -105,6 +107,11 @@ export interface SkillStore {
   create(workspaceId: string, upload: SkillUpload, displayName?: string): Promise<BetaSkill>;
   get(workspaceId: string, skillId: string): Promise<BetaSkill>;
   list(workspaceId: string, page: PageRequest): Promise<Page<BetaSkill>>;
+  /**
+   * The workspace's skills that match `query` best first (`searchStoredSkills`: their latest versions' name,
+   * description, when_to_use and argument hint), at most `limit`; none for a query of stop words only.
+   */
+  search(workspaceId: string, query: string, limit: number): Promise<BetaSkill[]>;
   /** Deletes the skill and its versions; a 409 naming the agents whose current version lists it. */
   delete(workspaceId: string, skillId: string): Promise<void>;
   addVersion(workspaceId: string, skillId: string, upload: SkillUpload): Promise<BetaSkillVersion>;
@@ -121,9 +128,15 @@ export interface SkillStore {
 
 /**
  * The skill store over `db`. Every write is one transaction: nothing is half-written (a version's bytes are
- * staged before its transaction and dropped when it fails).
+ * staged before its transaction and dropped when it fails). `upkeep` hears of each committed write.
  */
-export function createSkillStore(db: SqlDriver): SkillStore {
+export function createSkillStore(db: SqlDriver, upkeep: PostingsUpkeep): SkillStore {
+  /** `write`'s result, once `upkeep` has heard of it (a failed write is not counted). */
+  const counted = async <T>(write: Promise<T>): Promise<T> => {
+    const result = await write;
+    await upkeep.wrote();
+    return result;
+  };
   const getRow = async (q: SqlQuery, workspaceId: string, skillId: string): Promise<SqlRow> => {
     const [row] = await q.query(`SELECT ${SKILL_COLUMNS} FROM skills WHERE id = $1 AND workspace_id = $2`, [
       skillId,
@@ -147,18 +160,18 @@ export function createSkillStore(db: SqlDriver): SkillStore {
   return {
     async create(workspaceId, upload, displayName) {
       const label = checkDisplayName(displayName ?? upload.name);
-      return withStagedFiles(db, upload, async (tx, versionId) => {
-        const skillId = newId("skill");
-        await tx.query("INSERT INTO skills (id, workspace_id, name, display_name) VALUES ($1, $2, $3, $4)", [
-          skillId,
-          workspaceId,
-          upload.name,
-          label,
-        ]);
-        await insertVersion(tx, versionId, skillId, upload);
-        await tx.query("UPDATE skills SET latest_version_id = $1 WHERE id = $2", [versionId, skillId]);
-        return skillOf(await getRow(tx, workspaceId, skillId));
-      });
+      return counted(
+        withStagedFiles(db, upload, async (tx, versionId) => {
+          const skillId = newId("skill");
+          await tx.query(
+            "INSERT INTO skills (id, workspace_id, name, display_name) VALUES ($1, $2, $3, $4)",
+            [skillId, workspaceId, upload.name, label],
+          );
+          await insertVersion(tx, versionId, skillId, upload);
+          await tx.query("UPDATE skills SET latest_version_id = $1 WHERE id = $2", [versionId, skillId]);
+          return skillOf(await getRow(tx, workspaceId, skillId));
+        }),
+      );
     },
     async get(workspaceId, skillId) {
       return skillOf(await getRow(db, workspaceId, skillId));
@@ -173,38 +186,56 @@ export function createSkillStore(db: SqlDriver): SkillStore {
         page.limit,
       );
     },
-    async delete(workspaceId, skillId) {
-      await db.transaction(async (tx) => {
-        // Locked first: an agent being saved with this skill waits, and is then seen or refused.
-        const [row] = await tx.query("SELECT id FROM skills WHERE id = $1 AND workspace_id = $2 FOR UPDATE", [
-          skillId,
-          workspaceId,
-        ]);
-        if (row === undefined) throw notFound("skill", skillId);
-        const users = await agentsUsingSkill(tx, workspaceId, skillId);
-        if (users.length > 0) throw skillInUse(`skill ${skillId}`, users);
-        await tx.query("DELETE FROM skills WHERE id = $1", [skillId]);
+    async search(workspaceId, query, limit) {
+      const matches = await searchStoredSkills(db, workspaceId, query, { limit });
+      if (matches.length === 0) return [];
+      const rows = await db.query(
+        `SELECT ${SKILL_COLUMNS} FROM skills WHERE workspace_id = $1 AND id IN (SELECT jsonb_array_elements_text($2::jsonb))`,
+        [workspaceId, JSON.stringify(matches.map((m) => m.id))],
+      );
+      const byId = new Map(rows.map((row) => [text(row, "id"), row]));
+      // In rank order; a skill deleted between the two statements is left out.
+      return matches.flatMap((m) => {
+        const row = byId.get(m.id);
+        return row === undefined ? [] : [skillOf(row)];
       });
+    },
+    async delete(workspaceId, skillId) {
+      await counted(
+        db.transaction(async (tx) => {
+          // Locked first: an agent being saved with this skill waits, and is then seen or refused.
+          const [row] = await tx.query(
+            "SELECT id FROM skills WHERE id = $1 AND workspace_id = $2 FOR UPDATE",
+            [skillId, workspaceId],
+          );
+          if (row === undefined) throw notFound("skill", skillId);
+          const users = await agentsUsingSkill(tx, workspaceId, skillId);
+          if (users.length > 0) throw skillInUse(`skill ${skillId}`, users);
+          await tx.query("DELETE FROM skills WHERE id = $1", [skillId]);
+        }),
+      );
     },
     async addVersion(workspaceId, skillId, upload) {
       // Checked before the bytes are staged too (the transaction checks again under the row lock).
       const current = await getRow(db, workspaceId, skillId);
       checkSameName(current, upload);
-      return withStagedFiles(db, upload, async (tx, versionId) => {
-        // Locks the skill row: two uploads at once get versions in one order and one `latest`.
-        const [skill] = await tx.query(
-          `SELECT ${SKILL_COLUMNS} FROM skills WHERE id = $1 AND workspace_id = $2 FOR UPDATE`,
-          [skillId, workspaceId],
-        );
-        if (skill === undefined) throw notFound("skill", skillId);
-        checkSameName(skill, upload);
-        await insertVersion(tx, versionId, skillId, upload);
-        await tx.query("UPDATE skills SET latest_version_id = $1, updated_at = now() WHERE id = $2", [
-          versionId,
-          skillId,
-        ]);
-        return versionOf(await getVersionRow(tx, workspaceId, skillId, versionId));
-      });
+      return counted(
+        withStagedFiles(db, upload, async (tx, versionId) => {
+          // Locks the skill row: two uploads at once get versions in one order and one `latest`.
+          const [skill] = await tx.query(
+            `SELECT ${SKILL_COLUMNS} FROM skills WHERE id = $1 AND workspace_id = $2 FOR UPDATE`,
+            [skillId, workspaceId],
+          );
+          if (skill === undefined) throw notFound("skill", skillId);
+          checkSameName(skill, upload);
+          await insertVersion(tx, versionId, skillId, upload);
+          await tx.query("UPDATE skills SET latest_version_id = $1, updated_at = now() WHERE id = $2", [
+            versionId,
+            skillId,
+          ]);
+          return versionOf(await getVersionRow(tx, workspaceId, skillId, versionId));
+        }),
+      );
     },
     async getVersion(workspaceId, skillId, version) {
       return versionOf(await getVersionRow(db, workspaceId, skillId, version));
@@ -221,26 +252,28 @@ export function createSkillStore(db: SqlDriver): SkillStore {
       );
     },
     async deleteVersion(workspaceId, skillId, version) {
-      return db.transaction(async (tx) => {
-        await tx.query("SELECT id FROM skills WHERE id = $1 FOR UPDATE", [skillId]);
-        const row = await getVersionRow(tx, workspaceId, skillId, version);
-        const users = await agentsUsingSkill(tx, workspaceId, skillId, text(row, "id"));
-        if (users.length > 0) throw skillInUse(`version ${text(row, "id")} of skill ${skillId}`, users);
-        const [count] = await tx.query("SELECT count(*) AS n FROM skill_versions WHERE skill_id = $1", [
-          skillId,
-        ]);
-        if (count !== undefined && num(count, "n") <= 1) {
-          throw invalid(
-            `version ${text(row, "id")} is the only version of skill ${skillId}; delete the skill instead`,
+      return counted(
+        db.transaction(async (tx) => {
+          await tx.query("SELECT id FROM skills WHERE id = $1 FOR UPDATE", [skillId]);
+          const row = await getVersionRow(tx, workspaceId, skillId, version);
+          const users = await agentsUsingSkill(tx, workspaceId, skillId, text(row, "id"));
+          if (users.length > 0) throw skillInUse(`version ${text(row, "id")} of skill ${skillId}`, users);
+          const [count] = await tx.query("SELECT count(*) AS n FROM skill_versions WHERE skill_id = $1", [
+            skillId,
+          ]);
+          if (count !== undefined && num(count, "n") <= 1) {
+            throw invalid(
+              `version ${text(row, "id")} is the only version of skill ${skillId}; delete the skill instead`,
+            );
+          }
+          await tx.query("DELETE FROM skill_versions WHERE id = $1", [text(row, "id")]);
+          await tx.query(
+            "UPDATE skills SET latest_version_id = (SELECT id FROM skill_versions WHERE skill_id = $1 ORDER BY seq DESC LIMIT 1), updated_at = now() WHERE id = $1",
+            [skillId],
           );
-        }
-        await tx.query("DELETE FROM skill_versions WHERE id = $1", [text(row, "id")]);
-        await tx.query(
-          "UPDATE skills SET latest_version_id = (SELECT id FROM skill_versions WHERE skill_id = $1 ORDER BY seq DESC LIMIT 1), updated_at = now() WHERE id = $1",
-          [skillId],
-        );
-        return versionOf(row);
-      });
+          return versionOf(row);
+        }),
+      );
     },
     async files(versionId) {
       const files: SkillFile[] = [];

@@ -8,6 +8,7 @@ import { createMemoryStoreStore, type MemoryStoreStore } from "./memory-stores.j
 import { createMemoryVersionStore, type MemoryVersionStore } from "./memory-versions.js";
 import { migrate } from "./migrations.js";
 import { createMountContent, type MountContent } from "./mount-content.js";
+import { createPostingsUpkeep } from "./postings-upkeep.js";
 import { createSessionScratch, type SessionScratch } from "./session-scratch.js";
 import { createThreadStore, type ThreadStore } from "./session-threads.js";
 import { createSessionStore, type SessionStore } from "./sessions.js";
@@ -37,18 +38,21 @@ export interface Store {
 }
 
 /**
- * Migrates `db` to the current schema, drops the skill-file and file chunks of uploads a dead process left unfinished, and
- * returns the store over it.
+ * Migrates `db` to the current schema, drops the skill-file and file chunks of uploads a dead process left
+ * unfinished, brings the search postings up to date for index-only reads (`PostingsUpkeep`), and returns the
+ * store over it.
  */
 export async function createStore(db: SqlDriver): Promise<Store> {
   await migrate(db);
   await sweepStagedChunks(db);
   await sweepFileChunks(db);
+  const upkeep = createPostingsUpkeep(db);
+  await upkeep.opened();
   const memories = createMemoryStore(db);
   const files = createFileStore(db);
   return {
     db,
-    skills: createSkillStore(db),
+    skills: createSkillStore(db, upkeep),
     environments: createEnvironmentStore(db),
     agents: createAgentStore(db),
     sessions: createSessionStore(db),

@@ -220,8 +220,61 @@ const skillPath = (id) => `/skills/${encodeURIComponent(id)}`;
 const versionPath = (id, version) => `${skillPath(id)}/versions/${encodeURIComponent(version)}`;
 const sessionPath = (id) => `/sessions/${encodeURIComponent(id)}`;
 
+/** The most skills the Skills view lists; a search (`GET /v1/skills?q=`) finds any of the others. */
+const SKILLS_SHOWN = 500;
+
+/** The table of `skills`, or the line that says there are none (`empty`). */
+function skillTable(skills, empty) {
+  return skills.length === 0
+    ? el("p", { className: "empty" }, empty)
+    : table(
+        ["Skill", "Latest version", "Id"],
+        skills.map((s) => [link(s.display_name, skillPath(s.id)), s.latest_version_id, idText(s.id)]),
+        "Skills",
+      );
+}
+
 async function showSkills(_params, draw) {
-  const skills = await listAll("/v1/skills");
+  const skills = await listAll("/v1/skills", SKILLS_SHOWN);
+  const listed = () => skillTable(skills, "No skills yet.");
+  const results = el("div", { id: "skill-list" }, listed());
+  const query = el("input", {
+    id: "skill-search",
+    type: "search",
+    autocomplete: "off",
+    "aria-describedby": "skill-search-hint",
+  });
+  const found = el("p", { id: "search-status", role: "status" });
+  if (skills.length >= SKILLS_SHOWN)
+    found.textContent = `The newest ${SKILLS_SHOWN} skills are listed: search to find any other.`;
+  const search = el(
+    "form",
+    {
+      id: "skill-search-form",
+      role: "search",
+      onsubmit: guarded(async () => {
+        const text = query.value.trim();
+        if (text === "") {
+          results.replaceChildren(listed());
+          found.textContent = "";
+          return;
+        }
+        const { data } = await api(`/v1/skills?q=${encodeURIComponent(text)}&limit=100`);
+        results.replaceChildren(skillTable(data, `No skill matches “${text}”.`));
+        found.textContent = `${data.length} ${data.length === 1 ? "skill matches" : "skills match"} “${text}”, best first.`;
+      }),
+    },
+    field(
+      "Search skills",
+      query,
+      el(
+        "p",
+        { id: "skill-search-hint", className: "hint" },
+        "Words of a name, description or when to use; empty lists them all.",
+      ),
+    ),
+    el("button", { type: "submit" }, "Search"),
+  );
   const folder = el("input", { id: "upload-folder", type: "file", webkitdirectory: true, multiple: true });
   const zip = el("input", { id: "upload-zip", type: "file", accept: ".zip,application/zip" });
   const status = el("p", { id: "upload-status", role: "status" });
@@ -273,13 +326,9 @@ async function showSkills(_params, draw) {
       ),
       status,
     ),
-    skills.length === 0
-      ? el("p", { className: "empty" }, "No skills yet.")
-      : table(
-          ["Skill", "Latest version", "Id"],
-          skills.map((s) => [link(s.display_name, skillPath(s.id)), s.latest_version_id, idText(s.id)]),
-          "Skills",
-        ),
+    search,
+    found,
+    results,
   );
 }
 
