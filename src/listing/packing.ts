@@ -131,6 +131,47 @@ function sortTop(items: number[], compare: (a: number, b: number) => number, k: 
   for (let i = 0; i < k; i++) items[i] = top[i] as number;
 }
 
+/** Top bits of a 32-bit key that pick its bucket in {@link smallestKeys}. */
+const KEY_BUCKET_BITS = 12;
+/** Indexes below this pack with their key into one double (key × 2^21 + index < 2^53). */
+const PACKED_INDEX_LIMIT = 2 ** 21;
+
+/**
+ * The `k` of `items` (indexes into `keys`, ascending) with the smallest keys, in key order (ties by index), and
+ * maybe a few more after them in that order; all of them when `k` reaches their count. Keys are 32-bit hashes,
+ * spread evenly: a count of their top bits finds the bucket the k-th falls in, and only the items up to that
+ * bucket are sorted, each packed with its key into one double for the typed array's own sort (a comparator over
+ * 80,000 indexes cost as much as the rest of the rotation). Pure.
+ */
+function smallestKeys(items: Int32Array, keys: Uint32Array, k: number): number[] {
+  if (items.length === 0 || k <= 0) return [];
+  if ((items[items.length - 1] as number) >= PACKED_INDEX_LIMIT) {
+    const all = Array.from(items);
+    sortTop(all, (a, b) => (keys[a] as number) - (keys[b] as number) || a - b, k);
+    return all.slice(0, k);
+  }
+  const shift = 32 - KEY_BUCKET_BITS;
+  let last = (1 << KEY_BUCKET_BITS) - 1;
+  if (k < items.length) {
+    const counts = new Uint32Array(1 << KEY_BUCKET_BITS);
+    for (const i of items) {
+      const bucket = (keys[i] as number) >>> shift;
+      counts[bucket] = (counts[bucket] as number) + 1;
+    }
+    let seen = 0;
+    for (last = 0; last < counts.length; last++) {
+      seen += counts[last] as number;
+      if (seen >= k) break;
+    }
+  }
+  const head: number[] = [];
+  for (const i of items) {
+    const key = keys[i] as number;
+    if (key >>> shift <= last) head.push(key * PACKED_INDEX_LIMIT + i);
+  }
+  return Array.from(Float64Array.from(head).sort(), (packed) => packed % PACKED_INDEX_LIMIT);
+}
+
 /**
  * Builds the skill listing (SPEC §3). Entries keep the input order (the listing order).
  *
@@ -215,6 +256,19 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
     const scored: number[] = [];
     const hasUsage = usage.size > 0;
     let minShort = Number.POSITIVE_INFINITY;
+    const focus = options.focus?.();
+    // The first prompt's relevant skills (best first), then the scored ones by usage, then the unscored ones:
+    // in listing order (SPEC §3), or with a focus in its rotation (issue #25 item 4). One pass reads each name
+    // once for all three (a pass over 100,000 names costs milliseconds in memory reads alone).
+    const position =
+      focus === undefined || focus.relevant.length === 0
+        ? undefined
+        : new Map(focus.relevant.map((name, at) => [name, at]));
+    const relevance = new Int32Array(count).fill(-1);
+    const relevant: number[] = [];
+    const rotation = focus === undefined ? undefined : new Uint32Array(count);
+    const unscored = new Int32Array(focus === undefined ? 0 : count);
+    let unscoredCount = 0;
     for (let i = 0; i < count; i++) {
       const short = shortLengths[i] as number;
       if (isBundled[i] === 1) {
@@ -225,47 +279,41 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
       }
       names += short;
       if (short < minShort) minShort = short;
-      if (!hasUsage) continue;
-      const entry = usage.get(listedNames[i] as string);
+      const name = listedNames[i] as string;
+      const at = position?.get(name);
+      if (at !== undefined) {
+        relevance[i] = at;
+        relevant.push(i);
+        continue;
+      }
+      const entry = hasUsage ? usage.get(name) : undefined;
       const score = entry === undefined ? 0 : usageScore(entry, options.now);
       if (score > 0) {
         scores[i] = score;
         scored.push(i);
+      } else if (rotation !== undefined) {
+        unscored[unscoredCount++] = i;
       }
     }
-    const focus = options.focus?.();
-    // The first prompt's relevant skills (best first), then the scored ones by usage, then the unscored ones:
-    // in listing order (SPEC §3), or with a focus in its rotation (issue #25 item 4).
-    const relevance = new Int32Array(count).fill(-1);
-    const relevant: number[] = [];
-    if (focus !== undefined && focus.relevant.length > 0) {
-      const position = new Map(focus.relevant.map((name, at) => [name, at]));
-      for (let i = 0; i < count; i++) {
-        const at = position.get(listedNames[i] as string);
-        if (at !== undefined && isBundled[i] === 0) relevance[i] = at;
+    if (rotation !== undefined && focus !== undefined) {
+      for (let u = 0; u < unscoredCount; u++) {
+        const i = unscored[u] as number;
+        rotation[i] = rotationKey(listedNames[i] as string, focus.seed);
       }
-      for (let i = 0; i < count; i++) if ((relevance[i] as number) >= 0) relevant.push(i);
-      relevant.sort((a, b) => (relevance[a] as number) - (relevance[b] as number));
     }
-    const isOther = (i: number) => isBundled[i] === 0 && relevance[i] === -1;
-    const usedOnes = relevant.length === 0 ? scored : scored.filter(isOther);
+    relevant.sort((a, b) => (relevance[a] as number) - (relevance[b] as number));
     const byPriority = (a: number, b: number) => (scores[b] as number) - (scores[a] as number) || a - b;
     const namesFit = bundledChars + names + count - 1 <= budget;
     // When names must be left out, at most this many are kept (each costs its line and a newline): only that
     // many of the scored skills need to be in order.
     const keepable = namesFit ? count : Math.floor(Math.max(0, budget - bundledChars) / (minShort + 1)) + 1;
-    sortTop(usedOnes, byPriority, keepable);
-    let unused: number[] | undefined;
-    if (focus !== undefined) {
-      unused = [];
-      const keys = new Float64Array(count);
-      for (let i = 0; i < count; i++) {
-        if (!isOther(i) || (scores[i] as number) > 0) continue;
-        keys[i] = rotationKey(listedNames[i] as string, focus.seed);
-        unused.push(i);
-      }
-      sortTop(unused, (a, b) => (keys[a] as number) - (keys[b] as number) || a - b, keepable);
-    }
+    sortTop(scored, byPriority, keepable);
+    const usedOnes = scored;
+    // Only the first `keepable` of the rotation can be kept: no name is shorter than `minShort`.
+    const unused =
+      rotation === undefined
+        ? undefined
+        : smallestKeys(unscored.subarray(0, unscoredCount), rotation, keepable);
     const unusedOnes = unused;
     // Priority order; `visit` stops when told to.
     const visit = (take: (i: number) => boolean): void => {
