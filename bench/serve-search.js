@@ -1,5 +1,5 @@
 // Serve skill search bench (issue #25 item 2): STORE_SKILLS stored skills searched with PostgreSQL's full-text
-// machinery (a workspace through the postings of skill_terms, an agent's skills through their vectors), on PGlite
+// machinery (a workspace through the postings of skill_terms, an agent's skills through their versions' vectors), on PGlite
 // (serve's default) and on PostgreSQL, through the store's own function (`searchStoredSkills`) and driver.
 // Queries are 3-6 words of the skills' vocabulary, most matching thousands of skills. The floor: a primary-key lookup of one skill through the same
 // driver (the cheapest statement a search could be). Target: p99 <= 20 ms at 100k skills.
@@ -78,7 +78,8 @@ export async function run(ctx) {
   const queries = Array.from({ length: SAMPLES + WARMUP }, () =>
     Array.from({ length: rng.int(3, 6) }, () => rng.pick(words)).join(" "),
   );
-  const agentSkills = Array.from({ length: 50 }, (_, i) => `skill-${1 + ((i * 7919) % STORE_SKILLS)}`);
+  // The versions an agent's 50 skills are given (the seed names skill-N's version skillver_sN).
+  const agentVersions = Array.from({ length: 50 }, (_, i) => `skillver_s${1 + ((i * 7919) % STORE_SKILLS)}`);
   /** @type {Record<string, unknown>} */
   const figures = {};
   const rows = [];
@@ -106,7 +107,7 @@ export async function run(ctx) {
           ]),
         "search the workspace, top 10": (q) => searchStoredSkills(db, "wrkspc_bench", q, { limit: 10 }),
         "search an agent's 50 skills, top 10": (q) =>
-          searchStoredSkills(db, "wrkspc_bench", q, { limit: 10, names: agentSkills }),
+          searchStoredSkills(db, "wrkspc_bench", q, { limit: 10, versionIds: agentVersions }),
       };
       /** @type {Record<string, ReturnType<typeof percentiles>>} */
       const measured = {};

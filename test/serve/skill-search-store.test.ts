@@ -47,17 +47,21 @@ describe.each([
   let store: Store;
   let ws: string;
   let other: string;
+  /** Each skill made in `beforeAll`: its version, by name. */
+  const versionOf = new Map<string, string>();
+  const versions = (...names: string[]) => names.map((n) => versionOf.get(n) ?? "");
   beforeAll(async () => {
     store = await createStore(await openDriver(await location()));
     ws = await ensureWorkspace(store.db, "default");
     other = await ensureWorkspace(store.db, "other");
-    await store.skills.create(ws, upload("pdf-forms", "Fills in PDF forms and flattens them"));
-    await store.skills.create(
-      ws,
-      upload("deploy-service", "Deploys the service to production", "shipping a release"),
-    );
-    await store.skills.create(ws, upload("rotate-secrets", "Rotates API keys and secrets in the vault"));
-    await store.skills.create(other, upload("other-deploys", "Deploys everything everywhere"));
+    for (const [workspace, made] of [
+      [ws, upload("pdf-forms", "Fills in PDF forms and flattens them")],
+      [ws, upload("deploy-service", "Deploys the service to production", "shipping a release")],
+      [ws, upload("rotate-secrets", "Rotates API keys and secrets in the vault")],
+      [other, upload("other-deploys", "Deploys everything everywhere")],
+    ] as const) {
+      versionOf.set(made.name, (await store.skills.create(workspace, made)).latest_version_id);
+    }
   }, 60_000);
   afterAll(async () => {
     await store?.close();
@@ -75,12 +79,18 @@ describe.each([
     ]);
   });
 
-  it("never returns another workspace's skill, and searches only the names given", async () => {
+  it("never returns another workspace's skill, and searches only the versions given", async () => {
     const all = await searchStoredSkills(store.db, ws, "deploys", { limit: 5 });
     expect(all.map((m) => m.name)).not.toContain("other-deploys");
-    const scoped = await searchStoredSkills(store.db, ws, "deploys pdf", { limit: 5, names: ["pdf-forms"] });
+    const scoped = await searchStoredSkills(store.db, ws, "deploys pdf", {
+      limit: 5,
+      versionIds: versions("pdf-forms"),
+    });
     expect(scoped.map((m) => m.name)).toEqual(["pdf-forms"]);
-    expect(await searchStoredSkills(store.db, ws, "deploys", { limit: 5, names: [] })).toEqual([]);
+    expect(await searchStoredSkills(store.db, ws, "deploys", { limit: 5, versionIds: [] })).toEqual([]);
+    // Another workspace's version is not this workspace's to search.
+    const foreign = { limit: 5, versionIds: versions("other-deploys") };
+    expect(await searchStoredSkills(store.db, ws, "deploys", foreign)).toEqual([]);
   });
 
   it("follows the latest version: a new version's words are found, the old ones are not", async () => {
@@ -95,8 +105,26 @@ describe.each([
     ]);
   });
 
+  it("ranks a version an agent pins by its own text, not the latest's", async () => {
+    const skill = await store.skills.create(ws, upload("minutes", "Writes meeting minutes"));
+    await store.skills.addVersion(ws, skill.id, upload("minutes", "Summarises podcasts"));
+    const retriever = storeSkillRetriever(
+      store.db,
+      ws,
+      () => new Map([["minutes", skill.latest_version_id]]),
+    );
+    const documents = [{ name: "minutes", text: "" }];
+    expect(await retriever.retrieve({ query: "meeting minutes", documents, limit: 5 })).toEqual([
+      { name: "minutes", score: expect.any(Number) },
+    ]);
+    expect(await retriever.retrieve({ query: "podcasts", documents, limit: 5 })).toEqual([]);
+  });
+
   it("is a served session's SkillRetriever: ranks among the skills the session sees, by name", async () => {
-    const retriever = storeSkillRetriever(store.db, ws);
+    const given = new Map(
+      ["pdf-forms", "deploy-service", "rotate-secrets"].map((n) => [n, versionOf.get(n) ?? ""]),
+    );
+    const retriever = storeSkillRetriever(store.db, ws, () => given);
     const documents = [
       { name: "pdf-forms", text: "" },
       { name: "deploy-service", text: "" },

@@ -261,7 +261,7 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
         store: engineTranscripts,
         extraTools: [...customTools.map((spec) => createCustomTool(spec, waits)), ...mcp.tools],
         // SkillSearch also asks the database, which ranks the stored skills with its full-text index.
-        skillRetriever: storeSkillRetriever(store.db, ws),
+        skillRetriever: storeSkillRetriever(store.db, ws, () => source.versions()),
         ...(resume ? { resume: session.id } : {}),
       };
       let host: SessionHost;

@@ -3,18 +3,28 @@ import type { SqlQuery } from "../store/driver.js";
 import { searchStoredSkills } from "../store/skill-search.js";
 
 /**
- * A served session's skill retriever: the database ranks the workspace's stored skills for the query (PostgreSQL
- * full-text search, `searchStoredSkills`), among the skills the session may see (by name). The engine fuses this
- * ranking with its own lexical one; a failing query leaves the lexical one alone.
+ * A served session's skill retriever: the database ranks the skills the session may see for the query
+ * (PostgreSQL full-text search, `searchStoredSkills`), each at the version the session was given (`versions`:
+ * skill name to version id; the version an agent pins, not the latest). The engine fuses this ranking with its
+ * own lexical one; a failing query leaves the lexical one alone.
  */
-export function storeSkillRetriever(db: SqlQuery, workspaceId: string): SkillRetriever {
+export function storeSkillRetriever(
+  db: SqlQuery,
+  workspaceId: string,
+  versions: () => ReadonlyMap<string, string>,
+): SkillRetriever {
   return {
-    retrieve: async (request) =>
-      (
-        await searchStoredSkills(db, workspaceId, request.query, {
-          limit: request.limit,
-          names: request.documents.map((d) => d.name),
-        })
-      ).map(({ name, score }) => ({ name, score })),
+    async retrieve(request) {
+      const given = versions();
+      const versionIds = request.documents.flatMap((d) => {
+        const id = given.get(d.name);
+        return id === undefined ? [] : [id];
+      });
+      const found = await searchStoredSkills(db, workspaceId, request.query, {
+        limit: request.limit,
+        versionIds,
+      });
+      return found.map(({ name, score }) => ({ name, score }));
+    },
   };
 }

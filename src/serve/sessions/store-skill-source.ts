@@ -61,6 +61,8 @@ export interface StoreSkillSource extends SkillSource {
    * the new version on their next request. Before any listing there is nothing to compare.
    */
   checkLatest(latest: ReadonlyMap<string, string>): void;
+  /** The version id of each skill the last listing gave, by skill name (what a search of them ranks). */
+  versions(): ReadonlyMap<string, string>;
 }
 
 /** Whether a `latest` skill listed at one version id (null: not found) has moved. Pure. */
@@ -85,6 +87,8 @@ export function createStoreSkillSource(deps: StoreSkillSourceDeps): StoreSkillSo
   const listeners = new Set<() => void>();
   // What the last listing resolved each `latest` skill to (null: not in the store).
   let listedLatest: ReadonlyMap<string, string | null> = new Map();
+  // The version each listed skill was given, by name.
+  let listedVersions: ReadonlyMap<string, string> = new Map();
   const readFile = async (versionId: string, path: string): Promise<string> => {
     const content = await skills.file(versionId, path);
     return content === undefined ? "" : decoder.decode(content);
@@ -101,7 +105,7 @@ export function createStoreSkillSource(deps: StoreSkillSourceDeps): StoreSkillSo
   const one = async (
     skillId: string,
     version: string,
-  ): Promise<{ skill?: Skill; diagnostics: Diagnostic[]; versionId: string | null }> => {
+  ): Promise<{ skill?: Skill; diagnostics: Diagnostic[]; versionId: string | null; name?: string }> => {
     const found = await skills.getVersion(workspaceId, skillId, version).catch(() => undefined);
     if (found === undefined) {
       return {
@@ -135,7 +139,7 @@ export function createStoreSkillSource(deps: StoreSkillSourceDeps): StoreSkillSo
       "app",
       "store",
     );
-    return { ...made, versionId: found.id };
+    return { ...made, versionId: found.id, name: found.name };
   };
   return {
     id: "store",
@@ -147,6 +151,11 @@ export function createStoreSkillSource(deps: StoreSkillSourceDeps): StoreSkillSo
           ref.version === "latest" ? [[ref.skill_id, built[n]?.versionId ?? null] as const] : [],
         ),
       );
+      listedVersions = new Map(
+        built.flatMap((b) =>
+          b.skill === undefined || b.versionId === null ? [] : [[b.skill.name, b.versionId]],
+        ),
+      );
       return {
         skills: built.flatMap((b) => (b.skill === undefined ? [] : [b.skill])),
         diagnostics: built.flatMap((b) => b.diagnostics),
@@ -156,6 +165,7 @@ export function createStoreSkillSource(deps: StoreSkillSourceDeps): StoreSkillSo
       listeners.add(onChange);
       return () => listeners.delete(onChange);
     },
+    versions: () => listedVersions,
     checkLatest(latest) {
       if (!latestMoved(listedLatest, latest)) return;
       for (const listener of listeners) listener();

@@ -28,26 +28,27 @@ export function anyWordQuery(query: string): string | undefined {
 }
 
 /**
- * The workspace's skills (their latest versions) that match any word of `query`, best first, by PostgreSQL's
+ * The workspace's skills that match any word of `query`, best first, by PostgreSQL's
  * full-text machinery (English stemming; name, description, when_to_use and argument hint, weighted): over the
- * whole workspace, a sum over postings (word weight times rarity); with `names` (an agent's skills), `ts_rank_cd`
- * over those skills' vectors. The same SQL on PostgreSQL and PGlite.
+ * whole workspace, a sum over postings (word weight times rarity) over each skill's latest version; with
+ * `versionIds` (the versions an agent pins), `ts_rank_cd` over those versions' own vectors. The same SQL on
+ * PostgreSQL and PGlite.
  */
 export async function searchStoredSkills(
   db: SqlQuery,
   workspaceId: string,
   query: string,
-  options: { limit: number; names?: readonly string[] },
+  options: { limit: number; versionIds?: readonly string[] },
 ): Promise<StoredSkillMatch[]> {
   const tsquery = anyWordQuery(query);
   if (tsquery === undefined || options.limit <= 0) return [];
   // The query's words as text the same English configuration turns into the same lexemes.
   const words = tsquery.replaceAll(" | ", " ");
   // A workspace's search sums its postings (kept by a trigger from the skills' `search` column); an agent's
-  // starts from its few skills by name (materialised, so the planner cannot start from the whole workspace's
-  // matches) and ranks their vectors with ts_rank_cd.
+  // starts from the few versions it pins (materialised, so the planner cannot start from every version's
+  // matches) and ranks their own vectors with ts_rank_cd: the text the session's model is given.
   const rows =
-    options.names === undefined
+    options.versionIds === undefined
       ? await db.query(
           // BM25-like over the postings: each query word's weight in a skill times its rarity in the workspace
           // (ln(1 + 10^6 / postings of the word), counted by a window over the same rows), summed per skill;
@@ -75,15 +76,16 @@ export async function searchStoredSkills(
         )
       : await db.query(
           `WITH agent AS MATERIALIZED (
-             SELECT id, name, search FROM skills
-              WHERE workspace_id = $1 AND name IN (SELECT jsonb_array_elements_text($3::jsonb))
+             SELECT v.skill_id AS id, v.name, v.search
+               FROM skill_versions v JOIN skills s ON s.id = v.skill_id AND s.workspace_id = $1
+              WHERE v.id IN (SELECT jsonb_array_elements_text($3::jsonb))
            )
            SELECT a.id, a.name, ts_rank_cd(a.search, q) AS score
              FROM agent a, to_tsquery('english', $2) q
             WHERE a.search @@ q
             ORDER BY score DESC, a.name, a.id
             LIMIT $4`,
-          [workspaceId, tsquery, JSON.stringify(options.names), options.limit],
+          [workspaceId, tsquery, JSON.stringify(options.versionIds), options.limit],
         );
   // Two skills of one name share a score: both are answered, within the limit.
   return rows
