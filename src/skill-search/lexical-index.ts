@@ -267,6 +267,20 @@ export function scoreDocuments(
   // Per matched (document, vocabulary word): field frequencies. Few: only query words count.
   const hits: Array<{ doc: number; word: string; freq: Float64Array }> = [];
   const memo = new Map<string, string>();
+  // A word as written → its factor (-1: a stop word, which a field's length does not count), and the term of
+  // those that match: one lookup per word of text, where a term and then its factor took two.
+  const rawFactor = new Map<string, number>();
+  const rawTerm = new Map<string, string>();
+  const factorOfRaw = (raw: string) => {
+    let found = rawFactor.get(raw);
+    if (found === undefined) {
+      const term = termOf(raw, memo);
+      found = term === "" ? -1 : factor(term);
+      rawFactor.set(raw, found);
+      if (found > 0) rawTerm.set(raw, term);
+    }
+    return found;
+  };
   documents.forEach((document, doc) => {
     const local = new Map<string, Float64Array>();
     SEARCH_FIELDS.forEach((field, f) => {
@@ -287,8 +301,10 @@ export function scoreDocuments(
       if (field === "name") for (const term of analyzeName(text)) count(term);
       else
         eachWord(text, (raw) => {
-          const term = termOf(raw, memo);
-          if (term !== "") count(term);
+          const found = factorOfRaw(raw);
+          if (found < 0) return;
+          if (found === 0) length += 1;
+          else count(rawTerm.get(raw) as string);
         });
       (lengths[f] as Float64Array)[doc] = length;
     });
