@@ -16,7 +16,7 @@ import { createNodeFs, type FsOps } from "../io/fs.js";
 import { promptTemplateDirs } from "../prompt-templates/load-templates.js";
 import { answersTo } from "../skill/skill.js";
 import { type SkillFilter, type SkillSwitches, skillFilterFrom } from "../skill-filter.js";
-import type { IndexCacheOptions } from "../skill-search/index-cache.js";
+import { INDEX_CACHE_SUFFIX, type IndexCacheOptions } from "../skill-search/index-cache.js";
 import type { SkillSource } from "../sources/skill-source.js";
 import { type SkillWatcher, startSkillWatcher, type WatchOptions } from "../watch/skill-watcher.js";
 import { createMcpSource, createPluginSource } from "./extension-sources.js";
@@ -267,7 +267,7 @@ export function createEngine(options: EngineOptions): Engine {
       const { projectDir } = await roots();
       const file = cacheFileFor(join(dirname(cacheOptions.dir), "search"), projectDir).replace(
         /\.json$/,
-        ".idx",
+        INDEX_CACHE_SUFFIX,
       );
       return { fs, file, key: cacheOptions.key };
     },

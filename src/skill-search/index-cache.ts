@@ -1,4 +1,5 @@
 import { dirname } from "node:path";
+import { pruneCacheDir } from "../discovery/cache-prune.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
 import type { FsOps } from "../io/fs.js";
 import { isRecord } from "../is-record.js";
@@ -15,6 +16,8 @@ import type { LexicalIndex } from "./lexical-index.js";
 
 /** Bump when the layout or the analysis (stemmer, stop words, field weights) changes. */
 export const INDEX_CACHE_FORMAT = 1;
+/** How an index cache file's name ends. */
+export const INDEX_CACHE_SUFFIX = ".idx";
 /** A cache file larger than this is not read. */
 export const MAX_INDEX_CACHE_BYTES = 256_000_000;
 
@@ -144,15 +147,20 @@ export async function loadIndexCache(
   }
 }
 
-/** Writes the index atomically (the dir made first). A failure costs only speed: it resolves false. */
+/**
+ * Writes the index atomically (the dir made first), then removes the cache files of other projects not written
+ * for a month (`pruneCacheDir`, at `now`). A failure costs only speed: it resolves false.
+ */
 export async function saveIndexCache(
   options: IndexCacheOptions,
   index: LexicalIndex,
   stamp: IndexStamp,
+  now: number,
 ): Promise<boolean> {
   try {
     await options.fs.mkdir(dirname(options.file));
     await writeFileAtomic(options.fs, options.file, encodeIndexCache(index, options.key, stamp));
+    await pruneCacheDir(options.fs, dirname(options.file), options.file, now, INDEX_CACHE_SUFFIX);
     return true;
   } catch {
     return false;

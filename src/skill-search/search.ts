@@ -182,7 +182,7 @@ export function createSkillSearcher(options: SkillSearcherOptions = {}): SkillSe
     const read = await Promise.all(skills.map((skill) => limit(() => bodyOf(skill, signal))));
     const index = buildLexicalIndex(skills.map((skill, i) => skillDocument(skill, read[i])));
     if (cache !== undefined && stamp !== undefined && !racy && signal?.aborted !== true) {
-      await saveIndexCache(cache, index, stamp);
+      await saveIndexCache(cache, index, stamp, now());
     }
     return built(skills, index);
   };

@@ -1,6 +1,7 @@
-import { readFile, utimes, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { CACHE_FILE_MAX_AGE_MS } from "../../src/discovery/cache-prune.js";
 import { createNodeFs } from "../../src/io/fs.js";
 import { decodeIndexCache, encodeIndexCache } from "../../src/skill-search/index-cache.js";
 import { buildLexicalIndex, queryLexicalIndex } from "../../src/skill-search/lexical-index.js";
@@ -63,6 +64,26 @@ describe("the index cache", () => {
     // The last posting's document number, pointed far outside the index.
     new DataView(bad.buffer).setInt32(bad.length - 4 * (index.docs.length + 1), 99, true);
     expect(decodeIndexCache(bad, "k", stamp)).toBeUndefined();
+  });
+
+  it("removes other projects' index files not written for a month when it writes one", async () => {
+    const { skills, cacheFile } = await fileSkills({ one: "vault rotation" });
+    const dir = join(cacheFile, "..");
+    await mkdir(dir, { recursive: true });
+    const stale = join(dir, "gone-project.idx");
+    const recent = join(dir, "other-project.idx");
+    const notOurs = join(dir, "notes.txt");
+    for (const file of [stale, recent, notOurs]) await writeFile(file, "x");
+    const now = later();
+    const ago = (ms: number) => new Date(now - ms);
+    await utimes(stale, ago(CACHE_FILE_MAX_AGE_MS + 60_000), ago(CACHE_FILE_MAX_AGE_MS + 60_000));
+    await utimes(recent, ago(60_000), ago(60_000));
+    await utimes(notOurs, OLD, OLD);
+    await createSkillSearcher({
+      cache: { fs: createNodeFs(), file: cacheFile, key: "v1" },
+      now: () => now,
+    }).search(skills, "vault");
+    expect((await readdir(dir)).sort()).toEqual(["notes.txt", "other-project.idx", "project.idx"]);
   });
 
   it("is written on the first search and spares the next run every body read while nothing changed", async () => {
