@@ -1,10 +1,10 @@
 import { join, resolve } from "node:path";
 import { createNestedDiscovery } from "../activation/nested.js";
-import { discoverAgentTypes } from "../agent-types/discover-agents.js";
 import { hostSkillApprovals } from "../approvals/host-approvals.js";
 import type { SkillContextSettings } from "../config/settings-schema.js";
 import { diagnostic } from "../diagnostics.js";
 import type { Engine } from "../engine/engine.js";
+import { engineAgentTypes } from "../engine/engine-agent-types.js";
 import { listingSettingsOf } from "../listing/budget.js";
 import { loadPromptFiles } from "../prompt/load-prompt-files.js";
 import { loadPromptTemplates } from "../prompt-templates/load-templates.js";
@@ -36,14 +36,7 @@ export async function engineSessionHost(engine: Engine, rules: HostRules): Promi
       discovery.skills.flatMap((s) => (s.alias === undefined ? [s.name] : [s.name, s.alias])),
     );
     const [agents, templates] = await Promise.all([
-      discoverAgentTypes({
-        fs,
-        home: engine.home,
-        roots,
-        plugins: extensions.plugins,
-        ...(environment === undefined ? {} : { environmentDir: environment.dir }),
-        projectGrantsApproved: extensions.permissions.approvedBy !== undefined,
-      }),
+      engineAgentTypes(engine, { roots, environment }, extensions),
       loadPromptTemplates(fs, { home: engine.home, projectDir }, names),
     ]);
     return buildSnapshot({

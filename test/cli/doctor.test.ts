@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { groupByPath } from "../../src/cli/commands/doctor.js";
 import { diagnostic } from "../../src/diagnostics.js";
-import type { TmpTree } from "../support/tmp-tree.js";
+import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { cliTree } from "./cli-tree.js";
 import { cli, json } from "./run-cli.js";
 
@@ -79,6 +79,29 @@ describe("skillwright doctor", () => {
     const ignoredAt = lines.findIndex((l) => l.startsWith("Ignored (1)"));
     expect(lines[ignoredAt + 1]).toBe(`  ${tree.path("home/repo/.claude/skills/stray.md")}`);
     expect(lines[ignoredAt + 2]).toMatch(/not a skill/);
+  });
+
+  it("reports a bad agent file a fork would run as, and --strict fails on it", async () => {
+    const agents = await tmpTree({
+      "home/.keep": "",
+      "repo/.git": { dir: true },
+      "repo/.claude/agents/silent.md": "---\nname: silent\ntools: 3\n---\nYou review.\n",
+    });
+    try {
+      const args = ["--cwd", agents.path("repo"), "--home", agents.path("home")];
+      const report = json<DoctorReport>(await cli(tree, ["doctor", "--json", ...args], "."));
+      expect(report.diagnostics).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            code: "agent-invalid",
+            path: agents.path("repo/.claude/agents/silent.md"),
+          }),
+        ]),
+      );
+      expect((await cli(tree, ["doctor", "--strict", ...args], ".")).code).toBe(1);
+    } finally {
+      await agents.cleanup();
+    }
   });
 
   it("with nothing wrong says so", async () => {

@@ -1,5 +1,6 @@
 import type { Diagnostic } from "../../diagnostics.js";
 import type { Engine } from "../../engine/engine.js";
+import { engineAgentTypes } from "../../engine/engine-agent-types.js";
 import { skillHookDiagnostics } from "../../hooks/skill-hooks.js";
 import { describeVisibility, visibilityCounts } from "../../listing/visibility.js";
 import { SKILL_TIERS } from "../../skill/skill.js";
@@ -113,15 +114,18 @@ export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOp
   );
   const ignored = discovery.diagnostics.filter((d) => d.code === "ignored-file");
   const held = await heldSkills(engine, discovery.skills);
+  // Offline unless `--start-mcp`: then every approved server is started and listed.
+  const extensions = await engine.extensions();
+  const agentTypes = await engineAgentTypes(engine, await engine.roots(), extensions);
   const problems = [
     ...discovery.diagnostics.filter((d) => d.code !== "ignored-file"),
     ...held.map(({ skill, gains }) => skillChangedDiagnostic(skill, gains)),
     // A skill's hooks are checked now, not first when the skill is invoked.
     ...discovery.skills.flatMap(skillHookDiagnostics),
+    // The agent files a fork would run as: a bad one is found now, not at the first fork.
+    ...agentTypes.diagnostics,
   ];
   const exitCode = options.strict === true && problems.some((d) => d.severity !== "info") ? 1 : 0;
-  // Offline unless `--start-mcp`: then every approved server is started and listed.
-  const extensions = await engine.extensions();
   const live = extensions.startMcp ? await extensions.mcp?.summary() : undefined;
   const mcpServers = mcpServerReports(extensions.mcpServers, live);
   if (json) {
