@@ -24,6 +24,10 @@ import {
 import { refToSkill, skillItemNames } from "./skills.js";
 import { mcpToolToTool } from "./tools.js";
 
+/** The lists a manager takes from its servers, each listed again on its own (prompts, skills) or never (tools). */
+const LIST_KINDS = ["prompts", "skills", "tools"] as const;
+type ListKind = (typeof LIST_KINDS)[number];
+
 /** How long one server may take to start and answer `initialize`. */
 export const MCP_CONNECT_TIMEOUT_MS = 30_000;
 /** How long a listing, `prompts/get` or `resources/read` may take. */
@@ -137,7 +141,19 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
     counts.set(name, { ...counts.get(name), ...values });
   const report = (name: string, d: Diagnostic) => found.get(name)?.push(d);
   const fail = (name: string, message: string) => report(name, diagnostic("warning", "mcp-failed", message));
-  const allDiagnostics = () => names.flatMap((name) => found.get(name) ?? []);
+  // What the latest listing of each kind found wrong, by server: a list that is listed again (after its
+  // list_changed) replaces its own, so a problem is said once, not once per listing.
+  const listed = new Map<ListKind, Map<string, Diagnostic[]>>();
+  const reportListed = (kind: ListKind, name: string, d: Diagnostic) => {
+    const byServer = listed.get(kind) ?? new Map<string, Diagnostic[]>();
+    listed.set(kind, byServer);
+    byServer.set(name, [...(byServer.get(name) ?? []), d]);
+  };
+  const allDiagnostics = () =>
+    names.flatMap((name) => [
+      ...(found.get(name) ?? []),
+      ...LIST_KINDS.flatMap((kind) => listed.get(kind)?.get(name) ?? []),
+    ]);
 
   const use = (name: string): Client => {
     const server = connected.get(name);
@@ -238,11 +254,12 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
 
   /** Runs `list` for every connected server that has `capability`, in config order; failures are reported. */
   async function perServer<T>(
-    what: string,
+    what: ListKind,
     has: (client: Client) => boolean,
     list: (name: string, client: Client) => Promise<T[]>,
   ) {
     await connectAll();
+    listed.delete(what);
     const lists = await Promise.all(
       names.map(async (name) => {
         const server = connected.get(name);
@@ -250,7 +267,8 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
         try {
           return await list(name, server.client);
         } catch (error) {
-          fail(name, `MCP server "${name}": listing ${what} failed: ${errorMessage(error)}`);
+          const message = `MCP server "${name}": listing ${what} failed: ${errorMessage(error)}`;
+          reportListed(what, name, diagnostic("warning", "mcp-failed", message));
           return [];
         }
       }),
@@ -368,7 +386,7 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
             const { refs, diagnostics, via } = await discoverSkillRefs(
               skillSourceOps(name, () => client, requestTimeout),
             );
-            for (const d of diagnostics) report(name, d);
+            for (const d of diagnostics) reportListed("skills", name, d);
             count(name, { skills: refs.length, skillsVia: via });
             const sorted = refs.sort(
               byName(
@@ -401,7 +419,7 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
                     readListedSkill(use(ref.server), entry, { timeout: requestTimeout, signal }),
                 }),
           });
-          for (const d of built.diagnostics) report(ref.server, d);
+          for (const d of built.diagnostics) reportListed("skills", ref.server, d);
           return built.skill;
         });
       })();

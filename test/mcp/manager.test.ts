@@ -299,9 +299,15 @@ describe("list_changed notifications", () => {
     expect((await m.prompts()).map((s) => s.name)).toEqual(["mcp__live__review"]);
     const tools = await m.tools();
 
+    const greetProblems = () => m.diagnostics().filter((d) => d.path === "skill://greet/SKILL.md");
+    expect(greetProblems().length).toBeGreaterThan(0);
+    const before = greetProblems();
+
     await named(tools, "mcp__live__publish_skill").run({}, ctx());
     expect(await waitFor(() => changes.includes("live:skills"))).toBe(true);
     expect((await m.skills()).map((s) => s.name)).toContain("mcp__live__fresh");
+    // Listed again: greet's problems are said once, not once per listing.
+    expect(greetProblems()).toEqual(before);
 
     await named(tools, "mcp__live__add_prompt").run({}, ctx());
     expect(await waitFor(() => changes.includes("live:prompts"))).toBe(true);
