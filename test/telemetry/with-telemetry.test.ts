@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { type AgentEvent, emptyUsage } from "../../src/agent/events.js";
+import type { Session } from "../../src/session/session-types.js";
+import type { Telemetry, TurnInfo } from "../../src/telemetry/telemetry.js";
+import { withTelemetry } from "../../src/telemetry/with-telemetry.js";
+
+/** A turn's events: one model request, then its end (an error when `failed`). */
+async function* turnEvents(failed = false): AsyncGenerator<AgentEvent> {
+  yield { type: "request_start", turn: 1, model: "m" };
+  yield {
+    type: "done",
+    result: {
+      text: "",
+      cause: failed ? "error" : "end_turn",
+      turns: 1,
+      usage: emptyUsage(),
+      toolsUsed: [],
+      ...(failed ? { error: { kind: "api", message: "boom" } } : {}),
+    },
+  };
+}
+
+/** A telemetry that records each turn: what started it, the events it was told, how it ended. */
+function recordingTelemetry() {
+  const turns: { info: TurnInfo; events: string[]; ended?: { error: string | undefined } }[] = [];
+  const telemetry: Telemetry = {
+    turn(info) {
+      const turn: (typeof turns)[number] = { info, events: [] };
+      turns.push(turn);
+      return {
+        event: (event) => turn.events.push(event.type),
+        end: (error) => {
+          turn.ended = { error };
+        },
+      };
+    },
+    shutdown: async () => {},
+  };
+  return { telemetry, turns };
+}
+
+describe("withTelemetry", () => {
+  it("traces each send and each drainBackground as a turn, ended with its error when it failed", async () => {
+    const session = {
+      id: "s1",
+      send: () => turnEvents(),
+      drainBackground: () => turnEvents(true),
+    } as unknown as Session;
+    const { telemetry, turns } = recordingTelemetry();
+    const traced = withTelemetry(session, telemetry, "claude-x", { shutdownOnClose: false });
+    const seen: string[] = [];
+    for await (const event of traced.send("hello")) seen.push(event.type);
+    for await (const event of traced.drainBackground()) seen.push(event.type);
+    // The events pass unchanged.
+    expect(seen).toEqual(["request_start", "done", "request_start", "done"]);
+    expect(turns).toEqual([
+      {
+        info: { sessionId: "s1", prompt: "hello", model: "claude-x" },
+        events: ["request_start", "done"],
+        ended: { error: undefined },
+      },
+      {
+        info: { sessionId: "s1", prompt: "", model: "claude-x" },
+        events: ["request_start", "done"],
+        ended: { error: "boom" },
+      },
+    ]);
+  });
+});
