@@ -1,9 +1,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createModelClient } from "../../src/agent/model-client.js";
-import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
 import type { FsOps } from "../../src/io/fs.js";
-import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
+import { textTurn, toolTurn } from "../support/model-server.js";
 import { type ServedApp, startServedApp } from "../support/served-app.js";
 import { type StreamEvent, sayAndRead } from "../support/session-stream.js";
 import { uploadGreetSkills } from "./greet-skills.js";
@@ -24,36 +22,29 @@ const throwingFs = new Proxy({} as FsOps, {
   },
 });
 
-let model: ModelServer;
 let served: ServedApp;
 let client: Anthropic;
 
 beforeAll(async () => {
-  model = await startModelServer({
-    apiKey: TEST_API_KEY,
-    script: {
-      turns: [
-        toolTurn("Skill", { skill: "greet" }, { match: { lastUserTextIncludes: "greet me" } }),
-        toolTurn(
-          "load_reference",
-          { skill: "greet", name: "reference/phrases.md" },
-          { match: { hasToolResultFor: "Skill", lastUserTextIncludes: "GREET-BODY" } },
-        ),
-        textTurn("Greeted.", { hasToolResultFor: "load_reference", toolResultIncludes: "PHRASES-TEXT" }),
-        textTurn("fork says hi", { lastUserTextIncludes: "FORK-BODY" }),
-        toolTurn("Skill", { skill: "forky" }, { match: { lastUserTextIncludes: "run the fork" } }),
-        textTurn("Fork finished.", { hasToolResultFor: "Skill", toolResultIncludes: "fork says hi" }),
-      ],
-    },
-  });
   served = await startServedApp({
-    runner: { client: createModelClient({ apiKey: TEST_API_KEY, baseURL: model.url }), fs: throwingFs },
+    modelTurns: [
+      toolTurn("Skill", { skill: "greet" }, { match: { lastUserTextIncludes: "greet me" } }),
+      toolTurn(
+        "load_reference",
+        { skill: "greet", name: "reference/phrases.md" },
+        { match: { hasToolResultFor: "Skill", lastUserTextIncludes: "GREET-BODY" } },
+      ),
+      textTurn("Greeted.", { hasToolResultFor: "load_reference", toolResultIncludes: "PHRASES-TEXT" }),
+      textTurn("fork says hi", { lastUserTextIncludes: "FORK-BODY" }),
+      toolTurn("Skill", { skill: "forky" }, { match: { lastUserTextIncludes: "run the fork" } }),
+      textTurn("Fork finished.", { hasToolResultFor: "Skill", toolResultIncludes: "fork says hi" }),
+    ],
+    runner: { fs: throwingFs },
   });
   client = served.client();
 }, 60_000);
 afterAll(async () => {
   await served?.close();
-  await model?.close();
 });
 
 /** One user turn, read up to its idle. */

@@ -1,9 +1,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { toFile } from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createModelClient } from "../../src/agent/model-client.js";
-import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
-import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
+import { textTurn, toolTurn } from "../support/model-server.js";
 import { type ServedApp, startServedApp } from "../support/served-app.js";
 import { sayAndRead } from "../support/session-stream.js";
 
@@ -16,33 +14,23 @@ const FILLERS = 20;
 const filler = (i: number) =>
   `Handles chore ${i} of the nightly build, ${"checks lockfiles, rotates build caches, tidies artefacts, ".repeat(12)}`;
 
-let model: ModelServer;
 let served: ServedApp;
 let client: Anthropic;
+/** What the sessions asked the scripted model. */
+const requests = () => served.model?.requests ?? [];
 
 beforeAll(async () => {
-  model = await startModelServer({
-    apiKey: TEST_API_KEY,
-    script: {
-      turns: [
-        toolTurn(
-          "SkillSearch",
-          { query: "podcast episodes" },
-          { match: { lastUserTextIncludes: "podcast" } },
-        ),
-        toolTurn("SkillSearch", { query: "meeting minutes" }, { match: { lastUserTextIncludes: "minutes" } }),
-        textTurn("Searched.", { hasToolResultFor: "SkillSearch" }),
-      ],
-    },
-  });
   served = await startServedApp({
-    runner: { client: createModelClient({ apiKey: TEST_API_KEY, baseURL: model.url }) },
+    modelTurns: [
+      toolTurn("SkillSearch", { query: "podcast episodes" }, { match: { lastUserTextIncludes: "podcast" } }),
+      toolTurn("SkillSearch", { query: "meeting minutes" }, { match: { lastUserTextIncludes: "minutes" } }),
+      textTurn("Searched.", { hasToolResultFor: "SkillSearch" }),
+    ],
   });
   client = served.client();
 }, 60_000);
 afterAll(async () => {
   await served?.close();
-  await model?.close();
 });
 
 const upload = async (name: string, description: string) =>
@@ -57,7 +45,7 @@ const upload = async (name: string, description: string) =>
 
 /** The text of the SkillSearch result the model was sent last. */
 function lastSearchResult(): string {
-  const body = model.requests.at(-1)?.body as { messages: unknown[] } | undefined;
+  const body = requests().at(-1)?.body as { messages: unknown[] } | undefined;
   const last = JSON.stringify(body?.messages.at(-1));
   expect(last).toContain("tool_result");
   return last;
@@ -89,7 +77,7 @@ describe("SkillSearch in a served session", () => {
     const session = await client.beta.sessions.create({ agent: agent.id, environment_id: env.id });
 
     await sayAndRead(client, session.id, "find a podcast skill");
-    expect(JSON.stringify(model.requests[0]?.body)).toContain('"name":"SkillSearch"');
+    expect(JSON.stringify(requests()[0]?.body)).toContain('"name":"SkillSearch"');
     // The latest version's words: the session was given the pinned one, so nothing answers to them.
     expect(lastSearchResult()).not.toContain("minutes");
 
