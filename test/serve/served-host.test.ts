@@ -4,7 +4,7 @@ import type { FsOps } from "../../src/io/fs.js";
 import { textTurn, toolTurn } from "../support/model-server.js";
 import { type ServedApp, startServedApp } from "../support/served-app.js";
 import { type StreamEvent, sayAndRead } from "../support/session-stream.js";
-import { uploadGreetSkills } from "./greet-skills.js";
+import { greetSkillTurns, uploadGreetSkills } from "./greet-skills.js";
 
 // A served session reads nothing from any file system: its skills, rules and agent types come from the store.
 // Here the file system the sessions are handed throws on every call, and records it: a Skill call, a lazily read
@@ -27,18 +27,7 @@ let client: Anthropic;
 
 beforeAll(async () => {
   served = await startServedApp({
-    modelTurns: [
-      toolTurn("Skill", { skill: "greet" }, { match: { lastUserTextIncludes: "greet me" } }),
-      toolTurn(
-        "load_reference",
-        { skill: "greet", name: "reference/phrases.md" },
-        { match: { hasToolResultFor: "Skill", lastUserTextIncludes: "GREET-BODY" } },
-      ),
-      textTurn("Greeted.", { hasToolResultFor: "load_reference", toolResultIncludes: "PHRASES-TEXT" }),
-      textTurn("fork says hi", { lastUserTextIncludes: "FORK-BODY" }),
-      toolTurn("Skill", { skill: "forky" }, { match: { lastUserTextIncludes: "run the fork" } }),
-      textTurn("Fork finished.", { hasToolResultFor: "Skill", toolResultIncludes: "fork says hi" }),
-    ],
+    modelTurns: [...greetSkillTurns()],
     runner: { fs: throwingFs },
   });
   client = served.client();

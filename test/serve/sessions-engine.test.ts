@@ -5,7 +5,7 @@ import { type ModelServer, startModelServer } from "../../src/dev/model-server.j
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
 import { readUntil, sayAndRead } from "../support/session-stream.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
-import { uploadGreetSkills } from "./greet-skills.js";
+import { greetSkillTurns, uploadGreetSkills } from "./greet-skills.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
 // Served sessions run the engine: the official SDK client against the shipped bin's `serve`, whose sessions
@@ -30,16 +30,7 @@ beforeAll(async () => {
     script: {
       turns: [
         textTurn("Hello from the engine.", { lastUserTextIncludes: "hello" }),
-        toolTurn("Skill", { skill: "greet" }, { match: { lastUserTextIncludes: "greet me" } }),
-        toolTurn(
-          "load_reference",
-          { skill: "greet", name: "reference/phrases.md" },
-          { match: { hasToolResultFor: "Skill", lastUserTextIncludes: "GREET-BODY" } },
-        ),
-        textTurn("Greeted.", { hasToolResultFor: "load_reference", toolResultIncludes: "PHRASES-TEXT" }),
-        textTurn("fork says hi", { lastUserTextIncludes: "FORK-BODY" }),
-        toolTurn("Skill", { skill: "forky" }, { match: { lastUserTextIncludes: "run the fork" } }),
-        textTurn("Fork finished.", { hasToolResultFor: "Skill", toolResultIncludes: "fork says hi" }),
+        ...greetSkillTurns(),
         toolTurn("lookup_order", { order: "42" }, { match: { lastUserTextIncludes: "where is my order" } }),
         textTurn("Your order has shipped.", {
           hasToolResultFor: "lookup_order",
