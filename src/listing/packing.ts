@@ -258,8 +258,9 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
     let minShort = Number.POSITIVE_INFINITY;
     const focus = options.focus?.();
     // The first prompt's relevant skills (best first), then the scored ones by usage, then the unscored ones:
-    // in listing order (SPEC §3), or with a focus in its rotation (issue #25 item 4). One pass reads each name
-    // once for all three (a pass over 100,000 names costs milliseconds in memory reads alone).
+    // in listing order (SPEC §3), or with a focus in its rotation (issue #25 item 4). One pass sorts the names
+    // into the three (a pass over 100,000 names costs milliseconds in memory reads alone); the rotation keys are
+    // hashed after it, for the unscored ones only.
     const position =
       focus === undefined || focus.relevant.length === 0
         ? undefined

@@ -9,9 +9,8 @@ export const VACUUM_EVERY_SKILL_WRITES = 200;
  * visibility map marks all-visible, which only VACUUM sets, and otherwise reads each posting's table row as well
  * (the search at 100k skills took twice as long). PostgreSQL's autovacuum does this; PGlite runs without it, so
  * there the store does: once when it opens (pages a crashed process left; not while the table is empty), then
- * after every
- * {@link VACUUM_EVERY_SKILL_WRITES} skill writes of this process (a few milliseconds: VACUUM skips the pages
- * already all-visible). A failed VACUUM costs only speed.
+ * after every {@link VACUUM_EVERY_SKILL_WRITES} skill writes of this process (a few milliseconds: VACUUM skips
+ * the pages already all-visible). A failed VACUUM costs only speed.
  */
 export interface PostingsUpkeep {
   /** Runs when the store opens. */
