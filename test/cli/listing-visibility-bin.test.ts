@@ -4,15 +4,13 @@
  * the listing leans to the first prompt's skills and a rotation of never-used ones; a long session's requests
  * each begin with the previous request's messages.
  */
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BodyBlock, LISTING_HEADER, type RequestBody } from "../support/harness.js";
 import { startTestModel, TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
 import { type TmpTree, type TreeEntry, tmpTree } from "../support/tmp-tree.js";
+import { assertBuilt, BIN } from "./run-cli.js";
 
-const BIN = fileURLToPath(new URL("../../dist/bin/main.js", import.meta.url));
 const SKILLS = 100;
 const BUDGET = "6000";
 const PROMPT = "turn these invoices into a pdf for the accountant";
@@ -39,7 +37,7 @@ interface DoctorJson {
 
 let tree: TmpTree;
 beforeAll(async () => {
-  expect(existsSync(BIN), `${BIN} is missing: run \`npm run build\` first`).toBe(true);
+  assertBuilt();
   const files: Record<string, TreeEntry> = {
     "home/.keep": "",
     "repo/.git": { dir: true },

@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { copyFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
@@ -7,13 +6,12 @@ import { afterEach, beforeAll, expect, it } from "vitest";
 import { toolResultsOf } from "../support/harness.js";
 import { startTestModel, TEST_API_KEY, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
+import { assertBuilt, BIN } from "./run-cli.js";
 
-/** What users run: the bundled bin (`npm run build` first). */
-const BIN = fileURLToPath(new URL("../../dist/bin/main.js", import.meta.url));
 const WIDE = fileURLToPath(new URL("../fixtures/images/wide-3000x1200.png", import.meta.url));
 
 beforeAll(() => {
-  expect(existsSync(BIN), `${BIN} is missing: run \`npm run build\` before the tests`).toBe(true);
+  assertBuilt();
 });
 
 let tree: TmpTree | undefined;

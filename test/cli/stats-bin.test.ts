@@ -1,14 +1,11 @@
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTestModel, TEST_API_KEY, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
-
-const BIN = fileURLToPath(new URL("../../dist/bin/main.js", import.meta.url));
+import { assertBuilt, BIN } from "./run-cli.js";
 
 beforeAll(() => {
-  expect(existsSync(BIN), `${BIN} is missing: run \`npm run build\` before the tests`).toBe(true);
+  assertBuilt();
 });
 
 let tree: TmpTree | undefined;

@@ -1,17 +1,16 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTestModel, TEST_API_KEY, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
 import { attr, spansOf, startReceiver } from "../support/otlp-receiver.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
+import { assertBuilt, BIN } from "./run-cli.js";
 
-/** What users run: the bundled bin (`npm run build` first). */
-const BIN = fileURLToPath(new URL("../../dist/bin/main.js", import.meta.url));
 const MODULE_LOG = fileURLToPath(new URL("../support/module-log.cjs", import.meta.url));
 
 beforeAll(() => {
-  expect(existsSync(BIN), `${BIN} is missing: run \`npm run build\` before the tests`).toBe(true);
+  assertBuilt();
 });
 
 let tree: TmpTree | undefined;
