@@ -1,11 +1,10 @@
 import { createHash } from "node:crypto";
 import Anthropic, { toFile } from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
 import { cli } from "../cli/run-cli.js";
 import { freshPgliteDir } from "../support/pglite-template.js";
+import { usePostgresAndTree } from "../support/postgres-tree.js";
 import { all, apiError } from "../support/sdk-calls.js";
-import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
 // The official SDK client, unchanged, against the shipped bin's `serve`: memory stores, memories, their
@@ -13,24 +12,15 @@ import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
 const KEY = "sk-test-memory";
 
-let tree: TmpTree;
-let postgres: TestPostgres;
-beforeAll(async () => {
-  tree = await tmpTree({ "home/repo/.keep": "" });
-  postgres = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await postgres?.stop();
-  await tree?.cleanup();
-});
+const setup = usePostgresAndTree({ "home/repo/.keep": "" });
 
 const sha = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
 /** The SDK's error for `call`, or a failure when it resolved. */
 
 describe.each([
-  ["PGlite", () => freshPgliteDir(tree.path("pglite-memory"))],
-  ["PostgreSQL", async () => postgres.createDatabase("memory")],
+  ["PGlite", () => freshPgliteDir(setup.tree.path("pglite-memory"))],
+  ["PostgreSQL", async () => setup.postgres.createDatabase("memory")],
 ])("memory stores and files through the official SDK on %s", (_name, location) => {
   let server: ServeProcess;
   let client: Anthropic;
@@ -38,7 +28,7 @@ describe.each([
 
   beforeAll(async () => {
     const db = await location();
-    const made = await cli(tree, ["keys", "create", "--workspace", "other", "--db", db]);
+    const made = await cli(setup.tree, ["keys", "create", "--workspace", "other", "--db", db]);
     expect(made.code).toBe(0);
     server = await startServe(["--db", db, "--api-key", KEY]);
     client = sdkClient(server.url, KEY);
@@ -371,7 +361,7 @@ describe("two instances on one PostgreSQL", () => {
   let a: ServeProcess;
   let b: ServeProcess;
   beforeAll(async () => {
-    const db = await postgres.createDatabase("memory_instances");
+    const db = await setup.postgres.createDatabase("memory_instances");
     a = await startServe(["--db", db, "--api-key", KEY]);
     b = await startServe(["--db", db, "--api-key", KEY]);
   }, 120_000);

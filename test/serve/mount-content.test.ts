@@ -1,30 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
 import { ApiError } from "../../src/serve/errors.js";
 import { openDriver } from "../../src/serve/store/open-driver.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
 import { ensureWorkspace } from "../../src/serve/store/workspaces.js";
 import { freshPgliteDir } from "../support/pglite-template.js";
-import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
+import { usePostgresAndTree } from "../support/postgres-tree.js";
 
 // What a virtual file system over a session's mounts will call, without HTTP: store.mounts.
 
-let tree: TmpTree;
-let postgres: TestPostgres;
-beforeAll(async () => {
-  tree = await tmpTree({});
-  postgres = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await postgres?.stop();
-  await tree?.cleanup();
-});
+const setup = usePostgresAndTree();
 
 const session = { type: "session_actor" as const, session_id: "sesn_01test" };
 
 describe.each([
-  ["PGlite", () => freshPgliteDir(tree.path("pglite-mounts"))],
-  ["PostgreSQL", () => postgres.createDatabase("mounts")],
+  ["PGlite", () => freshPgliteDir(setup.tree.path("pglite-mounts"))],
+  ["PostgreSQL", () => setup.postgres.createDatabase("mounts")],
 ])("the mount content interface on %s", (_name, location) => {
   let store: Store;
   let ws: string;

@@ -1,32 +1,22 @@
 import Anthropic, { toFile } from "@anthropic-ai/sdk";
 import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
 import { cli } from "../cli/run-cli.js";
 import { freshPgliteDir } from "../support/pglite-template.js";
+import { usePostgresAndTree } from "../support/postgres-tree.js";
 import { all } from "../support/sdk-calls.js";
-import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
 const KEY = "sk-test-default";
 
-let tree: TmpTree;
-let postgres: TestPostgres;
-beforeAll(async () => {
-  tree = await tmpTree({ "home/repo/.keep": "" });
-  postgres = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await postgres?.stop();
-  await tree?.cleanup();
-});
+const setup = usePostgresAndTree({ "home/repo/.keep": "" });
 
 const skillFile = (name: string, description: string, body = "Do the thing.") =>
   toFile(Buffer.from(`---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`), `${name}/SKILL.md`);
 
 describe.each([
-  ["PGlite", () => freshPgliteDir(tree.path("pglite-data"))],
-  ["PostgreSQL", async () => postgres.createDatabase("sdk")],
+  ["PGlite", () => freshPgliteDir(setup.tree.path("pglite-data"))],
+  ["PostgreSQL", async () => setup.postgres.createDatabase("sdk")],
 ])("the official SDK client against `skillwright serve` on %s", (_name, location) => {
   let db: string;
   let server: ServeProcess;
@@ -36,7 +26,7 @@ describe.each([
   beforeAll(async () => {
     db = await location();
     // Made before the server starts: PGlite's data dir belongs to one process at a time.
-    const made = await cli(tree, ["keys", "create", "--workspace", "other", "--db", db]);
+    const made = await cli(setup.tree, ["keys", "create", "--workspace", "other", "--db", db]);
     expect(made.code).toBe(0);
     otherKey = made.stdout.trim();
     server = await startServe(["--db", db, "--api-key", KEY]);

@@ -2,13 +2,12 @@ import type Anthropic from "@anthropic-ai/sdk";
 import { toFile } from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
-import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
 import { cli } from "../cli/run-cli.js";
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
 import { freshPgliteDir } from "../support/pglite-template.js";
+import { usePostgresAndTree } from "../support/postgres-tree.js";
 import { all, apiError } from "../support/sdk-calls.js";
 import { sayAndRead } from "../support/session-stream.js";
-import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
 // Issue #28 items 3 and 4: the official SDK client, unchanged, attaches memory stores and files to a session,
@@ -20,16 +19,7 @@ import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 const KEY = "sk-test-mounts";
 const NOTE = "/mnt/memory/team-notes/notes/today.md";
 
-let tree: TmpTree;
-let postgres: TestPostgres;
-beforeAll(async () => {
-  tree = await tmpTree({ "home/repo/.keep": "" });
-  postgres = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await postgres?.stop();
-  await tree?.cleanup();
-});
+const setup = usePostgresAndTree({ "home/repo/.keep": "" });
 
 /** The model's last request, as JSON. */
 function lastRequest(model: ModelServer): string {
@@ -86,8 +76,8 @@ const SCRIPT = [
 ];
 
 describe.each([
-  ["PGlite", () => freshPgliteDir(tree.path("pglite-mounts"))],
-  ["PostgreSQL", async () => postgres.createDatabase("mounts")],
+  ["PGlite", () => freshPgliteDir(setup.tree.path("pglite-mounts"))],
+  ["PostgreSQL", async () => setup.postgres.createDatabase("mounts")],
 ])(
   "session resources and the file tools on their mounts through the official SDK on %s",
   (_name, location) => {
@@ -102,7 +92,7 @@ describe.each([
 
     beforeAll(async () => {
       const db = await location();
-      const made = await cli(tree, ["keys", "create", "--workspace", "other", "--db", db]);
+      const made = await cli(setup.tree, ["keys", "create", "--workspace", "other", "--db", db]);
       expect(made.code).toBe(0);
       model = await startModelServer({ apiKey: TEST_API_KEY, script: { turns: SCRIPT } });
       server = await startServe(["--db", db, "--api-key", KEY], {

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
 import { storeSkillRetriever } from "../../src/serve/sessions/store-skill-retriever.js";
 import { openDriver } from "../../src/serve/store/open-driver.js";
 import { anyWordQuery, searchStoredSkills } from "../../src/serve/store/skill-search.js";
@@ -7,21 +6,12 @@ import type { SkillUpload } from "../../src/serve/store/skill-upload.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
 import { ensureWorkspace } from "../../src/serve/store/workspaces.js";
 import { freshPgliteDir } from "../support/pglite-template.js";
-import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
+import { usePostgresAndTree } from "../support/postgres-tree.js";
 
 // Stored skills searched by the database itself (issue #25 item 2): PostgreSQL's full-text search over each
 // skill's latest version, on PGlite and on PostgreSQL, with the same SQL.
 
-let tree: TmpTree;
-let postgres: TestPostgres;
-beforeAll(async () => {
-  tree = await tmpTree({});
-  postgres = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await postgres?.stop();
-  await tree?.cleanup();
-});
+const setup = usePostgresAndTree();
 
 const upload = (name: string, description: string, whenToUse?: string): SkillUpload => ({
   name,
@@ -41,8 +31,8 @@ describe("anyWordQuery", () => {
 });
 
 describe.each([
-  ["PGlite", () => freshPgliteDir(tree.path("pglite-search"))],
-  ["PostgreSQL", () => postgres.createDatabase("search")],
+  ["PGlite", () => freshPgliteDir(setup.tree.path("pglite-search"))],
+  ["PostgreSQL", () => setup.postgres.createDatabase("search")],
 ])("searching stored skills on %s", (_name, location) => {
   let store: Store;
   let ws: string;

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
 import type { SqlDriver } from "../../src/serve/store/driver.js";
 import { hashApiKey } from "../../src/serve/store/ids.js";
 import { MIGRATIONS, migrate } from "../../src/serve/store/migrations.js";
@@ -8,18 +7,9 @@ import type { SkillUpload } from "../../src/serve/store/skill-upload.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
 import { addApiKey, ensureWorkspace, workspaceForKeyHash } from "../../src/serve/store/workspaces.js";
 import { freshPgliteDir } from "../support/pglite-template.js";
-import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
+import { usePostgresAndTree } from "../support/postgres-tree.js";
 
-let tree: TmpTree;
-let postgres: TestPostgres;
-beforeAll(async () => {
-  tree = await tmpTree({});
-  postgres = await startPostgres();
-}, 60_000);
-afterAll(async () => {
-  await postgres?.stop();
-  await tree?.cleanup();
-});
+const setup = usePostgresAndTree();
 
 const upload = (name: string, body = "Body"): SkillUpload => ({
   name,
@@ -34,8 +24,11 @@ const upload = (name: string, body = "Body"): SkillUpload => ({
 const drivers: [string, (n: number) => Promise<string>][] = [
   // The first store of the file migrates an empty dir; the others start from a migrated copy (an initdb each
   // cost seconds, tens of them under load).
-  ["PGlite", async (n) => (n === 1 ? tree.path(`pglite-${n}`) : freshPgliteDir(tree.path(`pglite-${n}`)))],
-  ["PostgreSQL", async (n) => postgres.createDatabase(`store_${n}`)],
+  [
+    "PGlite",
+    async (n) => (n === 1 ? setup.tree.path(`pglite-${n}`) : freshPgliteDir(setup.tree.path(`pglite-${n}`))),
+  ],
+  ["PostgreSQL", async (n) => setup.postgres.createDatabase(`store_${n}`)],
 ];
 
 describe.each(drivers)("the store on %s", (_name, location) => {
