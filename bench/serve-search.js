@@ -61,7 +61,7 @@ async function seed(db, words, count) {
     [count, vocab, n],
   );
   // The skills were written before their versions: setting the latest version again fires the trigger that
-  // copies its text onto the skill, as the store's own writes do.
+  // writes the version's postings, as the store's own writes do.
   await db.query(
     "UPDATE skills SET latest_version_id = latest_version_id WHERE workspace_id = 'wrkspc_bench'",
   );

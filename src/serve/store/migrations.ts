@@ -397,6 +397,31 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
         WHERE s.search IS NOT NULL`,
     ],
   },
+  {
+    version: 14,
+    name: "skill search postings from the version",
+    sql: [
+      // An agent's search ranks the vectors of the versions it pins (skill_versions.search), so the copy of the
+      // latest version's vector on the skill only fed the postings: they are now read from the version itself,
+      // and the copy, its trigger and its column go. Nothing else changes in the postings.
+      `CREATE OR REPLACE FUNCTION skill_terms_follow() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         DELETE FROM skill_terms WHERE skill_id = NEW.id;
+         INSERT INTO skill_terms (workspace_id, term, skill_id, skill_name, weight)
+         SELECT NEW.workspace_id, u.lexeme, NEW.id, NEW.name,
+                (SELECT sum(CASE w WHEN 'A' THEN 3 WHEN 'B' THEN 2 ELSE 1 END) FROM unnest(u.weights) w)
+           FROM skill_versions v, unnest(v.search) u
+          WHERE v.id = NEW.latest_version_id;
+         RETURN NULL;
+       END $$`,
+      "DROP TRIGGER skill_terms_follow ON skills",
+      `CREATE TRIGGER skill_terms_follow AFTER INSERT OR UPDATE OF latest_version_id ON skills
+       FOR EACH ROW EXECUTE FUNCTION skill_terms_follow()`,
+      "DROP TRIGGER skills_search_follow ON skills",
+      "DROP FUNCTION skills_search_follow()",
+      "ALTER TABLE skills DROP COLUMN search",
+    ],
+  },
 ];
 
 /** An arbitrary constant: the advisory lock that serialises migrations across instances. */

@@ -44,7 +44,7 @@ export async function searchStoredSkills(
   if (tsquery === undefined || options.limit <= 0) return [];
   // The query's words as text the same English configuration turns into the same lexemes.
   const words = tsquery.replaceAll(" | ", " ");
-  // A workspace's search sums its postings (kept by a trigger from the skills' `search` column); an agent's
+  // A workspace's search sums its postings (kept by a trigger from each skill's latest version); an agent's
   // starts from the few versions it pins (materialised, so the planner cannot start from every version's
   // matches) and ranks their own vectors with ts_rank_cd: the text the session's model is given.
   const rows =
