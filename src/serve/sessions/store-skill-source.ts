@@ -105,7 +105,7 @@ export function createStoreSkillSource(deps: StoreSkillSourceDeps): StoreSkillSo
   const one = async (
     skillId: string,
     version: string,
-  ): Promise<{ skill?: Skill; diagnostics: Diagnostic[]; versionId: string | null; name?: string }> => {
+  ): Promise<{ skill?: Skill; diagnostics: Diagnostic[]; versionId: string | null }> => {
     const found = await skills.getVersion(workspaceId, skillId, version).catch(() => undefined);
     if (found === undefined) {
       return {
@@ -139,7 +139,7 @@ export function createStoreSkillSource(deps: StoreSkillSourceDeps): StoreSkillSo
       "app",
       "store",
     );
-    return { ...made, versionId: found.id, name: found.name };
+    return { ...made, versionId: found.id };
   };
   return {
     id: "store",
