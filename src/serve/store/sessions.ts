@@ -7,8 +7,9 @@ import { OUTCOME_EVENTS_COLUMN, outcomeEvaluationsOf } from "./outcome-evaluatio
 import { type Page, type PageRequest, toPage } from "./page.js";
 import { iso, isoOrNull, num, record, text } from "./rows.js";
 import type { StoredResource } from "./session-resources.js";
-import { appendTranscript, type TranscriptRows } from "./session-transcripts.js";
+import { appendTranscript, type TranscriptRows, transcriptJson } from "./session-transcripts.js";
 import { waitMark } from "./session-waits.js";
+import { storableJson } from "./storable-text.js";
 
 /** What a session holds besides its ids, status and timestamps. */
 export interface SessionBody {
@@ -413,8 +414,10 @@ export function createSessionStore(db: SqlDriver): SessionStore {
         throw new Error(`appendEvents: ${eventIds.length} ids for ${events.length} events`);
       }
       const messages = startsTurn ? 0 : events.filter((e) => isTurnInput(e.type)).length;
+      // What the model wrote may hold what PostgreSQL cannot (NUL, lone surrogates): replaced here, the one
+      // door every event goes through, so a batch is never refused for it (a client's are refused before).
       const rows = events.map((event, n) => {
-        const { type, id: _ignored, processed_at: _at, ...rest } = event;
+        const { type, id: _ignored, processed_at: _at, ...rest } = storableJson(event);
         return { id: eventIds?.[n] ?? newEventId(), type, body: rest, thread: threadOf(event) };
       });
       const effects = batchEffects(events);
@@ -479,7 +482,7 @@ export function createSessionStore(db: SqlDriver): SessionStore {
              rowsOfTranscript
                ? `, t AS (
              INSERT INTO session_transcripts (session_id, entry)
-             SELECT $1, e.v FROM s, jsonb_array_elements(${param(JSON.stringify(transcript.entries))}::jsonb)
+             SELECT $1, e.v FROM s, jsonb_array_elements(${param(transcriptJson(transcript.entries))}::jsonb)
                WITH ORDINALITY AS e(v, n) ORDER BY e.n
              RETURNING seq
            )`
