@@ -14,6 +14,7 @@ import { KEYS_PATH, keysRoutes } from "./keys-routes.js";
 import { memoriesRoutes } from "./memories-routes.js";
 import { memoryStoresRoutes } from "./memory-stores-routes.js";
 import { memoryVersionsRoutes } from "./memory-versions-routes.js";
+import { checkStorableUrl } from "./parse.js";
 import { sdkRouteOf, unservedCall } from "./sdk-routes.js";
 import { sessionResourcesRoutes } from "./session-resources-routes.js";
 import { sessionsRoutes } from "./sessions-routes.js";
@@ -95,6 +96,8 @@ export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
     }
     c.set("workspaceId", workspaceId);
     c.set("apiKeyId", apiKeyId(hashApiKey(key)));
+    // Ids and query values reach the database as text: one that cannot be stored is a 400, not a 500.
+    checkStorableUrl(c);
     await next();
   });
   app.route(KEYS_PATH, keysRoutes({ db: deps.store.db, apiKeys, isOperator }));

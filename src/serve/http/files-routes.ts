@@ -3,8 +3,9 @@ import { ApiError, invalid, notImplemented } from "../errors.js";
 import { pageRequest } from "../store/page.js";
 import { FILE_LIMITS } from "../upload/limits.js";
 import { multipartBoundary, readMultipart } from "../upload/multipart.js";
+import { attachmentHeaders } from "./attachment.js";
 import type { ServeDeps, ServeEnv } from "./env.js";
-import { refuseUnservedQuery } from "./parse.js";
+import { checkStorable, refuseUnservedQuery } from "./parse.js";
 
 /** The name a file is stored under: the last path component of what the client sent, `unnamed` when empty. Pure. */
 export function storedFilename(sent: string | undefined): string {
@@ -36,6 +37,8 @@ async function readFileUpload(
       `a file is at most ${FILE_LIMITS.maxFileBytes} bytes; this one is ${file.content.length}`,
     );
   }
+  checkStorable(file.filename ?? "", "file: its filename");
+  checkStorable(file.contentType ?? "", "file: its Content-Type");
   return {
     filename: storedFilename(file.filename),
     mimeType: file.contentType ?? "application/octet-stream",
@@ -55,9 +58,11 @@ export function filesRoutes({ store }: ServeDeps): Hono<ServeEnv> {
   app.get("/:id", async (c) => c.json(await store.files.get(c.var.workspaceId, c.req.param("id"))));
   app.get("/:id/content", async (c) => {
     const { file, content } = await store.files.content(c.var.workspaceId, c.req.param("id"));
+    // Stored bytes are never shown as a page of this origin (an uploaded text/html or SVG runs no script).
     return c.body(new Uint8Array(content), 200, {
       "content-type": file.mime_type,
       "content-length": String(content.length),
+      ...attachmentHeaders(file.filename),
     });
   });
   app.delete("/:id", async (c) => {

@@ -10,7 +10,9 @@ import { skillTree } from "../upload/skill-files.js";
 import { parseSkillUpload } from "../upload/skill-head.js";
 import { servedSkillWarnings } from "../upload/skill-warnings.js";
 import { readZip } from "../upload/zip-reader.js";
+import { attachmentHeaders } from "./attachment.js";
 import type { ServeDeps, ServeEnv } from "./env.js";
+import { checkStorable } from "./parse.js";
 
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 
@@ -36,6 +38,7 @@ async function readUpload(c: Context): Promise<{ upload: SkillUpload; displayNam
   for (const part of parts) {
     if (part.name === "display_name" && part.filename === undefined) {
       displayName = new TextDecoder().decode(part.content);
+      checkStorable(displayName, "display_name");
       continue;
     }
     if (part.name !== "files[]" && part.name !== "files")
@@ -141,7 +144,7 @@ export function skillsRoutes({ store, hostTools = false }: ServeDeps): Hono<Serv
     const zip = zipSync(Object.fromEntries(files.map((f) => [`${version.name}/${f.path}`, f.content])));
     return c.body(new Uint8Array(zip), 200, {
       "content-type": "application/zip",
-      "content-disposition": `attachment; filename="${version.name}.zip"`,
+      ...attachmentHeaders(`${version.name}.zip`),
     });
   });
   return app;
