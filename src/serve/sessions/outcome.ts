@@ -45,6 +45,15 @@ export function checkDefineOutcome(event: Record<string, unknown>, i: number): v
 }
 
 /**
+ * The runs of the model a checked `user.define_outcome` may start: up to `max_iterations` attempts of the
+ * agent (default {@link DEFAULT_MAX_ITERATIONS}), each graded by one evaluation of the grader. Pure.
+ */
+export function outcomeRuns(event: Record<string, unknown>): number {
+  const max = typeof event.max_iterations === "number" ? event.max_iterations : DEFAULT_MAX_ITERATIONS;
+  return 2 * max;
+}
+
+/**
  * The user events with each file rubric's text read now, from the workspace's uploaded file, as the rubric's
  * `content` (the grader reads that; a later change or deletion of the file changes nothing). A file that is not
  * in the workspace is a 404, one that is not UTF-8 text or is over {@link MAX_RUBRIC_CHARS} characters a 400:

@@ -1,5 +1,5 @@
 import { invalid, notImplemented } from "../errors.js";
-import { checkDefineOutcome } from "./outcome.js";
+import { checkDefineOutcome, outcomeRuns } from "./outcome.js";
 import { MAX_EVENTS_PER_REQUEST } from "./turn-queue.js";
 
 /** The user events a session takes (`POST /v1/sessions/{id}/events`). */
@@ -10,6 +10,14 @@ export const USER_EVENT_TYPES = [
   "user.tool_confirmation",
   "user.define_outcome",
 ] as const;
+
+/**
+ * The most runs of the model one request may queue (`POST /v1/sessions/{id}/events`, a session's
+ * `initial_events`): a `user.message` is one run of the agent, a `user.define_outcome` up to `max_iterations`
+ * attempts and as many grader evaluations (see {@link requestRuns}). Past it the request is a 400 and stores
+ * nothing. Each run's own model requests are capped by the engine (`DEFAULT_MAX_TURNS`).
+ */
+export const MAX_RUNS_PER_REQUEST = 200;
 
 /** The SDK's other input events, which serve does not implement (501). */
 export const UNSERVED_EVENT_TYPES = ["user.tool_result", "system.message"] as const;
@@ -32,8 +40,20 @@ export function userText(event: UserEvent): string {
 }
 
 /**
+ * The runs of the model checked `events` queue: one per `user.message`, `2 × max_iterations` per
+ * `user.define_outcome`, none for the others (answers and interrupts). Pure.
+ */
+export function requestRuns(events: readonly UserEvent[]): number {
+  return events.reduce(
+    (sum, e) => sum + (e.type === "user.message" ? 1 : e.type === "user.define_outcome" ? outcomeRuns(e) : 0),
+    0,
+  );
+}
+
+/**
  * Refuses more than {@link MAX_EVENTS_PER_REQUEST} events (400), the SDK's event types serve does not implement
- * (501), unknown types and events that lack their required fields (400). Pure.
+ * (501), unknown types and events that lack their required fields (400), and events that would queue more than
+ * {@link MAX_RUNS_PER_REQUEST} runs of the model (400). Pure.
  */
 export function checkUserEvents(events: readonly UserEvent[]): void {
   if (events.length > MAX_EVENTS_PER_REQUEST) {
@@ -63,5 +83,11 @@ export function checkUserEvents(events: readonly UserEvent[]): void {
     ) {
       throw invalid(`events[${i}]: a tool confirmation needs tool_use_id and result "allow" or "deny"`);
     }
+  }
+  const runs = requestRuns(events);
+  if (runs > MAX_RUNS_PER_REQUEST) {
+    throw invalid(
+      `events: one request may queue at most ${MAX_RUNS_PER_REQUEST} runs of the model (a user.message is 1, a user.define_outcome 2 × max_iterations: its attempts and their evaluations); these would queue ${runs}`,
+    );
   }
 }
