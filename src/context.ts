@@ -8,7 +8,7 @@ import type { HookRegistry } from "./hooks/registry.js";
 import type { FsOps } from "./io/fs.js";
 import type { ShellOps } from "./io/shell.js";
 import type { ModelEffort } from "./models.js";
-import type { AskPermission, PermissionRules } from "./permissions/decision.js";
+import type { AskPermission, BeforeToolRun, PermissionRules } from "./permissions/decision.js";
 
 /**
  * Where an agent's conversation goes: each message it adds, written to the session's transcript. `agentId`
@@ -53,6 +53,8 @@ export interface RunContext {
   readonly rules: PermissionRules;
   /** Asked when a permission decision is `ask`; absent (headless), `ask` means no. */
   readonly askPermission?: AskPermission;
+  /** Awaited before each allowed tool call runs, the forks' too (see `BeforeToolRun`); absent: calls run at once. */
+  readonly beforeToolRun?: BeforeToolRun;
   readonly hooks: HookRegistry;
   /** Aborted when the run this context belongs to stops (for a child: when its parent's does, too). */
   readonly signal: AbortSignal;

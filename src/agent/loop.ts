@@ -48,6 +48,11 @@ export interface ToolGate {
   before(call: ToolCall): Promise<{ behavior: "allow" } | { behavior: "deny"; message: string }>;
   /** May return text to add to the conversation after the results (PostToolUse context). */
   after?(call: ToolCall, result: AgentToolResult): Promise<string[]>;
+  /**
+   * Awaited after an allowed call's `tool_decision` is emitted and before the tool runs (a host records the
+   * call here first); a rejection fails the call without running it.
+   */
+  ready?(call: ToolCall): Promise<void>;
 }
 
 /**
@@ -279,6 +284,7 @@ async function runCall(
       options.gate === undefined ? { behavior: "allow" as const } : await options.gate.before(toolCall);
     decide(verdict.behavior);
     if (verdict.behavior === "deny") return done(errorOf(verdict.message));
+    await options.gate?.ready?.(toolCall);
     const result = await tool.run(call.input, {
       cwd: options.cwd,
       signal: options.signal,

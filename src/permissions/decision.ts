@@ -43,3 +43,18 @@ export type AskPermission = (request: {
    */
   rule?: string;
 }) => Promise<PermissionAnswer>;
+
+/** A tool call about to run, as a {@link BeforeToolRun} hears of it. */
+export interface ToolCallRef {
+  /** The model's tool-use id. */
+  id: string;
+  name: string;
+  /** The sub-agent making the call; undefined for the main agent. */
+  agentId?: string;
+}
+
+/**
+ * Awaited after a call is allowed (its decision told) and before it runs: a host that must record the call
+ * first (serve's event log, the audit trail) resolves once it is recorded. A rejection stops the call unrun.
+ */
+export type BeforeToolRun = (call: ToolCallRef, signal: AbortSignal) => Promise<void>;

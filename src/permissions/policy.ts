@@ -1,7 +1,7 @@
 import { homedir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { decide } from "./decide.js";
-import type { AskPermission, PermissionDecision, PermissionRules } from "./decision.js";
+import type { AskPermission, BeforeToolRun, PermissionDecision, PermissionRules } from "./decision.js";
 import type { PermissionSubject } from "./rules.js";
 import { suggestedRule } from "./suggested-rule.js";
 
@@ -51,6 +51,8 @@ export interface PermissionPolicy {
   filesRead?: (tool: string, input: unknown) => readonly string[];
   /** Told just before the host's `askPermission` puts a question to the user (the Notification hook event). */
   notifyAsk?: (tool: string, signal?: AbortSignal) => Promise<void>;
+  /** Awaited before each allowed call runs (see {@link BeforeToolRun}); absent: calls run at once. */
+  beforeRun?: BeforeToolRun;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { HookFetch } from "../hooks/run-http-hook.js";
 import type { FsOps } from "../io/fs.js";
 import type { ShellOps } from "../io/shell.js";
 import type { ModelEffort } from "../models.js";
-import type { AskPermission } from "../permissions/decision.js";
+import type { AskPermission, BeforeToolRun } from "../permissions/decision.js";
 import type { SkillListingPlacement } from "../prompt/session-prompt.js";
 import type { SkillRetriever } from "../skill-search/retriever.js";
 import type { HostRules } from "./session-snapshot.js";
@@ -42,6 +42,11 @@ export interface OpenSessionOptions
   transformContext?: TransformContext;
   /** Asked when a permission decision is `ask`. Absent: headless, and `ask` means no. */
   askPermission?: AskPermission;
+  /**
+   * Awaited after each tool call (every agent's, the Skill tool's too) is allowed and before it runs: `serve`
+   * records the call in its event log here, so no call runs unrecorded. A rejection stops the call unrun.
+   */
+  beforeToolRun?: BeforeToolRun;
   /** A session id to continue (`--resume`). */
   resume?: string;
   /**

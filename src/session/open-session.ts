@@ -125,6 +125,7 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
     tools,
     ...(skillSearch === undefined ? {} : { skillSearch }),
     ...(options.askPermission === undefined ? {} : { askPermission: options.askPermission }),
+    beforeToolRun: options.beforeToolRun,
     hooks: createHookRegistry(),
     transcript: (message, agentId) =>
       store.append(id, [

@@ -72,11 +72,14 @@ export function createSession(deps: SessionDeps): Session {
   };
   sync();
   // The policy of an agent on `caller`: its rules, and its ask (none for a background fork: nobody answers).
-  const policyOf = (caller: Pick<RunContext, "rules" | "askPermission">): PermissionPolicy => ({
+  const policyOf = (
+    caller: Pick<RunContext, "rules" | "askPermission" | "beforeToolRun">,
+  ): PermissionPolicy => ({
     rules: caller.rules,
     cwd: context.cwd,
     home: context.home,
     ...(caller.askPermission === undefined ? {} : { askPermission: caller.askPermission }),
+    beforeRun: caller.beforeToolRun,
     permissionRequest: (tool: string, input: unknown, signal?: AbortSignal) =>
       permissionRequestVerdict(runHooks, tool, input, signal),
     filesRead: loadReferenceFilesRead(() => context.skills.visible()),

@@ -19,6 +19,10 @@ function agentField(call: { agentId?: string }): { agent_id?: string } {
   return call.agentId === undefined ? {} : { agent_id: call.agentId };
 }
 
+function agentIdOf(call: { agentId?: string }): { agentId?: string } {
+  return call.agentId === undefined ? {} : { agentId: call.agentId };
+}
+
 /** Whether skill `skill` is loaded in the conversation of `agentId` (undefined: the main agent's). */
 export type SkillLoaded = (agentId: string | undefined, skill: string) => boolean;
 
@@ -29,10 +33,14 @@ export type SkillLoaded = (agentId: string | undefined, skill: string) => boolea
  * win) and the `Read` rules over any file the call reads (`policy.filesRead`: the stricter decision wins), then
  * PermissionRequest hooks and the host's `askPermission` for an `ask`; a call the permissions deny (a rule, a
  * hook's PermissionRequest answer, the user, or headless mode) fires PermissionDenied. After the call,
- * PostToolUse hooks (PostToolUseFailure when the call failed) may add context for the model.
+ * PostToolUse hooks (PostToolUseFailure when the call failed) may add context for the model. An allowed call
+ * (the Skill tool's too) waits for `policy.beforeRun` before it runs.
  */
 export function createToolGate(policy: PermissionPolicy, runHooks: RunHooks, loaded?: SkillLoaded): ToolGate {
   return {
+    async ready(call) {
+      await policy.beforeRun?.({ id: call.id, name: call.tool.name, ...agentIdOf(call) }, call.signal);
+    },
     async before(call) {
       if (SELF_GATED_TOOLS.has(call.tool.name)) return { behavior: "allow" };
       const owner = call.tool.owner;

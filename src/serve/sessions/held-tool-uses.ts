@@ -3,8 +3,8 @@ import type { ToolDecision } from "./permission-policy.js";
 
 /** How held tool uses are written once decided. */
 export interface HeldToolUsesIo {
-  /** Writes the engine call's use event with the decision's fields; resolves nothing, returns its id. */
-  write(event: OutEvent, decision: ToolDecision): string | undefined;
+  /** Writes engine call `callId`'s use event with the decision's fields; resolves nothing, returns its id. */
+  write(event: OutEvent, decision: ToolDecision, callId: string): string | undefined;
   /** The use event of engine call `callId` was written as event `eventId`. */
   stored(callId: string, eventId: string): void;
 }
@@ -36,7 +36,7 @@ export function createHeldToolUses(io: HeldToolUsesIo): HeldToolUses {
     held.delete(callId);
     decided.delete(callId);
     written.add(callId);
-    const id = io.write(event, decision);
+    const id = io.write(event, decision, callId);
     if (id !== undefined) io.stored(callId, id);
   };
   return {

@@ -4,6 +4,7 @@ import { createCatalog, type SkillCatalog } from "../../catalog/catalog.js";
 import { createEngine } from "../../engine/engine.js";
 import type { FsOps } from "../../io/fs.js";
 import type { GraderFiles } from "../../outcome/grader.js";
+import type { BeforeToolRun } from "../../permissions/decision.js";
 import { engineSessionHost } from "../../session/engine-host.js";
 import { openSessionOn } from "../../session/open-session.js";
 import type { SessionHost } from "../../session/session-host.js";
@@ -45,6 +46,8 @@ export interface TurnIo {
   writer?: EventWriter;
   /** Where the turn's tool confirmations tell that the engine asks about a call. */
   asked?: (callId: string) => void;
+  /** Awaited before each allowed call of the turn runs: resolves once its use event is stored. */
+  beforeRun?: BeforeToolRun;
 }
 
 /**
@@ -252,6 +255,8 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
         hookFetch: createGuardedFetch({ allowHosts: options.mcpAllowHosts, resolve: resolveWithDns }),
         // Tool policies (always_allow / always_ask); the agent's custom tools are never asked.
         ...confirm.sessionOptions,
+        beforeToolRun: ((call, signal) =>
+          io.beforeRun?.(call, signal) ?? Promise.resolve()) satisfies BeforeToolRun,
         // On its own file system everything a file tool reaches is the session's: allowed unless the agent's
         // toolset says always_ask (ask rules beat allow rules) or disables the tool.
         ...(can.hostTools

@@ -20,6 +20,7 @@ import { createEventWriter, type EventWriter } from "./event-writer.js";
 import { threadEnded, threadStarted, threadTerminated } from "./fork-threads.js";
 import { createHeldToolUses } from "./held-tool-uses.js";
 import type { LiveSession, LiveSessions } from "./live-sessions.js";
+import { callKey, createRecordedCalls } from "./recorded-calls.js";
 import type { ServedSessionIo } from "./session-io.js";
 import { SHUTDOWN_TURN_TEXT } from "./turn-queue.js";
 
@@ -86,6 +87,10 @@ async function evaluate(writer: EventWriter, evaluation: Evaluation): Promise<Lo
   ]);
   return { result, explanation: verdict.explanation };
 }
+
+/** What the `session.error` of a turn stopped because a tool call's use event could not be stored begins with. */
+export const UNRECORDED_CALL_TEXT =
+  "the event log could not store a tool call, so the call did not run and the turn stopped";
 
 /** Why a turn running here is stopped before it ends. */
 export type StopCause = "interrupt" | "forget" | "shutdown";
@@ -192,6 +197,9 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
     // The forks' child threads by agent id, and the agent ids of those that ended.
     const threads = new Map<string, ForkThread>();
     const ended = new Set<string>();
+    const recorded = createRecordedCalls();
+    // Why a call's use event could not be stored (the turn stops on it); undefined: every one was.
+    let unrecorded: string | undefined;
     try {
       const client = options.client;
       if (client === undefined) {
@@ -213,13 +221,30 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
       const confirm = live.confirm;
       // Each tool use is stored once the engine decides on its call, with that decision.
       const held = createHeldToolUses({
-        write: (event, decision) => writer.write([confirm.annotate(event, decision)]).ids[0],
+        write(event, decision, callId) {
+          const written = writer.write([confirm.annotate(event, decision)]);
+          recorded.written(callKey(undefined, callId), written.stored);
+          return written.ids[0];
+        },
         stored(callId, id) {
           state.toolUses.set(callId, id);
           confirm.stored(callId, id);
         },
       });
       live.io.asked = (callId) => held.decide(callId, { behavior: "ask" });
+      // No call runs before its use event is stored (the event log is the audit trail); one whose batch is
+      // refused does not run, and the turn stops with a session.error saying why.
+      live.io.beforeRun = async (call, signal) => {
+        try {
+          await recorded.ready(callKey(call.agentId, call.id), signal);
+        } catch (error) {
+          if (!signal.aborted && unrecorded === undefined) {
+            unrecorded = error instanceof Error ? error.message : String(error);
+            abort.abort();
+          }
+          throw error;
+        }
+      };
       const served = live.session;
       // Resources attached since the last turn are announced in this turn's message, never in the prompt.
       let announcement = await live.takeAnnouncement();
@@ -237,6 +262,7 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
         if (event.type === "tool_decision" && event.agentId === undefined)
           held.decide(event.id, { behavior: event.behavior, ...(event.refused ? { refused: true } : {}) });
         if (event.type === "tool_end" && event.agentId === undefined) held.end(event.id);
+        if (event.type === "tool_decision") recorded.decided(callKey(event.agentId, event.id));
         if (event.type === "fork_start") {
           const thread = { id: newId("sthr"), name: event.skill };
           const parent =
@@ -261,7 +287,10 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
             held.hold(out.remember.key, out.event);
             continue;
           }
-          const [id] = writer.write([out.event]).ids;
+          const written = writer.write([out.event]);
+          const [id] = written.ids;
+          if (out.remember?.map === "toolUses")
+            recorded.written(callKey(event.agentId, out.remember.key), written.stored);
           if (id !== undefined && out.remember !== undefined)
             state[out.remember.map].set(out.remember.key, id);
         }
@@ -299,6 +328,11 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
       writer.write([sessionError(error instanceof Error ? error.message : String(error))]);
       stopReason = { type: "retries_exhausted" };
     } finally {
+      recorded.close();
+      if (unrecorded !== undefined) {
+        writer.write([sessionError(`${UNRECORDED_CALL_TEXT}: ${unrecorded}`)]);
+        stopReason = { type: "retries_exhausted" };
+      }
       if (turn.cause === "shutdown" && turn.waiting) detached = true;
       // A stopped turn's request never ends by itself: its span ends as an error.
       if (abort.signal.aborted && spans.size > 0) writer.write([...spans].map(failedSpanEnd));
@@ -306,7 +340,10 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
         writer.write([sessionError(SHUTDOWN_TURN_TEXT)]);
         stopReason = { type: "retries_exhausted" };
       }
-      if (live !== undefined) live.io.asked = undefined;
+      if (live !== undefined) {
+        live.io.asked = undefined;
+        live.io.beforeRun = undefined;
+      }
       // A fork the turn left without an end (the turn failed under it) is over with the turn.
       for (const [agentId, thread] of threads)
         if (!ended.has(agentId)) writer.write([threadTerminated(thread)]);
