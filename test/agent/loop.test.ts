@@ -339,6 +339,56 @@ describe("executeAgent: tool calls", () => {
     }
   });
 
+  it("runs an allowed call only once the gate's ready() resolves, after its tool_decision; a rejection leaves it unrun", async () => {
+    const ran: string[] = [];
+    const order: string[] = [];
+    const counted = defineTool({
+      name: "Mark",
+      description: "Marks.",
+      input: z.object({ tag: z.string() }),
+      readOnly: false,
+      async execute(input) {
+        ran.push(input.tag);
+        order.push(`run ${input.tag}`);
+        return { content: `marked ${input.tag}` };
+      },
+    });
+    const gate: ToolGate = {
+      before: async () => ({ behavior: "allow" }),
+      async ready(call) {
+        const tag = (call.input as { tag: string }).tag;
+        order.push(`ready ${tag}`);
+        await sleep(1);
+        if (tag === "refused") throw new Error("its event could not be stored");
+        order.push(`recorded ${tag}`);
+      },
+    };
+    const { client, server } = await setup([
+      {
+        response: {
+          content: [
+            { type: "tool_use", id: "toolu_ok", name: "Mark", input: { tag: "ok" } },
+            { type: "tool_use", id: "toolu_refused", name: "Mark", input: { tag: "refused" } },
+          ],
+        },
+      },
+      textTurn("done", { hasToolResultFor: "Mark" }),
+    ]);
+    const { events } = await run(options(client, { tools: [counted], gate }));
+
+    expect(ran).toEqual(["ok"]);
+    expect(order.indexOf("recorded ok")).toBeGreaterThan(-1);
+    expect(order.indexOf("recorded ok")).toBeLessThan(order.indexOf("run ok"));
+    const at = (type: string, id: string) =>
+      events.findIndex((e) => e.type === type && "id" in e && e.id === id);
+    expect(at("tool_decision", "toolu_ok")).toBeLessThan(at("tool_end", "toolu_ok"));
+    const results = toolResults(server.requests[1]);
+    expect(results.map((r) => [r.is_error === true, resultText(r)])).toEqual([
+      [false, "marked ok"],
+      [true, "Mark failed: its event could not be stored"],
+    ]);
+  });
+
   it("gives the gate's after() text to the model after the tool results", async () => {
     const gate: ToolGate = {
       before: async () => ({ behavior: "allow" }),
