@@ -126,6 +126,12 @@ describe("a session's file system over its mounts", () => {
     await expect(fs.writeFile("/mnt/memory/notes/a.md", "x".repeat(200_000))).rejects.toMatchObject({
       code: "EFBIG",
     });
+    // A memory is text PostgreSQL holds: a NUL is refused with a clear error, not the database's.
+    await expect(fs.writeFile("/mnt/memory/notes/nul.md", "a\u0000b")).rejects.toMatchObject({
+      code: "EINVAL",
+      message: expect.stringMatching(/cannot hold a NUL character/),
+    });
+    expect(await store.mounts.readMemory(ws, storeId, "/nul.md")).toBeUndefined();
     expect(await fs.readFile("/mnt/memory/frozen/rule.md")).toBe("do not change");
   });
 

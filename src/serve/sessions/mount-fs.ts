@@ -354,14 +354,12 @@ export function createMountFs(input: MountFsInput): FsOps {
       const bytes = typeof data === "string" ? new Uint8Array(Buffer.from(data, "utf8")) : data;
       if (where.at === "memory") {
         if (where.rel === "") throw fsError("EISDIR", "open", path);
+        const text = Buffer.from(bytes).toString("utf8");
+        // A memory is text in a PostgreSQL `text` column, which has no NUL (bytes that are not UTF-8 become U+FFFD).
+        if (text.includes("\u0000"))
+          throw fsError("EINVAL", "write", path, "a memory is text and cannot hold a NUL character (U+0000)");
         try {
-          await content.writeMemory(
-            workspaceId,
-            where.mount.storeId,
-            where.rel,
-            Buffer.from(bytes).toString("utf8"),
-            actor,
-          );
+          await content.writeMemory(workspaceId, where.mount.storeId, where.rel, text, actor);
         } catch (error) {
           throw storeError(error, "write", path);
         }
