@@ -19,10 +19,6 @@ function agentField(call: { agentId?: string }): { agent_id?: string } {
   return call.agentId === undefined ? {} : { agent_id: call.agentId };
 }
 
-function agentIdOf(call: { agentId?: string }): { agentId?: string } {
-  return call.agentId === undefined ? {} : { agentId: call.agentId };
-}
-
 /** Whether skill `skill` is loaded in the conversation of `agentId` (undefined: the main agent's). */
 export type SkillLoaded = (agentId: string | undefined, skill: string) => boolean;
 
@@ -39,7 +35,7 @@ export type SkillLoaded = (agentId: string | undefined, skill: string) => boolea
 export function createToolGate(policy: PermissionPolicy, runHooks: RunHooks, loaded?: SkillLoaded): ToolGate {
   return {
     async ready(call) {
-      await policy.beforeRun?.({ id: call.id, name: call.tool.name, ...agentIdOf(call) }, call.signal);
+      await policy.beforeRun?.({ id: call.id, name: call.tool.name, agentId: call.agentId }, call.signal);
     },
     async before(call) {
       if (SELF_GATED_TOOLS.has(call.tool.name)) return { behavior: "allow" };
