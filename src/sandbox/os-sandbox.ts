@@ -176,12 +176,28 @@ export interface OsSandboxOptions {
   /** Commands run outside the sandbox (settings `sandbox.excludedCommands`), through the usual permissions. */
   excludedCommands?: readonly string[];
   description?: string;
+  /** The most of a command's stdout, and of its stderr, kept (default {@link OS_SANDBOX_MAX_OUTPUT_BYTES}). */
+  maxOutputBytes?: number;
 }
 
 /** An OS-tier sandbox, or why there can be none here. */
 export type OsSandboxOutcome =
   | { kind: "ok"; sandbox: Sandbox & { close(): Promise<void> } }
   | { kind: "unavailable"; message: string };
+
+/** The most of one command's stdout and of its stderr an OS-tier run keeps, in bytes; the rest is cut with a note. */
+export const OS_SANDBOX_MAX_OUTPUT_BYTES = 1_048_576;
+
+/** `text` cut to its first `max` bytes (at a character boundary), with a note of what was cut. Pure. */
+export function capOutput(text: string, max: number = OS_SANDBOX_MAX_OUTPUT_BYTES): string {
+  const bytes = Buffer.from(text, "utf8");
+  if (bytes.length <= max) return text;
+  const kept = bytes
+    .subarray(0, max)
+    .toString("utf8")
+    .replace(/\uFFFD$/, "");
+  return `${kept}\n[output cut: ${bytes.length - Buffer.byteLength(kept)} more bytes]\n`;
+}
 
 /** What the model is told of an OS-tier shell. */
 export const OS_SANDBOX_DESCRIPTION =
@@ -205,12 +221,30 @@ export async function createOsSandbox(options: OsSandboxOptions): Promise<OsSand
     return { kind: "unavailable", message: `the OS sandbox could not start: ${reason.replace(/\s+/g, " ")}` };
   }
   const excluded = options.excludedCommands ?? [];
+  let closed = false;
+  const max = options.maxOutputBytes ?? OS_SANDBOX_MAX_OUTPUT_BYTES;
+  // stdout and stderr share the cap, so that the two together stay within it.
+  const capped = (result: ShellResult, timeoutMs: number | undefined): ShellResult => {
+    const stdout = capOutput(result.stdout, Math.ceil(max / 2));
+    const stderr = capOutput(result.stderr, Math.floor(max / 2));
+    const note = result.timedOut
+      ? `[stopped: the command ran past its ${timeoutMs ?? 0} ms deadline]\n`
+      : result.aborted
+        ? "[stopped: the command was aborted]\n"
+        : "";
+    return { ...result, stdout, stderr: `${stderr}${note}` };
+  };
   const shell: ShellOps = {
     async run(command: string, run: ShellRunOptions): Promise<ShellResult> {
-      if (isExcludedCommand(command, excluded)) return hostShell.run(command, run);
+      if (closed) {
+        const startError = "the OS sandbox was closed: no command runs in it";
+        return { stdout: "", stderr: "", exitCode: undefined, timedOut: false, aborted: false, startError };
+      }
+      if (isExcludedCommand(command, excluded))
+        return capped(await hostShell.run(command, run), run.timeoutMs);
       const wrapped = await runtime.wrap(command, run.shell ?? "bash", run.signal);
       try {
-        return await hostShell.run(wrapped, { ...run, shell: "bash" });
+        return capped(await hostShell.run(wrapped, { ...run, shell: "bash" }), run.timeoutMs);
       } finally {
         runtime.cleanupAfterCommand();
       }
@@ -223,7 +257,11 @@ export async function createOsSandbox(options: OsSandboxOptions): Promise<OsSand
       fs: options.fs,
       shell,
       description: options.description ?? OS_SANDBOX_DESCRIPTION,
-      close: () => runtime.reset(),
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        await runtime.reset();
+      },
     },
   };
 }
