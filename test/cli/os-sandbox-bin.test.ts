@@ -120,10 +120,10 @@ function outsideTemp(): string {
 
 describe.skipIf(!HAS_RUNTIME)("the CLI's Bash under settings sandbox.enabled (issue 41)", () => {
   it("writes inside the project, not in the system temp folder, and reaches no local server", async () => {
-    const escape = outsideTemp();
+    const outsideFile = outsideTemp();
     const local = await localServer();
     const { tree: t, model: m } = await setup(
-      ["touch inside.txt", `touch ${escape}`, `curl -sS -m 20 ${local.url}`],
+      ["touch inside.txt", `touch ${outsideFile}`, `curl -sS -m 20 ${local.url}`],
       SANDBOX_ON,
     );
     const done = await run(t, m);
@@ -133,7 +133,7 @@ describe.skipIf(!HAS_RUNTIME)("the CLI's Bash under settings sandbox.enabled (is
     const write = result(m, 2);
     expect(write.isError).toBe(true);
     expect(write.text).toContain("Read-only file system");
-    expect(existsSync(escape)).toBe(false);
+    expect(existsSync(outsideFile)).toBe(false);
     const fetch = result(m, 3);
     expect(fetch.isError).toBe(true);
     expect(fetch.text).not.toContain("reached");
@@ -141,13 +141,13 @@ describe.skipIf(!HAS_RUNTIME)("the CLI's Bash under settings sandbox.enabled (is
   });
 
   it("the same project without the setting runs Bash on the host as before: both reach", async () => {
-    const escape = outsideTemp();
+    const outsideFile = outsideTemp();
     const local = await localServer();
-    const { tree: t, model: m } = await setup([`touch ${escape}`, `curl -sS -m 20 ${local.url}`]);
+    const { tree: t, model: m } = await setup([`touch ${outsideFile}`, `curl -sS -m 20 ${local.url}`]);
     const done = await run(t, m);
     expect(done.exitCode, done.stderr).toBe(0);
     expect(result(m, 1).isError).toBe(false);
-    expect(existsSync(escape)).toBe(true);
+    expect(existsSync(outsideFile)).toBe(true);
     expect(result(m, 2)).toEqual({ text: "reached", isError: false });
     expect(local.hits()).toBe(1);
   });
@@ -166,8 +166,8 @@ describe("the CLI's sandbox with its dependencies hidden (issue 41: never a fall
   }
 
   it("a PATH without bubblewrap, socat and ripgrep: Bash refuses with one line naming them, runs nothing", async () => {
-    const escape = outsideTemp();
-    const { tree: t, model: m } = await setup([`touch inside.txt; touch ${escape}`], SANDBOX_ON);
+    const outsideFile = outsideTemp();
+    const { tree: t, model: m } = await setup([`touch inside.txt; touch ${outsideFile}`], SANDBOX_ON);
     const done = await run(t, m, await pathWith(t, ["bash", "touch"]));
     expect(done.exitCode, done.stderr).toBe(0);
     const refused = result(m, 1);
@@ -178,7 +178,7 @@ describe("the CLI's sandbox with its dependencies hidden (issue 41: never a fall
     const warning = done.stderr.split("\n").filter((l) => l.includes("OS sandbox"));
     expect(warning).toHaveLength(1);
     expect(existsSync(t.path("repo/inside.txt"))).toBe(false);
-    expect(existsSync(escape)).toBe(false);
+    expect(existsSync(outsideFile)).toBe(false);
   });
 
   it.skipIf(!HAS_RUNTIME)("a PATH without socat alone names socat alone", async () => {
