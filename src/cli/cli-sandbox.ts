@@ -6,6 +6,8 @@ import { createNodeShell, type ShellOps } from "../io/shell.js";
 import {
   createOsSandbox,
   loadSandboxRuntime,
+  missingDependencyLine,
+  missingLinuxPrograms,
   type OsSandboxPolicy,
   type OsSandboxRuntime,
 } from "../sandbox/os-sandbox.js";
@@ -110,4 +112,54 @@ export async function cliShell(
     autoAllowBash: sandbox.autoAllowBashIfSandboxed && sandbox.excludedCommands.length === 0,
     close: () => made.sandbox.close(),
   };
+}
+
+/** The effective sandbox as `doctor` reports it: the settings after the trust rules, and which tier Bash gets. */
+export interface SandboxReport {
+  /** `os`: commands run sandboxed; `none`: the sandbox is on but cannot run here, so nothing runs; `host`: off. */
+  tier: "os" | "none" | "host";
+  /** Why the OS tier cannot run here (a dependency missing), whether or not the sandbox is on. */
+  unavailable?: string;
+  sandbox: EffectiveSandbox;
+}
+
+/**
+ * What `doctor` shows of the sandbox, without starting it: the tier Bash would get and, when the OS tier cannot
+ * run here, why (the Linux programs looked up in the engine's `PATH`; on other platforms the runtime's own check
+ * is left to the run).
+ */
+export async function sandboxReport(engine: Engine, platform: NodeJS.Platform): Promise<SandboxReport> {
+  const sandbox = (await engine.extensions()).sandbox;
+  const missing = platform === "linux" ? missingLinuxPrograms(engine.env.PATH ?? "") : [];
+  const unavailable = missing.length === 0 ? undefined : missingDependencyLine(missing);
+  const tier = !sandbox.enabled ? "host" : unavailable === undefined ? "os" : "none";
+  return { tier, ...(unavailable === undefined ? {} : { unavailable }), sandbox };
+}
+
+/** The `Sandbox:` section of doctor's text. Pure. */
+export function sandboxLines(report: SandboxReport): string[] {
+  const { sandbox } = report;
+  const from = sandbox.enabledBy === undefined ? "" : ` (${sandbox.enabledBy})`;
+  const head =
+    report.tier === "os"
+      ? `Sandbox: on${from}: Bash, inline shell and command hooks run in the OS sandbox`
+      : report.tier === "none"
+        ? `Sandbox: on${from}, but ${report.unavailable ?? "it cannot run here"}: Bash, inline shell and command hooks do not run`
+        : `Sandbox: off: commands run on the host${report.unavailable === undefined ? "" : ` (the OS sandbox could not run here: ${report.unavailable})`}`;
+  const lines = [head];
+  if (!sandbox.enabled) return [...lines, ...pendingLines(sandbox)];
+  const list = (items: readonly string[]) => (items.length === 0 ? "none" : items.join(", "));
+  lines.push(
+    `  Bash without asking: ${sandbox.autoAllowBashIfSandboxed && sandbox.excludedCommands.length === 0 ? "yes" : "no"}`,
+    `  run outside the sandbox: ${list(sandbox.excludedCommands)}`,
+    `  network: allowed ${list(sandbox.network.allowedDomains)}; denied ${list(sandbox.network.deniedDomains)}${sandbox.network.allowLocalBinding ? "; local binding" : ""}`,
+    `  writable besides the cwd and granted dirs: ${list(sandbox.filesystem.allowWrite)}; not writable: ${list(sandbox.filesystem.denyWrite)}`,
+    `  not readable: ${list(sandbox.filesystem.denyRead)}${sandbox.filesystem.allowRead.length === 0 ? "" : `; readable again: ${list(sandbox.filesystem.allowRead)}`}`,
+    "  unsandboxed retry (dangerouslyDisableSandbox): never offered",
+  );
+  return [...lines, ...pendingLines(sandbox)];
+}
+
+function pendingLines(sandbox: EffectiveSandbox): string[] {
+  return sandbox.pending.map((p) => `  held back until approved (${p.file}): ${p.keys.join(", ")}`);
 }

@@ -71,6 +71,14 @@ function onPath(program: string, path: string): boolean {
 }
 
 /**
+ * The runtime's dependency errors for the Linux programs missing from `path` (empty when all are there), without
+ * loading the runtime: what `doctor` says when the sandbox is off.
+ */
+export function missingLinuxPrograms(path: string): string[] {
+  return LINUX_SANDBOX_PROGRAMS.filter((p) => !onPath(p.program, path)).map((p) => p.error);
+}
+
+/**
  * Loads the runtime (on first use: it is heavy, and nothing runs at import time). Its dependency check looks
  * the Linux programs up in `path` (the `PATH` the commands get) itself, since the runtime's own lookup gives up
  * after a second and a busy machine would read that as "not installed"; the runtime's other errors stand.
@@ -84,9 +92,8 @@ export async function loadSandboxRuntime(options: {
     checkDependencies: () => {
       const own = SandboxManager.checkDependencies();
       if (options.platform !== "linux") return own;
-      const programs = LINUX_SANDBOX_PROGRAMS.filter((p) => !onPath(p.program, options.path));
       const other = own.errors.filter((e) => !OS_SANDBOX_PACKAGES.some((p) => p.match.test(e)));
-      return { errors: [...programs.map((p) => p.error), ...other], warnings: own.warnings };
+      return { errors: [...missingLinuxPrograms(options.path), ...other], warnings: own.warnings };
     },
     initialize: (config) => SandboxManager.initialize(config),
     wrap: (command, shell, signal) => SandboxManager.wrapWithSandbox(command, shell, undefined, signal),

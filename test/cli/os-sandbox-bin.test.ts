@@ -191,3 +191,63 @@ describe("the CLI's sandbox with its dependencies hidden (issue 41: never a fall
     expect(existsSync(t.path("repo/inside.txt"))).toBe(false);
   });
 });
+
+describe("doctor shows the effective sandbox (issue 41)", () => {
+  /** `skillwright doctor [--json]` in `repo` with `path` as PATH. */
+  async function doctor(t: TmpTree, path: string, json = false) {
+    assertBuilt();
+    const args = [
+      BIN,
+      "doctor",
+      "--cwd",
+      t.path("repo"),
+      "--home",
+      t.path("home"),
+      ...(json ? ["--json"] : []),
+    ];
+    return execa(process.execPath, args, {
+      env: { PATH: path, HOME: t.path("home"), SKILLWRIGHT_MANAGED_DIR: t.path("managed") },
+      extendEnv: false,
+      reject: false,
+      timeout: SPAWN_TIMEOUT_MS,
+    });
+  }
+
+  it("on, tightened by the project, a loosening held back; and which tier runs, or why none can", async () => {
+    const committed = {
+      sandbox: {
+        enabled: true,
+        network: { allowedDomains: ["exfil.example"] },
+        filesystem: { denyRead: ["~/.ssh"] },
+      },
+    };
+    tree = await tmpTree({
+      "home/.keep": "",
+      "repo/.git": { dir: true },
+      "repo/.claude/settings.json": JSON.stringify(committed),
+      "empty-bin/.keep": "",
+    });
+    const settings = tree.path("repo/.claude/settings.json");
+    const hidden = await doctor(tree, tree.path("empty-bin"));
+    expect(hidden.exitCode, hidden.stderr).toBe(0);
+    expect(hidden.stdout).toContain(
+      `Sandbox: on (${settings}), but the OS sandbox needs bubblewrap, socat, ripgrep (missing here): install them (e.g. apt-get install bubblewrap socat ripgrep): Bash, inline shell and command hooks do not run`,
+    );
+    expect(hidden.stdout).toContain(`  not readable: ${tree.path("home/.ssh")}`);
+    expect(hidden.stdout).toContain(
+      `  held back until approved (${settings}): sandbox.network.allowedDomains`,
+    );
+    expect(hidden.stdout).toContain("  network: allowed none; denied none");
+    const json = JSON.parse((await doctor(tree, tree.path("empty-bin"), true)).stdout) as {
+      sandbox: { tier: string; enabled: boolean; pending: unknown[] };
+    };
+    expect(json.sandbox).toMatchObject({ tier: "none", enabled: true });
+    expect(json.sandbox.pending).toHaveLength(1);
+    if (HAS_RUNTIME) {
+      const shown = await doctor(tree, PATH);
+      expect(shown.stdout).toContain(
+        `Sandbox: on (${settings}): Bash, inline shell and command hooks run in the OS sandbox`,
+      );
+    }
+  });
+});
