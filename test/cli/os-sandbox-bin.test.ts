@@ -251,3 +251,63 @@ describe("doctor shows the effective sandbox (issue 41)", () => {
     }
   });
 });
+
+describe.skipIf(!HAS_RUNTIME)(
+  "a skill's inline shell and command hooks run in the same sandbox (issue 41)",
+  () => {
+    /** A skill whose inline shell and a UserPromptSubmit hook each write inside the project and to `outside`. */
+    async function project(outside: { shell: string; hook: string }, sandbox: boolean) {
+      const hook = {
+        type: "command",
+        command: `touch "$CLAUDE_PROJECT_DIR/hook-inside"; touch ${outside.hook}`,
+      };
+      const local = {
+        ...(sandbox ? { sandbox: { enabled: true } } : {}),
+        hooks: { UserPromptSubmit: [{ hooks: [hook] }] },
+      };
+      tree = await tmpTree({
+        "home/.keep": "",
+        "repo/.git": { dir: true },
+        "repo/.claude/settings.local.json": JSON.stringify(local),
+        "repo/.claude/skills/writer/SKILL.md":
+          "---\ndescription: Writes two markers\nallowed-tools: Bash(sh:*)\n---\n" +
+          `Before\n!\`sh -c 'touch shell-inside; touch ${outside.shell}'\`\nAfter\n`,
+      });
+      model = await startTestModel([
+        toolTurn("Skill", { skill: "writer" }),
+        textTurn("done", { hasToolResultFor: "Skill" }),
+      ]);
+      return { tree, model };
+    }
+
+    it.each([
+      [true, false],
+      [false, true],
+    ])("sandbox %s: the writes outside the project land: %s", async (sandbox, outsideLands) => {
+      const outside = { shell: outsideTemp(), hook: outsideTemp() };
+      const { tree: t, model: m } = await project(outside, sandbox);
+      assertBuilt();
+      const done = await execa(
+        process.execPath,
+        [BIN, "--cwd", t.path("repo"), "--home", t.path("home"), "-p", "go", "--allowedTools", "Skill"],
+        {
+          env: {
+            PATH,
+            HOME: t.path("home"),
+            SKILLWRIGHT_MANAGED_DIR: t.path("managed"),
+            ANTHROPIC_BASE_URL: m.server.url,
+            ANTHROPIC_API_KEY: TEST_API_KEY,
+          },
+          extendEnv: false,
+          reject: false,
+          timeout: SPAWN_TIMEOUT_MS,
+        },
+      );
+      expect(done.exitCode, done.stderr).toBe(0);
+      expect(existsSync(t.path("repo/hook-inside"))).toBe(true);
+      expect(existsSync(t.path("repo/shell-inside"))).toBe(true);
+      expect(existsSync(outside.hook)).toBe(outsideLands);
+      expect(existsSync(outside.shell)).toBe(outsideLands);
+    });
+  },
+);
