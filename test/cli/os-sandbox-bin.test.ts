@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { accessSync, constants, existsSync } from "node:fs";
-import { mkdir, rm, symlink } from "node:fs/promises";
+import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -63,12 +63,15 @@ async function localServer(): Promise<{ url: string; hits: () => number }> {
   return { url: `http://127.0.0.1:${port}/`, hits: () => hits };
 }
 
-/** Runs `skillwright -p go --allowedTools Bash` in `repo` against the scripted model, with `path` as PATH. */
-async function run(t: TmpTree, m: TestModel, path = PATH) {
+/**
+ * Runs `skillwright -p go --allowedTools Bash` (or `grant` in its place) in `repo` against the scripted model,
+ * with `path` as PATH.
+ */
+async function run(t: TmpTree, m: TestModel, path = PATH, grant = ["--allowedTools", "Bash"]) {
   assertBuilt();
   return execa(
     process.execPath,
-    [BIN, "--cwd", t.path("repo"), "--home", t.path("home"), "-p", "go", "--allowedTools", "Bash"],
+    [BIN, "--cwd", t.path("repo"), "--home", t.path("home"), "-p", "go", ...grant],
     {
       env: {
         PATH: path,
@@ -138,6 +141,20 @@ describe.skipIf(!HAS_RUNTIME)("the CLI's Bash under settings sandbox.enabled (is
     expect(fetch.isError).toBe(true);
     expect(fetch.text).not.toContain("reached");
     expect(local.hits()).toBe(0);
+  });
+
+  it("Bash inside the sandbox needs no grant (autoAllowBashIfSandboxed); an ask rule still holds", async () => {
+    const { tree: t, model: m } = await setup(["touch inside.txt", "touch asked.txt"], SANDBOX_ON);
+    await writeFile(
+      t.path("repo/.claude/settings.local.json"),
+      JSON.stringify({ permissions: { ask: ["Bash(touch asked.txt)"] } }),
+    );
+    const done = await run(t, m, PATH, []);
+    expect(done.exitCode, done.stderr).toBe(0);
+    expect(result(m, 1).isError).toBe(false);
+    expect(existsSync(t.path("repo/inside.txt"))).toBe(true);
+    expect(result(m, 2).isError).toBe(true);
+    expect(existsSync(t.path("repo/asked.txt"))).toBe(false);
   });
 
   it("the same project without the setting runs Bash on the host as before: both reach", async () => {
