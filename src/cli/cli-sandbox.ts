@@ -150,7 +150,7 @@ export function sandboxLines(report: SandboxReport): string[] {
   if (!sandbox.enabled) return [...lines, ...pendingLines(sandbox)];
   const list = (items: readonly string[]) => (items.length === 0 ? "none" : items.join(", "));
   lines.push(
-    `  Bash without asking: ${sandbox.autoAllowBashIfSandboxed && sandbox.excludedCommands.length === 0 ? "yes" : "no"}`,
+    `  Bash without asking: ${report.tier === "os" && sandbox.autoAllowBashIfSandboxed && sandbox.excludedCommands.length === 0 ? "yes" : "no"}`,
     `  run outside the sandbox: ${list(sandbox.excludedCommands)}`,
     `  network: allowed ${list(sandbox.network.allowedDomains)}; denied ${list(sandbox.network.deniedDomains)}${sandbox.network.allowLocalBinding ? "; local binding" : ""}`,
     `  writable besides the cwd and granted dirs: ${list(sandbox.filesystem.allowWrite)}; not writable: ${list(sandbox.filesystem.denyWrite)}`,
