@@ -94,8 +94,9 @@ const common = {
   // PGlite loads its wasm and data files from beside its own modules, and pg may require the optional
   // pg-native; sharp loads its native libvips build for the platform: all three stay runtime dependencies,
   // imported from node_modules (lazily, by serve and keys, and by Read for an image it scales). OpenTelemetry's
-  // SDK and exporters stay there too: loaded only when telemetry is on, they would only grow the package.
-  external: ["@electric-sql/pglite", "pg", "sharp", "@opentelemetry/*"],
+  // SDK and exporters stay there too: loaded only when telemetry is on, they would only grow the package. The
+  // sandbox runtime finds its seccomp helper and Java agent beside its own modules, so it stays there as well.
+  external: ["@electric-sql/pglite", "pg", "sharp", "@opentelemetry/*", "@anthropic-ai/sandbox-runtime"],
   // CommonJS dependencies bundled into ESM still call require().
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
 };

@@ -31,6 +31,7 @@ export const DIAGNOSTIC_CODES = [
   "hook-unsupported",
   "hooks-unapproved",
   "permissions-unapproved",
+  "sandbox-unapproved",
   "agent-invalid",
   "plugin-invalid",
   "mcp-failed",

@@ -85,7 +85,7 @@ export async function interactiveCommand(
   args: CliArgs,
   streams: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream },
 ): Promise<number> {
-  const prepared = await prepareRun(io, args);
+  const prepared = await prepareRun(io, { args, engine });
   if (!prepared.ok) return prepared.code;
   let names = await slashNames(engine, (await engine.discover()).skills);
   // A reload by the watcher (or by another caller) refreshes the completions as /reload does.
@@ -134,6 +134,7 @@ export async function interactiveCommand(
     rl.close();
     stopFollowing();
     await prepared.telemetry?.shutdown();
+    await prepared.closeShell();
     if (!(error instanceof UnknownSessionError)) throw error;
     io.stderr(`${error.message}\n`);
     return 1;
@@ -210,5 +211,6 @@ export async function interactiveCommand(
   stopFollowing();
   await commands.opened().session.close();
   await prepared.telemetry?.shutdown();
+  await prepared.closeShell();
   return 0;
 }

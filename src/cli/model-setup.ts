@@ -1,10 +1,11 @@
 import type { ModelClient } from "../agent/model-client.js";
+import type { Engine } from "../engine/engine.js";
 import { createNodeFs } from "../io/fs.js";
-import { createNodeShell } from "../io/shell.js";
 import { MODEL_EFFORTS, type ModelEffort } from "../models.js";
 import type { OpenSessionOptions } from "../session/open-options.js";
 import type { Telemetry } from "../telemetry/telemetry.js";
 import type { CliArgs } from "./args.js";
+import { cliShell } from "./cli-sandbox.js";
 import type { CliIo } from "./io.js";
 
 /** The message for commands that need a model when no credentials are set. */
@@ -49,14 +50,26 @@ export function parseEffort(value: string | undefined): { effort?: ModelEffort }
     : { error: `--effort must be one of ${MODEL_EFFORTS.join(", ")}` };
 }
 
+/** What {@link prepareRun} gives a run mode: the session options, telemetry, and what to stop when done. */
+export interface PreparedRun {
+  ok: true;
+  options: OpenSessionOptions;
+  telemetry?: Telemetry;
+  /** Stops what the shell started (the OS sandbox's proxies); call after the session closes. */
+  closeShell(): Promise<void>;
+}
+
 /**
  * What both run modes need before a session: a model client (exit 1 with a clear message without a key), a
- * valid `--effort` (exit 2 otherwise), and the session options the run flags set. Messages go to stderr.
+ * valid `--effort` (exit 2 otherwise), the shell the settings' `sandbox` block asks for (`cliShell`: with the
+ * sandbox on and a dependency missing, one line on stderr says what to install and the shell runs nothing), and
+ * the session options the run flags set. Messages go to stderr.
  */
 export async function prepareRun(
   io: CliIo,
-  args: CliArgs,
-): Promise<{ ok: true; options: OpenSessionOptions; telemetry?: Telemetry } | { ok: false; code: number }> {
+  run: { args: CliArgs; engine: Engine },
+): Promise<PreparedRun | { ok: false; code: number }> {
+  const { args } = run;
   const client = await modelClientFromEnv(io.env);
   if (client === undefined) {
     io.stderr(NO_KEY_MESSAGE);
@@ -68,20 +81,27 @@ export async function prepareRun(
     return { ok: false, code: 2 };
   }
   const telemetry = await telemetryFromEnv(io);
+  const shell = await cliShell(run.engine);
+  if (shell.tier === "none") io.stderr(`skillwright: warning: ${shell.line}\n`);
+  else if (args.verbose) io.stderr(`skillwright: ${shell.line}\n`);
+  const autoAllowBash = shell.tier === "os" && shell.autoAllowBash;
   return {
     ok: true,
     ...(telemetry === undefined ? {} : { telemetry }),
+    closeShell: shell.tier === "os" ? shell.close : async () => {},
     options: {
       client,
       ...effort,
       ...(args.model === undefined ? {} : { model: args.model }),
       // Discovery reads synchronously in the CLI; the tools keep asynchronous reads.
       toolsFs: createNodeFs({ syncReads: false }),
-      // The CLI runs on the user's own machine: Bash, inline shell and hooks use its shell.
-      shell: createNodeShell(),
+      // The CLI runs on the user's own machine: Bash, inline shell and hooks use its shell, or the OS sandbox's
+      // when the settings turn it on.
+      shell: shell.shell,
       // …and http hooks its network.
       hookFetch: (url, init) => fetch(url, init),
-      allowedTools: args.allowedTools,
+      // Inside the sandbox Bash needs no permission (settings `sandbox.autoAllowBashIfSandboxed`, default on).
+      allowedTools: autoAllowBash ? [...args.allowedTools, "Bash"] : args.allowedTools,
       disallowedTools: args.disallowedTools,
       ...(args.resume === undefined ? {} : { resume: args.resume }),
       ...(args.maxTurns === undefined ? {} : { maxTurns: args.maxTurns }),

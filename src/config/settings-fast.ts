@@ -1,4 +1,10 @@
-import type { PermissionSettings, Settings, SkillContextSettings, SkillSettings } from "./settings-schema.js";
+import type {
+  PermissionSettings,
+  SandboxSettings,
+  Settings,
+  SkillContextSettings,
+  SkillSettings,
+} from "./settings-schema.js";
 
 // A hand-written check of a settings file, so that a valid file (the usual case) is read without building the zod
 // schema. It accepts only what `settingsSchema()` accepts and gives the value zod gives (known keys first, in the
@@ -86,6 +92,46 @@ function readSkillContext(value: unknown): SkillContextSettings | undefined {
   return copyLoose(value, out, { expireAfterUserTurns: safeInt(0), maxTokens: safeInt(1) }) ? out : undefined;
 }
 
+const booleanOf = (v: unknown) => (typeof v === "boolean" ? v : undefined);
+
+function looseOf(readers: Readonly<Record<string, (v: unknown) => unknown>>) {
+  return (value: unknown): Plain | undefined => {
+    if (!isPlain(value)) return undefined;
+    const out: Plain = {};
+    return copyLoose(value, out, readers) ? out : undefined;
+  };
+}
+
+const readSandboxNetwork = looseOf({
+  allowedDomains: stringsOf,
+  deniedDomains: stringsOf,
+  allowUnixSockets: stringsOf,
+  allowAllUnixSockets: booleanOf,
+  allowLocalBinding: booleanOf,
+});
+const readSandboxFilesystem = looseOf({
+  allowWrite: stringsOf,
+  denyWrite: stringsOf,
+  denyRead: stringsOf,
+  allowRead: stringsOf,
+});
+
+function readSandbox(value: unknown): SandboxSettings | undefined {
+  if (!isPlain(value)) return undefined;
+  const out: SandboxSettings = {};
+  const ok = copyLoose(value, out, {
+    enabled: booleanOf,
+    failIfUnavailable: booleanOf,
+    autoAllowBashIfSandboxed: booleanOf,
+    allowUnsandboxedCommands: booleanOf,
+    excludedCommands: stringsOf,
+    network: readSandboxNetwork,
+    filesystem: readSandboxFilesystem,
+    enableWeakerNestedSandbox: booleanOf,
+  });
+  return ok ? out : undefined;
+}
+
 /** Settings keys in `settingsSchema()`'s order, each with its reader. */
 const SETTINGS_READERS: Readonly<Record<string, (v: unknown) => unknown>> = {
   permissions: readPermissions,
@@ -105,6 +151,7 @@ const SETTINGS_READERS: Readonly<Record<string, (v: unknown) => unknown>> = {
   disabledMcpjsonServers: stringsOf,
   enableAllProjectMcpServers: (v) => (typeof v === "boolean" ? v : undefined),
   skills: readSkills,
+  sandbox: readSandbox,
 };
 
 /**

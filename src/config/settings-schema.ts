@@ -34,6 +34,56 @@ export const skillContextSettingsSchema = lazy(() =>
   }),
 );
 
+/** The `sandbox` block's network rules (Claude Code's keys), built on first use. */
+export const sandboxNetworkSchema = lazy(() =>
+  z.looseObject({
+    /** Hosts sandboxed commands may reach (`*.example.com`, an optional `:port`). Loosens. */
+    allowedDomains: z.array(z.string()).optional(),
+    /** Hosts they may not reach, over any allowed one. Tightens. */
+    deniedDomains: z.array(z.string()).optional(),
+    /** Unix socket paths they may connect to (macOS only in the runtime). Loosens. */
+    allowUnixSockets: z.array(z.string()).optional(),
+    /** Every Unix socket (the runtime's seccomp filter off). Loosens. */
+    allowAllUnixSockets: z.boolean().optional(),
+    /** Whether they may listen on local ports. Loosens. */
+    allowLocalBinding: z.boolean().optional(),
+  }),
+);
+
+/** The `sandbox` block's file rules (Claude Code's keys), built on first use. */
+export const sandboxFilesystemSchema = lazy(() =>
+  z.looseObject({
+    /** Paths writable beyond the project and `--add-dir`s. Loosens. */
+    allowWrite: z.array(z.string()).optional(),
+    /** Paths not writable even inside those. Tightens. */
+    denyWrite: z.array(z.string()).optional(),
+    /** Paths not readable. Tightens. */
+    denyRead: z.array(z.string()).optional(),
+    /** Paths readable again inside a `denyRead` one. Loosens. */
+    allowRead: z.array(z.string()).optional(),
+  }),
+);
+
+/** The `sandbox` block (Claude Code's keys: docs/behaviour.md, "The CLI's sandbox"), built on first use. */
+export const sandboxSettingsSchema = lazy(() =>
+  z.looseObject({
+    /** Runs Bash, inline shell and command hooks under the OS sandbox (default false). */
+    enabled: z.boolean().optional(),
+    /** Claude Code's: fail rather than run unsandboxed when the sandbox cannot start. Ours always refuses. */
+    failIfUnavailable: z.boolean().optional(),
+    /** Bash commands that run sandboxed need no permission (default true). */
+    autoAllowBashIfSandboxed: z.boolean().optional(),
+    /** Claude Code's escape hatch (`dangerouslyDisableSandbox`); never offered here. */
+    allowUnsandboxedCommands: z.boolean().optional(),
+    /** Commands (`git`, `docker *`) that run outside the sandbox, through the usual permissions. */
+    excludedCommands: z.array(z.string()).optional(),
+    network: sandboxNetworkSchema().optional(),
+    filesystem: sandboxFilesystemSchema().optional(),
+    /** The runtime's weaker mode for unprivileged containers. Loosens. */
+    enableWeakerNestedSandbox: z.boolean().optional(),
+  }),
+);
+
 /**
  * The zod schema of one settings file, built on first use: `readSettingsFast` reads valid files without it; it
  * decides (and words the warnings) for the rest.
@@ -63,6 +113,7 @@ export const settingsSchema = lazy(() =>
     disabledMcpjsonServers: z.array(z.string()).optional(),
     enableAllProjectMcpServers: z.boolean().optional(),
     skills: skillSettingsSchema().optional(),
+    sandbox: sandboxSettingsSchema().optional(),
   }),
 );
 
@@ -72,6 +123,8 @@ export type PermissionSettings = z.infer<ReturnType<typeof permissionSettingsSch
 export type SkillSettings = z.infer<ReturnType<typeof skillSettingsSchema>>;
 /** The `skillContext` block: `{ expireAfterUserTurns?, maxTokens? }` plus any other keys, kept. */
 export type SkillContextSettings = z.infer<ReturnType<typeof skillContextSettingsSchema>>;
+/** The `sandbox` block as written in one settings file (or merged): every key optional, unknown keys kept. */
+export type SandboxSettings = z.infer<ReturnType<typeof sandboxSettingsSchema>>;
 /** One settings file, or the merge of all of them. Unknown keys are kept; `hooks` is validated later (§10). */
 export type Settings = z.infer<ReturnType<typeof settingsSchema>>;
 

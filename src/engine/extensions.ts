@@ -5,6 +5,7 @@ import {
   PROJECT_PERMISSIONS_KEY,
   type SettingsPermissions,
 } from "../config/project-permissions.js";
+import { type EffectiveSandbox, effectiveSandbox, looseningText } from "../config/project-sandbox.js";
 import { type LoadedSettings, loadSettings, userAndLocalSettingsFiles } from "../config/settings.js";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { approvedSettingsHooks, PROJECT_HOOKS_KEY, type SettingsHooks } from "../hooks/settings-hooks.js";
@@ -51,6 +52,8 @@ export interface Extensions {
   settingsHooks: SettingsHooks;
   /** The permission rules that apply (a project's committed grants wait for `enableProjectPermissions`). */
   permissions: SettingsPermissions;
+  /** The sandbox the settings ask for (a project's committed settings only tighten it until approved). */
+  sandbox: EffectiveSandbox;
   plugins: SourcedPlugin[];
   /** The approved MCP servers; undefined when none is. Nothing starts until it is used. */
   mcp: McpManager | undefined;
@@ -85,6 +88,7 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
   const trusted = userAndLocalSettingsFiles(inputs);
   const settingsHooks = approvedSettingsHooks(settings.layers, trusted);
   const permissions = approvedPermissions(settings.layers, trusted);
+  const sandbox = effectiveSandbox(settings.layers, trusted, permissions.rules, inputs);
   const localSettingsFile = join(inputs.projectDir, ".claude", "settings.local.json");
   for (const file of settingsHooks.pending) {
     diagnostics.push(
@@ -106,6 +110,16 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
       ),
     );
   }
+  for (const pending of sandbox.pending) {
+    diagnostics.push(
+      diagnostic(
+        "info",
+        "sandbox-unapproved",
+        `sandbox settings in ${pending.file} that loosen it do not apply (${looseningText(pending)}): a project's committed settings may only tighten the sandbox until approved; run \`skillwright permissions approve\` (sets ${PROJECT_PERMISSIONS_KEY} in ${localSettingsFile}), or set them in ${localSettingsFile}`,
+        pending.file,
+      ),
+    );
+  }
   const env = inputs.env;
   if (inputs.keepMcp !== undefined) {
     const { mcp, mcpServers, mcpFor } = inputs.keepMcp;
@@ -113,6 +127,7 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
       settings,
       settingsHooks,
       permissions,
+      sandbox,
       plugins: loaded.plugins,
       mcp,
       mcpServers,
@@ -187,6 +202,7 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
     settings,
     settingsHooks,
     permissions,
+    sandbox,
     plugins: loaded.plugins,
     mcp,
     mcpServers: entries,

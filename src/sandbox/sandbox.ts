@@ -23,4 +23,9 @@ export interface Sandbox {
   readonly fs: FsOps;
   readonly shell: ShellOps;
   readonly description: string;
+  /**
+   * Releases what the sandbox holds (a tier that keeps a worker or a process stops it). Optional: a tier that
+   * holds nothing has none. A command run after it fails with a `startError`.
+   */
+  close?(): Promise<void>;
 }

@@ -67,6 +67,18 @@ function generate(next: () => number): unknown {
     disabledMcpjsonServers: () => [],
     enableAllProjectMcpServers: () => true,
     skills: () => (next() < 0.5 ? { disabled: ["plugin:*"] } : { disabled: [], extra: { n: 1 } }),
+    sandbox: () => ({
+      ...(next() < 0.5 ? { enabled: next() < 0.5 } : {}),
+      ...(next() < 0.2 ? { other: 1 } : {}),
+      ...(next() < 0.3 ? { excludedCommands: pick([["git"], [], [1]]) } : {}),
+      ...(next() < 0.3 ? { autoAllowBashIfSandboxed: pick([true, false, "yes"]) } : {}),
+      ...(next() < 0.3
+        ? { network: pick([{ allowedDomains: ["a.com"] }, { allowLocalBinding: 1 }, { extra: true }, []]) }
+        : {}),
+      ...(next() < 0.3
+        ? { filesystem: pick([{ denyRead: ["~/.ssh"], allowWrite: ["/x"] }, { denyWrite: "x" }, {}]) }
+        : {}),
+    }),
     unknownKey: () => ({ nested: [1, 2] }),
     $schema: () => "https://json.schemastore.org/claude-code-settings.json",
   };

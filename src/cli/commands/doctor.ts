@@ -6,6 +6,7 @@ import { describeVisibility, visibilityCounts } from "../../listing/visibility.j
 import { SKILL_TIERS } from "../../skill/skill.js";
 import { type DisabledSkill, disabledSource } from "../../skill-filter.js";
 import type { CliArgs } from "../args.js";
+import { sandboxLines, sandboxReport } from "../cli-sandbox.js";
 import type { CliIo } from "../io.js";
 import { type ListingReport, listingReport } from "../listing-report.js";
 import { mcpServerLines, mcpServerReports } from "../mcp-report.js";
@@ -128,6 +129,7 @@ export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOp
   const exitCode = options.strict === true && problems.some((d) => d.severity !== "info") ? 1 : 0;
   const live = extensions.startMcp ? await extensions.mcp?.summary() : undefined;
   const mcpServers = mcpServerReports(extensions.mcpServers, live);
+  const sandbox = await sandboxReport(engine, process.platform);
   if (json) {
     const out = {
       cwd: engine.cwd,
@@ -140,6 +142,11 @@ export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOp
       disabled: disabledJson(discovery.disabled ?? []),
       listing: listingJson,
       mcpServers,
+      sandbox: {
+        tier: sandbox.tier,
+        ...(sandbox.unavailable === undefined ? {} : { unavailable: sandbox.unavailable }),
+        ...sandbox.sandbox,
+      },
     };
     io.stdout(`${JSON.stringify(out, null, 2)}\n`);
     return exitCode;
@@ -154,6 +161,7 @@ export async function doctorCommand(engine: Engine, io: CliIo, options: DoctorOp
     const state = root.exists ? `${root.count} loaded` : "missing";
     out.push(`  ${root.exists ? "✓" : "·"} ${root.label.padEnd(20)} ${root.dir}  (${state})`);
   }
+  out.push("", ...sandboxLines(sandbox));
   out.push("", "Skills per source:");
   for (const source of SKILL_TIERS) out.push(`  ${source.padEnd(8)} ${counts[source]}`);
   out.push(`  total    ${discovery.skills.length}`);

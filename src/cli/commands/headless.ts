@@ -76,7 +76,7 @@ export async function headlessCommand(
   args: CliArgs,
   prompt: string | undefined,
 ): Promise<number> {
-  const prepared = await prepareRun(io, args);
+  const prepared = await prepareRun(io, { args, engine });
   if (!prepared.ok) return prepared.code;
   const debug = args.debugFile;
   const log = async (record: Record<string, unknown>) => {
@@ -88,6 +88,7 @@ export async function headlessCommand(
     opened = await openSession(engine, prepared.options);
   } catch (error) {
     await prepared.telemetry?.shutdown();
+    await prepared.closeShell();
     io.stderr(
       error instanceof UnknownSessionError
         ? `${error.message}\n`
@@ -191,10 +192,12 @@ export async function headlessCommand(
       if (final.cause !== "end_turn") code = 1;
     }
     await session.close();
+    await prepared.closeShell();
     return code;
   }
   const final = await runTurn(prompt ?? "");
   await session.close();
+  await prepared.closeShell();
   if (args.outputFormat === "text") {
     if (final.cause === "end_turn" || final.cause === "blocked") io.stdout(`${final.text}\n`);
     else
