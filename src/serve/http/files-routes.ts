@@ -1,4 +1,5 @@
 import { type Context, Hono } from "hono";
+import { nameProblem } from "../../io/path-limits.js";
 import { ApiError, invalid, notImplemented } from "../errors.js";
 import { pageRequest } from "../store/page.js";
 import { FILE_LIMITS } from "../upload/limits.js";
@@ -36,8 +37,11 @@ async function readFileUpload(
       `a file is at most ${FILE_LIMITS.maxFileBytes} bytes; this one is ${file.content.length}`,
     );
   }
+  const filename = storedFilename(file.filename);
+  const problem = nameProblem(filename, "a file name");
+  if (problem !== undefined) throw invalid(problem);
   return {
-    filename: storedFilename(file.filename),
+    filename,
     mimeType: file.contentType ?? "application/octet-stream",
     content: file.content,
   };
