@@ -258,7 +258,8 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
   const eager = typeof input === "function" ? spec.inputSchema : toToolInputSchema(spec.name, input);
   const inputSchema = eager === undefined ? lazy(() => toToolInputSchema(spec.name, schema())) : () => eager;
   const from = spec.truncate ?? "head";
-  const timedOutText = spec.timeoutText ?? `${spec.name} timed out after ${(spec.timeoutMs ?? 0) / 1000} seconds`;
+  const timedOutText =
+    spec.timeoutText ?? `${spec.name} timed out after ${(spec.timeoutMs ?? 0) / 1000} seconds`;
 
   return {
     name: spec.name,
