@@ -9,6 +9,7 @@ import { createEditTool } from "./edit.js";
 import { createFindTool } from "./find.js";
 import { createGrepTool } from "./grep.js";
 import { createLsTool } from "./ls.js";
+import { createMatchers } from "./match-worker.js";
 import { createReadTool } from "./read.js";
 import { createWriteTool } from "./write.js";
 
@@ -36,14 +37,16 @@ export interface BuiltinToolsOptions {
  */
 export function createBuiltinTools(options: BuiltinToolsOptions): Tool[] {
   const { fs, shell, modes, homeDir, deadlineMs } = options;
+  // One warm worker for both searches' patterns.
+  const matchers = createMatchers();
   const bashOutputDir = options.bashOutputDir ?? path.join(os.tmpdir(), "skillwright-bash");
   return [
     createReadTool({ fs, homeDir }),
     createWriteTool({ fs, modes, homeDir }),
     createEditTool({ fs, modes, homeDir }),
     ...(shell === undefined ? [] : [createBashTool({ shell, fullOutput: { fs, dir: bashOutputDir } })]),
-    createGrepTool({ fs, homeDir, deadlineMs }),
-    createFindTool({ fs, homeDir, deadlineMs }),
+    createGrepTool({ fs, homeDir, deadlineMs, matchers }),
+    createFindTool({ fs, homeDir, deadlineMs, matchers }),
     createLsTool({ fs, homeDir }),
   ];
 }

@@ -4,7 +4,7 @@ import { errorCode, type FsOps } from "../io/fs.js";
 import { lazy } from "../lazy.js";
 import { defineTool, type Tool, type ToolOutput, toolError } from "./define-tool.js";
 import { GLOB_INPUT_SCHEMA } from "./input-schemas.js";
-import { type MatchWorker, startMatchWorker } from "./match-worker.js";
+import { createMatchers, type Matchers, type MatchWorker } from "./match-worker.js";
 import { displayPath, resolveToolPath } from "./resolve-path.js";
 import { deadlineText, TOOL_DEADLINE_MS } from "./tool-deadline.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_LINES, truncateHead } from "./truncate.js";
@@ -38,6 +38,8 @@ export interface FindToolOptions {
   limit?: number;
   /** How long one call may run. Default: `TOOL_DEADLINE_MS`. */
   deadlineMs?: number;
+  /** Where the patterns are matched (worker threads). Default: the tool's own `createMatchers()`. */
+  matchers?: Matchers;
   /** For `~` paths. Default: the OS home dir. */
   homeDir?: string;
 }
@@ -47,6 +49,7 @@ export function createFindTool(options: FindToolOptions): Tool {
   const { fs } = options;
   const homeDir = options.homeDir ?? os.homedir();
   const deadlineMs = options.deadlineMs ?? TOOL_DEADLINE_MS;
+  const matchers = options.matchers ?? createMatchers();
   return defineTool({
     name: "Glob",
     timeoutMs: deadlineMs,
@@ -70,7 +73,7 @@ export function createFindTool(options: FindToolOptions): Tool {
         if (errorCode(error) === "ENOENT") return toolError(`Path not found: ${shownRoot}`);
         throw error;
       }
-      const started = await startMatchWorker({ glob: input.pattern }, ctx.signal);
+      const started = await matchers.start({ glob: input.pattern }, ctx.signal);
       if (started.kind === "invalid") return toolError(`Invalid glob pattern: ${started.message}`);
       let tooDeep = 0;
       let found: string[];

@@ -5,7 +5,7 @@ import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
 import { lazy } from "../lazy.js";
 import { defineTool, type Tool, type ToolContext, type ToolOutput, toolError } from "./define-tool.js";
 import { GREP_INPUT_SCHEMA } from "./input-schemas.js";
-import { type MatchWorker, startMatchWorker } from "./match-worker.js";
+import { createMatchers, type Matchers, type MatchWorker } from "./match-worker.js";
 import { BINARY_SNIFF_BYTES } from "./read.js";
 import { displayPath, resolveToolPath } from "./resolve-path.js";
 import { deadlineText, TOOL_DEADLINE_MS } from "./tool-deadline.js";
@@ -68,6 +68,8 @@ export interface GrepToolOptions {
   fs: FsOps;
   /** How long one call may run. Default: `TOOL_DEADLINE_MS`. */
   deadlineMs?: number;
+  /** Where the patterns are matched (worker threads). Default: the tool's own `createMatchers()`. */
+  matchers?: Matchers;
   /** For `~` paths. Default: the OS home dir. */
   homeDir?: string;
 }
@@ -128,6 +130,7 @@ export function createGrepTool(options: GrepToolOptions): Tool {
   const { fs } = options;
   const homeDir = options.homeDir ?? os.homedir();
   const deadlineMs = options.deadlineMs ?? TOOL_DEADLINE_MS;
+  const matchers = options.matchers ?? createMatchers();
   return defineTool({
     name: "Grep",
     timeoutMs: deadlineMs,
@@ -144,7 +147,7 @@ export function createGrepTool(options: GrepToolOptions): Tool {
     guidelines: ["Prefer Grep, Glob and LS over Bash for searching and listing files."],
     subject: (input) => input.path ?? ".",
     async execute(input, ctx): Promise<ToolOutput> {
-      const started = await startMatchWorker(
+      const started = await matchers.start(
         {
           regex: { pattern: input.pattern, ignoreCase: input["-i"] === true },
           ...(input.glob === undefined ? {} : { glob: input.glob }),

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { type BoundedWorker, startBoundedWorker, WorkerTaskError } from "../io/bounded-worker.js";
+import { createWorkerPool, type WorkerPool, WorkerTaskError } from "../io/bounded-worker.js";
 
 /**
  * The worker's code: compiles the search's regular expression with RE2 (re2js: linear time in the text, no
@@ -11,7 +11,6 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { RE2JS } = require(workerData.modules.re2js);
 const picomatch = require(workerData.modules.picomatch);
-const setup = workerData.setup;
 let regex;
 let glob;
 function answer(id, run) {
@@ -26,10 +25,14 @@ function answer(id, run) {
 }
 parentPort.on("message", ({ id, body }) => answer(id, () => {
   switch (body.kind) {
-    case "compile":
-      if (setup.regex) regex = RE2JS.compile(setup.regex.pattern, setup.regex.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
-      if (setup.glob) glob = picomatch(setup.glob, { dot: true, basename: !setup.glob.includes("/") });
+    case "compile": {
+      const spec = body.spec;
+      regex = undefined;
+      glob = undefined;
+      if (spec.regex) regex = RE2JS.compile(spec.regex.pattern, spec.regex.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
+      if (spec.glob) glob = picomatch(spec.glob, { dot: true, basename: !spec.glob.includes("/") });
       return null;
+    }
     case "lines": {
       const hits = [];
       for (let i = 0; i < body.lines.length; i++) if (regex.matcher(body.lines[i]).find()) hits.push(i);
@@ -66,32 +69,44 @@ const numbers = (value: unknown): number[] =>
 const booleans = (value: unknown): boolean[] =>
   Array.isArray(value) && value.every((b) => typeof b === "boolean") ? value : [];
 
-/**
- * Starts a matcher for `spec` in a bounded worker (src/io/bounded-worker.ts) and compiles the patterns there:
- * `invalid` with the engine's message when one does not compile (e.g. a lookaround or a backreference, which
- * RE2 does not have). Rejects with `signal`'s reason when it aborts first.
- */
-export async function startMatchWorker(spec: MatchSpec, signal: AbortSignal): Promise<MatchWorkerStart> {
+/** Where searches get their matchers: worker threads, one kept warm between calls (src/io/bounded-worker.ts). */
+export interface Matchers {
+  /**
+   * A matcher for `spec`, its patterns compiled in the worker: `invalid` with the engine's message when one
+   * does not compile (e.g. a lookaround or a backreference, which RE2 does not have). The worker is terminated
+   * when `signal` aborts; `close` the matcher when done. Rejects with `signal`'s reason when it aborts first.
+   */
+  start(spec: MatchSpec, signal: AbortSignal): Promise<MatchWorkerStart>;
+  /** Ends the warm worker. */
+  close(): void;
+}
+
+/** Matchers over a new worker pool. */
+export function createMatchers(): Matchers {
   const require = createRequire(import.meta.url);
-  const worker: BoundedWorker = startBoundedWorker({
+  const pool: WorkerPool = createWorkerPool({
     source: WORKER_SOURCE,
     modules: { re2js: require.resolve("re2js"), picomatch: require.resolve("picomatch") },
-    setup: spec,
-    signal,
   });
-  try {
-    await worker.request({ kind: "compile" });
-  } catch (error) {
-    worker.close();
-    if (error instanceof WorkerTaskError) return { kind: "invalid", message: error.message };
-    throw error;
-  }
   return {
-    kind: "ok",
-    worker: {
-      lines: async (lines) => numbers(await worker.request({ kind: "lines", lines })),
-      paths: async (paths) => booleans(await worker.request({ kind: "paths", paths })),
-      close: () => worker.close(),
+    async start(spec, signal) {
+      const lease = pool.lease(signal);
+      try {
+        await lease.request({ kind: "compile", spec });
+      } catch (error) {
+        lease.release();
+        if (error instanceof WorkerTaskError) return { kind: "invalid", message: error.message };
+        throw error;
+      }
+      return {
+        kind: "ok",
+        worker: {
+          lines: async (lines) => numbers(await lease.request({ kind: "lines", lines })),
+          paths: async (paths) => booleans(await lease.request({ kind: "paths", paths })),
+          close: () => lease.release(),
+        },
+      };
     },
+    close: () => pool.close(),
   };
 }
