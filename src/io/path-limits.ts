@@ -10,8 +10,11 @@ export const PATH_LIMITS = {
   maxSegments: 20,
 } as const;
 
-/** Control characters, format characters and the line and paragraph separators. */
-const FORBIDDEN = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
+/**
+ * Control characters, format characters, the line and paragraph separators, and unpaired surrogates (which
+ * UTF-8 cannot hold: a database would store another path than the one named).
+ */
+const FORBIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/u;
 
 /** What is wrong with `text` by its bytes and characters alone (`what` names it in the message), or undefined. Pure. */
 export function nameProblem(
@@ -21,7 +24,8 @@ export function nameProblem(
 ): string | undefined {
   const size = Buffer.byteLength(text, "utf8");
   if (size > maxBytes) return `${what} is at most ${maxBytes} bytes; this one is ${size}`;
-  if (FORBIDDEN.test(text)) return `${what} has no control or format characters: ${JSON.stringify(text)}`;
+  if (FORBIDDEN.test(text))
+    return `${what} has no control or format characters nor unpaired surrogates: ${JSON.stringify(text.slice(0, 200))}`;
   return undefined;
 }
 

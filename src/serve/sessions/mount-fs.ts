@@ -42,7 +42,7 @@ export interface MountFsInput {
 
 /**
  * The longest path this file system takes for any operation: a mount path and a store's slug above a memory path
- * at the limit, with room to spare. Longer paths are ENAMETOOLONG at once.
+ * at the limit, with room to spare. Longer paths are EINVAL at once.
  */
 export const MOUNT_FS_MAX_PATH_BYTES = 2 * PATH_LIMITS.maxBytes + 256;
 
@@ -124,13 +124,10 @@ export function createMountFs(input: MountFsInput): FsOps {
   const normal = (path: string, syscall: string): string => {
     if (!posix.isAbsolute(path)) throw fsError("ENOENT", syscall, path);
     // No place here holds a longer path: refused before any work that follows its length.
-    if (Buffer.byteLength(path, "utf8") > MOUNT_FS_MAX_PATH_BYTES) {
-      throw fsError(
-        "ENAMETOOLONG",
-        syscall,
-        path.slice(0, 200),
-        `a path is at most ${MOUNT_FS_MAX_PATH_BYTES} bytes`,
-      );
+    const size = Buffer.byteLength(path, "utf8");
+    if (size > MOUNT_FS_MAX_PATH_BYTES) {
+      const why = `a path is at most ${MOUNT_FS_MAX_PATH_BYTES} bytes; this one is ${size}`;
+      throw fsError("EINVAL", syscall, `${path.slice(0, 100)}…`, why);
     }
     const n = posix.normalize(path);
     return n.length > 1 && n.endsWith("/") ? n.slice(0, -1) : n;
