@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { BetaManagedAgentsMemory } from "@anthropic-ai/sdk/resources/beta/memory-stores/memories";
 import { ApiError, invalid } from "../../src/serve/errors.js";
 import { contentBytes, MEMORY_LIMITS, memoryPathProblem } from "../../src/serve/store/memory-paths.js";
@@ -38,6 +39,7 @@ export function memoryMountStores(files: Readonly<Record<string, Uint8Array>> = 
           path,
           content,
           content_size_bytes: contentBytes(content),
+          content_sha256: createHash("sha256").update(content).digest("hex"),
           created_at: now,
           updated_at: now,
         };
