@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import { packageRequire } from "../io/package-require.js";
 import { lazy } from "../lazy.js";
 /** The name of the tool whose invocations `Skill(name)` matchers look into. */
 export const SKILL_TOOL_NAME = "Skill";
@@ -53,7 +53,7 @@ function matchesSkillRule(rule: string, skillName: string): boolean {
  * cannot hold the event loop with a backtracking pattern. Required, not imported, to keep it off start-up.
  */
 const re2 = lazy((): { compile(pattern: string): { matcher(input: string): { matches(): boolean } } } => {
-  const loaded: unknown = createRequire(import.meta.url)("re2js");
+  const loaded: unknown = packageRequire()("re2js");
   if (typeof loaded !== "object" || loaded === null || !("RE2JS" in loaded))
     throw new Error("re2js has no RE2JS");
   return loaded.RE2JS as { compile(pattern: string): { matcher(input: string): { matches(): boolean } } };

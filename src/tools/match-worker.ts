@@ -1,5 +1,6 @@
-import { createRequire } from "node:module";
 import { createWorkerPool, type WorkerPool, WorkerTaskError } from "../io/bounded-worker.js";
+import { packageRequire } from "../io/package-require.js";
+import { lazy } from "../lazy.js";
 
 /**
  * The worker's code: compiles the search's regular expression with RE2 (re2js: linear time in the text, no
@@ -83,14 +84,19 @@ export interface Matchers {
 
 /** Matchers over a new worker pool. */
 export function createMatchers(): Matchers {
-  const require = createRequire(import.meta.url);
-  const pool: WorkerPool = createWorkerPool({
-    source: WORKER_SOURCE,
-    modules: { re2js: require.resolve("re2js"), picomatch: require.resolve("picomatch") },
+  // Made on the first search: a session that never searches starts no thread and resolves nothing.
+  const pool = lazy((): WorkerPool => {
+    const require = packageRequire();
+    return createWorkerPool({
+      source: WORKER_SOURCE,
+      modules: { re2js: require.resolve("re2js"), picomatch: require.resolve("picomatch") },
+    });
   });
+  let started = false;
   return {
     async start(spec, signal) {
-      const lease = pool.lease(signal);
+      started = true;
+      const lease = pool().lease(signal);
       try {
         await lease.request({ kind: "compile", spec });
       } catch (error) {
@@ -107,6 +113,8 @@ export function createMatchers(): Matchers {
         },
       };
     },
-    close: () => pool.close(),
+    close: () => {
+      if (started) pool().close();
+    },
   };
 }
