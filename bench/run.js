@@ -15,6 +15,7 @@ import * as listing from "./listing.js";
 import * as serve from "./serve.js";
 import * as serveSearch from "./serve-search.js";
 import * as serveStore from "./serve-store.js";
+import * as serveTools from "./serve-tools.js";
 import * as serveTurn from "./serve-turn.js";
 import * as serveUpload from "./serve-upload.js";
 import * as skillContext from "./skill-context.js";
@@ -36,6 +37,7 @@ const SECTIONS = {
   "serve-store": serveStore,
   "serve-turn": serveTurn,
   "serve-upload": serveUpload,
+  "serve-tools": serveTools,
 };
 /** Corpus sizes when `--sizes` is not given. */
 const DEFAULT_SIZES = [1_000, 10_000];

@@ -1,3 +1,5 @@
+import { packageRequire } from "../io/package-require.js";
+import { lazy } from "../lazy.js";
 /** The name of the tool whose invocations `Skill(name)` matchers look into. */
 export const SKILL_TOOL_NAME = "Skill";
 
@@ -46,9 +48,21 @@ function matchesSkillRule(rule: string, skillName: string): boolean {
   return skillName === rule;
 }
 
+/**
+ * RE2 (re2js), loaded on the first regex matcher: linear time, so a matcher from a skill or an agent's settings
+ * cannot hold the event loop with a backtracking pattern. Required, not imported, to keep it off start-up.
+ */
+const re2 = lazy((): { compile(pattern: string): { matcher(input: string): { matches(): boolean } } } => {
+  const loaded: unknown = packageRequire()("re2js");
+  if (typeof loaded !== "object" || loaded === null || !("RE2JS" in loaded))
+    throw new Error("re2js has no RE2JS");
+  return loaded.RE2JS as { compile(pattern: string): { matcher(input: string): { matches(): boolean } } };
+});
+
+/** Whether the whole of `name` matches `pattern` in RE2 syntax; an invalid or unsupported pattern matches nothing. */
 function matchesRegex(pattern: string, name: string): boolean {
   try {
-    return new RegExp(`^(?:${pattern})$`).test(name);
+    return re2().compile(`(?:${pattern})`).matcher(name).matches();
   } catch {
     return false;
   }

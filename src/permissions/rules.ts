@@ -59,16 +59,33 @@ export function parseRules(raws: readonly string[]): PermissionRule[] {
   return rules;
 }
 
-function wildcardRegExp(pattern: string): RegExp {
-  const body = pattern
-    .split("*")
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-    .join("[\\s\\S]*");
-  return new RegExp(`^${body}$`);
-}
-
+/**
+ * Whether `value` is `pattern` with each `*` standing for any run of characters: the whole value, greedy, with
+ * one backtrack point (the last `*`), so a rule with many stars costs at most pattern × value steps, never the
+ * exponential time a backtracking RegExp of it could take. Pure.
+ */
 function wildcardMatches(pattern: string, value: string): boolean {
-  return pattern.includes("*") ? wildcardRegExp(pattern).test(value) : pattern === value;
+  if (!pattern.includes("*")) return pattern === value;
+  let p = 0;
+  let v = 0;
+  let star = -1;
+  let resume = 0;
+  while (v < value.length) {
+    if (p < pattern.length && pattern[p] !== "*" && pattern[p] === value[v]) {
+      p++;
+      v++;
+    } else if (p < pattern.length && pattern[p] === "*") {
+      star = p++;
+      resume = v;
+    } else if (star >= 0) {
+      p = star + 1;
+      v = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.length && pattern[p] === "*") p++;
+  return p === pattern.length;
 }
 
 /** True when a rule's tool part names `tool`: exact, `*` wildcard, or `mcp__server` for its tools. Pure. */

@@ -87,6 +87,11 @@ export interface OpenSessionOptions
    */
   bashTool?: boolean;
   /**
+   * How long one call of a built-in tool whose work follows the model's input (Grep, Glob) may run. Default
+   * `TOOL_DEADLINE_MS` (10 s); longer only for tests.
+   */
+  toolDeadlineMs?: number;
+  /**
    * Whether the `load_reference` tool is offered. Default: when a skill without a folder (memory, app or
    * code-registered) has references at open. Decided once: the tools array never changes within a session.
    */

@@ -77,6 +77,7 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
     home: host.home,
     builtinTools: options.builtinTools !== false,
     ...(options.bashTool === undefined ? {} : { bashTool: options.bashTool }),
+    toolDeadlineMs: options.toolDeadlineMs,
     extra: [...setup.tools, ...(options.extraTools ?? [])],
     removed: removedTools(options),
     skills: discovery.skills,

@@ -25,6 +25,8 @@ export interface SessionToolsInput {
   builtinTools: boolean;
   /** Whether the built-ins include Bash when `shell` is given (default true). */
   bashTool?: boolean;
+  /** How long one Grep or Glob call may run (default `TOOL_DEADLINE_MS`). */
+  toolDeadlineMs?: number;
   /** The host's tools (MCP) and the application's own, after the built-ins. */
   extra: readonly AgentTool[];
   /** Bare tool names removed (`disallowedTools`). */
@@ -58,6 +60,7 @@ export function sessionTools(input: SessionToolsInput): {
         ...(input.shell === undefined || input.bashTool === false ? {} : { shell: input.shell }),
         ...(input.fs.host === true ? { modes: createNodeFileModes() } : {}),
         homeDir: input.home,
+        deadlineMs: input.toolDeadlineMs,
       })
     : [];
   const tools = [...builtins, ...input.extra].filter((t) => !input.removed.has(t.name));

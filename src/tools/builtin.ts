@@ -9,6 +9,7 @@ import { createEditTool } from "./edit.js";
 import { createFindTool } from "./find.js";
 import { createGrepTool } from "./grep.js";
 import { createLsTool } from "./ls.js";
+import { createMatchers } from "./match-worker.js";
 import { createReadTool } from "./read.js";
 import { createWriteTool } from "./write.js";
 
@@ -26,6 +27,8 @@ export interface BuiltinToolsOptions {
   homeDir?: string;
   /** Where Bash keeps the whole of an output it cut, on `fs`. Default: `skillwright-bash` in the OS temp dir. */
   bashOutputDir?: string;
+  /** How long one Grep or Glob call may run. Default: `TOOL_DEADLINE_MS` (src/tools/tool-deadline.ts). */
+  deadlineMs?: number;
 }
 
 /**
@@ -33,15 +36,17 @@ export interface BuiltinToolsOptions {
  * Grep, Glob and LS are read-only. Each call's cwd comes from its `ToolContext`, so one set serves every agent and fork.
  */
 export function createBuiltinTools(options: BuiltinToolsOptions): Tool[] {
-  const { fs, shell, modes, homeDir } = options;
+  const { fs, shell, modes, homeDir, deadlineMs } = options;
+  // One warm worker for both searches' patterns.
+  const matchers = createMatchers();
   const bashOutputDir = options.bashOutputDir ?? path.join(os.tmpdir(), "skillwright-bash");
   return [
     createReadTool({ fs, homeDir }),
     createWriteTool({ fs, modes, homeDir }),
     createEditTool({ fs, modes, homeDir }),
     ...(shell === undefined ? [] : [createBashTool({ shell, fullOutput: { fs, dir: bashOutputDir } })]),
-    createGrepTool({ fs, homeDir }),
-    createFindTool({ fs, homeDir }),
+    createGrepTool({ fs, homeDir, deadlineMs, matchers }),
+    createFindTool({ fs, homeDir, deadlineMs, matchers }),
     createLsTool({ fs, homeDir }),
   ];
 }

@@ -130,6 +130,8 @@ export interface ToolSpec<S extends z.ZodType> {
   execute: (input: z.output<S>, ctx: ToolContext) => Promise<ToolOutput>;
   /** Stops the call after this many milliseconds. Default: none. */
   timeoutMs?: number;
+  /** What the model reads when `timeoutMs` stops the call. Default: `{name} timed out after N seconds`. */
+  timeoutText?: string;
   /** Which end of an over-long text result is kept: `head` (default) or `tail` (command output). */
   truncate?: "head" | "tail";
   /**
@@ -256,7 +258,8 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool {
   const eager = typeof input === "function" ? spec.inputSchema : toToolInputSchema(spec.name, input);
   const inputSchema = eager === undefined ? lazy(() => toToolInputSchema(spec.name, schema())) : () => eager;
   const from = spec.truncate ?? "head";
-  const timedOutText = `${spec.name} timed out after ${(spec.timeoutMs ?? 0) / 1000} seconds`;
+  const timedOutText =
+    spec.timeoutText ?? `${spec.name} timed out after ${(spec.timeoutMs ?? 0) / 1000} seconds`;
 
   return {
     name: spec.name,

@@ -1,6 +1,7 @@
 import * as path from "node:path";
 import ignore, { type Ignore } from "ignore";
-import type { FsOps } from "../io/fs.js";
+import type { DirEntry, FsOps } from "../io/fs.js";
+import { createYieldPoint } from "../io/yield-point.js";
 
 /** Directories never walked into, whatever the ignore files say. */
 export const ALWAYS_SKIPPED_DIRS: readonly string[] = [".git", "node_modules"];
@@ -23,6 +24,8 @@ export interface WalkOptions {
   /** The session's cwd: ignore files are read from `root`'s ancestors up to the git root or this dir. */
   cwd: string;
   signal?: AbortSignal;
+  /** Told each directory not entered because it is deeper than `WALK_MAX_DEPTH` (its path under `root`). */
+  onTooDeep?: (rel: string) => void;
 }
 
 interface IgnoreLayer {
@@ -52,11 +55,17 @@ async function exists(fs: FsOps, p: string): Promise<boolean> {
  * The directories above `root` whose ignore files apply to it, outermost first: up to the nearest dir holding
  * `.git` (the repository root); outside a repository, up to `cwd` when `cwd` is an ancestor, else none.
  */
-async function ancestorDirs(fs: FsOps, root: string, cwd: string): Promise<string[]> {
+async function ancestorDirs(
+  fs: FsOps,
+  root: string,
+  cwd: string,
+  pause: () => Promise<void>,
+): Promise<string[]> {
   if (path.dirname(root) === root || (await exists(fs, path.join(root, ".git")))) return [];
   const dirs: string[] = [];
   let cwdIndex = -1;
   for (let dir = path.dirname(root); ; dir = path.dirname(dir)) {
+    await pause();
     dirs.push(dir);
     if (dir === cwd) cwdIndex = dirs.length - 1;
     if (await exists(fs, path.join(dir, ".git"))) return dirs.reverse();
@@ -89,41 +98,74 @@ async function kindOf(fs: FsOps, abs: string, kind: string): Promise<"file" | "d
   }
 }
 
+/** Deepest directory a walk enters, counted from its root (the root's own entries are at depth 1). */
+export const WALK_MAX_DEPTH = 64;
+
+/** A directory being walked: its entries in order and how far through them the walk is. */
+interface Frame {
+  dir: string;
+  rel: string;
+  depth: number;
+  layers: IgnoreLayer[];
+  entries: DirEntry[];
+  next: number;
+}
+
+/** A directory's frame: its entries sorted, its own ignore file added; undefined when it cannot be read. */
+async function openFrame(
+  fs: FsOps,
+  at: { dir: string; rel: string; depth: number },
+  parentLayers: IgnoreLayer[],
+): Promise<Frame | undefined> {
+  let entries: DirEntry[];
+  try {
+    entries = await fs.readdir(at.dir);
+  } catch {
+    return undefined;
+  }
+  const own = entries.some((e) => e.name === IGNORE_FILE) ? await loadLayer(fs, at.dir) : undefined;
+  const layers = own === undefined ? parentLayers : [...parentLayers, own];
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { ...at, layers, entries, next: 0 };
+}
+
 /**
  * Yields every file under `root`, depth first, entries of each directory in code-point order (deterministic).
  * Honours `.gitignore` files in `root`, below it and above it (see `ancestorDirs`), skips
- * `ALWAYS_SKIPPED_DIRS`, follows symlinked files but not symlinked dirs. Unreadable dirs are skipped.
- * Stops early when `signal` is aborted.
+ * `ALWAYS_SKIPPED_DIRS`, follows symlinked files but not symlinked dirs. Unreadable dirs are skipped, and so are
+ * dirs deeper than `WALK_MAX_DEPTH` (each reported to `onTooDeep`). Iterative (a stack of open dirs, no
+ * recursion), and it lets the event loop in every `YIELD_SLICE_MS` of work. Stops early when `signal` is aborted.
  */
 export async function* walkFiles(options: WalkOptions): AsyncGenerator<WalkEntry> {
   const { fs, root, signal } = options;
-  const above = await Promise.all((await ancestorDirs(fs, root, options.cwd)).map((d) => loadLayer(fs, d)));
+  const pause = createYieldPoint();
+  const above = await Promise.all(
+    (await ancestorDirs(fs, root, options.cwd, pause)).map((d) => loadLayer(fs, d)),
+  );
   const baseLayers = above.filter((l): l is IgnoreLayer => l !== undefined);
-
-  async function* walkDir(dir: string, rel: string, parentLayers: IgnoreLayer[]): AsyncGenerator<WalkEntry> {
+  const first = await openFrame(fs, { dir: root, rel: "", depth: 0 }, baseLayers);
+  const stack: Frame[] = first === undefined ? [] : [first];
+  for (let frame = stack.at(-1); frame !== undefined; frame = stack.at(-1)) {
+    await pause();
     if (signal?.aborted) return;
-    let entries: Awaited<ReturnType<FsOps["readdir"]>>;
-    try {
-      entries = await fs.readdir(dir);
-    } catch {
-      return;
+    const entry = frame.entries[frame.next++];
+    if (entry === undefined) {
+      stack.pop();
+      continue;
     }
-    const own = entries.some((e) => e.name === IGNORE_FILE) ? await loadLayer(fs, dir) : undefined;
-    const layers = own === undefined ? parentLayers : [...parentLayers, own];
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const entry of entries) {
-      if (signal?.aborted) return;
-      const abs = path.join(dir, entry.name);
-      const entryRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
-      const kind = await kindOf(fs, abs, entry.kind);
-      if (kind === "dir") {
-        if (ALWAYS_SKIPPED_DIRS.includes(entry.name) || isIgnored(layers, abs, true)) continue;
-        yield* walkDir(abs, entryRel, layers);
-      } else if (kind === "file" && !isIgnored(layers, abs, false)) {
-        yield { path: abs, rel: entryRel };
+    const abs = path.join(frame.dir, entry.name);
+    const entryRel = frame.rel === "" ? entry.name : `${frame.rel}/${entry.name}`;
+    const kind = await kindOf(fs, abs, entry.kind);
+    if (kind === "dir") {
+      if (ALWAYS_SKIPPED_DIRS.includes(entry.name) || isIgnored(frame.layers, abs, true)) continue;
+      if (frame.depth + 1 > WALK_MAX_DEPTH) {
+        options.onTooDeep?.(entryRel);
+        continue;
       }
+      const child = await openFrame(fs, { dir: abs, rel: entryRel, depth: frame.depth + 1 }, frame.layers);
+      if (child !== undefined) stack.push(child);
+    } else if (kind === "file" && !isIgnored(frame.layers, abs, false)) {
+      yield { path: abs, rel: entryRel };
     }
   }
-
-  yield* walkDir(root, "", baseLayers);
 }

@@ -8,6 +8,7 @@ import { expandSkill } from "../../src/inline/expand-skill.js";
 import { skillExpansionText } from "../../src/inline/render.js";
 import { createNodeFs, type FsOps } from "../../src/io/fs.js";
 import { buildListing } from "../../src/listing/packing.js";
+import { createMountFs } from "../../src/serve/sessions/mount-fs.js";
 import { parseFrontmatter } from "../../src/skill/frontmatter.js";
 import { splitFrontmatter } from "../../src/skill/frontmatter-core.js";
 import { hasControlChar, WRAPPER_TAGS } from "../../src/skill/neutralize-markup.js";
@@ -15,18 +16,23 @@ import { firstBodyLine, normalizeMeta } from "../../src/skill/schema.js";
 import type { Skill } from "../../src/skill/skill.js";
 import { checkSpecProfile } from "../../src/skill/spec-profile.js";
 import { createSkillTool } from "../../src/skill-tool/skill-tool.js";
+import { createBuiltinTools } from "../../src/tools/builtin.js";
+import type { Tool, ToolResult } from "../../src/tools/define-tool.js";
 import { spyFs } from "../discovery/spy-fs.js";
 import { discoverSkills } from "../support/discover.js";
 import { makeSkill } from "../support/make-skill.js";
+import { memoryMountStores } from "../support/memory-mount.js";
 import { type TreeEntry, tmpTree } from "../support/tmp-tree.js";
-import { dirName, type Rng, rng, skillFile, skillToolInput, text } from "./generate.js";
+import { dirName, type Rng, rng, servedToolCall, skillFile, skillToolInput, text } from "./generate.js";
 
 /*
  * The fuzz suite (issue 16): generated frontmatter heads, skill trees and Skill tool inputs thrown at discovery,
  * the listing and the Skill tool. Properties: nothing throws; every diagnostic has a known code; no wrapper tag
  * or control character from the input reaches what the model sees; bad files never stop the good ones loading;
  * bad tool input is a `<tool_use_error>`. `FUZZ_RUNS` cases in all (a short seed in `npm test`; `npm run fuzz`
- * runs 100,000), `FUZZ_SEED` picks the seed; each failure names its seed and case so it can be replayed.
+ * runs 100,000), `FUZZ_SEED` picks the seed; and the served file tools (issue 39) over a session's mount file
+ * system: no call throws, every failure is a tool error (an fs error names its code), and no call runs past its
+ * deadline; each failure names its seed and case so it can be replayed.
  */
 const RUNS = Number.parseInt(process.env.FUZZ_RUNS ?? "1500", 10);
 const SEED = Number.parseInt(process.env.FUZZ_SEED ?? "20261124", 10);
@@ -34,6 +40,16 @@ const SEED = Number.parseInt(process.env.FUZZ_SEED ?? "20261124", 10);
 const HEAD_CASES = Math.floor(RUNS * 0.6);
 const TREE_FILES = Math.floor(RUNS * 0.1);
 const TOOL_CASES = RUNS - HEAD_CASES - TREE_FILES;
+/**
+ * Served file-tool calls (Grep, Glob, Read, Write, Edit, LS over a session's mount file system), on top of the
+ * shares above: half as many again (50,000 at `npm run fuzz`).
+ */
+const SERVED_CASES = Math.floor(RUNS * 0.5);
+/** The served tools' deadline in the fuzz run, and how far past it a call may end on a busy machine. */
+const SERVED_DEADLINE_MS = 1_000;
+const SERVED_GRACE_MS = 10_000;
+/** A fresh file system every this many served calls, so that what earlier calls wrote stays small. */
+const SERVED_RESET_EVERY = 500;
 /** Generated skill files per temp tree. */
 const FILES_PER_TREE = 200;
 /** Every this many trees gets a 5 MB file (the first always does). */
@@ -185,7 +201,74 @@ describe("fuzz", () => {
     f.ms += performance.now() - started;
     expect(f.failures.slice(0, 5)).toEqual([]);
   }, 600_000);
+
+  it(`served file tools over a mount fs → tool errors, never throws, within the deadline (${SERVED_CASES} cases)`, async () => {
+    const f = figure("served-tools");
+    const started = performance.now();
+    const r = rng(SEED ^ 0x5e7d);
+    let tools = await servedTools();
+    for (let i = 0; i < SERVED_CASES; i += 1) {
+      if (i > 0 && i % SERVED_RESET_EVERY === 0) tools = await servedTools();
+      const call = servedToolCall(r);
+      await run(f, `seed ${SEED} served ${i} (${call.tool})`, async () => {
+        const tool = tools.get(call.tool);
+        if (tool === undefined) return [`no tool ${call.tool}`];
+        const t0 = performance.now();
+        const ctx = { cwd: "/workspace", signal: new AbortController().signal, toolUseId: "toolu_fuzz" };
+        const result = await tool.run(call.input, ctx);
+        return servedProblems(call.tool, result, performance.now() - t0);
+      });
+    }
+    f.ms += performance.now() - started;
+    expect(f.failures.slice(0, 5)).toEqual([]);
+  }, 1_800_000);
 });
+
+/** A served session's built-in file tools over its mounts, every store in memory, seeded with a few files. */
+async function servedTools(): Promise<Map<string, Tool>> {
+  const stores = memoryMountStores({ file_data: new Uint8Array(Buffer.from("a,b\n1,2\n")) });
+  const actor = { type: "session_actor" as const, session_id: "sesn_fuzz" };
+  const write = (storeId: string, path: string, content: string) =>
+    stores.content.writeMemory("ws", storeId, path, content, actor);
+  await write("notes", "/a.txt", "a needle here\n");
+  await write("notes", "/redos.txt", `${"a".repeat(48)}!`);
+  await write("notes", "/deep/x/y.txt", "deep needle\n");
+  await write("frozen", "/rule.md", "do not change\n");
+  await stores.scratch.write("sesn_fuzz", "/workspace/notes.md", new Uint8Array(Buffer.from("# notes\n")));
+  const fs = createMountFs({
+    workspaceId: "ws",
+    sessionId: "sesn_fuzz",
+    mounts: [
+      { kind: "memory", path: "/mnt/memory/notes", storeId: "notes", readOnly: false },
+      { kind: "memory", path: "/mnt/memory/frozen", storeId: "frozen", readOnly: true },
+      { kind: "file", path: "/mnt/session/uploads/data.csv", fileId: "file_data" },
+    ],
+    content: stores.content,
+    scratch: stores.scratch,
+  });
+  const tools = createBuiltinTools({ fs, homeDir: "/workspace", deadlineMs: SERVED_DEADLINE_MS });
+  return new Map(tools.map((t) => [t.name, t]));
+}
+
+/**
+ * Problems with a served tool's result: not text blocks, a thrown error that is not a file-system error (those
+ * name their code: `Write failed: EINVAL: …`), or a call that ended past its deadline.
+ */
+function servedProblems(tool: string, result: ToolResult, ms: number): string[] {
+  const problems: string[] = [];
+  if (!Array.isArray(result.content) || result.content.length === 0) return ["no content"];
+  for (const block of result.content) {
+    if (block.type === "text" && typeof block.text !== "string") problems.push("a text block without text");
+  }
+  const first = result.content[0];
+  const text = first?.type === "text" ? first.text : "";
+  const failed = `${tool} failed: `;
+  if (text.startsWith(failed) && !/^E[A-Z]+: /.test(text.slice(failed.length))) {
+    problems.push(`threw: ${JSON.stringify(text.slice(0, 300))}`);
+  }
+  if (ms > SERVED_DEADLINE_MS + SERVED_GRACE_MS) problems.push(`ran ${Math.round(ms)} ms, past its deadline`);
+  return problems;
+}
 
 function toolContext() {
   return {

@@ -273,3 +273,136 @@ export function skillToolInput(r: Rng, names: readonly string[]): unknown {
       return r.chance(0.5) ? { skill: name(), args: text(r) } : { skill: name() };
   }
 }
+
+/** Regular-expression pieces: catastrophic for a backtracking engine, unsupported by RE2, broken, huge. */
+const PATTERN_PIECES = [
+  "^(a+)+$",
+  "(a|aa)*b",
+  "(.*a){25}",
+  "(.*a.*b.*c){30}$",
+  "(?=x)",
+  "(?<!y)z",
+  "(a)\\1",
+  "(?i)needle",
+  "(?P<n>x)",
+  "\\p{L}+",
+  "\\bword\\b",
+  "[",
+  "(",
+  ")",
+  "a{1001}",
+  "a{2,1}",
+  "x{0,1000}{0,1000}",
+  "((((((((((a))))))))))*",
+  "\\",
+  ".*",
+  "^$",
+  "\u0000",
+  "\ud800",
+  "\udfff",
+  "😀+",
+  "needle",
+  "aaaa",
+];
+
+/** Path pieces: deep, long, relative, outside the mounts, NUL, lone surrogates, odd Unicode. */
+function servedPath(r: Rng): string {
+  switch (r.int(12)) {
+    case 0:
+      return `/workspace/${"d/".repeat(1 + r.int(3000))}f.txt`;
+    case 1:
+      return `/workspace/${"x".repeat(1 + r.int(5000))}`;
+    case 2:
+      return r.pick([
+        "/",
+        "/mnt",
+        "/mnt/memory",
+        "/mnt/skills",
+        "/mnt/skills/x/y",
+        "/etc/passwd",
+        "~",
+        ".",
+        "..",
+      ]);
+    case 3:
+      return `/workspace/${text(r, 2)}`;
+    case 4:
+      return `/mnt/memory/notes/${r.pick(["a.txt", "redos.txt", "deep/", "", "../../x", "\u0000", "\ud800x"])}`;
+    case 5:
+      return `/workspace/a\u0000b/${r.pick(["c", "\ud800", "\u202e", "\u2028"])}`;
+    case 6:
+      return "/mnt/session/uploads/data.csv";
+    case 7:
+      return `${r.pick(["", "./", "../", "~/"])}${text(r, 2)}`;
+    case 8:
+      return `/workspace/${Array.from({ length: 1 + r.int(25) }, (_, i) => `s${i}`).join("/")}/f.md`;
+    default:
+      return r.pick(["/workspace", "/workspace/notes.md", "/mnt/memory/notes", "/mnt/memory/frozen/rule.md"]);
+  }
+}
+
+function servedPattern(r: Rng): string {
+  switch (r.int(8)) {
+    case 0:
+      return "a".repeat(1 + r.int(100_000));
+    case 1:
+      return `${r.pick(PATTERN_PIECES)}${text(r, 2)}`;
+    case 2:
+      return Array.from({ length: 1 + r.int(6) }, () => r.pick(PATTERN_PIECES)).join(r.pick(["", "|"]));
+    default:
+      return r.pick(PATTERN_PIECES);
+  }
+}
+
+function servedGlob(r: Rng): string {
+  return r.pick([
+    "**/*",
+    "*.txt",
+    "*a*a*a*a*a*a*a*a*a*a*a*b",
+    "**/**/**/**/**/**/x",
+    "{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}",
+    "[",
+    "!(x)",
+    "\u0000",
+    "\ud800*",
+    `${"*".repeat(1 + r.int(2000))}x`,
+    text(r, 2),
+  ]);
+}
+
+/** One call of a served file tool (Grep, Glob, Read, Write, Edit, LS) with raw input, well-formed or not. */
+export function servedToolCall(r: Rng): { tool: string; input: unknown } {
+  const maybe = <T>(value: () => T): T | undefined => (r.chance(0.5) ? value() : undefined);
+  switch (r.int(7)) {
+    case 0:
+    case 1:
+      return {
+        tool: "Grep",
+        input: {
+          pattern: servedPattern(r),
+          path: maybe(() => servedPath(r)),
+          glob: maybe(() => servedGlob(r)),
+          output_mode: r.pick(["content", "files_with_matches", "count", undefined, "lines"]),
+          "-i": maybe(() => r.chance(0.5)),
+          "-C": maybe(() => r.int(50)),
+          head_limit: maybe(() => r.pick([1, 5, 1_000_000, 0, -1])),
+        },
+      };
+    case 2:
+      return { tool: "Glob", input: { pattern: servedGlob(r), path: maybe(() => servedPath(r)) } };
+    case 3:
+      return { tool: "Read", input: { file_path: servedPath(r), offset: maybe(() => r.int(10)) } };
+    case 4:
+      return {
+        tool: "Write",
+        input: { file_path: servedPath(r), content: r.chance(0.05) ? "x".repeat(6 * 1024 * 1024) : text(r) },
+      };
+    case 5:
+      return {
+        tool: "Edit",
+        input: { file_path: servedPath(r), old_string: text(r, 2), new_string: text(r, 2) },
+      };
+    default:
+      return { tool: "LS", input: r.chance(0.1) ? r.pick([null, 42, {}, "x"]) : { path: servedPath(r) } };
+  }
+}

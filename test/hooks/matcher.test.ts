@@ -5,6 +5,12 @@ const bash: MatchTarget = { toolName: "Bash" };
 const skill = (name: string): MatchTarget => ({ toolName: "Skill", skillName: name });
 
 describe("matchesHook", () => {
+  it("matches with RE2: a catastrophic pattern answers at once; lookaround matches nothing", () => {
+    expect(matchesHook("(a+)+", { toolName: `${"a".repeat(60)}!` })).toBe(false);
+    expect(matchesHook("(a+)+", { toolName: "aaaa" })).toBe(true);
+    expect(matchesHook("(?!Bash).*", { toolName: "Edit" })).toBe(false);
+  });
+
   it.each<[string | undefined, MatchTarget, boolean]>([
     [undefined, bash, true],
     ["", bash, true],

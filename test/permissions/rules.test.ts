@@ -34,6 +34,14 @@ describe("parseRule", () => {
 });
 
 describe("toolMatches", () => {
+  it("matches a rule with many wildcards in linear time (a backtracking RegExp of it took hours)", () => {
+    const rule = `${"a*".repeat(40)}b`;
+    expect(toolMatches(rule, "a".repeat(3_000))).toBe(false);
+    expect(toolMatches(rule, `${"a".repeat(3_000)}b`)).toBe(true);
+    expect(toolMatches("mcp__*__read*", "mcp__fs__read_file")).toBe(true);
+    expect(toolMatches("*", "")).toBe(true);
+  });
+
   it.each([
     ["Read", "Read", true],
     ["Read", "read", false],

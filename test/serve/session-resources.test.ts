@@ -44,7 +44,7 @@ describe("session resources", () => {
     expect(note).toContain("/mnt/session/uploads/file_1");
   });
 
-  it("refuses mount paths that are relative, not normalised, or in the stores' or scratch roots", () => {
+  it("refuses mount paths that are relative, not normalised, over the path limits, with control characters, or in a reserved root", () => {
     expect(mountPathProblem("/data/in.csv")).toBeUndefined();
     for (const bad of [
       "data/in.csv",
@@ -55,10 +55,20 @@ describe("session resources", () => {
       "/mnt/memory/x",
       "/workspace/a",
       "/mnt",
+      "/mnt/skills",
+      "/mnt/skills/greet/SKILL.md",
+      "/mnt/session",
+      "/mnt/session/uploads/file_2",
+      "/data/a\u0000b",
+      "/data/a\nb",
+      "/data/\u202Eevil",
+      `/${Array.from({ length: 21 }, () => "d").join("/")}`,
     ]) {
       expect(mountPathProblem(bad), bad).toBeDefined();
     }
     expect(mountPathProblem(`/${"a".repeat(1024)}`)).toBeDefined();
+    expect(mountPathProblem("/mnt/session/uploads/file_1", "file_1")).toBeUndefined();
+    expect(mountPathProblem("/mnt/session/uploads/file_2", "file_1")).toBeDefined();
     expect(mountsClash("/data", "/data/x")).toBe(true);
     expect(mountsClash("/data/x", "/data/x")).toBe(true);
     expect(mountsClash("/data/x", "/data/xy")).toBe(false);

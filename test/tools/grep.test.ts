@@ -142,10 +142,35 @@ describe("Grep", () => {
     [{ pattern: "(" }, /^Invalid regular expression: .*\. Escape special characters with a backslash/],
     [{ pattern: "x", path: "nope" }, /^Path not found: nope$/],
     [{ pattern: "x", output_mode: "lines" }, /^Invalid input for Grep: output_mode: /],
+    [{ pattern: "(?=x)y" }, /^Invalid regular expression: .*`\(\?=`.*RE2's syntax.*no lookaround/],
+    [{ pattern: "(a)\\1" }, /^Invalid regular expression: .*no backreferences/],
   ])("fails clearly for %j", async (input, message) => {
     const result = await grep(input);
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(message);
+  });
+
+  it("answers a catastrophic-backtracking pattern at once (RE2, linear time)", async () => {
+    // Each extra `a` doubled JavaScript RegExp's time: 48 of them took hours.
+    await writeTree(dir, { "a.txt": `${"a".repeat(48)}!\n`, "b.txt": "aaaa\n" });
+    expect(textOf(await grep(content({ pattern: "^(a+)+$" })))).toBe("b.txt:1:aaaa");
+  });
+
+  it("stops a search at its deadline and says what to narrow", async () => {
+    // RE2 is linear, but with hundreds of states live per character this is minutes of work per file.
+    let line = "";
+    for (let i = 0, x = 1; i < 60_000; i++) {
+      x = (x * 1103515245 + 12345) & 0x7fffffff;
+      line += "abc"[(x >> 16) % 3];
+    }
+    await writeTree(dir, { "a.txt": line, "b.txt": line });
+    const tool = createGrepTool({ fs: createNodeFs(), deadlineMs: 200 });
+    const result = await tool.run({ pattern: "(.*a.*b.*c){300}$" }, ctxFor(dir));
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      "Grep stopped at its deadline of 0.2 seconds, before it finished; nothing it found is shown. Narrow the " +
+        "search: a more specific path or glob, or a simpler pattern.",
+    );
   });
 
   it("is read-only and quotes its limits", () => {

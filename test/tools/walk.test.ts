@@ -2,7 +2,7 @@ import { mkdir, realpath, symlink } from "node:fs/promises";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createNodeFs } from "../../src/io/fs.js";
-import { walkFiles } from "../../src/tools/walk.js";
+import { WALK_MAX_DEPTH, walkFiles } from "../../src/tools/walk.js";
 import { makeTmp, removeTmp, writeTree } from "./helpers.js";
 
 let dir: string;
@@ -18,6 +18,26 @@ async function walk(root: string, cwd = dir): Promise<string[]> {
 }
 
 describe("walkFiles", () => {
+  it(`enters at most ${WALK_MAX_DEPTH} levels of directories and names each one it does not enter`, async () => {
+    const levels = (n: number) => Array.from({ length: n }, (_, i) => `d${i}`).join("/");
+    await writeTree(dir, {
+      [`${levels(WALK_MAX_DEPTH)}/kept.txt`]: "",
+      [`${levels(WALK_MAX_DEPTH + 1)}/cut.txt`]: "",
+    });
+    const tooDeep: string[] = [];
+    const out: string[] = [];
+    for await (const f of walkFiles({
+      fs: createNodeFs(),
+      root: dir,
+      cwd: dir,
+      onTooDeep: (rel) => tooDeep.push(rel),
+    })) {
+      out.push(f.rel);
+    }
+    expect(out).toEqual([`${levels(WALK_MAX_DEPTH)}/kept.txt`]);
+    expect(tooDeep).toEqual([levels(WALK_MAX_DEPTH + 1)]);
+  });
+
   it("walks depth first in code-point order, skipping .git and node_modules", async () => {
     await writeTree(dir, {
       "b.txt": "",

@@ -37,6 +37,15 @@ export function shutdownGraceMs(raw: string | undefined): number {
 }
 
 /**
+ * How long one served Grep or Glob call may run: `SKILLWRIGHT_TOOL_DEADLINE_MS` when it is a whole positive number
+ * of milliseconds (a test's long deadline), else undefined (the tools' own `TOOL_DEADLINE_MS`). Pure.
+ */
+export function toolDeadlineMs(raw: string | undefined): number | undefined {
+  const ms = Number(raw);
+  return raw !== undefined && raw.trim() !== "" && Number.isInteger(ms) && ms > 0 ? ms : undefined;
+}
+
+/**
  * `skillwright serve [--port N] [--host H] [--db DIR|URL] [--api-key KEY] [--host-tools] [--mcp-allow-host H]…
  * [--script turns.json]`: the HTTP API of the SDK's
  * `client.beta.skills/environments/agents/sessions` over the store, until SIGINT/SIGTERM. `--api-key` (or
@@ -115,6 +124,7 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
         }
       : {}),
     mcpAllowHosts: mcpAllowHostsFrom(args.mcpAllowHosts, io.env.SKILLWRIGHT_MCP_ALLOW_HOSTS),
+    toolDeadlineMs: toolDeadlineMs(io.env.SKILLWRIGHT_TOOL_DEADLINE_MS),
   });
   const listener = shared
     ? await listenForEvents(

@@ -68,7 +68,7 @@ export async function attachResources(
     } else if (param.type === "file") {
       const file = await store.files.get(workspaceId, param.file_id);
       const mountPath = param.mount_path ?? `${UPLOADS_MOUNT_ROOT}/${file.id}`;
-      const problem = mountPathProblem(mountPath);
+      const problem = mountPathProblem(mountPath, file.id);
       if (problem !== undefined) throw invalid(`mount_path ${JSON.stringify(mountPath)} ${problem}`);
       resource = {
         id: newId("sesrsc"),

@@ -1,4 +1,5 @@
 import { type Context, Hono } from "hono";
+import { nameProblem } from "../../io/path-limits.js";
 import { ApiError, invalid, notImplemented } from "../errors.js";
 import { pageRequest } from "../store/page.js";
 import { FILE_LIMITS } from "../upload/limits.js";
@@ -39,8 +40,11 @@ async function readFileUpload(
   }
   checkStorable(file.filename ?? "", "file: its filename");
   checkStorable(file.contentType ?? "", "file: its Content-Type");
+  const filename = storedFilename(file.filename);
+  const problem = nameProblem(filename, "a file name");
+  if (problem !== undefined) throw invalid(problem);
   return {
-    filename: storedFilename(file.filename),
+    filename,
     mimeType: file.contentType ?? "application/octet-stream",
     content: file.content,
   };

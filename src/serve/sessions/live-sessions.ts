@@ -103,6 +103,8 @@ export interface LiveSessionsOptions {
   fs?: FsOps;
   /** Hosts an agent's MCP servers may be on even when they resolve to a private address. */
   mcpAllowHosts: readonly string[];
+  /** How long one Grep or Glob call may run (default `TOOL_DEADLINE_MS`). */
+  toolDeadlineMs?: number | undefined;
   /** Where each turn's spans and counters go; absent: nowhere. */
   telemetry?: Telemetry;
 }
@@ -250,6 +252,7 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
         // The file tools always (on the host or on the session's own file system); Bash only on the host.
         builtinTools: true,
         bashTool: can.hostTools,
+        toolDeadlineMs: options.toolDeadlineMs,
         shell: can.shell,
         // http hooks are the server's own requests: the agents' MCP rule for private addresses applies.
         hookFetch: createGuardedFetch({ allowHosts: options.mcpAllowHosts, resolve: resolveWithDns }),

@@ -1,9 +1,10 @@
 import { posix } from "node:path";
 import type { DirEntry, FileHead, FileStat, FsOps } from "../../io/fs.js";
+import { PATH_LIMITS, pathProblem } from "../../io/path-limits.js";
 import type { SkillReferences } from "../../skill/reference.js";
 import { ApiError } from "../errors.js";
 import type { MountContent } from "../store/mount-content.js";
-import { type AttachedResource, SCRATCH_ROOT } from "../store/session-resources.js";
+import { type AttachedResource, SCRATCH_ROOT, SKILLS_MOUNT_ROOT } from "../store/session-resources.js";
 import { SCRATCH_FILE_MAX_BYTES, type SessionScratch } from "../store/session-scratch.js";
 
 /** One mount of a served session's file system, from its resources. */
@@ -39,8 +40,11 @@ export interface MountFsInput {
   skills?: () => Promise<readonly { name: string; references?: SkillReferences }[]>;
 }
 
-/** Where a served session's skills' files are readable: `/mnt/skills/<skill-name>/<file>`. */
-export const SKILLS_MOUNT_ROOT = "/mnt/skills";
+/**
+ * The longest path this file system takes for any operation: a mount path and a store's slug above a memory path
+ * at the limit, with room to spare. Longer paths are EINVAL at once.
+ */
+export const MOUNT_FS_MAX_PATH_BYTES = 2 * PATH_LIMITS.maxBytes + 256;
 
 function fsError(code: string, syscall: string, path: string, why?: string): Error {
   const detail = why === undefined ? "" : ` (${why})`;
@@ -119,6 +123,12 @@ export function createMountFs(input: MountFsInput): FsOps {
 
   const normal = (path: string, syscall: string): string => {
     if (!posix.isAbsolute(path)) throw fsError("ENOENT", syscall, path);
+    // No place here holds a longer path: refused before any work that follows its length.
+    const size = Buffer.byteLength(path, "utf8");
+    if (size > MOUNT_FS_MAX_PATH_BYTES) {
+      const why = `a path is at most ${MOUNT_FS_MAX_PATH_BYTES} bytes; this one is ${size}`;
+      throw fsError("EINVAL", syscall, `${path.slice(0, 100)}…`, why);
+    }
     const n = posix.normalize(path);
     return n.length > 1 && n.endsWith("/") ? n.slice(0, -1) : n;
   };
@@ -269,9 +279,16 @@ export function createMountFs(input: MountFsInput): FsOps {
     };
   };
 
-  /** A write's target, checked: only a writable memory mount or the scratch space takes one. */
+  /**
+   * A write's target, checked: only a writable memory mount or the scratch space takes one, and a scratch path
+   * keeps the limits every path keeps (`pathProblem`, below `/workspace`: EINVAL).
+   */
   const writable = (path: string, syscall: string): Place => {
     const where = place(path);
+    if (where.at === "scratch" && path !== SCRATCH_ROOT) {
+      const problem = pathProblem(path.slice(SCRATCH_ROOT.length), `a path under ${SCRATCH_ROOT}`);
+      if (problem !== undefined) throw fsError("EINVAL", syscall, path.slice(0, 200), problem);
+    }
     if (where.at === "file") throw fsError("EROFS", syscall, path, "an uploaded file is mounted read-only");
     if (where.at === "skills") throw fsError("EROFS", syscall, path, "skills' files are mounted read-only");
     if (where.at === "memory" && where.mount.readOnly) {

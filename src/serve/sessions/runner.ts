@@ -60,6 +60,8 @@ export interface SessionRunnerOptions {
    * private or link-local address (refused by default).
    */
   mcpAllowHosts?: readonly string[];
+  /** How long one served Grep or Glob call may run. Default `TOOL_DEADLINE_MS` (10 s); longer only for tests. */
+  toolDeadlineMs?: number;
   /**
    * How many served sessions stay open between turns on this instance, and for how long unused (default
    * {@link LIVE_SESSION_LIMITS}); `max: 0` reopens every turn from the database.
@@ -153,6 +155,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     ...(options.hostTools === undefined ? {} : { hostTools: options.hostTools }),
     ...(options.fs === undefined ? {} : { fs: options.fs }),
     mcpAllowHosts: options.mcpAllowHosts ?? [],
+    toolDeadlineMs: options.toolDeadlineMs,
     ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
   });
   const turns = createServedTurns({

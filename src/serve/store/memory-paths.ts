@@ -1,43 +1,22 @@
+import { PATH_LIMITS, pathProblem } from "../../io/path-limits.js";
+
 /** What a memory may hold and where, as the SDK documents it (`MemoryCreateParams`). */
 export const MEMORY_LIMITS = {
-  /** A path's bytes in UTF-8. */
-  maxPathBytes: 1024,
+  /** A path's bytes in UTF-8 (the limit every path keeps, `PATH_LIMITS`). */
+  maxPathBytes: PATH_LIMITS.maxBytes,
   /** A path's segments (`/a/b` has two). */
-  maxSegments: 20,
+  maxSegments: PATH_LIMITS.maxSegments,
   /** A memory's content in UTF-8 bytes (100 kB). */
   maxContentBytes: 102_400,
 } as const;
 
-/** Control characters, format characters and the line and paragraph separators. */
-const FORBIDDEN = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
-
 /**
- * What is wrong with `path` as a memory's path, or undefined when it is one: a leading `/`, 1 to 20 non-empty
- * segments, none `.` or `..`, no control or format character nor U+2028/U+2029, Unicode NFC, at most 1,024
- * bytes. A path not in NFC is refused (not silently normalised), naming its NFC form. Pure.
+ * What is wrong with `path` as a memory's path, or undefined when it is one: the rules every path keeps
+ * (`pathProblem`: a leading `/`, 1 to 20 non-empty segments, none `.` or `..`, no control or format character
+ * nor U+2028/U+2029, Unicode NFC, at most 1,024 bytes). Pure.
  */
 export function memoryPathProblem(path: string): string | undefined {
-  if (!path.startsWith("/")) return `a memory path starts with "/": ${JSON.stringify(path)}`;
-  const size = Buffer.byteLength(path, "utf8");
-  if (size > MEMORY_LIMITS.maxPathBytes) {
-    return `a memory path is at most ${MEMORY_LIMITS.maxPathBytes} bytes; this one is ${size}`;
-  }
-  if (FORBIDDEN.test(path))
-    return `a memory path has no control or format characters: ${JSON.stringify(path)}`;
-  if (path.normalize("NFC") !== path) {
-    return `a memory path is in Unicode NFC: send ${JSON.stringify(path.normalize("NFC"))}`;
-  }
-  const segments = path.slice(1).split("/");
-  if (segments.length > MEMORY_LIMITS.maxSegments) {
-    return `a memory path has 1 to ${MEMORY_LIMITS.maxSegments} segments; this one has ${segments.length}`;
-  }
-  if (segments.some((segment) => segment === "")) {
-    return `a memory path has no empty segment (no "//", no trailing "/"): ${JSON.stringify(path)}`;
-  }
-  if (segments.some((segment) => segment === "." || segment === "..")) {
-    return `a memory path has no "." or ".." segment: ${JSON.stringify(path)}`;
-  }
-  return undefined;
+  return pathProblem(path, "a memory path");
 }
 
 /** What is wrong with `prefix` as a list's `path_prefix` (a path prefix ending in `/`), or undefined. Pure. */

@@ -2,6 +2,7 @@ import type {
   BetaManagedAgentsFileResource,
   BetaManagedAgentsMemoryStoreResource,
 } from "@anthropic-ai/sdk/resources/beta/sessions/resources";
+import { pathProblem } from "../../io/path-limits.js";
 
 /** A memory store as a session has it attached: the SDK's resource plus the id, times and mount it is served with. */
 export type AttachedMemoryStore = BetaManagedAgentsMemoryStoreResource & {
@@ -32,24 +33,36 @@ export const MEMORY_MOUNT_ROOT = "/mnt/memory";
 export const UPLOADS_MOUNT_ROOT = "/mnt/session/uploads";
 /** A served session's own scratch space (its working directory). */
 export const SCRATCH_ROOT = "/workspace";
+/** Where a served session's skills' files are readable: `/mnt/skills/<skill-name>/<file>`. */
+export const SKILLS_MOUNT_ROOT = "/mnt/skills";
+/**
+ * The roots a file resource may not mount in or above: the session's memory stores, its scratch space, its
+ * skills' files and the uploads' root (a file mounts there only at its own default path,
+ * `/mnt/session/uploads/<file_id>`).
+ */
+export const RESERVED_MOUNT_ROOTS = [
+  MEMORY_MOUNT_ROOT,
+  SCRATCH_ROOT,
+  SKILLS_MOUNT_ROOT,
+  "/mnt/session",
+] as const;
 /** How many resources one session may have attached. */
 export const MAX_SESSION_RESOURCES = 100;
 
 /**
- * Why a file resource's `mount_path` is refused, or undefined when it is fine: it must be absolute and
- * normalised (no `.`/`..`, no trailing or doubled `/`), at most 1,024 bytes, and outside `/mnt/memory` and
- * `/workspace`, which the session's stores and scratch space own. Pure.
+ * Why a file resource's `mount_path` is refused, or undefined when it is fine: it keeps the limits every path
+ * keeps (`pathProblem`: absolute, normalised, 1 to 20 segments, at most 1,024 bytes, no control or format
+ * characters, NFC), and it is not in or above one of `RESERVED_MOUNT_ROOTS`, except the file's own default path
+ * (`/mnt/session/uploads/<fileId>`). Pure.
  */
-export function mountPathProblem(path: string): string | undefined {
-  if (!path.startsWith("/") || path === "/") return "must be an absolute path below /";
-  if (Buffer.byteLength(path, "utf8") > 1024) return "must be at most 1024 bytes";
-  const segments = path.slice(1).split("/");
-  if (segments.some((s) => s === "" || s === "." || s === "..")) {
-    return "must be normalised: no empty, . or .. segments";
-  }
-  for (const owned of [MEMORY_MOUNT_ROOT, SCRATCH_ROOT]) {
+export function mountPathProblem(path: string, fileId?: string): string | undefined {
+  if (path === "/") return "must be an absolute path below /";
+  const problem = pathProblem(path, "a mount_path");
+  if (problem !== undefined) return problem;
+  if (fileId !== undefined && path === `${UPLOADS_MOUNT_ROOT}/${fileId}`) return undefined;
+  for (const owned of RESERVED_MOUNT_ROOTS) {
     if (path === owned || path.startsWith(`${owned}/`) || owned.startsWith(`${path}/`)) {
-      return `may not be in or above ${owned}`;
+      return `may not be in or above ${owned}, which the session's own files use`;
     }
   }
   return undefined;
