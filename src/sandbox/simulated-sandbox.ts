@@ -10,8 +10,8 @@ import {
   type CallRequest,
   FORWARDED_FS_METHODS,
   type RunRequest,
+  SIMULATED_WORKER_SOURCE,
   type SimulatedWorkerData,
-  simulatedWorkerMain,
   type WorkerMessage,
 } from "./simulated-worker.js";
 
@@ -57,17 +57,6 @@ export const SIMULATED_DESCRIPTION =
   "Commands run in a simulated bash (just-bash) over this session's files only: common Unix text tools, jq, " +
   "sqlite3 and python3 (CPython in WebAssembly, standard library only; no pip packages, no subprocess). " +
   "Nothing of the host machine is visible, and no other program can be started.";
-
-/** The lines the worker runs: they load just-bash and hand everything to `simulatedWorkerMain`. */
-function workerSource(): string {
-  return [
-    'const { parentPort, workerData } = require("node:worker_threads");',
-    'const { posix } = require("node:path");',
-    // esbuild's keepNames wraps functions in `__name(fn, "name")`, defined beside the function in its bundle.
-    "const __name = (fn) => fn;",
-    `import(workerData.justBashUrl).then((justBash) => (${simulatedWorkerMain.toString()})({ port: parentPort, data: workerData, path: posix, justBash }));`,
-  ].join("\n");
-}
 
 /** One started worker and the calls it waits on. */
 interface Slot {
@@ -148,7 +137,7 @@ export function createSimulatedSandbox(options: SimulatedSandboxOptions): Simula
   let queue: Promise<unknown> = Promise.resolve();
 
   const start = (): Slot => {
-    const worker = new Worker(workerSource(), {
+    const worker = new Worker(SIMULATED_WORKER_SOURCE, {
       eval: true,
       workerData: data,
       env: {},
