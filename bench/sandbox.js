@@ -36,7 +36,7 @@ export async function run(ctx) {
     const result = await host.run(command, { cwd: dir });
     if (result.exitCode !== 0) throw new Error(`host: ${command}: ${result.stderr}`);
   };
-  /** @type {Record<string, { sandbox: number[]; host: number[] }>} */
+  /** @type {Record<"cold" | "pipeline" | "python", { sandbox: number[]; host: number[] }>} */
   const rows = {
     cold: { sandbox: [], host: [] },
     pipeline: { sandbox: [], host: [] },
