@@ -3,9 +3,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../src/agent/events.js";
 import { createEngine } from "../../src/engine/engine.js";
 import { createMemoryFs } from "../../src/io/memory-fs.js";
+import { createNoShell } from "../../src/io/no-shell.js";
 import { createSimulatedSandbox, type SimulatedSandbox } from "../../src/sandbox/simulated-sandbox.js";
 import { openSession } from "../../src/session/open.js";
 import { createMemorySource } from "../../src/sources/memory-source.js";
+import { createBuiltinTools } from "../../src/tools/builtin.js";
 import { startTestModel, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
@@ -76,5 +78,12 @@ describe("openSession({ sandbox })", () => {
     expect(await fs.readFile("/work/hook.txt")).toBe("hook\n");
     expect(existsSync(`${marks}/inline`)).toBe(false);
     expect(existsSync(`${marks}/hook`)).toBe(false);
+  });
+
+  it("offers no Bash from a sandbox whose shell refuses (tier none)", () => {
+    const names = (shell?: ReturnType<typeof createNoShell>) =>
+      createBuiltinTools({ fs: createMemoryFs(), shell }).map((tool) => tool.name);
+    expect(names(createNoShell("this sandbox runs nothing"))).not.toContain("Bash");
+    expect(names()).not.toContain("Bash");
   });
 });
