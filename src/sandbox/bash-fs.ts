@@ -79,13 +79,13 @@ function encodingOf(options: EncodingOption): BufferEncoding | undefined {
  * just-bash's file system over one of ours: the shell sees exactly `fs` (its mounts decide what is read-only:
  * a write they refuse comes back as that error, `EROFS` printed as "read-only file system"), and nothing of the
  * host. Made for one command: `limits` bound what that command writes (each file's size, how many files, the
- * length, segments and characters of each path it creates), and a write past them fails with `EFBIG`,
+ * length, segments and characters of each path it creates; files are counted by path), and a write past them fails with `EFBIG`,
  * `EDQUOT` or `ENAMETOOLONG`/`EINVAL` before it reaches `fs`. Links are not supported (`ENOTSUP`); modes are
  * fixed (directories 755, files 644) and `chmod` changes nothing; `utimes` on a file rewrites it (so a
  * read-only mount refuses `touch` as it refuses a write).
  */
 export function createBashFs(fs: FsOps, limits: SandboxLimits): IFileSystem {
-  let filesWritten = 0;
+  const written = new Set<string>();
   const guardWrite = (syscall: string, path: string, bytes: number): void => {
     const size = Buffer.byteLength(path, "utf8");
     if (size > limits.maxPathBytes) {
@@ -105,10 +105,10 @@ export function createBashFs(fs: FsOps, limits: SandboxLimits): IFileSystem {
     if (bytes > limits.maxFileBytes) {
       throw shellError("EFBIG", syscall, path, `a file written here is at most ${limits.maxFileBytes} bytes`);
     }
-    if (filesWritten >= limits.maxFilesWritten) {
+    if (!written.has(path) && written.size >= limits.maxFilesWritten) {
       throw shellError("EDQUOT", syscall, path, `a command writes at most ${limits.maxFilesWritten} files`);
     }
-    filesWritten++;
+    written.add(path);
   };
   const stat = async (path: string): Promise<FileStat> => {
     try {

@@ -1,6 +1,4 @@
-import type { posix } from "node:path";
-import type { MessagePort } from "node:worker_threads";
-import type { BashOptions, IFileSystem, SecureFetch } from "just-bash";
+import type { BashOptions } from "just-bash";
 
 /** What the worker is started with (its `workerData`). */
 export interface SimulatedWorkerData {
@@ -67,87 +65,66 @@ export const FORWARDED_FS_METHODS = [
   "utimes",
 ] as const;
 
-/** What {@link simulatedWorkerMain} is handed by the few lines that start it. */
-export interface SimulatedWorkerDeps {
-  port: MessagePort;
-  data: SimulatedWorkerData;
-  path: typeof posix;
-  justBash: typeof import("just-bash");
-}
-
 /**
- * The body of the simulated sandbox's worker thread: one just-bash shell whose file system and network are the
- * main thread's, reached over messages (every file-system call and every request of `curl` is a
- * {@link CallRequest}, answered by a {@link CallReply}). It runs one {@link RunRequest} at a time and answers with
- * `done`. The function is serialised with `toString()` and evaluated in the worker, so it refers to nothing
- * outside itself: everything comes in `deps`.
+ * The program of the simulated sandbox's worker thread (CommonJS, evaluated with `eval: true`): one just-bash
+ * shell whose file system and network are the main thread's, reached over messages (every file-system call,
+ * one of {@link FORWARDED_FS_METHODS}, and every request of `curl` is a {@link CallRequest}, answered by a
+ * {@link CallReply}). It runs each {@link RunRequest} and answers with `done`. It is text, not a function of this
+ * module serialised with `toString()`, because the bundler renames and wraps functions (`keepNames`), and not a
+ * file of its own, because the CLI runs from one bundle: the sandbox tests run it as it ships.
  */
-export function simulatedWorkerMain(deps: SimulatedWorkerDeps): void {
-  const { port, data, path, justBash } = deps;
-  let nextId = 0;
-  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
-  const call = (kind: "fs" | "fetch", method: string, args: unknown[]): Promise<unknown> =>
-    new Promise((resolve, reject) => {
-      const id = nextId++;
-      pending.set(id, { resolve, reject });
-      port.postMessage({ type: "call", id, kind, method, args });
-    });
-  // The answer's shape is checked where it is made (the main thread's adapter), not again here.
-  const forward =
-    (method: (typeof FORWARDED_FS_METHODS)[number]) =>
-    (...args: unknown[]): Promise<never> =>
-      call("fs", method, args) as Promise<never>;
-  const fs: IFileSystem = {
-    readFile: forward("readFile"),
-    readFileBuffer: forward("readFileBuffer"),
-    writeFile: forward("writeFile"),
-    appendFile: forward("appendFile"),
-    exists: forward("exists"),
-    stat: forward("stat"),
-    lstat: forward("lstat"),
-    mkdir: forward("mkdir"),
-    readdir: forward("readdir"),
-    readdirWithFileTypes: forward("readdirWithFileTypes"),
-    rm: forward("rm"),
-    cp: forward("cp"),
-    mv: forward("mv"),
-    chmod: forward("chmod"),
-    symlink: forward("symlink"),
-    link: forward("link"),
-    readlink: forward("readlink"),
-    realpath: forward("realpath"),
-    utimes: forward("utimes"),
-    resolvePath: (base, to) => path.resolve(base, to),
-    getAllPaths: () => [],
-  };
-  const fetch: SecureFetch = (url, options) =>
-    call("fetch", "fetch", [
-      url,
-      {
-        method: options?.method,
-        headers:
-          options?.headers instanceof Headers
-            ? Object.fromEntries(options.headers.entries())
-            : options?.headers,
-        body: options?.body,
-      },
-    ]) as Promise<never>;
+export const SIMULATED_WORKER_SOURCE = `
+"use strict";
+const { parentPort: port, workerData: data } = require("node:worker_threads");
+const { posix } = require("node:path");
+let nextId = 0;
+const pending = new Map();
+function call(kind, method, args) {
+  return new Promise((resolve, reject) => {
+    const id = nextId++;
+    pending.set(id, { resolve, reject });
+    port.postMessage({ type: "call", id, kind, method, args });
+  });
+}
+port.on("message", (message) => {
+  if (message.type !== "reply") return;
+  const waiting = pending.get(message.id);
+  if (waiting === undefined) return;
+  pending.delete(message.id);
+  if (message.ok) waiting.resolve(message.value);
+  else waiting.reject(Object.assign(new Error(message.message), { code: message.code }));
+});
+const fs = {
+  resolvePath: (base, to) => posix.resolve(base, to),
+  getAllPaths: () => [],
+};
+for (const method of ${JSON.stringify(FORWARDED_FS_METHODS)}) fs[method] = (...args) => call("fs", method, args);
+function fetch(url, options) {
+  const headers = options && options.headers instanceof Headers
+    ? Object.fromEntries(options.headers.entries())
+    : options && options.headers;
+  return call("fetch", "fetch", [url, {
+    method: options && options.method,
+    headers,
+    body: options && options.body,
+  }]);
+}
+import(data.justBashUrl).then((justBash) => {
+  const hostname = justBash.defineCommand("hostname", async () => ({
+    stdout: data.hostName + "\\n",
+    stderr: "",
+    exitCode: 0,
+  }));
   const bash = new justBash.Bash({
     fs,
     cwd: "/",
     python: true,
     executionLimits: data.executionLimits,
-    customCommands: [
-      justBash.defineCommand("hostname", async () => ({
-        stdout: `${data.hostName}\n`,
-        stderr: "",
-        exitCode: 0,
-      })),
-    ],
+    customCommands: [hostname],
     ...(data.network ? { fetch } : {}),
   });
-  const run = async (request: RunRequest): Promise<void> => {
-    let result: { stdout: string; stderr: string; exitCode: number };
+  async function run(request) {
+    let result;
     try {
       const done = await bash.exec(request.command, {
         cwd: request.cwd,
@@ -158,20 +135,19 @@ export function simulatedWorkerMain(deps: SimulatedWorkerDeps): void {
       });
       result = { stdout: done.stdout, stderr: done.stderr, exitCode: done.exitCode };
     } catch (error) {
-      result = { stdout: "", stderr: `sandbox: ${String(error)}\n`, exitCode: 1 };
+      // A redirection whose file cannot be written ends the script in just-bash: say it as bash would.
+      const text = error instanceof Error ? error.message : String(error);
+      const fsError = /^E[A-Z]+: ([^,]+), \\w+ '([^']*)'(.*)$/.exec(text);
+      const line = fsError === null
+        ? "bash: " + text
+        : "bash: " + fsError[2] + ": " + fsError[1][0].toUpperCase() + fsError[1].slice(1) + fsError[3];
+      result = { stdout: "", stderr: line + "\\n", exitCode: 1 };
     }
     port.postMessage({ type: "done", id: request.id, ...result });
-  };
-  port.on("message", (message: RunRequest | CallReply) => {
-    if (message.type === "run") {
-      void run(message);
-      return;
-    }
-    const waiting = pending.get(message.id);
-    if (waiting === undefined) return;
-    pending.delete(message.id);
-    if (message.ok) waiting.resolve(message.value);
-    else waiting.reject(Object.assign(new Error(message.message), { code: message.code }));
+  }
+  port.on("message", (message) => {
+    if (message.type === "run") void run(message);
   });
   port.postMessage({ type: "ready" });
-}
+});
+`;

@@ -19,7 +19,10 @@ export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
 
 export interface BuiltinToolsOptions {
   fs: FsOps;
-  /** The shell Bash runs commands in; absent: no Bash tool (a session given no shell has none). */
+  /**
+   * The shell Bash runs commands in (a sandbox's); absent, or one that refuses (`refusal`: a sandbox of tier
+   * `none`): no Bash tool.
+   */
   shell?: ShellOps;
   /** Lets Write and Edit keep a replaced file's mode bits (`createNodeFileModes()`). Optional. */
   modes?: FileModeOps;
@@ -32,8 +35,9 @@ export interface BuiltinToolsOptions {
 }
 
 /**
- * The built-in tools, in the order Read, Write, Edit, Bash, Grep, Glob, LS (Bash only with a `shell`). Read,
- * Grep, Glob and LS are read-only. Each call's cwd comes from its `ToolContext`, so one set serves every agent and fork.
+ * The built-in tools, in the order Read, Write, Edit, Bash, Grep, Glob, LS (Bash only with a `shell` that runs
+ * commands). Read, Grep, Glob and LS are read-only. Each call's cwd comes from its `ToolContext`, so one set
+ * serves every agent and fork.
  */
 export function createBuiltinTools(options: BuiltinToolsOptions): Tool[] {
   const { fs, shell, modes, homeDir, deadlineMs } = options;
@@ -44,7 +48,9 @@ export function createBuiltinTools(options: BuiltinToolsOptions): Tool[] {
     createReadTool({ fs, homeDir }),
     createWriteTool({ fs, modes, homeDir }),
     createEditTool({ fs, modes, homeDir }),
-    ...(shell === undefined ? [] : [createBashTool({ shell, fullOutput: { fs, dir: bashOutputDir } })]),
+    ...(shell === undefined || shell.refusal !== undefined
+      ? []
+      : [createBashTool({ shell, fullOutput: { fs, dir: bashOutputDir } })]),
     createGrepTool({ fs, homeDir, deadlineMs, matchers }),
     createFindTool({ fs, homeDir, deadlineMs, matchers }),
     createLsTool({ fs, homeDir }),
