@@ -18,7 +18,10 @@ export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
 
 export interface BuiltinToolsOptions {
   fs: FsOps;
-  /** The shell Bash runs commands in; absent: no Bash tool (a session given no shell has none). */
+  /**
+   * The shell Bash runs commands in; absent, or one that starts nothing (its `refusal` set): no Bash tool (a
+   * session whose sandbox runs no code has none).
+   */
   shell?: ShellOps;
   /** Lets Write and Edit keep a replaced file's mode bits (`createNodeFileModes()`). Optional. */
   modes?: FileModeOps;
@@ -29,7 +32,8 @@ export interface BuiltinToolsOptions {
 }
 
 /**
- * The built-in tools, in the order Read, Write, Edit, Bash, Grep, Glob, LS (Bash only with a `shell`). Read,
+ * The built-in tools, in the order Read, Write, Edit, Bash, Grep, Glob, LS (Bash only with a `shell` that runs
+ * commands). Read,
  * Grep, Glob and LS are read-only. Each call's cwd comes from its `ToolContext`, so one set serves every agent and fork.
  */
 export function createBuiltinTools(options: BuiltinToolsOptions): Tool[] {
@@ -39,7 +43,9 @@ export function createBuiltinTools(options: BuiltinToolsOptions): Tool[] {
     createReadTool({ fs, homeDir }),
     createWriteTool({ fs, modes, homeDir }),
     createEditTool({ fs, modes, homeDir }),
-    ...(shell === undefined ? [] : [createBashTool({ shell, fullOutput: { fs, dir: bashOutputDir } })]),
+    ...(shell === undefined || shell.refusal !== undefined
+      ? []
+      : [createBashTool({ shell, fullOutput: { fs, dir: bashOutputDir } })]),
     createGrepTool({ fs, homeDir }),
     createFindTool({ fs, homeDir }),
     createLsTool({ fs, homeDir }),
