@@ -1,11 +1,19 @@
 import { posix } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { IFileSystem } from "just-bash";
+import { z } from "zod";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
 import type { ShellResult, ShellRunOptions } from "../io/shell.js";
+import { type ResolveHost, resolveWithDns } from "../io/url-guard.js";
 import { createBashFs } from "./bash-fs.js";
 import type { Sandbox } from "./sandbox.js";
 import { type SandboxLimits, sandboxLimitsOf } from "./sandbox-limits.js";
+import {
+  createSandboxFetch,
+  NO_NETWORK,
+  type SandboxNetwork,
+  type SandboxResponse,
+} from "./sandbox-network.js";
 import {
   type CallRequest,
   FORWARDED_FS_METHODS,
@@ -19,6 +27,10 @@ import {
 export interface SimulatedSandboxOptions {
   /** Exactly what the sandbox's commands see; its mounts decide what is read-only. */
   fs: FsOps;
+  /** What `curl` may reach (default: nothing). */
+  network?: SandboxNetwork;
+  /** How host names are resolved for the private-address rule (default: the system's resolver). */
+  resolveHost?: ResolveHost;
   /** Bounds of each command (defaults: `DEFAULT_SANDBOX_LIMITS`). */
   limits?: Partial<SandboxLimits>;
   /** What the model is told its commands run in (default: {@link SIMULATED_DESCRIPTION}). */
@@ -66,6 +78,8 @@ interface Slot {
   current?: {
     id: number;
     fs: IFileSystem;
+    /** Ends the command's requests still out when it ends. */
+    requests: AbortController;
     settle: (message: { stdout: string; stderr: string; exitCode: number } | { died: string }) => void;
   };
   /** Why the worker is gone, once it is. */
@@ -75,22 +89,41 @@ interface Slot {
 const isForwarded = (method: string): method is (typeof FORWARDED_FS_METHODS)[number] =>
   (FORWARDED_FS_METHODS as readonly string[]).includes(method);
 
-/** Answers one call of the worker against the running command's file system. */
-async function answer(slot: Slot, request: CallRequest): Promise<void> {
+/** A request of the worker's `curl`: the URL and what its fetch was given. */
+const FetchCall = z.tuple([
+  z.string(),
+  z.object({
+    method: z.string().optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    body: z.string().optional(),
+  }),
+]);
+
+/** How the worker's requests are sent (created once per sandbox from its network). */
+type Fetcher = (
+  url: string,
+  request: z.infer<typeof FetchCall>[1] & { signal: AbortSignal },
+) => Promise<SandboxResponse>;
+
+/** Answers one call of the worker against the running command's file system or network. */
+async function answer(slot: Slot, request: CallRequest, fetch: Fetcher): Promise<void> {
   const reply = (value: { ok: true; value: unknown } | { ok: false; code?: string; message: string }) => {
     if (slot.gone === undefined) slot.worker.postMessage({ type: "reply", id: request.id, ...value });
   };
-  const fs = slot.current?.fs;
-  if (fs === undefined) return reply({ ok: false, code: "EIO", message: "EIO: no command is running" });
-  if (request.kind === "fetch") {
-    return reply({ ok: false, message: "network access is not allowed in this sandbox" });
-  }
-  if (!isForwarded(request.method)) {
-    return reply({ ok: false, code: "ENOSYS", message: `ENOSYS: ${request.method}` });
-  }
+  const current = slot.current;
+  if (current === undefined) return reply({ ok: false, code: "EIO", message: "EIO: no command is running" });
   try {
-    const method = fs[request.method] as (...args: unknown[]) => Promise<unknown>;
-    reply({ ok: true, value: await method.apply(fs, request.args) });
+    if (request.kind === "fetch") {
+      const parsed = FetchCall.safeParse(request.args);
+      if (!parsed.success) return reply({ ok: false, message: "a malformed request" });
+      const [url, init] = parsed.data;
+      return reply({ ok: true, value: await fetch(url, { ...init, signal: current.requests.signal }) });
+    }
+    if (!isForwarded(request.method)) {
+      return reply({ ok: false, code: "ENOSYS", message: `ENOSYS: ${request.method}` });
+    }
+    const method = current.fs[request.method] as (...args: unknown[]) => Promise<unknown>;
+    reply({ ok: true, value: await method.apply(current.fs, request.args) });
   } catch (error) {
     reply({ ok: false, code: errorCode(error), message: errorMessage(error) });
   }
@@ -128,9 +161,12 @@ export function createSimulatedSandbox(options: SimulatedSandboxOptions): Simula
       maxSqliteTimeoutMs: ENGINE_TIME_CEILING_MS,
       maxJsTimeoutMs: ENGINE_TIME_CEILING_MS,
     },
-    network: false,
+    network: (options.network ?? NO_NETWORK).mode !== "none",
     hostName: SIMULATED_HOST_NAME,
   };
+  const fetch = createSandboxFetch(options.network ?? NO_NETWORK, {
+    resolve: options.resolveHost ?? resolveWithDns,
+  });
   let slot: Slot | undefined;
   let closed = false;
   let nextRun = 0;
@@ -167,7 +203,7 @@ export function createSimulatedSandbox(options: SimulatedSandboxOptions): Simula
     };
     worker.on("message", (message: WorkerMessage) => {
       if (message.type === "ready") markReady();
-      else if (message.type === "call") void answer(made, message);
+      else if (message.type === "call") void answer(made, message, fetch);
       else if (message.type === "done" && made.current?.id === message.id) made.current.settle(message);
     });
     worker.on("error", (error) => end(`the sandbox's worker failed: ${errorMessage(error)}`));
@@ -200,6 +236,7 @@ export function createSimulatedSandbox(options: SimulatedSandboxOptions): Simula
         const finish = (result: ShellResult) => {
           clearTimeout(timer);
           run.signal?.removeEventListener("abort", onAbort);
+          current.current?.requests.abort();
           current.current = undefined;
           resolve(result);
         };
@@ -225,6 +262,7 @@ export function createSimulatedSandbox(options: SimulatedSandboxOptions): Simula
         current.current = {
           id,
           fs,
+          requests: new AbortController(),
           settle: (message) =>
             finish(
               "died" in message

@@ -135,7 +135,13 @@ import(data.justBashUrl).then((justBash) => {
       });
       result = { stdout: done.stdout, stderr: done.stderr, exitCode: done.exitCode };
     } catch (error) {
-      result = { stdout: "", stderr: "sandbox: " + String(error) + "\\n", exitCode: 1 };
+      // A redirection whose file cannot be written ends the script in just-bash: say it as bash would.
+      const text = error instanceof Error ? error.message : String(error);
+      const fsError = /^E[A-Z]+: ([^,]+), \\w+ '([^']*)'(.*)$/.exec(text);
+      const line = fsError === null
+        ? "bash: " + text
+        : "bash: " + fsError[2] + ": " + fsError[1][0].toUpperCase() + fsError[1].slice(1) + fsError[3];
+      result = { stdout: "", stderr: line + "\\n", exitCode: 1 };
     }
     port.postMessage({ type: "done", id: request.id, ...result });
   }

@@ -8,7 +8,7 @@ import {
   isBlockedAddress,
   mcpAllowHostsFrom,
   type ResolveHost,
-} from "../../src/serve/sessions/mcp-url-guard.js";
+} from "../../src/io/url-guard.js";
 
 // The SSRF guard of served sessions' MCP connections: decisions over an injected resolver, and the guarded
 // fetch against a real local HTTP server.

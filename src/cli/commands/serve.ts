@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
+import { mcpAllowHostsFrom } from "../../io/url-guard.js";
 import { createEventSignals } from "../../serve/events/event-signals.js";
 import { EVENTS_CHANNEL, INTERRUPTS_CHANNEL, listenForEvents } from "../../serve/events/pg-listen.js";
 import { createServeApp } from "../../serve/http/app.js";
-import { mcpAllowHostsFrom } from "../../serve/sessions/mcp-url-guard.js";
 import { createSessionRunner, SHUTDOWN_GRACE_MS } from "../../serve/sessions/runner.js";
 import { servedSandboxLine } from "../../serve/sessions/served-sandbox-tier.js";
 import { openPgTurnLocks } from "../../serve/sessions/turn-locks.js";

@@ -4,9 +4,9 @@ import type {
   BetaManagedAgentsMCPToolset,
 } from "@anthropic-ai/sdk/resources/beta/agents/agents";
 import type { AgentTool } from "../../agent/loop.js";
+import { checkMcpUrl, createGuardedFetch, type ResolveHost, resolveWithDns } from "../../io/url-guard.js";
 import type { ConnectedServer } from "../../mcp/connect.js";
 import { type McpToolRef, mcpConnectionError, type OutEvent } from "./agent-event-map.js";
-import { checkMcpUrl, createGuardedFetch, type ResolveHost, resolveWithDns } from "./mcp-url-guard.js";
 import { toolsetConfig } from "./permission-policy.js";
 import type { ServedTool } from "./tool-confirmation.js";
 
@@ -71,7 +71,7 @@ const NONE: AgentMcp = {
 
 /**
  * Connects a session to its agent's URL MCP servers over streamable HTTP (through the SSRF guard of
- * `mcp-url-guard.ts`), lists their tools and offers the enabled ones. A server that is refused, cannot be
+ * `src/io/url-guard.ts`), lists their tools and offers the enabled ones. A server that is refused, cannot be
  * reached or cannot list its tools becomes a `session.error` naming it, and the session goes on without it.
  * The MCP client is loaded only when the agent has a server with a toolset.
  */

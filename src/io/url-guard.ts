@@ -12,7 +12,10 @@ export interface ResolvedAddress {
 /** Resolves a host name to every address it has (`dns.promises.lookup(host, { all: true })`). */
 export type ResolveHost = (host: string) => Promise<ResolvedAddress[]>;
 
-/** The address ranges a served session never connects to unless the operator allows the host by name. */
+/**
+ * The address ranges a served session (its MCP servers, its sandbox's network) never connects to unless the
+ * operator allows the host by name.
+ */
 export const BLOCKED_RANGES: ReadonlyArray<{ net: string; prefix: number; family: "ipv4" | "ipv6" }> = [
   { net: "0.0.0.0", prefix: 8, family: "ipv4" },
   { net: "127.0.0.0", prefix: 8, family: "ipv4" },
@@ -124,6 +127,15 @@ export function hostKey(host: string): string {
   return lower.startsWith("[") && lower.endsWith("]") ? lower.slice(1, -1) : lower;
 }
 
+/** What {@link checkMcpUrl} decides with. */
+export interface UrlGuardOptions {
+  /** Hosts the operator allowed by name: reached whatever they resolve to. */
+  allowHosts: readonly string[];
+  resolve: ResolveHost;
+  /** How a refusal says to allow `host` (default: serve's `--mcp-allow-host` flag). */
+  allowHint?: (host: string) => string;
+}
+
 /** Why a URL may not be reached, or the address to pin its connection to (undefined: an allowed host). */
 export type UrlVerdict = { ok: true; pin?: ResolvedAddress } | { ok: false; reason: string };
 
@@ -133,10 +145,7 @@ export type UrlVerdict = { ok: true; pin?: ResolvedAddress } | { ok: false; reas
  * loopback, private, link-local or metadata: `BLOCKED_RANGES`), and then the connection is pinned to the
  * address checked, so a second DNS answer cannot point it elsewhere. Never rejects.
  */
-export async function checkMcpUrl(
-  url: string,
-  options: { allowHosts: readonly string[]; resolve: ResolveHost },
-): Promise<UrlVerdict> {
+export async function checkMcpUrl(url: string, options: UrlGuardOptions): Promise<UrlVerdict> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -148,7 +157,7 @@ export async function checkMcpUrl(
   }
   const host = hostKey(parsed.hostname);
   if (options.allowHosts.some((allowed) => hostKey(allowed) === host)) return { ok: true };
-  const hint = `start serve with --mcp-allow-host ${host} to allow it`;
+  const hint = options.allowHint?.(host) ?? `start serve with --mcp-allow-host ${host} to allow it`;
   let addresses: ResolvedAddress[];
   if (isIP(host) !== 0) addresses = [{ address: host, family: isIP(host) }];
   else {
@@ -225,10 +234,9 @@ function responseOf(res: IncomingMessage, method: string): Response {
  * checked (node:http/https with a pinned lookup). Redirects are not followed (a 3xx reaches the MCP client as
  * an error), so a public server cannot bounce the connection to a private one.
  */
-export function createGuardedFetch(options: {
-  allowHosts: readonly string[];
-  resolve: ResolveHost;
-}): (input: string | URL, init?: RequestInit) => Promise<Response> {
+export function createGuardedFetch(
+  options: UrlGuardOptions,
+): (input: string | URL, init?: RequestInit) => Promise<Response> {
   return async (input, init) => {
     const url = new URL(String(input));
     const verdict = await checkMcpUrl(url.href, options);
