@@ -19,6 +19,7 @@ import { type AgentMcp, connectAgentMcp } from "./agent-mcp.js";
 import { createUserWaits } from "./await-action.js";
 import { createCustomTool } from "./custom-tool.js";
 import { createDbTranscripts, type DbTranscripts } from "./db-transcripts.js";
+import { environmentNetwork } from "./environment-network.js";
 import type { EventWriter } from "./event-writer.js";
 import { createLiveCache, type LiveCacheLimits } from "./live-cache.js";
 import { createMountFs, mountsOf } from "./mount-fs.js";
@@ -173,9 +174,12 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
       cache: skillCache,
     });
     // Without --host-tools the session's file tools and commands work on its mounts and scratch space, all in
-    // the database.
+    // the database, and its commands reach the network its environment allows.
     const onHost = options.sandbox.hostTools !== undefined;
     const resources = onHost ? [] : await store.sessions.storedResources(ws, session.id);
+    const environment = onHost
+      ? undefined
+      : await store.environments.get(ws, session.environment_id).catch(() => undefined);
     // The session's catalog, once made below: its skills' files are readable under /mnt/skills.
     const skillsOf: { catalog?: SkillCatalog } = {};
     const can = servedCapabilities(options.sandbox, {
@@ -193,6 +197,7 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
               return files === undefined ? [] : [{ name: skill.name, ...files }];
             }),
         }),
+      network: environmentNetwork(environment?.config, options.sandboxAllowHosts),
     });
     const { sandbox } = can;
     const sessionTools = ownTools(sandbox.shell.refusal === undefined);

@@ -5,6 +5,7 @@ import { createHostSandbox } from "../../sandbox/host-sandbox.js";
 import { createNoSandbox } from "../../sandbox/no-sandbox.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import type { SandboxLimits } from "../../sandbox/sandbox-limits.js";
+import type { SandboxNetwork } from "../../sandbox/sandbox-network.js";
 import { createSimulatedSandbox } from "../../sandbox/simulated-sandbox.js";
 import { DEFAULT_SERVE_SANDBOX, type ServeSandboxTier } from "./served-sandbox-tier.js";
 
@@ -51,10 +52,14 @@ export interface ServedCapabilities {
  * THE gate between a served session and the host: every process, host path or host environment a served
  * session can reach is handed in here, and nowhere else. Without `hostTools`: `fs` (the session's own file
  * system over its mounts, all in the database; an empty in-memory one when none is given) and the tier's shell
- * over it: `simulated` (default) runs bash and python3 in WebAssembly over `fs` alone; `none` starts nothing, and its refusal ({@link SERVED_NO_SHELL}) reaches the model.
+ * over it: `simulated` (default) runs bash and python3 in WebAssembly over `fs` alone, with `network` (its
+ * environment's); `none` starts nothing, and its refusal ({@link SERVED_NO_SHELL}) reaches the model.
  * With it: the host's file system and a shell in `hostTools.cwd` with a small environment of its own.
  */
-export function servedCapabilities(choice: ServedSandboxChoice, session: { fs?: FsOps }): ServedCapabilities {
+export function servedCapabilities(
+  choice: ServedSandboxChoice,
+  session: { fs?: FsOps; network: SandboxNetwork },
+): ServedCapabilities {
   const hostTools = choice.hostTools;
   if (hostTools === undefined) {
     const fs = session.fs ?? createMemoryFs();
@@ -65,7 +70,7 @@ export function servedCapabilities(choice: ServedSandboxChoice, session: { fs?: 
       sandbox:
         tier === "none"
           ? createNoSandbox({ fs, reason: SERVED_NO_SHELL })
-          : createSimulatedSandbox({ fs, limits: choice.limits }),
+          : createSimulatedSandbox({ fs, network: session.network, limits: choice.limits }),
     };
   }
   const env = {
