@@ -12,6 +12,7 @@ import * as discovery from "./discovery.js";
 import * as importSection from "./import.js";
 import { childEnvNote, DEFAULT_RUNS, DEFAULT_WARMUP } from "./lib.js";
 import * as listing from "./listing.js";
+import * as sandbox from "./sandbox.js";
 import * as serve from "./serve.js";
 import * as serveSearch from "./serve-search.js";
 import * as serveStore from "./serve-store.js";
@@ -36,6 +37,7 @@ const SECTIONS = {
   "serve-store": serveStore,
   "serve-turn": serveTurn,
   "serve-upload": serveUpload,
+  sandbox,
 };
 /** Corpus sizes when `--sizes` is not given. */
 const DEFAULT_SIZES = [1_000, 10_000];

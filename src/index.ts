@@ -26,6 +26,8 @@ export { createMemoryFs } from "./io/memory-fs.js";
 export { createNodeShell, type ShellOps, type ShellResult, type ShellRunOptions } from "./io/shell.js";
 export { DEFAULT_MODEL, type ModelEffort } from "./models.js";
 export type { AskPermission, PermissionDecision, PermissionRules } from "./permissions/decision.js";
+export type { Sandbox } from "./sandbox/sandbox.js";
+export { createSimulatedSandbox, type SimulatedSandboxOptions } from "./sandbox/simulated-sandbox.js";
 export { openSession } from "./session/open.js";
 export type { OpenedSession, OpenSessionOptions } from "./session/open-options.js";
 export type { Session } from "./session/session-types.js";

@@ -7,6 +7,7 @@ import type { ShellOps } from "../io/shell.js";
 import type { ModelEffort } from "../models.js";
 import type { AskPermission } from "../permissions/decision.js";
 import type { SkillListingPlacement } from "../prompt/session-prompt.js";
+import type { Sandbox } from "../sandbox/sandbox.js";
 import type { SkillRetriever } from "../skill-search/retriever.js";
 import type { HostRules } from "./session-snapshot.js";
 import type { Session, SessionDeps } from "./session-types.js";
@@ -49,6 +50,13 @@ export interface OpenSessionOptions
    * tool, and inline shell and hooks are refused with a message saying so (`createNodeShell()` gives the host's).
    */
   shell?: ShellOps;
+  /**
+   * Where the session's code runs, as one capability (`createSimulatedSandbox({ fs })` for a simulated bash over
+   * `fs` alone): its `shell` runs Bash, inline shell and command hooks, and its `fs` is what the built-in file
+   * tools work on. Wins over `shell` and `toolsFs`. A sandbox whose shell refuses (tier `none`) offers no Bash.
+   * The caller owns it: closing the session does not close the sandbox.
+   */
+  sandbox?: Sandbox;
   /**
    * How `type: http` hooks reach their URL. Absent: the session makes no HTTP requests for hooks and those hooks
    * are warnings (`not run`). The CLI passes the global `fetch`; `serve` one that refuses private addresses.

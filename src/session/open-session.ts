@@ -67,13 +67,14 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
     contextWindowTokens: contextWindowFor(model),
   });
   const usage = options.usage ?? setup.usage();
+  const shell = options.sandbox?.shell ?? options.shell;
   const {
     tools,
     skillSearch: skillSearchFor,
     diagnostics: toolDiagnostics,
   } = sessionTools({
-    fs: options.toolsFs ?? host.fs,
-    ...(options.shell === undefined ? {} : { shell: options.shell }),
+    fs: options.sandbox?.fs ?? options.toolsFs ?? host.fs,
+    ...(shell === undefined ? {} : { shell }),
     home: host.home,
     builtinTools: options.builtinTools !== false,
     ...(options.bashTool === undefined ? {} : { bashTool: options.bashTool }),
@@ -117,7 +118,7 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
     env: host.env,
     fs: host.fs,
     // Capabilities are handed in, never found: no shell given, none used (inline shell and hooks say so).
-    shell: options.shell ?? createNoShell(),
+    shell: shell ?? createNoShell(),
     client: options.client,
     model,
     ...(options.effort === undefined ? {} : { effort: options.effort }),

@@ -19,8 +19,8 @@ export type BuiltinToolName = (typeof BUILTIN_TOOL_NAMES)[number];
 export interface BuiltinToolsOptions {
   fs: FsOps;
   /**
-   * The shell Bash runs commands in; absent, or one that starts nothing (its `refusal` set): no Bash tool (a
-   * session whose sandbox runs no code has none).
+   * The shell Bash runs commands in (a sandbox's); absent, or one that refuses (`refusal`: a sandbox of tier
+   * `none`): no Bash tool.
    */
   shell?: ShellOps;
   /** Lets Write and Edit keep a replaced file's mode bits (`createNodeFileModes()`). Optional. */
@@ -33,8 +33,8 @@ export interface BuiltinToolsOptions {
 
 /**
  * The built-in tools, in the order Read, Write, Edit, Bash, Grep, Glob, LS (Bash only with a `shell` that runs
- * commands). Read,
- * Grep, Glob and LS are read-only. Each call's cwd comes from its `ToolContext`, so one set serves every agent and fork.
+ * commands). Read, Grep, Glob and LS are read-only. Each call's cwd comes from its `ToolContext`, so one set
+ * serves every agent and fork.
  */
 export function createBuiltinTools(options: BuiltinToolsOptions): Tool[] {
   const { fs, shell, modes, homeDir } = options;

@@ -267,10 +267,10 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
         model: agent.model.id,
         ...(agent.system === null ? {} : { systemPrompt: agent.system }),
         ...(mountsPrompt === "" ? {} : { appendSystemPrompt: mountsPrompt }),
-        // The file tools always (on the host or on the session's own file system); Bash where the sandbox's
-        // shell runs commands (the tools' builder decides from the shell).
+        // The file tools always, on the sandbox's file system (the host's, or the session's own); Bash where the
+        // sandbox's shell runs commands (the tools' builder decides from the shell). Closed with the host.
         builtinTools: true,
-        shell: sandbox.shell,
+        sandbox,
         // http hooks are the server's own requests: the agents' MCP rule for private addresses applies.
         hookFetch: createGuardedFetch({ allowHosts: options.mcpAllowHosts, resolve: resolveWithDns }),
         // Tool policies (always_allow / always_ask); the agent's custom tools are never asked.
