@@ -1,6 +1,12 @@
 import { parseArgs } from "node:util";
 import { INSTALL_SCOPES, type InstallScope } from "../install/install-scope.js";
 import type { SkillListingPlacement } from "../prompt/session-prompt.js";
+import {
+  DEFAULT_SERVE_SANDBOX,
+  SERVE_SANDBOX_TIERS,
+  type ServeSandboxTier,
+  serveSandboxTier,
+} from "../serve/sessions/served-sandbox-tier.js";
 
 /** Every option the CLI knows; names follow Claude Code's headless mode where they overlap. */
 export const CLI_OPTIONS = {
@@ -45,6 +51,8 @@ export const CLI_OPTIONS = {
   "api-key": { type: "string" },
   "host-tools": { type: "boolean" },
   "mcp-allow-host": { type: "string", multiple: true },
+  sandbox: { type: "string" },
+  "sandbox-allow-host": { type: "string", multiple: true },
   workspace: { type: "string" },
   server: { type: "string" },
   "start-mcp": { type: "boolean" },
@@ -160,6 +168,13 @@ export interface CliArgs {
   hostTools: boolean;
   /** `serve --mcp-allow-host HOST` (repeatable): agent MCP servers may be on these hosts even when private. */
   mcpAllowHosts: string[];
+  /** `serve --sandbox TIER`: where sessions without `--host-tools` run code (default `simulated`). */
+  sandbox: ServeSandboxTier;
+  /**
+   * `serve --sandbox-allow-host HOST` (repeatable): sessions' sandboxed commands may reach these hosts even on
+   * a loopback or private address (their environment's networking still decides the rest).
+   */
+  sandboxAllowHosts: string[];
   /** `keys create --workspace W`; `keys list`/`revoke --workspace W` keep to that workspace. */
   workspace: string | undefined;
   /** `list`/`doctor --start-mcp`: start the approved MCP servers (the offline commands never do otherwise). */
@@ -228,6 +243,14 @@ function installScope(value: string | undefined): InstallScope {
   if (scope === undefined)
     throw new Error(`--scope must be one of ${INSTALL_SCOPES.join(", ")}, got "${value ?? ""}"`);
   return scope;
+}
+
+function sandboxTier(value: string | undefined): ServeSandboxTier {
+  if (value === undefined) return DEFAULT_SERVE_SANDBOX;
+  const tier = serveSandboxTier(value);
+  if (tier === undefined)
+    throw new Error(`--sandbox must be one of ${SERVE_SANDBOX_TIERS.join(", ")}, got "${value}"`);
+  return tier;
 }
 
 function searchLimit(value: string | undefined): number | undefined {
@@ -347,6 +370,8 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         server: values.server,
         hostTools: values["host-tools"] ?? false,
         mcpAllowHosts: values["mcp-allow-host"] ?? [],
+        sandbox: sandboxTier(values.sandbox),
+        sandboxAllowHosts: values["sandbox-allow-host"] ?? [],
         workspace: values.workspace,
         startMcp: values["start-mcp"] ?? false,
         minScore: minScore(values["min-score"]),

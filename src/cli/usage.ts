@@ -25,11 +25,15 @@ Commands (offline):
   serve [--port N] [--host H] [--db DIR|URL] [--api-key KEY] [--host-tools]  the Skills/Agents/Sessions API
                                      of @anthropic-ai/sdk's client.beta over a store (default ~/.skillwright/data,
                                      PGlite; a postgres:// URL for PostgreSQL); key also from SKILLWRIGHT_API_KEY;
-                                     sessions use ANTHROPIC_API_KEY/ANTHROPIC_BASE_URL and get no file or shell
-                                     tools unless --host-tools; agents' MCP servers on private or loopback
+                                     sessions use ANTHROPIC_API_KEY/ANTHROPIC_BASE_URL and get no host file or
+                                     shell tools unless --host-tools; agents' MCP servers on private or loopback
                                      addresses are refused unless --mcp-allow-host HOST (repeatable) or
-                                     SKILLWRIGHT_MCP_ALLOW_HOSTS=h1,h2 names their host; --script F:
-                                     sessions answer from a scripted model (offline, as dev model-server)
+                                     SKILLWRIGHT_MCP_ALLOW_HOSTS=h1,h2 names their host; --sandbox
+                                     none|simulated: where sessions run code (default simulated: bash and
+                                     python3 in WebAssembly over the session's own files; its network as the
+                                     environment says, private hosts only by --sandbox-allow-host HOST or
+                                     SKILLWRIGHT_SANDBOX_ALLOW_HOSTS); --script F: sessions answer from a
+                                     scripted model (offline, as dev model-server)
   keys create --workspace W [--db DIR|URL]  make an API key for workspace W (printed once)
   keys list [--workspace W] [--json] [--db DIR|URL]  each key's id (a prefix of its hash), workspace, created
   keys revoke <id-or-prefix> [--workspace W]  revoke one key; running serve instances refuse it within 5 s

@@ -152,14 +152,14 @@ async function serveRecorded(name: string, args: string[], cwd?: string) {
 
 const MARKERS = ["inline", "fenced", "hook", "script", "script-file"];
 
-describe("serve without --host-tools", () => {
+describe("serve --sandbox none", () => {
   let served: Awaited<ReturnType<typeof serveRecorded>> | undefined;
   afterAll(async () => {
     await served?.server.stop();
   });
 
   it("starts no process and changes no file for skills with inline shell, hooks or scripts, and says why", async () => {
-    served = await serveRecorded("plain", []);
+    served = await serveRecorded("plain", ["--sandbox", "none"]);
     const { ids, warnings } = await uploadSkills(served.client);
     // The upload is accepted, with a warning for each skill that cannot run here.
     expect(warnings).toEqual([

@@ -148,10 +148,13 @@ describe("a session's file system over its mounts", () => {
     await expect(fs.stat("/workspace/lib")).rejects.toMatchObject({ code: "ENOENT" });
   });
 
-  it("mounts the session's skills' files read-only under /mnt/skills", async () => {
-    const files = new Map([
-      ["reference/phrases.md", "Hello there"],
-      ["scripts/run.sh", "echo hi"],
+  it("mounts every file of the session's skills, byte for byte and read-only, under /mnt/skills", async () => {
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe]);
+    const files = new Map<string, Uint8Array>([
+      ["SKILL.md", Buffer.from("---\nname: greet\ndescription: d\n---\nbody")],
+      ["reference/phrases.md", Buffer.from("Hello there")],
+      ["scripts/run.sh", Buffer.from("echo hi")],
+      ["assets/logo.png", png],
     ]);
     const withSkills = createMountFs({
       workspaceId: ws,
@@ -160,22 +163,21 @@ describe("a session's file system over its mounts", () => {
       content: store.mounts,
       scratch: store.scratch,
       skills: async () => [
-        {
-          name: "greet",
-          references: {
-            list: async () => [...files.keys()].map((name) => ({ name, description: `file ${name}` })),
-            read: async (name) => files.get(name),
-          },
-        },
+        { name: "greet", paths: [...files.keys()], read: async (path) => files.get(path) },
       ],
     });
     expect(await withSkills.readdir("/mnt")).toEqual([{ name: "skills", kind: "dir" }]);
     expect(await withSkills.readdir("/mnt/skills")).toEqual([{ name: "greet", kind: "dir" }]);
     expect(await withSkills.readdir("/mnt/skills/greet")).toEqual([
+      { name: "SKILL.md", kind: "file" },
+      { name: "assets", kind: "dir" },
       { name: "reference", kind: "dir" },
       { name: "scripts", kind: "dir" },
     ]);
+    expect(await withSkills.readFile("/mnt/skills/greet/SKILL.md")).toContain("name: greet");
     expect(await withSkills.readFile("/mnt/skills/greet/reference/phrases.md")).toBe("Hello there");
+    expect(await withSkills.readBytes("/mnt/skills/greet/assets/logo.png")).toEqual(png);
+    expect((await withSkills.stat("/mnt/skills/greet/assets/logo.png")).size).toBe(png.length);
     await expect(withSkills.readFile("/mnt/skills/greet/none.md")).rejects.toMatchObject({ code: "ENOENT" });
     await expect(withSkills.readFile("/mnt/skills/other/x")).rejects.toMatchObject({ code: "ENOENT" });
     await expect(withSkills.writeFile("/mnt/skills/greet/scripts/run.sh", "rm -rf /")).rejects.toMatchObject({

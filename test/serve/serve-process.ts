@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import Anthropic from "@anthropic-ai/sdk";
 import { createAdaptorServer } from "@hono/node-server";
 import { execa, type ResultPromise } from "execa";
@@ -13,17 +14,33 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
+/** The first child of process `pid` (Linux's /proc), or undefined when it has none. */
+function firstChild(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(" ");
+    const first = Number(children[0]);
+    return Number.isInteger(first) && first > 0 ? first : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Starts the shipped bin's `serve` on a free port (in `cwd`, default this process's) and waits for its
- * `listening on URL` line.
+ * `listening on URL` line. `wrap` runs it under another program (`["strace", "-f", …]`): node is then that
+ * program's child, and `stop` sends SIGTERM to node itself.
  */
 export async function startServe(
   args: string[],
   env: Record<string, string> = {},
   cwd?: string,
+  wrap: readonly string[] = [],
 ): Promise<ServeProcess> {
   assertBuilt();
-  const child = execa(process.execPath, [BIN, "serve", "--port", "0", ...args], {
+  const [program = process.execPath, ...before] =
+    wrap.length === 0 ? [process.execPath] : [...wrap, process.execPath];
+  const child = execa(program, [...before, BIN, "serve", "--port", "0", ...args], {
     ...(cwd === undefined ? {} : { cwd }),
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
     extendEnv: false,
@@ -50,7 +67,9 @@ export async function startServe(
     process: child,
     stdout: () => out,
     async stop() {
-      child.kill("SIGTERM");
+      const node = wrap.length === 0 ? undefined : firstChild(child.pid);
+      if (node === undefined) child.kill("SIGTERM");
+      else process.kill(node, "SIGTERM");
       await child;
     },
   };

@@ -14,7 +14,7 @@ import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 // and a scripted model's file tools work on the session's mounts through the shipped bin's `serve`, without
 // --host-tools: a Read of /mnt/memory/<store>/<path> returns the memory, a Write there makes a memory (an Edit
 // a second version), /workspace is the session's own scratch space in the database, no host path is
-// reachable, and there is no Bash. On PGlite and on PostgreSQL.
+// reachable, and Bash runs in the simulated sandbox over the same files. On PGlite and on PostgreSQL.
 
 const KEY = "sk-test-mounts";
 const NOTE = "/mnt/memory/team-notes/notes/today.md";
@@ -156,13 +156,14 @@ describe.each([
       const read = await sayAndRead(client, sessionId, "read prefs");
       expect(read.at(-1)).toMatchObject({ type: "session.status_idle", stop_reason: { type: "end_turn" } });
       expect(JSON.stringify(read.find((e) => e.type === "agent.tool_result"))).toContain("vim with tabs");
-      // The attachment's instructions are in the system prompt; the tools are the file tools, and no Bash.
+      // The attachment's instructions are in the system prompt; the tools are the file tools and Bash (in the
+      // simulated sandbox over the session's files, serve's default).
       const body = model.requests.at(-1)?.body as { system?: unknown; tools?: { name: string }[] };
       expect(JSON.stringify(body.system)).toContain("Keep team preferences here.");
       expect(JSON.stringify(body.system)).toContain("/mnt/memory/team-notes");
       const tools = (body.tools ?? []).map((t) => t.name);
-      for (const name of ["Read", "Write", "Edit", "Grep", "Glob", "LS"]) expect(tools).toContain(name);
-      expect(tools).not.toContain("Bash");
+      for (const name of ["Read", "Write", "Edit", "Bash", "Grep", "Glob", "LS"])
+        expect(tools).toContain(name);
 
       const wrote = await sayAndRead(client, sessionId, "write note");
       expect(

@@ -103,14 +103,14 @@ describe("served sessions run the engine", () => {
     expect(end).toMatchObject({ model_request_start_id: start?.id, is_error: false });
     expect(end?.type === "span.model_request_end" && end.model_usage.output_tokens).toBeGreaterThan(0);
     expect(events.at(-1)).toMatchObject({ stop_reason: { type: "end_turn" } });
-    // The model got the agent's system prompt, the file tools (on the session's own file system) and no Bash.
+    // The model got the agent's system prompt, the file tools (on the session's own file system) and Bash (in
+    // the simulated sandbox over it, serve's default tier).
     const body = JSON.stringify(model.requests.at(-1)?.body);
     expect(body).toContain("You are the test agent.");
     const tools = [...body.matchAll(/"name":"([^"]+)","description"/g)].map((m) => m[1]);
     expect(tools).toContain("Skill");
     expect(tools).toContain("lookup_order");
-    for (const fileTool of ["Read", "Write", "Edit", "Glob", "Grep", "LS"]) expect(tools).toContain(fileTool);
-    expect(tools).not.toContain("Bash");
+    for (const tool of ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "LS"]) expect(tools).toContain(tool);
   });
 
   it("runs an inline Skill call over a store skill and reads its reference lazily", async () => {

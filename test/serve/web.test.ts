@@ -51,10 +51,14 @@ beforeAll(async () => {
     apiKey: TEST_API_KEY,
     script: { turns: [textTurn("Hello from the scripted model.")] },
   });
-  server = await startServe(["--db", await freshPgliteDir(tree.path("db")), "--api-key", KEY], {
-    ANTHROPIC_API_KEY: TEST_API_KEY,
-    ANTHROPIC_BASE_URL: model.url,
-  });
+  // --sandbox none: the uploads' warnings (inline shell that will not run) are shown.
+  server = await startServe(
+    ["--db", await freshPgliteDir(tree.path("db")), "--api-key", KEY, "--sandbox", "none"],
+    {
+      ANTHROPIC_API_KEY: TEST_API_KEY,
+      ANTHROPIC_BASE_URL: model.url,
+    },
+  );
   // Installing chromium with apt-get on a fresh machine can take minutes.
   browser = await launchChromium();
   page = await browser.newPage();

@@ -6,6 +6,7 @@ import { createEventSignals } from "../../serve/events/event-signals.js";
 import { EVENTS_CHANNEL, INTERRUPTS_CHANNEL, listenForEvents } from "../../serve/events/pg-listen.js";
 import { createServeApp } from "../../serve/http/app.js";
 import { createSessionRunner, SHUTDOWN_GRACE_MS } from "../../serve/sessions/runner.js";
+import { servedSandboxLine } from "../../serve/sessions/served-sandbox-tier.js";
 import { openPgTurnLocks } from "../../serve/sessions/turn-locks.js";
 import { newApiKey, newId } from "../../serve/store/ids.js";
 import { addApiKey, DEFAULT_WORKSPACE, ensureWorkspace } from "../../serve/store/workspaces.js";
@@ -47,13 +48,15 @@ export function toolDeadlineMs(raw: string | undefined): number | undefined {
 
 /**
  * `skillwright serve [--port N] [--host H] [--db DIR|URL] [--api-key KEY] [--host-tools] [--mcp-allow-host H]…
- * [--script turns.json]`: the HTTP API of the SDK's
+ * [--sandbox none|simulated] [--sandbox-allow-host H]… [--script turns.json]`: the HTTP API of the SDK's
  * `client.beta.skills/environments/agents/sessions` over the store, until SIGINT/SIGTERM. `--api-key` (or
  * SKILLWRIGHT_API_KEY) is admitted to the default workspace (a revoked key is refused: exit 1 before listening);
  * without one, a key is made and printed.
  * Sessions run the engine (ANTHROPIC_API_KEY / ANTHROPIC_BASE_URL name the model; with `--script`, a scripted
  * model server started in this process instead, so a chat works offline; exit 2 on a bad script) with no host file system
- * unless `--host-tools`; agents' MCP servers on loopback, private or link-local addresses are refused unless
+ * unless `--host-tools`; their code (Bash, skills' inline shell, command hooks) runs in `--sandbox`'s tier
+ * (default simulated: WebAssembly over the session's own files; its network follows the session's environment,
+ * and loopback or private hosts need `--sandbox-allow-host` or SKILLWRIGHT_SANDBOX_ALLOW_HOSTS); agents' MCP servers on loopback, private or link-local addresses are refused unless
  * their host is named by `--mcp-allow-host` (or SKILLWRIGHT_MCP_ALLOW_HOSTS, comma-separated). Prints `listening on URL` first (with `--port 0`, the port the system chose).
  */
 export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
@@ -125,6 +128,8 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
       : {}),
     mcpAllowHosts: mcpAllowHostsFrom(args.mcpAllowHosts, io.env.SKILLWRIGHT_MCP_ALLOW_HOSTS),
     toolDeadlineMs: toolDeadlineMs(io.env.SKILLWRIGHT_TOOL_DEADLINE_MS),
+    sandbox: args.sandbox,
+    sandboxAllowHosts: mcpAllowHostsFrom(args.sandboxAllowHosts, io.env.SKILLWRIGHT_SANDBOX_ALLOW_HOSTS),
   });
   const listener = shared
     ? await listenForEvents(
@@ -139,7 +144,7 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
   const app = createServeApp({
     store,
     runner,
-    hostTools: args.hostTools,
+    sandboxTier: args.hostTools ? "host" : args.sandbox,
     operatorKey: key,
     ...(webDir === undefined ? {} : { readWebAsset: (name: string) => readFile(join(webDir, name), "utf8") }),
   });
@@ -165,6 +170,7 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
   if (typeof address !== "object" || address === null) throw new Error("the server has no address");
   const shownHost = address.address.includes(":") ? `[${address.address}]` : address.address;
   io.stdout(`skillwright serve listening on http://${shownHost}:${address.port}\n`);
+  io.stdout(`${servedSandboxLine(args.hostTools, args.sandbox)}\n`);
   if (scriptedUrl !== undefined) {
     io.stdout(`sessions answer from the scripted model of ${args.script} (offline; no API key is used)\n`);
   }

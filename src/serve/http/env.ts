@@ -1,3 +1,4 @@
+import type { SandboxTier } from "../../sandbox/sandbox.js";
 import type { SessionRunner } from "../session-runner.js";
 import type { Store } from "../store/store.js";
 import type { ApiKeyCache } from "./api-key-cache.js";
@@ -20,8 +21,11 @@ export interface ServeDeps {
   runner?: SessionRunner;
   /** Finds each request's workspace by its API key; absent: a cache over the store with the default TTL. */
   apiKeys?: ApiKeyCache;
-  /** `serve --host-tools`: served sessions may run shell; absent or false, skill versions list what will not run. */
-  hostTools?: boolean;
+  /**
+   * Where served sessions run code (`host` with `--host-tools`, else `serve --sandbox`'s tier); only under
+   * `none` do skill versions list what will not run. Default serve's (`DEFAULT_SERVE_SANDBOX`).
+   */
+  sandboxTier?: SandboxTier;
   /** The key that may administer keys (`/v1/skillwright/keys`): serve's own `--api-key`; absent: none may. */
   operatorKey?: string;
   /** Reads the web page's files; absent: no page at `/`. */

@@ -1,6 +1,7 @@
 import type { BetaEnvironment } from "@anthropic-ai/sdk/resources/beta/environments/environments";
 import { Hono } from "hono";
 import * as z from "zod";
+import { invalid } from "../errors.js";
 import { pageRequest } from "../store/page.js";
 import type { ServeDeps, ServeEnv } from "./env.js";
 import { boolQuery, jsonBody, patchMetadata } from "./parse.js";
@@ -52,6 +53,32 @@ const updateSchema = z.strictObject({
   scope: scope.nullish(),
 });
 
+/** The package managers an environment's `packages` may name, in the SDK's order. */
+const PACKAGE_MANAGERS = ["apt", "cargo", "gem", "go", "npm", "pip"] as const;
+
+/**
+ * Why a config's `packages` cannot be honoured, or undefined when it names none: serve's sandbox tiers install
+ * no package (the simulated tier has no package manager, and an operator's host is the operator's), so any
+ * non-empty list is refused rather than stored and ignored. Pure.
+ */
+export function packagesRefusal(input: z.infer<typeof config> | null | undefined): string | undefined {
+  if (input === null || input === undefined || input.type !== "cloud") return undefined;
+  const named = PACKAGE_MANAGERS.filter((manager) => (input.packages?.[manager] ?? []).length > 0);
+  if (named.length === 0) return undefined;
+  return (
+    `config.packages: ${named.map((m) => `${m} (${(input.packages?.[m] ?? []).join(", ")})`).join("; ")} ` +
+    "cannot be installed: this server's sandbox honours no package list (its simulated tier runs python3's " +
+    "standard library and the shell's own commands); remove packages, or ship what a skill needs in its files"
+  );
+}
+
+/** {@link resolveConfig} of a config whose `packages` {@link packagesRefusal} allows; else the 400. */
+function acceptedConfig(input: z.infer<typeof config> | null | undefined): BetaEnvironment["config"] {
+  const refusal = packagesRefusal(input);
+  if (refusal !== undefined) throw invalid(refusal);
+  return resolveConfig(input);
+}
+
 /** The stored form of a config: every field filled in, as the SDK's `BetaEnvironment.config` reads it. Pure. */
 export function resolveConfig(input: z.infer<typeof config> | null | undefined): BetaEnvironment["config"] {
   if (input === null || input === undefined || input.type === "self_hosted") return { type: "self_hosted" };
@@ -88,7 +115,7 @@ export function environmentsRoutes({ store }: ServeDeps): Hono<ServeEnv> {
       await store.environments.create(c.var.workspaceId, {
         name: body.name,
         description: body.description ?? null,
-        config: resolveConfig(body.config),
+        config: acceptedConfig(body.config),
         metadata: body.metadata ?? {},
         ...(body.scope === null || body.scope === undefined ? {} : { scope: body.scope }),
       }),
@@ -101,12 +128,14 @@ export function environmentsRoutes({ store }: ServeDeps): Hono<ServeEnv> {
   app.get("/:id", async (c) => c.json(await store.environments.get(c.var.workspaceId, c.req.param("id"))));
   app.post("/:id", async (c) => {
     const body = await jsonBody(c, updateSchema);
+    const config =
+      body.config === null || body.config === undefined ? undefined : acceptedConfig(body.config);
     return c.json(
       await store.environments.update(c.var.workspaceId, c.req.param("id"), (current) => ({
         ...current,
         ...(body.name === null || body.name === undefined ? {} : { name: body.name }),
         ...(body.description === undefined ? {} : { description: body.description }),
-        ...(body.config === null || body.config === undefined ? {} : { config: resolveConfig(body.config) }),
+        ...(config === undefined ? {} : { config }),
         ...(body.scope === null || body.scope === undefined ? {} : { scope: body.scope }),
         metadata: patchMetadata(current.metadata, body.metadata),
       })),

@@ -2,6 +2,7 @@ import type { BetaSkill } from "@anthropic-ai/sdk/resources/beta/skills/skills";
 import { zipSync } from "fflate";
 import { type Context, Hono } from "hono";
 import { invalid } from "../errors.js";
+import { DEFAULT_SERVE_SANDBOX } from "../sessions/served-sandbox-tier.js";
 import { type Page, pageRequest } from "../store/page.js";
 import type { SkillFile, SkillUpload } from "../store/skill-upload.js";
 import { UPLOAD_LIMITS } from "../upload/limits.js";
@@ -78,10 +79,10 @@ async function searchPage(store: ServeDeps["store"], workspaceId: string, query:
 }
 
 /** `/v1/skills` and `/v1/skills/:id/versions`: the SDK's `client.beta.skills` (+ `versions`). */
-export function skillsRoutes({ store, hostTools = false }: ServeDeps): Hono<ServeEnv> {
+export function skillsRoutes({ store, sandboxTier = DEFAULT_SERVE_SANDBOX }: ServeDeps): Hono<ServeEnv> {
   const app = new Hono<ServeEnv>();
   // Accepted either way; what this server will not run is listed with the version (and on the web page).
-  const warnings = (files: readonly SkillFile[]) => ({ warnings: servedSkillWarnings(files, hostTools) });
+  const warnings = (files: readonly SkillFile[]) => ({ warnings: servedSkillWarnings(files, sandboxTier) });
   app.post("/", async (c) => {
     const { upload, displayName } = await readUpload(c);
     return c.json({

@@ -20,11 +20,12 @@ import { type AgentMcp, connectAgentMcp } from "./agent-mcp.js";
 import { createUserWaits } from "./await-action.js";
 import { createCustomTool } from "./custom-tool.js";
 import { createDbTranscripts, type DbTranscripts } from "./db-transcripts.js";
+import { environmentNetwork } from "./environment-network.js";
 import type { EventWriter } from "./event-writer.js";
 import { createLiveCache, type LiveCacheLimits } from "./live-cache.js";
 import { createMountFs, mountsOf } from "./mount-fs.js";
 import { resourceAnnouncement, resourcePrompt } from "./resource-prompt.js";
-import { type HostTools, servedCapabilities } from "./served-capabilities.js";
+import { type ServedSandboxChoice, servedCapabilities } from "./served-capabilities.js";
 import { servedSessionHost } from "./served-host.js";
 import type { ServedSessionIo } from "./session-io.js";
 import { storeSkillRetriever } from "./store-skill-retriever.js";
@@ -37,8 +38,13 @@ import { createToolConfirmation, hostServedTools, type ToolConfirmation } from "
 import { checkTurn, latestSkillIds } from "./turn-check.js";
 import type { TurnLocks } from "./turn-locks.js";
 
-/** The built-in tools a served session without `--host-tools` has, on its own file system. */
-const SESSION_FS_TOOLS: readonly string[] = BUILTIN_TOOL_NAMES.filter((name) => name !== "Bash");
+/**
+ * The built-in tools a served session without `--host-tools` has, all on its own files: the file tools, and
+ * Bash when its sandbox's shell runs commands. Pure.
+ */
+function ownTools(runsCommands: boolean): readonly string[] {
+  return BUILTIN_TOOL_NAMES.filter((name) => runsCommands || name !== "Bash");
+}
 
 /** What a live session's callbacks reach of the turn running now. */
 export interface TurnIo {
@@ -97,9 +103,11 @@ export interface LiveSessionsOptions {
   io: ServedSessionIo;
   locks: TurnLocks;
   limits: LiveCacheLimits;
-  /** `serve --host-tools`: the built-in file and shell tools in `cwd`; absent: an in-memory file system, no shell. */
-  hostTools?: HostTools;
-  /** The file system sessions see without `hostTools`; default an empty in-memory one per session. */
+  /** Where sessions run code: on the host (`--host-tools`), else in `serve --sandbox`'s tier over their files. */
+  sandbox: ServedSandboxChoice;
+  /** `serve --sandbox-allow-host`: private or loopback hosts sandboxed commands may still reach. */
+  sandboxAllowHosts: readonly string[];
+  /** The file system sessions see without `--host-tools`; default each session's own over its mounts. */
   fs?: FsOps;
   /** Hosts an agent's MCP servers may be on even when they resolve to a private address. */
   mcpAllowHosts: readonly string[];
@@ -170,23 +178,34 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
       refs: agent.skills,
       cache: skillCache,
     });
-    // Without --host-tools the session's file tools work on its mounts and scratch space, all in the database.
-    const resources =
-      options.hostTools === undefined ? await store.sessions.storedResources(ws, session.id) : [];
+    // Without --host-tools the session's file tools and commands work on its mounts and scratch space, all in
+    // the database, and its commands reach the network its environment allows.
+    const onHost = options.sandbox.hostTools !== undefined;
+    const resources = onHost ? [] : await store.sessions.storedResources(ws, session.id);
+    const environment = onHost
+      ? undefined
+      : await store.environments.get(ws, session.environment_id).catch(() => undefined);
     // The session's catalog, once made below: its skills' files are readable under /mnt/skills.
     const skillsOf: { catalog?: SkillCatalog } = {};
-    const can = servedCapabilities(
-      options.hostTools,
-      options.fs ??
+    const can = servedCapabilities(options.sandbox, {
+      fs:
+        options.fs ??
         createMountFs({
           workspaceId: ws,
           sessionId: session.id,
           mounts: mountsOf(resources.map((r) => r.resource)),
           content: store.mounts,
           scratch: store.scratch,
-          skills: async () => (await skillsOf.catalog?.get())?.skills ?? [],
+          skills: async () =>
+            ((await skillsOf.catalog?.get())?.skills ?? []).flatMap((skill) => {
+              const files = source.files(skill.name);
+              return files === undefined ? [] : [{ name: skill.name, ...files }];
+            }),
         }),
-    );
+      network: environmentNetwork(environment?.config, options.sandboxAllowHosts),
+    });
+    const { sandbox } = can;
+    const sessionTools = ownTools(sandbox.shell.refusal === undefined);
     const mountsPrompt = resourcePrompt(resources.flatMap((r) => (r.atCreate ? [r.resource] : [])));
     let unannounced = resources.flatMap((r) => (r.announced === false ? [r.resource] : []));
     const takeAnnouncement = async (): Promise<string> => {
@@ -223,7 +242,14 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
         }
       },
     };
-    let closeHost: () => Promise<void> = async () => {};
+    let closeCatalog: () => Promise<void> = async () => {};
+    const closeHost = async () => {
+      try {
+        await closeCatalog();
+      } finally {
+        await sandbox.close?.();
+      }
+    };
     const customTools = agent.tools.flatMap((t) => (t.type === "custom" ? [t] : []));
     // The agent's MCP servers: connected here, closed with the session.
     const mcp = await connectAgentMcp(agent, { allowHosts: options.mcpAllowHosts });
@@ -236,10 +262,7 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
       });
       const confirm = createToolConfirmation({
         tools: agent.tools,
-        served: [
-          ...hostServedTools().filter((t) => can.hostTools || SESSION_FS_TOOLS.includes(t.name)),
-          ...mcp.served,
-        ],
+        served: [...hostServedTools().filter((t) => onHost || sessionTools.includes(t.name)), ...mcp.served],
         customToolNames: customTools.map((t) => t.name),
         waits,
         asked: (callId) => io.asked?.(callId),
@@ -249,22 +272,20 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
         model: agent.model.id,
         ...(agent.system === null ? {} : { systemPrompt: agent.system }),
         ...(mountsPrompt === "" ? {} : { appendSystemPrompt: mountsPrompt }),
-        // The file tools always (on the host or on the session's own file system); Bash only on the host.
+        // The file tools always, on the sandbox's file system (the host's, or the session's own); Bash where the
+        // sandbox's shell runs commands (the tools' builder decides from the shell). Closed with the host.
         builtinTools: true,
-        bashTool: can.hostTools,
+        sandbox,
         toolDeadlineMs: options.toolDeadlineMs,
-        shell: can.shell,
         // http hooks are the server's own requests: the agents' MCP rule for private addresses applies.
         hookFetch: createGuardedFetch({ allowHosts: options.mcpAllowHosts, resolve: resolveWithDns }),
         // Tool policies (always_allow / always_ask); the agent's custom tools are never asked.
         ...confirm.sessionOptions,
         beforeToolRun: ((call, signal) =>
           io.beforeRun?.(call, signal) ?? Promise.resolve()) satisfies BeforeToolRun,
-        // On its own file system everything a file tool reaches is the session's: allowed unless the agent's
-        // toolset says always_ask (ask rules beat allow rules) or disables the tool.
-        ...(can.hostTools
-          ? {}
-          : { allowedTools: [...confirm.sessionOptions.allowedTools, ...SESSION_FS_TOOLS] }),
+        // In its sandbox everything a file tool or a command reaches is the session's: allowed unless the
+        // agent's toolset says always_ask (ask rules beat allow rules) or disables the tool.
+        ...(onHost ? {} : { allowedTools: [...confirm.sessionOptions.allowedTools, ...sessionTools] }),
         filesystem: true,
         store: engineTranscripts,
         extraTools: [...customTools.map((spec) => createCustomTool(spec, waits)), ...mcp.tools],
@@ -273,20 +294,20 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
         ...(resume ? { resume: session.id } : {}),
       };
       let host: SessionHost;
-      if (can.hostTools) {
+      if (onHost) {
         const engine = createEngine({
           cwd: can.cwd,
           home: can.home,
-          fs: can.fs,
+          fs: sandbox.fs,
           sources: [source],
           startMcp: false,
         });
-        closeHost = () => engine.close();
+        closeCatalog = () => engine.close();
         host = await engineSessionHost(engine, sessionOptions);
       } else {
         const catalog = createCatalog({ sources: [source] });
         skillsOf.catalog = catalog;
-        closeHost = async () => catalog.close();
+        closeCatalog = async () => catalog.close();
         host = servedSessionHost({ catalog, can, rules: sessionOptions, store: engineTranscripts });
       }
       const opened = await openSessionOn(host, sessionOptions);
@@ -298,7 +319,7 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
         session: withTelemetry(opened.session, options.telemetry, opened.model, { shutdownOnClose: false }),
         source,
         transcripts,
-        files: can.hostTools ? undefined : { fs: can.fs, cwd: can.cwd, home: can.home },
+        files: onHost ? undefined : { fs: sandbox.fs, cwd: can.cwd, home: can.home },
         customTools: new Set(customTools.map((t) => t.name)),
         mcp,
         confirm,

@@ -1,7 +1,6 @@
 import { posix } from "node:path";
 import type { DirEntry, FileHead, FileStat, FsOps } from "../../io/fs.js";
 import { PATH_LIMITS, pathProblem } from "../../io/path-limits.js";
-import type { SkillReferences } from "../../skill/reference.js";
 import { ApiError } from "../errors.js";
 import type { MountContent } from "../store/mount-content.js";
 import { type AttachedResource, SCRATCH_ROOT, SKILLS_MOUNT_ROOT } from "../store/session-resources.js";
@@ -26,6 +25,17 @@ export function mountsOf(resources: readonly AttachedResource[]): Mount[] {
   );
 }
 
+/**
+ * One skill's files as a session mounts them: every path of its version relative to the skill's root
+ * (`SKILL.md`, `scripts/calc.py`, …) and their bytes, read from the store when asked.
+ */
+export interface MountedSkill {
+  name: string;
+  paths: readonly string[];
+  /** The file's bytes, or undefined when the version has no such file. */
+  read(path: string): Promise<Uint8Array | undefined>;
+}
+
 /** What a session's file system is over. */
 export interface MountFsInput {
   workspaceId: string;
@@ -34,10 +44,10 @@ export interface MountFsInput {
   content: MountContent;
   scratch: SessionScratch;
   /**
-   * The session's skills now, whose reference files are mounted read-only at `/mnt/skills/<name>/<file>`.
-   * Absent: no `/mnt/skills`.
+   * The session's skills now, whose files (all of them: SKILL.md, references, scripts, binary assets) are
+   * mounted read-only at `/mnt/skills/<name>/<path>`, byte for byte. Absent: no `/mnt/skills`.
    */
-  skills?: () => Promise<readonly { name: string; references?: SkillReferences }[]>;
+  skills?: () => Promise<readonly MountedSkill[]>;
 }
 
 /**
@@ -97,23 +107,19 @@ export function createMountFs(input: MountFsInput): FsOps {
     ...(input.skills === undefined ? [] : [SKILLS_MOUNT_ROOT]),
   ];
   /** The skill's files as absolute paths under its mount, or undefined when there is no such skill. */
-  const skillFiles = async (
-    skill: string,
-  ): Promise<{ paths: string[]; refs?: SkillReferences } | undefined> => {
+  const skillFiles = async (skill: string): Promise<{ paths: string[]; found: MountedSkill } | undefined> => {
     const found = (await input.skills?.())?.find((s) => s.name === skill);
     if (found === undefined) return undefined;
-    const listed = (await found.references?.list()) ?? [];
-    const paths = listed.map((r) => `${SKILLS_MOUNT_ROOT}/${skill}/${r.name}`);
-    return found.references === undefined ? { paths } : { paths, refs: found.references };
+    return { paths: found.paths.map((p) => `${SKILLS_MOUNT_ROOT}/${skill}/${p}`), found };
   };
   const skillPlace = async (where: { skill: string; rel: string }, path: string, syscall: string) => {
     if (where.skill === "") return { kind: "dir" as const, paths: [] };
     const files = await skillFiles(where.skill);
     if (files === undefined) throw fsError("ENOENT", syscall, path);
-    if (where.rel !== "" && files.paths.includes(path) && files.refs !== undefined) {
-      const text = await files.refs.read(where.rel);
-      if (text === undefined) throw fsError("ENOENT", syscall, path);
-      return { kind: "file" as const, text };
+    if (where.rel !== "" && files.paths.includes(path)) {
+      const bytes = await files.found.read(where.rel);
+      if (bytes === undefined) throw fsError("ENOENT", syscall, path);
+      return { kind: "file" as const, bytes };
     }
     const under = files.paths.filter((p) => p.startsWith(`${path}/`));
     if (where.rel !== "" && under.length === 0) throw fsError("ENOENT", syscall, path);
@@ -207,9 +213,7 @@ export function createMountFs(input: MountFsInput): FsOps {
       }
       case "skills": {
         const found = await skillPlace(where, path, "stat");
-        return found.kind === "file"
-          ? fileStat(path, Buffer.byteLength(found.text, "utf8"), 0)
-          : dirStat(path);
+        return found.kind === "file" ? fileStat(path, found.bytes.length, 0) : dirStat(path);
       }
       case "scratch": {
         if (path === SCRATCH_ROOT) return dirStat(path);
@@ -257,7 +261,7 @@ export function createMountFs(input: MountFsInput): FsOps {
       case "skills": {
         const found = await skillPlace(where, path, "open");
         if (found.kind === "dir") throw fsError("EISDIR", "read", path);
-        return new Uint8Array(Buffer.from(found.text, "utf8"));
+        return found.bytes;
       }
       case "virtual":
         throw fsError("EISDIR", "read", path);

@@ -2,6 +2,7 @@ import type { BetaManagedAgentsSession } from "@anthropic-ai/sdk/resources/beta/
 import type { ModelClient } from "../../agent/model-client.js";
 import type { FsOps } from "../../io/fs.js";
 import type { DefinedOutcome } from "../../outcome/outcome-prompts.js";
+import type { SandboxLimits } from "../../sandbox/sandbox-limits.js";
 import type { Telemetry } from "../../telemetry/telemetry.js";
 import type { EventSignals } from "../events/event-signals.js";
 import type { SessionRunner } from "../session-runner.js";
@@ -14,6 +15,7 @@ import { createLiveSessions } from "./live-sessions.js";
 import { createOrphanTakeover } from "./orphan-takeover.js";
 import { acceptOutcome, outcomeOf } from "./outcome.js";
 import type { HostTools } from "./served-capabilities.js";
+import type { ServeSandboxTier } from "./served-sandbox-tier.js";
 import { createServedTurns, sessionGone } from "./served-turns.js";
 import { createServedSessionIo } from "./session-io.js";
 import { createSessionQueues } from "./session-queues.js";
@@ -33,8 +35,17 @@ export interface SessionRunnerOptions {
    * settings). Absent (the default): no host file system at all; skills come from the store only.
    */
   hostTools?: HostTools;
+  /** Where sessions without `hostTools` run code: `serve --sandbox` (default `simulated`). */
+  sandbox?: ServeSandboxTier;
+  /** The simulated tier's limits in place of its defaults (tests set its per-command deadline). */
+  sandboxLimits?: Partial<SandboxLimits>;
   /**
-   * The file system sessions see without `hostTools` (default an empty in-memory one per session). The session
+   * `serve --sandbox-allow-host`: hosts sessions' sandboxed commands may reach even on a loopback, private or
+   * link-local address (refused by default, whatever the environment's networking says).
+   */
+  sandboxAllowHosts?: readonly string[];
+  /**
+   * The file system sessions see without `hostTools` (default each session's own, over its mounts). The session
    * machinery itself reads no file: skills, rules and agent types come from the store.
    */
   fs?: FsOps;
@@ -152,7 +163,12 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
     io,
     locks,
     limits: options.liveSessions ?? LIVE_SESSION_LIMITS,
-    ...(options.hostTools === undefined ? {} : { hostTools: options.hostTools }),
+    sandbox: {
+      hostTools: options.hostTools,
+      tier: options.sandbox,
+      limits: options.sandboxLimits,
+    },
+    sandboxAllowHosts: options.sandboxAllowHosts ?? [],
     ...(options.fs === undefined ? {} : { fs: options.fs }),
     mcpAllowHosts: options.mcpAllowHosts ?? [],
     toolDeadlineMs: options.toolDeadlineMs,

@@ -1,7 +1,13 @@
 import { createNodeFs, type FsOps } from "../../io/fs.js";
 import { createMemoryFs } from "../../io/memory-fs.js";
-import { createNoShell } from "../../io/no-shell.js";
-import { createNodeShell, type ShellOps } from "../../io/shell.js";
+import { createNodeShell } from "../../io/shell.js";
+import { createHostSandbox } from "../../sandbox/host-sandbox.js";
+import { createNoSandbox } from "../../sandbox/no-sandbox.js";
+import type { Sandbox } from "../../sandbox/sandbox.js";
+import type { SandboxLimits } from "../../sandbox/sandbox-limits.js";
+import type { SandboxNetwork } from "../../sandbox/sandbox-network.js";
+import { createSimulatedSandbox } from "../../sandbox/simulated-sandbox.js";
+import { DEFAULT_SERVE_SANDBOX, type ServeSandboxTier } from "./served-sandbox-tier.js";
 
 /**
  * `serve --host-tools`: served sessions get the server's own file system and shell, in `cwd`. Commands start
@@ -17,36 +23,54 @@ export interface HostTools {
 
 /** Why a served session runs no command: what the Skill tool, the hook runner and upload warnings say. */
 export const SERVED_NO_SHELL =
-  "skills served by skillwright serve run no shell: inline shell (!`…` and ```! blocks), command hooks and " +
-  "scripts do not run on this server (its operator can allow them by starting it with --host-tools)";
+  "skills served by skillwright serve --sandbox none run no shell: inline shell (!`…` and ```! blocks), command " +
+  "hooks and scripts do not run on this server (its operator can run them in the simulated sandbox, the " +
+  "default, or on the host with --host-tools)";
+
+/** The working directory of a served session's commands and file tools without `--host-tools`. */
+export const SERVED_CWD = "/workspace";
+
+/** How served sessions run code: the operator's choice at start-up, the same for every session. */
+export interface ServedSandboxChoice {
+  /** `serve --host-tools`: the host, unconfined (wins over `tier`). */
+  hostTools?: HostTools;
+  /** `serve --sandbox` (default {@link DEFAULT_SERVE_SANDBOX}). */
+  tier?: ServeSandboxTier;
+  /** The simulated tier's limits in place of its defaults (`serve --sandbox-timeout-ms`, tests). */
+  limits?: Partial<SandboxLimits>;
+}
 
 /** Where a served session's engine looks and what it may touch. */
 export interface ServedCapabilities {
   cwd: string;
   home: string;
-  fs: FsOps;
-  shell: ShellOps;
-  /** Whether `fs` and `shell` are the host's: only then is Bash offered (the file tools always are, on `fs`). */
-  hostTools: boolean;
+  /** Where its code runs and the files its tools work on: `sandbox.fs`. */
+  sandbox: Sandbox;
 }
 
 /**
  * THE gate between a served session and the host: every process, host path or host environment a served
- * session can reach is handed in here, and nowhere else. Without `hostTools`: `fs` (the session's own file system
- * over its mounts, all in the database; an empty in-memory one when none is given) and a shell that starts
- * nothing, whose refusal ({@link SERVED_NO_SHELL}) reaches the model.
+ * session can reach is handed in here, and nowhere else. Without `hostTools`: `fs` (the session's own file
+ * system over its mounts, all in the database; an empty in-memory one when none is given) and the tier's shell
+ * over it: `simulated` (default) runs bash and python3 in WebAssembly over `fs` alone, with `network` (its
+ * environment's); `none` starts nothing, and its refusal ({@link SERVED_NO_SHELL}) reaches the model.
  * With it: the host's file system and a shell in `hostTools.cwd` with a small environment of its own.
- * `fs` replaces the in-memory file system (an embedder's own, e.g. one kept in the database); it is ignored
- * with `hostTools`.
  */
-export function servedCapabilities(hostTools: HostTools | undefined, fs?: FsOps): ServedCapabilities {
+export function servedCapabilities(
+  choice: ServedSandboxChoice,
+  session: { fs?: FsOps; network: SandboxNetwork },
+): ServedCapabilities {
+  const hostTools = choice.hostTools;
   if (hostTools === undefined) {
+    const fs = session.fs ?? createMemoryFs();
+    const tier = choice.tier ?? DEFAULT_SERVE_SANDBOX;
     return {
-      cwd: "/workspace",
+      cwd: SERVED_CWD,
       home: "/home",
-      fs: fs ?? createMemoryFs(),
-      shell: createNoShell(SERVED_NO_SHELL),
-      hostTools: false,
+      sandbox:
+        tier === "none"
+          ? createNoSandbox({ fs, reason: SERVED_NO_SHELL })
+          : createSimulatedSandbox({ fs, network: session.network, limits: choice.limits }),
     };
   }
   const env = {
@@ -57,8 +81,6 @@ export function servedCapabilities(hostTools: HostTools | undefined, fs?: FsOps)
   return {
     cwd: hostTools.cwd,
     home: hostTools.home,
-    fs: createNodeFs(),
-    shell: createNodeShell({ env }),
-    hostTools: true,
+    sandbox: createHostSandbox({ fs: createNodeFs(), shell: createNodeShell({ env }) }),
   };
 }

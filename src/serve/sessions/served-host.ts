@@ -17,7 +17,7 @@ const NO_USAGE: UsageStore = {
  * A served session's host: its skills are the catalog over the store (nothing else), and it is configured from
  * one snapshot with no file behind it: no settings, hooks, plugins, prompt templates, prompt files or agent
  * files, only the built-in agent types and the served agent's own rules. Nothing here touches a file system;
- * the session's tools get `can.fs` (an empty memory fs unless the operator passed `--host-tools`).
+ * the session's tools get `can.sandbox.fs` (the host's only when the operator passed `--host-tools`).
  */
 export function servedSessionHost(input: {
   catalog: SkillCatalog;
@@ -33,7 +33,7 @@ export function servedSessionHost(input: {
     projectDir: can.cwd,
     home: can.home,
     env: {},
-    fs: can.fs,
+    fs: can.sandbox.fs,
     catalog,
     // Nothing a snapshot holds changes when the store's skills do: built once.
     snapshot: async () => {

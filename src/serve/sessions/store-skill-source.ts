@@ -63,6 +63,18 @@ export interface StoreSkillSource extends SkillSource {
   checkLatest(latest: ReadonlyMap<string, string>): void;
   /** The version id of each skill the last listing gave, by skill name (what a search of them ranks). */
   versions(): ReadonlyMap<string, string>;
+  /**
+   * The files of the skill the last listing gave under `name` (every path of its version, SKILL.md included,
+   * and their bytes from the store), or undefined when it gave none of that name.
+   */
+  files(name: string): StoredSkillFiles | undefined;
+}
+
+/** A listed skill version's files: their paths relative to the skill's root, and their bytes on demand. */
+export interface StoredSkillFiles {
+  paths: readonly string[];
+  /** The bytes of `path`, or undefined when the version has no such file. */
+  read(path: string): Promise<Uint8Array | undefined>;
 }
 
 /** Whether a `latest` skill listed at one version id (null: not found) has moved. Pure. */
@@ -89,6 +101,8 @@ export function createStoreSkillSource(deps: StoreSkillSourceDeps): StoreSkillSo
   let listedLatest: ReadonlyMap<string, string | null> = new Map();
   // The version each listed skill was given, by name.
   let listedVersions: ReadonlyMap<string, string> = new Map();
+  // The files of each listed skill's version, by name.
+  let listedFiles: ReadonlyMap<string, StoredSkillFiles> = new Map();
   const readFile = async (versionId: string, path: string): Promise<string> => {
     const content = await skills.file(versionId, path);
     return content === undefined ? "" : decoder.decode(content);
@@ -105,7 +119,12 @@ export function createStoreSkillSource(deps: StoreSkillSourceDeps): StoreSkillSo
   const one = async (
     skillId: string,
     version: string,
-  ): Promise<{ skill?: Skill; diagnostics: Diagnostic[]; versionId: string | null }> => {
+  ): Promise<{
+    skill?: Skill;
+    diagnostics: Diagnostic[];
+    versionId: string | null;
+    paths?: readonly string[];
+  }> => {
     const found = await skills.getVersion(workspaceId, skillId, version).catch(() => undefined);
     if (found === undefined) {
       return {
@@ -139,7 +158,7 @@ export function createStoreSkillSource(deps: StoreSkillSourceDeps): StoreSkillSo
       "app",
       "store",
     );
-    return { ...made, versionId: found.id };
+    return { ...made, versionId: found.id, paths: parsed.paths };
   };
   return {
     id: "store",
@@ -156,6 +175,14 @@ export function createStoreSkillSource(deps: StoreSkillSourceDeps): StoreSkillSo
           b.skill === undefined || b.versionId === null ? [] : [[b.skill.name, b.versionId]],
         ),
       );
+      listedFiles = new Map(
+        built.flatMap((b) => {
+          const { skill, versionId, paths } = b;
+          if (skill === undefined || versionId === null || paths === undefined) return [];
+          const read = (path: string) => (paths.includes(path) ? skills.file(versionId, path) : undefined);
+          return [[skill.name, { paths, read: async (path: string) => read(path) }] as const];
+        }),
+      );
       return {
         skills: built.flatMap((b) => (b.skill === undefined ? [] : [b.skill])),
         diagnostics: built.flatMap((b) => b.diagnostics),
@@ -166,6 +193,7 @@ export function createStoreSkillSource(deps: StoreSkillSourceDeps): StoreSkillSo
       return () => listeners.delete(onChange);
     },
     versions: () => listedVersions,
+    files: (name) => listedFiles.get(name),
     checkLatest(latest) {
       if (!latestMoved(listedLatest, latest)) return;
       for (const listener of listeners) listener();

@@ -1,10 +1,11 @@
 import { parseHooksConfig } from "../../hooks/schema.js";
 import { hasInlineShell } from "../../inline/shell-regions.js";
+import type { SandboxTier } from "../../sandbox/sandbox.js";
 import { parseFrontmatter } from "../../skill/frontmatter.js";
 import { splitFrontmatter } from "../../skill/frontmatter-core.js";
 import type { SkillFile } from "../store/skill-upload.js";
 
-/** What a served skill asks for that a server without `--host-tools` will not do. */
+/** What a served skill asks for that a server whose sessions run no code (`serve --sandbox none`) will not do. */
 export type SkillWarningCode = "inline-shell-not-run" | "hooks-not-run" | "scripts-not-run";
 
 /** One such thing, as a skill version's `warnings` (upload answer, version retrieve, web page) list it. */
@@ -27,13 +28,12 @@ function isScript(file: SkillFile): boolean {
 }
 
 /**
- * What a skill's files ask for that a served session without `--host-tools` refuses (it has no shell): inline
+ * What a skill's files ask for that a served session whose sandbox tier runs no code (`none`) refuses: inline
  * shell in SKILL.md's body (`` !`cmd` ``, ```` ```! ```` blocks), command hooks in its frontmatter's `hooks:`,
- * and script files.
- * With host tools nothing is refused, so nothing is listed. Pure.
+ * and script files. A tier that runs code (simulated, os, host) refuses none of them, so nothing is listed. Pure.
  */
-export function servedSkillWarnings(files: readonly SkillFile[], hostTools: boolean): SkillWarning[] {
-  if (hostTools) return [];
+export function servedSkillWarnings(files: readonly SkillFile[], tier: SandboxTier): SkillWarning[] {
+  if (tier !== "none") return [];
   const warnings: SkillWarning[] = [];
   const skillMd = files.find((f) => f.path === "SKILL.md");
   const split = splitFrontmatter(skillMd === undefined ? "" : Buffer.from(skillMd.content).toString("utf8"));
@@ -41,7 +41,7 @@ export function servedSkillWarnings(files: readonly SkillFile[], hostTools: bool
     warnings.push({
       code: "inline-shell-not-run",
       message:
-        "its inline shell does not run on this server (no shell without --host-tools): invoking it answers with that refusal",
+        "its inline shell does not run on this server (it runs no code: serve --sandbox none): invoking it answers with that refusal",
       file: "SKILL.md",
     });
   }
@@ -51,7 +51,7 @@ export function servedSkillWarnings(files: readonly SkillFile[], hostTools: bool
   if (groups.some((group) => group.hooks.some((hook) => hook.type === "command"))) {
     warnings.push({
       code: "hooks-not-run",
-      message: "its command hooks are not registered on this server (no shell without --host-tools)",
+      message: "its command hooks are not registered on this server (it runs no code: serve --sandbox none)",
       file: "SKILL.md",
     });
   }
@@ -61,7 +61,7 @@ export function servedSkillWarnings(files: readonly SkillFile[], hostTools: bool
     const more = scripts.length > MAX_NAMED_SCRIPTS ? ` and ${scripts.length - MAX_NAMED_SCRIPTS} more` : "";
     warnings.push({
       code: "scripts-not-run",
-      message: `its scripts (${named}${more}) cannot be run on this server: served sessions have no shell without --host-tools`,
+      message: `its scripts (${named}${more}) cannot be run on this server: this server runs no code (serve --sandbox none)`,
       file: scripts[0] ?? "",
     });
   }

@@ -1,0 +1,34 @@
+import { assertNever } from "../../diagnostics.js";
+
+/** The tiers `serve --sandbox` offers for sessions without `--host-tools`, the most confined first. */
+export const SERVE_SANDBOX_TIERS = ["none", "simulated"] as const;
+export type ServeSandboxTier = (typeof SERVE_SANDBOX_TIERS)[number];
+
+/** The tier served sessions run their code in when `serve --sandbox` is not given. */
+export const DEFAULT_SERVE_SANDBOX: ServeSandboxTier = "simulated";
+
+/** The tier named by `serve --sandbox NAME`, or undefined for a name serve does not offer. Pure. */
+export function serveSandboxTier(name: string): ServeSandboxTier | undefined {
+  return SERVE_SANDBOX_TIERS.find((tier) => tier === name);
+}
+
+/**
+ * The line `serve` prints at start-up saying where sessions run code: on the host with `--host-tools`, else in
+ * `tier`. Pure.
+ */
+export function servedSandboxLine(hostTools: boolean, tier: ServeSandboxTier): string {
+  if (hostTools) {
+    return "sessions run code on this host (--host-tools): its files, binaries and network, unconfined";
+  }
+  switch (tier) {
+    case "simulated":
+      return (
+        "sessions run code in the simulated sandbox (--sandbox simulated): bash and python3 in WebAssembly " +
+        "over each session's own files, nothing on the host"
+      );
+    case "none":
+      return "sessions run no code (--sandbox none): Bash, skills' inline shell and command hooks are refused";
+    default:
+      return assertNever(tier);
+  }
+}
