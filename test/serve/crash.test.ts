@@ -159,23 +159,36 @@ async function cycle(
     return undefined;
   });
   if (after === undefined) return violations;
-  const settled = await waitUntil(async () => {
-    const status = (await after.beta.sessions.retrieve(session)).status;
-    const list = await listed(after, session);
-    const told = list.some((e) => e.type === "session.error" && e.error.message === ABANDONED_TURN_TEXT);
-    return status === "idle" && told && list.at(-1)?.type === "session.status_idle";
-  }, RECOVERY_MS);
+  // Recovery is read from the event log's order, not from a moment's status: the abandoned turn's end
+  // (session.error, then session.status_idle), then the queued message's own turn (or its refusal) and the
+  // session.status_idle after it. Between the two the session is idle for as long as the instance takes to
+  // start the queued turn, so an idle status alone does not say the queue is done.
+  const closed = (list: readonly Event[]): boolean => {
+    const told = list.findIndex((e) => e.type === "session.error" && e.error.message === ABANDONED_TURN_TEXT);
+    return told !== -1 && list.slice(told).some((e) => e.type === "session.status_idle");
+  };
+  const fate = (list: readonly Event[]) => ({
+    ran: list.some(
+      (e) => e.type === "agent.message" && JSON.stringify(e.content).includes(`queued ran ${tag}`),
+    ),
+    refused: list.some((e) => e.type === "session.error" && e.error.message.includes(`${queued}`)),
+  });
+  const settled = await waitUntil(async () => closed(await listed(after, session)), RECOVERY_MS);
   if (!settled) violations.push(`${tag}: not idle with a session.error within ${RECOVERY_MS} ms`);
+  const done = await waitUntil(async () => {
+    const list = await listed(after, session);
+    const { ran, refused } = fate(list);
+    const status = (await after.beta.sessions.retrieve(session)).status;
+    return (ran || refused) && list.at(-1)?.type === "session.status_idle" && status === "idle";
+  }, RECOVERY_MS);
   const list = await listed(after, session);
   const stored = new Set(list.map(idOf));
   const lost = seen.map(idOf).filter((id) => id !== "" && !stored.has(id));
   if (lost.length > 0) violations.push(`${tag}: events seen before the kill are gone: ${lost.join(", ")}`);
-  const ranQueued = list.some(
-    (e) => e.type === "agent.message" && JSON.stringify(e.content).includes(`queued ran ${tag}`),
-  );
-  const refused = list.some((e) => e.type === "session.error" && e.error.message.includes(`${queued}`));
+  const { ran: ranQueued, refused } = fate(list);
   if (!ranQueued && !refused)
     violations.push(`${tag}: the queued message ${queued} neither ran nor was refused`);
+  else if (!done) violations.push(`${tag}: the queued message's turn did not end within ${RECOVERY_MS} ms`);
   const starts = list.filter((e) => e.type === "span.model_request_start").map(idOf);
   const ends = new Set(
     list.flatMap((e) => (e.type === "span.model_request_end" ? [e.model_request_start_id] : [])),
