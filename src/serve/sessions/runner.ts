@@ -9,6 +9,7 @@ import { isTurnInput, type SessionEvent } from "../store/sessions.js";
 import type { Store } from "../store/store.js";
 import type { OutEvent } from "./agent-event-map.js";
 import { checkUserAnswers } from "./confirmation-check.js";
+import type { AfterAppend } from "./crash-fault.js";
 import type { LiveCacheLimits } from "./live-cache.js";
 import { createLiveSessions } from "./live-sessions.js";
 import { createOrphanTakeover } from "./orphan-takeover.js";
@@ -83,6 +84,11 @@ export interface SessionRunnerOptions {
   interruptChannel?: string;
   /** What a failure no request or event can tell goes to (default `console.error`). */
   report?: (error: unknown) => void;
+  /**
+   * Hears each batch of session events once it is stored (`serve` sets it only for a crash test's fault,
+   * `SKILLWRIGHT_CRASH_AFTER_EVENT`, crash-fault.ts); absent: nothing.
+   */
+  afterAppend?: AfterAppend;
 }
 
 /** The turn option of a taken `user.define_outcome` (its write–grade–revise loop); none for a message. Pure. */
