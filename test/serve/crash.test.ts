@@ -5,11 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ScriptTurnInput } from "../../src/dev/model-script.js";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
 import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
+import { CRASH_AFTER_EVENT_ENV } from "../../src/serve/sessions/crash-fault.js";
+import { RESULT_LOST_TEXT } from "../../src/serve/sessions/orphan-resume.js";
 import { ABANDONED_TURN_TEXT, SHUTDOWN_TURN_TEXT } from "../../src/serve/sessions/turn-queue.js";
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
 import { freshPgliteDir } from "../support/pglite-template.js";
 import { waitUntil } from "../support/processes.js";
-import { readUntil, userMessage } from "../support/session-stream.js";
+import { readUntil, sayAndRead, userMessage } from "../support/session-stream.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
@@ -18,7 +20,10 @@ import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 // event a stream saw is lost, the session is idle with a session.error within 30 s, the queued message ran or
 // was refused by an event, and a new message is answered. On a PGlite dir the restarted serve cleans up; on
 // PostgreSQL a second instance that stayed up does. `CRASH_CYCLES` (default 4, one per stage) sets how many
-// kills per database; `npm run crash-test` runs many. A SIGTERM ends a running turn with a terminal event.
+// kills per database; `npm run crash-test` runs many. Recovery is judged by the order of the stored events
+// (never by a status read at one moment: a session is idle between the abandoned turn and its queued one). One
+// kill is exact, not timed: SKILLWRIGHT_CRASH_AFTER_EVENT stops an instance right after the batch holding its
+// turn's agent.tool_use is stored. A SIGTERM ends a running turn with a terminal event.
 
 const KEY = "sk-crash";
 const CYCLES = Number(process.env.CRASH_CYCLES ?? "4");
@@ -159,23 +164,36 @@ async function cycle(
     return undefined;
   });
   if (after === undefined) return violations;
-  const settled = await waitUntil(async () => {
-    const status = (await after.beta.sessions.retrieve(session)).status;
-    const list = await listed(after, session);
-    const told = list.some((e) => e.type === "session.error" && e.error.message === ABANDONED_TURN_TEXT);
-    return status === "idle" && told && list.at(-1)?.type === "session.status_idle";
-  }, RECOVERY_MS);
+  // Recovery is read from the event log's order, not from a moment's status: the abandoned turn's end
+  // (session.error, then session.status_idle), then the queued message's own turn (or its refusal) and the
+  // session.status_idle after it. Between the two the session is idle for as long as the instance takes to
+  // start the queued turn, so an idle status alone does not say the queue is done.
+  const closed = (list: readonly Event[]): boolean => {
+    const told = list.findIndex((e) => e.type === "session.error" && e.error.message === ABANDONED_TURN_TEXT);
+    return told !== -1 && list.slice(told).some((e) => e.type === "session.status_idle");
+  };
+  const fate = (list: readonly Event[]) => ({
+    ran: list.some(
+      (e) => e.type === "agent.message" && JSON.stringify(e.content).includes(`queued ran ${tag}`),
+    ),
+    refused: list.some((e) => e.type === "session.error" && e.error.message.includes(`${queued}`)),
+  });
+  const settled = await waitUntil(async () => closed(await listed(after, session)), RECOVERY_MS);
   if (!settled) violations.push(`${tag}: not idle with a session.error within ${RECOVERY_MS} ms`);
+  const done = await waitUntil(async () => {
+    const list = await listed(after, session);
+    const { ran, refused } = fate(list);
+    const status = (await after.beta.sessions.retrieve(session)).status;
+    return (ran || refused) && list.at(-1)?.type === "session.status_idle" && status === "idle";
+  }, RECOVERY_MS);
   const list = await listed(after, session);
   const stored = new Set(list.map(idOf));
   const lost = seen.map(idOf).filter((id) => id !== "" && !stored.has(id));
   if (lost.length > 0) violations.push(`${tag}: events seen before the kill are gone: ${lost.join(", ")}`);
-  const ranQueued = list.some(
-    (e) => e.type === "agent.message" && JSON.stringify(e.content).includes(`queued ran ${tag}`),
-  );
-  const refused = list.some((e) => e.type === "session.error" && e.error.message.includes(`${queued}`));
+  const { ran: ranQueued, refused } = fate(list);
   if (!ranQueued && !refused)
     violations.push(`${tag}: the queued message ${queued} neither ran nor was refused`);
+  else if (!done) violations.push(`${tag}: the queued message's turn did not end within ${RECOVERY_MS} ms`);
   const starts = list.filter((e) => e.type === "span.model_request_start").map(idOf);
   const ends = new Set(
     list.flatMap((e) => (e.type === "span.model_request_end" ? [e.model_request_start_id] : [])),
@@ -256,6 +274,81 @@ describe("a serve killed in the middle of turns", () => {
     },
     CYCLES * 120_000,
   );
+
+  it("PostgreSQL: an instance killed right after storing the batch of a turn's agent.tool_use leaves a session the other instance ends, then runs its queued message and answers a new one", async () => {
+    const db = await postgres.createDatabase("half_written");
+    const survivor = await start(db);
+    // The fault: the victim SIGKILLs itself once the batch holding the model's call is stored.
+    const victim = await startServe(["--db", db, "--api-key", KEY], {
+      ...env(),
+      [CRASH_AFTER_EVENT_ENV]: "agent.tool_use",
+    });
+    try {
+      const onSurvivor = sdkClient(survivor.url, KEY);
+      const ids = await setUp(onSurvivor);
+      model.addTurns([
+        toolTurn(
+          "Skill",
+          { skill: "crash-skill" },
+          { id: "toolu_half_written", match: { lastUserTextIncludes: "half go" } },
+        ),
+        // Only a victim that lived on would ask this (its turn then ends, and the checks below say why).
+        textTurn("the skill ran half", { hasToolResultFor: "toolu_half_written" }),
+        textTurn("queued ran half", { lastUserTextIncludes: "half queued" }),
+        textTurn("after ran half", { lastUserTextIncludes: "half after" }),
+      ]);
+      const onVictim = sdkClient(victim.url, KEY);
+      const session = (
+        await onVictim.beta.sessions.create({ agent: ids.agent, environment_id: ids.environment })
+      ).id;
+      // The survivor's stream sees the victim's events through PostgreSQL's NOTIFY, then its own.
+      const stream = await onSurvivor.beta.sessions.events.stream(session);
+      const events = stream[Symbol.asyncIterator]();
+      // One request: the first message's turn starts, the second waits in the queue behind it.
+      await onVictim.beta.sessions.events.send(session, {
+        events: [...userMessage("half go").events, ...userMessage("half queued").events],
+      });
+      const seen = await readUntil(
+        events,
+        (e) => e.type === "agent.message" && JSON.stringify(e.content).includes("queued ran half"),
+      );
+      seen.push(...(await readUntil(events, (e) => e.type === "session.status_idle")));
+      stream.controller.abort();
+
+      const types = seen.map((e) => e.type);
+      const call = types.indexOf("agent.tool_use");
+      const told = seen.findIndex(
+        (e) => e.type === "session.error" && e.error.message === ABANDONED_TURN_TEXT,
+      );
+      // The turn stopped after its call was stored (no status_idle of its own): the survivor ended it, then ran
+      // the queued message.
+      expect(call).toBeGreaterThan(-1);
+      expect(told).toBeGreaterThan(call);
+      expect(types.slice(call, told)).not.toContain("session.status_idle");
+      expect(seen[told + 1]).toMatchObject({
+        type: "session.status_idle",
+        stop_reason: { type: "retries_exhausted" },
+      });
+      expect(types.slice(told + 2)).toContain("session.status_running");
+      expect(seen.at(-1)?.type).toBe("session.status_idle");
+      // The queued turn's request is a whole conversation: the call has a result (its own, or "result lost").
+      const queuedRequest = model.requests.find((r) => JSON.stringify(r.body).includes("half queued"));
+      const sent = JSON.stringify(queuedRequest?.body);
+      expect(sent).toContain('"tool_use_id":"toolu_half_written"');
+      if (!types.includes("agent.tool_result")) expect(sent).toContain(RESULT_LOST_TEXT);
+      // Nothing the survivor's stream saw is missing from the log, and a new message is answered.
+      const stored = new Set((await listed(onSurvivor, session)).map(idOf));
+      expect(seen.map(idOf).filter((id) => !stored.has(id))).toEqual([]);
+      const answer = await sayAndRead(onSurvivor, session, "half after");
+      expect(JSON.stringify(answer)).toContain("after ran half");
+      // The victim died of the fault (asked last: a victim that lived on never exits by itself).
+      expect((await victim.process).signal).toBe("SIGKILL");
+    } finally {
+      victim.process.kill("SIGKILL");
+      await victim.process;
+      await survivor.stop();
+    }
+  }, 240_000);
 
   it("PostgreSQL: a user.interrupt sent to another instance stops the turn, its span ended as an error", async () => {
     const db = await postgres.createDatabase("interrupts");

@@ -5,6 +5,7 @@ import { mcpAllowHostsFrom } from "../../io/url-guard.js";
 import { createEventSignals } from "../../serve/events/event-signals.js";
 import { EVENTS_CHANNEL, INTERRUPTS_CHANNEL, listenForEvents } from "../../serve/events/pg-listen.js";
 import { createServeApp } from "../../serve/http/app.js";
+import { CRASH_AFTER_EVENT_ENV, crashAfterEvent } from "../../serve/sessions/crash-fault.js";
 import { createSessionRunner, SHUTDOWN_GRACE_MS } from "../../serve/sessions/runner.js";
 import { servedSandboxLine } from "../../serve/sessions/served-sandbox-tier.js";
 import { openPgTurnLocks } from "../../serve/sessions/turn-locks.js";
@@ -104,9 +105,14 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
   // Which instance owns a turn waiting on the user: another resumes it only once the owner is gone.
   const turnLocks = shared ? await openPgTurnLocks(location) : undefined;
   const telemetry = await telemetryFromEnv(io);
+  // A crash test's fault only: the process dies at once, as a crash would leave it.
+  const afterAppend = crashAfterEvent(io.env[CRASH_AFTER_EVENT_ENV], () =>
+    process.kill(process.pid, "SIGKILL"),
+  );
   const runner = createSessionRunner({
     store,
     signals,
+    ...(afterAppend === undefined ? {} : { afterAppend }),
     ...(telemetry === undefined ? {} : { telemetry }),
     ...(shared
       ? {

@@ -10,6 +10,7 @@ import { isTurnInput, type SessionEvent } from "../store/sessions.js";
 import type { Store } from "../store/store.js";
 import type { OutEvent } from "./agent-event-map.js";
 import { checkUserAnswers } from "./confirmation-check.js";
+import type { AfterAppend } from "./crash-fault.js";
 import type { LiveCacheLimits } from "./live-cache.js";
 import { createLiveSessions } from "./live-sessions.js";
 import { createOrphanTakeover } from "./orphan-takeover.js";
@@ -96,6 +97,11 @@ export interface SessionRunnerOptions {
   interruptChannel?: string;
   /** What a failure no request or event can tell goes to (default `console.error`). */
   report?: (error: unknown) => void;
+  /**
+   * Hears each batch of session events once it is stored (`serve` sets it only for a crash test's fault,
+   * `SKILLWRIGHT_CRASH_AFTER_EVENT`, crash-fault.ts); absent: nothing.
+   */
+  afterAppend?: AfterAppend;
 }
 
 /** The turn option of a taken `user.define_outcome` (its write–grade–revise loop); none for a message. Pure. */
@@ -112,6 +118,12 @@ export const LIVE_SESSION_LIMITS: LiveCacheLimits = { max: 256, idleMs: 5 * 60_0
 
 /** How long a shutdown waits for running turns to end by themselves before it stops them: 10 seconds. */
 export const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * How long a shutdown waits for the turns it stopped to store their last events (a bound on a stuck write, not
+ * a grace: a stopped turn ends as soon as its writes are stored): 10 seconds, whatever the grace was.
+ */
+export const STOPPED_TURNS_END_MS = 10_000;
 
 /** Resolves after `ms` (a bound on a shutdown step, not a wait for work). */
 function delay(ms: number): Promise<void> {
@@ -136,8 +148,9 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
   close(): Promise<void>;
   /**
    * Stops for good: no new turn starts; running turns get `graceMs` to end, then are stopped (each ends with
-   * a `session.error` and `session.status_idle`; a turn waiting on the user is left waiting, to be resumed
-   * by the next instance); open streams then read what is left and end.
+   * a `session.error` and `session.status_idle`, stored within {@link STOPPED_TURNS_END_MS} whatever `graceMs`
+   * is; a turn waiting on the user is left waiting, to be resumed by the next instance); open streams then read
+   * what is left and end.
    */
   shutdown(graceMs?: number): Promise<void>;
   /** How many sessions are kept open between turns now. */
@@ -372,7 +385,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       orphans.close();
       await Promise.race([turns.quiet(), delay(graceMs)]);
       turns.stopAll("shutdown");
-      await Promise.race([turns.quiet(), delay(graceMs)]);
+      await Promise.race([turns.quiet(), delay(STOPPED_TURNS_END_MS)]);
       finishStreams.abort();
       await lives.closeAll();
     },

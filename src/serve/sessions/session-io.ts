@@ -3,6 +3,7 @@ import type { EventSignals } from "../events/event-signals.js";
 import { followEvents } from "../events/follow-events.js";
 import type { AppendOptions, SessionEvent } from "../store/sessions.js";
 import type { Store } from "../store/store.js";
+import type { AfterAppend } from "./crash-fault.js";
 import type { UserEvent } from "./user-events.js";
 
 /** What a served session's events go through: the store, and how appends are announced. */
@@ -19,6 +20,8 @@ export interface SessionIoOptions {
   origin?: string;
   /** The fallback poll interval of streams woken by `signals`. Default 1000 ms. */
   followIntervalMs?: number;
+  /** Hears each batch once it is stored, before this instance's streams do (a crash test's fault: crash-fault.ts). */
+  afterAppend?: AfterAppend;
 }
 
 /** Appends to and follows of served sessions' events, announced to every stream of every instance. */
@@ -59,6 +62,10 @@ export function createServedSessionIo(options: SessionIoOptions): ServedSessionI
         ...(options.notifyChannel === undefined ? {} : { notify: options.notifyChannel }),
         ...(options.origin === undefined ? {} : { origin: options.origin }),
       });
+      options.afterAppend?.(
+        sessionId,
+        stored.map((e) => e.event),
+      );
       // The batch as stored goes to this instance's streams with the wake-up: they need not read it back.
       signals?.notify(sessionId, stored);
       return stored.map((e) => e.event);
