@@ -1,7 +1,7 @@
 import * as os from "node:os";
 import * as path from "node:path";
 import * as z from "zod";
-import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
+import { errorCode, type FsOps } from "../io/fs.js";
 import { lazy } from "../lazy.js";
 import { defineTool, type Tool, type ToolContext, type ToolOutput, toolError } from "./define-tool.js";
 import { GREP_INPUT_SCHEMA } from "./input-schemas.js";

@@ -1,7 +1,6 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FsOps } from "../../src/io/fs.js";
-import { textTurn, toolTurn } from "../support/model-server.js";
 import { type ServedApp, startServedApp } from "../support/served-app.js";
 import { type StreamEvent, sayAndRead } from "../support/session-stream.js";
 import { greetSkillTurns, uploadGreetSkills } from "./greet-skills.js";

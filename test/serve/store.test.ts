@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SqlDriver } from "../../src/serve/store/driver.js";
 import { hashApiKey } from "../../src/serve/store/ids.js";
 import { MIGRATIONS, migrate } from "../../src/serve/store/migrations.js";
