@@ -31,6 +31,29 @@ export const FS_ERROR_TEXT: Readonly<Record<string, string>> = {
 /** Control characters, format characters and the line and paragraph separators (the memory stores' rule). */
 const FORBIDDEN_IN_PATH = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 
+/**
+ * The devices a shell expects under `/dev`, as just-bash's own file system makes them: reads give nothing and
+ * writes are discarded (`> /dev/null` is everywhere in real scripts). They live in the adapter, not in the
+ * session's file system, so nothing is stored for them.
+ */
+export const SHELL_DEVICES = ["null", "zero", "stdin", "stdout", "stderr"] as const;
+const DEV_DIR = "/dev";
+const DEVICE_PATHS: ReadonlySet<string> = new Set(SHELL_DEVICES.map((name) => `${DEV_DIR}/${name}`));
+
+/** What `stat` says of `/dev` and its devices; undefined for any other path. */
+function deviceStat(path: string): FsStat | undefined {
+  if (path !== DEV_DIR && !DEVICE_PATHS.has(path)) return undefined;
+  const dir = path === DEV_DIR;
+  return {
+    isFile: !dir,
+    isDirectory: dir,
+    isSymbolicLink: false,
+    mode: dir ? 0o40755 : 0o20666,
+    size: 0,
+    mtime: new Date(0),
+  };
+}
+
 /** A Node-style error whose message names the code first, as just-bash's own file systems do. */
 function shellError(code: string, syscall: string, path: string, why?: string): Error {
   const text = FS_ERROR_TEXT[code] ?? code.toLowerCase();
@@ -161,7 +184,7 @@ export function createBashFs(fs: FsOps, limits: SandboxLimits): IFileSystem {
       await copy(posix.join(src, entry.name), posix.join(dest, entry.name), true);
     }
   };
-  return {
+  const inner: IFileSystem & Required<Pick<IFileSystem, "readdirWithFileTypes">> = {
     async readFile(path, options) {
       const bytes = await readBytes(path);
       const encoding = encodingOf(options);
@@ -259,5 +282,31 @@ export function createBashFs(fs: FsOps, limits: SandboxLimits): IFileSystem {
       const existing = await stat(path);
       if (existing.kind === "file") await write(path, await readBytes(path), "utime");
     },
+  };
+  return withDevices(inner);
+}
+
+/** `fs` with {@link SHELL_DEVICES} under `/dev` in front of it: everything else goes to `fs` unchanged. */
+function withDevices(fs: IFileSystem & Required<Pick<IFileSystem, "readdirWithFileTypes">>): IFileSystem {
+  const device = (path: string) => DEVICE_PATHS.has(path);
+  return {
+    ...fs,
+    readFile: async (path, options) => (device(path) ? "" : fs.readFile(path, options)),
+    readFileBuffer: async (path) => (device(path) ? new Uint8Array() : fs.readFileBuffer(path)),
+    writeFile: async (path, content, options) =>
+      device(path) ? undefined : fs.writeFile(path, content, options),
+    appendFile: async (path, content, options) =>
+      device(path) ? undefined : fs.appendFile(path, content, options),
+    exists: async (path) => deviceStat(path) !== undefined || fs.exists(path),
+    stat: async (path) => deviceStat(path) ?? fs.stat(path),
+    lstat: async (path) => deviceStat(path) ?? fs.lstat(path),
+    readdir: async (path) => (path === DEV_DIR ? [...SHELL_DEVICES].sort() : fs.readdir(path)),
+    readdirWithFileTypes: async (path) =>
+      path === DEV_DIR
+        ? [...SHELL_DEVICES]
+            .sort()
+            .map((name) => ({ name, isFile: true, isDirectory: false, isSymbolicLink: false }))
+        : fs.readdirWithFileTypes(path),
+    realpath: async (path) => (deviceStat(path) !== undefined ? path : fs.realpath(path)),
   };
 }

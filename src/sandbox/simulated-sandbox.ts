@@ -64,6 +64,13 @@ export const SIMULATED_ENV: Readonly<Record<string, string>> = {
  */
 export const ENGINE_TIME_CEILING_MS = 3_600_000;
 
+/**
+ * The ceiling of just-bash's own counters (commands, loop iterations, awk, sed and jq loops, work units): a
+ * billion, far past what a command can reach before its deadline, so the deadline is what ends a runaway loop
+ * (with a timeout result) and a long finite loop is not cut short.
+ */
+export const ENGINE_COUNT_CEILING = 1_000_000_000;
+
 /** What the model is told by default. */
 export const SIMULATED_DESCRIPTION =
   "Commands run in a simulated bash (just-bash) over this session's files only: common Unix text tools, jq, " +
@@ -156,6 +163,14 @@ export function createSimulatedSandbox(options: SimulatedSandboxOptions): Simula
     justBashUrl: import.meta.resolve("just-bash"),
     executionLimits: {
       maxOutputSize: limits.maxOutputBytes,
+      // Counts that end a loop are set far past what the deadline lets run: the deadline bounds time, and a
+      // script's long but finite loop (a while-read over a large file) is not cut at just-bash's 100,000.
+      maxCommandCount: ENGINE_COUNT_CEILING,
+      maxLoopIterations: ENGINE_COUNT_CEILING,
+      maxAwkIterations: ENGINE_COUNT_CEILING,
+      maxSedIterations: ENGINE_COUNT_CEILING,
+      maxJqIterations: ENGINE_COUNT_CEILING,
+      maxWorkUnits: ENGINE_COUNT_CEILING,
       maxExecutionTimeMs: ENGINE_TIME_CEILING_MS,
       maxPythonTimeoutMs: ENGINE_TIME_CEILING_MS,
       maxSqliteTimeoutMs: ENGINE_TIME_CEILING_MS,

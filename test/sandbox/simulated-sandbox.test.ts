@@ -77,6 +77,29 @@ describe("the simulated sandbox", () => {
     expect((await fs.readdir("/mnt/skills/calc")).map((e) => e.name)).toEqual(["scripts"]);
   });
 
+  test("/dev/null takes output and gives nothing, and the script goes on", async () => {
+    const { fs, sandbox } = make();
+    const result = await sandbox.shell.run(
+      "echo hidden > /dev/null; echo more >> /dev/null 2>/dev/null; cat /dev/null; test -c /dev/null && echo after",
+      { cwd: "/workspace" },
+    );
+    expect(result).toMatchObject({ stdout: "after\n", exitCode: 0 });
+    expect(await fs.readdir("/").then((entries) => entries.map((e) => e.name))).not.toContain("dev");
+  });
+
+  test("a runaway loop ends at the deadline with a timeout result, not at a count of iterations", {
+    timeout: 120_000,
+  }, async () => {
+    const { sandbox } = make();
+    const result = await sandbox.shell.run("while :; do :; done", { cwd: "/workspace", timeoutMs: 3_000 });
+    expect(result).toMatchObject({ timedOut: true, exitCode: undefined });
+    // Past just-bash's own default of 100,000 iterations: a long finite loop runs to its end.
+    const after = await sandbox.shell.run("for i in $(seq 1 100001); do :; done; echo $i", {
+      cwd: "/workspace",
+    });
+    expect(after).toMatchObject({ stdout: "100001\n", exitCode: 0 });
+  });
+
   test("touch, a redirect and python's open() aimed at a host directory change nothing on the host", async () => {
     const { sandbox } = make();
     await sandbox.shell.run(`touch ${hostDir}/touched`, { cwd: "/workspace" });

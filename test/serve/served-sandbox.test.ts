@@ -246,12 +246,12 @@ describe("a served session without --host-tools runs code in the simulated sandb
     expect(localHits).toEqual([]);
   }, 120_000);
 
-  it("ends `while :; do :; done` with an error result saying which limit ended it", async () => {
+  it("ends `while :; do :; done` with a timeout result", async () => {
     const events = await sayAndRead(client, await newSession(), "spin bash");
     expect(events.at(-1)).toMatchObject({ stop_reason: { type: "end_turn" } });
     const result = events.find((e) => e.type === "agent.tool_result");
     expect(result).toMatchObject({ is_error: true });
-    expect(JSON.stringify(result)).toMatch(/timed out|too many commands/);
+    expect(JSON.stringify(result)).toMatch(/timed out/);
   }, 180_000);
 
   it("ends a busy python3 loop with a timeout result, after another session's one-turn answer", async () => {
