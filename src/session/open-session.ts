@@ -77,7 +77,11 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
     ...(shell === undefined ? {} : { shell }),
     home: host.home,
     builtinTools: options.builtinTools !== false,
-    ...(options.bashTool === undefined ? {} : { bashTool: options.bashTool }),
+    // A sandbox of tier none runs nothing by design: no Bash. A refusing shell handed in alone keeps Bash, whose
+    // answer is the refusal (the CLI's sandbox that cannot run here names what to install).
+    ...(options.bashTool === undefined && options.sandbox?.tier !== "none"
+      ? {}
+      : { bashTool: options.bashTool ?? false }),
     toolDeadlineMs: options.toolDeadlineMs,
     extra: [...setup.tools, ...(options.extraTools ?? [])],
     removed: removedTools(options),

@@ -35,8 +35,8 @@ export interface BuiltinToolsOptions {
 }
 
 /**
- * The built-in tools, in the order Read, Write, Edit, Bash, Grep, Glob, LS (Bash only with a `shell` that runs
- * commands). Read, Grep, Glob and LS are read-only. Each call's cwd comes from its `ToolContext`, so one set
+ * The built-in tools, in the order Read, Write, Edit, Bash, Grep, Glob, LS (Bash only with a `shell`; a
+ * shell that refuses gives a Bash that answers with its refusal). Read, Grep, Glob and LS are read-only. Each call's cwd comes from its `ToolContext`, so one set
  * serves every agent and fork.
  */
 export function createBuiltinTools(options: BuiltinToolsOptions): Tool[] {
@@ -48,9 +48,7 @@ export function createBuiltinTools(options: BuiltinToolsOptions): Tool[] {
     createReadTool({ fs, homeDir }),
     createWriteTool({ fs, modes, homeDir }),
     createEditTool({ fs, modes, homeDir }),
-    ...(shell === undefined || shell.refusal !== undefined
-      ? []
-      : [createBashTool({ shell, fullOutput: { fs, dir: bashOutputDir } })]),
+    ...(shell === undefined ? [] : [createBashTool({ shell, fullOutput: { fs, dir: bashOutputDir } })]),
     createGrepTool({ fs, homeDir, deadlineMs, matchers }),
     createFindTool({ fs, homeDir, deadlineMs, matchers }),
     createLsTool({ fs, homeDir }),

@@ -303,23 +303,7 @@ describe.skipIf(!HAS_RUNTIME)(
     ])("sandbox %s: the writes outside the project land: %s", async (sandbox, outsideLands) => {
       const outside = { shell: outsideTemp(), hook: outsideTemp() };
       const { tree: t, model: m } = await project(outside, sandbox);
-      assertBuilt();
-      const done = await execa(
-        process.execPath,
-        [BIN, "--cwd", t.path("repo"), "--home", t.path("home"), "-p", "go", "--allowedTools", "Skill"],
-        {
-          env: {
-            PATH,
-            HOME: t.path("home"),
-            SKILLWRIGHT_MANAGED_DIR: t.path("managed"),
-            ANTHROPIC_BASE_URL: m.server.url,
-            ANTHROPIC_API_KEY: TEST_API_KEY,
-          },
-          extendEnv: false,
-          reject: false,
-          timeout: SPAWN_TIMEOUT_MS,
-        },
-      );
+      const done = await run(t, m, PATH, ["--allowedTools", "Skill"]);
       expect(done.exitCode, done.stderr).toBe(0);
       expect(existsSync(t.path("repo/hook-inside"))).toBe(true);
       expect(existsSync(t.path("repo/shell-inside"))).toBe(true);

@@ -4,6 +4,7 @@ import type { AgentEvent } from "../../src/agent/events.js";
 import { createEngine } from "../../src/engine/engine.js";
 import { createMemoryFs } from "../../src/io/memory-fs.js";
 import { createNoShell } from "../../src/io/no-shell.js";
+import { createNoSandbox } from "../../src/sandbox/no-sandbox.js";
 import { createSimulatedSandbox, type SimulatedSandbox } from "../../src/sandbox/simulated-sandbox.js";
 import { openSession } from "../../src/session/open.js";
 import { createMemorySource } from "../../src/sources/memory-source.js";
@@ -80,10 +81,21 @@ describe("openSession({ sandbox })", () => {
     expect(existsSync(`${marks}/hook`)).toBe(false);
   });
 
-  it("offers no Bash from a sandbox whose shell refuses (tier none)", () => {
-    const names = (shell?: ReturnType<typeof createNoShell>) =>
-      createBuiltinTools({ fs: createMemoryFs(), shell }).map((tool) => tool.name);
-    expect(names(createNoShell("this sandbox runs nothing"))).not.toContain("Bash");
-    expect(names()).not.toContain("Bash");
+  it("offers no Bash in a sandbox of tier none; a refusing shell handed in alone keeps a Bash that refuses", async () => {
+    const test = await startTestModel([]);
+    model = test;
+    const engine = createEngine({ cwd: "/work", home: "/home", fs: createMemoryFs() });
+    const toolsOf = async (options: Omit<Parameters<typeof openSession>[1], "client">) => {
+      const opened = await openSession(engine, { client: test.client, ...options });
+      await opened.session.close();
+      return opened.tools;
+    };
+    const fs = createMemoryFs({ "/work/.keep": "" });
+    expect(
+      await toolsOf({ sandbox: createNoSandbox({ fs, reason: "this sandbox runs nothing" }) }),
+    ).not.toContain("Bash");
+    expect(await toolsOf({ shell: createNoShell("the OS sandbox needs bubblewrap") })).toContain("Bash");
+    expect(createBuiltinTools({ fs }).map((tool) => tool.name)).not.toContain("Bash");
+    await engine.close();
   });
 });
