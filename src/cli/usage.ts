@@ -29,10 +29,11 @@ Commands (offline):
                                      shell tools unless --host-tools; agents' MCP servers on private or loopback
                                      addresses are refused unless --mcp-allow-host HOST (repeatable) or
                                      SKILLWRIGHT_MCP_ALLOW_HOSTS=h1,h2 names their host; --sandbox
-                                     none|simulated: where sessions run code (default simulated: bash and
+                                     none|simulated|os: where sessions run code (default simulated: bash and
                                      python3 in WebAssembly over the session's own files; its network as the
                                      environment says, private hosts only by --sandbox-allow-host HOST or
-                                     SKILLWRIGHT_SANDBOX_ALLOW_HOSTS); --script F: sessions answer from a
+                                     SKILLWRIGHT_SANDBOX_ALLOW_HOSTS; os: the host's binaries under
+                                     bubblewrap over a copy of the session's files, no network); --script F: sessions answer from a
                                      scripted model (offline, as dev model-server)
   keys create --workspace W [--db DIR|URL]  make an API key for workspace W (printed once)
   keys list [--workspace W] [--json] [--db DIR|URL]  each key's id (a prefix of its hash), workspace, created

@@ -195,7 +195,8 @@ export function createOsSessionSandbox(
         const result = await options.hostShell.run(args.map(quote).join(" "), {
           ...outside,
           cwd: dir,
-          shell: "bash",
+          // Not bash: with its stdin a socket (node's pipes) bash reads the server user's ~/.bashrc first.
+          shell: "sh",
         });
         for (const [i, mount] of options.mounts.entries()) {
           const before = copies[i];

@@ -1,7 +1,9 @@
 import { readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
 import { mcpAllowHostsFrom } from "../../io/url-guard.js";
+import { missingDependencyLine, missingLinuxPrograms } from "../../sandbox/os-sandbox.js";
 import { createEventSignals } from "../../serve/events/event-signals.js";
 import { EVENTS_CHANNEL, INTERRUPTS_CHANNEL, listenForEvents } from "../../serve/events/pg-listen.js";
 import { createServeApp } from "../../serve/http/app.js";
@@ -49,7 +51,7 @@ export function toolDeadlineMs(raw: string | undefined): number | undefined {
 
 /**
  * `skillwright serve [--port N] [--host H] [--db DIR|URL] [--api-key KEY] [--host-tools] [--mcp-allow-host H]…
- * [--sandbox none|simulated] [--sandbox-allow-host H]… [--script turns.json]`: the HTTP API of the SDK's
+ * [--sandbox none|simulated|os] [--sandbox-allow-host H]… [--script turns.json]`: the HTTP API of the SDK's
  * `client.beta.skills/environments/agents/sessions` over the store, until SIGINT/SIGTERM. `--api-key` (or
  * SKILLWRIGHT_API_KEY) is admitted to the default workspace (a revoked key is refused: exit 1 before listening);
  * without one, a key is made and printed.
@@ -74,8 +76,20 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
   }
 }
 
+/** The programs `--sandbox os` needs of `missingLinuxPrograms`' list: bubblewrap only (it runs it directly). */
+const OS_TIER_NEEDS = /bubblewrap|bwrap/;
+
 /** {@link serveCommand} once the model is known: `scriptedUrl` (a scripted model server) or the environment. */
 async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefined): Promise<number> {
+  const hostPath = io.env.PATH ?? "";
+  if (args.sandbox === "os" && !args.hostTools) {
+    // Never a silent fallback to another tier: without bubblewrap the operator is told what to install.
+    const missing = missingLinuxPrograms(hostPath).filter((error) => OS_TIER_NEEDS.test(error));
+    if (missing.length > 0) {
+      io.stderr(`skillwright: serve --sandbox os: ${missingDependencyLine(missing)}\n`);
+      return 1;
+    }
+  }
   const store = await openStoreFor(args, io, "skillwright serve");
   if (store === undefined) return 1;
   const workspaceId = await ensureWorkspace(store.db, DEFAULT_WORKSPACE);
@@ -135,6 +149,7 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
     mcpAllowHosts: mcpAllowHostsFrom(args.mcpAllowHosts, io.env.SKILLWRIGHT_MCP_ALLOW_HOSTS),
     toolDeadlineMs: toolDeadlineMs(io.env.SKILLWRIGHT_TOOL_DEADLINE_MS),
     sandbox: args.sandbox,
+    ...(args.sandbox === "os" ? { sandboxOs: { scratchDir: tmpdir(), path: hostPath } } : {}),
     sandboxAllowHosts: mcpAllowHostsFrom(args.sandboxAllowHosts, io.env.SKILLWRIGHT_SANDBOX_ALLOW_HOSTS),
   });
   const listener = shared

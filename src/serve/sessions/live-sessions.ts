@@ -24,6 +24,7 @@ import { environmentNetwork } from "./environment-network.js";
 import type { EventWriter } from "./event-writer.js";
 import { createLiveCache, type LiveCacheLimits } from "./live-cache.js";
 import { createMountFs, mountsOf } from "./mount-fs.js";
+import { osSessionMounts } from "./os-session-mounts.js";
 import { resourceAnnouncement, resourcePrompt } from "./resource-prompt.js";
 import { type ServedSandboxChoice, servedCapabilities } from "./served-capabilities.js";
 import { servedSessionHost } from "./served-host.js";
@@ -187,13 +188,15 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
       : await store.environments.get(ws, session.environment_id).catch(() => undefined);
     // The session's catalog, once made below: its skills' files are readable under /mnt/skills.
     const skillsOf: { catalog?: SkillCatalog } = {};
+    const mounts = mountsOf(resources.map((r) => r.resource));
     const can = servedCapabilities(options.sandbox, {
+      mounts: osSessionMounts(mounts),
       fs:
         options.fs ??
         createMountFs({
           workspaceId: ws,
           sessionId: session.id,
-          mounts: mountsOf(resources.map((r) => r.resource)),
+          mounts,
           content: store.mounts,
           scratch: store.scratch,
           skills: async () =>

@@ -15,7 +15,7 @@ import type { LiveCacheLimits } from "./live-cache.js";
 import { createLiveSessions } from "./live-sessions.js";
 import { createOrphanTakeover } from "./orphan-takeover.js";
 import { acceptOutcome, outcomeOf } from "./outcome.js";
-import type { HostTools } from "./served-capabilities.js";
+import type { HostTools, OsTierHost } from "./served-capabilities.js";
 import type { ServeSandboxTier } from "./served-sandbox-tier.js";
 import { createServedTurns, sessionGone } from "./served-turns.js";
 import { createServedSessionIo } from "./session-io.js";
@@ -38,6 +38,8 @@ export interface SessionRunnerOptions {
   hostTools?: HostTools;
   /** Where sessions without `hostTools` run code: `serve --sandbox` (default `simulated`). */
   sandbox?: ServeSandboxTier;
+  /** What `sandbox: "os"` uses of the host (required with it). */
+  sandboxOs?: OsTierHost;
   /** The simulated tier's limits in place of its defaults (tests set its per-command deadline). */
   sandboxLimits?: Partial<SandboxLimits>;
   /**
@@ -180,6 +182,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       hostTools: options.hostTools,
       tier: options.sandbox,
       limits: options.sandboxLimits,
+      os: options.sandboxOs,
     },
     sandboxAllowHosts: options.sandboxAllowHosts ?? [],
     ...(options.fs === undefined ? {} : { fs: options.fs }),

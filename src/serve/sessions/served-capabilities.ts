@@ -1,8 +1,10 @@
+import { assertNever } from "../../diagnostics.js";
 import { createNodeFs, type FsOps } from "../../io/fs.js";
 import { createMemoryFs } from "../../io/memory-fs.js";
 import { createNodeShell } from "../../io/shell.js";
 import { createHostSandbox } from "../../sandbox/host-sandbox.js";
 import { createNoSandbox } from "../../sandbox/no-sandbox.js";
+import { createOsSessionSandbox, type SessionMount } from "../../sandbox/os-session-sandbox.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import type { SandboxLimits } from "../../sandbox/sandbox-limits.js";
 import type { SandboxNetwork } from "../../sandbox/sandbox-network.js";
@@ -38,6 +40,16 @@ export interface ServedSandboxChoice {
   tier?: ServeSandboxTier;
   /** The simulated tier's limits in place of its defaults (`serve --sandbox-timeout-ms`, tests). */
   limits?: Partial<SandboxLimits>;
+  /** What the `os` tier uses of the host (required with `tier: "os"`). */
+  os?: OsTierHost;
+}
+
+/** What a served session's `os`-tier commands use of the host: serve checked bubblewrap is on `path`. */
+export interface OsTierHost {
+  /** The host folder each command's private copy of the session's files is made in (e.g. the OS temp folder). */
+  scratchDir: string;
+  /** `PATH` bubblewrap is started with (never the commands' own). */
+  path: string;
 }
 
 /** Where a served session's engine looks and what it may touch. */
@@ -48,30 +60,52 @@ export interface ServedCapabilities {
   sandbox: Sandbox;
 }
 
+/** The sandbox of `tier` over the session's `fs`. */
+function tierSandbox(
+  tier: ServeSandboxTier,
+  choice: ServedSandboxChoice,
+  session: { fs: FsOps; network: SandboxNetwork; mounts?: readonly SessionMount[] },
+): Sandbox {
+  const { fs } = session;
+  switch (tier) {
+    case "none":
+      return createNoSandbox({ fs, reason: SERVED_NO_SHELL });
+    case "simulated":
+      return createSimulatedSandbox({ fs, network: session.network, limits: choice.limits });
+    case "os": {
+      const host = choice.os;
+      if (host === undefined) throw new Error("the os tier needs its host folder and PATH (choice.os)");
+      return createOsSessionSandbox({
+        fs,
+        mounts: session.mounts ?? [{ path: SERVED_CWD, writable: true }],
+        scratchDir: host.scratchDir,
+        hostShell: createNodeShell({ env: { PATH: host.path, LANG: "C.UTF-8" } }),
+      });
+    }
+    default:
+      return assertNever(tier);
+  }
+}
+
 /**
  * THE gate between a served session and the host: every process, host path or host environment a served
  * session can reach is handed in here, and nowhere else. Without `hostTools`: `fs` (the session's own file
  * system over its mounts, all in the database; an empty in-memory one when none is given) and the tier's shell
  * over it: `simulated` (default) runs bash and python3 in WebAssembly over `fs` alone, with `network` (its
- * environment's); `none` starts nothing, and its refusal ({@link SERVED_NO_SHELL}) reaches the model.
+ * environment's); `os` runs the host's binaries under bubblewrap over a private copy of `mounts` (no network,
+ * whatever the environment says: `createOsSessionSandbox` gives commands none); `none` starts nothing, and its
+ * refusal ({@link SERVED_NO_SHELL}) reaches the model.
  * With it: the host's file system and a shell in `hostTools.cwd` with a small environment of its own.
  */
 export function servedCapabilities(
   choice: ServedSandboxChoice,
-  session: { fs?: FsOps; network: SandboxNetwork },
+  session: { fs?: FsOps; network: SandboxNetwork; mounts?: readonly SessionMount[] },
 ): ServedCapabilities {
   const hostTools = choice.hostTools;
   if (hostTools === undefined) {
     const fs = session.fs ?? createMemoryFs();
     const tier = choice.tier ?? DEFAULT_SERVE_SANDBOX;
-    return {
-      cwd: SERVED_CWD,
-      home: "/home",
-      sandbox:
-        tier === "none"
-          ? createNoSandbox({ fs, reason: SERVED_NO_SHELL })
-          : createSimulatedSandbox({ fs, network: session.network, limits: choice.limits }),
-    };
+    return { cwd: SERVED_CWD, home: "/home", sandbox: tierSandbox(tier, choice, { ...session, fs }) };
   }
   const env = {
     PATH: hostTools.path ?? "/usr/local/bin:/usr/bin:/bin",

@@ -1,7 +1,7 @@
 import { assertNever } from "../../diagnostics.js";
 
 /** The tiers `serve --sandbox` offers for sessions without `--host-tools`, the most confined first. */
-export const SERVE_SANDBOX_TIERS = ["none", "simulated"] as const;
+export const SERVE_SANDBOX_TIERS = ["none", "simulated", "os"] as const;
 export type ServeSandboxTier = (typeof SERVE_SANDBOX_TIERS)[number];
 
 /** The tier served sessions run their code in when `serve --sandbox` is not given. */
@@ -25,6 +25,11 @@ export function servedSandboxLine(hostTools: boolean, tier: ServeSandboxTier): s
       return (
         "sessions run code in the simulated sandbox (--sandbox simulated): bash and python3 in WebAssembly " +
         "over each session's own files, nothing on the host"
+      );
+    case "os":
+      return (
+        "sessions run code in the OS sandbox (--sandbox os): this host's binaries under bubblewrap over a " +
+        "private copy of each session's own files, no network, nothing else of the host"
       );
     case "none":
       return "sessions run no code (--sandbox none): Bash, skills' inline shell and command hooks are refused";
