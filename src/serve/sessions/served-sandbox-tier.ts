@@ -1,5 +1,3 @@
-import { assertNever } from "../../diagnostics.js";
-
 /** The tiers `serve --sandbox` offers for sessions without `--host-tools`, the most confined first. */
 export const SERVE_SANDBOX_TIERS = ["none", "simulated", "os"] as const;
 export type ServeSandboxTier = (typeof SERVE_SANDBOX_TIERS)[number];
@@ -13,27 +11,25 @@ export function serveSandboxTier(name: string): ServeSandboxTier | undefined {
 }
 
 /**
+ * What serve's start-up line says of each tier: a table, not a switch, so that `skillwright -p`, whose argument
+ * parser reads this file, loads nothing else for it (every tier must have its line: the type says so).
+ */
+const TIER_LINES: Readonly<Record<ServeSandboxTier, string>> = {
+  none: "sessions run no code (--sandbox none): Bash, skills' inline shell and command hooks are refused",
+  simulated:
+    "sessions run code in the simulated sandbox (--sandbox simulated): bash and python3 in WebAssembly " +
+    "over each session's own files, nothing on the host",
+  os:
+    "sessions run code in the OS sandbox (--sandbox os): this host's binaries under bubblewrap over a " +
+    "private copy of each session's own files, no network, nothing else of the host",
+};
+
+/**
  * The line `serve` prints at start-up saying where sessions run code: on the host with `--host-tools`, else in
  * `tier`. Pure.
  */
 export function servedSandboxLine(hostTools: boolean, tier: ServeSandboxTier): string {
-  if (hostTools) {
-    return "sessions run code on this host (--host-tools): its files, binaries and network, unconfined";
-  }
-  switch (tier) {
-    case "simulated":
-      return (
-        "sessions run code in the simulated sandbox (--sandbox simulated): bash and python3 in WebAssembly " +
-        "over each session's own files, nothing on the host"
-      );
-    case "os":
-      return (
-        "sessions run code in the OS sandbox (--sandbox os): this host's binaries under bubblewrap over a " +
-        "private copy of each session's own files, no network, nothing else of the host"
-      );
-    case "none":
-      return "sessions run no code (--sandbox none): Bash, skills' inline shell and command hooks are refused";
-    default:
-      return assertNever(tier);
-  }
+  return hostTools
+    ? "sessions run code on this host (--host-tools): its files, binaries and network, unconfined"
+    : TIER_LINES[tier];
 }
