@@ -251,7 +251,10 @@ export async function createOsSandbox(options: OsSandboxOptions): Promise<OsSand
         return capped(await hostShell.run(command, run), run.timeoutMs);
       const wrapped = await runtime.wrap(command, run.shell ?? "bash", run.signal);
       try {
-        return capped(await hostShell.run(wrapped, { ...run, shell: "bash" }), run.timeoutMs);
+        // `exec` when the wrapped line starts with a program: the sandbox takes the shell's place, so a deadline or
+        // an abort stops its process group, not only a shell in front of it.
+        const line = /^[\w./-]+ /.test(wrapped) ? `exec ${wrapped}` : wrapped;
+        return capped(await hostShell.run(line, { ...run, shell: "bash" }), run.timeoutMs);
       } finally {
         runtime.cleanupAfterCommand();
       }

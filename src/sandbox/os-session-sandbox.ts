@@ -192,7 +192,9 @@ export function createOsSessionSandbox(
           command,
         ];
         const { env: _inside, ...outside } = run;
-        const result = await options.hostShell.run(args.map(quote).join(" "), {
+        // `exec`: bwrap takes the shell's place, so it is the process group the host shell stops on a deadline
+        // or an abort (left behind a shell, it and its sandbox outlived the stop).
+        const result = await options.hostShell.run(`exec ${args.map(quote).join(" ")}`, {
           ...outside,
           cwd: dir,
           // Not bash: with its stdin a socket (node's pipes) bash reads the server user's ~/.bashrc first.
