@@ -1,10 +1,11 @@
 import { posix } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { IFileSystem } from "just-bash";
-import { z } from "zod";
+import type * as z from "zod";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
 import type { ShellResult, ShellRunOptions } from "../io/shell.js";
 import { type ResolveHost, resolveWithDns } from "../io/url-guard.js";
+import { lazy } from "../lazy.js";
 import { createBashFs } from "./bash-fs.js";
 import type { Sandbox } from "./sandbox.js";
 import { type SandboxLimits, sandboxLimitsOf } from "./sandbox-limits.js";
@@ -96,21 +97,25 @@ interface Slot {
 const isForwarded = (method: string): method is (typeof FORWARDED_FS_METHODS)[number] =>
   (FORWARDED_FS_METHODS as readonly string[]).includes(method);
 
-/** A request of the worker's `curl`: the URL and what its fetch was given. */
-const FetchCall = z.tuple([
-  z.string(),
-  z.object({
-    method: z.string().optional(),
-    headers: z.record(z.string(), z.string()).optional(),
-    body: z.string().optional(),
-  }),
-]);
+/**
+ * A request of the worker's `curl`: the URL and what its fetch was given. Built on the first request (zod is loaded
+ * then), so that `import("skillwright")` and a sandbox that never fetches load no zod.
+ */
+const fetchCall = lazy(async () => {
+  const { z: zod } = await import("zod");
+  return zod.tuple([
+    zod.string(),
+    zod.object({
+      method: zod.string().optional(),
+      headers: zod.record(zod.string(), zod.string()).optional(),
+      body: zod.string().optional(),
+    }),
+  ]);
+});
+type FetchCall = z.infer<Awaited<ReturnType<typeof fetchCall>>>;
 
 /** How the worker's requests are sent (created once per sandbox from its network). */
-type Fetcher = (
-  url: string,
-  request: z.infer<typeof FetchCall>[1] & { signal: AbortSignal },
-) => Promise<SandboxResponse>;
+type Fetcher = (url: string, request: FetchCall[1] & { signal: AbortSignal }) => Promise<SandboxResponse>;
 
 /** Answers one call of the worker against the running command's file system or network. */
 async function answer(slot: Slot, request: CallRequest, fetch: Fetcher): Promise<void> {
@@ -121,7 +126,7 @@ async function answer(slot: Slot, request: CallRequest, fetch: Fetcher): Promise
   if (current === undefined) return reply({ ok: false, code: "EIO", message: "EIO: no command is running" });
   try {
     if (request.kind === "fetch") {
-      const parsed = FetchCall.safeParse(request.args);
+      const parsed = (await fetchCall()).safeParse(request.args);
       if (!parsed.success) return reply({ ok: false, message: "a malformed request" });
       const [url, init] = parsed.data;
       return reply({ ok: true, value: await fetch(url, { ...init, signal: current.requests.signal }) });
