@@ -16,6 +16,11 @@ export const PATH_LIMITS = {
  */
 const FORBIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/u;
 
+/** Whether `text` holds a character no path may: see {@link nameProblem}. Pure. */
+export function hasForbiddenCharacter(text: string): boolean {
+  return FORBIDDEN.test(text);
+}
+
 /** What is wrong with `text` by its bytes and characters alone (`what` names it in the message), or undefined. Pure. */
 export function nameProblem(
   text: string,
@@ -24,7 +29,7 @@ export function nameProblem(
 ): string | undefined {
   const size = Buffer.byteLength(text, "utf8");
   if (size > maxBytes) return `${what} is at most ${maxBytes} bytes; this one is ${size}`;
-  if (FORBIDDEN.test(text))
+  if (hasForbiddenCharacter(text))
     return `${what} has no control or format characters nor unpaired surrogates: ${JSON.stringify(text.slice(0, 200))}`;
   return undefined;
 }

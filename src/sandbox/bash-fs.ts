@@ -9,6 +9,7 @@ import type {
   RmOptions,
 } from "just-bash";
 import { errorCode, type FileStat, type FsOps } from "../io/fs.js";
+import { hasForbiddenCharacter } from "../io/path-limits.js";
 import type { SandboxLimits } from "./sandbox-limits.js";
 
 /** What each error code says, as a shell prints it (`cat: x: No such file or directory`). */
@@ -27,9 +28,6 @@ export const FS_ERROR_TEXT: Readonly<Record<string, string>> = {
   EDQUOT: "disk quota exceeded",
   ENOTSUP: "operation not supported",
 };
-
-/** Control characters, format characters and the line and paragraph separators (the memory stores' rule). */
-const FORBIDDEN_IN_PATH = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 
 /**
  * The devices a shell expects under `/dev`, as just-bash's own file system makes them: reads give nothing and
@@ -122,7 +120,7 @@ export function createBashFs(fs: FsOps, limits: SandboxLimits): IFileSystem {
         `a path has at most ${limits.maxPathSegments} segments`,
       );
     }
-    if (FORBIDDEN_IN_PATH.test(path)) {
+    if (hasForbiddenCharacter(path)) {
       throw shellError("EINVAL", syscall, path, "a path has no control or format characters");
     }
     if (bytes > limits.maxFileBytes) {
