@@ -206,6 +206,37 @@ export function capOutput(text: string, max: number = OS_SANDBOX_MAX_OUTPUT_BYTE
   return `${kept}\n[output cut: ${bytes.length - Buffer.byteLength(kept)} more bytes]\n`;
 }
 
+/**
+ * An OS-tier run's result as the model gets it: stdout and stderr share `max` (half each, so the two together stay
+ * within it), and a stopped command says why at the end of stderr (`timeoutMs` names its deadline). Pure.
+ */
+export function cappedResult(result: ShellResult, max: number, timeoutMs: number | undefined): ShellResult {
+  const note = result.timedOut
+    ? `[stopped: the command ran past its ${timeoutMs ?? 0} ms deadline]\n`
+    : result.aborted
+      ? "[stopped: the command was aborted]\n"
+      : "";
+  return {
+    ...result,
+    stdout: capOutput(result.stdout, Math.ceil(max / 2)),
+    stderr: `${capOutput(result.stderr, Math.floor(max / 2))}${note}`,
+  };
+}
+
+/** A command aborted before its process started: no process is started for it. */
+export const ABORTED_BEFORE_START: ShellResult = {
+  stdout: "",
+  stderr: "",
+  exitCode: undefined,
+  timedOut: false,
+  aborted: true,
+};
+
+/** The result of a command that never started, and why (`startError`). Pure. */
+export function notStarted(startError: string): ShellResult {
+  return { stdout: "", stderr: "", exitCode: undefined, timedOut: false, aborted: false, startError };
+}
+
 /** What the model is told of an OS-tier shell. */
 export const OS_SANDBOX_DESCRIPTION =
   "Commands run on this machine's real binaries inside an operating-system sandbox: writes only inside the " +
@@ -230,27 +261,16 @@ export async function createOsSandbox(options: OsSandboxOptions): Promise<OsSand
   const excluded = options.excludedCommands ?? [];
   let closed = false;
   const max = options.maxOutputBytes ?? OS_SANDBOX_MAX_OUTPUT_BYTES;
-  // stdout and stderr share the cap, so that the two together stay within it.
-  const capped = (result: ShellResult, timeoutMs: number | undefined): ShellResult => {
-    const stdout = capOutput(result.stdout, Math.ceil(max / 2));
-    const stderr = capOutput(result.stderr, Math.floor(max / 2));
-    const note = result.timedOut
-      ? `[stopped: the command ran past its ${timeoutMs ?? 0} ms deadline]\n`
-      : result.aborted
-        ? "[stopped: the command was aborted]\n"
-        : "";
-    return { ...result, stdout, stderr: `${stderr}${note}` };
-  };
+  const capped = (result: ShellResult, timeoutMs: number | undefined) => cappedResult(result, max, timeoutMs);
   const shell: ShellOps = {
     async run(command: string, run: ShellRunOptions): Promise<ShellResult> {
-      if (closed) {
-        const startError = "the OS sandbox was closed: no command runs in it";
-        return { stdout: "", stderr: "", exitCode: undefined, timedOut: false, aborted: false, startError };
-      }
+      if (closed) return notStarted("the OS sandbox was closed: no command runs in it");
       if (isExcludedCommand(command, excluded))
         return capped(await hostShell.run(command, run), run.timeoutMs);
       const wrapped = await runtime.wrap(command, run.shell ?? "bash", run.signal);
       try {
+        // Aborted while the runtime wrapped it: start nothing (a process started now would miss the abort).
+        if (run.signal?.aborted) return capped(ABORTED_BEFORE_START, run.timeoutMs);
         // `exec` when the wrapped line starts with a program: the sandbox takes the shell's place, so a deadline or
         // an abort stops its process group, not only a shell in front of it.
         const line = /^[\w./-]+ /.test(wrapped) ? `exec ${wrapped}` : wrapped;

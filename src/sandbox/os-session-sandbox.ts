@@ -3,7 +3,7 @@ import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } fro
 import { join, posix } from "node:path";
 import type { FsOps } from "../io/fs.js";
 import type { ShellOps, ShellResult, ShellRunOptions } from "../io/shell.js";
-import { capOutput, OS_SANDBOX_MAX_OUTPUT_BYTES } from "./os-sandbox.js";
+import { ABORTED_BEFORE_START, cappedResult, notStarted, OS_SANDBOX_MAX_OUTPUT_BYTES } from "./os-sandbox.js";
 import type { Sandbox } from "./sandbox.js";
 
 /** One folder of the session's file system the command sees at the same path. */
@@ -143,17 +143,9 @@ export function createOsSessionSandbox(
 ): Sandbox & { close(): Promise<void> } {
   const max = options.maxOutputBytes ?? OS_SANDBOX_MAX_OUTPUT_BYTES;
   let closed = false;
-  const never = (startError: string): ShellResult => ({
-    stdout: "",
-    stderr: "",
-    exitCode: undefined,
-    timedOut: false,
-    aborted: false,
-    startError,
-  });
   const shell: ShellOps = {
     async run(command: string, run: ShellRunOptions): Promise<ShellResult> {
-      if (closed) return never("the OS sandbox was closed: no command runs in it");
+      if (closed) return notStarted("the OS sandbox was closed: no command runs in it");
       const dir = await mkdtemp(join(options.scratchDir, "skillwright-os-"));
       try {
         const budget = { left: options.maxCopyBytes ?? SESSION_SANDBOX_MAX_COPY_BYTES };
@@ -162,8 +154,10 @@ export function createOsSessionSandbox(
           for (const [i, mount] of options.mounts.entries())
             copies.push(await copyOut(options.fs, mount.path, join(dir, String(i)), budget));
         } catch (error) {
-          return never(error instanceof Error ? error.message : String(error));
+          return notStarted(error instanceof Error ? error.message : String(error));
         }
+        // Aborted while its files were copied out: start nothing (a process started now would miss the abort).
+        if (run.signal?.aborted) return cappedResult(ABORTED_BEFORE_START, max, run.timeoutMs);
         const env = { PATH: options.path ?? SESSION_SANDBOX_PATH, HOME: "/tmp", LANG: "C.UTF-8", ...run.env };
         const args = [
           "bwrap",
@@ -205,16 +199,7 @@ export function createOsSessionSandbox(
           if (mount.writable && before !== undefined)
             await writeBack(options.fs, join(dir, String(i)), mount.path, before);
         }
-        const note = result.timedOut
-          ? `[stopped: the command ran past its ${run.timeoutMs ?? 0} ms deadline]\n`
-          : result.aborted
-            ? "[stopped: the command was aborted]\n"
-            : "";
-        return {
-          ...result,
-          stdout: capOutput(result.stdout, Math.ceil(max / 2)),
-          stderr: `${capOutput(result.stderr, Math.floor(max / 2))}${note}`,
-        };
+        return cappedResult(result, max, run.timeoutMs);
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
