@@ -188,7 +188,8 @@ export async function checkMcpUrl(url: string, options: UrlGuardOptions): Promis
 /** `dns.promises.lookup` with every address. */
 export const resolveWithDns: ResolveHost = (host) => dnsLookup(host, { all: true, verbatim: true });
 
-function pinnedLookup(pin: ResolvedAddress): LookupFunction {
+/** A `lookup` for node:net/http that answers every name with `pin`: the connection goes to the address checked. */
+export function pinnedLookup(pin: ResolvedAddress): LookupFunction {
   return (_host, options, callback) => {
     if (options.all === true) callback(null, [pin]);
     else callback(null, pin.address, pin.family);

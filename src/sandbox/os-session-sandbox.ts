@@ -3,8 +3,11 @@ import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } fro
 import { join, posix } from "node:path";
 import type { FsOps } from "../io/fs.js";
 import type { ShellOps, ShellResult, ShellRunOptions } from "../io/shell.js";
+import { type ResolveHost, resolveWithDns } from "../io/url-guard.js";
 import { ABORTED_BEFORE_START, cappedResult, notStarted, OS_SANDBOX_MAX_OUTPUT_BYTES } from "./os-sandbox.js";
 import type { Sandbox } from "./sandbox.js";
+import { NO_NETWORK, type SandboxNetwork } from "./sandbox-network.js";
+import { type SessionProxy, startSessionProxy } from "./session-proxy.js";
 
 /** One folder of the session's file system the command sees at the same path. */
 export interface SessionMount {
@@ -30,6 +33,10 @@ export interface OsSessionSandboxOptions {
   maxOutputBytes?: number;
   /** Bytes the copy of the session's files may take; past it the command does not run. */
   maxCopyBytes?: number;
+  /** What commands may reach (default none), through a proxy serve runs for the session. */
+  network?: SandboxNetwork;
+  /** How the proxy resolves a host before the private-address rule (default: the system's resolver). */
+  resolve?: ResolveHost;
 }
 
 /** `PATH` for a session's commands. */
@@ -50,6 +57,30 @@ export const SESSION_ETC_PATHS = [
   "/etc/mime.types",
   "/etc/fonts",
 ] as const;
+
+/** Where a command sees the folder holding its session's proxy socket (read-only). */
+export const SESSION_PROXY_DIR = "/run/skillwright";
+/** The loopback port inside the sandbox that a bridge forwards to the proxy socket. */
+export const SESSION_PROXY_PORT = 3128;
+
+/**
+ * What a command with network runs first: a bridge (socat, one of the OS tier's dependencies) from the sandbox's
+ * own loopback port to the proxy's socket, awaited until it listens (bash's `/dev/tcp`), then `"$0" -c "$1"` (the
+ * command's shell and the command, passed as arguments so that nothing is quoted twice). The bridge dies with the
+ * sandbox: bubblewrap's PID namespace ends when the command does.
+ */
+const BRIDGE_SCRIPT =
+  `socat TCP-LISTEN:${SESSION_PROXY_PORT},bind=127.0.0.1,fork,reuseaddr ` +
+  `UNIX-CONNECT:${SESSION_PROXY_DIR}/proxy.sock 2>/dev/null & bridge=$!; ` +
+  `until (: </dev/tcp/127.0.0.1/${SESSION_PROXY_PORT}) 2>/dev/null; do ` +
+  `kill -0 "$bridge" 2>/dev/null || { echo "skillwright: the sandbox's network bridge (socat) did not start" >&2; ` +
+  `exit 126; }; sleep 0.01; done; exec "$0" -c "$1"`;
+
+/** The proxy variables HTTP clients (curl, Python's urllib and requests, pip, npm, git) read. */
+const PROXY_ENV: Readonly<Record<string, string>> = (() => {
+  const url = `http://127.0.0.1:${SESSION_PROXY_PORT}`;
+  return { HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url };
+})();
 
 /** Quotes one word for `bash -c`. Pure. */
 function quote(word: string): string {
@@ -122,11 +153,24 @@ async function writeBack(fs: FsOps, from: string, to: string, before: Map<string
   for (const rel of before.keys()) if (!seen.has(rel)) await fs.rm(posix.join(to, rel)).catch(() => {});
 }
 
-/** What the model is told of a session's OS-tier shell. */
-export const OS_SESSION_SANDBOX_DESCRIPTION =
-  "Commands run on the server's real binaries (bash, python3 and its installed packages, …) inside an " +
-  "operating-system sandbox that sees only this session's files: /workspace and its other mounts. There is no " +
-  "network, and nothing else of the server is visible.";
+/** What the model is told of a session's OS-tier shell whose commands have `network`. Pure. */
+export function osSessionDescription(network: SandboxNetwork): string {
+  const files =
+    "Commands run on the server's real binaries (bash, python3 and its installed packages, …) inside an " +
+    "operating-system sandbox that sees only this session's files: /workspace and its other mounts.";
+  if (network.mode === "none")
+    return `${files} There is no network, and nothing else of the server is visible.`;
+  const reach =
+    network.mode === "unrestricted"
+      ? "public hosts"
+      : network.allowedHosts.length === 0
+        ? "no host"
+        : `only ${network.allowedHosts.join(", ")}`;
+  return (
+    `${files} HTTP and HTTPS reach ${reach}, through the proxy in HTTP_PROXY and HTTPS_PROXY (a client that ` +
+    "ignores them reaches nothing); nothing else of the server is visible."
+  );
+}
 
 /**
  * The `os` tier for a session whose files are not on the host (a served session's, in the database): before
@@ -142,7 +186,20 @@ export function createOsSessionSandbox(
   options: OsSessionSandboxOptions,
 ): Sandbox & { close(): Promise<void> } {
   const max = options.maxOutputBytes ?? OS_SANDBOX_MAX_OUTPUT_BYTES;
+  const network = options.network ?? NO_NETWORK;
   let closed = false;
+  // The session's proxy, started by its first command (none when the network is none), stopped by `close`.
+  let proxy: Promise<{ dir: string; proxy: SessionProxy }> | undefined;
+  const proxyDir = () => {
+    proxy ??= (async () => {
+      const dir = await mkdtemp(join(options.scratchDir, "skillwright-net-"));
+      const started = await startSessionProxy(network, join(dir, "proxy.sock"), {
+        resolve: options.resolve ?? resolveWithDns,
+      });
+      return { dir, proxy: started };
+    })();
+    return proxy.then((p) => p.dir);
+  };
   const shell: ShellOps = {
     async run(command: string, run: ShellRunOptions): Promise<ShellResult> {
       if (closed) return notStarted("the OS sandbox was closed: no command runs in it");
@@ -156,9 +213,26 @@ export function createOsSessionSandbox(
         } catch (error) {
           return notStarted(error instanceof Error ? error.message : String(error));
         }
+        let netDir: string | undefined;
+        if (network.mode !== "none") {
+          try {
+            netDir = await proxyDir();
+          } catch (error) {
+            return notStarted(
+              `the session's network proxy could not start: ${error instanceof Error ? error.message : error}`,
+            );
+          }
+        }
         // Aborted while its files were copied out: start nothing (a process started now would miss the abort).
         if (run.signal?.aborted) return cappedResult(ABORTED_BEFORE_START, max, run.timeoutMs);
-        const env = { PATH: options.path ?? SESSION_SANDBOX_PATH, HOME: "/tmp", LANG: "C.UTF-8", ...run.env };
+        const env = {
+          PATH: options.path ?? SESSION_SANDBOX_PATH,
+          HOME: "/tmp",
+          LANG: "C.UTF-8",
+          ...(netDir === undefined ? {} : PROXY_ENV),
+          ...run.env,
+        };
+        const shellName = run.shell ?? "bash";
         const args = [
           "bwrap",
           "--die-with-parent",
@@ -176,14 +250,15 @@ export function createOsSessionSandbox(
             join(dir, String(i)),
             m.path,
           ]),
+          ...(netDir === undefined ? [] : ["--ro-bind", netDir, SESSION_PROXY_DIR]),
           "--chdir",
           run.cwd,
           "--clearenv",
           ...Object.entries(env).flatMap(([k, v]) => ["--setenv", k, v]),
           "--",
-          run.shell ?? "bash",
-          "-c",
-          command,
+          ...(netDir === undefined
+            ? [shellName, "-c", command]
+            : ["bash", "-c", BRIDGE_SCRIPT, shellName, command]),
         ];
         const { env: _inside, ...outside } = run;
         // `exec`: bwrap takes the shell's place, so it is the process group the host shell stops on a deadline
@@ -209,9 +284,12 @@ export function createOsSessionSandbox(
     tier: "os",
     fs: options.fs,
     shell,
-    description: options.description ?? OS_SESSION_SANDBOX_DESCRIPTION,
+    description: options.description ?? osSessionDescription(network),
     close: async () => {
       closed = true;
+      const running = await proxy?.catch(() => undefined);
+      await running?.proxy.close();
+      if (running !== undefined) await rm(running.dir, { recursive: true, force: true });
     },
   };
 }

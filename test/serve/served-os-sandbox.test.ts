@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
 import type Anthropic from "@anthropic-ai/sdk";
@@ -16,8 +17,10 @@ import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
 // Issue #41 item 2 and 3, through the shipped bin's `serve --sandbox os`, the official SDK client and the
 // scripted model: a skill's script imports PyYAML from the host's python3 under bubblewrap and writes /workspace,
-// which the default tier reads back after a restart; the serve user's home folder stays invisible; and with a
-// PATH that hides bubblewrap serve refuses to start with one line naming what to install.
+// which the default tier reads back after a restart; the serve user's home folder stays invisible; curl reaches a
+// local server only through the session's proxy, by the operator's `--sandbox-allow-host`; with a PATH that hides
+// bubblewrap or socat serve refuses to start with one line naming what to install, and the default tier's
+// start-up line says why the os tier is unavailable.
 
 const KEY = "sk-os-sandbox";
 /** The `PATH` a session's os-tier commands get (`SESSION_SANDBOX_PATH`): where python3 and PyYAML must be. */
@@ -59,21 +62,38 @@ let server: ServeProcess | undefined;
 let client: Anthropic;
 let secretDir: string;
 
-/** Starts serve on the test's database with `args`. */
-function serve(args: string[]): Promise<ServeProcess> {
+/** Starts serve on the test's database with `args` (and `PATH` = `path`, default the test's own). */
+function serve(args: string[], path?: string): Promise<ServeProcess> {
   return startServe(
     ["--db", db, "--api-key", KEY, ...args],
-    { ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: model.url },
+    {
+      ANTHROPIC_API_KEY: TEST_API_KEY,
+      ANTHROPIC_BASE_URL: model.url,
+      ...(path === undefined ? {} : { PATH: path }),
+    },
     tree.path("cwd"),
   );
 }
 
+/** A local HTTP server: an os-tier command reaches it only through its session's proxy, as the network allows. */
+let local: Server;
+let localHits: string[];
+let localUrl: string;
+
 beforeAll(async () => {
-  tree = await tmpTree({ "cwd/.keep": "", "empty-bin/.keep": "" });
+  tree = await tmpTree({ "cwd/.keep": "", "empty-bin/.keep": "", "bwrap-only/.keep": "" });
   // A folder of the serve user's own home, with a secret in it: no os-tier command may see either.
   secretDir = mkdtempSync(join(homedir(), ".skillwright-os-test-"));
   writeFileSync(join(secretDir, "secret"), "HOME-SECRET-TEXT");
   if (MISSING !== undefined) return;
+  localHits = [];
+  local = createServer((request, response) => {
+    localHits.push(request.url ?? "");
+    response.end("LOCAL-ANSWER");
+  });
+  await new Promise<void>((resolve) => local.listen(0, "127.0.0.1", () => resolve()));
+  const address = local.address();
+  localUrl = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
   model = await startModelServer({
     apiKey: TEST_API_KEY,
     script: {
@@ -92,6 +112,12 @@ beforeAll(async () => {
         textTurn("Looked.", { hasToolResultFor: "Bash", toolResultIncludes: "LOOKED" }),
         toolTurn(
           "Bash",
+          { command: `curl -sS ${localUrl}/os-tier; echo " CURL-DONE"` },
+          { match: { lastUserTextIncludes: "fetch local" } },
+        ),
+        textTurn("Fetched.", { hasToolResultFor: "Bash", toolResultIncludes: "CURL-DONE" }),
+        toolTurn(
+          "Bash",
           { command: "cat /workspace/out.yaml" },
           { match: { lastUserTextIncludes: "read back" } },
         ),
@@ -104,6 +130,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
+  await new Promise((resolve) => (local === undefined ? resolve(undefined) : local.close(resolve)));
   await model?.close();
   rmSync(secretDir, { recursive: true, force: true });
   await tree?.cleanup();
@@ -113,7 +140,7 @@ describe.skipIf(MISSING !== undefined)("a served session under serve --sandbox o
   let sessionId: string;
 
   it("says so at start-up and runs a skill script importing PyYAML that writes /workspace", async () => {
-    server = await serve(["--sandbox", "os"]);
+    server = await serve(["--sandbox", "os", "--sandbox-allow-host", "127.0.0.1"]);
     const os = server;
     await expect.poll(() => os.stdout()).toContain("sessions run code in the OS sandbox (--sandbox os)");
     client = sdkClient(server.url, KEY);
@@ -149,11 +176,22 @@ describe.skipIf(MISSING !== undefined)("a served session under serve --sandbox o
     expect(results).not.toContain(basename(secretDir));
   }, 120_000);
 
+  it("reaches a host its environment allows through the session's proxy (a loopback one by the operator's leave)", async () => {
+    const results = toolResults(await sayAndRead(client, sessionId, "fetch local"));
+    expect(results).toContain("LOCAL-ANSWER CURL-DONE");
+    expect(localHits).toEqual(["/os-tier"]);
+  }, 120_000);
+
   it("keeps /workspace's file: the default tier reads it back after a restart on the same database", async () => {
     await server?.stop();
-    const simulated = await serve([]);
+    // Restarted with a PATH that hides bubblewrap and socat: the start-up line says why the os tier is unavailable.
+    const simulated = await serve([], tree.path("empty-bin"));
     server = simulated;
-    await expect.poll(() => simulated.stdout()).toContain("sessions run code in the simulated sandbox");
+    await expect
+      .poll(() => simulated.stdout())
+      .toMatch(
+        /sessions run code in the simulated sandbox .*\(--sandbox os is unavailable here: .*bubblewrap, socat/,
+      );
     client = sdkClient(server.url, KEY);
     const results = toolResults(await sayAndRead(client, sessionId, "read back"));
     expect(results).toContain("tool: pyyaml");
@@ -161,7 +199,7 @@ describe.skipIf(MISSING !== undefined)("a served session under serve --sandbox o
   }, 180_000);
 });
 
-describe("serve --sandbox os without bubblewrap", () => {
+describe("serve --sandbox os without its programs", () => {
   it("refuses to start with one line naming what to install", async () => {
     assertBuilt();
     const run = await execa(process.execPath, [BIN, "serve", "--port", "0", "--sandbox", "os"], {
@@ -178,4 +216,25 @@ describe("serve --sandbox os without bubblewrap", () => {
     expect(lines[0]).toContain("serve --sandbox os");
     expect(lines[0]).toContain("apt-get install bubblewrap");
   }, 60_000);
+
+  it.skipIf(MISSING !== undefined)(
+    "nor without socat, which bridges a session's network, naming only what is missing",
+    async () => {
+      assertBuilt();
+      const bwrap = execFileSync("sh", ["-c", "command -v bwrap"], { encoding: "utf8" }).trim();
+      symlinkSync(bwrap, tree.path("bwrap-only/bwrap"));
+      const run = await execa(process.execPath, [BIN, "serve", "--port", "0", "--sandbox", "os"], {
+        cwd: tree.path("cwd"),
+        env: { PATH: tree.path("bwrap-only"), HOME: tree.path("cwd") },
+        extendEnv: false,
+        reject: false,
+        stdin: "ignore",
+      });
+      expect(run.exitCode).toBe(1);
+      expect(run.stderr.trim()).toBe(
+        "skillwright: serve --sandbox os: the OS sandbox needs socat (missing here): install it (e.g. apt-get install socat)",
+      );
+    },
+    60_000,
+  );
 });

@@ -16,6 +16,12 @@ describe("the served sandbox tier", () => {
     expect(servedSandboxLine(false, "simulated")).toContain("simulated sandbox");
     expect(servedSandboxLine(false, "none")).toContain("run no code");
     expect(servedSandboxLine(true, "simulated")).toContain("--host-tools");
+    const missing = "the OS sandbox needs socat (missing here)";
+    expect(servedSandboxLine(false, "simulated", missing)).toMatch(
+      /simulated sandbox .*\(--sandbox os is unavailable here: the OS sandbox needs socat \(missing here\)\)$/,
+    );
+    expect(servedSandboxLine(false, "os", undefined)).not.toContain("unavailable");
+    expect(servedSandboxLine(false, "simulated", undefined)).not.toContain("unavailable");
   });
 
   it("warns of inline shell, hooks and scripts only where the tier runs no code", () => {

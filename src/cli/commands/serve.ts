@@ -76,19 +76,28 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
   }
 }
 
-/** The programs `--sandbox os` needs of `missingLinuxPrograms`' list: bubblewrap only (it runs it directly). */
-const OS_TIER_NEEDS = /bubblewrap|bwrap/;
+/**
+ * The programs `--sandbox os` needs of `missingLinuxPrograms`' list: bubblewrap (it runs it directly) and socat
+ * (the bridge to a session's network proxy), not ripgrep.
+ */
+const OS_TIER_NEEDS = /bubblewrap|bwrap|socat/;
+
+/** Why `--sandbox os` cannot run on this host (`PATH` = `hostPath`), or undefined when it can. */
+function osTierUnavailable(hostPath: string, platform: NodeJS.Platform): string | undefined {
+  if (platform !== "linux")
+    return `the OS sandbox for served sessions runs on Linux only (this is ${platform})`;
+  const missing = missingLinuxPrograms(hostPath).filter((error) => OS_TIER_NEEDS.test(error));
+  return missing.length === 0 ? undefined : missingDependencyLine(missing);
+}
 
 /** {@link serveCommand} once the model is known: `scriptedUrl` (a scripted model server) or the environment. */
 async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefined): Promise<number> {
   const hostPath = io.env.PATH ?? "";
-  if (args.sandbox === "os" && !args.hostTools) {
+  const osUnavailable = osTierUnavailable(hostPath, process.platform);
+  if (args.sandbox === "os" && !args.hostTools && osUnavailable !== undefined) {
     // Never a silent fallback to another tier: without bubblewrap the operator is told what to install.
-    const missing = missingLinuxPrograms(hostPath).filter((error) => OS_TIER_NEEDS.test(error));
-    if (missing.length > 0) {
-      io.stderr(`skillwright: serve --sandbox os: ${missingDependencyLine(missing)}\n`);
-      return 1;
-    }
+    io.stderr(`skillwright: serve --sandbox os: ${osUnavailable}\n`);
+    return 1;
   }
   const store = await openStoreFor(args, io, "skillwright serve");
   if (store === undefined) return 1;
@@ -191,7 +200,7 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
   if (typeof address !== "object" || address === null) throw new Error("the server has no address");
   const shownHost = address.address.includes(":") ? `[${address.address}]` : address.address;
   io.stdout(`skillwright serve listening on http://${shownHost}:${address.port}\n`);
-  io.stdout(`${servedSandboxLine(args.hostTools, args.sandbox)}\n`);
+  io.stdout(`${servedSandboxLine(args.hostTools, args.sandbox, osUnavailable)}\n`);
   if (scriptedUrl !== undefined) {
     io.stdout(`sessions answer from the scripted model of ${args.script} (offline; no API key is used)\n`);
   }

@@ -79,6 +79,7 @@ function tierSandbox(
         fs,
         mounts: session.mounts ?? [{ path: SERVED_CWD, writable: true }],
         scratchDir: host.scratchDir,
+        network: session.network,
         hostShell: createNodeShell({ env: { PATH: host.path, LANG: "C.UTF-8" } }),
       });
     }
@@ -92,8 +93,8 @@ function tierSandbox(
  * session can reach is handed in here, and nowhere else. Without `hostTools`: `fs` (the session's own file
  * system over its mounts, all in the database; an empty in-memory one when none is given) and the tier's shell
  * over it: `simulated` (default) runs bash and python3 in WebAssembly over `fs` alone, with `network` (its
- * environment's); `os` runs the host's binaries under bubblewrap over a private copy of `mounts` (no network,
- * whatever the environment says: `createOsSessionSandbox` gives commands none); `none` starts nothing, and its
+ * environment's); `os` runs the host's binaries under bubblewrap over a private copy of `mounts`, with `network` through a
+ * proxy of the session's own; `none` starts nothing, and its
  * refusal ({@link SERVED_NO_SHELL}) reaches the model.
  * With it: the host's file system and a shell in `hostTools.cwd` with a small environment of its own.
  */

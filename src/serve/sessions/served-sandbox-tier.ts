@@ -21,15 +21,24 @@ const TIER_LINES: Readonly<Record<ServeSandboxTier, string>> = {
     "over each session's own files, nothing on the host",
   os:
     "sessions run code in the OS sandbox (--sandbox os): this host's binaries under bubblewrap over a " +
-    "private copy of each session's own files, no network, nothing else of the host",
+    "private copy of each session's own files, the network its environment allows through a proxy, nothing " +
+    "else of the host",
 };
 
 /**
  * The line `serve` prints at start-up saying where sessions run code: on the host with `--host-tools`, else in
- * `tier`. Pure.
+ * `tier`, and, when that is not `os`, why `os` is unavailable here (`osUnavailable`, when it is). Pure.
  */
-export function servedSandboxLine(hostTools: boolean, tier: ServeSandboxTier): string {
-  return hostTools
-    ? "sessions run code on this host (--host-tools): its files, binaries and network, unconfined"
-    : TIER_LINES[tier];
+export function servedSandboxLine(
+  hostTools: boolean,
+  tier: ServeSandboxTier,
+  osUnavailable?: string,
+): string {
+  if (hostTools)
+    return "sessions run code on this host (--host-tools): its files, binaries and network, unconfined";
+  const why =
+    tier === "os" || osUnavailable === undefined
+      ? ""
+      : ` (--sandbox os is unavailable here: ${osUnavailable})`;
+  return `${TIER_LINES[tier]}${why}`;
 }
