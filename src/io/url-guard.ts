@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { BlockList, isIP, type LookupFunction } from "node:net";
+import { isIP, type LookupFunction } from "node:net";
 
 /** One address a host name resolves to. */
 export interface ResolvedAddress {
@@ -11,106 +11,6 @@ export interface ResolvedAddress {
 
 /** Resolves a host name to every address it has (`dns.promises.lookup(host, { all: true })`). */
 export type ResolveHost = (host: string) => Promise<ResolvedAddress[]>;
-
-/**
- * The address ranges a served session (its MCP servers, its sandbox's network) never connects to unless the
- * operator allows the host by name.
- */
-export const BLOCKED_RANGES: ReadonlyArray<{ net: string; prefix: number; family: "ipv4" | "ipv6" }> = [
-  { net: "0.0.0.0", prefix: 8, family: "ipv4" },
-  { net: "127.0.0.0", prefix: 8, family: "ipv4" },
-  { net: "10.0.0.0", prefix: 8, family: "ipv4" },
-  { net: "172.16.0.0", prefix: 12, family: "ipv4" },
-  { net: "192.168.0.0", prefix: 16, family: "ipv4" },
-  { net: "169.254.0.0", prefix: 16, family: "ipv4" },
-  // Shared address space: carrier NAT, and some clouds' metadata service (100.100.100.200).
-  { net: "100.64.0.0", prefix: 10, family: "ipv4" },
-  { net: "::", prefix: 128, family: "ipv6" },
-  { net: "::1", prefix: 128, family: "ipv6" },
-  { net: "fc00::", prefix: 7, family: "ipv6" },
-  { net: "fe80::", prefix: 10, family: "ipv6" },
-  // Local-use NAT64 (RFC 8215): it carries an IPv4 address at a place each network chooses, so it cannot be
-  // read; the well-known NAT64 prefix and the other IPv6 forms that carry IPv4 are read by embeddedIpv4.
-  { net: "64:ff9b:1::", prefix: 48, family: "ipv6" },
-];
-
-/** The 16 bytes of an IPv6 literal (a `%zone` suffix ignored, a dotted IPv4 tail read), or undefined. Pure. */
-export function ipv6Bytes(ip: string): Uint8Array | undefined {
-  const text = ip.split("%")[0] ?? "";
-  if (isIP(text) !== 6) return undefined;
-  const halves = text.split("::");
-  const read = (half: string): number[] => {
-    if (half === "") return [];
-    const out: number[] = [];
-    for (const part of half.split(":")) {
-      if (part.includes(".")) {
-        const [a = 0, b = 0, c = 0, d = 0] = part.split(".").map(Number);
-        out.push((a << 8) | b, (c << 8) | d);
-      } else out.push(Number.parseInt(part, 16));
-    }
-    return out;
-  };
-  const head = read(halves[0] ?? "");
-  const tail = read(halves[1] ?? "");
-  const words = [...head, ...new Array<number>(8 - head.length - tail.length).fill(0), ...tail];
-  const bytes = new Uint8Array(16);
-  for (const [i, word] of words.entries()) {
-    bytes[2 * i] = word >> 8;
-    bytes[2 * i + 1] = word & 0xff;
-  }
-  return bytes;
-}
-
-const dotted = (bytes: Uint8Array, at: readonly number[], mask = 0): string =>
-  at.map((i) => (bytes[i] ?? 0) ^ mask).join(".");
-const zero = (bytes: Uint8Array, from: number, to: number): boolean =>
-  bytes.subarray(from, to).every((b) => b === 0);
-const startsWith = (bytes: Uint8Array, prefix: readonly number[]): boolean =>
-  prefix.every((b, i) => bytes[i] === b);
-const LAST_FOUR = [12, 13, 14, 15] as const;
-
-/**
- * The IPv4 addresses an IPv6 address carries, in every form that embeds one: IPv4-compatible (`::/96`),
- * IPv4-mapped (`::ffff:0:0/96`), IPv4-translated (`::ffff:0:0:0/96`), NAT64 (`64:ff9b::/96`), 6to4
- * (`2002::/16`), Teredo (`2001::/32`: the server, and the client with its bits flipped) and ISATAP
- * (interface id `0:5efe` / `200:5efe`). The local-use NAT64 prefix `64:ff9b:1::/48` is not read (where its
- * IPv4 sits depends on a prefix length chosen by each network): `BLOCKED_RANGES` holds it whole. Empty for an
- * IPv4 literal, another IPv6 address, or not an IP. Pure.
- */
-export function embeddedIpv4(ip: string): string[] {
-  const b = ipv6Bytes(ip);
-  if (b === undefined) return [];
-  const found: string[] = [];
-  if (zero(b, 0, 10) && ((b[10] === 0 && b[11] === 0) || (b[10] === 0xff && b[11] === 0xff))) {
-    found.push(dotted(b, LAST_FOUR));
-  }
-  if (zero(b, 0, 8) && b[8] === 0xff && b[9] === 0xff && zero(b, 10, 12)) found.push(dotted(b, LAST_FOUR));
-  if (startsWith(b, [0, 0x64, 0xff, 0x9b]) && zero(b, 4, 12)) found.push(dotted(b, LAST_FOUR));
-  if (startsWith(b, [0x20, 0x02])) found.push(dotted(b, [2, 3, 4, 5]));
-  if (startsWith(b, [0x20, 0x01, 0, 0])) found.push(dotted(b, [4, 5, 6, 7]), dotted(b, LAST_FOUR, 0xff));
-  if (((b[8] ?? 0) & 0xfc) === 0 && b[9] === 0 && b[10] === 0x5e && b[11] === 0xfe) {
-    found.push(dotted(b, LAST_FOUR));
-  }
-  return [...new Set(found)];
-}
-
-function blockList(): BlockList {
-  const list = new BlockList();
-  for (const range of BLOCKED_RANGES) list.addSubnet(range.net, range.prefix, range.family);
-  return list;
-}
-
-/**
- * True when `ip` lies in `BLOCKED_RANGES`, or is an IPv6 address that embeds an IPv4 address that does (see
- * {@link embeddedIpv4}), or is not an IP literal at all. Pure.
- */
-export function isBlockedAddress(ip: string): boolean {
-  const family = isIP(ip);
-  if (family === 0) return true;
-  const list = blockList();
-  if (family === 4) return list.check(ip, "ipv4");
-  return list.check(ip, "ipv6") || embeddedIpv4(ip).some((v4) => list.check(v4, "ipv4"));
-}
 
 /**
  * The hosts the operator allowed: every `--mcp-allow-host` value, then the comma-separated names of
@@ -142,7 +42,7 @@ export type UrlVerdict = { ok: true; pin?: ResolvedAddress } | { ok: false; reas
 /**
  * Decides whether a served session may connect to `url`: only http(s); a host the operator allowed by name
  * (`serve --mcp-allow-host`) always; any other host only when every address it resolves to is public (not
- * loopback, private, link-local or metadata: `BLOCKED_RANGES`), and then the connection is pinned to the
+ * loopback, private, link-local, metadata or any other block not globally reachable: `isBlockedAddress`), and then the connection is pinned to the
  * address checked, so a second DNS answer cannot point it elsewhere. Never rejects.
  */
 export async function checkMcpUrl(url: string, options: UrlGuardOptions): Promise<UrlVerdict> {
@@ -170,6 +70,8 @@ export async function checkMcpUrl(url: string, options: UrlGuardOptions): Promis
       };
     }
   }
+  // Loaded on the first check: the range tables (ipaddr.js) stay out of an import of the library.
+  const { embeddedIpv4, isBlockedAddress } = await import("./address-ranges.js");
   const blocked = addresses.find((a) => isBlockedAddress(a.address));
   if (blocked !== undefined) {
     const inside = embeddedIpv4(blocked.address);
