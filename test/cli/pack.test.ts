@@ -48,6 +48,8 @@ describe("the published package", () => {
     // Lean: no source maps (a build asks for them with `npm run build:maps`), no dist/cli (the bundle's input).
     expect(paths.filter((p) => p.endsWith(".map"))).toEqual([]);
     expect(paths.filter((p) => p.startsWith("dist/cli/"))).toEqual([]);
+    // The licence the package.json names ships with it.
+    expect(paths).toContain("LICENSE");
     expect(manifest?.unpackedSize).toBeLessThanOrEqual(MAX_UNPACKED_BYTES);
     const [tarball] = (await readdir(tree.path("pack"))).filter((f) => f.endsWith(".tgz"));
     expect(tarball).toBeDefined();
