@@ -82,6 +82,17 @@ export async function cliShell(
       line: "shell: the host's, unsandboxed (settings sandbox.enabled is off)",
     };
   const { projectDir } = await engine.roots();
+  // On, but it cannot run here: nothing runs (never the host), and the line says why.
+  const refused = (why: string): CliShell => {
+    const line = `sandbox.enabled is set${enabledIn(sandbox)}, but ${why}; Bash, inline shell and command hooks do not run`;
+    return { tier: "none", shell: createNoShell(line), line: `shell: none: ${line}` };
+  };
+  let loaded: OsSandboxRuntime;
+  try {
+    loaded = await runtime();
+  } catch (error) {
+    return refused(error instanceof Error ? error.message : String(error));
+  }
   const made = await createOsSandbox({
     policy: cliSandboxPolicy(sandbox, {
       cwd: engine.cwd,
@@ -90,15 +101,12 @@ export async function cliShell(
       addDirs: engine.addDirs,
       granted: extensions.permissions.additionalDirectories,
     }),
-    runtime: await runtime(),
+    runtime: loaded,
     hostShell: host,
     fs: engine.fs,
     excludedCommands: sandbox.excludedCommands,
   });
-  if (made.kind === "unavailable") {
-    const line = `sandbox.enabled is set${enabledIn(sandbox)}, but ${made.message}; Bash, inline shell and command hooks do not run`;
-    return { tier: "none", shell: createNoShell(line), line: `shell: none: ${line}` };
-  }
+  if (made.kind === "unavailable") return refused(made.message);
   const network =
     sandbox.network.allowedDomains.length === 0
       ? "no network"

@@ -1,6 +1,7 @@
 import type { ModelClient } from "../agent/model-client.js";
 import type { Engine } from "../engine/engine.js";
 import { createNodeFs } from "../io/fs.js";
+import { importOptional } from "../io/optional-package.js";
 import { MODEL_EFFORTS, type ModelEffort } from "../models.js";
 import type { OpenSessionOptions } from "../session/open-options.js";
 import type { Telemetry } from "../telemetry/telemetry.js";
@@ -32,7 +33,14 @@ export async function modelClientFromEnv(
  */
 export async function telemetryFromEnv(io: CliIo): Promise<Telemetry | undefined> {
   if (io.env.SKILLWRIGHT_ENABLE_TELEMETRY !== "1") return undefined;
-  const { createOtelTelemetry, otlpSettings } = await import("../telemetry/otel.js");
+  let otel: typeof import("../telemetry/otel.js");
+  try {
+    otel = await importOptional("@opentelemetry/sdk-trace-base", () => import("../telemetry/otel.js"));
+  } catch (error) {
+    io.stderr(`skillwright: warning: ${error instanceof Error ? error.message : error}; telemetry is off\n`);
+    return undefined;
+  }
+  const { createOtelTelemetry, otlpSettings } = otel;
   const settings = otlpSettings(io.env);
   if ("error" in settings) {
     io.stderr(`skillwright: warning: ${settings.error}; telemetry is off\n`);

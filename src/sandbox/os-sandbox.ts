@@ -2,6 +2,7 @@ import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
 import type { FsOps } from "../io/fs.js";
+import { importOptional } from "../io/optional-package.js";
 import type { ShellOps, ShellResult, ShellRunOptions } from "../io/shell.js";
 import { commandContentMatches, splitCommand } from "../permissions/rules.js";
 import type { Sandbox } from "./sandbox.js";
@@ -87,7 +88,10 @@ export async function loadSandboxRuntime(options: {
   path: string;
   platform: NodeJS.Platform;
 }): Promise<OsSandboxRuntime> {
-  const { SandboxManager } = await import("@anthropic-ai/sandbox-runtime");
+  const { SandboxManager } = await importOptional(
+    "@anthropic-ai/sandbox-runtime",
+    () => import("@anthropic-ai/sandbox-runtime"),
+  );
   return {
     checkDependencies: () => {
       const own = SandboxManager.checkDependencies();

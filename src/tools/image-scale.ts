@@ -1,3 +1,4 @@
+import { importOptional } from "../io/optional-package.js";
 import type { ImageMediaType } from "./define-tool.js";
 import type { ImageSize } from "./image-size.js";
 
@@ -15,7 +16,7 @@ export type ImageScaler = (bytes: Uint8Array, type: ImageMediaType, box: ImageSi
  * so no other run pays for loading it.
  */
 export const scaleWithSharp: ImageScaler = async (bytes, type, box) => {
-  const { default: sharp } = await import("sharp");
+  const { default: sharp } = await importOptional("sharp", () => import("sharp"));
   const resized = sharp(bytes, { animated: type === "image/gif" }).resize(box.width, box.height, {
     fit: "inside",
     withoutEnlargement: true,
