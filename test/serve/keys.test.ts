@@ -169,7 +169,7 @@ describe("keys on a PGlite dir", () => {
     } finally {
       await server.stop();
     }
-  }, 120_000);
+  }, 300_000);
 
   it("a revoked key stays revoked: serve refuses it as --api-key or SKILLWRIGHT_API_KEY, and keeps it revoked", async () => {
     // `first` was revoked by the test above; `keys create` made it, serve is only told it.
