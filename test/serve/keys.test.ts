@@ -169,7 +169,7 @@ describe("keys on a PGlite dir", () => {
     } finally {
       await server.stop();
     }
-  }, 300_000);
+  }, 120_000);
 
   it("a revoked key stays revoked: serve refuses it as --api-key or SKILLWRIGHT_API_KEY, and keeps it revoked", async () => {
     // `first` was revoked by the test above; `keys create` made it, serve is only told it.
@@ -200,7 +200,7 @@ describe("keys on a PGlite dir", () => {
     const again = await cli(tree, ["keys", "revoke", apiKeyId(hashApiKey(own)), "--db", db]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain("no key matches");
-  }, 120_000);
+  }, 300_000);
 
   it("exits 2 on bad usage", async () => {
     for (const argv of [
