@@ -307,7 +307,7 @@ export const CLI_COMMANDS = {
     examples: ["skillwright lint", "skillwright lint examples/skills --min-score 80"],
   },
   "to-prompt": {
-    usage: ["to-prompt <dirs...>"],
+    usage: ["to-prompt <skill-dir...>"],
     summary: "the <available_skills> XML block for the skills (as skills-ref)",
     options: [],
     skills: false,
@@ -332,7 +332,7 @@ export const CLI_COMMANDS = {
     examples: ["skillwright plugin validate plugins/git-guard"],
   },
   dev: {
-    usage: ["dev model-server --script F [--port N]"],
+    usage: ["dev model-server --script <turns.json> [--port N]"],
     summary: "a scripted Messages API server for testing skills offline",
     options: ["script", "port"],
     skills: false,
@@ -371,9 +371,9 @@ export const CLI_COMMANDS = {
   },
   keys: {
     usage: [
-      "keys create --workspace W [--db DIR|URL]",
-      "keys list [--workspace W] [--json] [--db DIR|URL]",
-      "keys revoke <id-or-prefix> [--workspace W] [--db DIR|URL]",
+      "keys create --workspace <name> [--db DIR|URL | --server URL --api-key KEY]",
+      "keys list [--workspace <name>] [--json] [--db DIR|URL | --server URL --api-key KEY]",
+      "keys revoke <id-or-prefix> [--workspace <name>] [--db DIR|URL | --server URL --api-key KEY]",
     ],
     summary: "make, list and revoke serve's API keys",
     details: [
@@ -426,7 +426,7 @@ export const CLI_COMMANDS = {
     examples: ["skillwright remove pdf"],
   },
   approve: {
-    usage: ["approve <skill...>", "approve --all"],
+    usage: ["approve <skill...> [--start-mcp]", "approve --all [--start-mcp]"],
     summary: "approve project, --add-dir, plugin or MCP skills as they are now",
     details: [
       "Pins their capabilities (allowed-tools, hooks, inline shell, fork, scripts) in ~/.skillwright/approvals.json;",
@@ -438,7 +438,7 @@ export const CLI_COMMANDS = {
     examples: ["skillwright approve commit-message", "skillwright approve --all"],
   },
   mcp: {
-    usage: ["mcp approve <name>"],
+    usage: ["mcp approve <server-name>"],
     summary: "let a project or plugin MCP server start (writes .claude/settings.local.json)",
     options: [],
     skills: true,

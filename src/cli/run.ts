@@ -7,7 +7,7 @@ import { type CliArgs, parseCliArgs } from "./args.js";
 import { isCommandName } from "./cli-table.js";
 import { discoveryCacheFor } from "./discovery-cache.js";
 import type { CliIo } from "./io.js";
-import { commandHelp, generalHelp, helpHint } from "./usage.js";
+import { commandHelp, generalHelp, helpHint, usageLines } from "./usage.js";
 
 /** Runs one CLI invocation and returns the exit code. All process access comes through `io`. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
@@ -198,7 +198,7 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
     case "plugin": {
       const [sub, dir] = args.positionals;
       if (sub !== "validate" || dir === undefined) {
-        io.stderr(`usage: skillwright plugin validate <dir> [--json]\n`);
+        io.stderr(usageLines("plugin"));
         return 2;
       }
       return (await import("./commands/plugin-validate.js")).pluginValidateCommand(

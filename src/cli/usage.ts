@@ -99,6 +99,14 @@ export function commandHelp(name: CommandName): string {
   ].join("\n");
 }
 
+/**
+ * A command's usage lines as its argument errors print them (`usage: skillwright add <source> …`), from the same
+ * table as its help. Pure.
+ */
+export function usageLines(name: CommandName): string {
+  return `${CLI_COMMANDS[name].usage.map((usage, i) => `${i === 0 ? "usage:" : "      "} skillwright ${usage}`).join("\n")}\n`;
+}
+
 /** What follows an argument error: where to read the right usage. Pure. */
 export function helpHint(command: CommandName | undefined): string {
   return command === undefined
