@@ -233,10 +233,11 @@ function unknownOptionMessage(rawName: string, name: string): string {
 }
 
 /**
- * The first option of `argv` that the table does not know, as a message, or undefined when all are known.
- * Parsed loosely (unknown options are tokens, not errors) so the message is ours, never the parser's. Pure.
+ * The first option of `argv` that the table does not know, as a message (with the command named before it, if
+ * any), or undefined when all are known. Parsed loosely (unknown options are tokens, not errors) so the message
+ * is ours, never the parser's. Pure.
  */
-function unknownOption(argv: readonly string[]): string | undefined {
+function unknownOption(argv: readonly string[]): { message: string; command?: CommandName } | undefined {
   const { tokens } = parseArgs({
     args: [...argv],
     options: CLI_OPTIONS,
@@ -244,9 +245,12 @@ function unknownOption(argv: readonly string[]): string | undefined {
     strict: false,
     tokens: true,
   });
+  const first = tokens.find((token) => token.kind === "positional");
+  const command = first !== undefined && isCommandName(first.value) ? first.value : undefined;
   for (const token of tokens) {
     if (token.kind === "option" && !isOptionName(token.name)) {
-      return unknownOptionMessage(token.rawName, token.name);
+      const message = unknownOptionMessage(token.rawName, token.name);
+      return command === undefined ? { message } : { message, command };
     }
   }
   return undefined;
@@ -266,10 +270,7 @@ export function mistypedCommand(positionals: readonly string[]): CommandName | u
 /** Parses the command line. Pure; errors are values with a message for the user. */
 export function parseCliArgs(argv: readonly string[]): ParsedArgs {
   const unknown = unknownOption(argv);
-  if (unknown !== undefined) {
-    const command = argv.find(isCommandName);
-    return { ok: false, message: unknown, ...(command === undefined ? {} : { command }) };
-  }
+  if (unknown !== undefined) return { ok: false, ...unknown };
   let command: CommandName | undefined;
   try {
     const { values, positionals } = parseArgs({

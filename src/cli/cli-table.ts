@@ -340,9 +340,7 @@ export const CLI_COMMANDS = {
     examples: ["skillwright dev model-server --script examples/turns.json --port 0"],
   },
   serve: {
-    usage: [
-      "serve [--port N] [--host H] [--db DIR|URL] [--api-key KEY] [--sandbox TIER] [--host-tools] [--script F]",
-    ],
+    usage: ["serve [--port N] [--host H] [--db DIR|URL] [--api-key KEY] [--sandbox TIER] [options]"],
     summary: "the Skills/Agents/Sessions API of the SDK's client.beta, and its web page",
     details: [
       "The key also comes from SKILLWRIGHT_API_KEY (else one is made and printed). Sessions use",
