@@ -47,20 +47,17 @@ function folderArguments(args: CliArgs): { flag: string; value: string }[] {
 /**
  * Checks every path argument before a command runs, so a typo is one clear error instead of an empty result:
  * the folders (`--cwd`, `--add-dir`, `--plugin-dir`, `--skills-dir`) must exist, `--mcp-config` files must be
- * readable MCP configs (inline JSON must parse as one), and the folders of `--debug-file` and `--junit` must
- * exist. Returns the first problem (`--cwd /nope: no such folder`), or undefined when all are usable.
+ * readable MCP configs (inline JSON must parse as one), and the folder of `--debug-file` must exist
+ * (`test --junit` says at the end when it cannot write its report, after the run it reports). Returns the first problem (`--cwd /nope: no such folder`), or undefined when all are usable.
  */
 export async function checkPathArguments(args: CliArgs, io: PathCheckIo): Promise<string | undefined> {
   for (const { flag, value } of folderArguments(args)) {
     const why = await notAFolder(io.fs, resolve(io.cwd, value));
     if (why !== undefined) return refusal(flag, value, why);
   }
-  for (const { flag, value } of [
-    ...(args.debugFile === undefined ? [] : [{ flag: "--debug-file", value: args.debugFile }]),
-    ...(args.junit === undefined ? [] : [{ flag: "--junit", value: args.junit }]),
-  ]) {
-    const why = await notWritableAt(io.fs, resolve(io.cwd, value));
-    if (why !== undefined) return refusal(flag, value, why);
+  if (args.debugFile !== undefined) {
+    const why = await notWritableAt(io.fs, resolve(io.cwd, args.debugFile));
+    if (why !== undefined) return refusal("--debug-file", args.debugFile, why);
   }
   if (args.mcpConfigs.length === 0) return undefined;
   // Loaded only when the flag is given: the MCP config schema is no part of a plain command's start-up.

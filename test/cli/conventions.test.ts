@@ -124,6 +124,14 @@ describe("path arguments", () => {
     expect(result.stderr).toBe(`skillwright: ${flag} missing-dir: no such folder\n`);
   });
 
+  it("--debug-file in a missing folder is refused before the run", async () => {
+    const result = await cli(tree, ["-p", "hello", "--debug-file", "/nope/not-here/debug.jsonl"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      "skillwright: --debug-file /nope/not-here/debug.jsonl: its folder /nope/not-here: no such folder\n",
+    );
+  });
+
   it("a missing or broken --mcp-config file is an error, not a --verbose note", async () => {
     const missing = await cli(tree, ["list", "--mcp-config", "missing.json"]);
     expect(missing.code).toBe(2);
