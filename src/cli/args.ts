@@ -7,92 +7,15 @@ import {
   type ServeSandboxTier,
   serveSandboxTier,
 } from "../serve/sessions/served-sandbox-tier.js";
-
-/** Every option the CLI knows; names follow Claude Code's headless mode where they overlap. */
-export const CLI_OPTIONS = {
-  print: { type: "boolean", short: "p" },
-  "output-format": { type: "string" },
-  model: { type: "string" },
-  effort: { type: "string" },
-  allowedTools: { type: "string", multiple: true },
-  "allowed-tools": { type: "string", multiple: true },
-  disallowedTools: { type: "string", multiple: true },
-  "disallowed-tools": { type: "string", multiple: true },
-  "add-dir": { type: "string", multiple: true },
-  "plugin-dir": { type: "string", multiple: true },
-  "mcp-config": { type: "string", multiple: true },
-  "strict-mcp-config": { type: "boolean" },
-  "skills-dir": { type: "string", multiple: true },
-  skills: { type: "string", multiple: true },
-  "no-skills": { type: "string", multiple: true },
-  env: { type: "string" },
-  watch: { type: "boolean" },
-  "input-format": { type: "string" },
-  verbose: { type: "boolean" },
-  resume: { type: "string", short: "r" },
-  "max-turns": { type: "string" },
-  "debug-file": { type: "string" },
-  "append-system-prompt": { type: "string" },
-  "system-prompt": { type: "string" },
-  "skill-listing": { type: "string" },
-  "skill-catalog": { type: "string" },
-  prompt: { type: "boolean" },
-  "first-prompt": { type: "string" },
-  "run-shell": { type: "boolean" },
-  cwd: { type: "string" },
-  home: { type: "string" },
-  json: { type: "boolean" },
-  spec: { type: "boolean" },
-  strict: { type: "boolean" },
-  script: { type: "string" },
-  port: { type: "string" },
-  host: { type: "string" },
-  db: { type: "string" },
-  "api-key": { type: "string" },
-  "host-tools": { type: "boolean" },
-  "mcp-allow-host": { type: "string", multiple: true },
-  sandbox: { type: "string" },
-  "sandbox-allow-host": { type: "string", multiple: true },
-  workspace: { type: "string" },
-  server: { type: "string" },
-  "start-mcp": { type: "boolean" },
-  "min-score": { type: "string" },
-  limit: { type: "string" },
-  junit: { type: "string" },
-  update: { type: "boolean" },
-  scope: { type: "string" },
-  skill: { type: "string", multiple: true },
-  frozen: { type: "boolean" },
-  all: { type: "boolean" },
-  help: { type: "boolean", short: "h" },
-  version: { type: "boolean", short: "v" },
-} as const;
-
-/** The offline and dev subcommands; anything else is a prompt. */
-export const SUBCOMMANDS = [
-  "list",
-  "doctor",
-  "show",
-  "validate",
-  "plugin",
-  "dev",
-  "help",
-  "mcp",
-  "hooks",
-  "permissions",
-  "lint",
-  "to-prompt",
-  "test",
-  "serve",
-  "keys",
-  "add",
-  "update",
-  "check",
-  "remove",
-  "approve",
-  "search",
-  "stats",
-] as const;
+import { similarNames } from "../skill-tool/did-you-mean.js";
+import {
+  CLI_COMMANDS,
+  CLI_OPTIONS,
+  COMMAND_NAMES,
+  type CommandName,
+  isCommandName,
+  isOptionName,
+} from "./cli-table.js";
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -108,8 +31,8 @@ export const SKILL_LISTING_PLACEMENTS = [
 ] as const satisfies readonly SkillListingPlacement[];
 
 export interface CliArgs {
-  /** A subcommand, or undefined for a run (headless with `print`, else interactive). */
-  command: string | undefined;
+  /** A command, or undefined for a run (headless with `print`, else interactive). */
+  command: CommandName | undefined;
   positionals: string[];
   print: boolean;
   outputFormat: OutputFormat;
@@ -199,8 +122,13 @@ export interface CliArgs {
   version: boolean;
 }
 
-/** A parse: the arguments and any warnings to print (a deprecated flag), or why they are wrong. */
-export type ParsedArgs = { ok: true; args: CliArgs; warnings: string[] } | { ok: false; message: string };
+/**
+ * A parse: the arguments and any warnings to print (a deprecated flag), or why they are wrong (with the command
+ * they were for, when one was named, so the message can point at its help).
+ */
+export type ParsedArgs =
+  | { ok: true; args: CliArgs; warnings: string[] }
+  | { ok: false; message: string; command?: CommandName };
 
 /** `--allowedTools "Read,Bash(git add:*)" Edit` → each rule; commas and spaces outside parentheses split. */
 export function splitToolList(values: readonly string[]): string[] {
@@ -293,8 +221,57 @@ export function skillListingFlag(
   return { placement, warnings };
 }
 
+/** The options a did-you-mean may offer: every long name but the aliases help does not show. */
+const SHOWN_OPTIONS = Object.entries(CLI_OPTIONS)
+  .filter(([, spec]) => spec.help !== "")
+  .map(([name]) => name);
+
+/** `--name` or `-x` as typed, with a did-you-mean when an option is close. Pure. */
+function unknownOptionMessage(rawName: string, name: string): string {
+  const [close] = similarNames(name, SHOWN_OPTIONS, 1);
+  return `unknown option ${rawName}${close === undefined ? "" : ` (did you mean --${close}?)`}`;
+}
+
+/**
+ * The first option of `argv` that the table does not know, as a message (with the command named before it, if
+ * any), or undefined when all are known. Parsed loosely (unknown options are tokens, not errors) so the message
+ * is ours, never the parser's. Pure.
+ */
+function unknownOption(argv: readonly string[]): { message: string; command?: CommandName } | undefined {
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: CLI_OPTIONS,
+    allowPositionals: true,
+    strict: false,
+    tokens: true,
+  });
+  const first = tokens.find((token) => token.kind === "positional");
+  const command = first !== undefined && isCommandName(first.value) ? first.value : undefined;
+  for (const token of tokens) {
+    if (token.kind === "option" && !isOptionName(token.name)) {
+      const message = unknownOptionMessage(token.rawName, token.name);
+      return command === undefined ? { message } : { message, command };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The command a run's single word was probably meant to be (`lsit` → list), or undefined when the word is not
+ * close to one: any other word stays a prompt, as Claude Code treats it. Pure.
+ */
+export function mistypedCommand(positionals: readonly string[]): CommandName | undefined {
+  const [word] = positionals;
+  if (positionals.length !== 1 || word === undefined || /\s/.test(word)) return undefined;
+  const [close] = similarNames(word, COMMAND_NAMES, 1);
+  return close !== undefined && isCommandName(close) ? close : undefined;
+}
+
 /** Parses the command line. Pure; errors are values with a message for the user. */
 export function parseCliArgs(argv: readonly string[]): ParsedArgs {
+  const unknown = unknownOption(argv);
+  if (unknown !== undefined) return { ok: false, ...unknown };
+  let command: CommandName | undefined;
   try {
     const { values, positionals } = parseArgs({
       args: [...argv],
@@ -303,8 +280,20 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
       strict: true,
     });
     const first = positionals[0];
-    const isCommand =
-      !values.print && first !== undefined && (SUBCOMMANDS as readonly string[]).includes(first);
+    if (!values.print && first !== undefined && isCommandName(first)) command = first;
+    if (command === undefined && !values.print) {
+      const meant = mistypedCommand(positionals);
+      if (meant !== undefined) {
+        return {
+          ok: false,
+          message: `unknown command "${first}" (did you mean ${meant}?); to send it as a prompt, use -p "${first}"`,
+          command: meant,
+        };
+      }
+    }
+    if (values.json === true && command !== undefined && !CLI_COMMANDS[command].json) {
+      throw new Error(`${command} prints no JSON: --json is not one of its options`);
+    }
     const format = values["output-format"] ?? "text";
     if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
       throw new Error(`--output-format must be one of ${OUTPUT_FORMATS.join(", ")}, got "${format}"`);
@@ -326,8 +315,8 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
       ok: true,
       warnings,
       args: {
-        command: isCommand ? first : undefined,
-        positionals: isCommand ? positionals.slice(1) : positionals,
+        command,
+        positionals: command === undefined ? positionals : positionals.slice(1),
         print: values.print ?? false,
         outputFormat: format as OutputFormat,
         inputFormat,
@@ -387,6 +376,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
       },
     };
   } catch (error) {
-    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    const message = error instanceof Error ? error.message : String(error);
+    return { ok: false, message, ...(command === undefined ? {} : { command }) };
   }
 }

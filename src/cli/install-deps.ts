@@ -7,8 +7,12 @@ import { createProcessRunner } from "../install/run-process.js";
 import { createNodeFileModes } from "../io/atomic-write.js";
 import { createNodeFs } from "../io/fs.js";
 import type { CliIo } from "./io.js";
+import { cliProgress } from "./progress.js";
 
-/** The install commands' I/O for a CLI run: the host file system, git/npm/tar through execa, `os.tmpdir()`. */
+/**
+ * The install commands' I/O for a CLI run: the host file system, git/npm/tar through execa, `os.tmpdir()`,
+ * progress on stderr while a source is fetched.
+ */
 export function installerDeps(io: CliIo): InstallerDeps {
   const fs = createNodeFs({ syncReads: false });
   return {
@@ -23,5 +27,6 @@ export function installerDeps(io: CliIo): InstallerDeps {
     env: io.env,
     out: (line) => io.stdout(`${line}\n`),
     err: (line) => io.stderr(`${line}\n`),
+    progress: cliProgress(io, false),
   };
 }

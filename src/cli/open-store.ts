@@ -14,15 +14,19 @@ export function dbLocation(db: string | undefined, io: Pick<CliIo, "cwd" | "home
   return resolve(io.cwd, db);
 }
 
+/** `location` as it may be printed: a PostgreSQL URL's user and password hidden (`postgres://…@host/db`). Pure. */
+export function shownDbLocation(location: string): string {
+  return location.replace(/\/\/[^@/]*@/, "//…@");
+}
+
 /** Writes why the database at `location` cannot be opened (a PostgreSQL URL's password hidden). */
 export function reportOpenFailure(io: CliIo, location: string, error: unknown, hint = ""): void {
   if (error instanceof DataDirInUseError) {
     io.stderr(`skillwright: ${error.message}${hint}\n`);
     return;
   }
-  const shown = location.replace(/\/\/[^@/]*@/, "//…@");
   io.stderr(
-    `skillwright: cannot open the database ${shown}: ${error instanceof Error ? error.message : String(error)}\n`,
+    `skillwright: cannot open the database ${shownDbLocation(location)}: ${error instanceof Error ? error.message : String(error)}\n`,
   );
 }
 

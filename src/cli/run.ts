@@ -4,21 +4,27 @@ import { resolveEnvironment } from "../environments/environments.js";
 import { UnknownEnvironmentError } from "../environments/unknown-environment-error.js";
 import { noticeUnapproved } from "./approval-notices.js";
 import { type CliArgs, parseCliArgs } from "./args.js";
+import { isCommandName } from "./cli-table.js";
 import { discoveryCacheFor } from "./discovery-cache.js";
 import type { CliIo } from "./io.js";
-import { USAGE } from "./usage.js";
+import { commandHelp, generalHelp, helpHint, usageLines } from "./usage.js";
 
 /** Runs one CLI invocation and returns the exit code. All process access comes through `io`. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const parsed = parseCliArgs(argv);
   if (!parsed.ok) {
-    io.stderr(`${parsed.message}\n\n${USAGE}`);
+    io.stderr(`skillwright: ${parsed.message}\n${helpHint(parsed.command)}\n`);
     return 2;
   }
   const args = parsed.args;
   for (const warning of parsed.warnings) io.stderr(`skillwright: warning: ${warning}\n`);
   if (args.help || args.command === "help") {
-    io.stdout(USAGE);
+    const help = helpFor(args);
+    if (help === undefined) {
+      io.stderr(`skillwright: no command "${args.positionals[0]}"\n${helpHint(undefined)}\n`);
+      return 2;
+    }
+    io.stdout(help);
     return 0;
   }
   if (args.version) {
@@ -28,6 +34,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const cwd = resolve(io.cwd, args.cwd ?? ".");
   const home = resolve(io.cwd, args.home ?? io.home);
   const scoped: CliIo = { ...io, cwd, home };
+  const badPath = await checkPaths(args, io);
+  if (badPath !== undefined) {
+    io.stderr(`skillwright: ${badPath}\n`);
+    return 2;
+  }
   // The server commands need no engine over the local skills: they serve the store's.
   if (args.command === "serve") return (await import("./commands/serve.js")).serveCommand(scoped, args);
   if (args.command === "keys") return (await import("./commands/keys.js")).keysCommand(scoped, args);
@@ -83,6 +94,26 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 }
 
+/** Why a path argument cannot be used, or undefined (see `checkPathArguments`). */
+async function checkPaths(args: CliArgs, io: CliIo): Promise<string | undefined> {
+  const [{ checkPathArguments }, { createNodeFs }] = await Promise.all([
+    import("./path-arguments.js"),
+    import("../io/fs.js"),
+  ]);
+  return checkPathArguments(args, { fs: createNodeFs(), cwd: io.cwd, env: io.env });
+}
+
+/**
+ * The help `--help` or `help` asks for: a command's own (`add --help`, `help add`), else the general help;
+ * undefined when `help` names no command. Pure.
+ */
+function helpFor(args: CliArgs): string | undefined {
+  if (args.command !== undefined && args.command !== "help") return commandHelp(args.command);
+  const [asked] = args.command === "help" ? args.positionals : [];
+  if (asked === undefined) return generalHelp();
+  return isCommandName(asked) ? commandHelp(asked) : undefined;
+}
+
 /**
  * Starts loading what a `-p` run needs after the engine (the headless command, the model SDK) beside the
  * engine's modules instead of after them: Node reads a module graph's files in parallel, so the run waits for
@@ -112,7 +143,9 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
         return (await import("./commands/headless.js")).headlessCommand(engine, scoped, args, prompt);
       }
       if (io.interactive === undefined) {
-        io.stderr(`Interactive mode needs a terminal; use -p "prompt" for one headless turn.\n\n${USAGE}`);
+        io.stderr(
+          `Interactive mode needs a terminal; use -p "prompt" for one headless turn.\n${helpHint(undefined)}\n`,
+        );
         return 2;
       }
       return io.interactive(engine, scoped, args);
@@ -138,7 +171,7 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
     case "show": {
       const [name, ...rest] = args.positionals;
       if (name === undefined) {
-        io.stderr(`show needs a skill name\n\n${USAGE}`);
+        io.stderr(`skillwright: show needs a skill name\n${helpHint("show")}\n`);
         return 2;
       }
       return (await import("./commands/show.js")).showCommand(engine, scoped, name, rest, {
@@ -149,7 +182,7 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
     case "validate": {
       const [target] = args.positionals;
       if (target === undefined) {
-        io.stderr(`validate needs a path\n\n${USAGE}`);
+        io.stderr(`skillwright: validate needs a path\n${helpHint("validate")}\n`);
         return 2;
       }
       return (await import("./commands/validate.js")).validateCommand(
@@ -165,7 +198,7 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
     case "plugin": {
       const [sub, dir] = args.positionals;
       if (sub !== "validate" || dir === undefined) {
-        io.stderr(`usage: skillwright plugin validate <dir> [--json]\n`);
+        io.stderr(usageLines("plugin"));
         return 2;
       }
       return (await import("./commands/plugin-validate.js")).pluginValidateCommand(
@@ -204,7 +237,7 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
         update: args.update,
       });
     default:
-      io.stderr(`Unknown command: ${args.command}\n\n${USAGE}`);
+      io.stderr(`skillwright: ${args.command} cannot run here\n${helpHint(undefined)}\n`);
       return 2;
   }
 }

@@ -15,6 +15,8 @@ export interface FetchDeps {
   pluginSettings: () => Promise<PluginSettings>;
   home: string;
   projectDir: string;
+  /** Shows that fetching `label` is under way until the returned function is called; absent: silent. */
+  progress?: (label: string) => () => void;
 }
 
 /** A source's tree on disk: the dir to look for skills in, and what it came from. */
@@ -143,6 +145,20 @@ async function marketplacePlugin(
  * given by path is cloned). Throws {@link FetchError} with the reason; nothing is left behind then.
  */
 export async function fetchSource(
+  deps: FetchDeps,
+  source: InstallSource,
+  signal?: AbortSignal,
+): Promise<FetchedSource> {
+  const done = source.kind === "local" ? undefined : deps.progress?.(`fetching ${source.lockSource}`);
+  try {
+    return await fetchAny(deps, source, signal);
+  } finally {
+    done?.();
+  }
+}
+
+/** {@link fetchSource} by the source's kind. */
+async function fetchAny(
   deps: FetchDeps,
   source: InstallSource,
   signal?: AbortSignal,

@@ -9,11 +9,21 @@ import { readSpecFile } from "./spec-read.js";
 export interface ValidatedFile {
   path: string;
   skill?: Skill;
-  /** The engine profile's findings (what discovery would report), engine limits such as file size included. */
+  /**
+   * The engine profile's findings (what discovery would report, with {@link VALIDATION_ERROR_CODES} raised to
+   * errors), engine limits such as file size included.
+   */
   diagnostics: Diagnostic[];
   /** The Agent Skills profile's findings, when it was asked for (a file it could not read: `file-unreadable`). */
   spec?: Diagnostic[];
 }
+
+/**
+ * What discovery tolerates but validation refuses: a SKILL.md with NUL bytes (discovery reads it anyway) and
+ * frontmatter that is not YAML (discovery reads it line by line). Warnings in discovery, errors here, so
+ * `validate` and `lint` both fail such a file.
+ */
+export const VALIDATION_ERROR_CODES: ReadonlySet<string> = new Set(["file-binary", "yaml-invalid"]);
 
 /** The file names the reference validator looks for in a skill dir, in its order. */
 export const SPEC_SKILL_FILES = ["SKILL.md", "skill.md"] as const;
@@ -81,7 +91,9 @@ export async function validateFile(fs: FsOps, path: string, spec: boolean): Prom
     root: dirname(dir),
     baseDir: dir,
   });
-  const diagnostics = [...result.diagnostics];
+  const diagnostics = result.diagnostics.map((d) =>
+    VALIDATION_ERROR_CODES.has(d.code) ? { ...d, severity: "error" as const } : d,
+  );
   if (nearMiss) {
     diagnostics.unshift(
       diagnostic("error", "ignored-file", `discovery ignores ${file}: the file must be named SKILL.md`, path),

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
-import { cli } from "./run-cli.js";
+import { cli, withoutProgress } from "./run-cli.js";
 
 /** A project and lock the real `skills` installer wrote (see its README.md), and the repository it came from. */
 const SKILLS_CLI_FIXTURE = fileURLToPath(new URL("../fixtures/skills-cli-lock", import.meta.url));
@@ -62,7 +62,7 @@ describe("skillwright add / check / update / remove (dist/bin)", () => {
     const url = await makeUpstream(tree);
 
     const added = await cli(tree, ["add", url, "--skill", "one"]);
-    expect(added.stderr).toBe("");
+    expect(withoutProgress(added.stderr)).toBe("");
     expect(added.code).toBe(0);
     expect(added.stdout).toContain('inline shell "git status"');
     expect(added.stdout).toContain("script scripts/go.sh");
@@ -101,7 +101,7 @@ describe("skillwright add / check / update / remove (dist/bin)", () => {
     expect(moved.stdout).toMatch(/lint: score \d+, \d+ finding\(s\)\n(.*\n)*.*risky-pipe-to-shell/);
 
     const updated = await cli(tree, ["update"]);
-    expect(updated.stderr).toBe("");
+    expect(withoutProgress(updated.stderr)).toBe("");
     expect(updated.code).toBe(0);
     expect(updated.stdout).toContain(gained);
     const after = await lockOf(tree);
@@ -173,7 +173,7 @@ describe("skillwright add / check / update / remove (dist/bin)", () => {
     });
     const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }];
     const fromNpm = await cli(tree, ["add", tree.path(filename)]);
-    expect(fromNpm.stderr).toBe("");
+    expect(withoutProgress(fromNpm.stderr)).toBe("");
     expect(fromNpm.code).toBe(0);
     const fromDir = await cli(tree, ["add", "../../dir"]);
     expect(fromDir.code).toBe(0);
@@ -203,7 +203,7 @@ describe("skillwright add / check / update / remove (dist/bin)", () => {
       "home/repo/plugins/helper/skills/assist/SKILL.md": skill("assist"),
     });
     const added = await cli(tree, ["add", "helper@team"]);
-    expect(added.stderr).toBe("");
+    expect(withoutProgress(added.stderr)).toBe("");
     expect(added.code).toBe(0);
     expect((await lockOf(tree)).skills.assist).toMatchObject({
       source: "helper@team",
@@ -229,7 +229,7 @@ describe("skillwright add / check / update / remove (dist/bin)", () => {
     };
     const before = await readFile(tree.path("home/repo/skills-lock.json"), "utf8");
     const clean = await cli(tree, ["check"], "home/repo", env);
-    expect(clean.stderr).toBe("");
+    expect(withoutProgress(clean.stderr)).toBe("");
     expect(clean.stdout).toContain("✓ one: matches the lock and its upstream");
     expect(clean.code).toBe(0);
     expect(await readFile(tree.path("home/repo/skills-lock.json"), "utf8")).toBe(before);

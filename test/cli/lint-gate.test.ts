@@ -181,7 +181,7 @@ describe("lint is a gate: it fails every input validate --spec rejects", () => {
     const result = await cli(tree, ["lint", "rejects/colon-in-value"], ".");
     expect(result.code).toBe(1);
     expect(result.stdout).toContain("(colon-in-value): score 0");
-    expect(result.stdout).toMatch(/warning yaml-invalid SKILL\.md \(validate\): /);
+    expect(result.stdout).toMatch(/error {3}yaml-invalid SKILL\.md \(validate\): /);
     expect(result.stdout).toMatch(/error {3}spec-yaml-invalid SKILL\.md \(validate --spec\): /);
     const printed = (severity: string) =>
       result.stdout.split("\n").filter((l) => l.startsWith(`    ${severity.padEnd(7)} `)).length;

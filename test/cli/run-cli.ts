@@ -57,3 +57,11 @@ export function json<T = unknown>(result: CliResult): T {
     throw new Error(`not JSON (exit ${result.code}):\n${result.stdout}\n${result.stderr}`);
   }
 }
+
+/**
+ * `stderr` without the progress lines the CLI writes off a terminal for work over a second (src/cli/progress.ts:
+ * `fetching SOURCE…`): whether one shows depends on how busy the machine is, so tests of other output drop it.
+ */
+export function withoutProgress(stderr: string): string {
+  return stderr.replace(/^[^\n]*…\n/gm, "");
+}

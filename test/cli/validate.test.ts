@@ -23,8 +23,8 @@ let tree: TmpTree;
 beforeAll(async () => {
   tree = await tmpTree({
     "skills/good/SKILL.md": "---\nname: good\ndescription: A good skill\nlicense: MIT\n---\nBody\n",
-    "skills/warned/SKILL.md":
-      "---\nname: warned\ndescription: Use when: yaml is wrong\neffort: extreme\n---\n",
+    "skills/warned/SKILL.md": "---\nname: warned\ndescription: Use when warned\neffort: extreme\n---\n",
+    "yaml/broken/SKILL.md": "---\nname: broken\ndescription: Use when: yaml is wrong\n---\n",
     "skills/engine-only/SKILL.md": "---\nname: engine-only\ndescription: d\ncontext: fork\n---\n",
     "ttl/ok/SKILL.md": "---\nname: ok\ndescription: d\nttl-turns: 2\n---\nBody\n",
     "ttl/bad/SKILL.md": "---\nname: bad\ndescription: d\nttl-turns: soon\n---\nBody\n",
@@ -38,10 +38,16 @@ describe("skillwright validate", () => {
     const result = await cli(tree, ["validate", "skills"], ".");
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
-      `✓ ${tree.path("skills/warned/SKILL.md")} (warned): 0 error(s), 2 warning(s)`,
+      `✓ ${tree.path("skills/warned/SKILL.md")} (warned): 0 error(s), 1 warning(s)`,
     );
-    expect(result.stdout).toMatch(/warning yaml-invalid: /);
+    expect(result.stdout).toMatch(/warning field-invalid: /);
     expect(result.stdout).toMatch(/valid \(engine profile\)\n$/);
+  });
+
+  it("frontmatter that is not YAML is an error (discovery reads it line by line; validation refuses it)", async () => {
+    const result = await cli(tree, ["validate", "yaml/broken"], ".");
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/error {3}yaml-invalid: /);
   });
 
   it("an error exits 1", async () => {
@@ -86,7 +92,7 @@ describe("skillwright validate", () => {
     expect(report.files.map((f) => [f.name, f.ok, f.diagnostics.map((d) => d.code)])).toEqual([
       ["engine-only", true, []],
       ["good", true, []],
-      ["warned", true, ["yaml-invalid", "field-invalid"]],
+      ["warned", true, ["field-invalid"]],
     ]);
   });
 
@@ -136,10 +142,10 @@ describe("the shipped bin: validate --spec (issue 16.9)", () => {
   const run = (...args: string[]) =>
     execa(process.execPath, [BIN, "validate", ...args], { cwd: tree.root, reject: false, timeout: 20_000 });
 
-  it("YAML that is not YAML is a spec error, though the engine reads it leniently", async () => {
-    const engine = await run("skills/warned");
-    expect(engine.exitCode).toBe(0);
-    const spec = await run("skills/warned", "--spec");
+  it("YAML that is not YAML fails both profiles: the engine's yaml-invalid, the spec's spec-yaml-invalid", async () => {
+    const engine = await run("yaml/broken");
+    expect(engine.exitCode).toBe(1);
+    const spec = await run("yaml/broken", "--spec");
     expect(spec.exitCode).toBe(1);
     expect(spec.stdout).toContain(
       "  Agent Skills spec:\n    error   spec-yaml-invalid: the frontmatter is not valid YAML",

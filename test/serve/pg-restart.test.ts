@@ -118,6 +118,7 @@ describe("a PostgreSQL restart under serve", () => {
       expect(error.error).toEqual({
         type: "error",
         error: { type: "overloaded_error", message: expect.stringContaining("database") },
+        request_id: expect.stringMatching(/^req_/),
       });
     }
     expect(alive()).toBe(true);

@@ -130,6 +130,7 @@ describe("the SDK routes serve knows of", () => {
           type: "not_implemented_error",
           message: `${name} (${route.method} ${route.path.replace(/:([^/]+)/g, "{$1}")}) is not implemented by skillwright serve`,
         },
+        request_id: expect.stringMatching(/^req_/),
       });
       expect(error.headers?.get("x-should-retry")).toBe("false");
       expect(sent, name).toHaveLength(1);

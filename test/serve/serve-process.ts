@@ -10,6 +10,8 @@ export interface ServeProcess {
   process: ResultPromise;
   /** Everything the server wrote to stdout so far. */
   stdout(): string;
+  /** Everything the server wrote to stderr so far (progress, the access log). */
+  stderr(): string;
   /** SIGTERM, then waits for the exit. */
   stop(): Promise<void>;
 }
@@ -66,6 +68,7 @@ export async function startServe(
     url,
     process: child,
     stdout: () => out,
+    stderr: () => err,
     async stop() {
       const node = wrap.length === 0 ? undefined : firstChild(child.pid);
       if (node === undefined) child.kill("SIGTERM");

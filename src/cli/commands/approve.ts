@@ -5,9 +5,9 @@ import { answersTo, type Skill } from "../../skill/skill.js";
 import { similarNames } from "../../skill-tool/did-you-mean.js";
 import type { CliIo } from "../io.js";
 import { type ApprovalReport, approvalReport, engineApprovals, gainsLine } from "../skill-approval.js";
+import { usageLines } from "../usage.js";
 
 /** The usage line of `approve`. */
-export const APPROVE_USAGE = "usage: skillwright approve <skill...> | --all\n";
 
 /** Sources whose skills an approval pins; the others (managed, user, app, bundled) need none. */
 const PINNED_SOURCES: ReadonlySet<Skill["source"]> = new Set(["project", "plugin", "mcp"]);
@@ -36,7 +36,7 @@ export async function approveCommand(
   options: { all: boolean },
 ): Promise<number> {
   if (options.all === names.length > 0) {
-    io.stderr(APPROVE_USAGE);
+    io.stderr(usageLines("approve"));
     return 2;
   }
   const { skills } = await engine.discover();

@@ -1,6 +1,7 @@
 import type { CliArgs } from "../args.js";
 import type { CliIo } from "../io.js";
 import { startScriptedModel } from "../scripted-model.js";
+import { usageLines } from "../usage.js";
 
 /**
  * `skillwright dev model-server --script turns.json [--port N]`: serves the scripted Messages API until the
@@ -9,7 +10,7 @@ import { startScriptedModel } from "../scripted-model.js";
 export async function devCommand(io: CliIo, args: CliArgs): Promise<number> {
   const [sub] = args.positionals;
   if (sub !== "model-server" || args.script === undefined) {
-    io.stderr("usage: skillwright dev model-server --script <turns.json> [--port N]\n");
+    io.stderr(usageLines("dev"));
     return 2;
   }
   const server = await startScriptedModel(io, args.script, args.port);

@@ -16,13 +16,9 @@ import type { CliArgs } from "../args.js";
 import type { CliIo } from "../io.js";
 import { createKeysClient, KeysServerError } from "../keys-client.js";
 import { dbLocation, openStoreFor, reportOpenFailure } from "../open-store.js";
+import { usageLines } from "../usage.js";
 
-const USAGE = [
-  "usage: skillwright keys create --workspace <name> [--db DIR|URL | --server URL --api-key KEY]",
-  "       skillwright keys list [--workspace <name>] [--json] [--db DIR|URL | --server URL --api-key KEY]",
-  "       skillwright keys revoke <id-or-prefix> [--workspace <name>] [--db DIR|URL | --server URL --api-key KEY]",
-  "",
-].join("\n");
+const USAGE = usageLines("keys");
 
 /** What the command line asks for, or undefined when it is bad usage. */
 type KeysRequest =

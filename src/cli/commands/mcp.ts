@@ -2,9 +2,9 @@ import type { Engine } from "../../engine/engine.js";
 import { MCP_APPROVAL_KEYS } from "../../mcp/approval.js";
 import type { CliIo } from "../io.js";
 import { updateLocalSettings } from "../local-settings.js";
+import { usageLines } from "../usage.js";
 
 /** The usage line of the `mcp` subcommand. */
-export const MCP_USAGE = "usage: skillwright mcp approve <server-name>\n";
 
 /**
  * Adds `name` to `enabledMcpjsonServers` of a settings object (and drops it from that object's own
@@ -29,7 +29,7 @@ export function withApproval(settings: Record<string, unknown>, name: string): R
 export async function mcpCommand(engine: Engine, io: CliIo, positionals: readonly string[]): Promise<number> {
   const [sub, name, ...rest] = positionals;
   if (sub !== "approve" || name === undefined || rest.length > 0) {
-    io.stderr(MCP_USAGE);
+    io.stderr(usageLines("mcp"));
     return 2;
   }
   const extensions = await engine.extensions();

@@ -4,6 +4,7 @@ import type { Engine } from "../../engine/engine.js";
 import { PROJECT_HOOKS_KEY } from "../../hooks/settings-hooks.js";
 import type { CliIo } from "../io.js";
 import { updateLocalSettings } from "../local-settings.js";
+import { usageLines } from "../usage.js";
 
 /** What a project's committed settings can grant once approved: `hooks` run, `permissions` rules apply. */
 export type ProjectApprovalTopic = "hooks" | "permissions";
@@ -12,10 +13,6 @@ const KEYS: Record<ProjectApprovalTopic, ProjectApprovalKey> = {
   hooks: PROJECT_HOOKS_KEY,
   permissions: PROJECT_PERMISSIONS_KEY,
 };
-
-/** The usage line of the `hooks` or `permissions` subcommand. */
-export const projectApprovalUsage = (topic: ProjectApprovalTopic): string =>
-  `usage: skillwright ${topic} approve\n`;
 
 /**
  * `skillwright hooks approve` / `skillwright permissions approve`: lets the hooks (or the `allow` rules and
@@ -32,7 +29,7 @@ export async function projectApprovalCommand(
 ): Promise<number> {
   const [sub, ...rest] = positionals;
   if (sub !== "approve" || rest.length > 0) {
-    io.stderr(projectApprovalUsage(topic));
+    io.stderr(usageLines(topic));
     return 2;
   }
   const key = KEYS[topic];

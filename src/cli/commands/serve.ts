@@ -16,7 +16,9 @@ import { addApiKey, DEFAULT_WORKSPACE, ensureWorkspace } from "../../serve/store
 import type { CliArgs } from "../args.js";
 import type { CliIo } from "../io.js";
 import { modelClientFromEnv, telemetryFromEnv } from "../model-setup.js";
-import { dbLocation, openStoreFor } from "../open-store.js";
+import { dbLocation, openStoreFor, shownDbLocation } from "../open-store.js";
+import { cliProgress } from "../progress.js";
+import { servedModelSource, serveStartupLines } from "../serve-startup.js";
 
 /** How long a stopping `serve` gives open streams to send their last events before it closes them. */
 const STREAMS_END_MS = 2000;
@@ -60,7 +62,9 @@ export function toolDeadlineMs(raw: string | undefined): number | undefined {
  * unless `--host-tools`; their code (Bash, skills' inline shell, command hooks) runs in `--sandbox`'s tier
  * (default simulated: WebAssembly over the session's own files; its network follows the session's environment,
  * and loopback or private hosts need `--sandbox-allow-host` or SKILLWRIGHT_SANDBOX_ALLOW_HOSTS); agents' MCP servers on loopback, private or link-local addresses are refused unless
- * their host is named by `--mcp-allow-host` (or SKILLWRIGHT_MCP_ALLOW_HOSTS, comma-separated). Prints `listening on URL` first (with `--port 0`, the port the system chose).
+ * their host is named by `--mcp-allow-host` (or SKILLWRIGHT_MCP_ALLOW_HOSTS, comma-separated). Shows progress on stderr until it listens,
+ * then prints the start-up block (`serveStartupLines`: `listening on URL` first, with `--port 0` the port the
+ * system chose) and logs each request on stderr (`accessLog`).
  */
 export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
   // Loaded only when asked for: the scripted server and its schema stay out of a plain serve's start-up.
@@ -99,8 +103,17 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
     io.stderr(`skillwright: serve --sandbox os: ${osUnavailable}\n`);
     return 1;
   }
+  const location = dbLocation(args.db, io);
+  // Opening a fresh database (migrations) takes seconds: say so until serve listens.
+  const starting = cliProgress(
+    io,
+    false,
+  )(`skillwright serve: starting (the database ${shownDbLocation(location)})`);
   const store = await openStoreFor(args, io, "skillwright serve");
-  if (store === undefined) return 1;
+  if (store === undefined) {
+    starting();
+    return 1;
+  }
   const workspaceId = await ensureWorkspace(store.db, DEFAULT_WORKSPACE);
   const given = args.apiKey ?? io.env.SKILLWRIGHT_API_KEY;
   const key = given === undefined || given === "" ? newApiKey() : given;
@@ -113,6 +126,7 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
       `skillwright: the key given by ${from} (id ${admitted.id}) was revoked with \`skillwright keys revoke\` ` +
         `and stays revoked: choose another key (or omit ${from} to have one made)\n`,
     );
+    starting();
     await store.close();
     return 1;
   }
@@ -123,7 +137,6 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
   const signals = createEventSignals();
   // This instance's tag in its NOTIFYs: the listener below skips the announcements of its own appends.
   const origin = newId("inst");
-  const location = dbLocation(args.db, io);
   const shared = store.db.kind === "postgres";
   // Which instance owns a turn waiting on the user: another resumes it only once the owner is gone.
   const turnLocks = shared ? await openPgTurnLocks(location) : undefined;
@@ -176,6 +189,7 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
     runner,
     sandboxTier: args.hostTools ? "host" : args.sandbox,
     operatorKey: key,
+    accessLog: (line) => io.stderr(`${line}\n`),
     ...(webDir === undefined ? {} : { readWebAsset: (name: string) => readFile(join(webDir, name), "utf8") }),
   });
   const server = createAdaptorServer({ fetch: app.fetch });
@@ -187,6 +201,7 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
       server.listen(args.port ?? DEFAULT_PORT, host, () => done());
     });
   } catch (error) {
+    starting();
     io.stderr(
       `skillwright: cannot listen on ${host}:${args.port ?? DEFAULT_PORT}: ${error instanceof Error ? error.message : String(error)}\n`,
     );
@@ -199,16 +214,16 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
   const address = server.address();
   if (typeof address !== "object" || address === null) throw new Error("the server has no address");
   const shownHost = address.address.includes(":") ? `[${address.address}]` : address.address;
-  io.stdout(`skillwright serve listening on http://${shownHost}:${address.port}\n`);
-  io.stdout(`${servedSandboxLine(args.hostTools, args.sandbox, osUnavailable)}\n`);
-  if (scriptedUrl !== undefined) {
-    io.stdout(`sessions answer from the scripted model of ${args.script} (offline; no API key is used)\n`);
-  }
-  if (given === undefined || given === "") {
-    io.stdout(
-      `API key for the default workspace (pass --api-key or set SKILLWRIGHT_API_KEY to choose one): ${key}\n`,
-    );
-  }
+  starting();
+  const startup = serveStartupLines({
+    url: `http://${shownHost}:${address.port}`,
+    webPage: webDir !== undefined,
+    database: { kind: store.db.kind, shown: shownDbLocation(location) },
+    model: servedModelSource(io.env, args.script),
+    sandbox: servedSandboxLine(args.hostTools, args.sandbox, osUnavailable),
+    ...(given === undefined || given === "" ? { madeKey: key } : {}),
+  });
+  io.stdout(`${startup.join("\n")}\n`);
   await (io.waitForStop?.() ?? new Promise<void>(() => {}));
   // No new connection; running turns end (or are ended, each with a terminal event), then open streams read
   // what is left and end, and the connections they leave are closed.

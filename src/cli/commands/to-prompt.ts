@@ -5,6 +5,7 @@ import { availableSkillsXml, type PromptSkill } from "../../listing/available-sk
 import { checkSpecRead } from "../../skill/spec-profile.js";
 import { readSpecFile } from "../../skill/spec-read.js";
 import type { CliIo } from "../io.js";
+import { usageLines } from "../usage.js";
 
 /**
  * `skillwright to-prompt <dirs...>`: prints the `<available_skills>` block for the skills at the dirs (a skill
@@ -16,7 +17,7 @@ import type { CliIo } from "../io.js";
  */
 export async function toPromptCommand(fs: FsOps, io: CliIo, dirs: readonly string[]): Promise<number> {
   if (dirs.length === 0) {
-    io.stderr("usage: skillwright to-prompt <skill-dir...>\n");
+    io.stderr(usageLines("to-prompt"));
     return 2;
   }
   const skills: PromptSkill[] = [];

@@ -5,11 +5,13 @@ import { ApiError, apiErrorFor, errorBody, retryHeader } from "../errors.js";
 import { hashApiKey } from "../store/ids.js";
 import { apiKeyId, workspaceForKeyHash } from "../store/workspaces.js";
 import { UPLOAD_LIMITS } from "../upload/limits.js";
+import { accessLog } from "./access-log.js";
 import { agentsRoutes } from "./agents-routes.js";
 import { createApiKeyCache } from "./api-key-cache.js";
 import type { ServeDeps, ServeEnv } from "./env.js";
 import { environmentsRoutes } from "./environments-routes.js";
 import { filesRoutes } from "./files-routes.js";
+import { healthRoutes } from "./health-routes.js";
 import { KEYS_PATH, keysRoutes } from "./keys-routes.js";
 import { memoriesRoutes } from "./memories-routes.js";
 import { memoryStoresRoutes } from "./memory-stores-routes.js";
@@ -36,8 +38,10 @@ function hasNoBody(method: string): boolean {
  * The HTTP API: the routes of the SDK's `client.beta.skills`, `.environments`, `.agents`, `.sessions`,
  * `.memoryStores` (+ `memories`, `memoryVersions`) and `.files`
  * under `/v1`, each request authenticated by an API key (see {@link createApiKeyCache}) and confined to that
- * key's workspace. Every error
- * is `{type:"error",error:{type,message}}` with the status the SDK maps to its error classes.
+ * key's workspace; `/healthz` and `/readyz` without one. Every request gets a `request-id` header and an access
+ * log line (`deps.accessLog`). Every error
+ * is `{type:"error",error:{type,message},request_id}` (as the Anthropic API answers, so the SDK's message names
+ * the request) with the status the SDK maps to its error classes.
  */
 export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
   const app = new Hono<ServeEnv>();
@@ -54,10 +58,12 @@ export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
       timingSafeEqual(Buffer.from(hashApiKey(key)), operatorHash)
     );
   };
+  // First, so every answer (errors and 404s too) carries its request id and is logged.
+  app.use("*", accessLog({ write: deps.accessLog ?? (() => {}), now: Date.now }));
   app.onError((error, c) => {
     const api = apiErrorFor(error);
     if (!(error instanceof ApiError)) console.error(error);
-    return c.json(errorBody(api), api.status, retryHeader(api));
+    return c.json({ ...errorBody(api), request_id: c.get("requestId") }, api.status, retryHeader(api));
   });
   // A request no route answers: an SDK call that serve does not implement is a 501, anything else a 404.
   app.notFound((c) => {
@@ -66,7 +72,7 @@ export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
       call === undefined
         ? new ApiError("not_found_error", `no route ${c.req.method} ${c.req.path}`)
         : unservedCall(call);
-    return c.json(errorBody(error), error.status, retryHeader(error));
+    return c.json({ ...errorBody(error), request_id: c.get("requestId") }, error.status, retryHeader(error));
   });
   const limitBody = bodyLimit({
     maxSize: UPLOAD_LIMITS.maxBodyBytes,
@@ -100,6 +106,7 @@ export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
     checkStorableUrl(c);
     await next();
   });
+  app.route("/", healthRoutes(deps.store.db));
   app.route(KEYS_PATH, keysRoutes({ db: deps.store.db, apiKeys, isOperator }));
   app.route("/v1/skills", skillsRoutes(deps));
   app.route("/v1/environments", environmentsRoutes(deps));

@@ -12,6 +12,8 @@ export interface ServeEnv {
     workspaceId: string;
     /** The id of the request's API key (a prefix of its hash, as `keys list` shows it): who wrote a memory. */
     apiKeyId: string;
+    /** The request's id (`req_…`): its `request-id` header, its access log line, its error body's `request_id`. */
+    requestId: string;
   };
 }
 
@@ -30,4 +32,6 @@ export interface ServeDeps {
   operatorKey?: string;
   /** Reads the web page's files; absent: no page at `/`. */
   readWebAsset?: ReadWebAsset;
+  /** Where each request's access log line goes (`serve`: stderr); absent: nowhere (the id is still sent). */
+  accessLog?: (line: string) => void;
 }
