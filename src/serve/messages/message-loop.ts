@@ -1,0 +1,125 @@
+import type { ModelClient } from "../../agent/model-client.js";
+import type {
+  ModelMessage,
+  ModelToolResultBlock,
+  ModelToolSpec,
+  ModelUsage,
+  StopReason,
+} from "../../agent/model-types.js";
+import type { ResponseBlock } from "./result-blocks.js";
+import { upstreamResult } from "./result-blocks.js";
+import { runToolCall, type ToolCallContext } from "./run-tool-call.js";
+
+/**
+ * The most upstream model calls one request makes. Past it the response stops with `pause_turn`, as the API's
+ * does when its server tool loop runs long: the client sends the conversation back to go on.
+ */
+export const MAX_MODEL_CALLS = 20;
+
+/** What one request's loop runs with. */
+export interface MessageLoopInput {
+  client: ModelClient;
+  model: string;
+  system: string;
+  maxTokens: number;
+  messages: readonly ModelMessage[];
+  /** The code execution tools offered upstream (none: one plain call). */
+  tools: readonly ModelToolSpec[];
+  /** Where the tools' calls run (absent without code execution). */
+  toolsContext: Omit<ToolCallContext, "signal"> | undefined;
+  signal: AbortSignal;
+  /** Hears each block as soon as it is known, in response order (a stream sends it on). */
+  onBlock?: (block: ResponseBlock) => void | Promise<void>;
+}
+
+/** What the loop ends with: the response's blocks, why it stopped, the upstream model and the summed usage. */
+export interface MessageLoopResult {
+  content: ResponseBlock[];
+  stopReason: StopReason;
+  model: string;
+  usage: ModelUsage;
+}
+
+/** `a` + `b`, count by count. Pure. */
+export function addUsage(a: ModelUsage, b: ModelUsage): ModelUsage {
+  return {
+    input_tokens: a.input_tokens + b.input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+    cache_read_input_tokens: a.cache_read_input_tokens + b.cache_read_input_tokens,
+    cache_creation_input_tokens: a.cache_creation_input_tokens + b.cache_creation_input_tokens,
+  };
+}
+
+const NO_USAGE: ModelUsage = {
+  input_tokens: 0,
+  output_tokens: 0,
+  cache_read_input_tokens: 0,
+  cache_creation_input_tokens: 0,
+};
+
+/**
+ * Runs one Messages request with code execution: calls the upstream model (which is offered client tools, never
+ * the server tool), runs each of its tool calls in the container, sends the results back, and goes on until the
+ * model stops for any reason but `tool_use` (its `end_turn`, `max_tokens`, `pause_turn`, … is the response's)
+ * or {@link MAX_MODEL_CALLS} calls were made (`pause_turn`). Each call of a tool becomes a `server_tool_use`
+ * block (same id, name and input) followed by its result block. Rejects with the model client's `ModelError`.
+ */
+export async function runMessageLoop(input: MessageLoopInput): Promise<MessageLoopResult> {
+  const messages: ModelMessage[] = [...input.messages];
+  const content: ResponseBlock[] = [];
+  let usage = NO_USAGE;
+  let model = input.model;
+  const emit = async (block: ResponseBlock) => {
+    content.push(block);
+    await input.onBlock?.(block);
+  };
+  for (let call = 0; call < MAX_MODEL_CALLS; call++) {
+    const reply = await input.client.stream(
+      {
+        model: input.model,
+        system: input.system,
+        messages,
+        tools: input.tools,
+        maxTokens: input.maxTokens,
+      },
+      { signal: input.signal },
+    );
+    usage = addUsage(usage, reply.usage);
+    model = reply.model;
+    const results: ModelToolResultBlock[] = [];
+    for (const block of reply.content) {
+      if (block.type === "text") {
+        await emit({ type: "text", text: block.text, citations: null });
+        continue;
+      }
+      const name = block.name === "bash_code_execution" ? block.name : "text_editor_code_execution";
+      await emit({
+        type: "server_tool_use",
+        id: block.id,
+        name,
+        input: block.input,
+        caller: { type: "direct" },
+      });
+      const context = input.toolsContext;
+      const result =
+        context === undefined ? undefined : await runToolCall(block, { ...context, signal: input.signal });
+      if (result === undefined) {
+        results.push({
+          type: "tool_result",
+          tool_use_id: block.id,
+          content: "no tool runs here",
+          is_error: true,
+        });
+        continue;
+      }
+      await emit(result);
+      const { text, isError } = upstreamResult(result);
+      results.push({ type: "tool_result", tool_use_id: block.id, content: text, is_error: isError });
+    }
+    if (reply.stop_reason !== "tool_use" || results.length === 0) {
+      return { content, stopReason: reply.stop_reason, model, usage };
+    }
+    messages.push({ role: "assistant", content: reply.content }, { role: "user", content: results });
+  }
+  return { content, stopReason: "pause_turn", model, usage };
+}
