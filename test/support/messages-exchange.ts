@@ -1,9 +1,8 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import Anthropic, { toFile } from "@anthropic-ai/sdk";
 import type { ContentBlock, Message } from "@anthropic-ai/sdk/resources/messages";
 import type { ScriptTurnInput } from "../../src/dev/model-script.js";
+import { readTree } from "./tmp-tree.js";
 
 // What the Messages API tests of serve share (issue #49): the scripted turns, the calc skill's upload and ways to
 // read a response's blocks and an error's message.
@@ -16,17 +15,6 @@ export const CODE_EXECUTION = [{ type: "code_execution_20250825" as const, name:
 
 /** The calc skill's folder: SKILL.md and scripts/calc.py. */
 const CALC = fileURLToPath(new URL("../fixtures/sandbox-skills/calc", import.meta.url));
-
-/** Every file under `dir`, by path relative to it. */
-function readTree(dir: string, prefix = ""): Record<string, Buffer> {
-  const out: Record<string, Buffer> = {};
-  for (const entry of readdirSync(join(dir, prefix), { withFileTypes: true })) {
-    const rel = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
-    if (entry.isDirectory()) Object.assign(out, readTree(dir, rel));
-    else out[rel] = readFileSync(join(dir, rel));
-  }
-  return out;
-}
 
 /** Uploads the calc skill through `client.beta.skills.create`; its id. */
 export async function uploadCalc(client: Anthropic): Promise<string> {

@@ -7,7 +7,7 @@ import type { ServedSandboxChoice } from "../sessions/served-capabilities.js";
 import { newId } from "../store/ids.js";
 import type { Store } from "../store/store.js";
 import { codeExecutionToolSpecs } from "./code-execution-tools.js";
-import { CONTAINER_HOME, CONTAINER_OUTPUTS, systemWithSkills } from "./container-layout.js";
+import { CONTAINER_OUTPUTS, systemWithSkills } from "./container-layout.js";
 import { resolveContainerSkills } from "./container-skills.js";
 import type { MessageHead } from "./message-events.js";
 import { type MessageLoopResult, runMessageLoop } from "./message-loop.js";
@@ -96,7 +96,7 @@ export async function prepareMessage(
       limits,
     });
     system = systemWithSkills(system, skills.metadata);
-    tools = codeExecutionToolSpecs({ cwd: CONTAINER_HOME, outputs: CONTAINER_OUTPUTS });
+    tools = codeExecutionToolSpecs({ cwd: open.cwd, outputs: CONTAINER_OUTPUTS });
     loaded = skills.loaded.length === 0 ? null : skills.loaded;
   }
   const container = open;
@@ -120,6 +120,7 @@ export async function prepareMessage(
               ? undefined
               : {
                   sandbox: container.sandbox,
+                  cwd: container.cwd,
                   outputs: createOutputFiles({
                     workspaceId: input.workspaceId,
                     containerId: container.lease.id,

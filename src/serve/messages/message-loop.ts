@@ -6,8 +6,8 @@ import type {
   ModelUsage,
   StopReason,
 } from "../../agent/model-types.js";
-import type { ResponseBlock } from "./result-blocks.js";
-import { upstreamResult } from "./result-blocks.js";
+import { BASH_TOOL, EDITOR_TOOL } from "./code-execution-tools.js";
+import { type ResponseBlock, upstreamResult } from "./result-blocks.js";
 import { runToolCall, type ToolCallContext } from "./run-tool-call.js";
 
 /**
@@ -92,7 +92,14 @@ export async function runMessageLoop(input: MessageLoopInput): Promise<MessageLo
         await emit({ type: "text", text: block.text, citations: null });
         continue;
       }
-      const name = block.name === "bash_code_execution" ? block.name : "text_editor_code_execution";
+      const name = block.name === BASH_TOOL || block.name === EDITOR_TOOL ? block.name : undefined;
+      const context = input.toolsContext;
+      if (name === undefined || context === undefined) {
+        // Not a call of the tools offered (the API refuses those upstream): the model is told, the client sees none.
+        const why = `no tool is named ${JSON.stringify(block.name)}; the tools are ${BASH_TOOL} and ${EDITOR_TOOL}`;
+        results.push({ type: "tool_result", tool_use_id: block.id, content: why, is_error: true });
+        continue;
+      }
       await emit({
         type: "server_tool_use",
         id: block.id,
@@ -100,20 +107,9 @@ export async function runMessageLoop(input: MessageLoopInput): Promise<MessageLo
         input: block.input,
         caller: { type: "direct" },
       });
-      const context = input.toolsContext;
-      const result =
-        context === undefined ? undefined : await runToolCall(block, { ...context, signal: input.signal });
-      if (result === undefined) {
-        results.push({
-          type: "tool_result",
-          tool_use_id: block.id,
-          content: "no tool runs here",
-          is_error: true,
-        });
-        continue;
-      }
+      const result = await runToolCall(block, { ...context, signal: input.signal });
       await emit(result);
-      const { text, isError } = upstreamResult(result);
+      const { text, isError } = upstreamResult(result.content);
       results.push({ type: "tool_result", tool_use_id: block.id, content: text, is_error: isError });
     }
     if (reply.stop_reason !== "tool_use" || results.length === 0) {

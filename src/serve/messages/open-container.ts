@@ -6,7 +6,7 @@ import { type ServedSandboxChoice, servedCapabilities } from "../sessions/served
 import type { ContainerLease, ContainerStore } from "../store/containers.js";
 import type { MountContent } from "../store/mount-content.js";
 import type { SessionScratch } from "../store/session-scratch.js";
-import { CONTAINER_LAYOUT, CONTAINER_OS_MOUNTS } from "./container-layout.js";
+import { CONTAINER_HOME, CONTAINER_LAYOUT, CONTAINER_OS_MOUNTS } from "./container-layout.js";
 
 /** How long a container may sit unused before it expires, by default: 30 minutes. */
 export const DEFAULT_CONTAINER_IDLE_MS = 30 * 60 * 1000;
@@ -42,6 +42,8 @@ export function containerLimitsFrom(env: Readonly<Record<string, string | undefi
 export interface OpenContainer {
   lease: ContainerLease;
   sandbox: Sandbox;
+  /** Where commands start and relative paths resolve: `/mnt/user-data`, or serve's cwd with `--host-tools`. */
+  cwd: string;
   /** Its files, by path (what output files are found in). */
   files: SessionScratch;
   /** Releases the sandbox (the os tier's process, the simulated tier's worker). */
@@ -112,10 +114,13 @@ export async function openContainer(deps: {
     scratch: files,
     skills: async () => deps.skills,
   });
-  const { sandbox } = servedCapabilities(deps.choice, {
+  const capabilities = servedCapabilities(deps.choice, {
     fs,
     network: NO_NETWORK,
     mounts: CONTAINER_OS_MOUNTS,
   });
-  return { lease, sandbox, files, close: async () => sandbox.close?.() };
+  const sandbox = capabilities.sandbox;
+  // On the host (`--host-tools`) commands work in serve's cwd: the container's folders are not there.
+  const cwd = deps.choice.hostTools === undefined ? CONTAINER_HOME : capabilities.cwd;
+  return { lease, sandbox, cwd, files, close: async () => sandbox.close?.() };
 }

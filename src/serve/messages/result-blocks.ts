@@ -25,11 +25,11 @@ export function isResultType(type: string): type is CodeExecutionResultBlock["ty
 }
 
 /**
- * The tool_result the upstream model gets for a result block: the same text whether the block was just made or
- * comes back in a later request's history, so a conversation reads the same to the model both times. Pure.
+ * The tool_result the upstream model gets for a result block's `content`: the same text whether the block was
+ * just made or comes back in a later request's history, so a conversation reads the same to the model both
+ * times. Pure.
  */
-export function upstreamResult(block: CodeExecutionResultBlock): UpstreamResult {
-  const content = block.content;
+export function upstreamResult(content: CodeExecutionResultBlock["content"]): UpstreamResult {
   switch (content.type) {
     case "bash_code_execution_result": {
       const parts = [content.stdout];

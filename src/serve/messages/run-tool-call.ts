@@ -7,13 +7,13 @@ import type { ModelToolUseBlock } from "../../agent/model-types.js";
 import type { Sandbox } from "../../sandbox/sandbox.js";
 import { BASH_DEFAULT_TIMEOUT_MS } from "../../tools/bash.js";
 import { BASH_TOOL, BashInput, EDITOR_TOOL, EditorInput, MAX_STREAM_CHARS } from "./code-execution-tools.js";
-import { CONTAINER_HOME } from "./container-layout.js";
 import type { OutputFiles } from "./output-files.js";
 import type { CodeExecutionResultBlock } from "./result-blocks.js";
 
-/** What a call runs with: the container's sandbox, its output files, and the request's signal. */
+/** What a call runs with: the container's sandbox and working folder, its output files, the request's signal. */
 export interface ToolCallContext {
   sandbox: Sandbox;
+  cwd: string;
   outputs: OutputFiles;
   signal: AbortSignal;
 }
@@ -65,7 +65,7 @@ async function runBash(call: ModelToolUseBlock, ctx: ToolCallContext): Promise<C
     return bashBlock(call.id, { type: "bash_code_execution_tool_result_error", error_code: "unavailable" });
   const before = await ctx.outputs.snapshot();
   const result = await shell.run(input.data.command, {
-    cwd: CONTAINER_HOME,
+    cwd: ctx.cwd,
     signal: ctx.signal,
     timeoutMs: BASH_DEFAULT_TIMEOUT_MS,
   });
@@ -103,7 +103,7 @@ async function runEditor(call: ModelToolUseBlock, ctx: ToolCallContext): Promise
     return editorError(call.id, "invalid_tool_input", parsed.error.issues[0]?.message ?? "");
   const input = parsed.data;
   const fs = ctx.sandbox.fs;
-  const path = posix.resolve(CONTAINER_HOME, input.path);
+  const path = posix.resolve(ctx.cwd, input.path);
   try {
     switch (input.command) {
       case "view": {

@@ -2,7 +2,7 @@ import * as z from "zod";
 import type { ModelContentBlock, ModelMessage } from "../../agent/model-types.js";
 import { BASH_TOOL, EDITOR_TOOL } from "./code-execution-tools.js";
 import type { RequestBlock, RequestMessage } from "./message-params.js";
-import { type CodeExecutionResultBlock, isResultType, upstreamResult } from "./result-blocks.js";
+import { isResultType, upstreamResult } from "./result-blocks.js";
 
 const nullable = <T extends z.ZodType>(schema: T) => schema.nullable().default(null);
 
@@ -127,7 +127,7 @@ export function upstreamHistory(messages: readonly RequestMessage[]): UpstreamHi
         const result = ResultBlock.safeParse(raw);
         if (!result.success) return refusal(n, raw.type, `is malformed: ${z.prettifyError(result.error)}`);
         flush("assistant");
-        const { text, isError } = upstreamResult(result.data as CodeExecutionResultBlock);
+        const { text, isError } = upstreamResult(result.data.content);
         out.push({
           role: "user",
           content: [
