@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryFs } from "../../src/io/memory-fs.js";
 import { createNoSandbox } from "../../src/sandbox/no-sandbox.js";
-import { MAX_MODEL_CALLS, runMessageLoop } from "../../src/serve/messages/message-loop.js";
+import { type LoopEvent, MAX_MODEL_CALLS, runMessageLoop } from "../../src/serve/messages/message-loop.js";
 import type { OutputFiles } from "../../src/serve/messages/output-files.js";
 import { startTestModel, type TestModel } from "../support/model-server.js";
 
@@ -17,9 +17,10 @@ afterEach(async () => {
 /** Output files that never change (the commands here run nowhere). */
 const NO_OUTPUTS: OutputFiles = { snapshot: async () => new Map(), publish: async () => [] };
 
-/** The loop over `model` with a sandbox that runs no command. */
-function loop(test: TestModel) {
+/** The loop over `model` with a sandbox that runs no command; `onEvent` hears its events. */
+function loop(test: TestModel, onEvent?: (event: LoopEvent) => void) {
   return runMessageLoop({
+    ...(onEvent === undefined ? {} : { onEvent }),
     client: test.client,
     model: "claude-sonnet-5-5",
     system: "",
@@ -73,5 +74,45 @@ describe("runMessageLoop", () => {
     const result = await loop(model);
     expect(result.stopReason).toBe("max_tokens");
     expect(result.content).toEqual([{ type: "text", text: "cut sh", citations: null }]);
+  });
+
+  it("tells the text live, as the model streams it, and each server block once known, in the response's order", async () => {
+    model = await startTestModel([
+      {
+        match: { lastUserTextIncludes: "go" },
+        response: {
+          content: [
+            { type: "text", text: "Let me run that for you." },
+            { type: "tool_use", name: "bash_code_execution", input: { command: "ls" } },
+          ],
+        },
+      },
+      {
+        match: { hasToolResultFor: "bash_code_execution" },
+        response: { content: [{ type: "text", text: "Done." }] },
+      },
+    ]);
+    const events: LoopEvent[] = [];
+    const result = await loop(model, (event) => {
+      events.push(event);
+    });
+    const kinds = events.map((e) => (e.kind === "block" ? e.block.type : e.kind));
+    const deltas = kinds.filter((k) => k === "text_delta").length;
+    expect(deltas).toBeGreaterThan(2);
+    expect(kinds.filter((k) => k !== "text_delta")).toEqual([
+      "text_start",
+      "block_stop",
+      "server_tool_use",
+      "bash_code_execution_tool_result",
+      "text_start",
+      "block_stop",
+    ]);
+    expect(result.content.map((b) => b.type)).toEqual([
+      "text",
+      "server_tool_use",
+      "bash_code_execution_tool_result",
+      "text",
+    ]);
+    expect(result.content[0]).toEqual({ type: "text", text: "Let me run that for you.", citations: null });
   });
 });

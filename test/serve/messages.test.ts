@@ -188,7 +188,9 @@ describe("POST /v1/messages with container.skills and code execution (PGlite, di
       messages: [{ role: "user", content: "stream it" }],
     });
     const seen: string[] = [];
+    const deltas: string[] = [];
     stream.on("streamEvent", (event) => seen.push(event.type));
+    stream.on("text", (delta) => deltas.push(delta));
     const message = await stream.finalMessage();
     expect(seen[0]).toBe("message_start");
     expect(seen.at(-1)).toBe("message_stop");
@@ -203,6 +205,9 @@ describe("POST /v1/messages with container.skills and code execution (PGlite, di
     expect(message.container?.id).toBe(first.container?.id);
     expect(message.stop_reason).toBe("end_turn");
     expect(message.usage.output_tokens).toBe(30);
+    // The model's text came on as the upstream model streamed it, in several deltas.
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join("")).toBe("Streamed.");
   });
 
   it("answers Anthropic's own skills with a 404 naming what is missing", async () => {

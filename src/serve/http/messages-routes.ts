@@ -2,7 +2,13 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { ApiError, apiErrorFor, errorBody } from "../errors.js";
 import { type MessagesDeps, prepareMessage } from "../messages/create-message.js";
-import { blockEvents, messageEndEvents, messageOf, messageStartEvent } from "../messages/message-events.js";
+import {
+  endsBlock,
+  loopEventEvents,
+  messageEndEvents,
+  messageOf,
+  messageStartEvent,
+} from "../messages/message-events.js";
 import type { ServeEnv } from "./env.js";
 
 /** The JSON body of a request, or a 400 when it is not JSON. */
@@ -49,11 +55,11 @@ export function messagesRoutes(deps: MessagesDeps | undefined): Hono<ServeEnv> {
           event: "message_start",
           data: JSON.stringify(messageStartEvent(prepared.head)),
         });
-        const result = await prepared.run(abort.signal, async (block) => {
-          for (const event of blockEvents(index, block)) {
+        const result = await prepared.run(abort.signal, async (loopEvent) => {
+          for (const event of loopEventEvents(index, loopEvent)) {
             await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
           }
-          index++;
+          if (endsBlock(loopEvent)) index++;
         });
         for (const event of messageEndEvents(prepared.container(), result.stopReason, result.usage)) {
           await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });

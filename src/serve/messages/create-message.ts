@@ -10,11 +10,10 @@ import { codeExecutionToolSpecs } from "./code-execution-tools.js";
 import { CONTAINER_OUTPUTS, systemWithSkills } from "./container-layout.js";
 import { resolveContainerSkills } from "./container-skills.js";
 import type { MessageHead } from "./message-events.js";
-import { type MessageLoopResult, runMessageLoop } from "./message-loop.js";
+import { type LoopEvent, type MessageLoopResult, runMessageLoop } from "./message-loop.js";
 import { checkMessageParams, type MessageRequest } from "./message-params.js";
 import { type ContainerLimits, type OpenContainer, openContainer } from "./open-container.js";
 import { createOutputFiles } from "./output-files.js";
-import type { ResponseBlock } from "./result-blocks.js";
 import { upstreamHistory } from "./upstream-history.js";
 
 /** What the Messages route works with: the store, the upstream model, where code runs and the containers' limits. */
@@ -31,8 +30,8 @@ export interface MessagesDeps {
 export interface PreparedMessage {
   stream: boolean;
   head: MessageHead;
-  /** Runs the loop; `onBlock` hears each block as it is made. The container's lease is renewed at its end. */
-  run(signal: AbortSignal, onBlock?: (block: ResponseBlock) => Promise<void>): Promise<MessageLoopResult>;
+  /** Runs the loop; `onEvent` hears the response as it is made. The container's lease is renewed at its end. */
+  run(signal: AbortSignal, onEvent?: (event: LoopEvent) => Promise<void>): Promise<MessageLoopResult>;
   /** The container as the response's end names it (its lease renewed by the run). */
   container(): Container | null;
   close(): Promise<void>;
@@ -106,7 +105,7 @@ export async function prepareMessage(
   return {
     stream: request.stream,
     head: { id: newId("msg"), model: request.model, container: named() },
-    async run(signal, onBlock) {
+    async run(signal, onEvent) {
       try {
         return await runMessageLoop({
           client,
@@ -129,7 +128,7 @@ export async function prepareMessage(
                   }),
                 },
           signal,
-          ...(onBlock === undefined ? {} : { onBlock }),
+          ...(onEvent === undefined ? {} : { onEvent }),
         });
       } catch (error) {
         throw upstreamError(error);

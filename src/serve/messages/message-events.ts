@@ -1,5 +1,6 @@
 import type { Container, Message, RawMessageStreamEvent, Usage } from "@anthropic-ai/sdk/resources/messages";
 import type { ModelUsage, StopReason } from "../../agent/model-types.js";
+import type { LoopEvent } from "./message-loop.js";
 import type { ResponseBlock } from "./result-blocks.js";
 
 /** The response's usage in the API's shape: the inner calls' sums, the fields serve has no figure for null. */
@@ -85,6 +86,35 @@ export function blockEvents(index: number, block: ResponseBlock): RawMessageStre
     default:
       return [{ type: "content_block_start", index, content_block: block }, stop];
   }
+}
+
+/**
+ * The stream events of one {@link LoopEvent}, the `index`th block being the one it concerns: a text block's
+ * start (empty) and its deltas as the model sends them, its stop; a server block whole ({@link blockEvents}).
+ * Pure.
+ */
+export function loopEventEvents(index: number, event: LoopEvent): RawMessageStreamEvent[] {
+  switch (event.kind) {
+    case "text_start":
+      return [
+        { type: "content_block_start", index, content_block: { type: "text", text: "", citations: null } },
+      ];
+    case "text_delta":
+      return [{ type: "content_block_delta", index, delta: { type: "text_delta", text: event.text } }];
+    case "block_stop":
+      return [{ type: "content_block_stop", index }];
+    case "block":
+      return blockEvents(index, event.block);
+    default: {
+      const unknown: never = event;
+      return unknown;
+    }
+  }
+}
+
+/** Whether `event` ends the block it concerns (the next event is about the next block). Pure. */
+export function endsBlock(event: LoopEvent): boolean {
+  return event.kind === "block_stop" || event.kind === "block";
 }
 
 /** The stream's last events: why it stopped, the container, the usage summed; then `message_stop`. Pure. */

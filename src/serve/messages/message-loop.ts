@@ -28,9 +28,21 @@ export interface MessageLoopInput {
   /** Where the tools' calls run (absent without code execution). */
   toolsContext: Omit<ToolCallContext, "signal"> | undefined;
   signal: AbortSignal;
-  /** Hears each block as soon as it is known, in response order (a stream sends it on). */
-  onBlock?: (block: ResponseBlock) => void | Promise<void>;
+  /** Hears the response as it is made, in order (a stream sends it on): see {@link LoopEvent}. */
+  onEvent?: (event: LoopEvent) => void | Promise<void>;
 }
+
+/**
+ * The response as it is made: the model's text live (`text_start`, each `text_delta` as the upstream model
+ * sends it, `block_stop` when that text block ends), and each server block whole once it is known (`block`:
+ * a `server_tool_use`, then its result once the call ran). Text comes before the server blocks of the same
+ * upstream reply, in the response's `content` too.
+ */
+export type LoopEvent =
+  | { kind: "text_start" }
+  | { kind: "text_delta"; text: string }
+  | { kind: "block_stop" }
+  | { kind: "block"; block: ResponseBlock };
 
 /** What the loop ends with: the response's blocks, why it stopped, the upstream model and the summed usage. */
 export interface MessageLoopResult {
@@ -69,11 +81,14 @@ export async function runMessageLoop(input: MessageLoopInput): Promise<MessageLo
   const content: ResponseBlock[] = [];
   let usage = NO_USAGE;
   let model = input.model;
-  const emit = async (block: ResponseBlock) => {
-    content.push(block);
-    await input.onBlock?.(block);
-  };
+  const tell = async (event: LoopEvent) => input.onEvent?.(event);
   for (let call = 0; call < MAX_MODEL_CALLS; call++) {
+    // The upstream text goes on as it streams; the client's callback is synchronous, so the writes are chained.
+    let told: Promise<void> = Promise.resolve();
+    let open = false;
+    const later = (event: LoopEvent) => {
+      told = told.then(() => tell(event));
+    };
     const reply = await input.client.stream(
       {
         model: input.model,
@@ -82,16 +97,35 @@ export async function runMessageLoop(input: MessageLoopInput): Promise<MessageLo
         tools: input.tools,
         maxTokens: input.maxTokens,
       },
-      { signal: input.signal },
+      {
+        signal: input.signal,
+        onEvent: (event) => {
+          if (event.type === "text_delta" && event.text !== "") {
+            if (!open) later({ kind: "text_start" });
+            open = true;
+            later({ kind: "text_delta", text: event.text });
+          } else if (event.type === "tool_use_start" && open) {
+            open = false;
+            later({ kind: "block_stop" });
+          }
+        },
+      },
     );
+    if (open) later({ kind: "block_stop" });
+    await told;
     usage = addUsage(usage, reply.usage);
     model = reply.model;
+    for (const block of reply.content) {
+      if (block.type === "text" && block.text !== "")
+        content.push({ type: "text", text: block.text, citations: null });
+    }
+    const emit = async (block: ResponseBlock) => {
+      content.push(block);
+      await tell({ kind: "block", block });
+    };
     const results: ModelToolResultBlock[] = [];
     for (const block of reply.content) {
-      if (block.type === "text") {
-        await emit({ type: "text", text: block.text, citations: null });
-        continue;
-      }
+      if (block.type === "text") continue;
       const name = block.name === BASH_TOOL || block.name === EDITOR_TOOL ? block.name : undefined;
       const context = input.toolsContext;
       if (name === undefined || context === undefined) {
