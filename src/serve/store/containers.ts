@@ -45,6 +45,18 @@ export function createContainerStore(db: SqlDriver): ContainerStore {
     id: String(row.id),
     expires_at: iso(row, "expires_at"),
   });
+  const sweep = async (idleMs: number): Promise<number> => {
+    const [row] = await db.query(
+      `WITH expired AS (
+         UPDATE containers SET expired_at = now() WHERE expired_at IS NULL AND now() > ${until(1)} RETURNING id
+       ), gone AS (
+         DELETE FROM container_files f USING expired e WHERE f.container_id = e.id
+       )
+       SELECT count(*) AS n FROM expired`,
+      [idleMs],
+    );
+    return row === undefined ? 0 : num(row, "n");
+  };
   return {
     async create(workspaceId, idleMs) {
       const [row] = await db.query(
@@ -68,7 +80,7 @@ export function createContainerStore(db: SqlDriver): ContainerStore {
         workspaceId,
       ]);
       if (found === undefined) return { kind: "not_found", id };
-      await this.sweep(idleMs);
+      await sweep(idleMs);
       return { kind: "expired", id };
     },
     async touch(id, idleMs) {
@@ -80,18 +92,7 @@ export function createContainerStore(db: SqlDriver): ContainerStore {
       if (row === undefined) throw new Error(`container ${id} is gone`);
       return lease(row);
     },
-    async sweep(idleMs) {
-      const [row] = await db.query(
-        `WITH expired AS (
-           UPDATE containers SET expired_at = now() WHERE expired_at IS NULL AND now() > ${until(1)} RETURNING id
-         ), gone AS (
-           DELETE FROM container_files f USING expired e WHERE f.container_id = e.id
-         )
-         SELECT count(*) AS n FROM expired`,
-        [idleMs],
-      );
-      return row === undefined ? 0 : num(row, "n");
-    },
+    sweep,
     async size(id) {
       const [row] = await db.query(
         "SELECT coalesce(sum(octet_length(content)), 0) AS size FROM container_files WHERE container_id = $1",
