@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
 import { assertBuilt, BIN } from "../cli/run-cli.js";
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
+import { osTierMissing } from "../support/os-tier.js";
 import { freshPgliteDir } from "../support/pglite-template.js";
 import { type StreamEvent, sayAndRead } from "../support/session-stream.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
@@ -23,24 +24,7 @@ import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 // start-up line says why the os tier is unavailable.
 
 const KEY = "sk-os-sandbox";
-/** The `PATH` a session's os-tier commands get (`SESSION_SANDBOX_PATH`): where python3 and PyYAML must be. */
-const INSIDE_PATH = "/usr/local/bin:/usr/bin:/bin";
-
-/** Why the os-tier session test cannot run here, or undefined when it can. */
-function missingHere(): string | undefined {
-  const has = (command: string, path: string) => {
-    try {
-      execFileSync("sh", ["-c", command], { env: { PATH: path }, stdio: "ignore" });
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  if (!has("command -v bwrap", process.env.PATH ?? "")) return "bubblewrap (bwrap) is not on PATH";
-  if (!has("python3 -c 'import yaml'", INSIDE_PATH)) return `no python3 with PyYAML on ${INSIDE_PATH}`;
-  return undefined;
-}
-const MISSING = missingHere();
+const MISSING = osTierMissing();
 if (MISSING !== undefined) console.warn(`served-os-sandbox: skipping the os-tier session tests: ${MISSING}`);
 
 /** The skill's script: PyYAML, a third-party package, from the host's python3. */

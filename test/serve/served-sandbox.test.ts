@@ -2,7 +2,6 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { hostname } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type Anthropic from "@anthropic-ai/sdk";
 import { toFile } from "@anthropic-ai/sdk";
@@ -11,7 +10,7 @@ import { type ModelServer, startModelServer } from "../../src/dev/model-server.j
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
 import { freshPgliteDir } from "../support/pglite-template.js";
 import { readUntil, type StreamEvent, sayAndRead, userMessage } from "../support/session-stream.js";
-import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
+import { readTree, type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
 // Issue #40, through the shipped bin's `serve` (no --host-tools, no --sandbox: the default, simulated tier), the
@@ -66,17 +65,6 @@ async function skillFiles(name: string, files: Record<string, string | Buffer>) 
   return Promise.all(
     Object.entries(files).map(([path, content]) => toFile(Buffer.from(content), `${name}/${path}`)),
   );
-}
-
-/** Every file under `dir`, by path relative to it. */
-function readTree(dir: string, prefix = ""): Record<string, Buffer> {
-  const out: Record<string, Buffer> = {};
-  for (const entry of readdirSync(join(dir, prefix), { withFileTypes: true })) {
-    const rel = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
-    if (entry.isDirectory()) Object.assign(out, readTree(dir, rel));
-    else out[rel] = readFileSync(join(dir, rel));
-  }
-  return out;
 }
 
 /** A new session of the test's agent, in the test's environment. */

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -50,4 +51,15 @@ export async function tmpTree(entries: Record<string, TreeEntry> = {}): Promise<
     await symlink(target, link);
   }
   return { root, path, cleanup: () => rm(root, { recursive: true, force: true }) };
+}
+
+/** Every file under `dir` (a skill's fixture folder, say), by path relative to it, read synchronously. */
+export function readTree(dir: string, prefix = ""): Record<string, Buffer> {
+  const out: Record<string, Buffer> = {};
+  for (const entry of readdirSync(join(dir, prefix), { withFileTypes: true })) {
+    const rel = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) Object.assign(out, readTree(dir, rel));
+    else out[rel] = readFileSync(join(dir, rel));
+  }
+  return out;
 }

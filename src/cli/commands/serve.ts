@@ -7,6 +7,7 @@ import { missingDependencyLine, missingLinuxPrograms } from "../../sandbox/os-sa
 import { createEventSignals } from "../../serve/events/event-signals.js";
 import { EVENTS_CHANNEL, INTERRUPTS_CHANNEL, listenForEvents } from "../../serve/events/pg-listen.js";
 import { createServeApp } from "../../serve/http/app.js";
+import { containerLimitsFrom } from "../../serve/messages/open-container.js";
 import { CRASH_AFTER_EVENT_ENV, crashAfterEvent } from "../../serve/sessions/crash-fault.js";
 import { createSessionRunner, SHUTDOWN_GRACE_MS } from "../../serve/sessions/runner.js";
 import { servedSandboxLine } from "../../serve/sessions/served-sandbox-tier.js";
@@ -145,6 +146,10 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
   const afterAppend = crashAfterEvent(io.env[CRASH_AFTER_EVENT_ENV], () =>
     process.kill(process.pid, "SIGKILL"),
   );
+  const hostTools = args.hostTools
+    ? { cwd: io.cwd, home: io.home, ...(io.env.PATH === undefined ? {} : { path: io.env.PATH }) }
+    : undefined;
+  const sandboxOs = args.sandbox === "os" ? { scratchDir: tmpdir(), path: hostPath } : undefined;
   const runner = createSessionRunner({
     store,
     signals,
@@ -159,19 +164,11 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
       : { followIntervalMs: 1000 }),
     ...(client === undefined ? {} : { client }),
     ...(turnLocks === undefined ? {} : { turnLocks }),
-    ...(args.hostTools
-      ? {
-          hostTools: {
-            cwd: io.cwd,
-            home: io.home,
-            ...(io.env.PATH === undefined ? {} : { path: io.env.PATH }),
-          },
-        }
-      : {}),
+    ...(hostTools === undefined ? {} : { hostTools }),
     mcpAllowHosts: mcpAllowHostsFrom(args.mcpAllowHosts, io.env.SKILLWRIGHT_MCP_ALLOW_HOSTS),
     toolDeadlineMs: toolDeadlineMs(io.env.SKILLWRIGHT_TOOL_DEADLINE_MS),
     sandbox: args.sandbox,
-    ...(args.sandbox === "os" ? { sandboxOs: { scratchDir: tmpdir(), path: hostPath } } : {}),
+    ...(sandboxOs === undefined ? {} : { sandboxOs }),
     sandboxAllowHosts: mcpAllowHostsFrom(args.sandboxAllowHosts, io.env.SKILLWRIGHT_SANDBOX_ALLOW_HOSTS),
   });
   const listener = shared
@@ -187,6 +184,12 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
   const app = createServeApp({
     store,
     runner,
+    messages: {
+      store,
+      client,
+      sandbox: { hostTools, tier: args.sandbox, os: sandboxOs },
+      limits: containerLimitsFrom(io.env),
+    },
     sandboxTier: args.hostTools ? "host" : args.sandbox,
     operatorKey: key,
     accessLog: (line) => io.stderr(`${line}\n`),

@@ -16,6 +16,7 @@ import { KEYS_PATH, keysRoutes } from "./keys-routes.js";
 import { memoriesRoutes } from "./memories-routes.js";
 import { memoryStoresRoutes } from "./memory-stores-routes.js";
 import { memoryVersionsRoutes } from "./memory-versions-routes.js";
+import { messagesRoutes } from "./messages-routes.js";
 import { checkStorableUrl } from "./parse.js";
 import { sdkRouteOf, unservedCall } from "./sdk-routes.js";
 import { sessionResourcesRoutes } from "./session-resources-routes.js";
@@ -36,7 +37,7 @@ function hasNoBody(method: string): boolean {
 
 /**
  * The HTTP API: the routes of the SDK's `client.beta.skills`, `.environments`, `.agents`, `.sessions`,
- * `.memoryStores` (+ `memories`, `memoryVersions`) and `.files`
+ * `.memoryStores` (+ `memories`, `memoryVersions`), `.files` and `client.messages.create` (GA and beta)
  * under `/v1`, each request authenticated by an API key (see {@link createApiKeyCache}) and confined to that
  * key's workspace; `/healthz` and `/readyz` without one. Every request gets a `request-id` header and an access
  * log line (`deps.accessLog`). Every error
@@ -117,6 +118,7 @@ export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
   app.route("/v1/memory_stores/:memory_store_id/memory_versions", memoryVersionsRoutes(deps));
   app.route("/v1/memory_stores", memoryStoresRoutes(deps));
   app.route("/v1/files", filesRoutes(deps));
+  app.route("/v1/messages", messagesRoutes(deps.messages));
   if (deps.readWebAsset !== undefined) app.route("/", webRoutes(deps.readWebAsset));
   return app;
 }

@@ -1,4 +1,5 @@
 import type { SandboxTier } from "../../sandbox/sandbox.js";
+import type { MessagesDeps } from "../messages/create-message.js";
 import type { SessionRunner } from "../session-runner.js";
 import type { Store } from "../store/store.js";
 import type { ApiKeyCache } from "./api-key-cache.js";
@@ -21,6 +22,8 @@ export interface ServeEnv {
 export interface ServeDeps {
   store: Store;
   runner?: SessionRunner;
+  /** What `POST /v1/messages` runs with (the upstream model, the containers' tier and limits); absent: a 503. */
+  messages?: MessagesDeps;
   /** Finds each request's workspace by its API key; absent: a cache over the store with the default TTL. */
   apiKeys?: ApiKeyCache;
   /**

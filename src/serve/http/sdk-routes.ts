@@ -16,12 +16,24 @@ export interface SdkRoute {
 
 /**
  * The SDK's calls that skillwright serve knows of (`@anthropic-ai/sdk` 1.11, `resources/beta/`), by resource
- * and call: `[method, path]`. The Messages, Models and Organization APIs are not here: serve is not a model
- * or an admin endpoint. A known call whose route the app does not register answers 501 (see
+ * and call: `[method, path]`. `messages` is the Messages API (`client.messages` and `client.beta.messages`), which
+ * serve answers with the code execution tool and `container.skills`; the Models and Organization APIs are not
+ * here: serve is not an admin endpoint. A known call whose route the app does not register answers 501 (see
  * {@link sdkRouteOf}); the README's table of what is implemented is built from this list and the routes the
  * app registers ({@link routeTable}).
  */
 const SDK_CALLS: Record<string, Record<string, readonly [SdkMethod, `/v1/${string}`]>> = {
+  messages: {
+    create: ["POST", "/v1/messages"],
+    countTokens: ["POST", "/v1/messages/count_tokens"],
+  },
+  "messages.batches": {
+    create: ["POST", "/v1/messages/batches"],
+    retrieve: ["GET", "/v1/messages/batches/:message_batch_id"],
+    list: ["GET", "/v1/messages/batches"],
+    delete: ["DELETE", "/v1/messages/batches/:message_batch_id"],
+    cancel: ["POST", "/v1/messages/batches/:message_batch_id/cancel"],
+  },
   skills: {
     create: ["POST", "/v1/skills"],
     retrieve: ["GET", "/v1/skills/:skill_id"],

@@ -36,16 +36,35 @@ export interface MountedSkill {
   read(path: string): Promise<Uint8Array | undefined>;
 }
 
-/** What a session's file system is over. */
+/**
+ * Where a file system over mounts puts its writable scratch space and its skills' folders: a served session's
+ * ({@link SESSION_LAYOUT}) or a code execution container's (src/serve/messages/container-layout.ts).
+ */
+export interface MountLayout {
+  /** The writable folder whose files are the scratch space's (e.g. `/workspace`). */
+  scratchRoot: string;
+  /** The folder holding each skill's files read-only under `<root>/<name>/` (e.g. `/mnt/skills`). */
+  skillsRoot: string;
+  /** Folders under `scratchRoot` that exist even while empty (a container's outputs folder). Default none. */
+  folders?: readonly string[];
+}
+
+/** A served session's layout: `/workspace` and `/mnt/skills`. */
+export const SESSION_LAYOUT: MountLayout = { scratchRoot: SCRATCH_ROOT, skillsRoot: SKILLS_MOUNT_ROOT };
+
+/** What a session's (or a container's) file system is over. */
 export interface MountFsInput {
   workspaceId: string;
+  /** The session whose scratch space this is (a container's id under a container's layout); memories' actor. */
   sessionId: string;
+  /** Default {@link SESSION_LAYOUT}. */
+  layout?: MountLayout;
   mounts: readonly Mount[];
   content: MountContent;
   scratch: SessionScratch;
   /**
    * The session's skills now, whose files (all of them: SKILL.md, references, scripts, binary assets) are
-   * mounted read-only at `/mnt/skills/<name>/<path>`, byte for byte. Absent: no `/mnt/skills`.
+   * mounted read-only at `<skillsRoot>/<name>/<path>` (`/mnt/skills/…`), byte for byte. Absent: no skills' folder.
    */
   skills?: () => Promise<readonly MountedSkill[]>;
 }
@@ -101,16 +120,19 @@ type Place =
  */
 export function createMountFs(input: MountFsInput): FsOps {
   const { workspaceId, sessionId, content, scratch } = input;
+  const { scratchRoot, skillsRoot, folders = [] } = input.layout ?? SESSION_LAYOUT;
+  /** Whether `path` is the scratch root or a folder of the layout's: a directory even with nothing in it. */
+  const standing = (path: string) => path === scratchRoot || folders.includes(path);
   const roots = [
     ...input.mounts.map((m) => m.path),
-    SCRATCH_ROOT,
-    ...(input.skills === undefined ? [] : [SKILLS_MOUNT_ROOT]),
+    scratchRoot,
+    ...(input.skills === undefined ? [] : [skillsRoot]),
   ];
   /** The skill's files as absolute paths under its mount, or undefined when there is no such skill. */
   const skillFiles = async (skill: string): Promise<{ paths: string[]; found: MountedSkill } | undefined> => {
     const found = (await input.skills?.())?.find((s) => s.name === skill);
     if (found === undefined) return undefined;
-    return { paths: found.paths.map((p) => `${SKILLS_MOUNT_ROOT}/${skill}/${p}`), found };
+    return { paths: found.paths.map((p) => `${skillsRoot}/${skill}/${p}`), found };
   };
   const skillPlace = async (where: { skill: string; rel: string }, path: string, syscall: string) => {
     if (where.skill === "") return { kind: "dir" as const, paths: [] };
@@ -145,12 +167,9 @@ export function createMountFs(input: MountFsInput): FsOps {
         return { at: "memory", mount, rel: path.slice(mount.path.length) };
       }
     }
-    if (path === SCRATCH_ROOT || path.startsWith(`${SCRATCH_ROOT}/`)) return { at: "scratch", rel: path };
-    if (
-      input.skills !== undefined &&
-      (path === SKILLS_MOUNT_ROOT || path.startsWith(`${SKILLS_MOUNT_ROOT}/`))
-    ) {
-      const [skill = "", ...rest] = path.slice(SKILLS_MOUNT_ROOT.length + 1).split("/");
+    if (path === scratchRoot || path.startsWith(`${scratchRoot}/`)) return { at: "scratch", rel: path };
+    if (input.skills !== undefined && (path === skillsRoot || path.startsWith(`${skillsRoot}/`))) {
+      const [skill = "", ...rest] = path.slice(skillsRoot.length + 1).split("/");
       return { at: "skills", skill, rel: rest.join("/") };
     }
     if (roots.some((root) => path === "/" || root.startsWith(`${path}/`))) return { at: "virtual" };
@@ -216,7 +235,7 @@ export function createMountFs(input: MountFsInput): FsOps {
         return found.kind === "file" ? fileStat(path, found.bytes.length, 0) : dirStat(path);
       }
       case "scratch": {
-        if (path === SCRATCH_ROOT) return dirStat(path);
+        if (standing(path)) return dirStat(path);
         const file = await scratch.read(sessionId, path);
         if (file !== undefined) return fileStat(path, file.content.length, file.mtimeMs);
         if ((await scratch.list(sessionId, `${path}/`)).length > 0) return dirStat(path);
@@ -253,7 +272,7 @@ export function createMountFs(input: MountFsInput): FsOps {
       case "scratch": {
         const file = await scratch.read(sessionId, path);
         if (file !== undefined) return file.content;
-        if (path === SCRATCH_ROOT || (await scratch.list(sessionId, `${path}/`)).length > 0) {
+        if (standing(path) || (await scratch.list(sessionId, `${path}/`)).length > 0) {
           throw fsError("EISDIR", "read", path);
         }
         throw fsError("ENOENT", "open", path);
@@ -289,8 +308,8 @@ export function createMountFs(input: MountFsInput): FsOps {
    */
   const writable = (path: string, syscall: string): Place => {
     const where = place(path);
-    if (where.at === "scratch" && path !== SCRATCH_ROOT) {
-      const problem = pathProblem(path.slice(SCRATCH_ROOT.length), `a path under ${SCRATCH_ROOT}`);
+    if (where.at === "scratch" && path !== scratchRoot) {
+      const problem = pathProblem(path.slice(scratchRoot.length), `a path under ${scratchRoot}`);
       if (problem !== undefined) throw fsError("EINVAL", syscall, path.slice(0, 200), problem);
     }
     if (where.at === "file") throw fsError("EROFS", syscall, path, "an uploaded file is mounted read-only");
@@ -303,7 +322,7 @@ export function createMountFs(input: MountFsInput): FsOps {
         "EACCES",
         syscall,
         path,
-        `only ${SCRATCH_ROOT} and the writable memory mounts take writes`,
+        `only ${scratchRoot} and the writable memory mounts take writes`,
       );
     }
     return where;
@@ -320,8 +339,8 @@ export function createMountFs(input: MountFsInput): FsOps {
           // A memory mount and the scratch space are directories (a name under them makes them one).
           return children(path, [
             ...input.mounts.map((m) => (m.kind === "file" ? m.path : `${m.path}/.`)),
-            `${SCRATCH_ROOT}/.`,
-            ...(input.skills === undefined ? [] : [`${SKILLS_MOUNT_ROOT}/.`]),
+            `${scratchRoot}/.`,
+            ...(input.skills === undefined ? [] : [`${skillsRoot}/.`]),
           ]);
         case "memory": {
           const listed = await memoryPaths(where.mount, where.rel, path);
@@ -336,18 +355,16 @@ export function createMountFs(input: MountFsInput): FsOps {
         }
         case "scratch": {
           const listed = await scratch.list(sessionId, `${path}/`);
-          if (listed.length === 0 && path !== SCRATCH_ROOT) {
+          const here = folders.filter((f) => posix.dirname(f) === path).map((f) => `${f}/.`);
+          if (listed.length === 0 && here.length === 0 && !standing(path)) {
             await stat(path);
             throw fsError("ENOTDIR", "scandir", path);
           }
-          return children(
-            path,
-            listed.map((f) => f.path),
-          );
+          return children(path, [...listed.map((f) => f.path), ...here]);
         }
         case "skills": {
           if (where.skill === "") {
-            const names = ((await input.skills?.()) ?? []).map((s) => `${SKILLS_MOUNT_ROOT}/${s.name}/.`);
+            const names = ((await input.skills?.()) ?? []).map((s) => `${skillsRoot}/${s.name}/.`);
             return children(path, names);
           }
           const found = await skillPlace(where, path, "scandir");
@@ -386,7 +403,7 @@ export function createMountFs(input: MountFsInput): FsOps {
         }
         return;
       }
-      if (path === SCRATCH_ROOT) throw fsError("EISDIR", "open", path);
+      if (path === scratchRoot) throw fsError("EISDIR", "open", path);
       if (bytes.length > SCRATCH_FILE_MAX_BYTES) {
         throw fsError("EFBIG", "write", path, `a scratch file holds at most ${SCRATCH_FILE_MAX_BYTES} bytes`);
       }

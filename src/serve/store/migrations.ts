@@ -422,6 +422,29 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
       "ALTER TABLE skills DROP COLUMN search",
     ],
   },
+  {
+    version: 15,
+    name: "containers",
+    sql: [
+      // The Messages API's code execution containers: their files live here, so any instance serves them. A
+      // container idle past serve's limit is expired: its files go, its row stays, so its id answers "expired".
+      `CREATE TABLE containers (
+        id text PRIMARY KEY,
+        workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        last_used_at timestamptz NOT NULL DEFAULT now(),
+        expired_at timestamptz
+      )`,
+      "CREATE INDEX containers_live ON containers (last_used_at) WHERE expired_at IS NULL",
+      `CREATE TABLE container_files (
+        container_id text NOT NULL REFERENCES containers(id) ON DELETE CASCADE,
+        path text COLLATE "C" NOT NULL,
+        content bytea NOT NULL,
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (container_id, path)
+      )`,
+    ],
+  },
 ];
 
 /** An arbitrary constant: the advisory lock that serialises migrations across instances. */

@@ -1,4 +1,5 @@
 import { type AgentStore, createAgentStore } from "./agents.js";
+import { type ContainerStore, createContainerStore } from "./containers.js";
 import type { SqlDriver } from "./driver.js";
 import { createEnvironmentStore, type EnvironmentStore } from "./environments.js";
 import { sweepFileChunks } from "./file-chunks.js";
@@ -34,6 +35,8 @@ export interface Store {
   mounts: MountContent;
   /** Served sessions' own files (their `/workspace`). */
   scratch: SessionScratch;
+  /** The Messages API's code execution containers and their files. */
+  containers: ContainerStore;
   close(): Promise<void>;
 }
 
@@ -63,6 +66,7 @@ export async function createStore(db: SqlDriver): Promise<Store> {
     files,
     mounts: createMountContent(memories, files),
     scratch: createSessionScratch(db),
+    containers: createContainerStore(db),
     close: () => db.close(),
   };
 }
