@@ -1,6 +1,6 @@
 import type { Skill } from "../skill/skill.js";
 import type { DisabledBy } from "../skill-filter.js";
-import type { Description } from "./description.js";
+import { type Description, withheldChars } from "./description.js";
 
 // What the model sees of each skill (issue #25 item 5): one decision, made by `skillVisibility`, that the
 // listing formats its entries from, `doctor` and `skillwright search` print, and telemetry counts.
@@ -13,6 +13,8 @@ export type AbsentReason =
   | "disabled"
   /** Switched off by this run's `--skills` / `--no-skills`. */
   | "filtered"
+  /** A settings file's `skillOverrides` says `user-invocable-only`: a typed `/name` runs it, the model is not told. */
+  | "override"
   /** Its `available-to` (or the agent type's allowed/disallowed skills) keeps it from this agent. */
   | "scope"
   /** A conditional skill (`paths:`) that no touched file has activated yet. */
@@ -26,6 +28,7 @@ export type AbsentReason =
 export const ABSENT_REASONS: readonly AbsentReason[] = [
   "disabled",
   "filtered",
+  "override",
   "model-invocation-disabled",
   "scope",
   "conditional",
@@ -39,8 +42,11 @@ export type Visibility =
   | { state: "full" }
   /** Its description shortened by the per-description cap: `droppedChars` are not shown. */
   | { state: "cut"; droppedChars: number }
-  /** Its name only, to fit the budget: its `droppedChars` chars of description are not shown. */
-  | { state: "name-only"; reason: "budget"; droppedChars: number }
+  /**
+   * Its name only, to fit the budget or by a `skillOverrides` `name-only`: its `droppedChars` chars of description
+   * are not shown.
+   */
+  | { state: "name-only"; reason: "budget" | "override"; droppedChars: number }
   /** Nothing, and why. */
   | { state: "absent"; reason: AbsentReason };
 
@@ -55,6 +61,8 @@ export interface VisibilityFacts {
   /** Switched off, and how (see {@link switchedOffReason}); undefined when enabled. */
   switchedOff?: "disabled" | "filtered" | undefined;
   disableModelInvocation: boolean;
+  /** The `skillOverrides` state the catalog gave the skill, if any. */
+  override?: "name-only" | "user-invocable-only" | undefined;
   /** The agent's scope lets it see the skill (`inScope`). */
   inScope: boolean;
   /** False for a conditional skill not activated yet. */
@@ -63,6 +71,8 @@ export interface VisibilityFacts {
   placement: Placement | undefined;
   /** Its listing description, as `cutDescription` gives it with the listing's cap. */
   description: Description;
+  /** For a `name-only` override: the chars of description (before the cap) the model does not see. */
+  fullDescriptionChars?: number;
 }
 
 /**
@@ -73,12 +83,16 @@ export interface VisibilityFacts {
  */
 export function skillVisibility(facts: VisibilityFacts): Visibility {
   if (facts.switchedOff !== undefined) return { state: "absent", reason: facts.switchedOff };
+  if (facts.override === "user-invocable-only") return { state: "absent", reason: "override" };
   if (facts.disableModelInvocation) return { state: "absent", reason: "model-invocation-disabled" };
   if (!facts.inScope) return { state: "absent", reason: "scope" };
   if (!facts.active) return { state: "absent", reason: "conditional" };
   const { placement, description } = facts;
   if (placement === undefined) return { state: "absent", reason: "unlisted" };
   if (placement === "omitted") return { state: "absent", reason: "budget" };
+  if (facts.override === "name-only") {
+    return { state: "name-only", reason: "override", droppedChars: facts.fullDescriptionChars ?? 0 };
+  }
   if (placement === "name-only" && description.text !== "") {
     return { state: "name-only", reason: "budget", droppedChars: description.text.length };
   }
@@ -114,7 +128,7 @@ export function describeVisibility(visibility: Visibility): string {
     case "cut":
       return `cut (${visibility.droppedChars} chars dropped by the description cap)`;
     case "name-only":
-      return `name-only (budget, ${visibility.droppedChars} chars dropped)`;
+      return `name-only (${visibility.reason}, ${visibility.droppedChars} chars dropped)`;
     case "absent":
       return `absent (${visibility.reason})`;
   }
@@ -143,10 +157,12 @@ export function catalogVisibility(input: CatalogVisibilityInput): SkillVisibilit
     visibility: skillVisibility({
       switchedOff: input.switchedOff.get(skill.name),
       disableModelInvocation: skill.disableModelInvocation,
+      override: skill.override?.state,
       inScope: input.inScope(skill),
       active: input.active(skill),
       placement: input.placements.get(skill.name),
       description: input.description(skill),
+      fullDescriptionChars: withheldChars(skill),
     }),
   }));
 }

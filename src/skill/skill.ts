@@ -1,4 +1,5 @@
 import type { SkillReferences } from "./reference.js";
+import type { SkillOverride } from "./skill-override.js";
 import type { SkillToolSpec } from "./skill-tools.js";
 
 /**
@@ -110,6 +111,11 @@ export interface Skill extends SkillMeta {
    * file skill's folder (relative paths as names). Absent: none.
    */
   references?: SkillReferences;
+  /**
+   * Set by the catalog when a settings file's `skillOverrides` makes the skill `name-only` or
+   * `user-invocable-only` (a `user-invocable-only` skill also has `disableModelInvocation`). Absent: as written.
+   */
+  override?: SkillOverride;
 }
 
 /** The name as listed: `{dir} ({alias})` when there is an alias. */

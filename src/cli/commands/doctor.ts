@@ -192,7 +192,12 @@ export function disabledJson(disabled: readonly DisabledSkill[]): Record<string,
     name: skill.name,
     source: skill.source,
     path: skill.filePath,
-    by: by.kind === "setting" ? { setting: "skills.disabled", ...by } : by,
+    by:
+      by.kind === "setting"
+        ? { setting: "skills.disabled", ...by }
+        : by.kind === "override"
+          ? { setting: "skillOverrides", ...by }
+          : by,
     reason: disabledSource(by),
   }));
 }
