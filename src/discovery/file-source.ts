@@ -12,6 +12,8 @@ export interface FileSourceOptions {
   roots: () => Promise<{ roots: SkillRoot[]; projectDir: string }>;
   /** Keep parsed heads between runs in `dir` (one file per project); entries of another `key` are ignored. */
   cache?: { dir: string; key: string; now: () => number };
+  /** The settings' `skills.categories` (asked at each listing): `.claude/skills` category folders are read too. */
+  categories?: () => Promise<boolean>;
 }
 
 /**
@@ -39,6 +41,7 @@ export function createFileSource(options: FileSourceOptions): SkillSource {
       const scanned = await scanSkillRoots({
         fs,
         roots,
+        categories: (await options.categories?.()) === true,
         ...(signal === undefined ? {} : { signal }),
         ...(cache === undefined ? {} : { cache }),
       });

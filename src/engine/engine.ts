@@ -227,6 +227,7 @@ export function createEngine(options: EngineOptions): Engine {
   const files = createFileSource({
     fs,
     roots,
+    categories: async () => (await extensions()).settings.settings.skills?.categories === true,
     ...(cacheOptions === undefined ? {} : { cache: { ...cacheOptions, now: options.now ?? Date.now } }),
   });
   const catalog = createCatalog({
