@@ -1,6 +1,7 @@
 import type { FsOps } from "../io/fs.js";
 import type { RootReport, SkillSource, SourceListing } from "../sources/skill-source.js";
 import { cacheFileFor } from "./cache-file.js";
+import { withCodexMetadata } from "./codex-metadata.js";
 import { openHeadCache } from "./head-cache.js";
 import { scanSkillRoots } from "./scan-roots.js";
 import type { SkillRoot } from "./skill-roots.js";
@@ -46,9 +47,16 @@ export function createFileSource(options: FileSourceOptions): SkillSource {
         ...(cache === undefined ? {} : { cache }),
       });
       const cacheProblem = await cache?.save();
-      return cacheProblem === undefined
-        ? scanned
-        : { ...scanned, diagnostics: [...scanned.diagnostics, cacheProblem] };
+      const codex = await withCodexMetadata(fs, scanned.skills);
+      return {
+        ...scanned,
+        skills: codex.skills,
+        diagnostics: [
+          ...scanned.diagnostics,
+          ...codex.diagnostics,
+          ...(cacheProblem === undefined ? [] : [cacheProblem]),
+        ],
+      };
     },
     subscribe: () => () => undefined,
   };
