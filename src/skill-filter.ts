@@ -1,5 +1,6 @@
 import type { Settings } from "./config/settings-schema.js";
 import type { Skill } from "./skill/skill.js";
+import type { SkillNeed } from "./skill/skill-needs.js";
 import type { SkillOverride, SkillOverrideState } from "./skill/skill-override.js";
 
 /**
@@ -18,6 +19,7 @@ export type DisabledBy =
   | { kind: "session"; pattern: string }
   | { kind: "setting"; path: string; pattern: string }
   | { kind: "override"; path: string; key: string }
+  | { kind: "unmet"; need: SkillNeed; why: string }
   | { kind: "flag"; flag: "--no-skills"; pattern: string }
   | { kind: "flag"; flag: "--skills"; only: string[] };
 
@@ -201,11 +203,13 @@ export function disabledSource(by: DisabledBy): string {
   if (by.kind === "session") return `/skills off "${by.pattern}"`;
   if (by.kind === "setting") return `skills.disabled "${by.pattern}" in ${by.path}`;
   if (by.kind === "override") return `skillOverrides "${by.key}": "off" in ${by.path}`;
+  if (by.kind === "unmet") return `its need: ${by.why}`;
   if (by.flag === "--no-skills") return `--no-skills "${by.pattern}"`;
   return `--skills ${by.only.join(",")} (the skill is not among them)`;
 }
 
 /** What the model or the user is told when naming a disabled skill. Pure. */
 export function disabledSkillText(name: string, by: DisabledBy): string {
+  if (by.kind === "unmet") return `Skill "${name}" is not available: ${by.why}.`;
   return `Skill "${name}" is disabled in this session (by ${disabledSource(by)}), so it cannot be invoked.`;
 }

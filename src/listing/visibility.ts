@@ -13,6 +13,8 @@ export type AbsentReason =
   | "disabled"
   /** Switched off by this run's `--skills` / `--no-skills`. */
   | "filtered"
+  /** A need it declares is not met (a command not on PATH, a variable unset, an MCP server or skill missing). */
+  | "unmet"
   /** A settings file's `skillOverrides` says `user-invocable-only`: a typed `/name` runs it, the model is not told. */
   | "override"
   /** Its `available-to` (or the agent type's allowed/disallowed skills) keeps it from this agent. */
@@ -28,6 +30,7 @@ export type AbsentReason =
 export const ABSENT_REASONS: readonly AbsentReason[] = [
   "disabled",
   "filtered",
+  "unmet",
   "override",
   "model-invocation-disabled",
   "scope",
@@ -47,8 +50,8 @@ export type Visibility =
    * are not shown.
    */
   | { state: "name-only"; reason: "budget" | "override"; droppedChars: number }
-  /** Nothing, and why. */
-  | { state: "absent"; reason: AbsentReason };
+  /** Nothing, and why (`detail`: the unmet need, for `unmet`). */
+  | { state: "absent"; reason: AbsentReason; detail?: string };
 
 /** The visibility states, most shown first. */
 export type VisibilityState = Visibility["state"];
@@ -59,7 +62,9 @@ export type Placement = "full" | "name-only" | "omitted";
 /** Everything `skillVisibility` decides from, for one skill. */
 export interface VisibilityFacts {
   /** Switched off, and how (see {@link switchedOffReason}); undefined when enabled. */
-  switchedOff?: "disabled" | "filtered" | undefined;
+  switchedOff?: SwitchedOff | undefined;
+  /** For `unmet`: which need, in words (`missing command gh on PATH`). */
+  switchedOffDetail?: string | undefined;
   disableModelInvocation: boolean;
   /** The `skillOverrides` state the catalog gave the skill, if any. */
   override?: "name-only" | "user-invocable-only" | undefined;
@@ -82,7 +87,11 @@ export interface VisibilityFacts {
  * cap shortened it, else `full` (an empty description is `full`: nothing is hidden). Pure.
  */
 export function skillVisibility(facts: VisibilityFacts): Visibility {
-  if (facts.switchedOff !== undefined) return { state: "absent", reason: facts.switchedOff };
+  if (facts.switchedOff !== undefined) {
+    return facts.switchedOffDetail === undefined
+      ? { state: "absent", reason: facts.switchedOff }
+      : { state: "absent", reason: facts.switchedOff, detail: facts.switchedOffDetail };
+  }
   if (facts.override === "user-invocable-only") return { state: "absent", reason: "override" };
   if (facts.disableModelInvocation) return { state: "absent", reason: "model-invocation-disabled" };
   if (!facts.inScope) return { state: "absent", reason: "scope" };
@@ -99,8 +108,12 @@ export function skillVisibility(facts: VisibilityFacts): Visibility {
   return description.capped > 0 ? { state: "cut", droppedChars: description.capped } : { state: "full" };
 }
 
-/** `disabled` for a settings file's entry or `/skills off`, `filtered` for this run's flags. Pure. */
-export function switchedOffReason(by: DisabledBy): "disabled" | "filtered" {
+/** How a skill was switched off, as a visibility reason. */
+export type SwitchedOff = "disabled" | "filtered" | "unmet";
+
+/** `disabled` for a settings file's entry or `/skills off`, `filtered` for this run's flags, `unmet` for a need. Pure. */
+export function switchedOffReason(by: DisabledBy): SwitchedOff {
+  if (by.kind === "unmet") return "unmet";
   return by.kind === "flag" ? "filtered" : "disabled";
 }
 
@@ -130,7 +143,9 @@ export function describeVisibility(visibility: Visibility): string {
     case "name-only":
       return `name-only (${visibility.reason}, ${visibility.droppedChars} chars dropped)`;
     case "absent":
-      return `absent (${visibility.reason})`;
+      return visibility.detail === undefined
+        ? `absent (${visibility.reason})`
+        : `absent (${visibility.reason}: ${visibility.detail})`;
   }
 }
 
@@ -139,7 +154,9 @@ export interface CatalogVisibilityInput {
   /** Every skill the agent's session has, switched-off ones and waiting conditional ones included. */
   skills: readonly Skill[];
   /** Switched-off skills and what switched them off. */
-  switchedOff: ReadonlyMap<string, "disabled" | "filtered">;
+  switchedOff: ReadonlyMap<string, SwitchedOff>;
+  /** The unmet need of each skill left out for one, in words. */
+  unmetNeeds?: ReadonlyMap<string, string>;
   inScope: (skill: Skill) => boolean;
   active: (skill: Skill) => boolean;
   /** Placement of each skill the listing packed (its entries and omitted names). */
@@ -156,6 +173,7 @@ export function catalogVisibility(input: CatalogVisibilityInput): SkillVisibilit
     name: skill.name,
     visibility: skillVisibility({
       switchedOff: input.switchedOff.get(skill.name),
+      switchedOffDetail: input.unmetNeeds?.get(skill.name),
       disableModelInvocation: skill.disableModelInvocation,
       override: skill.override?.state,
       inScope: input.inScope(skill),

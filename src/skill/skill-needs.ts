@@ -76,3 +76,78 @@ export function uniqueNeeds(needs: readonly SkillNeed[]): SkillNeed[] {
     return true;
   });
 }
+
+/** What an MCP server need meets: `ready` (configured, may start), else why it cannot be used. */
+export type McpServerState = "ready" | "not configured" | "disabled" | "waiting for approval";
+
+/** The facts the needs are checked against, gathered by the host (each a lookup, no I/O here). */
+export interface NeedFacts {
+  /** True when `name` is an executable file in a `PATH` directory. */
+  onPath(name: string): boolean;
+  /** The environment variable's value, or undefined when unset. */
+  env(name: string): string | undefined;
+  mcpServer(name: string): McpServerState;
+}
+
+/**
+ * Why `need` is not met, in the words `doctor`, `list` and the Skill tool use (`missing command gh on PATH`,
+ * `missing env GITHUB_TOKEN`, `missing MCP server docs (disabled)`), or undefined when it is met. A `skill` need is
+ * checked by {@link unmetNeeds} against the other skills. Pure.
+ */
+export function unmetText(need: SkillNeed, facts: NeedFacts): string | undefined {
+  switch (need.kind) {
+    case "command":
+      return facts.onPath(need.name) ? undefined : `missing command ${need.name} on PATH`;
+    case "env":
+      return (facts.env(need.name) ?? "") !== "" ? undefined : `missing env ${need.name}`;
+    case "mcp": {
+      const state = facts.mcpServer(need.server);
+      return state === "ready" ? undefined : `missing MCP server ${need.server} (${state})`;
+    }
+    case "skill":
+      return undefined;
+  }
+}
+
+/**
+ * The skills of `skills` whose needs are not met, each with its first unmet need and why: commands, env and MCP
+ * servers by `facts`, a needed skill by whether it is among the others still present (repeated until nothing
+ * changes, so a skill needing an absent one is absent too). Skills without needs cost one look each. Pure.
+ */
+export function unmetNeeds<
+  S extends { name: string; alias?: string | undefined; metadata?: unknown; needs?: SkillNeeds },
+>(skills: readonly S[], facts: NeedFacts): Map<S, { need: SkillNeed; why: string }> {
+  const unmet = new Map<S, { need: SkillNeed; why: string }>();
+  const needing = skills.flatMap((skill) => {
+    const needs = skillNeeds(skill);
+    return needs.length === 0 ? [] : [{ skill, needs }];
+  });
+  if (needing.length === 0) return unmet;
+  for (const { skill, needs } of needing) {
+    for (const need of needs) {
+      const why = unmetText(need, facts);
+      if (why !== undefined) {
+        unmet.set(skill, { need, why });
+        break;
+      }
+    }
+  }
+  let changed = true;
+  while (changed) {
+    changed = false;
+    const present = new Set(
+      skills
+        .filter((s) => !unmet.has(s))
+        .flatMap((s) => (s.alias === undefined ? [s.name] : [s.name, s.alias])),
+    );
+    for (const { skill, needs } of needing) {
+      if (unmet.has(skill)) continue;
+      const gone = needs.find((n) => n.kind === "skill" && !present.has(n.name));
+      if (gone !== undefined) {
+        unmet.set(skill, { need: gone, why: `missing ${needText(gone)}` });
+        changed = true;
+      }
+    }
+  }
+  return unmet;
+}

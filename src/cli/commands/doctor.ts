@@ -209,7 +209,10 @@ export function disabledLines(disabled: readonly DisabledSkill[]): string[] {
     "",
     `Disabled (${disabled.length}): skills found but switched off, neither listed nor invocable`,
   ];
-  for (const { skill, by } of disabled)
-    lines.push(`  ${skill.name}  [${skill.source}]`, `    by ${disabledSource(by)}`);
+  for (const { skill, by } of disabled) {
+    // An unmet need is said on the skill's own line.
+    if (by.kind === "unmet") lines.push(`  ${skill.name}  [${skill.source}]  ${by.why}`);
+    else lines.push(`  ${skill.name}  [${skill.source}]`, `    by ${disabledSource(by)}`);
+  }
   return lines;
 }
