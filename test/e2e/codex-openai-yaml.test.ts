@@ -4,9 +4,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ScriptTurnInput } from "../../src/dev/model-script.js";
-import { cli, json } from "../cli/run-cli.js";
+import { cli, cliWithModel, json } from "../cli/run-cli.js";
 import { type RequestBody, resultText, skillMd, textBlocks, toolResults } from "../support/harness.js";
-import { startTestModel, TEST_API_KEY, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
+import { startTestModel, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
 const S = ".agents/skills";
@@ -50,14 +50,7 @@ afterEach(async () => {
 
 async function run(prompt: string, turns: ScriptTurnInput[]) {
   model = await startTestModel(turns);
-  const result = await cli(tree, ["-p", prompt, "--allowedTools", "Skill"], "home/repo", {
-    ANTHROPIC_API_KEY: TEST_API_KEY,
-    ANTHROPIC_BASE_URL: model.server.url,
-  });
-  const bodies = model.server.requests
-    .filter((r) => r.path === "/v1/messages")
-    .map((r) => r.body as RequestBody);
-  return { result, bodies };
+  return cliWithModel(tree, model, ["-p", prompt, "--allowedTools", "Skill"]);
 }
 
 describe("agents/openai.yaml on dist/bin", () => {

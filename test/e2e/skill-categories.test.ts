@@ -4,10 +4,10 @@
  * Code reads none); the category is a folder only, and two categories holding one name are a clash.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { cli, json } from "../cli/run-cli.js";
-import { type RequestBody, skillMd, textBlocks } from "../support/harness.js";
-import { startTestModel, TEST_API_KEY, type TestModel, textTurn } from "../support/model-server.js";
-import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
+import { cli, cliWithModel, json } from "../cli/run-cli.js";
+import { skillMd, textBlocks } from "../support/harness.js";
+import { startTestModel, type TestModel, textTurn } from "../support/model-server.js";
+import { type TmpTree, tmpTree, under } from "../support/tmp-tree.js";
 
 const project = {
   ".git": { dir: true },
@@ -23,8 +23,8 @@ let tree: TmpTree;
 beforeAll(async () => {
   tree = await tmpTree({
     "home/.keep": "",
-    ...Object.fromEntries(Object.entries(project).map(([k, v]) => [`home/repo/${k}`, v])),
-    ...Object.fromEntries(Object.entries(project).map(([k, v]) => [`home/on/${k}`, v])),
+    ...under("home/repo", project),
+    ...under("home/on", project),
     "home/on/.claude/settings.json": JSON.stringify({ skills: { categories: true } }),
   });
 });
@@ -82,14 +82,9 @@ describe("skill folders in categories on dist/bin", () => {
 
   it("a category skill is listed to the model by its own name", async () => {
     model = await startTestModel([textTurn("ok")]);
-    const result = await cli(tree, ["-p", "hi"], "home/repo", {
-      ANTHROPIC_API_KEY: TEST_API_KEY,
-      ANTHROPIC_BASE_URL: model.server.url,
-    });
+    const { result, bodies } = await cliWithModel(tree, model, ["-p", "hi"]);
     expect(result.stdout.trim()).toBe("ok");
-    const [first] = model.server.requests
-      .filter((r) => r.path === "/v1/messages")
-      .map((r) => r.body as RequestBody);
+    const [first] = bodies;
     const listing = textBlocks(first?.messages[0]?.content ?? "").join("\n");
     expect(listing).toContain("\n- lint-css: Lints stylesheets");
     expect(listing).toContain("\n- deploy: Deploys from the ops category");

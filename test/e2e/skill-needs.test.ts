@@ -7,10 +7,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ScriptTurnInput } from "../../src/dev/model-script.js";
 import { needsFromMetadata, unmetNeeds } from "../../src/skill/skill-needs.js";
-import { cli, json } from "../cli/run-cli.js";
+import { cli, cliWithModel, json } from "../cli/run-cli.js";
 import { type RequestBody, resultText, skillMd, textBlocks, toolResults } from "../support/harness.js";
-import { startTestModel, TEST_API_KEY, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
-import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
+import { startTestModel, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
+import { type TmpTree, tmpTree, under } from "../support/tmp-tree.js";
 
 const S = ".claude/skills";
 const MISSING_COMMAND = "skillwright-test-no-such-command";
@@ -43,10 +43,10 @@ let tree: TmpTree;
 beforeAll(async () => {
   tree = await tmpTree({
     "home/.keep": "",
-    ...Object.fromEntries(Object.entries(project).map(([k, v]) => [`home/repo/${k}`, v])),
-    ...Object.fromEntries(Object.entries(project).map(([k, v]) => [`home/small/${k}`, v])),
+    ...under("home/repo", project),
+    ...under("home/small", project),
     "home/small/.claude/settings.json": JSON.stringify({ skillListingBudget: 30 }),
-    ...Object.fromEntries(Object.entries(project).map(([k, v]) => [`home/mcp/${k}`, v])),
+    ...under("home/mcp", project),
     "home/mcp/.mcp.json": JSON.stringify({
       mcpServers: {
         docs: { command: "node", args: ["-e", "0"] },
@@ -54,12 +54,12 @@ beforeAll(async () => {
       },
     }),
     "home/mcp/.claude/settings.local.json": JSON.stringify({ enabledMcpjsonServers: ["docs"] }),
-    ...Object.fromEntries(Object.entries(project).map(([k, v]) => [`home/mcp-off/${k}`, v])),
+    ...under("home/mcp-off", project),
     "home/mcp-off/.mcp.json": JSON.stringify({
       mcpServers: { docs: { command: "node", args: ["-e", "0"] } },
     }),
     "home/mcp-off/.claude/settings.local.json": JSON.stringify({ disabledMcpjsonServers: ["docs"] }),
-    ...Object.fromEntries(Object.entries(project).map(([k, v]) => [`home/mcp-pending/${k}`, v])),
+    ...under("home/mcp-pending", project),
     "home/mcp-pending/.mcp.json": JSON.stringify({
       mcpServers: { docs: { command: "node", args: ["-e", "0"] } },
     }),
@@ -73,22 +73,9 @@ afterEach(async () => {
   model = undefined;
 });
 
-async function run(
-  prompt: string,
-  turns: ScriptTurnInput[],
-  cwd = "home/repo",
-  env: Record<string, string> = {},
-) {
+async function run(prompt: string, turns: ScriptTurnInput[], cwd = "home/repo") {
   model = await startTestModel(turns);
-  const result = await cli(tree, ["-p", prompt, "--allowedTools", "Skill"], cwd, {
-    ANTHROPIC_API_KEY: TEST_API_KEY,
-    ANTHROPIC_BASE_URL: model.server.url,
-    ...env,
-  });
-  const bodies = model.server.requests
-    .filter((r) => r.path === "/v1/messages")
-    .map((r) => r.body as RequestBody);
-  return { result, bodies };
+  return cliWithModel(tree, model, ["-p", prompt, "--allowedTools", "Skill"], cwd);
 }
 
 describe("skill needs (pure)", () => {

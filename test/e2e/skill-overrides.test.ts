@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ScriptTurnInput } from "../../src/dev/model-script.js";
 import { overrideOf, skillFilterFrom, whyDisabled } from "../../src/skill-filter.js";
-import { cli, json } from "../cli/run-cli.js";
+import { cli, cliWithModel, json } from "../cli/run-cli.js";
 import {
   lastUser,
   type RequestBody,
@@ -16,8 +16,8 @@ import {
   toolResults,
 } from "../support/harness.js";
 import { runSteps } from "../support/interactive-steps.js";
-import { startTestModel, TEST_API_KEY, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
-import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
+import { startTestModel, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
+import { type TmpTree, tmpTree, under } from "../support/tmp-tree.js";
 
 const SKILLS = ".claude/skills";
 const project = {
@@ -40,8 +40,8 @@ let tree: TmpTree;
 beforeAll(async () => {
   tree = await tmpTree({
     "home/.claude/settings.json": JSON.stringify({ skillOverrides: { terse: "off", "plug:*": "off" } }),
-    ...Object.fromEntries(Object.entries(project).map(([k, v]) => [`home/repo/${k}`, v])),
-    ...Object.fromEntries(Object.entries(project).map(([k, v]) => [`home/small/${k}`, v])),
+    ...under("home/repo", project),
+    ...under("home/small", project),
     "home/small/.claude/settings.json": JSON.stringify({
       skillListingBudget: 40,
       skillOverrides: { terse: "name-only", "people-only": "user-invocable-only" },
@@ -61,16 +61,12 @@ afterEach(async () => {
 
 async function run(prompt: string, turns: ScriptTurnInput[], cwd = "home/repo") {
   model = await startTestModel(turns);
-  const result = await cli(
+  return cliWithModel(
     tree,
+    model,
     ["-p", prompt, "--allowedTools", "Skill", "--plugin-dir", tree.path("plug")],
     cwd,
-    { ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: model.server.url },
   );
-  const bodies = model.server.requests
-    .filter((r) => r.path === "/v1/messages")
-    .map((r) => r.body as RequestBody);
-  return { result, bodies };
 }
 
 describe("skillOverrides: the filter (pure)", () => {
@@ -203,7 +199,7 @@ describe("skillOverrides on dist/bin", () => {
   it("the interactive /skills shows the override and its file", async () => {
     const t = await tmpTree({
       "home/.keep": "",
-      ...Object.fromEntries(Object.entries(project).map(([k, v]) => [`repo/${k}`, v])),
+      ...under("repo", project),
     });
     try {
       model = await startTestModel([]);

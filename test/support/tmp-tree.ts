@@ -51,3 +51,11 @@ export async function tmpTree(entries: Record<string, TreeEntry> = {}): Promise<
   }
   return { root, path, cleanup: () => rm(root, { recursive: true, force: true }) };
 }
+
+/** `entries` with every path put under the folder `prefix` (`under("home/repo", {"a.md": …})`), for `tmpTree`. */
+export function under(
+  prefix: string,
+  entries: Readonly<Record<string, TreeEntry>>,
+): Record<string, TreeEntry> {
+  return Object.fromEntries(Object.entries(entries).map(([path, entry]) => [`${prefix}/${path}`, entry]));
+}
