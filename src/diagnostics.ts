@@ -56,6 +56,7 @@ export const DIAGNOSTIC_CODES = [
   "background-inline",
   "skill-tool-invalid",
   "skill-tool-shadowed",
+  "category-folder",
 ] as const;
 
 /** A stable diagnostic code: one of {@link DIAGNOSTIC_CODES}. */

@@ -1,5 +1,6 @@
 import { diagnostic } from "../diagnostics.js";
 import { errorMessage } from "../io/fs.js";
+import { type NeedFacts, skillNeeds, unmetNeeds } from "../skill/skill-needs.js";
 import { type DisabledSkill, partitionSkills, type SkillFilter } from "../skill-filter.js";
 import type { SkillSource, SourceListing } from "../sources/skill-source.js";
 import { type ResolvedSkills, resolveSkills } from "./resolve.js";
@@ -19,6 +20,12 @@ export interface CatalogOptions {
   sources: readonly SkillSource[];
   /** Read at each scan: which skills are switched off. Default: none. */
   filter?: () => Promise<SkillFilter>;
+  /**
+   * Read at a scan only when some enabled skill declares a need, with the commands they name: what the needs are
+   * checked against. A skill whose need is not met is left out as disabled, the need as the reason. Default:
+   * needs are not checked.
+   */
+  needFacts?: (commands: readonly string[]) => Promise<NeedFacts>;
 }
 
 /**
@@ -56,9 +63,29 @@ export function createCatalog(options: CatalogOptions): SkillCatalog {
         listing: listings[i] as SourceListing,
       })),
     );
-    if (filter === undefined) return resolved;
-    const { enabled, disabled } = partitionSkills(resolved.skills, filter);
-    return { ...resolved, skills: enabled, disabled };
+    const { enabled, disabled } =
+      filter === undefined
+        ? { enabled: resolved.skills, disabled: [] }
+        : partitionSkills(resolved.skills, filter);
+    const needing = options.needFacts !== undefined && enabled.some((s) => skillNeeds(s).length > 0);
+    if (!needing || options.needFacts === undefined) {
+      return filter === undefined ? resolved : { ...resolved, skills: enabled, disabled };
+    }
+    const commands = [
+      ...new Set(
+        enabled.flatMap((s) => skillNeeds(s).flatMap((n) => (n.kind === "command" ? [n.name] : []))),
+      ),
+    ];
+    const unmet = unmetNeeds(enabled, await options.needFacts(commands));
+    const unavailable: DisabledSkill[] = [...unmet].map(([skill, { need, why }]) => ({
+      skill,
+      by: { kind: "unmet", need, why },
+    }));
+    return {
+      ...resolved,
+      skills: enabled.filter((s) => !unmet.has(s)),
+      disabled: [...disabled, ...unavailable],
+    };
   };
   const catalog: SkillCatalog = {
     get() {

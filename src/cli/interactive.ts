@@ -8,9 +8,10 @@ import type { OpenedSession, OpenSessionOptions } from "../session/open-options.
 import { UnknownSessionError } from "../session/unknown-session-error.js";
 import type { Skill } from "../skill/skill.js";
 import { withTelemetry } from "../telemetry/with-telemetry.js";
+import { permissionChoices, readPermissionReply } from "./always-allow.js";
 import type { CliArgs } from "./args.js";
 import type { CliIo } from "./io.js";
-import { updateLocalSettings, withAllowRule } from "./local-settings.js";
+import { updateSettingsFile, withAllowRule } from "./local-settings.js";
 import { prepareRun } from "./model-setup.js";
 import { createSessionCommands, storedName } from "./session-command-runner.js";
 import { parseSessionCommand, SESSION_COMMAND_NAMES } from "./session-commands.js";
@@ -114,15 +115,22 @@ export async function interactiveCommand(
   const alwaysAllowed = new Set<string>();
   const baseOptions: OpenSessionOptions = {
     ...prepared.options,
-    askPermission: async ({ prompt, rule }) => {
-      if (rule !== undefined && alwaysAllowed.has(rule)) return true;
-      const choices = rule === undefined ? "[y/N]" : `[y/N, a = always allow ${rule}]`;
-      const answer = (await nextLine(`\n${prompt} ${choices} `))?.trim() ?? "";
-      if (rule === undefined || !/^a(lways)?$/i.test(answer)) return /^y(es)?$/i.test(answer);
+    askPermission: async ({ prompt, rule, rules }) => {
+      const offered = rules ?? (rule === undefined ? [] : [rule]);
+      if (offered.some((r) => alwaysAllowed.has(r))) return true;
+      const answer = (await nextLine(`\n${prompt} ${permissionChoices(offered)} `)) ?? "";
+      const reply = readPermissionReply(answer, offered);
+      if (reply.kind !== "always") return reply.kind === "yes";
       // Saved for later sessions (and this one after the turn: the reload), and allowed for the rest of it.
-      alwaysAllowed.add(rule);
-      const written = await updateLocalSettings(engine, (settings) => withAllowRule(settings, rule));
-      io.stdout(written.ok ? `Saved ${rule} to ${written.file}.\n` : `${written.message}\n`);
+      alwaysAllowed.add(reply.rule);
+      const written = await updateSettingsFile(engine, reply.scope, (settings) =>
+        withAllowRule(settings, reply.rule),
+      );
+      const pending =
+        reply.scope === "project"
+          ? " (a project's committed settings grant only once approved: `skillwright permissions approve`)"
+          : "";
+      io.stdout(written.ok ? `Saved ${reply.rule} to ${written.file}${pending}.\n` : `${written.message}\n`);
       if (written.ok) await engine.reload();
       return true;
     },

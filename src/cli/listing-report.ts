@@ -109,6 +109,7 @@ export async function listingReport(
       ...disabled.map((d) => d.skill),
     ],
     switchedOff: new Map(disabled.map((d) => [d.skill.name, switchedOffReason(d.by)])),
+    unmetNeeds: new Map(disabled.flatMap((d) => (d.by.kind === "unmet" ? [[d.skill.name, d.by.why]] : []))),
     inScope: (skill) => inScope(skill, MAIN_SCOPE),
     active: (skill) => visibleNames.has(skill.name),
     placements: placementsOf(listing),

@@ -7,6 +7,16 @@ import { isRecord } from "../is-record.js";
 /** The outcome of updating the project's local settings: the file written, or why it was left as it was. */
 export type LocalSettingsUpdate = { ok: true; file: string } | { ok: false; file: string; message: string };
 
+/** The settings files a user may have a rule saved to: the project's local (uncommitted) one, the project's, the user's. */
+export type SettingsScope = "local" | "project" | "user";
+
+/** The file of a settings scope: `<project>/.claude/settings.local.json`, `<project>/.claude/settings.json`, `~/.claude/settings.json`. */
+export async function settingsFileOf(engine: Engine, scope: SettingsScope): Promise<string> {
+  if (scope === "user") return join(engine.home, ".claude", "settings.json");
+  const { projectDir } = await engine.roots();
+  return join(projectDir, ".claude", scope === "local" ? "settings.local.json" : "settings.json");
+}
+
 /**
  * Rewrites `<project>/.claude/settings.local.json` (the user's own, uncommitted settings) with `update` applied
  * to its object: created when missing, other keys kept, written atomically. Refuses (and writes nothing) when the
@@ -16,8 +26,16 @@ export async function updateLocalSettings(
   engine: Engine,
   update: (settings: Record<string, unknown>) => Record<string, unknown>,
 ): Promise<LocalSettingsUpdate> {
-  const { projectDir } = await engine.roots();
-  const file = join(projectDir, ".claude", "settings.local.json");
+  return updateSettingsFile(engine, "local", update);
+}
+
+/** {@link updateLocalSettings} for the settings file of any {@link SettingsScope}. */
+export async function updateSettingsFile(
+  engine: Engine,
+  scope: SettingsScope,
+  update: (settings: Record<string, unknown>) => Record<string, unknown>,
+): Promise<LocalSettingsUpdate> {
+  const file = await settingsFileOf(engine, scope);
   let current: Record<string, unknown> = {};
   try {
     const text = await engine.fs.readFile(file);

@@ -12,6 +12,7 @@ export function skillFlags(skill: Skill): string[] {
   if (skill.allowedTools.length > 0) flags.push("allowed-tools");
   if (skill.model !== undefined) flags.push(`model:${skill.model}`);
   if (skill.effort !== undefined) flags.push(`effort:${skill.effort}`);
+  if (skill.override !== undefined) flags.push(skill.override.state);
   return flags;
 }
 

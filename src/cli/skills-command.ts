@@ -26,13 +26,17 @@ export function parseSkillsCommand(line: string): SkillsCommand | undefined {
 }
 
 /**
- * The session's skills, one line each in listing order: enabled ones first (`[source]`, and who may see a
- * skill the main agent may not), then the switched-off ones with what switched them off. Pure.
+ * The session's skills, one line each in listing order: enabled ones first (`[source]`, who may see a skill the
+ * main agent may not, and a `skillOverrides` state other than `on` with its file), then the switched-off ones with what switched them off. Pure.
  */
 export function skillsReport(discovery: Discovery): string {
   const lines = discovery.skills.map((skill) => {
     const seen = inScope(skill, MAIN_SCOPE) ? "" : ` (only for: ${(skill.availableTo ?? []).join(", ")})`;
-    return `  on   ${displayName(skill)}  [${skill.source}]${seen}`;
+    const override =
+      skill.override === undefined
+        ? ""
+        : `  ${skill.override.state} by skillOverrides "${skill.override.key}" in ${skill.override.path}`;
+    return `  on   ${displayName(skill)}  [${skill.source}]${seen}${override}`;
   });
   for (const { skill, by } of discovery.disabled ?? []) {
     lines.push(`  off  ${displayName(skill)}  [${skill.source}]  by ${disabledSource(by)}`);

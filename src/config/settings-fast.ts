@@ -1,3 +1,4 @@
+import { isSkillOverrideState } from "../skill/skill-override.js";
 import type {
   PermissionSettings,
   SandboxSettings,
@@ -67,6 +68,8 @@ function copyLoose(
 const safeInt = (min: number) => (v: unknown) =>
   typeof v === "number" && Number.isSafeInteger(v) && v >= min ? v : undefined;
 
+const booleanOf = (v: unknown) => (typeof v === "boolean" ? v : undefined);
+
 function readPermissions(value: unknown): PermissionSettings | undefined {
   if (!isPlain(value)) return undefined;
   const out: PermissionSettings = {};
@@ -83,7 +86,7 @@ function readPermissions(value: unknown): PermissionSettings | undefined {
 function readSkills(value: unknown): SkillSettings | undefined {
   if (!isPlain(value)) return undefined;
   const out: SkillSettings = {};
-  return copyLoose(value, out, { disabled: stringsOf }) ? out : undefined;
+  return copyLoose(value, out, { disabled: stringsOf, categories: booleanOf }) ? out : undefined;
 }
 
 function readSkillContext(value: unknown): SkillContextSettings | undefined {
@@ -91,8 +94,6 @@ function readSkillContext(value: unknown): SkillContextSettings | undefined {
   const out: SkillContextSettings = {};
   return copyLoose(value, out, { expireAfterUserTurns: safeInt(0), maxTokens: safeInt(1) }) ? out : undefined;
 }
-
-const booleanOf = (v: unknown) => (typeof v === "boolean" ? v : undefined);
 
 function looseOf(readers: Readonly<Record<string, (v: unknown) => unknown>>) {
   return (value: unknown): Plain | undefined => {
@@ -151,6 +152,7 @@ const SETTINGS_READERS: Readonly<Record<string, (v: unknown) => unknown>> = {
   disabledMcpjsonServers: stringsOf,
   enableAllProjectMcpServers: (v) => (typeof v === "boolean" ? v : undefined),
   skills: readSkills,
+  skillOverrides: (v) => recordOf(v, isSkillOverrideState),
   sandbox: readSandbox,
 };
 

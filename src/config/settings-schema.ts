@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { lazy } from "../lazy.js";
+import { SKILL_OVERRIDE_STATES } from "../skill/skill-override.js";
 
 // The zod schema of a settings file, loaded only for a file `readSettingsFast` declines (config/settings.ts).
 // The types below are inferred from it; importing them (`import type`) loads no zod.
@@ -21,6 +22,8 @@ export const skillSettingsSchema = lazy(() =>
   z.looseObject({
     /** Skill names or globs (`*`, `?`): `plugin:*`, `mcp__srv__*`. A matching skill is neither listed nor invocable. */
     disabled: z.array(z.string()).optional(),
+    /** Skill folders in category folders (`.claude/skills/<category>/<name>/SKILL.md`); default false. */
+    categories: z.boolean().optional(),
   }),
 );
 
@@ -113,13 +116,15 @@ export const settingsSchema = lazy(() =>
     disabledMcpjsonServers: z.array(z.string()).optional(),
     enableAllProjectMcpServers: z.boolean().optional(),
     skills: skillSettingsSchema().optional(),
+    /** Claude Code's per-skill states by name or glob (`plugin:skill`, `plugin:*`): `on`, `name-only`, `user-invocable-only`, `off`. */
+    skillOverrides: z.record(z.string(), z.enum(SKILL_OVERRIDE_STATES)).optional(),
     sandbox: sandboxSettingsSchema().optional(),
   }),
 );
 
 /** The `permissions` block: rule lists plus any other keys, kept. */
 export type PermissionSettings = z.infer<ReturnType<typeof permissionSettingsSchema>>;
-/** The `skills` block: `{ disabled: [...] }` plus any other keys, kept. */
+/** The `skills` block: `{ disabled?: [...], categories?: boolean }` plus any other keys, kept. */
 export type SkillSettings = z.infer<ReturnType<typeof skillSettingsSchema>>;
 /** The `skillContext` block: `{ expireAfterUserTurns?, maxTokens? }` plus any other keys, kept. */
 export type SkillContextSettings = z.infer<ReturnType<typeof skillContextSettingsSchema>>;

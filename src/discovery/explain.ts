@@ -30,7 +30,7 @@ export async function explainMissingSkill(fs: FsOps, dir: string): Promise<Diagn
       return diagnostic(
         "info",
         "ignored-file",
-        `not a skill: SKILL.md is one level too deep; only direct children of a skills dir count`,
+        `not a skill: SKILL.md is one level too deep; only direct children of a skills dir count (a category folder is read under .agents/skills, and under .claude/skills with "skills": { "categories": true } in settings)`,
         join(dir, entry.name, "SKILL.md"),
       );
     } catch {

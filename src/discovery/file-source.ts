@@ -1,6 +1,7 @@
 import type { FsOps } from "../io/fs.js";
 import type { RootReport, SkillSource, SourceListing } from "../sources/skill-source.js";
 import { cacheFileFor } from "./cache-file.js";
+import { withCodexMetadata } from "./codex-metadata.js";
 import { openHeadCache } from "./head-cache.js";
 import { scanSkillRoots } from "./scan-roots.js";
 import type { SkillRoot } from "./skill-roots.js";
@@ -12,6 +13,8 @@ export interface FileSourceOptions {
   roots: () => Promise<{ roots: SkillRoot[]; projectDir: string }>;
   /** Keep parsed heads between runs in `dir` (one file per project); entries of another `key` are ignored. */
   cache?: { dir: string; key: string; now: () => number };
+  /** The settings' `skills.categories` (asked at each listing): `.claude/skills` category folders are read too. */
+  categories?: () => Promise<boolean>;
 }
 
 /**
@@ -39,13 +42,21 @@ export function createFileSource(options: FileSourceOptions): SkillSource {
       const scanned = await scanSkillRoots({
         fs,
         roots,
+        categories: (await options.categories?.()) === true,
         ...(signal === undefined ? {} : { signal }),
         ...(cache === undefined ? {} : { cache }),
       });
       const cacheProblem = await cache?.save();
-      return cacheProblem === undefined
-        ? scanned
-        : { ...scanned, diagnostics: [...scanned.diagnostics, cacheProblem] };
+      const codex = await withCodexMetadata(fs, scanned.skills);
+      return {
+        ...scanned,
+        skills: codex.skills,
+        diagnostics: [
+          ...scanned.diagnostics,
+          ...codex.diagnostics,
+          ...(cacheProblem === undefined ? [] : [cacheProblem]),
+        ],
+      };
     },
     subscribe: () => () => undefined,
   };

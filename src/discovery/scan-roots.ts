@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import pLimit from "p-limit";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import type { FileHead, FileStat, FsOps } from "../io/fs.js";
@@ -28,6 +29,8 @@ export interface ScanOptions {
   signal?: AbortSignal;
   /** Heads kept from earlier runs (see `head-cache.ts`); the caller saves it afterwards. */
   cache?: HeadCache;
+  /** The settings' `skills.categories`: roots whose `categories` is `setting` read category folders too. */
+  categories?: boolean;
 }
 
 type Found = { ref: SkillFileRef };
@@ -110,12 +113,10 @@ export async function scanSkillRoots(options: ScanOptions): Promise<SourceListin
   const unreachable: { f: Found; diagnostics: Diagnostic[] }[] = [];
   // Found but left out by an error: a call of one says it was skipped.
   const skipped: string[] = [];
-  for (let index = 0; index < found.length; index += 1) {
-    const f = found[index] as Found;
-    const result = results[index] as LoadResult;
+  const take = (f: Found, result: LoadResult) => {
     if (result.missing === true) {
       if (f.ref.kind === "skill") missing.push(f);
-      continue;
+      return;
     }
     const first = result.fileId === undefined ? undefined : firstPathOf.get(result.fileId);
     if (first !== undefined) {
@@ -127,16 +128,30 @@ export async function scanSkillRoots(options: ScanOptions): Promise<SourceListin
           f.ref.path,
         ),
       );
-      continue;
+      return;
     }
     if (result.fileId !== undefined) firstPathOf.set(result.fileId, f.ref.path);
     if (result.skill === undefined) skipped.push(f.ref.name);
     if (result.skill === undefined && f.ref.kind === "skill") {
       unreachable.push({ f, diagnostics: result.diagnostics });
-      continue;
+      return;
     }
     for (const d of result.diagnostics) diagnostics.push(d);
     if (result.skill !== undefined) skills.push(result.skill);
+  };
+  for (let index = 0; index < found.length; index += 1)
+    take(found[index] as Found, results[index] as LoadResult);
+  if (missing.length > 0) {
+    // A folder with no SKILL.md may be a category folder: its skill folders are read where the root allows it.
+    const categories = await categoryFolders(fs, roots, missing.splice(0), options.categories === true);
+    diagnostics.push(...categories.diagnostics);
+    missing.push(...categories.missing);
+    const loaded = await Promise.all(
+      categories.found.map((f) => limit(() => load(fs, f.ref, options.cache, loadYaml))),
+    );
+    categories.found.forEach((f, index) => {
+      take(f, loaded[index] as LoadResult);
+    });
   }
   diagnostics.push(
     ...(await Promise.all(missing.map((f) => limit(() => explainMissingSkill(fs, f.ref.baseDir))))),
@@ -161,6 +176,60 @@ export async function scanSkillRoots(options: ScanOptions): Promise<SourceListin
       count: 0,
     })),
   };
+}
+
+/**
+ * The category folders among the `missing` skill folders (no SKILL.md): a folder whose child folders hold a
+ * SKILL.md. Under a root whose `categories` is `always`, or `setting` with `enabled`, each such child is a skill
+ * to read (named by its own folder; the category is a folder only), with a `category-folder` info when only the
+ * setting finds them. The other folders stay `missing`, to be explained (`explainMissingSkill` says how to have
+ * a category read). Never throws.
+ */
+async function categoryFolders(
+  fs: FsOps,
+  roots: readonly SkillRoot[],
+  missing: readonly Found[],
+  enabled: boolean,
+): Promise<{ found: Found[]; missing: Found[]; diagnostics: Diagnostic[] }> {
+  const out = { found: [] as Found[], missing: [] as Found[], diagnostics: [] as Diagnostic[] };
+  const modes = new Map(roots.map((root) => [root.dir, root.categories]));
+  for (const f of missing) {
+    const mode = modes.get(f.ref.root);
+    const reads = mode === "always" || (mode === "setting" && enabled);
+    const children = reads ? await skillFoldersIn(fs, f.ref.baseDir) : [];
+    if (children.length === 0) {
+      out.missing.push(f);
+      continue;
+    }
+    const names = children.join(", ");
+    if (mode === "setting") {
+      out.diagnostics.push(
+        diagnostic(
+          "info",
+          "category-folder",
+          `a category folder: its skills (${names}) are found only because the settings say "skills": { "categories": true }`,
+          f.ref.baseDir,
+        ),
+      );
+    }
+    for (const name of children) {
+      const baseDir = join(f.ref.baseDir, name);
+      out.found.push({ ref: { ...f.ref, name, baseDir, path: join(baseDir, "SKILL.md") } });
+    }
+  }
+  return out;
+}
+
+/** The child folders of `dir` (sorted; dot-folders left out) that hold a `SKILL.md`. Never throws. */
+async function skillFoldersIn(fs: FsOps, dir: string): Promise<string[]> {
+  const entries = await fs.readdir(dir).catch(() => []);
+  const names: string[] = [];
+  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    if (entry.name.startsWith(".") || (entry.kind !== "dir" && entry.kind !== "symlink")) continue;
+    const stat = await fs.stat(join(dir, entry.name, "SKILL.md")).catch(() => undefined);
+    if (stat?.kind === "file") names.push(entry.name);
+  }
+  return names;
 }
 
 /** The stat of a regular file, or undefined (gone, unreadable, not a file, or no `statSync`). */

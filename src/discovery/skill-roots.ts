@@ -14,6 +14,12 @@ export interface SkillRoot {
    * `skill.md`, and a frontmatter `name` that is not a valid skill name is a display title (the dir stays the id).
    */
   environment?: string;
+  /**
+   * Skill folders in category folders (`<root>/<category>/<name>/SKILL.md`): `always` (`.agents/skills`, as
+   * Codex reads them), `setting` (`.claude/skills`: only with the settings' `skills.categories: true`, since
+   * Claude Code does not read them). Absent: never.
+   */
+  categories?: "always" | "setting";
 }
 
 export interface RootInputs {
@@ -52,7 +58,13 @@ export function kindOf(root: SkillRoot): SkillKind {
 export function skillRoots(inputs: RootInputs): SkillRoot[] {
   const roots: SkillRoot[] = [];
   for (const base of [inputs.managedDir ?? DEFAULT_MANAGED_DIR, CLAUDE_MANAGED_DIR]) {
-    roots.push({ dir: join(base, "skills"), source: "managed", layout: "skills", label: "managed" });
+    roots.push({
+      dir: join(base, "skills"),
+      source: "managed",
+      layout: "skills",
+      label: "managed",
+      categories: "setting",
+    });
     roots.push({
       dir: join(base, "commands"),
       source: "managed",
@@ -70,12 +82,19 @@ export function skillRoots(inputs: RootInputs): SkillRoot[] {
     });
   }
   roots.push(
-    { dir: join(inputs.home, ".claude", "skills"), source: "user", layout: "skills", label: "user" },
+    {
+      dir: join(inputs.home, ".claude", "skills"),
+      source: "user",
+      layout: "skills",
+      label: "user",
+      categories: "setting",
+    },
     {
       dir: join(inputs.home, ".agents", "skills"),
       source: "user",
       layout: "skills",
       label: "user (.agents)",
+      categories: "always",
     },
     {
       dir: join(inputs.home, ".claude", "commands"),
@@ -86,12 +105,19 @@ export function skillRoots(inputs: RootInputs): SkillRoot[] {
   );
   for (const dir of inputs.projectDirs) {
     roots.push(
-      { dir: join(dir, ".claude", "skills"), source: "project", layout: "skills", label: "project" },
+      {
+        dir: join(dir, ".claude", "skills"),
+        source: "project",
+        layout: "skills",
+        label: "project",
+        categories: "setting",
+      },
       {
         dir: join(dir, ".agents", "skills"),
         source: "project",
         layout: "skills",
         label: "project (.agents)",
+        categories: "always",
       },
       {
         dir: join(dir, ".claude", "commands"),
@@ -103,12 +129,19 @@ export function skillRoots(inputs: RootInputs): SkillRoot[] {
   }
   for (const dir of inputs.addDirs) {
     roots.push(
-      { dir: join(dir, ".claude", "skills"), source: "project", layout: "skills", label: "--add-dir" },
+      {
+        dir: join(dir, ".claude", "skills"),
+        source: "project",
+        layout: "skills",
+        label: "--add-dir",
+        categories: "setting",
+      },
       {
         dir: join(dir, ".agents", "skills"),
         source: "project",
         layout: "skills",
         label: "--add-dir (.agents)",
+        categories: "always",
       },
       {
         dir: join(dir, ".claude", "commands"),

@@ -21,6 +21,7 @@ import type { SkillSource } from "../sources/skill-source.js";
 import { type SkillWatcher, startSkillWatcher, type WatchOptions } from "../watch/skill-watcher.js";
 import { createMcpSource, createPluginSource } from "./extension-sources.js";
 import type { Extensions } from "./extensions.js";
+import { hostNeedFacts } from "./need-facts.js";
 
 /** Where the engine looks and what it uses: the directories, the environment, and the injected file system. */
 export interface EngineOptions {
@@ -227,11 +228,14 @@ export function createEngine(options: EngineOptions): Engine {
   const files = createFileSource({
     fs,
     roots,
+    categories: async () => (await extensions()).settings.settings.skills?.categories === true,
     ...(cacheOptions === undefined ? {} : { cache: { ...cacheOptions, now: options.now ?? Date.now } }),
   });
   const catalog = createCatalog({
     sources: [files, createPluginSource(extensions), mcp.source, bundled.source, ...appSources],
     filter: skillFilter,
+    needFacts: async (commands) =>
+      hostNeedFacts({ fs, env, commands, mcpServers: (await extensions()).mcpServers }),
   });
   const reload = async () => {
     const previous = extensionsMemo === undefined ? undefined : await extensionsMemo.catch(() => undefined);

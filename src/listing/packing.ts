@@ -1,7 +1,7 @@
 import { displayName, type Skill } from "../skill/skill.js";
 import { type UsageScores, usageScore } from "../usage.js";
 import { formatListingBlock, nameOnlyNote } from "./block.js";
-import { cutDescription, type Description, LISTING_DESCRIPTION_CAP } from "./description.js";
+import { cutDescription, type Description, LISTING_DESCRIPTION_CAP, withheldChars } from "./description.js";
 import { DISCOVERY_SHARE, type ListingFocus, rotationKey } from "./focus.js";
 import { omittedCost, omittedNote } from "./overflow.js";
 import { type Placement, skillVisibility, type Visibility } from "./visibility.js";
@@ -392,15 +392,17 @@ export function buildListing(skills: readonly Skill[], options: BuildListingOpti
     const desc = descOf(i);
     const visibility = skillVisibility({
       disableModelInvocation: false,
+      override: skill.override?.state,
       inScope: true,
       active: true,
       placement: state[i] === FULL ? "full" : "name-only",
       description: desc,
+      fullDescriptionChars: withheldChars(skill),
     });
     const nameOnly = visibility.state === "name-only";
     const text = nameOnly || desc.text === "" ? short : `${short}: ${desc.text}`;
     const entry: ListingEntry = { name, text, nameOnly, visibility };
-    if (visibility.state === "name-only") {
+    if (visibility.state === "name-only" && visibility.reason === "budget") {
       entry.reason = "over-budget";
       nameOnlyCount += 1;
       cut.push({ name, reason: "over-budget", droppedChars: visibility.droppedChars });

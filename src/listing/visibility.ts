@@ -1,6 +1,6 @@
 import type { Skill } from "../skill/skill.js";
 import type { DisabledBy } from "../skill-filter.js";
-import type { Description } from "./description.js";
+import { type Description, withheldChars } from "./description.js";
 
 // What the model sees of each skill (issue #25 item 5): one decision, made by `skillVisibility`, that the
 // listing formats its entries from, `doctor` and `skillwright search` print, and telemetry counts.
@@ -13,6 +13,10 @@ export type AbsentReason =
   | "disabled"
   /** Switched off by this run's `--skills` / `--no-skills`. */
   | "filtered"
+  /** A need it declares is not met (a command not on PATH, a variable unset, an MCP server or skill missing). */
+  | "unmet"
+  /** A settings file's `skillOverrides` says `user-invocable-only`: a typed `/name` runs it, the model is not told. */
+  | "override"
   /** Its `available-to` (or the agent type's allowed/disallowed skills) keeps it from this agent. */
   | "scope"
   /** A conditional skill (`paths:`) that no touched file has activated yet. */
@@ -26,6 +30,8 @@ export type AbsentReason =
 export const ABSENT_REASONS: readonly AbsentReason[] = [
   "disabled",
   "filtered",
+  "unmet",
+  "override",
   "model-invocation-disabled",
   "scope",
   "conditional",
@@ -39,10 +45,13 @@ export type Visibility =
   | { state: "full" }
   /** Its description shortened by the per-description cap: `droppedChars` are not shown. */
   | { state: "cut"; droppedChars: number }
-  /** Its name only, to fit the budget: its `droppedChars` chars of description are not shown. */
-  | { state: "name-only"; reason: "budget"; droppedChars: number }
-  /** Nothing, and why. */
-  | { state: "absent"; reason: AbsentReason };
+  /**
+   * Its name only, to fit the budget or by a `skillOverrides` `name-only`: its `droppedChars` chars of description
+   * are not shown.
+   */
+  | { state: "name-only"; reason: "budget" | "override"; droppedChars: number }
+  /** Nothing, and why (`detail`: the unmet need, for `unmet`). */
+  | { state: "absent"; reason: AbsentReason; detail?: string };
 
 /** The visibility states, most shown first. */
 export type VisibilityState = Visibility["state"];
@@ -53,8 +62,12 @@ export type Placement = "full" | "name-only" | "omitted";
 /** Everything `skillVisibility` decides from, for one skill. */
 export interface VisibilityFacts {
   /** Switched off, and how (see {@link switchedOffReason}); undefined when enabled. */
-  switchedOff?: "disabled" | "filtered" | undefined;
+  switchedOff?: SwitchedOff | undefined;
+  /** For `unmet`: which need, in words (`missing command gh on PATH`). */
+  switchedOffDetail?: string | undefined;
   disableModelInvocation: boolean;
+  /** The `skillOverrides` state the catalog gave the skill, if any. */
+  override?: "name-only" | "user-invocable-only" | undefined;
   /** The agent's scope lets it see the skill (`inScope`). */
   inScope: boolean;
   /** False for a conditional skill not activated yet. */
@@ -63,6 +76,8 @@ export interface VisibilityFacts {
   placement: Placement | undefined;
   /** Its listing description, as `cutDescription` gives it with the listing's cap. */
   description: Description;
+  /** For a `name-only` override: the chars of description (before the cap) the model does not see. */
+  fullDescriptionChars?: number;
 }
 
 /**
@@ -72,21 +87,33 @@ export interface VisibilityFacts {
  * cap shortened it, else `full` (an empty description is `full`: nothing is hidden). Pure.
  */
 export function skillVisibility(facts: VisibilityFacts): Visibility {
-  if (facts.switchedOff !== undefined) return { state: "absent", reason: facts.switchedOff };
+  if (facts.switchedOff !== undefined) {
+    return facts.switchedOffDetail === undefined
+      ? { state: "absent", reason: facts.switchedOff }
+      : { state: "absent", reason: facts.switchedOff, detail: facts.switchedOffDetail };
+  }
+  if (facts.override === "user-invocable-only") return { state: "absent", reason: "override" };
   if (facts.disableModelInvocation) return { state: "absent", reason: "model-invocation-disabled" };
   if (!facts.inScope) return { state: "absent", reason: "scope" };
   if (!facts.active) return { state: "absent", reason: "conditional" };
   const { placement, description } = facts;
   if (placement === undefined) return { state: "absent", reason: "unlisted" };
   if (placement === "omitted") return { state: "absent", reason: "budget" };
+  if (facts.override === "name-only") {
+    return { state: "name-only", reason: "override", droppedChars: facts.fullDescriptionChars ?? 0 };
+  }
   if (placement === "name-only" && description.text !== "") {
     return { state: "name-only", reason: "budget", droppedChars: description.text.length };
   }
   return description.capped > 0 ? { state: "cut", droppedChars: description.capped } : { state: "full" };
 }
 
-/** `disabled` for a settings file's entry or `/skills off`, `filtered` for this run's flags. Pure. */
-export function switchedOffReason(by: DisabledBy): "disabled" | "filtered" {
+/** How a skill was switched off, as a visibility reason. */
+export type SwitchedOff = "disabled" | "filtered" | "unmet";
+
+/** `disabled` for a settings file's entry or `/skills off`, `filtered` for this run's flags, `unmet` for a need. Pure. */
+export function switchedOffReason(by: DisabledBy): SwitchedOff {
+  if (by.kind === "unmet") return "unmet";
   return by.kind === "flag" ? "filtered" : "disabled";
 }
 
@@ -114,9 +141,11 @@ export function describeVisibility(visibility: Visibility): string {
     case "cut":
       return `cut (${visibility.droppedChars} chars dropped by the description cap)`;
     case "name-only":
-      return `name-only (budget, ${visibility.droppedChars} chars dropped)`;
+      return `name-only (${visibility.reason}, ${visibility.droppedChars} chars dropped)`;
     case "absent":
-      return `absent (${visibility.reason})`;
+      return visibility.detail === undefined
+        ? `absent (${visibility.reason})`
+        : `absent (${visibility.reason}: ${visibility.detail})`;
   }
 }
 
@@ -125,7 +154,9 @@ export interface CatalogVisibilityInput {
   /** Every skill the agent's session has, switched-off ones and waiting conditional ones included. */
   skills: readonly Skill[];
   /** Switched-off skills and what switched them off. */
-  switchedOff: ReadonlyMap<string, "disabled" | "filtered">;
+  switchedOff: ReadonlyMap<string, SwitchedOff>;
+  /** The unmet need of each skill left out for one, in words. */
+  unmetNeeds?: ReadonlyMap<string, string>;
   inScope: (skill: Skill) => boolean;
   active: (skill: Skill) => boolean;
   /** Placement of each skill the listing packed (its entries and omitted names). */
@@ -142,11 +173,14 @@ export function catalogVisibility(input: CatalogVisibilityInput): SkillVisibilit
     name: skill.name,
     visibility: skillVisibility({
       switchedOff: input.switchedOff.get(skill.name),
+      switchedOffDetail: input.unmetNeeds?.get(skill.name),
       disableModelInvocation: skill.disableModelInvocation,
+      override: skill.override?.state,
       inScope: input.inScope(skill),
       active: input.active(skill),
       placement: input.placements.get(skill.name),
       description: input.description(skill),
+      fullDescriptionChars: withheldChars(skill),
     }),
   }));
 }

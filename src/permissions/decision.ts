@@ -39,9 +39,11 @@ export type AskPermission = (request: {
   input?: unknown;
   /**
    * The allow rule that would cover calls like this one (`Bash(git add:*)`), for a host that offers "allow
-   * always" and saves it; absent when none fits (see `suggestedRule`).
+   * always" and saves it; absent when none fits (see `suggestedRule`). The first of `rules`.
    */
   rule?: string;
+  /** Every rule "allow always" may write, narrowest first (`Skill(plug:review)`, `Skill(plug:*)`); see `suggestedRules`. */
+  rules?: readonly string[];
 }) => Promise<PermissionAnswer>;
 
 /** A tool call about to run, as a {@link BeforeToolRun} hears of it. */

@@ -3,7 +3,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { decide } from "./decide.js";
 import type { AskPermission, BeforeToolRun, PermissionDecision, PermissionRules } from "./decision.js";
 import type { PermissionSubject } from "./rules.js";
-import { suggestedRule } from "./suggested-rule.js";
+import { suggestedRules } from "./suggested-rule.js";
 
 /** Tools whose subject is a file path (permission rules match it as a gitignore-style glob). */
 export const PATH_TOOLS: ReadonlySet<string> = new Set(["Read", "Write", "Edit", "Grep", "Glob", "LS"]);
@@ -98,12 +98,15 @@ export async function settle(
   if (hooked !== undefined) return hooked;
   if (policy.askPermission === undefined) return decision;
   await policy.notifyAsk?.(tool, signal);
-  const rule = suggestedRule(tool, input);
+  // A held skill (`skill-changed`) is offered no rule: only `skillwright approve` lifts the hold.
+  const held = decision.reason?.startsWith("skill-changed:") === true;
+  const rules = held ? [] : suggestedRules(tool, input);
+  const [rule] = rules;
   const answer = await policy.askPermission({
     tool,
     prompt: decision.prompt,
     input,
-    ...(rule === undefined ? {} : { rule }),
+    ...(rule === undefined ? {} : { rule, rules }),
     ...(signal ? { signal } : {}),
     ...(toolUseId === undefined ? {} : { toolUseId }),
   });

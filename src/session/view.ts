@@ -4,7 +4,7 @@ import { announcedNestedRoot } from "../activation/announce.js";
 import type { SkillView } from "../discovery/skill-view.js";
 import { namesListedIn, reminderTexts } from "../listing/read-blocks.js";
 import type { Skill } from "../skill/skill.js";
-import { type DisabledSkill, NO_SKILL_FILTER, type SkillFilter, whyDisabled } from "../skill-filter.js";
+import { type DisabledSkill, filterSkill, NO_SKILL_FILTER, type SkillFilter } from "../skill-filter.js";
 import { withBuiltinCommands } from "../skill-tool/builtin-commands.js";
 
 /** A file name inside a nested dir, touched on resume so that nested discovery examines that dir again. */
@@ -45,13 +45,14 @@ export function createSkillView(options: SkillViewOptions): SkillView {
   const withBuiltins = (list: readonly Skill[]) => {
     if (options.builtinCommands !== true) return [...list];
     const current = filter();
-    return withBuiltinCommands(list).filter((s, i) => {
+    return withBuiltinCommands(list).flatMap((s, i) => {
       // The list's own skills come first, in order: found at their own index, not by a search of the whole list
       // for each (quadratic: ~50M comparisons at 10k skills).
-      if (s === list[i] || list.includes(s)) return true;
-      const by = whyDisabled(s.name, current);
-      if (by !== undefined && !disabled.some((d) => d.skill.name === s.name)) disabled.push({ skill: s, by });
-      return by === undefined;
+      if (s === list[i] || list.includes(s)) return [s];
+      const result = filterSkill(s, current);
+      if (!("disabled" in result)) return [result.skill];
+      if (!disabled.some((d) => d.skill.name === s.name)) disabled.push(result.disabled);
+      return [];
     });
   };
   let skills: Skill[] = withBuiltins(options.skills);
@@ -62,13 +63,15 @@ export function createSkillView(options: SkillViewOptions): SkillView {
     const existing = new Set([...skills, ...disabled.map((d) => d.skill)].map((s) => s.name));
     const raw = await options.nested.discover(paths, existing);
     const current = filter();
-    const off = raw.skills.flatMap((skill) => {
-      const by = whyDisabled(skill.name, current);
-      return by === undefined ? [] : [{ skill, by }];
-    });
+    const off: DisabledSkill[] = [];
+    const kept: Skill[] = [];
+    for (const skill of raw.skills) {
+      const result = filterSkill(skill, current);
+      if ("disabled" in result) off.push(result.disabled);
+      else kept.push(result.skill);
+    }
     disabled = [...disabled, ...off];
-    const found =
-      off.length === 0 ? raw : { ...raw, skills: raw.skills.filter((s) => !off.some((d) => d.skill === s)) };
+    const found = { ...raw, skills: kept };
     if (found.skills.length > 0) {
       nested = [...nested, ...found.skills];
       skills = [...skills, ...found.skills];
@@ -105,10 +108,11 @@ export function createSkillView(options: SkillViewOptions): SkillView {
       const current = filter();
       const keptNested = nested.filter((s) => !names.has(s.name));
       disabled = [...discoveredDisabled];
-      const enabledNested = keptNested.filter((s) => {
-        const by = whyDisabled(s.name, current);
-        if (by !== undefined) disabled.push({ skill: s, by });
-        return by === undefined;
+      const enabledNested = keptNested.flatMap((s) => {
+        const result = filterSkill(s, current);
+        if (!("disabled" in result)) return [result.skill];
+        disabled.push(result.disabled);
+        return [];
       });
       skills = withBuiltins([...discovered, ...enabledNested]);
       activation.add(discovered);

@@ -66,7 +66,8 @@ export function needsApproval(
  * allow when the skill is safe, comes from a source the user put there (managed, user, bundled), or is
  * `approval`-approved with nothing gained since, else ask with a prompt that says why. A skill held by its
  * approval (it gained capabilities) asks with `skill-changed: {what it gained}` as the prompt's end and as the reason
- * the model gets when no one can be asked. Allowing the skill grants nothing more: its inline shell still goes
+ * the model gets when no one can be asked, whatever allow rule or grant matches it (only a deny rule decides it
+ * otherwise). Allowing the skill grants nothing more: its inline shell still goes
  * through the Bash check. Headless policy (deny instead of ask) is the caller's. Pure.
  */
 export function decideSkill(options: {
@@ -93,9 +94,12 @@ export function decideSkill(options: {
     grants: options.grants ?? [],
     safe: unsafe.length === 0 || PLACED_BY_USER.has(skill.source) || options.approval?.state === "approved",
   });
-  if (decision.behavior !== "ask" || unsafe.length === 0) return decision;
+  if (decision.behavior === "deny" || unsafe.length === 0) return decision;
+  // An allow rule (or grant) never lifts a hold: approvals pinned to content decide what a changed skill may do.
+  if (decision.behavior === "allow" && options.approval?.state !== "held") return decision;
+  const asked = decision.behavior === "ask" ? decision.prompt : `Allow ${SKILL_TOOL_NAME}(${skill.name})?`;
   const why = unsafe.map((p) => PROPERTY_TEXT[p]).join(", ");
-  const prompt = `${decision.prompt} The skill ${why}.`;
+  const prompt = `${asked} The skill ${why}.`;
   if (options.approval?.state !== "held") return { behavior: "ask", prompt };
   const held = `skill-changed: ${skillChangedText(skill.name, options.approval.gains)}`;
   return { behavior: "ask", prompt: `${prompt} ${held}`, reason: held };

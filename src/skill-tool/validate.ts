@@ -138,7 +138,7 @@ export function disabledModelInvocationMessage(name: string): string {
  * `Unknown skill: {n}.` (with a period, nothing more) for a skill found but skipped by an error; else
  * `Unknown skill: {n}` plus either the bare-name hint when exactly one `{x}:{n}` exists among `skills` and
  * `pluginSkillNames`, or `. Did you mean {m}?` for a callable name within two edits (`closestName`); an MCP
- * prompt (a user command only) → `Unknown skill: {n}`; `disable-model-invocation` →
+ * prompt (a user command only) → `Unknown skill: {n}`, and so does a skill `skillOverrides` makes `user-invocable-only`; `disable-model-invocation` →
  * `disabledModelInvocationMessage`. `skills` must already exclude un-activated
  * conditional skills. Messages are returned bare; wrap them with `toolUseError`. Pure.
  */
@@ -172,6 +172,9 @@ export function validateSkillCall(
   }
   // An MCP prompt is for people (a typed `/name`); to the model it does not exist, as in Claude Code.
   if (isMcpPrompt(skill)) return { ok: false, message: `Unknown skill: ${name}` };
+  // `skillOverrides` `user-invocable-only`: the model is never told of the skill, so it does not exist for it.
+  if (skill.override?.state === "user-invocable-only")
+    return { ok: false, message: `Unknown skill: ${name}` };
   if (skill.disableModelInvocation) return { ok: false, message: disabledModelInvocationMessage(name) };
   return { ok: true, skill, name };
 }

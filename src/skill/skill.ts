@@ -1,4 +1,7 @@
+import type { CodexInterface } from "./openai-yaml.js";
 import type { SkillReferences } from "./reference.js";
+import type { SkillNeeds } from "./skill-needs.js";
+import type { SkillOverride } from "./skill-override.js";
 import type { SkillToolSpec } from "./skill-tools.js";
 
 /**
@@ -78,6 +81,13 @@ export interface SkillMeta {
   metadata?: unknown;
   /** Unknown top-level keys, kept as written. */
   extra: Record<string, unknown>;
+  /** Codex's `interface` from the skill's `agents/openai.yaml`: shown to people (`list`, `show`), not the model. */
+  codex?: CodexInterface;
+  /**
+   * Needs declared beside the frontmatter (`agents/openai.yaml` `dependencies`); those in `metadata` are read by
+   * `skillNeeds`. Absent: none.
+   */
+  needs?: SkillNeeds;
 }
 
 /**
@@ -110,6 +120,11 @@ export interface Skill extends SkillMeta {
    * file skill's folder (relative paths as names). Absent: none.
    */
   references?: SkillReferences;
+  /**
+   * Set by the catalog when a settings file's `skillOverrides` makes the skill `name-only` or
+   * `user-invocable-only` (a `user-invocable-only` skill also has `disableModelInvocation`). Absent: as written.
+   */
+  override?: SkillOverride;
 }
 
 /** The name as listed: `{dir} ({alias})` when there is an alias. */

@@ -72,8 +72,11 @@ describe("interactive approvals", () => {
 
     await printed("\n> ");
     input.write("deploy it\n");
-    await printed("[y/N] ");
-    expect(stdout).toContain("Allow Skill(deploy)? The skill grants tools without asking. [y/N] ");
+    await printed("settings.local.json] ");
+    // "Always" is offered for a skill too (issue #42 item 4); `y` allows once and records the approval.
+    expect(stdout).toContain(
+      "Allow Skill(deploy)? The skill grants tools without asking. [y/N, a = always allow Skill(deploy);",
+    );
     input.write("y\n");
     await printed("first-done");
     const file = JSON.parse(await readFile(tree.path("home/.skillwright/approvals.json"), "utf8"));
@@ -83,7 +86,7 @@ describe("interactive approvals", () => {
     await printed("\n> ", 2);
     input.write("deploy again\n");
     await printed("second-done");
-    expect(stdout.split("[y/N]").length - 1).toBe(1);
+    expect(stdout.split("Allow Skill(deploy)?").length - 1).toBe(1);
 
     await writeFile(
       tree.path(SKILL),
@@ -94,7 +97,8 @@ describe("interactive approvals", () => {
     await printed("Reloaded:");
     await printed("\n> ", 4);
     input.write("and once more\n");
-    await printed("[y/N] ", 2);
+    // A held skill is offered no rule: only `approve` lifts the hold.
+    await printed("[y/N] ");
     expect(stdout).toContain(
       "skill-changed: Skill deploy changed since it was approved and gained: +allowed-tools Bash.",
     );

@@ -1,6 +1,8 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
+import type { RequestBody } from "../support/harness.js";
+import { TEST_API_KEY, type TestModel } from "../support/model-server.js";
 import type { TmpTree } from "../support/tmp-tree.js";
 
 /** The shipped bin (package.json "bin"): what users run, so what the CLI tests run. */
@@ -64,4 +66,26 @@ export function json<T = unknown>(result: CliResult): T {
  */
 export function withoutProgress(stderr: string): string {
   return stderr.replace(/^[^\n]*…\n/gm, "");
+}
+
+/**
+ * Runs the bin (see {@link cli}) against the scripted model server of `model` (its key and URL in the
+ * environment); returns the run and the Messages API request bodies the server received, in order.
+ */
+export async function cliWithModel(
+  tree: TmpTree,
+  model: TestModel,
+  argv: string[],
+  cwd = "home/repo",
+  env: Record<string, string> = {},
+): Promise<{ result: CliResult; bodies: RequestBody[] }> {
+  const result = await cli(tree, argv, cwd, {
+    ANTHROPIC_API_KEY: TEST_API_KEY,
+    ANTHROPIC_BASE_URL: model.server.url,
+    ...env,
+  });
+  const bodies = model.server.requests
+    .filter((r) => r.path === "/v1/messages")
+    .map((r) => r.body as RequestBody);
+  return { result, bodies };
 }

@@ -178,9 +178,13 @@ describe("decideSkill: approvals pinned to content", () => {
     });
   });
 
-  it("a rule the user wrote still decides (a deny wins, an explicit allow grants the name)", () => {
+  it("a deny rule still decides; an allow rule never lifts the hold (issue #42 item 4)", () => {
     expect(run(held, { ...NO_RULES, deny: ["Skill(deploy)"] }).behavior).toBe("deny");
-    expect(run(held, { ...NO_RULES, allow: ["Skill(deploy)"] }).behavior).toBe("allow");
+    expect(run(held, { ...NO_RULES, allow: ["Skill(deploy)"] })).toMatchObject({
+      behavior: "ask",
+      reason: expect.stringMatching(/^skill-changed: /),
+    });
+    expect(run(held, { ...NO_RULES, allow: ["Skill"] }).behavior).toBe("ask");
     expect(run({ state: "unapproved" }).behavior).toBe("ask");
   });
 });

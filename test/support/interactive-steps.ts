@@ -15,6 +15,7 @@ export async function runSteps(
   t: TmpTree,
   modelUrl: string,
   steps: { before?: () => Promise<void>; line: string; until?: string }[],
+  options: { pluginDirs?: string[] } = {},
 ) {
   let stdout = "";
   const io: CliIo = {
@@ -31,7 +32,12 @@ export async function runSteps(
     home: t.path("home"),
     bundledDir: t.path("no-bundled"),
   };
-  const engine = createEngine({ cwd: io.cwd, home: io.home, env: io.env });
+  const engine = createEngine({
+    cwd: io.cwd,
+    home: io.home,
+    env: io.env,
+    pluginDirs: options.pluginDirs ?? [],
+  });
   const parsed = parseCliArgs([]);
   if (!parsed.ok) throw new Error(parsed.message);
   const input = new PassThrough();

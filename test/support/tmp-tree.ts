@@ -63,3 +63,11 @@ export function readTree(dir: string, prefix = ""): Record<string, Buffer> {
   }
   return out;
 }
+
+/** `entries` with every path put under the folder `prefix` (`under("home/repo", {"a.md": …})`), for `tmpTree`. */
+export function under(
+  prefix: string,
+  entries: Readonly<Record<string, TreeEntry>>,
+): Record<string, TreeEntry> {
+  return Object.fromEntries(Object.entries(entries).map(([path, entry]) => [`${prefix}/${path}`, entry]));
+}

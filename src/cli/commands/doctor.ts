@@ -192,7 +192,12 @@ export function disabledJson(disabled: readonly DisabledSkill[]): Record<string,
     name: skill.name,
     source: skill.source,
     path: skill.filePath,
-    by: by.kind === "setting" ? { setting: "skills.disabled", ...by } : by,
+    by:
+      by.kind === "setting"
+        ? { setting: "skills.disabled", ...by }
+        : by.kind === "override"
+          ? { setting: "skillOverrides", ...by }
+          : by,
     reason: disabledSource(by),
   }));
 }
@@ -204,7 +209,10 @@ export function disabledLines(disabled: readonly DisabledSkill[]): string[] {
     "",
     `Disabled (${disabled.length}): skills found but switched off, neither listed nor invocable`,
   ];
-  for (const { skill, by } of disabled)
-    lines.push(`  ${skill.name}  [${skill.source}]`, `    by ${disabledSource(by)}`);
+  for (const { skill, by } of disabled) {
+    // An unmet need is said on the skill's own line.
+    if (by.kind === "unmet") lines.push(`  ${skill.name}  [${skill.source}]  ${by.why}`);
+    else lines.push(`  ${skill.name}  [${skill.source}]`, `    by ${disabledSource(by)}`);
+  }
   return lines;
 }

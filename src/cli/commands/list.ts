@@ -62,10 +62,10 @@ export async function listCommand(engine: Engine, io: CliIo, json: boolean): Pro
   for (const skill of skills) {
     const gains = held.get(skill);
     const flags = [...skillFlags(skill), ...(gains === undefined ? [] : ["held"])];
+    // Codex's `short_description` (agents/openai.yaml) is what it shows people; the model still gets `description`.
+    const shown = skill.codex?.shortDescription ?? skill.description;
     const description =
-      skill.description.length > LIST_DESCRIPTION_WIDTH
-        ? `${skill.description.slice(0, LIST_DESCRIPTION_WIDTH - 1)}…`
-        : skill.description;
+      shown.length > LIST_DESCRIPTION_WIDTH ? `${shown.slice(0, LIST_DESCRIPTION_WIDTH - 1)}…` : shown;
     lines.push(
       `${displayName(skill)}${skill.title === undefined ? "" : ` "${skill.title}"`}  [${skill.source}]${flags.length > 0 ? `  {${flags.join(", ")}}` : ""}`,
     );

@@ -206,6 +206,7 @@ async function showFound(
   const out = [
     `# ${skill.name} [${skill.source} ${skill.kind}]`,
     `path: ${skill.filePath === "" ? skill.baseDir : skill.filePath}`,
+    ...codexLines(skill),
     "",
     "## Frontmatter (as parsed)",
     JSON.stringify(frontmatter, null, 2),
@@ -218,6 +219,17 @@ async function showFound(
   ];
   io.stdout(`${out.join("\n")}\n`);
   return expansion.ok ? 0 : 1;
+}
+
+/** `show`'s lines for what a skill's `agents/openai.yaml` shows people (Codex's `interface`). Pure. */
+export function codexLines(skill: Skill): string[] {
+  const face = skill.codex;
+  if (face === undefined) return [];
+  return [
+    ...(face.displayName === undefined ? [] : [`display name: ${face.displayName}`]),
+    ...(face.shortDescription === undefined ? [] : [`short description: ${face.shortDescription}`]),
+    ...(face.defaultPrompt === undefined ? [] : [`default prompt: ${face.defaultPrompt}`]),
+  ];
 }
 
 const APPROVAL_STATE_TEXT: Record<ApprovalReport["state"], string> = {
