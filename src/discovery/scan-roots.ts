@@ -1,3 +1,4 @@
+import { basename } from "node:path";
 import pLimit from "p-limit";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import type { FileHead, FileStat, FsOps } from "../io/fs.js";
@@ -17,6 +18,12 @@ import { explainMissingSkill } from "./explain.js";
 import type { HeadCache } from "./head-cache.js";
 import { dirProblem, scanRoot } from "./scan-dir.js";
 import type { SkillRoot } from "./skill-roots.js";
+
+/** True for a path ending in `/skill.md` in some case other than `SKILL.md` (a near-miss skill file). */
+function isCaseVariant(path: string | undefined): boolean {
+  const file = path === undefined ? "" : basename(path);
+  return file.toLowerCase() === "skill.md" && file !== "SKILL.md";
+}
 
 /** How many files are read at once. */
 export const DISCOVERY_CONCURRENCY = 64;
@@ -108,8 +115,8 @@ export async function scanSkillRoots(options: ScanOptions): Promise<SourceListin
   const firstPathOf = new Map<string, string>();
   const missing: Found[] = [];
   const unreachable: { f: Found; diagnostics: Diagnostic[] }[] = [];
-  // Found but left out by an error: a call of one says it was skipped.
-  const skipped: string[] = [];
+  // Found but left out (by an error, or a markdown file that is not a skill): a call of one says it was skipped.
+  const skipped: string[] = scans.flatMap((s) => s.ignored);
   for (let index = 0; index < found.length; index += 1) {
     const f = found[index] as Found;
     const result = results[index] as LoadResult;
@@ -138,9 +145,14 @@ export async function scanSkillRoots(options: ScanOptions): Promise<SourceListin
     for (const d of result.diagnostics) diagnostics.push(d);
     if (result.skill !== undefined) skills.push(result.skill);
   }
-  diagnostics.push(
-    ...(await Promise.all(missing.map((f) => limit(() => explainMissingSkill(fs, f.ref.baseDir))))),
+  const explained = await Promise.all(
+    missing.map((f) => limit(() => explainMissingSkill(fs, f.ref.baseDir))),
   );
+  for (const [index, d] of explained.entries()) {
+    diagnostics.push(d);
+    // A `skill.md` in the wrong case is the skill's file, found and skipped.
+    if (d.code === "ignored-file" && isCaseVariant(d.path)) skipped.push((missing[index] as Found).ref.name);
+  }
   // A SKILL.md that could not be opened: name the dir when the dir itself is the problem (locked, a loop).
   for (const { f, diagnostics: own } of unreachable) {
     const dirError = await fs.readdir(f.ref.baseDir).then(
