@@ -11,6 +11,7 @@ import {
   runCommandHook,
 } from "./run-hook.js";
 import { type HookFetch, runHttpHook } from "./run-http-hook.js";
+import { type McpToolCaller, runMcpToolHook } from "./run-mcp-tool-hook.js";
 import { type PromptJudge, runPromptHook } from "./run-prompt-hook.js";
 import type { HookEvent, HookHandler, HookOutput, HookPermissionDecision } from "./schema.js";
 
@@ -82,6 +83,10 @@ export interface DispatchDeps {
   variables?: Readonly<Record<string, string | undefined>>;
   /** The model that judges prompt hooks; without it they are warnings (`not run`). */
   judge?: PromptJudge;
+  /** The sub-agent that judges agent hooks (read-only tools); without it they are warnings (`not run`). */
+  agentJudge?: PromptJudge;
+  /** Calls a tool of the session's MCP servers for mcp_tool hooks; without it they are warnings (`not run`). */
+  callMcpTool?: McpToolCaller;
   /**
    * Receives the combined result of the event's `async: true` command hooks, which the event does not wait
    * for (they run without the event's signal, to their own timeout). Without it they still run, unobserved.
@@ -206,6 +211,12 @@ function runHook(entry: RegisteredHook, input: HookInput, deps: DispatchDeps): P
     case "prompt":
       if (deps.judge === undefined) return notRun("this session has no model to judge prompt hooks");
       return runPromptHook(hook, input, { judge: deps.judge, ...signal });
+    case "agent":
+      if (deps.agentJudge === undefined) return notRun("this session has no sub-agent to judge agent hooks");
+      return runPromptHook(hook, input, { judge: deps.agentJudge, ...signal });
+    case "mcp_tool":
+      if (deps.callMcpTool === undefined) return notRun("this session has no MCP servers for mcp_tool hooks");
+      return runMcpToolHook(hook, input, { call: deps.callMcpTool, ...signal });
     default:
       return assertNever(hook);
   }
@@ -281,6 +292,10 @@ export function hookLabel(hook: HookHandler): string {
       return `http ${shortText(hook.url)}`;
     case "prompt":
       return `prompt "${shortText(hook.prompt)}"`;
+    case "agent":
+      return `agent "${shortText(hook.prompt)}"`;
+    case "mcp_tool":
+      return `mcp_tool ${shortText(`${hook.server}/${hook.tool}`)}`;
     default:
       return assertNever(hook);
   }

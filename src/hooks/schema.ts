@@ -51,11 +51,51 @@ const hookPromptSchema = lazy(() =>
 /** One prompt hook: the model judges the event with `prompt` (`$ARGUMENTS` = the event JSON). */
 export type HookPrompt = z.infer<ReturnType<typeof hookPromptSchema>>;
 
+const hookAgentSchema = lazy(() =>
+  z.object({
+    type: z.literal("agent"),
+    prompt: z.string().refine((s) => s.trim() !== "", "prompt is empty"),
+    /** The sub-agent's model; default the session's. */
+    model: z.string().optional(),
+    timeout: timeoutSchema(),
+    once: z.boolean().optional(),
+  }),
+);
+/**
+ * One agent hook: a sub-agent with read-only tools (Read, Grep, Glob, LS) judges the event with `prompt`
+ * (`$ARGUMENTS` = the event JSON) and answers as a prompt hook's model does.
+ */
+export type HookAgent = z.infer<ReturnType<typeof hookAgentSchema>>;
+
+const hookMcpToolSchema = lazy(() =>
+  z.object({
+    type: z.literal("mcp_tool"),
+    /** The MCP server's name, as configured (`.mcp.json`, `--mcp-config`, a plugin's). */
+    server: z.string().refine((s) => s.trim() !== "", "server is empty"),
+    tool: z.string().refine((s) => s.trim() !== "", "tool is empty"),
+    /** The tool's arguments; `${path}` in a string is filled from the event JSON (`${tool_input.file_path}`). */
+    input: z.record(z.string(), z.unknown()).optional(),
+    timeout: timeoutSchema(),
+    once: z.boolean().optional(),
+  }),
+);
+/**
+ * One MCP tool hook: calls `tool` of the session's MCP server `server` with `input`; the tool's text is read like
+ * a command hook's stdout (decision JSON, or text).
+ */
+export type HookMcpTool = z.infer<ReturnType<typeof hookMcpToolSchema>>;
+
 const hookHandlerSchema = lazy(() =>
-  z.discriminatedUnion("type", [hookCommandSchema(), hookHttpSchema(), hookPromptSchema()]),
+  z.discriminatedUnion("type", [
+    hookCommandSchema(),
+    hookHttpSchema(),
+    hookPromptSchema(),
+    hookAgentSchema(),
+    hookMcpToolSchema(),
+  ]),
 );
 /** One hook of any type skillwright runs ({@link HOOK_TYPES}). */
-export type HookHandler = HookCommand | HookHttp | HookPrompt;
+export type HookHandler = HookCommand | HookHttp | HookPrompt | HookAgent | HookMcpTool;
 
 /** What identifies a hook's action: its command, URL or prompt. Pure. */
 export function hookTarget(hook: HookHandler): string {
@@ -65,7 +105,10 @@ export function hookTarget(hook: HookHandler): string {
     case "http":
       return hook.url;
     case "prompt":
+    case "agent":
       return hook.prompt;
+    case "mcp_tool":
+      return `mcp:${hook.server}/${hook.tool}`;
     default:
       return assertNever(hook);
   }
