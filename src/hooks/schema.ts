@@ -97,7 +97,7 @@ const hookHandlerSchema = lazy(() =>
 /** One hook of any type skillwright runs ({@link HOOK_TYPES}). */
 export type HookHandler = HookCommand | HookHttp | HookPrompt | HookAgent | HookMcpTool;
 
-/** What identifies a hook's action: its command, URL or prompt. Pure. */
+/** What identifies a hook's action: its command, URL or prompt, or for an mcp_tool hook `mcp:{server}/{tool}` and its input. Pure. */
 export function hookTarget(hook: HookHandler): string {
   switch (hook.type) {
     case "command":
@@ -108,7 +108,7 @@ export function hookTarget(hook: HookHandler): string {
     case "agent":
       return hook.prompt;
     case "mcp_tool":
-      return `mcp:${hook.server}/${hook.tool}`;
+      return `mcp:${hook.server}/${hook.tool}${hook.input === undefined ? "" : ` ${JSON.stringify(hook.input)}`}`;
     default:
       return assertNever(hook);
   }
