@@ -4,8 +4,6 @@
  */
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
-import { execa } from "execa";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AGENT_ID_HEADER } from "../../src/agent/model-types.js";
 import type { ScriptTurnInput } from "../../src/dev/model-script.js";
@@ -13,9 +11,7 @@ import type { RequestBody } from "../support/harness.js";
 import { lastUser, resultText, skillMd, textBlocks, toolResults } from "../support/harness.js";
 import { startTestModel, TEST_API_KEY, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
-
-/** The shipped bin (package.json "bin"); CI runs `npm run build` before the tests. */
-const BIN = fileURLToPath(new URL("../../dist/bin/main.js", import.meta.url));
+import { cli } from "./run-cli.js";
 
 let tree: TmpTree;
 beforeAll(async () => {
@@ -52,28 +48,20 @@ afterEach(async () => {
   model = undefined;
 });
 
+/** Runs `-p prompt` through the shipped bin in `project/` against the scripted model playing `turns`. */
 async function runBin(turns: ScriptTurnInput[], prompt: string, extra: string[] = []) {
-  expect(existsSync(BIN), `${BIN} is missing: run \`npm run build\` before the tests`).toBe(true);
   await model?.close();
   model = await startTestModel(turns);
-  const run = await execa(
-    process.execPath,
-    [BIN, "-p", prompt, "--cwd", tree.path("project"), "--home", tree.path("home"), ...extra],
-    {
-      env: {
-        PATH: process.env.PATH ?? "/usr/bin:/bin",
-        HOME: tree.path("home"),
-        ANTHROPIC_API_KEY: TEST_API_KEY,
-        ANTHROPIC_BASE_URL: model.server.url,
-        SKILLWRIGHT_MANAGED_DIR: tree.path("managed"),
-      },
-      extendEnv: false,
-      reject: false,
-      timeout: 60_000,
-    },
-  );
+  const run = await cli(tree, ["-p", prompt, ...extra], "project", {
+    ANTHROPIC_API_KEY: TEST_API_KEY,
+    ANTHROPIC_BASE_URL: model.server.url,
+  });
   const requests = model.server.requests.filter((r) => r.path === "/v1/messages");
-  return { run, requests, bodies: requests.map((r) => r.body as RequestBody) };
+  return {
+    run: { exitCode: run.code, stderr: run.stderr },
+    requests,
+    bodies: requests.map((r) => r.body as RequestBody),
+  };
 }
 
 /** The text of the one tool result in request `index`'s last user message. */
