@@ -24,6 +24,7 @@ export const BLOCKING_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>([
   "PermissionRequest",
   "PostToolUse",
   "PostToolUseFailure",
+  "PostToolBatch",
   "UserPromptSubmit",
   "UserPromptExpansion",
   "Stop",

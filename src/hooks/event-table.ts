@@ -2,7 +2,8 @@ import { HOOK_EVENTS } from "./hook-events.js";
 
 /** Claude Code's events that have a moment in skillwright but are not fired yet, with that moment. */
 export const PENDING_HOOK_EVENTS = {
-  PostToolBatch: "once every tool call of a batch has resolved, before the next request: not fired yet",
+  MessageDisplay:
+    "its moment is the CLI showing an assistant message (the hook may replace the text shown, not what the model sees); not fired yet",
 } as const satisfies Record<string, string>;
 
 /**
@@ -14,6 +15,8 @@ export const UNFIRED_HOOK_EVENTS = {
   TaskCreated: "no task list: skillwright has no task tools",
   TaskCompleted: "no task list: skillwright has no task tools",
   TeammateIdle: "no agent teams",
+  DirectoryAdded:
+    "directories are added only at start (`--add-dir`), which the event does not cover: there is no mid-session `/add-dir`",
   CwdChanged: "a session's working directory never changes",
   FileChanged: "no watched-file list: the watcher follows skill folders only, which reload the catalog",
   WorktreeCreate: "skillwright creates no git worktrees",
@@ -29,6 +32,8 @@ export const FIRED_WHEN: Readonly<Record<(typeof HOOK_EVENTS)[number], string>> 
   PermissionRequest: "before a permission question is put to the user; can allow or deny",
   PostToolUse: "after a tool call succeeds; a block adds its reason to the result",
   PostToolUseFailure: "after a tool call fails; a block adds its reason to the result",
+  PostToolBatch:
+    "once every tool call of a batch has resolved, before the next request, with `tool_calls`; can add context, or block to end the turn there",
   UserPromptSubmit: "when a user message is sent, before the model sees it; can block it or add context",
   UserPromptExpansion: "when a typed `/name` expands, before the model sees it; can block it or add context",
   Stop: "when the main agent is about to end its turn; a block makes it go on with the reason",

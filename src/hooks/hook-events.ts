@@ -6,6 +6,7 @@ export const HOOK_EVENTS = [
   "PermissionRequest",
   "PostToolUse",
   "PostToolUseFailure",
+  "PostToolBatch",
   "UserPromptSubmit",
   "UserPromptExpansion",
   "Stop",

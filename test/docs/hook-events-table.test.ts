@@ -13,9 +13,9 @@ import { HOOK_EVENTS } from "../../src/hooks/hook-events.js";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /**
- * The events of Claude Code's official hooks reference (https://code.claude.com/docs/en/hooks, "Hook
- * lifecycle" and its event sections), read for issue #44. Third-party summaries list more (`DirectoryAdded`,
- * `PreModelSwitch`, `PostModelSwitch`, `MessageDisplay`); the reference does not, so neither do we.
+ * The events of Claude Code's official hooks reference (https://code.claude.com/docs/en/hooks: its "Hook
+ * events" sections, 31 when read for issue #44, `MessageDisplay` and `DirectoryAdded` among them). Third-party
+ * summaries list more (`PreModelSwitch`, `PostModelSwitch`); the reference does not, so neither do we.
  */
 const REFERENCE_EVENTS = [
   "Setup",
@@ -23,6 +23,7 @@ const REFERENCE_EVENTS = [
   "InstructionsLoaded",
   "UserPromptSubmit",
   "UserPromptExpansion",
+  "MessageDisplay",
   "PreToolUse",
   "PermissionRequest",
   "PermissionDenied",
@@ -39,6 +40,7 @@ const REFERENCE_EVENTS = [
   "TeammateIdle",
   "ConfigChange",
   "CwdChanged",
+  "DirectoryAdded",
   "FileChanged",
   "WorktreeCreate",
   "WorktreeRemove",
@@ -55,6 +57,7 @@ const PROOFS: Record<(typeof HOOK_EVENTS)[number], string> = {
   PermissionRequest: "test/e2e/hook-events.test.ts",
   PostToolUse: "test/audit/hooks-events.test.ts",
   PostToolUseFailure: "test/e2e/hook-events.test.ts",
+  PostToolBatch: "test/cli/hook-events-bin.test.ts",
   UserPromptSubmit: "test/audit/hooks-events.test.ts",
   UserPromptExpansion: "test/e2e/hook-events.test.ts",
   Stop: "test/audit/hooks-events.test.ts",
