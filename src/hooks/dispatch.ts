@@ -38,6 +38,12 @@ export const STDOUT_CONTEXT_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>(
   "SessionStart",
 ]);
 
+/** Events whose command hooks get a shorter timeout than 60 s when they set none (Claude Code's). */
+export const EVENT_DEFAULT_TIMEOUTS_MS: Readonly<Partial<Record<HookEvent, number>>> = {
+  // Shown text waits for it.
+  MessageDisplay: 10_000,
+};
+
 /** The input field each event's matchers are tested against; events not listed ignore matchers. */
 export const MATCH_FIELDS: Readonly<Partial<Record<HookEvent, string>>> = {
   PreToolUse: "tool_name",
@@ -111,6 +117,8 @@ export interface HookDispatchResult {
   permission?: { decision: HookPermissionDecision; reason?: string };
   stop?: { reason?: string };
   updatedInput?: Record<string, unknown>;
+  /** MessageDisplay only: the text the first hook that gave one wants shown instead. */
+  displayContent?: string;
   additionalContext: string[];
   warnings: string[];
   systemMessages: string[];
@@ -204,8 +212,15 @@ function runHook(entry: RegisteredHook, input: HookInput, deps: DispatchDeps): P
   const { hook } = entry;
   const signal = deps.signal === undefined ? {} : { signal: deps.signal };
   switch (hook.type) {
-    case "command":
-      return runCommandHook(hook, input, runOptions(entry, deps));
+    case "command": {
+      const fallback = EVENT_DEFAULT_TIMEOUTS_MS[entry.event];
+      const options = runOptions(entry, deps);
+      return runCommandHook(
+        hook,
+        input,
+        fallback === undefined ? options : { ...options, defaultTimeoutMs: fallback },
+      );
+    }
     case "http":
       if (deps.fetch === undefined) return notRun("this session makes no HTTP requests for hooks");
       return runHttpHook(hook, input, { fetch: deps.fetch, variables: deps.variables ?? {}, ...signal });
@@ -335,6 +350,13 @@ function applyOutput(
   }
   if (specific.additionalContext !== undefined && specific.additionalContext.trim() !== "") {
     combined.additionalContext.push(capHookText(specific.additionalContext));
+  }
+  if (
+    event === "MessageDisplay" &&
+    specific.displayContent !== undefined &&
+    combined.displayContent === undefined
+  ) {
+    combined.displayContent = specific.displayContent;
   }
   if (event === "PermissionRequest" && specific.decision !== undefined) {
     const { behavior, message } = specific.decision;

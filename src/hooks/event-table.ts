@@ -1,10 +1,7 @@
 import { HOOK_EVENTS } from "./hook-events.js";
 
 /** Claude Code's events that have a moment in skillwright but are not fired yet, with that moment. */
-export const PENDING_HOOK_EVENTS = {
-  MessageDisplay:
-    "its moment is the CLI showing an assistant message (the hook may replace the text shown, not what the model sees); not fired yet",
-} as const satisfies Record<string, string>;
+export const PENDING_HOOK_EVENTS: Readonly<Record<string, string>> = {};
 
 /**
  * Claude Code's hook events that skillwright does not fire, each with why (SPEC §10): the engine has no moment
@@ -36,6 +33,8 @@ export const FIRED_WHEN: Readonly<Record<(typeof HOOK_EVENTS)[number], string>> 
     "once every tool call of a batch has resolved, before the next request, with `tool_calls`; can add context, or block to end the turn there",
   UserPromptSubmit: "when a user message is sent, before the model sees it; can block it or add context",
   UserPromptExpansion: "when a typed `/name` expands, before the model sees it; can block it or add context",
+  MessageDisplay:
+    "once each main-agent message with text is complete (`index` 0, `final` true, `delta` the whole text); its `displayContent` is what the CLI shows instead",
   Stop: "when the main agent is about to end its turn; a block makes it go on with the reason",
   SubagentStart: "when a forked skill's sub-agent starts",
   SubagentStop: "when a sub-agent is about to answer; a block makes it go on with the reason",

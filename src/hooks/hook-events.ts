@@ -9,6 +9,7 @@ export const HOOK_EVENTS = [
   "PostToolBatch",
   "UserPromptSubmit",
   "UserPromptExpansion",
+  "MessageDisplay",
   "Stop",
   "SubagentStart",
   "SubagentStop",

@@ -160,6 +160,8 @@ const hookSpecificOutputSchema = lazy(() =>
     permissionDecisionReason: z.string().optional(),
     additionalContext: z.string().optional(),
     updatedInput: z.record(z.string(), z.unknown()).optional(),
+    /** MessageDisplay: the text shown in place of the message's `delta`. */
+    displayContent: z.string().optional(),
   }),
 );
 /** `hookSpecificOutput` of a hook's stdout JSON (Claude Code shape). Unknown keys are kept. */

@@ -62,6 +62,44 @@ const twoReads: ScriptTurnInput = {
   },
 };
 
+describe("MessageDisplay (issue #44)", () => {
+  it("gets each completed message; -p shows its displayContent, the conversation keeps the original", async () => {
+    // Records its stdin and answers the delta without the markdown bold markers.
+    const script =
+      'import json, sys; d = json.load(sys.stdin); open("MessageDisplay.json", "w").write(json.dumps(d)); ' +
+      'print(json.dumps({"hookSpecificOutput": {"hookEventName": "MessageDisplay", ' +
+      '"displayContent": d["delta"].replace("**", "")}}))';
+    const hooks = { MessageDisplay: [{ hooks: [{ type: "command", command: `python3 -c '${script}'` }] }] };
+    const { t, m } = await setup(hooks, [textTurn("**Hello** world"), textTurn("**Hello** world")]);
+    const run = await cli(t, ["-p", "hi"], "home/repo", env(m));
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe("Hello world\n");
+    const input = await recorded(t, "MessageDisplay");
+    expect(input).toMatchObject({
+      hook_event_name: "MessageDisplay",
+      index: 0,
+      final: true,
+      delta: "**Hello** world",
+    });
+    expect(input.turn_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(input.message_id).toMatch(/^[0-9a-f-]{36}$/);
+    // The conversation keeps what the model said; the replacement is an event for the host to show.
+    const streamed = await cli(t, ["-p", "hi", "--output-format", "stream-json"], "home/repo", env(m));
+    expect(streamed.code, streamed.stderr).toBe(0);
+    const lines = streamed.stdout
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map(
+        (l) => JSON.parse(l) as { type: string; message?: { content: { text?: string }[] }; event?: object },
+      );
+    expect(lines.find((l) => l.type === "assistant")?.message?.content[0]?.text).toBe("**Hello** world");
+    expect(lines.filter((l) => l.type === "event").map((l) => l.event)).toContainEqual({
+      type: "message_display",
+      text: "Hello world",
+    });
+  });
+});
+
 describe("PostToolBatch (issue #44)", () => {
   const batchHook = (answer: object) => ({
     PostToolBatch: [

@@ -60,6 +60,7 @@ const PROOFS: Record<(typeof HOOK_EVENTS)[number], string> = {
   PostToolBatch: "test/cli/hook-events-bin.test.ts",
   UserPromptSubmit: "test/audit/hooks-events.test.ts",
   UserPromptExpansion: "test/e2e/hook-events.test.ts",
+  MessageDisplay: "test/cli/hook-events-bin.test.ts",
   Stop: "test/audit/hooks-events.test.ts",
   SubagentStart: "test/audit/hooks-events.test.ts",
   SubagentStop: "test/audit/hooks-events.test.ts",
