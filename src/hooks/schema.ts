@@ -38,29 +38,22 @@ const hookHttpSchema = lazy(() =>
 /** One HTTP hook: the event JSON is POSTed to `url`; the response body is read like a command hook's stdout. */
 export type HookHttp = z.infer<ReturnType<typeof hookHttpSchema>>;
 
-const hookPromptSchema = lazy(() =>
+/** A hook judged from its `prompt` (by the model in one request, or by a sub-agent), of type `type`. */
+const judgedHookSchema = <T extends "prompt" | "agent">(type: T) =>
   z.object({
-    type: z.literal("prompt"),
+    type: z.literal(type),
     prompt: z.string().refine((s) => s.trim() !== "", "prompt is empty"),
-    /** The model that judges; default the session's. */
+    /** The model that judges (or the sub-agent's); default the session's. */
     model: z.string().optional(),
     timeout: timeoutSchema(),
     once: z.boolean().optional(),
-  }),
-);
+  });
+
+const hookPromptSchema = lazy(() => judgedHookSchema("prompt"));
 /** One prompt hook: the model judges the event with `prompt` (`$ARGUMENTS` = the event JSON). */
 export type HookPrompt = z.infer<ReturnType<typeof hookPromptSchema>>;
 
-const hookAgentSchema = lazy(() =>
-  z.object({
-    type: z.literal("agent"),
-    prompt: z.string().refine((s) => s.trim() !== "", "prompt is empty"),
-    /** The sub-agent's model; default the session's. */
-    model: z.string().optional(),
-    timeout: timeoutSchema(),
-    once: z.boolean().optional(),
-  }),
-);
+const hookAgentSchema = lazy(() => judgedHookSchema("agent"));
 /**
  * One agent hook: a sub-agent with read-only tools (Read, Grep, Glob, LS) judges the event with `prompt`
  * (`$ARGUMENTS` = the event JSON) and answers as a prompt hook's model does.
