@@ -101,6 +101,11 @@ export type AgentEvent =
     }
   | { type: "turn_end"; agentId?: string; turn: number; stopReason: string; usage: ModelUsage }
   | { type: "warning"; agentId?: string; message: string }
+  /**
+   * What a host shows in place of the main agent's assistant message just completed: a MessageDisplay hook's
+   * `displayContent`. The conversation, the transcript and the model keep the original text.
+   */
+  | { type: "message_display"; agentId?: string; text: string }
   | { type: "error"; agentId?: string; kind: string; message: string }
   | { type: "done"; agentId?: string; result: AgentResult };
 

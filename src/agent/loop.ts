@@ -43,11 +43,29 @@ export interface ToolCall {
   agentId?: string;
 }
 
+/** One call of a resolved batch: what it was and the `tool_result` content the model gets for it. */
+export interface BatchedCall {
+  id: string;
+  name: string;
+  input: unknown;
+  response: unknown;
+}
+
 /** Permission checks and hooks around every tool call: the loop's only door to policy. */
 export interface ToolGate {
   before(call: ToolCall): Promise<{ behavior: "allow" } | { behavior: "deny"; message: string }>;
   /** May return text to add to the conversation after the results (PostToolUse context). */
   after?(call: ToolCall, result: AgentToolResult): Promise<string[]>;
+  /**
+   * Once every call of a batch has resolved, before the next request (PostToolBatch): text to add after the
+   * results, and a `stop` reason when the loop must end here (it joins the conversation, and the run ends
+   * `blocked`).
+   */
+  afterBatch?(
+    calls: readonly BatchedCall[],
+    signal: AbortSignal,
+    agentId?: string,
+  ): Promise<{ context: string[]; stop?: string }>;
   /**
    * Awaited after an allowed call's `tool_decision` is emitted and before the tool runs (a host records the
    * call here first); a rejection fails the call without running it.
@@ -213,20 +231,36 @@ export async function executeAgent(
     );
     const content: ModelContentBlock[] = [];
     const followUps: ModelContentBlock[] = [];
+    const batch: BatchedCall[] = [];
     for (const [i, outcome] of outcomes.entries()) {
       const call = calls[i] as ModelToolUseBlock;
       if (!toolsUsed.includes(call.name)) toolsUsed.push(call.name);
       const { result } = outcome;
+      const response = toResultContent(result.content);
+      batch.push({ id: call.id, name: call.name, input: call.input, response });
       content.push({
         type: "tool_result",
         tool_use_id: call.id,
-        content: toResultContent(result.content),
+        content: response,
         ...(result.isError ? { is_error: true } : {}),
       });
       followUps.push(...(result.followUp ?? []));
       if (result.patch !== undefined) turn = applyPatch(turn, result.patch);
       for (const text of outcome.context) followUps.push({ type: "text", text });
       if (result.touchedPaths.length > 0) await options.onTouchedPaths?.(result.touchedPaths);
+    }
+    const after = options.signal.aborted
+      ? undefined
+      : await options.gate?.afterBatch?.(batch, options.signal, options.agentId);
+    for (const text of after?.context ?? []) followUps.push({ type: "text", text });
+    if (after?.stop !== undefined) {
+      // The reason stays in the conversation, so the model sees it when the conversation goes on.
+      emit({ type: "warning", ...stamp, message: after.stop });
+      await addMessage({
+        role: "user",
+        content: [...content, ...followUps, { type: "text", text: after.stop }],
+      });
+      return finish("blocked");
     }
     const reminders = options.signal.aborted ? [] : ((await options.reminders?.()) ?? []);
     for (const text of reminders) followUps.push({ type: "text", text });

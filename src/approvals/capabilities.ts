@@ -25,6 +25,12 @@ export interface SkillScript {
   hash: string;
 }
 
+/** An mcp_tool hook's action: `mcp:{server}/{tool}`, then its input as JSON when it has one (a raw entry). */
+function mcpToolTarget(hook: Record<string, unknown>): string {
+  const name = `mcp:${String(hook.server ?? "")}/${String(hook.tool ?? "")}`;
+  return hook.input === undefined ? name : `${name} ${JSON.stringify(hook.input)}`;
+}
+
 /** The hooks a raw `hooks:` value holds, whatever their type; parts that are not hook entries are skipped. */
 function hookCapabilities(raw: unknown): SkillCapability[] {
   if (!isRecord(raw)) return [];
@@ -37,7 +43,10 @@ function hookCapabilities(raw: unknown): SkillCapability[] {
       for (const hook of group.hooks) {
         if (!isRecord(hook)) continue;
         const type = typeof hook.type === "string" ? hook.type : "(no type)";
-        const target = [hook.command, hook.url, hook.prompt, hook.tool].find((v) => typeof v === "string");
+        const target =
+          type === "mcp_tool"
+            ? mcpToolTarget(hook)
+            : [hook.command, hook.url, hook.prompt, hook.tool].find((v) => typeof v === "string");
         found.push({ kind: "hook", event, matcher, type, target: typeof target === "string" ? target : "" });
       }
     }

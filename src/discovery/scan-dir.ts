@@ -12,6 +12,11 @@ export interface RootScan {
   exists: boolean;
   files: SkillFileRef[];
   diagnostics: Diagnostic[];
+  /**
+   * Names of markdown files in a skills dir that are not skills (`<root>/x.md` → `x`): found but skipped, so a
+   * call of one says so (SPEC §4).
+   */
+  ignored: string[];
 }
 
 /**
@@ -19,7 +24,7 @@ export interface RootScan {
  * false`, anything else odd is a diagnostic (`ignored-file` hints say why a near-miss is not a skill).
  */
 export async function scanRoot(fs: FsOps, root: SkillRoot): Promise<RootScan> {
-  const scan: RootScan = { root, exists: false, files: [], diagnostics: [] };
+  const scan: RootScan = { root, exists: false, files: [], diagnostics: [], ignored: [] };
   let entries: Awaited<ReturnType<FsOps["readdir"]>>;
   try {
     entries = await fs.readdir(root.dir);
@@ -52,6 +57,7 @@ function scanSkillsDir(
     const dir = base + entry.name;
     if (entry.kind === "file") {
       if (entry.name.endsWith(".md")) {
+        scan.ignored.push(entry.name.slice(0, -3));
         scan.diagnostics.push(
           diagnostic(
             "info",

@@ -1,4 +1,4 @@
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import pLimit from "p-limit";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import type { FileHead, FileStat, FsOps } from "../io/fs.js";
@@ -18,6 +18,12 @@ import { explainMissingSkill } from "./explain.js";
 import type { HeadCache } from "./head-cache.js";
 import { dirProblem, scanRoot } from "./scan-dir.js";
 import type { SkillRoot } from "./skill-roots.js";
+
+/** True for a path ending in `/skill.md` in some case other than `SKILL.md` (a near-miss skill file). */
+function isCaseVariant(path: string | undefined): boolean {
+  const file = path === undefined ? "" : basename(path);
+  return file.toLowerCase() === "skill.md" && file !== "SKILL.md";
+}
 
 /** How many files are read at once. */
 export const DISCOVERY_CONCURRENCY = 64;
@@ -111,8 +117,8 @@ export async function scanSkillRoots(options: ScanOptions): Promise<SourceListin
   const firstPathOf = new Map<string, string>();
   const missing: Found[] = [];
   const unreachable: { f: Found; diagnostics: Diagnostic[] }[] = [];
-  // Found but left out by an error: a call of one says it was skipped.
-  const skipped: string[] = [];
+  // Found but left out (by an error, or a markdown file that is not a skill): a call of one says it was skipped.
+  const skipped: string[] = scans.flatMap((s) => s.ignored);
   const take = (f: Found, result: LoadResult) => {
     if (result.missing === true) {
       if (f.ref.kind === "skill") missing.push(f);
@@ -153,9 +159,14 @@ export async function scanSkillRoots(options: ScanOptions): Promise<SourceListin
       take(f, loaded[index] as LoadResult);
     });
   }
-  diagnostics.push(
-    ...(await Promise.all(missing.map((f) => limit(() => explainMissingSkill(fs, f.ref.baseDir))))),
+  const explained = await Promise.all(
+    missing.map((f) => limit(() => explainMissingSkill(fs, f.ref.baseDir))),
   );
+  for (const [index, d] of explained.entries()) {
+    diagnostics.push(d);
+    // A `skill.md` in the wrong case is the skill's file, found and skipped.
+    if (d.code === "ignored-file" && isCaseVariant(d.path)) skipped.push((missing[index] as Found).ref.name);
+  }
   // A SKILL.md that could not be opened: name the dir when the dir itself is the problem (locked, a loop).
   for (const { f, diagnostics: own } of unreachable) {
     const dirError = await fs.readdir(f.ref.baseDir).then(

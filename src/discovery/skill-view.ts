@@ -6,6 +6,12 @@ import type { DisabledSkill } from "../skill-filter.js";
 export interface SkillView {
   /** Skills that may be listed and invoked now (un-activated conditional skills left out), listing order. */
   visible(): Skill[];
+  /**
+   * The activated conditional skills, in the order they were activated: those one touch activated come with the
+   * skills that touch found nested first (in their discovery order), then the others in listing order, as
+   * Claude Code announces them (issue #44).
+   */
+  activationOrder(): readonly string[];
   /** The disabled skill called `name` (name or alias) and why, or undefined (enabled or unknown). */
   disabled(name: string): DisabledSkill | undefined;
   /** True when a skill called `name` was found but skipped by an error at discovery (SPEC §4). */

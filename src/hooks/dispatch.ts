@@ -11,6 +11,7 @@ import {
   runCommandHook,
 } from "./run-hook.js";
 import { type HookFetch, runHttpHook } from "./run-http-hook.js";
+import { type McpToolCaller, runMcpToolHook } from "./run-mcp-tool-hook.js";
 import { type PromptJudge, runPromptHook } from "./run-prompt-hook.js";
 import type { HookEvent, HookHandler, HookOutput, HookPermissionDecision } from "./schema.js";
 
@@ -23,6 +24,7 @@ export const BLOCKING_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>([
   "PermissionRequest",
   "PostToolUse",
   "PostToolUseFailure",
+  "PostToolBatch",
   "UserPromptSubmit",
   "UserPromptExpansion",
   "Stop",
@@ -35,6 +37,12 @@ export const STDOUT_CONTEXT_EVENTS: ReadonlySet<HookEvent> = new Set<HookEvent>(
   "UserPromptExpansion",
   "SessionStart",
 ]);
+
+/** Events whose command hooks get a shorter timeout than 60 s when they set none (Claude Code's). */
+export const EVENT_DEFAULT_TIMEOUTS_MS: Readonly<Partial<Record<HookEvent, number>>> = {
+  // Shown text waits for it.
+  MessageDisplay: 10_000,
+};
 
 /** The input field each event's matchers are tested against; events not listed ignore matchers. */
 export const MATCH_FIELDS: Readonly<Partial<Record<HookEvent, string>>> = {
@@ -82,6 +90,10 @@ export interface DispatchDeps {
   variables?: Readonly<Record<string, string | undefined>>;
   /** The model that judges prompt hooks; without it they are warnings (`not run`). */
   judge?: PromptJudge;
+  /** The sub-agent that judges agent hooks (read-only tools); without it they are warnings (`not run`). */
+  agentJudge?: PromptJudge;
+  /** Calls a tool of the session's MCP servers for mcp_tool hooks; without it they are warnings (`not run`). */
+  callMcpTool?: McpToolCaller;
   /**
    * Receives the combined result of the event's `async: true` command hooks, which the event does not wait
    * for (they run without the event's signal, to their own timeout). Without it they still run, unobserved.
@@ -105,6 +117,8 @@ export interface HookDispatchResult {
   permission?: { decision: HookPermissionDecision; reason?: string };
   stop?: { reason?: string };
   updatedInput?: Record<string, unknown>;
+  /** MessageDisplay only: the text the first hook that gave one wants shown instead. */
+  displayContent?: string;
   additionalContext: string[];
   warnings: string[];
   systemMessages: string[];
@@ -198,14 +212,27 @@ function runHook(entry: RegisteredHook, input: HookInput, deps: DispatchDeps): P
   const { hook } = entry;
   const signal = deps.signal === undefined ? {} : { signal: deps.signal };
   switch (hook.type) {
-    case "command":
-      return runCommandHook(hook, input, runOptions(entry, deps));
+    case "command": {
+      const fallback = EVENT_DEFAULT_TIMEOUTS_MS[entry.event];
+      const options = runOptions(entry, deps);
+      return runCommandHook(
+        hook,
+        input,
+        fallback === undefined ? options : { ...options, defaultTimeoutMs: fallback },
+      );
+    }
     case "http":
       if (deps.fetch === undefined) return notRun("this session makes no HTTP requests for hooks");
       return runHttpHook(hook, input, { fetch: deps.fetch, variables: deps.variables ?? {}, ...signal });
     case "prompt":
       if (deps.judge === undefined) return notRun("this session has no model to judge prompt hooks");
       return runPromptHook(hook, input, { judge: deps.judge, ...signal });
+    case "agent":
+      if (deps.agentJudge === undefined) return notRun("this session has no sub-agent to judge agent hooks");
+      return runPromptHook(hook, input, { judge: deps.agentJudge, ...signal });
+    case "mcp_tool":
+      if (deps.callMcpTool === undefined) return notRun("this session has no MCP servers for mcp_tool hooks");
+      return runMcpToolHook(hook, input, { call: deps.callMcpTool, ...signal });
     default:
       return assertNever(hook);
   }
@@ -281,6 +308,10 @@ export function hookLabel(hook: HookHandler): string {
       return `http ${shortText(hook.url)}`;
     case "prompt":
       return `prompt "${shortText(hook.prompt)}"`;
+    case "agent":
+      return `agent "${shortText(hook.prompt)}"`;
+    case "mcp_tool":
+      return `mcp_tool ${shortText(`${hook.server}/${hook.tool}`)}`;
     default:
       return assertNever(hook);
   }
@@ -319,6 +350,13 @@ function applyOutput(
   }
   if (specific.additionalContext !== undefined && specific.additionalContext.trim() !== "") {
     combined.additionalContext.push(capHookText(specific.additionalContext));
+  }
+  if (
+    event === "MessageDisplay" &&
+    specific.displayContent !== undefined &&
+    combined.displayContent === undefined
+  ) {
+    combined.displayContent = specific.displayContent;
   }
   if (event === "PermissionRequest" && specific.decision !== undefined) {
     const { behavior, message } = specific.decision;

@@ -6,8 +6,10 @@ export const HOOK_EVENTS = [
   "PermissionRequest",
   "PostToolUse",
   "PostToolUseFailure",
+  "PostToolBatch",
   "UserPromptSubmit",
   "UserPromptExpansion",
+  "MessageDisplay",
   "Stop",
   "SubagentStart",
   "SubagentStop",
@@ -22,5 +24,8 @@ export const HOOK_EVENTS = [
   "ConfigChange",
 ] as const;
 
-/** The hook types skillwright runs (SPEC §10): a command, an HTTP POST, or a prompt the model judges. */
-export const HOOK_TYPES = ["command", "http", "prompt"] as const;
+/**
+ * The hook types skillwright runs (SPEC §10): a command, an HTTP POST, a prompt the model judges in one request,
+ * a prompt a sub-agent with read-only tools judges, or a tool of one of the session's MCP servers.
+ */
+export const HOOK_TYPES = ["command", "http", "prompt", "agent", "mcp_tool"] as const;

@@ -36,6 +36,8 @@ export interface RunHookOptions {
   /** Extra environment, added to the parent's. */
   env?: Record<string, string>;
   signal?: AbortSignal;
+  /** The timeout when the hook sets none; default {@link DEFAULT_HOOK_TIMEOUT_MS}. */
+  defaultTimeoutMs?: number;
 }
 
 /**
@@ -80,7 +82,7 @@ export async function runCommandHook(
   if (options.signal?.aborted) return { outcome: "warning", message: "aborted before it started" };
   const refusal = options.shell.refusal;
   if (refusal !== undefined) return { outcome: "warning", message: `not run: ${refusal}` };
-  const timeoutMs = hookTimeoutMs(hook);
+  const timeoutMs = hookTimeoutMs(hook, options.defaultTimeoutMs);
   const env: Record<string, string> = {
     ...options.env,
     CLAUDE_PROJECT_DIR: options.projectDir ?? options.cwd,

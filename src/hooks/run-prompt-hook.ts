@@ -2,13 +2,19 @@ import * as z from "zod";
 import { errorMessage } from "../io/fs.js";
 import { lazy } from "../lazy.js";
 import { capHookText, type HookInput, type HookRunResult, hookTimeoutMs } from "./run-hook.js";
-import type { HookPrompt } from "./schema.js";
+import type { HookAgent, HookPrompt } from "./schema.js";
 
 /** How long a prompt hook may take when it sets no `timeout` (Claude Code's default for prompt hooks). */
 export const DEFAULT_PROMPT_HOOK_TIMEOUT_MS = 30_000;
 
+/** How long an agent hook may take when it sets no `timeout` (Claude Code's default for agent hooks). */
+export const DEFAULT_AGENT_HOOK_TIMEOUT_MS = 60_000;
+
 /** Most tokens the judging model may answer with: the answer is one small JSON object. */
 export const PROMPT_HOOK_MAX_TOKENS = 1024;
+
+/** Most tokens each response of an agent hook's sub-agent may take: it may reason and call tools first. */
+export const AGENT_HOOK_MAX_TOKENS = 8192;
 
 /** What a prompt hook's model reads first: how to answer. */
 export const PROMPT_HOOK_SYSTEM =
@@ -17,7 +23,15 @@ export const PROMPT_HOOK_SYSTEM =
   '{"ok": true} when the condition is met and the agent may go on, or {"ok": false, "reason": "…"} when it ' +
   "is not, with a reason the agent can act on.";
 
-/** The one request a prompt hook makes. */
+/** What an agent hook's sub-agent reads first: how to work and how to answer. */
+export const AGENT_HOOK_SYSTEM =
+  "You verify one event of an AI coding agent's session for a hook. The user message gives the condition to " +
+  "check and the event as JSON. You may read the project with the read-only tools you have (Read, Grep, Glob, " +
+  "LS) to check it. End with only a JSON object, no other text: " +
+  '{"ok": true} when the condition is met and the agent may go on, or {"ok": false, "reason": "…"} when it ' +
+  "is not, with a reason the agent can act on.";
+
+/** The one request a prompt hook makes (an agent hook: its sub-agent's first request). */
 export interface PromptHookRequest {
   system: string;
   /** The hook's prompt with `$ARGUMENTS` replaced by the event JSON (or the JSON appended). */
@@ -64,27 +78,33 @@ export function readVerdict(text: string): { ok: boolean; reason?: string } | { 
 }
 
 /**
- * Asks the model to judge the event: `{"ok": true}` continues; `{"ok": false, "reason"}` blocks with the reason
- * (what blocking means depends on the event, as for a command hook's exit 2). A model error, an answer that is
- * not the JSON asked for, and the timeout (the hook's `timeout`, else 30 s) are warnings. Never rejects.
+ * Asks the model (a prompt hook) or a sub-agent (an agent hook, through the `judge` given for it) to judge the
+ * event: `{"ok": true}` continues; `{"ok": false, "reason"}` blocks with the reason (what blocking means depends
+ * on the event, as for a command hook's exit 2). A model error, an answer that is not the JSON asked for, and
+ * the timeout (the hook's `timeout`, else 30 s for a prompt hook and 60 s for an agent hook) are warnings.
+ * Never rejects.
  */
 export async function runPromptHook(
-  hook: HookPrompt,
+  hook: HookPrompt | HookAgent,
   input: HookInput,
   options: { judge: PromptJudge; signal?: AbortSignal },
 ): Promise<HookRunResult> {
   if (options.signal?.aborted) return { outcome: "warning", message: "aborted before it started" };
-  const timeoutMs = hookTimeoutMs(hook, DEFAULT_PROMPT_HOOK_TIMEOUT_MS);
+  const agent = hook.type === "agent";
+  const timeoutMs = hookTimeoutMs(
+    hook,
+    agent ? DEFAULT_AGENT_HOOK_TIMEOUT_MS : DEFAULT_PROMPT_HOOK_TIMEOUT_MS,
+  );
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = options.signal === undefined ? timeout : AbortSignal.any([options.signal, timeout]);
   let answer: string;
   try {
     answer = await options.judge(
       {
-        system: PROMPT_HOOK_SYSTEM,
+        system: agent ? AGENT_HOOK_SYSTEM : PROMPT_HOOK_SYSTEM,
         prompt: promptWithArguments(hook.prompt, JSON.stringify(input)),
         ...(hook.model === undefined ? {} : { model: hook.model }),
-        maxTokens: PROMPT_HOOK_MAX_TOKENS,
+        maxTokens: agent ? AGENT_HOOK_MAX_TOKENS : PROMPT_HOOK_MAX_TOKENS,
       },
       signal,
     );
@@ -98,6 +118,8 @@ export async function runPromptHook(
   if (verdict.ok) return { outcome: "continue", stdout: "" };
   return {
     outcome: "block",
-    reason: capHookText(verdict.reason?.trim() || "Blocked by a prompt hook (no reason given)"),
+    reason: capHookText(
+      verdict.reason?.trim() || `Blocked by ${agent ? "an agent" : "a prompt"} hook (no reason given)`,
+    ),
   };
 }

@@ -38,26 +38,59 @@ const hookHttpSchema = lazy(() =>
 /** One HTTP hook: the event JSON is POSTed to `url`; the response body is read like a command hook's stdout. */
 export type HookHttp = z.infer<ReturnType<typeof hookHttpSchema>>;
 
-const hookPromptSchema = lazy(() =>
+/** A hook judged from its `prompt` (by the model in one request, or by a sub-agent), of type `type`. */
+const judgedHookSchema = <T extends "prompt" | "agent">(type: T) =>
   z.object({
-    type: z.literal("prompt"),
+    type: z.literal(type),
     prompt: z.string().refine((s) => s.trim() !== "", "prompt is empty"),
-    /** The model that judges; default the session's. */
+    /** The model that judges (or the sub-agent's); default the session's. */
     model: z.string().optional(),
+    timeout: timeoutSchema(),
+    once: z.boolean().optional(),
+  });
+
+const hookPromptSchema = lazy(() => judgedHookSchema("prompt"));
+/** One prompt hook: the model judges the event with `prompt` (`$ARGUMENTS` = the event JSON). */
+export type HookPrompt = z.infer<ReturnType<typeof hookPromptSchema>>;
+
+const hookAgentSchema = lazy(() => judgedHookSchema("agent"));
+/**
+ * One agent hook: a sub-agent with read-only tools (Read, Grep, Glob, LS) judges the event with `prompt`
+ * (`$ARGUMENTS` = the event JSON) and answers as a prompt hook's model does.
+ */
+export type HookAgent = z.infer<ReturnType<typeof hookAgentSchema>>;
+
+const hookMcpToolSchema = lazy(() =>
+  z.object({
+    type: z.literal("mcp_tool"),
+    /** The MCP server's name, as configured (`.mcp.json`, `--mcp-config`, a plugin's). */
+    server: z.string().refine((s) => s.trim() !== "", "server is empty"),
+    tool: z.string().refine((s) => s.trim() !== "", "tool is empty"),
+    /** The tool's arguments; `${path}` in a string is filled from the event JSON (`${tool_input.file_path}`). */
+    input: z.record(z.string(), z.unknown()).optional(),
     timeout: timeoutSchema(),
     once: z.boolean().optional(),
   }),
 );
-/** One prompt hook: the model judges the event with `prompt` (`$ARGUMENTS` = the event JSON). */
-export type HookPrompt = z.infer<ReturnType<typeof hookPromptSchema>>;
+/**
+ * One MCP tool hook: calls `tool` of the session's MCP server `server` with `input`; the tool's text is read like
+ * a command hook's stdout (decision JSON, or text).
+ */
+export type HookMcpTool = z.infer<ReturnType<typeof hookMcpToolSchema>>;
 
 const hookHandlerSchema = lazy(() =>
-  z.discriminatedUnion("type", [hookCommandSchema(), hookHttpSchema(), hookPromptSchema()]),
+  z.discriminatedUnion("type", [
+    hookCommandSchema(),
+    hookHttpSchema(),
+    hookPromptSchema(),
+    hookAgentSchema(),
+    hookMcpToolSchema(),
+  ]),
 );
 /** One hook of any type skillwright runs ({@link HOOK_TYPES}). */
-export type HookHandler = HookCommand | HookHttp | HookPrompt;
+export type HookHandler = HookCommand | HookHttp | HookPrompt | HookAgent | HookMcpTool;
 
-/** What identifies a hook's action: its command, URL or prompt. Pure. */
+/** What identifies a hook's action: its command, URL or prompt, or for an mcp_tool hook `mcp:{server}/{tool}` and its input. Pure. */
 export function hookTarget(hook: HookHandler): string {
   switch (hook.type) {
     case "command":
@@ -65,7 +98,10 @@ export function hookTarget(hook: HookHandler): string {
     case "http":
       return hook.url;
     case "prompt":
+    case "agent":
       return hook.prompt;
+    case "mcp_tool":
+      return `mcp:${hook.server}/${hook.tool}${hook.input === undefined ? "" : ` ${JSON.stringify(hook.input)}`}`;
     default:
       return assertNever(hook);
   }
@@ -117,6 +153,8 @@ const hookSpecificOutputSchema = lazy(() =>
     permissionDecisionReason: z.string().optional(),
     additionalContext: z.string().optional(),
     updatedInput: z.record(z.string(), z.unknown()).optional(),
+    /** MessageDisplay: the text shown in place of the message's `delta`. */
+    displayContent: z.string().optional(),
   }),
 );
 /** `hookSpecificOutput` of a hook's stdout JSON (Claude Code shape). Unknown keys are kept. */

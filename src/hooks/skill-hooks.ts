@@ -16,7 +16,7 @@ export interface SkillHooksRegistered {
  * Registers a skill's `hooks:` (SPEC §10) as the source `skill:{name}`, with `CLAUDE_SKILL_DIR` (and, for a
  * plugin skill, `CLAUDE_PLUGIN_ROOT`) set: what invoking the skill does, and what resuming a session that
  * invoked it does again. Registering again replaces the skill's hooks in place. With `commands: false` (a
- * session without a shell) its command hooks are left out and counted; http and prompt hooks still register.
+ * session without a shell) its command hooks are left out and counted; hooks of the other types still register.
  * A skill without hooks registers nothing.
  */
 export function registerSkillHooks(

@@ -47,6 +47,22 @@ export function deltaListing(
   return { ...EMPTY_LISTING, text: formatListingBlock([], { footer: note }), omitted, chars: note.length };
 }
 
+/**
+ * `skills` for a delta, stably reordered so that the names of `activated` come in its order, after every other
+ * skill (issue #44: skills activated together are announced in the order of their activation). Pure.
+ */
+export function inActivationOrder<T extends { name: string }>(
+  skills: readonly T[],
+  activated: readonly string[],
+): T[] {
+  if (activated.length === 0) return [...skills];
+  const rank = new Map(activated.map((name, index) => [name, index]));
+  return skills
+    .map((skill, index) => ({ skill, index, key: rank.get(skill.name) ?? -1 }))
+    .sort((a, b) => a.key - b.key || a.index - b.index)
+    .map((e) => e.skill);
+}
+
 /** True when some listable skill of `skills` is not in `sent`: there is a listing block to pack. Pure. */
 export function hasUnsent(skills: readonly Skill[], sent: ReadonlySet<string>): boolean {
   return skills.some((s) => !s.disableModelInvocation && !sent.has(s.name));

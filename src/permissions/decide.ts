@@ -149,8 +149,10 @@ type CommandVerdict =
 /**
  * A command with no bare allow rule (SPEC §14.8, §14.9, issue 16.6): a nested command needs approval; a write
  * outside the allowed directories needs approval even when a rule covers its command; otherwise every simple
- * command must be covered by a rule or grant, or only read. A compound command names the first part that is
- * not covered.
+ * command must be covered by a rule or grant, or only read. Of the parts that are not, the first that writes a
+ * path the command line names is asked about with that path (`touch in '{path}' needs approval …`), even in a
+ * compound command (issue #44, as Claude Code checks paths first); else a compound command names the first part
+ * that is not covered.
  */
 function commandVerdict(
   applicable: readonly PermissionRule[],
@@ -166,19 +168,27 @@ function commandVerdict(
   }
   let last: PermissionRule | undefined;
   let readOnly = true;
+  const uncovered: string[] = [];
   for (const part of split.parts) {
     const rule = coveringRule(applicable, part);
     if (rule !== undefined) {
       last = rule;
       readOnly = false;
-      continue;
-    }
-    if (isReadOnlyCommand(part, dirs)) continue;
-    if (split.parts.length > 1) return { behavior: "ask", reason: multipleOperationsReason(part) };
-    const reason = commandApprovalReason(part, dirs);
-    return reason === undefined ? { behavior: "ask" } : { behavior: "ask", reason };
+    } else if (!isReadOnlyCommand(part, dirs)) uncovered.push(part);
   }
-  return last === undefined ? { behavior: "allow", readOnly } : { behavior: "allow", rule: last, readOnly };
+  const [first] = uncovered;
+  if (first === undefined) {
+    return last === undefined ? { behavior: "allow", readOnly } : { behavior: "allow", rule: last, readOnly };
+  }
+  // The path check comes first, as Claude Code's does: a part that writes a known path is named with it.
+  for (const part of uncovered) {
+    if (commandTouch(part, dirs)?.path === undefined) continue;
+    const reason = commandApprovalReason(part, dirs);
+    if (reason !== undefined) return { behavior: "ask", reason };
+  }
+  if (split.parts.length > 1) return { behavior: "ask", reason: multipleOperationsReason(first) };
+  const reason = commandApprovalReason(first, dirs);
+  return reason === undefined ? { behavior: "ask" } : { behavior: "ask", reason };
 }
 
 function readOnlyInCwd(subject: PermissionSubject, dirs: MatchDirs): boolean {

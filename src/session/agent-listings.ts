@@ -1,5 +1,6 @@
 import { MAIN_SCOPE, type SkillScope, skillsInScope } from "../agent-types/skill-scope.js";
 import { type ListingPack, listingLimits } from "../listing/budget.js";
+import { inActivationOrder } from "../listing/deltas.js";
 import { visibilityCounts } from "../listing/visibility.js";
 import { contextWindowFor } from "../models.js";
 import { listingFocus } from "./listing-focus.js";
@@ -37,12 +38,14 @@ export function createAgentListings(deps: SessionDeps, state: SessionState): Age
   const listingFor = async (agent: string, model: string, scope: SkillScope = MAIN_SCOPE) => {
     await deps.settled?.();
     const full = state.listing.sent(agent).size === 0;
-    const skills = skillsInScope(context.skills.visible(), scope);
+    const inScope = skillsInScope(context.skills.visible(), scope);
+    // A delta announces skills activated together in their activation order; a full listing keeps listing order.
+    const skills = full ? inScope : inActivationOrder(inScope, context.skills.activationOrder());
     // Decided once, at the first listing that cuts, over the main agent's skills from the first prompt: the
     // same all session.
     const focus = () =>
       (state.listingFocus ??= listingFocus(
-        scope === MAIN_SCOPE ? skills : skillsInScope(context.skills.visible(), MAIN_SCOPE),
+        scope === MAIN_SCOPE ? inScope : skillsInScope(context.skills.visible(), MAIN_SCOPE),
         state.firstPrompt ?? "",
       ));
     const sent = await state.listing.next(

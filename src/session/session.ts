@@ -7,12 +7,14 @@ import { listedChars, listingBlockChars } from "../listing/read-blocks.js";
 import { resolveModel } from "../models.js";
 import type { PermissionPolicy } from "../permissions/policy.js";
 import { loadReferenceFilesRead } from "../tools/load-reference.js";
+import { agentHookJudge } from "./agent-hook-judge.js";
 import { createAgentListings } from "./agent-listings.js";
 import { type BackgroundForks, createBackgroundForks } from "./background-forks.js";
 import { createCompactor } from "./compaction/compactor.js";
 import { createForkCompaction } from "./compaction/fork-compaction.js";
 import { invocationEntry } from "./compaction/reattach.js";
 import { MAIN_AGENT } from "./listing-state.js";
+import { mcpToolHookCaller } from "./mcp-tool-hook-caller.js";
 import { permissionNotification } from "./permission-notification.js";
 import { permissionRequestVerdict } from "./permission-request.js";
 import { promptHookJudge } from "./prompt-hook-judge.js";
@@ -51,6 +53,12 @@ export function createSession(deps: SessionDeps): Session {
       ...(deps.hookFetch === undefined ? {} : { fetch: deps.hookFetch }),
       variables: context.env,
       judge: promptHookJudge(context.client, model),
+      agentJudge: agentHookJudge(context.client, model, {
+        fs: context.fs,
+        cwd: context.cwd,
+        home: context.home,
+      }),
+      callMcpTool: mcpToolHookCaller(() => context.tools, context.cwd, model),
     },
     (message) => state.emit({ type: "warning", message }),
     (keys) => append(keys.map((key) => ({ type: "hook_fired", key, at: stamp() }))),

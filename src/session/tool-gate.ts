@@ -29,7 +29,8 @@ export type SkillLoaded = (agentId: string | undefined, skill: string) => boolea
  * win) and the `Read` rules over any file the call reads (`policy.filesRead`: the stricter decision wins), then
  * PermissionRequest hooks and the host's `askPermission` for an `ask`; a call the permissions deny (a rule, a
  * hook's PermissionRequest answer, the user, or headless mode) fires PermissionDenied. After the call,
- * PostToolUse hooks (PostToolUseFailure when the call failed) may add context for the model. An allowed call
+ * PostToolUse hooks (PostToolUseFailure when the call failed) may add context for the model; once a batch of
+ * calls has resolved, PostToolBatch hooks may add context or stop the loop before the next request. An allowed call
  * (the Skill tool's too) waits for `policy.beforeRun` before it runs.
  */
 export function createToolGate(policy: PermissionPolicy, runHooks: RunHooks, loaded?: SkillLoaded): ToolGate {
@@ -127,6 +128,25 @@ export function createToolGate(policy: PermissionPolicy, runHooks: RunHooks, loa
       const extra = [...hook.additionalContext];
       if (hook.blocked !== undefined) extra.push(`PostToolUse hook feedback: ${hook.blocked.reason}`);
       return extra;
+    },
+    async afterBatch(calls, signal, agentId) {
+      const hook = await runHooks(
+        "PostToolBatch",
+        {
+          tool_calls: calls.map((c) => ({
+            tool_name: c.name,
+            tool_input: c.input,
+            tool_use_id: c.id,
+            tool_response: c.response,
+          })),
+          ...agentField({ ...(agentId === undefined ? {} : { agentId }) }),
+        },
+        signal,
+      );
+      const reason = hook.blocked?.reason ?? (hook.stop === undefined ? undefined : (hook.stop.reason ?? ""));
+      if (reason === undefined) return { context: hook.additionalContext };
+      const stop = `PostToolBatch hook stopped the agent${reason === "" ? "." : `: ${reason}`}`;
+      return { context: hook.additionalContext, stop };
     },
   };
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { mentionedPaths } from "../activation/mentions.js";
 import { type AgentResult, emptyUsage } from "../agent/events.js";
 import { type AgentTool, executeAgent, type ToolGate } from "../agent/loop.js";
@@ -191,6 +192,21 @@ async function runAgentTurn(
     ...(context.skillSearch === undefined ? [] : [context.skillSearch]),
   ];
   await parts.record(first);
+  const turnId = randomUUID();
+  // MessageDisplay: once per main-agent message with text, when it is complete (Claude Code's non-interactive
+  // rule); the conversation keeps the original, a host shows the hook's replacement.
+  const display = async (message: ModelMessage) => {
+    if (message.role !== "assistant" || typeof message.content === "string") return;
+    const text = message.content.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
+    if (text === "") return;
+    const shown = await parts.runHooks(
+      "MessageDisplay",
+      { turn_id: turnId, message_id: randomUUID(), index: 0, final: true, delta: text },
+      signal,
+    );
+    if (shown.displayContent !== undefined)
+      state.emit({ type: "message_display", text: shown.displayContent });
+  };
   return runWithStopChecks({
     run: () =>
       executeAgent(
@@ -218,6 +234,7 @@ async function runAgentTurn(
           onMessage: async (message) => {
             state.messages.push(message);
             await context.transcript(message);
+            await display(message);
           },
           onTouchedPaths: parts.touch,
           compact: parts.compactor.autoCompact,

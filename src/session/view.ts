@@ -58,6 +58,7 @@ export function createSkillView(options: SkillViewOptions): SkillView {
   let skills: Skill[] = withBuiltins(options.skills);
   let nested: Skill[] = [];
   const activation = createActivationState(skills);
+  const activationOrder: string[] = [];
   const addNested = async (paths: readonly string[]) => {
     if (options.nested === undefined) return { skills: [], announcements: [] };
     const existing = new Set([...skills, ...disabled.map((d) => d.skill)].map((s) => s.name));
@@ -83,6 +84,7 @@ export function createSkillView(options: SkillViewOptions): SkillView {
     visible: () => activation.visible(skills),
     disabled: (name) => disabled.find((d) => d.skill.name === name || d.skill.alias === name),
     skipped: (name) => skipped.has(name),
+    activationOrder: () => activationOrder,
     pluginSkillNames: () => skills.filter((s) => s.source === "plugin").map((s) => s.name),
     async touch(paths) {
       const announcements: string[] = [];
@@ -91,7 +93,12 @@ export function createSkillView(options: SkillViewOptions): SkillView {
       const found = await addNested(paths);
       announcements.push(...found.announcements);
       announced.push(...found.skills.filter((s) => s.paths === undefined).map((s) => s.name));
-      activation.touch(paths, options.cwd);
+      const activated = activation.touch(paths, options.cwd);
+      const foundNow = new Set(found.skills.map((s) => s.name));
+      activationOrder.push(
+        ...activated.filter((name) => foundNow.has(name)),
+        ...activated.filter((name) => !foundNow.has(name)),
+      );
       return { announcements, announced };
     },
     async restore(messages) {

@@ -107,8 +107,12 @@ export function normalizeMeta(input: NormalizeInput): { meta: SkillMeta; diagnos
   let description = written === undefined ? "" : collapseNewlines(written);
   const descriptionFromBody = description === "";
   if (descriptionFromBody) {
+    // A vertical tab or form feed is a space between the line's runs (as Claude Code keeps it); other control
+    // characters are removed.
     const line =
-      input.firstBodyLine === undefined ? "" : collapseNewlines(stripControlChars(input.firstBodyLine));
+      input.firstBodyLine === undefined
+        ? ""
+        : collapseNewlines(stripControlChars(input.firstBodyLine.replace(CONTROL_SPACES, " ")));
     description = line === "" ? DEFAULT_DESCRIPTION : line;
     diagnostics.push(
       diagnostic(
@@ -506,6 +510,8 @@ function isRecord(value: object): value is Record<string, unknown> {
 }
 
 const LEADING_HASHES = /^[#\s]+/;
+/** The control characters that are whitespace: vertical tab and form feed. */
+const CONTROL_SPACES = /[\v\f]/g;
 
 /** The first non-empty line of a body with leading `#`s and spaces removed, or undefined. */
 export function firstBodyLine(body: string): string | undefined {

@@ -18,6 +18,13 @@ describe("skillCapabilities", () => {
         PreToolUse: [
           { matcher: "Bash", hooks: [{ type: "command", command: "./check.sh" }] },
           { hooks: [{ type: "http", url: "https://example.test/hook" }] },
+          {
+            matcher: "Write",
+            hooks: [
+              { type: "agent", prompt: "Is it safe?" },
+              { type: "mcp_tool", server: "guard", tool: "scan", input: { path: "x" } },
+            ],
+          },
         ],
         Stop: "not a list",
       },
@@ -32,6 +39,14 @@ describe("skillCapabilities", () => {
       { kind: "allowed-tools", rule: "Read" },
       { kind: "hook", event: "PreToolUse", matcher: "Bash", type: "command", target: "./check.sh" },
       { kind: "hook", event: "PreToolUse", matcher: "*", type: "http", target: "https://example.test/hook" },
+      { kind: "hook", event: "PreToolUse", matcher: "Write", type: "agent", target: "Is it safe?" },
+      {
+        kind: "hook",
+        event: "PreToolUse",
+        matcher: "Write",
+        type: "mcp_tool",
+        target: 'mcp:guard/scan {"path":"x"}',
+      },
       { kind: "inline-shell", command: "curl x | sh" },
       { kind: "inline-shell", command: "git status\ngit diff" },
       { kind: "fork", agent: "Explore" },

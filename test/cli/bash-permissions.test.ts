@@ -126,15 +126,23 @@ describe("Bash permissions through the bin (issue 11.6)", () => {
     expect(onlyResult(m, 1)).toEqual({ text: `a\n${t.path("repo")}`, isError: false });
   });
 
-  it("a chain names the part that needs approval (SPEC §14.9)", async () => {
+  it("a chain names the path its writing part needs approval for (SPEC §14.9, issue #44)", async () => {
     const { tree: t, model: m } = await setup(oneBashCall("echo a; touch made.txt"));
     expect((await skillwright(t, m, ["-p", "go"])).exitCode).toBe(0);
     const result = onlyResult(m, 1);
     expect(result.isError).toBe(true);
-    expect(result.text).toContain(
-      "This Bash command contains multiple operations. The following part requires approval: touch made.txt",
-    );
+    expect(result.text).toContain(`touch in '${t.path("repo/made.txt")}' needs approval.`);
     expect(existsSync(t.path("repo/made.txt"))).toBe(false);
+  });
+
+  it("a chain whose part writes no known path names the part (SPEC §14.9)", async () => {
+    const { tree: t, model: m } = await setup(oneBashCall("echo a; npm run nothing-here"));
+    expect((await skillwright(t, m, ["-p", "go"])).exitCode).toBe(0);
+    const result = onlyResult(m, 1);
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain(
+      "This Bash command contains multiple operations. The following part requires approval: npm run nothing-here",
+    );
   });
 });
 

@@ -4,15 +4,20 @@
  */
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
+import { AGENT_ID_HEADER } from "../../src/agent/model-types.js";
 import type { ScriptTurnInput } from "../../src/dev/model-script.js";
-import { PROMPT_HOOK_SYSTEM } from "../../src/hooks/run-prompt-hook.js";
+import { AGENT_HOOK_SYSTEM, PROMPT_HOOK_SYSTEM } from "../../src/hooks/run-prompt-hook.js";
 import { bodyOf, resultText, toolResultsOf } from "../support/harness.js";
 import { type HookServer, json, startHookServer } from "../support/hook-server.js";
 import { startTestModel, TEST_API_KEY, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { assertBuilt, BIN, cli } from "./run-cli.js";
+
+/** The project's stdio MCP test server (its `echo` tool answers its `text`). */
+const MCP_SERVER = fileURLToPath(new URL("../support/mcp-server.mjs", import.meta.url));
 
 let tree: TmpTree | undefined;
 let model: TestModel | undefined;
@@ -188,6 +193,83 @@ describe("type: prompt hooks", () => {
     expect(asked).toContain('\\"tool_name\\":\\"Bash\\"');
     expect(request.tools ?? []).toEqual([]);
     expect(onlyResult(m, 2)).toContain("rm is not allowed in this repo");
+  });
+});
+
+describe("type: agent hooks (issue #44)", () => {
+  it("a sub-agent with read-only tools judges the event; ok false blocks the call with its reason", async () => {
+    const verifier = { systemIncludes: "You verify one event" };
+    const hooks = {
+      PreToolUse: [
+        { matcher: "Bash", hooks: [{ type: "agent", prompt: "Does POLICY.md allow this? $ARGUMENTS" }] },
+      ],
+    };
+    const { t, m } = await setup(hooks, [
+      toolTurn("Read", { file_path: "POLICY.md" }, { id: "toolu_policy", match: verifier }),
+      textTurn('{"ok": false, "reason": "POLICY.md forbids rm"}', {
+        ...verifier,
+        hasToolResultFor: "Read",
+      }),
+      toolTurn(
+        "Bash",
+        { command: "rm -f keep.txt", description: "remove" },
+        { id: "toolu_rm", match: { agentId: null } },
+      ),
+      textTurn("done", { agentId: null, hasToolResultFor: "Bash" }),
+    ]);
+    await writeFile(t.path("home/repo/keep.txt"), "keep");
+    await writeFile(t.path("home/repo/POLICY.md"), "Never remove files.\n");
+    const run = await cli(t, ["-p", "go", "--allowedTools", "Bash"], "home/repo", modelEnv(m));
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(t.path("home/repo/keep.txt"))).toBe(true);
+    const [, first, second] = m.server.requests;
+    // The sub-agent's requests: its own agent id, the verifier's instructions, only read-only tools.
+    expect(first?.headers[AGENT_ID_HEADER]).toMatch(/^hook-/);
+    expect(second?.headers[AGENT_ID_HEADER]).toBe(first?.headers[AGENT_ID_HEADER]);
+    const asked = bodyOf(first);
+    expect(JSON.stringify(asked.system)).toContain(AGENT_HOOK_SYSTEM.slice(0, 40));
+    expect(JSON.stringify(asked.messages)).toContain("Does POLICY.md allow this? {");
+    expect((asked.tools ?? []).map((tool) => tool.name)).toEqual(["Read", "Grep", "Glob", "LS"]);
+    expect(resultText(toolResultsOf(second)[0])).toContain("Never remove files.");
+    expect(onlyResult(m, 3)).toContain("POLICY.md forbids rm");
+  });
+});
+
+describe("type: mcp_tool hooks (issue #44)", () => {
+  it("call a tool of a configured MCP server with the event filled in; its decision blocks the call", async () => {
+    const hooks = {
+      PreToolUse: [
+        {
+          matcher: "Bash",
+          hooks: [
+            {
+              type: "mcp_tool",
+              server: "guard",
+              tool: "echo",
+              // biome-ignore lint/suspicious/noTemplateCurlyInString: the hook's own `${path}` syntax
+              input: { text: '{"decision": "block", "reason": "guard refuses ${tool_input.command}"}' },
+            },
+          ],
+        },
+      ],
+    };
+    const { t, m } = await setup(hooks, [
+      toolTurn("Bash", { command: "rm -f keep.txt", description: "remove" }, { id: "toolu_rm" }),
+      textTurn("done", { hasToolResultFor: "Bash" }),
+    ]);
+    await writeFile(t.path("home/repo/keep.txt"), "keep");
+    const config = { mcpServers: { guard: { command: process.execPath, args: [MCP_SERVER] } } };
+    await writeFile(t.path("home/repo/mcp.json"), JSON.stringify(config));
+    const run = await cli(
+      t,
+      ["-p", "go", "--allowedTools", "Bash", "--mcp-config", "mcp.json"],
+      "home/repo",
+      modelEnv(m),
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(t.path("home/repo/keep.txt"))).toBe(true);
+    expect(m.server.requests).toHaveLength(2);
+    expect(onlyResult(m, 1)).toContain("guard refuses rm -f keep.txt");
   });
 });
 

@@ -13,8 +13,8 @@ const HOOKED = [
   "  PreToolUse:",
   "    - matcher: Bash",
   "      hooks:",
-  "        - type: agent",
-  "          prompt: check the command",
+  "        - type: wasm",
+  "          module: check.wasm",
   "        - type: http",
   "          url: https://hooks.example/check",
   "        - type: prompt",
@@ -42,14 +42,14 @@ beforeAll(async () => {
 });
 afterAll(() => tree.cleanup());
 
-/** The hook diagnostics: the agent type and the TeammateIdle event, never the http and prompt hooks. */
+/** The hook diagnostics: the wasm type and the TeammateIdle event, never the http and prompt hooks. */
 function expectUnsupported(diagnostics: readonly Diag[]) {
   const hooks = diagnostics.filter((d) => d.code.startsWith("hook"));
   expect(hooks.map((d) => [d.severity, d.code])).toEqual([
     ["warning", "hook-unsupported"],
     ["warning", "hook-unsupported"],
   ]);
-  expect(hooks[0]?.message).toContain('"agent"');
+  expect(hooks[0]?.message).toContain('"wasm"');
   expect(hooks[1]?.message).toContain('"TeammateIdle"');
 }
 

@@ -77,11 +77,18 @@ describe("parseHooksConfig", () => {
 
   it("warns (hook-unsupported) about hook types we do not run instead of failing", () => {
     const { config, diagnostics } = parseHooksConfig({
-      Stop: [{ hooks: [{ type: "agent", prompt: "is it done?" }, hook("echo ok")] }],
+      Stop: [{ hooks: [{ type: "wasm", module: "check.wasm" }, hook("echo ok")] }],
     });
     expect(config).toEqual({ Stop: [{ hooks: [{ type: "command", command: "echo ok" }] }] });
     expect(diagnostics).toMatchObject([{ severity: "warning", code: "hook-unsupported" }]);
-    expect(diagnostics[0]?.message).toContain('"agent"');
+    expect(diagnostics[0]?.message).toContain('"wasm"');
+  });
+
+  it("reads agent hooks (issue #44)", () => {
+    const agent = { type: "agent", prompt: "Is it done? $ARGUMENTS", model: "haiku", timeout: 90 };
+    const { config, diagnostics } = parseHooksConfig({ Stop: [{ hooks: [agent] }] });
+    expect(diagnostics).toEqual([]);
+    expect(config).toEqual({ Stop: [{ hooks: [agent] }] });
   });
 
   it("reads http and prompt hooks, and async on a command hook", () => {

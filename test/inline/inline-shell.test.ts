@@ -315,18 +315,27 @@ describe("expandInline through the Bash permission check, headless (SPEC §14.1,
       "Permission to use Bash has been denied.",
     ],
     [
-      "a chain names the part that needs approval",
+      "a chain names the path its writing part needs approval for (issue #44)",
       "!`echo a; touch m`",
       {},
       [],
-      "This Bash command contains multiple operations. The following part requires approval: touch m",
+      "touch in '<dir>/m' needs approval. The path is inside the working directories for this session " +
+        "('<dir>'), and skillwright asks before a shell command creates, changes or removes files there.",
     ],
     [
-      "a pipe into a writer",
+      "a pipe into a writer names its path",
       "!`echo a | tee m`",
       {},
       [],
-      "This Bash command contains multiple operations. The following part requires approval: tee m",
+      "tee in '<dir>/m' needs approval. The path is inside the working directories for this session " +
+        "('<dir>'), and skillwright asks before a shell command creates, changes or removes files there.",
+    ],
+    [
+      "a chain with a part that writes no known path names the part",
+      "!`echo a; npm test`",
+      {},
+      [],
+      "This Bash command contains multiple operations. The following part requires approval: npm test",
     ],
     [
       "a nested command",

@@ -145,6 +145,7 @@ describe("a good server beside a crashing and a hanging one", () => {
       "mcp__good__add",
       "mcp__good__add_prompt",
       "mcp__good__crash",
+      "mcp__good__echo",
       "mcp__good__fail",
       "mcp__good__odd_name_tool",
       "mcp__good__picture",

@@ -391,16 +391,19 @@ describe("decide: Bash commands (SPEC §14.1, §14.8, §14.9, issue 16.6)", () =
     { command: "npm test", want: ask("npm test", unknown("npm")) },
     { command: "echo x > out.txt", want: ask("echo x > out.txt", inside("echo", "/repo/out.txt")) },
     // §14.9: the reason names what needs approval.
-    { command: "echo a; touch b", want: ask("echo a; touch b", multi("touch b")) },
-    { command: "echo a && rm -rf build", want: ask("echo a && rm -rf build", multi("rm -rf build")) },
+    // Issue #44: a part that writes a path the command line names is asked about with that path first.
+    { command: "echo a; touch b", want: ask("echo a; touch b", inside("touch", "/repo/b")) },
+    { command: "echo a && rm -rf build", want: ask("echo a && rm -rf build", inside("rm", "/repo/build")) },
+    { command: "npm test && touch b", want: ask("npm test && touch b", inside("touch", "/repo/b")) },
     { command: "echo a | sh", want: ask("echo a | sh", multi("sh")) },
+    { command: "echo a && npm test", want: ask("echo a && npm test", multi("npm test")) },
     { command: "echo $(touch x)", want: ask("echo $(touch x)", NESTED) },
     { command: "echo `id`", want: ask("echo `id`", NESTED) },
     { command: "echo hi", allow: ["Bash(echo:*)"], want: byRule("Bash(echo:*)") },
     {
       command: "echo a && touch b",
       allow: ["Bash(echo:*)"],
-      want: ask("echo a && touch b", multi("touch b")),
+      want: ask("echo a && touch b", inside("touch", "/repo/b")),
     },
     { command: "touch b && echo a", grants: ["Bash(touch:*)"], want: byGrant("Bash(touch:*)") },
     // Issue 16.6: writes outside the project and its added dirs need their own approval.

@@ -3,7 +3,7 @@
 //
 //   node test/support/mcp-server.mjs [flags]
 //
-// Offers a prompt `review` (arguments `file`, required, and `focus`), tools `add`, `fail`, `slow`, `crash`,
+// Offers a prompt `review` (arguments `file`, required, and `focus`), tools `add`, `echo`, `fail`, `slow`, `crash`,
 // `picture` and `odd.name/tool`, and skill resources (SEP-2640) `skill://greet/SKILL.md` and
 // `skill://acme/lint-rules/SKILL.md` (greet's `scripts/hello.py`, `references/notes.md` and `assets/logo.bin`
 // are readable as base64 blobs). Tools `publish_skill` (adds `skill://fresh/SKILL.md`, then sends
@@ -181,6 +181,11 @@ async function serve() {
       annotations: { readOnlyHint: true },
     },
     ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }),
+  );
+  mcp.registerTool(
+    "echo",
+    { description: "Answers its text", inputSchema: { text: z.string() } },
+    ({ text }) => ({ content: [{ type: "text", text }] }),
   );
   mcp.registerTool("fail", { description: "Always fails" }, () => ({
     content: [{ type: "text", text: "it failed on purpose" }],

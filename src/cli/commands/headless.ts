@@ -131,9 +131,12 @@ export async function headlessCommand(
   // SIGINT/SIGTERM abort the turn, so the shell commands it started (own process groups) are killed too.
   const stop = new AbortController();
   void io.waitForStop?.().then(() => stop.abort());
+  // What a MessageDisplay hook wants shown for the main agent's latest message, if anything.
+  let shown: string | undefined;
   const runTurn = async (text: string): Promise<AgentResult> => {
     const started = Date.now();
     let result: AgentResult | undefined;
+    shown = undefined;
     // With no next prompt to carry them, background forks still running after a turn that ended well are
     // waited for, and their answers go to one more turn of the main agent, whose answer is the result
     // (docs/behaviour.md, background forks); after a failed turn, closing the session aborts them.
@@ -144,6 +147,9 @@ export async function headlessCommand(
     for await (const event of events()) {
       await log({ kind: "event", event: debugView(event) });
       if (event.type === "done" && event.agentId === undefined) result = event.result;
+      if (event.agentId === undefined && event.type === "message" && event.message.role === "assistant")
+        shown = undefined;
+      if (event.agentId === undefined && event.type === "message_display") shown = event.text;
       if (args.verbose && (event.type === "warning" || event.type === "error"))
         io.stderr(`skillwright: ${event.type}: ${event.message}\n`);
       if (!stream) continue;
@@ -159,7 +165,8 @@ export async function headlessCommand(
         event.type === "error" ||
         event.type === "skill_invoked" ||
         event.type === "fork_progress" ||
-        event.type === "background_result"
+        event.type === "background_result" ||
+        event.type === "message_display"
       ) {
         line({ type: "event", event, session_id: session.id });
       }
@@ -199,7 +206,7 @@ export async function headlessCommand(
   await session.close();
   await prepared.closeShell();
   if (args.outputFormat === "text") {
-    if (final.cause === "end_turn" || final.cause === "blocked") io.stdout(`${final.text}\n`);
+    if (final.cause === "end_turn" || final.cause === "blocked") io.stdout(`${shown ?? final.text}\n`);
     else
       io.stderr(
         `skillwright: ${final.error?.message ?? final.cause} (session ${session.id}; continue with --resume ${session.id})\n`,
