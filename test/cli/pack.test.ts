@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { copyFile, lstat, mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { execa } from "execa";
+import { execa, type ResultPromise } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { assertBuilt } from "./run-cli.js";
@@ -137,15 +137,7 @@ describe("the published package", () => {
       ["serve", "--port", "0", "--db", tree.path("serve-data"), "--api-key", "k"],
       { cwd: project, env, reject: false },
     );
-    let out = "";
-    const url = await new Promise<string>((resolve, reject) => {
-      serve.stdout?.on("data", (chunk: Buffer) => {
-        out += chunk.toString();
-        const match = /listening on (\S+)/.exec(out);
-        if (match?.[1] !== undefined) resolve(match[1]);
-      });
-      serve.then((result) => reject(new Error(`serve exited: ${result.stderr}`)));
-    });
+    const url = await listeningUrl(serve);
     const listed = await fetch(`${url}/v1/skills`, { headers: { authorization: "Bearer k" } });
     expect(listed.status).toBe(200);
     expect(await listed.json()).toMatchObject({ data: [], has_more: false });
@@ -207,15 +199,7 @@ describe("the published package", () => {
     serve.stderr?.on("data", (chunk: Buffer) => {
       err += chunk.toString();
     });
-    let out = "";
-    const url = await new Promise<string>((resolve, reject) => {
-      serve.stdout?.on("data", (chunk: Buffer) => {
-        out += chunk.toString();
-        const match = /listening on (\S+)/.exec(out);
-        if (match?.[1] !== undefined) resolve(match[1]);
-      });
-      serve.then((result) => reject(new Error(`serve exited: ${result.stderr}`)));
-    });
+    const url = await listeningUrl(serve);
     const listed = await fetch(`${url}/v1/skills`, { headers: { authorization: "Bearer k" } });
     expect(listed.status).toBe(200);
     serve.kill("SIGTERM");
@@ -226,6 +210,19 @@ describe("the published package", () => {
     expect(err).toContain("telemetry is off");
   }, 240_000);
 });
+
+/** The URL a started `serve` prints once it listens (rejects with its stderr if it exits first). */
+function listeningUrl(serve: ResultPromise): Promise<string> {
+  let out = "";
+  return new Promise<string>((resolve, reject) => {
+    serve.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (\S+)/.exec(out);
+      if (match?.[1] !== undefined) resolve(match[1]);
+    });
+    serve.then((result) => reject(new Error(`serve exited: ${String(result.stderr)}`)));
+  });
+}
 
 /** The bytes of every file under `dir` (symlinks not followed). */
 async function treeBytes(dir: string): Promise<number> {

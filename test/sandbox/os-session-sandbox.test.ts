@@ -1,5 +1,4 @@
 import { accessSync, constants } from "node:fs";
-import { createServer, type Server } from "node:http";
 import { homedir, tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,6 +7,7 @@ import { createNodeShell } from "../../src/io/shell.js";
 import { createOsSessionSandbox } from "../../src/sandbox/os-session-sandbox.js";
 import type { SandboxNetwork } from "../../src/sandbox/sandbox-network.js";
 import { connectTarget } from "../../src/sandbox/session-proxy.js";
+import { type LocalHttp, startLocalHttp } from "../support/local-http.js";
 import { sandboxContract } from "../support/sandbox-contract.js";
 
 const PATH = process.env.PATH ?? "";
@@ -94,21 +94,15 @@ describe("connectTarget reads a CONNECT request's authority", () => {
 });
 
 describe.skipIf(!HAS_BWRAP)("the OS tier's network, through the session's proxy", () => {
-  let local: Server;
+  let local: LocalHttp;
   let hits: string[];
   let port: number;
   beforeAll(async () => {
-    hits = [];
-    local = createServer((request, response) => {
-      hits.push(request.url ?? "");
-      response.end("LOCAL-ANSWER");
-    });
-    await new Promise<void>((resolve) => local.listen(0, "127.0.0.1", () => resolve()));
-    const address = local.address();
-    port = typeof address === "object" && address !== null ? address.port : 0;
+    local = await startLocalHttp();
+    ({ hits, port } = local);
   });
   afterAll(async () => {
-    await new Promise((resolve) => local?.close(resolve));
+    await local?.close();
   });
 
   /** A sandbox whose commands have `network`; `localhost` names the test's server (never the real resolver). */

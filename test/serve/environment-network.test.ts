@@ -1,7 +1,7 @@
-import { createServer, type Server } from "node:http";
 import type { EnvironmentCreateParams } from "@anthropic-ai/sdk/resources/beta/environments/environments";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { environmentNetwork } from "../../src/serve/sessions/environment-network.js";
+import { type LocalHttp, startLocalHttp } from "../support/local-http.js";
 import { textTurn, toolTurn } from "../support/model-server.js";
 import { type ServedApp, startServedApp } from "../support/served-app.js";
 import { sayAndRead } from "../support/session-stream.js";
@@ -43,19 +43,13 @@ describe("a session's sandbox network follows its environment", () => {
 });
 
 describe("a served session's curl, by its environment", () => {
-  let local: Server;
+  let local: LocalHttp;
   let hits: string[];
   let app: ServedApp;
   let url: string;
   beforeAll(async () => {
-    hits = [];
-    local = createServer((request, response) => {
-      hits.push(request.url ?? "");
-      response.end("LOCAL-ANSWER");
-    });
-    await new Promise<void>((resolve) => local.listen(0, "127.0.0.1", () => resolve()));
-    const address = local.address();
-    url = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
+    local = await startLocalHttp();
+    ({ hits, url } = local);
     const curl = (path: string) => ({ command: `curl -s ${url}/${path}; echo CURL-DONE` });
     app = await startServedApp({
       runner: { sandboxAllowHosts: ["127.0.0.1"] },
@@ -72,7 +66,7 @@ describe("a served session's curl, by its environment", () => {
   }, 60_000);
   afterAll(async () => {
     await app?.close();
-    await new Promise((resolve) => local?.close(resolve));
+    await local?.close();
   });
 
   /** What `say` got back from Bash in a new session of an environment with `config`. */

@@ -1,6 +1,5 @@
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
 import { homedir } from "node:os";
 import { basename, join } from "node:path";
 import type Anthropic from "@anthropic-ai/sdk";
@@ -9,6 +8,7 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
 import { assertBuilt, BIN } from "../cli/run-cli.js";
+import { type LocalHttp, startLocalHttp } from "../support/local-http.js";
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
 import { osTierMissing } from "../support/os-tier.js";
 import { freshPgliteDir } from "../support/pglite-template.js";
@@ -60,9 +60,7 @@ function serve(args: string[], path?: string): Promise<ServeProcess> {
 }
 
 /** A local HTTP server: an os-tier command reaches it only through its session's proxy, as the network allows. */
-let local: Server;
-let localHits: string[];
-let localUrl: string;
+let local: LocalHttp | undefined;
 
 beforeAll(async () => {
   tree = await tmpTree({ "cwd/.keep": "", "empty-bin/.keep": "", "bwrap-only/.keep": "" });
@@ -70,14 +68,7 @@ beforeAll(async () => {
   secretDir = mkdtempSync(join(homedir(), ".skillwright-os-test-"));
   writeFileSync(join(secretDir, "secret"), "HOME-SECRET-TEXT");
   if (MISSING !== undefined) return;
-  localHits = [];
-  local = createServer((request, response) => {
-    localHits.push(request.url ?? "");
-    response.end("LOCAL-ANSWER");
-  });
-  await new Promise<void>((resolve) => local.listen(0, "127.0.0.1", () => resolve()));
-  const address = local.address();
-  localUrl = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
+  local = await startLocalHttp();
   model = await startModelServer({
     apiKey: TEST_API_KEY,
     script: {
@@ -96,7 +87,7 @@ beforeAll(async () => {
         textTurn("Looked.", { hasToolResultFor: "Bash", toolResultIncludes: "LOOKED" }),
         toolTurn(
           "Bash",
-          { command: `curl -sS ${localUrl}/os-tier; echo " CURL-DONE"` },
+          { command: `curl -sS ${local.url}/os-tier; echo " CURL-DONE"` },
           { match: { lastUserTextIncludes: "fetch local" } },
         ),
         textTurn("Fetched.", { hasToolResultFor: "Bash", toolResultIncludes: "CURL-DONE" }),
@@ -114,7 +105,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
-  await new Promise((resolve) => (local === undefined ? resolve(undefined) : local.close(resolve)));
+  await local?.close();
   await model?.close();
   rmSync(secretDir, { recursive: true, force: true });
   await tree?.cleanup();
@@ -163,7 +154,7 @@ describe.skipIf(MISSING !== undefined)("a served session under serve --sandbox o
   it("reaches a host its environment allows through the session's proxy (a loopback one by the operator's leave)", async () => {
     const results = toolResults(await sayAndRead(client, sessionId, "fetch local"));
     expect(results).toContain("LOCAL-ANSWER CURL-DONE");
-    expect(localHits).toEqual(["/os-tier"]);
+    expect(local?.hits).toEqual(["/os-tier"]);
   }, 120_000);
 
   it("keeps /workspace's file: the default tier reads it back after a restart on the same database", async () => {
