@@ -223,7 +223,10 @@ export function createOsSessionSandbox(
             );
           }
         }
-        // Aborted while its files were copied out: start nothing (a process started now would miss the abort).
+        // The host's system folders are read before the last look at the abort, so that nothing is awaited between
+        // it and the start: aborted while the files were copied out (or these read), start nothing (a process
+        // started now would miss the abort, and a bubblewrap stopped while it sets up can leave its child behind).
+        const system = await systemArgs();
         if (run.signal?.aborted) return cappedResult(ABORTED_BEFORE_START, max, run.timeoutMs);
         const env = {
           PATH: options.path ?? SESSION_SANDBOX_PATH,
@@ -236,9 +239,12 @@ export function createOsSessionSandbox(
         const args = [
           "bwrap",
           "--die-with-parent",
-          "--new-session",
+          // No --new-session: the host shell starts each command in a session of its own with no terminal
+          // (nothing to inject keystrokes into), and the sandbox's processes staying in that process group is what
+          // lets a deadline or an abort stop all of them at once (behind a new session, one stopped while
+          // bubblewrap set up could outlive it and hold its output open).
           "--unshare-all",
-          ...(await systemArgs()),
+          ...system,
           "--proc",
           "/proc",
           "--dev",
