@@ -155,7 +155,9 @@ describe("the web page in chromium", () => {
     await evilLink.waitFor();
     expect(await evilLink.textContent()).toBe(EVIL);
     await evilLink.click();
-    await page.waitForSelector("#view td a");
+    // The list has links in its cells too: wait for the skill's own heading before reading its versions.
+    await page.locator("#view h2", { hasText: "<script>" }).waitFor();
+    expect(await page.textContent("#view h2")).toBe(EVIL);
     expect(await page.textContent("#view tbody")).toContain(EVIL);
     await page.click("#view td a");
     await page.waitForSelector("#skill-md");
