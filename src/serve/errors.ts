@@ -128,14 +128,21 @@ export function apiErrorFor(error: unknown): ApiError {
 }
 
 /**
- * The body of an error answer (and of an event stream's `error` message): `{type:"error",error:{type,message}}`,
- * with a memory conflict's own type and fields in place of `conflict_error`.
+ * The body of an error answer (and of an event stream's `error` message): `{type:"error",error:{type,message},
+ * request_id}`, with a memory conflict's own type and fields in place of `conflict_error`. `requestId` is the
+ * request's own (its `request-id` header), so a log line and what the client shows name the same request.
  */
-export function errorBody(error: ApiError): {
+export function errorBody(
+  error: ApiError,
+  requestId: string,
+): {
   type: "error";
   error: { type: ApiErrorType | ConflictDetail["type"]; message: string };
+  request_id: string;
 } {
-  if (error.detail !== undefined)
-    return { type: "error", error: { ...error.detail, message: error.message } };
-  return { type: "error", error: { type: error.type, message: error.message } };
+  const detail =
+    error.detail !== undefined
+      ? { ...error.detail, message: error.message }
+      : { type: error.type, message: error.message };
+  return { type: "error", error: detail, request_id: requestId };
 }

@@ -64,7 +64,7 @@ export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
   app.onError((error, c) => {
     const api = apiErrorFor(error);
     if (!(error instanceof ApiError)) console.error(error);
-    return c.json({ ...errorBody(api), request_id: c.get("requestId") }, api.status, retryHeader(api));
+    return c.json(errorBody(api, c.get("requestId")), api.status, retryHeader(api));
   });
   // A request no route answers: an SDK call that serve does not implement is a 501, anything else a 404.
   app.notFound((c) => {
@@ -73,7 +73,7 @@ export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
       call === undefined
         ? new ApiError("not_found_error", `no route ${c.req.method} ${c.req.path}`)
         : unservedCall(call);
-    return c.json({ ...errorBody(error), request_id: c.get("requestId") }, error.status, retryHeader(error));
+    return c.json(errorBody(error, c.get("requestId")), error.status, retryHeader(error));
   });
   const limitBody = bodyLimit({
     maxSize: UPLOAD_LIMITS.maxBodyBytes,

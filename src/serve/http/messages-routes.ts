@@ -67,7 +67,7 @@ export function messagesRoutes(deps: MessagesDeps | undefined): Hono<ServeEnv> {
       } catch (error) {
         const api = apiErrorFor(error);
         if (!(error instanceof ApiError)) console.error(error);
-        await stream.writeSSE({ event: "error", data: JSON.stringify(errorBody(api)) });
+        await stream.writeSSE({ event: "error", data: JSON.stringify(errorBody(api, c.get("requestId"))) });
       } finally {
         await prepared.close();
       }

@@ -42,7 +42,7 @@ function sseEvents(c: Context<ServeEnv>, events: AsyncIterable<SessionEvent>, ab
       if (abort.signal.aborted) return;
       const api = apiErrorFor(error);
       if (!(error instanceof ApiError)) console.error(error);
-      await stream.writeSSE({ event: "error", data: JSON.stringify(errorBody(api)) });
+      await stream.writeSSE({ event: "error", data: JSON.stringify(errorBody(api, c.get("requestId"))) });
     }
   });
 }
