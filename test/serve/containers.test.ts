@@ -13,9 +13,12 @@ let store: Store;
 let ws: string;
 let other: string;
 
-/** Makes container `id` look last used an hour ago. */
+/** Makes container `id` look last used, and released, an hour ago. */
 const age = (id: string) =>
-  db.query("UPDATE containers SET last_used_at = now() - interval '1 hour' WHERE id = $1", [id]);
+  db.query(
+    "UPDATE containers SET last_used_at = now() - interval '1 hour', held_until = NULL WHERE id = $1",
+    [id],
+  );
 
 beforeAll(async () => {
   db = await freshPgliteDriver();
@@ -57,5 +60,41 @@ describe("the container store", () => {
     // The container used just now is untouched by the sweep.
     expect(await store.containers.size(kept.id)).toBe(4);
     expect(await store.containers.sweep(HOUR_MS / 2)).toBe(0);
+  });
+
+  it("holds a container for one request: another finds it busy until it is released or the hold runs out", async () => {
+    const made = await store.containers.create(ws, HOUR_MS);
+    expect(await store.containers.take(ws, made.id, HOUR_MS)).toEqual({ kind: "busy", id: made.id });
+    await store.containers.touch(made.id, HOUR_MS);
+    expect(await store.containers.take(ws, made.id, HOUR_MS)).toEqual({ kind: "busy", id: made.id });
+    await store.containers.release(made.id, HOUR_MS);
+    const taken = await store.containers.take(ws, made.id, HOUR_MS);
+    expect(taken.kind).toBe("live");
+    expect(await store.containers.take(ws, made.id, HOUR_MS)).toEqual({ kind: "busy", id: made.id });
+    // The instance holding it died: its hold ran out with its idle time, and the container is free again.
+    await db.query("UPDATE containers SET held_until = now() - interval '1 second' WHERE id = $1", [made.id]);
+    expect((await store.containers.take(ws, made.id, HOUR_MS)).kind).toBe("live");
+  });
+
+  it("never sweeps a container a request holds, however long since its last use", async () => {
+    const made = await store.containers.create(ws, HOUR_MS);
+    await store.containers.files.write(made.id, "/mnt/user-data/held.txt", new TextEncoder().encode("held"));
+    await db.query("UPDATE containers SET last_used_at = now() - interval '1 hour' WHERE id = $1", [made.id]);
+    await store.containers.sweep(HOUR_MS / 2);
+    expect(await store.containers.size(made.id)).toBe(4);
+    expect(await store.containers.take(ws, made.id, HOUR_MS / 2)).toEqual({ kind: "busy", id: made.id });
+  });
+
+  it("forgets a container expired more than 7 days ago: its id answers not found", async () => {
+    const made = await store.containers.create(ws, HOUR_MS);
+    await age(made.id);
+    await store.containers.sweep(HOUR_MS / 2);
+    expect(await store.containers.take(ws, made.id, HOUR_MS)).toEqual({ kind: "expired", id: made.id });
+    await db.query("UPDATE containers SET expired_at = now() - interval '6 days' WHERE id = $1", [made.id]);
+    await store.containers.sweep(HOUR_MS / 2);
+    expect(await store.containers.take(ws, made.id, HOUR_MS)).toEqual({ kind: "expired", id: made.id });
+    await db.query("UPDATE containers SET expired_at = now() - interval '8 days' WHERE id = $1", [made.id]);
+    await store.containers.sweep(HOUR_MS / 2);
+    expect(await store.containers.take(ws, made.id, HOUR_MS)).toEqual({ kind: "not_found", id: made.id });
   });
 });

@@ -1,5 +1,5 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import { BadRequestError, NotFoundError } from "@anthropic-ai/sdk";
+import { BadRequestError, ConflictError, NotFoundError } from "@anthropic-ai/sdk";
 import type { Message, MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
@@ -75,6 +75,12 @@ beforeAll(async () => {
           { lastUserTextIncludes: "stream it" },
         ),
         sayTurn("Streamed.", { hasToolResultFor: bash, toolResultIncludes: "kept-from-first" }),
+        // Held mid-stream until its client goes: the container stays held meanwhile.
+        {
+          ...sayTurn("Held.", { lastUserTextIncludes: "hold it" }),
+          fault: { kind: "stall", afterEvents: 1 },
+        },
+        sayTurn("Free again.", { lastUserTextIncludes: "is it free" }),
         callTurn(
           bash,
           { command: "printf '%0100d' 0 > /mnt/user-data/big.txt; echo WROTE" },
@@ -208,6 +214,50 @@ describe("POST /v1/messages with container.skills and code execution (PGlite, di
     // The model's text came on as the upstream model streamed it, in several deltas.
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join("")).toBe("Streamed.");
+  });
+
+  it("runs one request in a container at a time: another naming it meanwhile gets a 409, then it is free", async () => {
+    const id = first.container?.id ?? "";
+    const using = (text: string) =>
+      client.messages.create({
+        model: MODEL,
+        max_tokens: 100,
+        container: id,
+        tools: CODE_EXECUTION,
+        messages: [{ role: "user", content: text }],
+      });
+    const leaving = new AbortController();
+    const held = client.messages
+      .stream(
+        {
+          model: MODEL,
+          max_tokens: 100,
+          container: id,
+          tools: CODE_EXECUTION,
+          messages: [{ role: "user", content: "hold it" }],
+        },
+        { signal: leaving.signal },
+      )
+      .finalMessage()
+      .catch((error: unknown) => error);
+    await expect.poll(() => model.requests.some((r) => r.stalled)).toBe(true);
+    const refused = await using("is it free?").catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ConflictError);
+    expect(said(refused)).toBe(
+      `container "${id}" is in use by another request: send this one once that request has ended ` +
+        "(one request runs in a container at a time)",
+    );
+    // The held request's client goes: serve stops its turn and releases the container.
+    leaving.abort();
+    await held;
+    await expect
+      .poll(async () => {
+        const answer = await using("is it free?").catch((error: unknown) => error);
+        if (answer instanceof ConflictError) return "busy";
+        if (answer instanceof Error) throw answer;
+        return blockOf(answer as Message, "text").text;
+      })
+      .toBe("Free again.");
   });
 
   it("answers Anthropic's own skills with a 404 naming what is missing", async () => {

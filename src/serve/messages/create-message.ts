@@ -30,10 +30,14 @@ export interface MessagesDeps {
 export interface PreparedMessage {
   stream: boolean;
   head: MessageHead;
-  /** Runs the loop; `onEvent` hears the response as it is made. The container's lease is renewed at its end. */
+  /**
+   * Runs the loop; `onEvent` hears the response as it is made. The container is held while it runs, released
+   * (its lease renewed) at its end.
+   */
   run(signal: AbortSignal, onEvent?: (event: LoopEvent) => Promise<void>): Promise<MessageLoopResult>;
   /** The container as the response's end names it (its lease renewed by the run). */
   container(): Container | null;
+  /** Releases the container (when `run` did not) and its sandbox. */
   close(): Promise<void>;
 }
 
@@ -100,6 +104,13 @@ export async function prepareMessage(
   }
   const container = open;
   let lease = container?.lease;
+  let held = container !== undefined;
+  /** Ends the request's hold on its container (once), renewing its lease. */
+  const release = async () => {
+    if (container === undefined || !held) return;
+    held = false;
+    lease = await store.containers.release(container.lease.id, limits.idleMs);
+  };
   const named = (): Container | null =>
     lease === undefined ? null : { id: lease.id, expires_at: lease.expires_at, skills: loaded };
   return {
@@ -129,14 +140,27 @@ export async function prepareMessage(
                 },
           signal,
           ...(onEvent === undefined ? {} : { onEvent }),
+          ...(container === undefined
+            ? {}
+            : {
+                keepAlive: async () => void (await store.containers.touch(container.lease.id, limits.idleMs)),
+              }),
         });
       } catch (error) {
         throw upstreamError(error);
       } finally {
-        if (container !== undefined) lease = await store.containers.touch(container.lease.id, limits.idleMs);
+        // Released before the response ends, so a client that sends its next request on `message_stop` finds
+        // the container free.
+        await release();
       }
     },
     container: named,
-    close: async () => container?.close(),
+    close: async () => {
+      try {
+        await release();
+      } finally {
+        await container?.close();
+      }
+    },
   };
 }

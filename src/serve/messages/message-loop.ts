@@ -30,6 +30,8 @@ export interface MessageLoopInput {
   signal: AbortSignal;
   /** Hears the response as it is made, in order (a stream sends it on): see {@link LoopEvent}. */
   onEvent?: (event: LoopEvent) => void | Promise<void>;
+  /** Called before each upstream call after the first: renews the container's hold while the loop runs. */
+  keepAlive?: () => Promise<void>;
 }
 
 /**
@@ -83,6 +85,7 @@ export async function runMessageLoop(input: MessageLoopInput): Promise<MessageLo
   let model = input.model;
   const tell = async (event: LoopEvent) => input.onEvent?.(event);
   for (let call = 0; call < MAX_MODEL_CALLS; call++) {
+    if (call > 0) await input.keepAlive?.();
     // The upstream text goes on as it streams; the client's callback is synchronous, so the writes are chained.
     let told: Promise<void> = Promise.resolve();
     let open = false;

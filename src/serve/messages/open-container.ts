@@ -59,6 +59,15 @@ export function containerExpired(id: string): ApiError {
   );
 }
 
+/** The 409 a request naming a container another request is running in gets. */
+export function containerBusy(id: string): ApiError {
+  return new ApiError(
+    "conflict_error",
+    `container ${JSON.stringify(id)} is in use by another request: send this one once that request has ended ` +
+      "(one request runs in a container at a time)",
+  );
+}
+
 /** `scratch` refusing a write that would take the container's files past `maxBytes` (ENOSPC, nothing written). */
 function cappedFiles(scratch: SessionScratch, containers: ContainerStore, maxBytes: number): SessionScratch {
   return {
@@ -80,8 +89,9 @@ function cappedFiles(scratch: SessionScratch, containers: ContainerStore, maxByt
 }
 
 /**
- * The container a request runs in: the one it names (touched; a 400 when it has expired, a 404 when the
- * workspace has none of that id) or a new one; expired containers are swept first. Its file system is its own
+ * The container a request runs in, held for it until it is released: the one it names (touched; a 400 when it
+ * has expired, a 409 while another request holds it, a 404 when the workspace has none of that id) or a new one;
+ * expired containers are swept first. Its file system is its own
  * files in the database under `/mnt/user-data` and `skills` read-only under `/skills`; its code runs in the
  * operator's tier (`serve --sandbox`, the host only with `--host-tools`), with no network.
  */
@@ -101,6 +111,7 @@ export async function openContainer(deps: {
   else {
     const taken = await containers.take(deps.workspaceId, deps.containerId, limits.idleMs);
     if (taken.kind === "expired") throw containerExpired(taken.id);
+    if (taken.kind === "busy") throw containerBusy(taken.id);
     if (taken.kind === "not_found") throw notFound("container", taken.id);
     lease = taken.container;
   }

@@ -445,6 +445,15 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: readonly
       )`,
     ],
   },
+  {
+    version: 16,
+    name: "container holds",
+    sql: [
+      // A request holds its container until it ends (or, when its instance died, until the hold runs out):
+      // a second request naming it meanwhile is refused rather than sharing its files and processes.
+      "ALTER TABLE containers ADD COLUMN held_until timestamptz",
+    ],
+  },
 ];
 
 /** An arbitrary constant: the advisory lock that serialises migrations across instances. */
