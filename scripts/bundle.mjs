@@ -167,6 +167,8 @@ const print = await build({
   // without a code cache. import() of a built-in (node:http, node:crypto) becomes require(): a vm.Script has
   // no module loader for import() once its code comes from the cache.
   supported: { "dynamic-import": false },
+  // import.meta is empty in CommonJS, as src/io/package-require.ts expects (it falls back to __filename).
+  logOverride: { "empty-import-meta": "silent" },
   entryPoints: { run: "dist/cli/run.js" },
   outdir: "dist/bin",
   entryNames: "p-[name]-[hash]",
