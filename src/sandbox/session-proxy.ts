@@ -16,7 +16,15 @@ export interface SessionProxyOptions {
   resolve: ResolveHost;
   /** How a refusal of a private address says to allow it. */
   allowHint?: (host: string) => string;
+  /** The most connections the session's commands may hold open at once (default {@link PROXY_MAX_CONNECTIONS}). */
+  maxConnections?: number;
 }
+
+/**
+ * How many connections one session's commands may hold open through its proxy at once: enough for a package
+ * manager's parallel downloads, not enough for one session to take the server's sockets from the others.
+ */
+export const PROXY_MAX_CONNECTIONS = 64;
 
 /** Where a request may go: the address checked (absent for a host the operator allowed by name), or why not. */
 type Verdict = { ok: true; pin?: ResolvedAddress } | { ok: false; reason: string };
@@ -53,11 +61,11 @@ async function verdictFor(
 /** The body of a refusal: what a command's HTTP client shows. Pure. */
 const refusalBody = (reason: string) => `skillwright sandbox refused this request: ${reason}\n`;
 
-/** A refused tunnel's answer: status 403 and the reason, as text and in a header. Pure. */
-function refusalHead(reason: string): string {
+/** A refused tunnel's answer: the status (403 unless said) and the reason, as text and in a header. Pure. */
+function refusalHead(reason: string, status = "403 Forbidden"): string {
   const body = refusalBody(reason);
   return (
-    "HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n" +
+    `HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n` +
     `X-Skillwright-Refused: ${encodeURIComponent(reason)}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
   );
 }
@@ -94,7 +102,8 @@ export function connectTarget(authority: string): { url: string; host: string; p
  * tier's `curl` is: the environment's network (none, limited to its hosts, unrestricted), then the private-address
  * rule (a loopback, private, link-local or metadata address only for a host the operator allowed by name), and the
  * connection goes to the address checked, so a second DNS answer cannot move it. A refusal is a 403 that says why.
- * Redirects are the command's own: each new request is checked again.
+ * Redirects are the command's own: each new request is checked again. A connection past the session's cap
+ * (`maxConnections`) is answered 503 and closed.
  */
 export async function startSessionProxy(
   network: SandboxNetwork,
@@ -139,7 +148,22 @@ export async function startSessionProxy(
     });
     request.pipe(upstream);
   });
-  server.on("connection", track);
+  const max = options.maxConnections ?? PROXY_MAX_CONNECTIONS;
+  let clients = 0;
+  server.on("connection", (socket: Socket) => {
+    if (clients >= max) {
+      socket.end(
+        refusalHead(
+          `this session already holds ${max} connections open through its proxy; close some and try again`,
+          "503 Service Unavailable",
+        ),
+      );
+      return;
+    }
+    clients++;
+    socket.once("close", () => clients--);
+    track(socket);
+  });
   server.on("connect", async (request: IncomingMessage, client: Duplex, head: Buffer) => {
     track(client);
     client.on("error", () => client.destroy());
