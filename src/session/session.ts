@@ -57,6 +57,7 @@ export function createSession(deps: SessionDeps): Session {
         fs: context.fs,
         cwd: context.cwd,
         home: context.home,
+        rules: () => deps.snapshot().rules,
       }),
       callMcpTool: mcpToolHookCaller(() => context.tools, context.cwd, model),
     },

@@ -233,6 +233,30 @@ describe("type: agent hooks (issue #44)", () => {
     expect(resultText(toolResultsOf(second)[0])).toContain("Never remove files.");
     expect(onlyResult(m, 3)).toContain("POLICY.md forbids rm");
   });
+
+  it("its sub-agent reads only what the session reads without asking: outside the project it is refused", async () => {
+    const verifier = { systemIncludes: "You verify one event" };
+    const hooks = {
+      PreToolUse: [{ matcher: "Bash", hooks: [{ type: "agent", prompt: "Check this: $ARGUMENTS" }] }],
+    };
+    const { t, m } = await setup(hooks, [
+      toolTurn("Read", { file_path: "../secret.txt" }, { id: "toolu_secret", match: verifier }),
+      textTurn('{"ok": true}', { ...verifier, hasToolResultFor: "Read" }),
+      toolTurn(
+        "Bash",
+        { command: "touch said.txt", description: "touch" },
+        { id: "toolu_touch", match: { agentId: null } },
+      ),
+      textTurn("done", { agentId: null, hasToolResultFor: "Bash" }),
+    ]);
+    await writeFile(t.path("home/secret.txt"), "the user's secret\n");
+    const run = await cli(t, ["-p", "go", "--allowedTools", "Bash"], "home/repo", modelEnv(m));
+    expect(run.code, run.stderr).toBe(0);
+    const refused = resultText(toolResultsOf(m.server.requests[2])[0]);
+    expect(refused).toContain("An agent hook reads without asking:");
+    expect(refused).not.toContain("the user's secret");
+    expect(existsSync(t.path("home/repo/said.txt"))).toBe(true);
+  });
 });
 
 describe("type: mcp_tool hooks (issue #44)", () => {
