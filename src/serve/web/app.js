@@ -1,6 +1,10 @@
 // The skillwright web page: a plain ES module, no build step. Every text from the server is put in the
-// page with textContent (never innerHTML), so a skill's `<script>` shows as text. No inline handlers: the
-// page is served with `Content-Security-Policy: default-src 'self'`.
+// page with textContent (never innerHTML), so a skill's `<script>` shows as text; Markdown (an answer, a
+// SKILL.md, a memory) is turned into HTML by marked and then into nodes by DOMPurify, never assigned as HTML
+// (see `markdown`). No inline handlers: the page is served with `Content-Security-Policy: default-src 'self'`,
+// and both libraries are files of this origin (src/serve/web/vendor/, written by scripts/vendor-web.mjs).
+import { Marked } from "/web/vendor/marked.js";
+import DOMPurify from "/web/vendor/purify.js";
 
 const KEY_STORAGE = "skillwright.apiKey";
 
@@ -21,6 +25,63 @@ function el(tag, attrs = {}, ...children) {
     node.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }
   return node;
+}
+
+// ---- Markdown ----
+
+/** `&`, `<`, `>` and quotes as entities: text that goes into HTML source and must stay text. */
+function escapeHtml(text) {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * marked with GitHub's flavour, except raw HTML: an answer's or a skill's `<img onerror=…>` or `<p style=…>` is
+ * shown as the text it is, not parsed (the sanitizer below would drop its handler, but even parsing it makes the
+ * browser report the CSP refusing its inline style, and a console reader wants to see what the model wrote).
+ */
+const markdownParser = new Marked({
+  gfm: true,
+  breaks: false,
+  async: false,
+  renderer: { html: (token) => escapeHtml(token.text) },
+});
+
+/**
+ * What DOMPurify keeps of marked's HTML: text markup, lists, tables, links and code, nothing that loads or runs.
+ * Images, media, forms and embedded documents go (an answer must not fetch anything or ask for input); `style`
+ * (the CSP refuses it anyway), and `id`/`name` (they could clobber the page's own ids) are dropped; a link's
+ * address is http(s), mailto, a fragment or a path of this page, so `javascript:` and `data:` links lose it.
+ */
+const PURIFY = {
+  USE_PROFILES: { html: true },
+  FORBID_TAGS: ["img", "picture", "source", "video", "audio", "track", "iframe", "object", "embed", "form"],
+  FORBID_ATTR: ["style", "id", "name", "srcset", "src", "action", "formaction"],
+  ALLOWED_URI_REGEXP: /^(?:(?:https?|mailto):|[#/?])/i,
+  RETURN_DOM_FRAGMENT: true,
+};
+
+// A link to another site opens in a new tab, and tells it nothing of this page.
+DOMPurify.addHook("afterSanitizeAttributes", (node) => {
+  if (node.tagName === "A" && /^(?:https?:)?\/\//i.test(node.getAttribute("href") ?? "")) {
+    node.setAttribute("target", "_blank");
+    node.setAttribute("rel", "noopener noreferrer");
+  }
+});
+
+/** Markdown text as a `div.markdown` of sanitized nodes (the source is text until DOMPurify has built it). */
+function markdown(text, attrs = {}) {
+  const html = markdownParser.parse(String(text ?? ""));
+  return el(
+    "div",
+    { ...attrs, className: `markdown${attrs.className ? ` ${attrs.className}` : ""}` },
+    DOMPurify.sanitize(html, PURIFY),
+  );
+}
+
+/** A SKILL.md's body: the text after its YAML front matter. */
+function bodyOf(skillMd) {
+  const match = /^---\r?\n[\s\S]*?\r?\n---\r?\n?/.exec(skillMd);
+  return match ? skillMd.slice(match[0].length) : skillMd;
 }
 
 function apiKey() {
@@ -354,6 +415,7 @@ async function showVersion([id, version], draw) {
   const response = await api(`${path}/content`, { raw: true });
   const files = await unzip(await response.arrayBuffer());
   const skillMd = [...files.entries()].find(([name]) => /(^|\/)SKILL\.md$/.test(name));
+  const skillMdText = skillMd ? new TextDecoder().decode(skillMd[1]) : "";
   draw(
     `${v.name} ${v.id}`,
     trail(["Skills", "/skills"], [skill.display_name, skillPath(skill.id)]),
@@ -374,10 +436,12 @@ async function showVersion([id, version], draw) {
       [...files.keys()].map((name) => el("li", {}, name)),
     ),
     el("h3", {}, "SKILL.md"),
+    skillMd ? markdown(bodyOf(skillMdText), { id: "skill-md-rendered" }) : "",
+    el("h4", {}, "Source"),
     el(
       "pre",
-      { id: "skill-md", tabindex: "0", role: "region", "aria-label": "SKILL.md" },
-      skillMd ? new TextDecoder().decode(skillMd[1]) : "(no SKILL.md)",
+      { id: "skill-md", tabindex: "0", role: "region", "aria-label": "SKILL.md source" },
+      skillMd ? skillMdText : "(no SKILL.md)",
     ),
   );
 }
@@ -654,6 +718,7 @@ async function showMemoryItem([storeId, memoryId], draw) {
       idText(memory.id),
       ` · ${sizeText(memory.content_size_bytes)} · updated ${memory.updated_at}`,
     ),
+    /\.(md|markdown)$/i.test(memory.path) ? markdown(memory.content ?? "", { id: "memory-rendered" }) : "",
     el(
       "pre",
       { id: "memory-text", tabindex: "0", role: "region", "aria-label": "Memory content" },
@@ -1074,7 +1139,11 @@ async function showChat([id], draw) {
         line("user", "You: ", textOf(event.content));
         break;
       case "agent.message":
-        line(`agent${forkClass}`, thread ? `[${forkItem(thread).name}] ` : "", textOf(event.content));
+        line(
+          `agent${forkClass}`,
+          thread ? `[${forkItem(thread).name}] ` : "",
+          markdown(textOf(event.content)),
+        );
         if (thread) {
           // A fork's last message is its answer (its result once it is done).
           const item = forkItem(thread);
