@@ -6,8 +6,9 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createModelClient } from "../../src/agent/model-client.js";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
+import { ensureWorkspace } from "../../src/serve/store/workspaces.js";
 import { launchChromium } from "../support/browser.js";
-import { TEST_API_KEY, textTurn } from "../support/model-server.js";
+import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
 import { type ServedApp, startServedApp } from "../support/served-app.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
@@ -52,7 +53,30 @@ beforeAll(async () => {
   tree = await tmpTree({ "home/.keep": "", "work/.keep": "" });
   model = await startModelServer({
     apiKey: TEST_API_KEY,
-    script: { turns: [textTurn(HOSTILE_MD, { lastUserTextIncludes: "hostile answer" })] },
+    script: {
+      turns: [
+        textTurn(HOSTILE_MD, { lastUserTextIncludes: "hostile answer" }),
+        // A fork, then a background fork (their skills are uploaded by the timeline's test).
+        toolTurn("Skill", { skill: "digger" }, { match: { agentId: null, lastUserTextIncludes: "go dig" } }),
+        textTurn("dug **deep**", { agentId: "*", lastUserTextIncludes: "DIGGER-BODY" }),
+        textTurn("Dug it.", { agentId: null, hasToolResultFor: "Skill", toolResultIncludes: "dug" }),
+        toolTurn(
+          "Skill",
+          { skill: "survey" },
+          { match: { agentId: null, lastUserTextIncludes: "go survey" } },
+        ),
+        textTurn("BG-ANSWER 7", { agentId: "*", lastUserTextIncludes: "SURVEY-BODY" }),
+        textTurn("Thanks: got it.", { agentId: null, lastUserTextIncludes: "BG-ANSWER" }),
+        textTurn("Started.", { agentId: null, hasToolResultFor: "Skill", toolResultIncludes: '"survey"' }),
+        textTurn("Still here.", { lastUserTextIncludes: "after ten thousand" }),
+        // A turn that runs until it is stopped: its Bash call waits for a file no one writes.
+        toolTurn(
+          "Bash",
+          { command: `while [ ! -f '${tree.path("work/never")}' ]; do sleep 0.05; done` },
+          { id: "toolu_long", match: { lastUserTextIncludes: "long job" } },
+        ),
+      ],
+    },
   });
   served = await startServedApp({
     runner: {
@@ -155,4 +179,243 @@ describe("the web page as a console (issue #46)", () => {
     // Nothing was refused by the CSP (no inline style or script reached the DOM) and nothing failed to load.
     expect(pageErrors).toEqual([]);
   });
+
+  it("stops a running turn (user.interrupt) from the page", async () => {
+    const environment = await client.beta.environments.create({ name: "stop" });
+    const agent = await client.beta.agents.create({
+      name: "worker",
+      model: "claude-sonnet-4-6",
+      tools: [
+        { type: "agent_toolset_20260401", default_config: { permission_policy: { type: "always_allow" } } },
+      ],
+    });
+    const session = await client.beta.sessions.create({
+      agent: agent.id,
+      environment_id: environment.id,
+      title: "stoppable",
+    });
+    await page.goto(`${served.url}/sessions/${session.id}`);
+    await page.waitForSelector("#chat-log[data-stream=open]");
+    expect(await page.isDisabled("#chat-stop")).toBe(true);
+    await page.fill("#chat-input", "long job");
+    await page.click("#chat-form button[type=submit]");
+    // Running: the Bash call waits, and Stop is offered.
+    await page.locator("#tool-calls li", { hasText: "Bash — running" }).waitFor();
+    await page.waitForSelector("#chat-stop:not([disabled])");
+    await page.click("#chat-stop");
+    await expect.poll(() => page.textContent("#chat-status")).toBe("Status: idle");
+    expect(await page.textContent("#chat-log")).toContain("You stopped the turn.");
+    expect(await page.isDisabled("#chat-stop")).toBe(true);
+    expect((await client.beta.sessions.retrieve(session.id)).status).toBe("idle");
+    const events = await client.beta.sessions.events.list(session.id, { limit: 100 });
+    expect(events.data.map((e) => e.type)).toContain("user.interrupt");
+  });
+
+  it("archives and deletes through a confirmation, and says a 409's reason in words with nothing changed", async () => {
+    const environment = await client.beta.environments.create({ name: "control" });
+    const skill = await client.beta.skills.create({
+      files: [
+        await toFile(Buffer.from("---\nname: kept\ndescription: In use\n---\nBody\n"), "kept/SKILL.md"),
+      ],
+    });
+    const agent = await client.beta.agents.create({
+      name: "user-of-kept",
+      model: "claude-sonnet-4-6",
+      skills: [{ type: "custom", skill_id: skill.id }],
+    });
+    const archived = await client.beta.sessions.create({
+      agent: agent.id,
+      environment_id: environment.id,
+      title: "to archive",
+    });
+    const deleted = await client.beta.sessions.create({
+      agent: agent.id,
+      environment_id: environment.id,
+      title: "to delete",
+    });
+    const dialog = page.locator("dialog.confirm-dialog");
+
+    // Archive: Cancel (the focused choice) changes nothing; confirmed, the session is archived.
+    await page.goto(`${served.url}/sessions/${archived.id}`);
+    await page.click("#session-archive");
+    await dialog.waitFor();
+    expect(await dialog.locator("h2").textContent()).toBe("Archive this session?");
+    expect(await page.evaluate("document.activeElement?.textContent")).toBe("Cancel");
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    expect((await client.beta.sessions.retrieve(archived.id)).archived_at).toBeNull();
+    await page.click("#session-archive");
+    await dialog.locator("button.confirm-action").click();
+    await page.waitForURL(`${served.url}/sessions`);
+    expect((await client.beta.sessions.retrieve(archived.id)).archived_at).not.toBeNull();
+
+    // Delete a session.
+    await page.goto(`${served.url}/sessions/${deleted.id}`);
+    await page.click("#session-delete");
+    await dialog.locator("button.confirm-action").click();
+    await page.waitForURL(`${served.url}/sessions`);
+    await page.waitForSelector("#session-form");
+    expect(await page.locator("#view a", { hasText: "to delete" }).count()).toBe(0);
+    await expect(client.beta.sessions.retrieve(deleted.id)).rejects.toMatchObject({ status: 404 });
+
+    // A skill an agent uses: the 409 in words, the skill kept.
+    await page.goto(`${served.url}/skills/${skill.id}`);
+    await page.click("#skill-delete");
+    await dialog.locator("button.confirm-action").click();
+    await page.waitForSelector("#error:not([hidden])");
+    const said = (await page.textContent("#error")) ?? "";
+    expect(said).toContain("Could not delete skill: It cannot be done now: ");
+    expect(said).toContain("is used by 1 agent");
+    expect(said).toContain("(409 conflict_error)");
+    expect((await client.beta.skills.retrieve(skill.id)).id).toBe(skill.id);
+    expect(await page.isEnabled("#skill-delete")).toBe(true);
+
+    // Archive the agent on the Agents page; then the skill can go.
+    await page.click("nav [data-view=agents]");
+    await page.click(`[data-archive-agent="${agent.id}"]`);
+    await dialog.locator("button.confirm-action").click();
+    await page.waitForSelector(`[data-archive-agent="${agent.id}"]`, { state: "detached" });
+    expect((await client.beta.agents.retrieve(agent.id)).archived_at).not.toBeNull();
+    await page.goto(`${served.url}/skills/${skill.id}`);
+    await page.click("#skill-delete");
+    await dialog.locator("button.confirm-action").click();
+    await page.waitForURL(`${served.url}/skills`);
+    await expect(client.beta.skills.retrieve(skill.id)).rejects.toMatchObject({ status: 404 });
+
+    // A file.
+    const file = await client.beta.files.upload({ file: await toFile(Buffer.from("bye"), "bye.txt") });
+    await page.click("nav [data-view=files]");
+    await page.click(`[data-delete-file="${file.id}"]`);
+    await dialog.locator("button.confirm-action").click();
+    await page.waitForSelector(`[data-delete-file="${file.id}"]`, { state: "detached" });
+    await expect(client.beta.files.retrieveMetadata(file.id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("shows a session's timeline: forks nested and opened live, skill modes, calls with input and result, tokens, filters", async () => {
+    const forkSkill = (name: string, body: string, background: boolean) =>
+      toFile(
+        Buffer.from(
+          `---\nname: ${name}\ndescription: Runs ${name}\ncontext: fork\n${background ? "background: true\n" : ""}---\n${body}\n`,
+        ),
+        `${name}/SKILL.md`,
+      );
+    const digger = await client.beta.skills.create({
+      files: [await forkSkill("digger", "DIGGER-BODY", false)],
+    });
+    const survey = await client.beta.skills.create({
+      files: [await forkSkill("survey", "SURVEY-BODY", true)],
+    });
+    const environment = await client.beta.environments.create({ name: "timeline" });
+    const agent = await client.beta.agents.create({
+      name: "lead",
+      model: "claude-sonnet-4-6",
+      skills: [
+        { type: "custom", skill_id: digger.id },
+        { type: "custom", skill_id: survey.id },
+      ],
+    });
+    const session = await client.beta.sessions.create({
+      agent: agent.id,
+      environment_id: environment.id,
+      title: "timeline",
+    });
+    await page.goto(`${served.url}/sessions/${session.id}`);
+    await page.waitForSelector("#chat-log[data-stream=open]");
+    expect(await page.textContent("#usage-total")).toBe("No model requests yet.");
+
+    // A fork: its thread is a block in the timeline, opened while the page follows the stream.
+    await page.fill("#chat-input", "go dig");
+    await page.click("#chat-form button[type=submit]");
+    const fork = page.locator("#chat-log details.thread");
+    await fork.first().waitFor();
+    await fork.first().locator("summary").click();
+    await page.waitForSelector(".event.agent p:text-is('Dug it.')");
+    expect(await fork.first().locator("summary").textContent()).toMatch(/^Fork digger: done, \d+ events$/);
+    // The fork's answer, rendered, inside its thread.
+    expect(await fork.first().locator(".thread-events .event.agent strong").textContent()).toBe("deep");
+    expect(await fork.first().locator(".thread-events .event.agent").isVisible()).toBe(true);
+    const digCall = page.locator("#chat-log > .entry[data-kind=skill]").first();
+    expect(await digCall.locator(".skill-mode").textContent()).toBe("fork");
+    // The call's input and result side by side.
+    await digCall.locator("details.call summary").click();
+    expect(JSON.parse((await digCall.locator(".call-input").textContent()) ?? "")).toEqual({
+      skill: "digger",
+    });
+    expect(await digCall.locator(".call-result").textContent()).toContain("dug **deep**");
+    // Every entry has a human time, the ISO on hover.
+    const stamp = page.locator("#chat-log > .entry > time").first();
+    expect(await stamp.getAttribute("title")).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(await stamp.textContent()).not.toContain("T");
+
+    // A background fork: the Skill call is answered with the handle at once.
+    await page.fill("#chat-input", "go survey");
+    await page.click("#chat-form button[type=submit]");
+    await page.waitForSelector(".event.agent p:text-is('Thanks: got it.')");
+    await page.waitForSelector("#chat-status:text-is('Status: idle')");
+    const surveyCall = page.locator("#chat-log > .entry[data-kind=skill]").nth(1);
+    expect(await surveyCall.locator(".skill-mode").textContent()).toBe("background");
+    expect(await fork.count()).toBe(2);
+
+    // Tokens: a line per turn, and the total is the sum of the session's model requests.
+    await expect.poll(() => page.locator("#chat-log .event.usage").count()).toBe(2);
+    const events = await client.beta.sessions.events.list(session.id, { limit: 1000 });
+    let input = 0;
+    let output = 0;
+    for (const e of events.data) {
+      if (e.type !== "span.model_request_end") continue;
+      input += e.model_usage.input_tokens + (e.model_usage.cache_creation_input_tokens ?? 0);
+      output += e.model_usage.output_tokens;
+    }
+    expect(input).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.textContent("#usage-total"))
+      .toBe(`Total: ${input.toLocaleString("en-US")} in · ${output.toLocaleString("en-US")} out tokens`);
+
+    // Filters: unticking a kind hides its entries, ticking shows them again.
+    const userLine = page.locator("#chat-log > .entry[data-kind=message]").first();
+    expect(await userLine.isVisible()).toBe(true);
+    await page.uncheck("#filter-message");
+    expect(await userLine.isVisible()).toBe(false);
+    expect(await digCall.isVisible()).toBe(true);
+    await page.uncheck("#filter-skill");
+    expect(await digCall.isVisible()).toBe(false);
+    await page.check("#filter-message");
+    await page.check("#filter-skill");
+    expect(await userLine.isVisible()).toBe(true);
+  });
+
+  it("keeps a session of 10,000 events usable: the newest page drawn, earlier ones a page at a time", async () => {
+    const environment = await client.beta.environments.create({ name: "long" });
+    const agent = await client.beta.agents.create({ name: "talker", model: "claude-sonnet-4-6" });
+    const session = await client.beta.sessions.create({
+      agent: agent.id,
+      environment_id: environment.id,
+      title: "long",
+    });
+    const workspace = await ensureWorkspace(served.store.db, "default");
+    for (let batch = 0; batch < 10; batch++) {
+      const events = Array.from({ length: 1000 }, (_, i) => {
+        const n = batch * 1000 + i;
+        // The agent's side only: a stored user.message would be a turn for the runner to take.
+        return n % 2 === 0
+          ? { type: "agent.tool_use", id: `toolu_${n}`, name: "Read", input: { file_path: `/notes/${n}.md` } }
+          : { type: "agent.message", content: [{ type: "text", text: `answer **${n}**` }] };
+      });
+      await served.store.sessions.appendEvents(workspace, session.id, events);
+    }
+    await page.goto(`${served.url}/sessions/${session.id}`);
+    await page.waitForSelector("#chat-log[data-stream=open]", { timeout: 120_000 });
+    const shown = page.locator("#chat-log > .entry");
+    expect(await shown.count()).toBe(300);
+    expect(await shown.last().textContent()).toContain("answer 9999");
+    expect(await page.textContent("#timeline-earlier")).toBe("Show earlier events (9700 more)");
+    await page.click("#timeline-earlier");
+    expect(await shown.count()).toBe(600);
+    expect(await shown.first().textContent()).toContain("/notes/9400.md");
+    // The page still answers at once: a message sent now streams in at the end.
+    await page.fill("#chat-input", "after ten thousand");
+    await page.click("#chat-form button[type=submit]");
+    await page.waitForSelector(".event.agent p:text-is('Still here.')");
+    expect(await shown.count()).toBeGreaterThan(600);
+  }, 300_000);
 });

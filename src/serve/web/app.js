@@ -94,7 +94,32 @@ class ApiError extends Error {
     super(`${status} ${type}: ${message}`);
     this.status = status;
     this.type = type;
+    this.reason = message;
   }
+}
+
+/** What each refusal means, in words, before the server's own reason. */
+const REFUSALS = {
+  400: "The request was not valid",
+  401: "The API key was refused",
+  403: "This key may not do that",
+  404: "It does not exist (or no longer does)",
+  409: "It cannot be done now",
+  413: "It is too large",
+  429: "Too many requests: wait and try again",
+  501: "This server does not do that",
+  503: "The server cannot do that now",
+};
+
+/**
+ * An error as a sentence: `<what failed>: <what the status means>: <the server's reason> (<status> <type>)`,
+ * so a 409's "skill … is used by 1 agent: …" reads as why the delete was refused, not as a code.
+ */
+function sayError(error, what) {
+  if (!(error instanceof ApiError))
+    return `${what ? `${what}: ` : ""}${error instanceof Error ? error.message : String(error)}`;
+  const meaning = REFUSALS[error.status] ?? (error.status >= 500 ? "The server failed" : "Refused");
+  return `${what ? `${what}: ` : ""}${meaning}: ${error.reason} (${error.status} ${error.type})`;
 }
 
 async function errorOf(response) {
@@ -125,22 +150,70 @@ async function api(path, init = {}, key = apiKey()) {
 }
 
 /** Every item of a list route, following `next_page` (at most `max` items). */
-async function listAll(path, max = 500) {
+async function listAll(path, max = 500, size = 100) {
   const items = [];
   let page = null;
   do {
     const sep = path.includes("?") ? "&" : "?";
-    const result = await api(`${path}${sep}limit=100${page ? `&page=${encodeURIComponent(page)}` : ""}`);
+    const result = await api(`${path}${sep}limit=${size}${page ? `&page=${encodeURIComponent(page)}` : ""}`);
     items.push(...result.data);
     page = result.has_more ? result.next_page : null;
   } while (page && items.length < max);
   return items;
 }
 
-function showError(error) {
+function showError(error, what) {
   const box = $("error");
-  box.textContent = error instanceof Error ? error.message : String(error);
+  box.textContent = sayError(error, what);
   box.hidden = false;
+}
+
+/**
+ * Asks before a change that cannot be undone (or hides something): a modal dialog with the question, Cancel
+ * (focused first, and what Escape does) and the action's own label. Answers whether the user confirmed.
+ */
+function confirmDialog(title, text, action) {
+  return new Promise((resolve) => {
+    const cancel = el("button", { type: "button", className: "cancel", autofocus: true }, "Cancel");
+    const confirm = el("button", { type: "button", className: "danger confirm-action" }, action);
+    const dialog = el(
+      "dialog",
+      { className: "confirm-dialog", "aria-labelledby": "confirm-title", "aria-describedby": "confirm-text" },
+      el("h2", { id: "confirm-title" }, title),
+      el("p", { id: "confirm-text" }, text),
+      el("div", { className: "dialog-actions" }, cancel, confirm),
+    );
+    cancel.addEventListener("click", () => dialog.close("cancel"));
+    confirm.addEventListener("click", () => dialog.close("confirm"));
+    dialog.addEventListener("close", () => {
+      dialog.remove();
+      resolve(dialog.returnValue === "confirm");
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+  });
+}
+
+/**
+ * A button for a change that asks first (`confirmDialog`), then runs `run` and `after` (go elsewhere, draw again);
+ * a refusal is said in words in the page's error line (`sayError`), with nothing changed.
+ */
+function dangerButton(label, { title, text, action = label, run, after, attrs = {} }) {
+  const button = el("button", { type: "button", className: "danger", ...attrs }, label);
+  button.addEventListener("click", async () => {
+    clearError();
+    if (!(await confirmDialog(title, text, action))) return;
+    button.disabled = true;
+    try {
+      await run();
+    } catch (error) {
+      button.disabled = false;
+      showError(error, `Could not ${action.toLowerCase()}`);
+      return;
+    }
+    await after?.();
+  });
+  return button;
 }
 
 function clearError() {
@@ -252,6 +325,28 @@ function link(text, path, attrs = {}) {
 /** An id shown as text that may break anywhere (ids are long and have no spaces). */
 function idText(id) {
   return el("code", { className: "id" }, id);
+}
+
+const TIME_TODAY = new Intl.DateTimeFormat(undefined, {
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+});
+const TIME_DATE = new Intl.DateTimeFormat(undefined, {
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+});
+
+/** An ISO time as people read it (the time alone for today), the ISO itself on hover and for machines. */
+function timeText(iso) {
+  if (!iso) return "";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return String(iso);
+  const today = date.toDateString() === new Date().toDateString();
+  return el("time", { datetime: iso, title: iso }, (today ? TIME_TODAY : TIME_DATE).format(date));
 }
 
 /** A view's heading: focused when the view is reached by a link, so keyboard and reader users land on it. */
@@ -400,6 +495,17 @@ async function showSkill([id], draw) {
     skill.display_name,
     trail(["Skills", "/skills"]),
     heading(skill.display_name),
+    el(
+      "div",
+      { className: "actions" },
+      dangerButton("Delete skill", {
+        attrs: { id: "skill-delete" },
+        title: `Delete the skill ${skill.display_name}?`,
+        text: "The skill and every version of it are deleted for good. An agent that uses it must drop it first.",
+        run: () => api(`/v1/skills/${encodeURIComponent(skill.id)}`, { method: "DELETE" }),
+        after: () => navigate("/skills"),
+      }),
+    ),
     table(
       ["Version", "Name", "Description", "Created"],
       versions.map((v) => [link(v.id, versionPath(skill.id, v.id)), v.name, v.description, v.created_at]),
@@ -421,6 +527,17 @@ async function showVersion([id, version], draw) {
     trail(["Skills", "/skills"], [skill.display_name, skillPath(skill.id)]),
     heading(v.name),
     el("p", { className: "meta" }, "Version ", idText(v.id), ` · ${v.created_at}`),
+    el(
+      "div",
+      { className: "actions" },
+      dangerButton("Delete version", {
+        attrs: { id: "version-delete" },
+        title: `Delete version ${v.id} of ${skill.display_name}?`,
+        text: "This version is deleted for good. An agent pinned to it must move to another version first.",
+        run: () => api(path, { method: "DELETE" }),
+        after: () => navigate(skillPath(skill.id)),
+      }),
+    ),
     el("p", { className: "description" }, v.description),
     (v.warnings ?? []).length === 0
       ? ""
@@ -458,12 +575,24 @@ async function showAgents(_params, draw) {
     agents.length === 0
       ? el("p", { className: "empty" }, "No agents yet.")
       : table(
-          ["Agent", "Model", "Skills", "Id"],
+          ["Agent", "Model", "Skills", "Id", "Actions"],
           agents.map((a) => [
             a.name,
             typeof a.model === "string" ? a.model : a.model?.id,
             a.skills.map((s) => s.skill_id).join(", "),
             idText(a.id),
+            dangerButton("Archive", {
+              attrs: {
+                className: "danger small",
+                "data-archive-agent": a.id,
+                "aria-label": `Archive ${a.name}`,
+              },
+              title: `Archive the agent ${a.name}?`,
+              text: "An archived agent can start no new session and leaves this list; its sessions keep running.",
+              action: "Archive agent",
+              run: () => api(`/v1/agents/${encodeURIComponent(a.id)}/archive`, { method: "POST" }),
+              after: refresh,
+            }),
           ]),
           "Agents",
         ),
@@ -809,7 +938,7 @@ async function showFiles(_params, draw) {
     files.length === 0
       ? el("p", { id: "files-empty", className: "empty" }, "No files yet.")
       : table(
-          ["File", "Type", "Size", "Created", "Id"],
+          ["File", "Type", "Size", "Created", "Id", "Actions"],
           files.map((f) => [
             el(
               "button",
@@ -826,6 +955,18 @@ async function showFiles(_params, draw) {
             sizeText(f.size_bytes),
             f.created_at,
             idText(f.id),
+            dangerButton("Delete", {
+              attrs: {
+                className: "danger small",
+                "data-delete-file": f.id,
+                "aria-label": `Delete ${f.filename}`,
+              },
+              title: `Delete the file ${f.filename}?`,
+              text: "The file is deleted for good. This cannot be undone.",
+              action: "Delete file",
+              run: () => api(`/v1/files/${encodeURIComponent(f.id)}`, { method: "DELETE" }),
+              after: refresh,
+            }),
           ]),
           "Files",
         ),
@@ -996,6 +1137,34 @@ function outcomeForm(sendEvents, say) {
   );
 }
 
+/** How many of a timeline's entries are drawn at first, and how many more each "Show earlier" adds. */
+const TIMELINE_PAGE = 300;
+
+/** The kinds of timeline entries, as the filters name them. */
+const TIMELINE_KINDS = [
+  ["message", "Messages"],
+  ["tool", "Tool calls"],
+  ["skill", "Skills"],
+  ["fork", "Forks"],
+  ["outcome", "Outcomes"],
+  ["error", "Errors"],
+  ["usage", "Tokens"],
+];
+
+/** The timeline's filters: a box per kind; unticked, that kind's entries are hidden (`hide-<kind>` on `log`). */
+function timelineFilters(log) {
+  return el(
+    "fieldset",
+    { id: "timeline-filters", className: "filters" },
+    el("legend", {}, "Show"),
+    TIMELINE_KINDS.map(([kind, label]) => {
+      const box = el("input", { type: "checkbox", id: `filter-${kind}`, checked: true, "data-kind": kind });
+      box.addEventListener("change", () => log.classList.toggle(`hide-${kind}`, !box.checked));
+      return el("span", { className: "check" }, box, el("label", { for: box.id }, label));
+    }),
+  );
+}
+
 async function showChat([id], draw) {
   const session = await api(`/v1/sessions/${encodeURIComponent(id)}`);
   // data-stream: connecting, open (events arrive live), closed or failed.
@@ -1008,6 +1177,22 @@ async function showChat([id], draw) {
     "data-stream": "connecting",
   });
   const status = el("p", { id: "chat-status", role: "status" }, `Status: ${session.status}`);
+  // Stops the running turn (`user.interrupt`): enabled only while the session runs.
+  const stop = el(
+    "button",
+    { type: "button", id: "chat-stop", disabled: session.status !== "running" },
+    "Stop the turn",
+  );
+  stop.addEventListener("click", async () => {
+    stop.disabled = true;
+    chatError.textContent = "";
+    try {
+      await sendEvents([{ type: "user.interrupt" }]);
+    } catch (error) {
+      stop.disabled = false;
+      chatError.textContent = sayError(error, "Could not stop the turn");
+    }
+  });
   const chatError = el("p", { id: "chat-error", className: "error", role: "alert" });
   const skillsLoaded = el("ul", { id: "skills-loaded" });
   const referencesRead = el("ul", { id: "references-read" });
@@ -1081,6 +1266,7 @@ async function showChat([id], draw) {
         status: "created",
         events: 0,
         node: el("li", { className: "fork", "data-thread": threadId }),
+        thread: threadId,
       };
       forkItems.set(threadId, item);
       forks.append(item.node);
@@ -1092,6 +1278,8 @@ async function showChat([id], draw) {
     const last = item.last ? ` (last: ${item.last})` : "";
     const result = item.result ? ` → ${item.result}` : "";
     item.node.dataset.status = item.status;
+    const block = threadBlocks.get(item.thread);
+    if (block) block.summary.textContent = `Fork ${item.name}: ${item.status}, ${item.events} events`;
     item.node.textContent = `${item.name}: ${item.status}, ${item.events} events${last}${result}`;
   };
   const forkStatus = (item, event) => {
@@ -1119,13 +1307,101 @@ async function showChat([id], draw) {
     item.node.dataset.requests = String(item.requests);
     item.node.textContent = `Evaluation ${item.iteration + 1}: ${item.result ?? `${item.state}${requests}`}${item.explanation ? ` — ${item.explanation}` : ""}`;
   };
-  const line = (className, ...children) => {
-    log.append(el("div", { className: `event ${className}` }, ...children));
+  // ---- the timeline: one entry per event, a fork's events nested in its thread, the newest TIMELINE_PAGE shown ----
+  // The event being shown: its time, and its thread (a fork's entries go in the fork's block).
+  let current = null;
+  // Every top-level entry in order; while the stored history loads (`loading`), none is in the page yet, and
+  // then only the newest TIMELINE_PAGE are (`shownFrom` is the first one shown): "Show earlier" adds a page.
+  const entries = [];
+  let loading = true;
+  let shownFrom = 0;
+  const earlier = el(
+    "button",
+    { type: "button", id: "timeline-earlier", className: "quiet", hidden: true },
+    "Show earlier events",
+  );
+  const drawEarlier = () => {
+    earlier.hidden = shownFrom === 0;
+    earlier.textContent = `Show earlier events (${shownFrom} more)`;
+  };
+  earlier.addEventListener("click", () => {
+    const from = Math.max(0, shownFrom - TIMELINE_PAGE);
+    log.prepend(...entries.slice(from, shownFrom));
+    shownFrom = from;
+    drawEarlier();
+  });
+  const attachTail = () => {
+    loading = false;
+    shownFrom = Math.max(0, entries.length - TIMELINE_PAGE);
+    log.append(...entries.slice(shownFrom));
+    drawEarlier();
+  };
+  // Each fork's block in the timeline by thread id: `{node, summary, body}` (a `details` one opens to follow it).
+  const threadBlocks = new Map();
+  const addEntry = (node, thread) => {
+    if (thread) {
+      threadBlock(thread).body.append(node);
+      return;
+    }
+    entries.push(node);
+    if (!loading) log.append(node);
+  };
+  const threadBlock = (threadId) => {
+    let block = threadBlocks.get(threadId);
+    if (block) return block;
+    const summary = el("summary", {}, "");
+    const body = el("div", { className: "thread-events" });
+    const node = el(
+      "div",
+      { className: "entry", "data-kind": "fork" },
+      el("details", { className: "thread", "data-thread": threadId }, summary, body),
+    );
+    block = { node, summary, body };
+    threadBlocks.set(threadId, block);
+    summary.textContent = `Fork ${forkItem(threadId).name}: ${forkItem(threadId).status}`;
+    addEntry(node, null);
+    return block;
+  };
+  /** An entry of kind `kind` (the filters' names) whose `.event` has `className` and `children`. */
+  const line = (kind, className, ...children) => {
+    const event = el("div", { className: `event ${className}` }, ...children);
+    const node = el("div", { className: "entry", "data-kind": kind }, timeText(current?.processed_at), event);
+    addEntry(node, current?.session_thread_id);
+    return node;
+  };
+  // Tokens: the current turn's and the session's, from each model request's `span.model_request_end`.
+  const tokens = {
+    turn: { input: 0, output: 0, cacheRead: 0 },
+    total: { input: 0, output: 0, cacheRead: 0 },
+  };
+  const usageTotal = el("p", { id: "usage-total" }, "No model requests yet.");
+  const tokenText = (t) =>
+    `${t.input.toLocaleString()} in · ${t.output.toLocaleString()} out${t.cacheRead ? ` · ${t.cacheRead.toLocaleString()} cache read` : ""}`;
+  const countTokens = (usage) => {
+    for (const bucket of [tokens.turn, tokens.total]) {
+      bucket.input += (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0);
+      bucket.output += usage?.output_tokens ?? 0;
+      bucket.cacheRead += usage?.cache_read_input_tokens ?? 0;
+    }
+    usageTotal.textContent = `Total: ${tokenText(tokens.total)} tokens`;
+  };
+  const endTurnUsage = () => {
+    const turn = tokens.turn;
+    if (turn.input + turn.output + turn.cacheRead === 0) return;
+    line("usage", "usage", `Tokens this turn: ${tokenText(turn)}`);
+    tokens.turn = { input: 0, output: 0, cacheRead: 0 };
+  };
+  // Skill calls by their event id, for their mode: inline (no thread), fork (a thread of its name started before
+  // its result) or background (its result is the handle of a fork that runs on).
+  const skillCalls = new Map();
+  const drawSkillMode = (call) => {
+    if (call.modeNode) call.modeNode.textContent = call.mode ?? "";
   };
 
   const show = (event) => {
     if (event.id && seen.has(event.id)) return;
     if (event.id) seen.add(event.id);
+    current = event;
     const thread = event.session_thread_id;
     const forkClass = thread ? " fork" : "";
     if (thread && !event.type.startsWith("session.thread_")) {
@@ -1136,10 +1412,11 @@ async function showChat([id], draw) {
     }
     switch (event.type) {
       case "user.message":
-        line("user", "You: ", textOf(event.content));
+        line("message", "user", "You: ", textOf(event.content));
         break;
       case "agent.message":
         line(
+          "message",
           `agent${forkClass}`,
           thread ? `[${forkItem(thread).name}] ` : "",
           markdown(textOf(event.content)),
@@ -1154,9 +1431,50 @@ async function showChat([id], draw) {
       case "agent.tool_use":
       case "agent.mcp_tool_use":
       case "agent.custom_tool_use": {
-        line(`tool${forkClass}`, `→ ${callName(event)} ${brief(event.input ?? {})}`);
+        const isSkill = event.name === "Skill" && event.input?.skill;
+        const modeNode = isSkill ? el("span", { className: "badge skill-mode" }, "") : null;
+        const result = el("pre", { className: "call-result" }, "(no result yet)");
+        const entry = line(
+          isSkill ? "skill" : "tool",
+          `tool${forkClass}${isSkill ? " skill" : ""}`,
+          `→ ${callName(event)} ${brief(event.input ?? {})}`,
+        );
+        if (modeNode) entry.querySelector(".event").append(" ", modeNode);
+        entry.append(
+          el(
+            "details",
+            { className: "call" },
+            el("summary", {}, "Input and result"),
+            el(
+              "div",
+              { className: "call-grid" },
+              el(
+                "div",
+                {},
+                el("h4", {}, "Input"),
+                el("pre", { className: "call-input" }, JSON.stringify(event.input ?? {}, null, 2)),
+              ),
+              el("div", {}, el("h4", {}, "Result"), result),
+            ),
+          ),
+        );
         trackCall(event);
-        if (event.name === "Skill" && event.input?.skill) {
+        const call = event.id ? calls.get(event.id) : undefined;
+        if (call) {
+          call.entry = entry;
+          call.result = result;
+        }
+        if (isSkill && event.id) {
+          const skillCall = {
+            name: event.input.skill,
+            thread: thread ?? null,
+            mode: null,
+            modeNode,
+            forkThread: null,
+          };
+          skillCalls.set(event.id, skillCall);
+        }
+        if (isSkill) {
           skillsLoaded.append(
             el("li", {}, `${event.input.skill}${event.input.args ? ` (${event.input.args})` : ""}`),
           );
@@ -1167,23 +1485,65 @@ async function showChat([id], draw) {
         break;
       }
       case "agent.tool_result":
-      case "agent.mcp_tool_result":
-        line(`tool${forkClass}`, `← ${event.is_error ? "error " : ""}${brief(textOf(event.content) || "")}`);
-        setCallState(event.tool_use_id ?? event.mcp_tool_use_id, event.is_error ? "error" : "done");
+      case "agent.mcp_tool_result": {
+        const useId = event.tool_use_id ?? event.mcp_tool_use_id;
+        const call = calls.get(useId);
+        const said = `← ${event.is_error ? "error " : ""}${brief(textOf(event.content) || "")}`;
+        if (call?.entry) {
+          call.entry
+            .querySelector(".event")
+            .after(el("div", { className: `event tool result${forkClass}` }, said));
+          call.result.textContent = textOf(event.content) || "(empty)";
+          call.entry.dataset.state = event.is_error ? "error" : "done";
+        } else {
+          line("tool", `tool${forkClass}`, said);
+        }
+        const skillCall = skillCalls.get(useId);
+        if (skillCall) {
+          // A background fork's caller is answered at once with its handle (src/fork/background.ts).
+          const text = textOf(event.content);
+          skillCall.mode = /started in the background/.test(text)
+            ? "background"
+            : skillCall.forkThread
+              ? "fork"
+              : event.is_error
+                ? "failed"
+                : "inline";
+          drawSkillMode(skillCall);
+        }
+        setCallState(useId, event.is_error ? "error" : "done");
         break;
+      }
       case "user.custom_tool_result":
         setCallState(event.custom_tool_use_id, event.is_error ? "error" : "done");
+        break;
+      case "user.interrupt":
+        line("message", "user", "You stopped the turn.");
         break;
       case "user.tool_confirmation": {
         const name = calls.get(event.tool_use_id)?.event;
         const verb = event.result === "allow" ? "allowed" : "denied";
         const why = event.deny_message ? `: ${event.deny_message}` : "";
-        line("user", `You ${verb} ${name ? callName(name) : event.tool_use_id}${why}`);
+        line("tool", "user", `You ${verb} ${name ? callName(name) : event.tool_use_id}${why}`);
         setCallState(event.tool_use_id, verb);
         break;
       }
-      case "session.thread_created":
+      case "session.thread_created": {
         drawFork(forkItem(event.session_thread_id, event.agent_name));
+        threadBlock(event.session_thread_id);
+        // The Skill call (not yet answered) that started it: the newest one naming this skill.
+        for (const skillCall of [...skillCalls.values()].reverse()) {
+          if (skillCall.name !== event.agent_name || skillCall.mode !== null || skillCall.forkThread)
+            continue;
+          skillCall.forkThread = event.session_thread_id;
+          skillCall.mode = "fork";
+          drawSkillMode(skillCall);
+          break;
+        }
+        break;
+      }
+      case "span.model_request_end":
+        countTokens(event.model_usage);
         break;
       case "session.thread_status_running":
       case "session.thread_status_idle":
@@ -1210,22 +1570,25 @@ async function showChat([id], draw) {
         }
         syncCards(waiting);
         const action = waiting.length > 0 ? " (requires action)" : "";
-        status.textContent = `Status: ${event.type.slice("session.status_".length)}${action}`;
+        const state = event.type.slice("session.status_".length);
+        if (state === "idle" || state === "terminated") endTurnUsage();
+        status.textContent = `Status: ${state}${action}`;
+        stop.disabled = state !== "running";
         break;
       }
       case "session.error":
-        line("error", `Error: ${event.error?.message ?? event.error?.type ?? "unknown"}`);
+        line("error", "error", `Error: ${event.error?.message ?? event.error?.type ?? "unknown"}`);
         break;
       case "user.define_outcome": {
         const most = event.max_iterations ? ` (at most ${event.max_iterations} evaluations)` : "";
-        line("user outcome", `Outcome: ${event.description}${most}`);
+        line("outcome", "user outcome", `Outcome: ${event.description}${most}`);
         break;
       }
       case "span.outcome_evaluation_start": {
         const item = evaluation(event);
         item.state = "grading";
         drawEvaluation(item);
-        line("outcome", `Evaluation ${event.iteration + 1} started`);
+        line("outcome", "outcome", `Evaluation ${event.iteration + 1} started`);
         break;
       }
       case "span.outcome_evaluation_ongoing": {
@@ -1241,15 +1604,16 @@ async function showChat([id], draw) {
         drawEvaluation(item);
         line(
           "outcome",
+          "outcome",
           `Evaluation ${event.iteration + 1}: ${event.result}${event.explanation ? ` — ${event.explanation}` : ""}`,
         );
         break;
       }
       case "agent.thread_context_compacted":
-        line("tool", "(context compacted)");
+        line("message", "tool", "(context compacted)");
         break;
       case "system.message":
-        line("tool", textOf(event.content) || brief(event));
+        line("message", "tool", textOf(event.content) || brief(event));
         break;
       default:
         break;
@@ -1287,10 +1651,34 @@ async function showChat([id], draw) {
     el("p", { className: "meta" }, `Agent: ${session.agent?.name ?? ""}`),
     el(
       "div",
+      { className: "actions" },
+      session.archived_at
+        ? el("span", { className: "badge" }, "Archived")
+        : dangerButton("Archive", {
+            attrs: { id: "session-archive" },
+            title: "Archive this session?",
+            text: "An archived session takes no more messages and leaves the Sessions list; its events are kept and the API still reads them.",
+            action: "Archive session",
+            run: () => api(`/v1/sessions/${encodeURIComponent(id)}/archive`, { method: "POST" }),
+            after: () => navigate("/sessions"),
+          }),
+      dangerButton("Delete", {
+        attrs: { id: "session-delete" },
+        title: "Delete this session?",
+        text: "The session and all its events are deleted for good. This cannot be undone.",
+        action: "Delete session",
+        run: () => api(`/v1/sessions/${encodeURIComponent(id)}`, { method: "DELETE" }),
+        after: () => navigate("/sessions"),
+      }),
+    ),
+    el(
+      "div",
       { className: "chat" },
       el(
         "section",
         { className: "conversation", "aria-label": "Conversation" },
+        timelineFilters(log),
+        earlier,
         log,
         confirmations,
         status,
@@ -1313,7 +1701,12 @@ async function showChat([id], draw) {
           },
           el("label", { for: "chat-input", className: "visually-hidden" }, "Message"),
           input,
-          el("button", { type: "submit", className: "primary" }, "Send"),
+          el(
+            "div",
+            { className: "chat-buttons" },
+            el("button", { type: "submit", className: "primary" }, "Send"),
+            stop,
+          ),
         ),
         outcomeForm(sendEvents, (message) => {
           chatError.textContent = message;
@@ -1322,6 +1715,8 @@ async function showChat([id], draw) {
       el(
         "aside",
         { className: "side", "aria-label": "Session details" },
+        el("h3", {}, "Tokens"),
+        usageTotal,
         el("h3", {}, "Skills loaded"),
         skillsLoaded,
         el("h3", {}, "References read"),
@@ -1346,9 +1741,13 @@ async function showChat([id], draw) {
       item.status = thread.status === "idle" ? "done" : thread.status;
       drawFork(item);
     }
-    for (const event of await listAll(`/v1/sessions/${encodeURIComponent(id)}/events`, 5000)) show(event);
+    for (const event of await listAll(`/v1/sessions/${encodeURIComponent(id)}/events`, 100_000, 1000))
+      show(event);
   } catch (error) {
-    chatError.textContent = `Events: ${error.message}`;
+    chatError.textContent = sayError(error, "Could not read the session's events");
+  } finally {
+    current = null;
+    attachTail();
   }
   stream();
 }
