@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createModelClient } from "../../src/agent/model-client.js";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
 import { ensureWorkspace } from "../../src/serve/store/workspaces.js";
+import { artifactsDir, axeViolations, screenshot } from "../support/axe.js";
 import { launchChromium } from "../support/browser.js";
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
 import { type ServedApp, startServedApp } from "../support/served-app.js";
@@ -417,5 +418,148 @@ describe("the web page as a console (issue #46)", () => {
     await page.click("#chat-form button[type=submit]");
     await page.waitForSelector(".event.agent p:text-is('Still here.')");
     expect(await shown.count()).toBeGreaterThan(600);
+  }, 300_000);
+
+  it("shows a skill's versions: the agents using it, a diff between two, each file's text or its download; a missing one as not found", async () => {
+    const md = (extra: string) =>
+      `---\nname: notes\ndescription: Keeps notes\n---\n# Notes\nFirst line.\n${extra}`;
+    const skill = await client.beta.skills.create({
+      files: [
+        await toFile(Buffer.from(md("Old line.\n")), "notes/SKILL.md"),
+        await toFile(Buffer.from("Same text.\n"), "notes/references/kept.md"),
+      ],
+    });
+    const bytes = Buffer.from([0, 1, 2, 255, 0, 7]);
+    const second = await client.beta.skills.versions.create(skill.id, {
+      files: [
+        await toFile(Buffer.from(md("New line.\n")), "notes/SKILL.md"),
+        await toFile(Buffer.from("Same text.\n"), "notes/references/kept.md"),
+        await toFile(bytes, "notes/assets/logo.bin"),
+      ],
+    });
+    await client.beta.agents.create({
+      name: "note-taker",
+      model: "claude-sonnet-4-6",
+      skills: [{ type: "custom", skill_id: skill.id }],
+    });
+    await page.goto(`${served.url}/skills/${skill.id}`);
+    await page.waitForSelector("#skill-users");
+    expect(await page.textContent("#skill-users")).toBe("note-taker (latest version)");
+
+    // The diff: the version before the newest against the newest, by default.
+    await page.click("#diff-form button[type=submit]");
+    const changed = page.locator("#version-diff .diff-file[data-path='notes/SKILL.md']");
+    await changed.waitFor();
+    expect(await changed.locator("h4").textContent()).toBe("notes/SKILL.md — changed");
+    expect(await changed.locator(".del").allTextContents()).toEqual(["- Old line.\n"]);
+    expect(await changed.locator(".add").allTextContents()).toEqual(["+ New line.\n"]);
+    expect(await changed.locator(".same").first().textContent()).toBe("  ---\n");
+    const added = page.locator("#version-diff .diff-file[data-path='notes/assets/logo.bin']");
+    expect(await added.locator("h4").textContent()).toBe("notes/assets/logo.bin — added");
+    expect(await added.textContent()).toContain("Not compared");
+    expect(await page.locator("#version-diff .diff-file[data-path='notes/references/kept.md']").count()).toBe(
+      0,
+    );
+
+    // A version's files: a text file opens in the page, a binary one is downloaded byte for byte.
+    await page.goto(`${served.url}/skills/${skill.id}/versions/${second.id}`);
+    await page.click("[data-file='notes/references/kept.md']");
+    await expect.poll(() => page.textContent("#file-text")).toBe("Same text.\n");
+    await page.click("[data-file='notes/assets/logo.bin']");
+    await expect.poll(() => page.textContent("#file-view")).toContain("Not text");
+    const [saved] = await Promise.all([
+      page.waitForEvent("download"),
+      page.click("[data-download='notes/assets/logo.bin']"),
+    ]);
+    expect(saved.suggestedFilename()).toBe("logo.bin");
+    expect((await readFile(await saved.path())).equals(bytes)).toBe(true);
+
+    // An id this workspace does not hold: the not-found view, and the way back to its section.
+    await page.goto(`${served.url}/skills/skill_nope`);
+    await page.waitForSelector("#not-found");
+    expect(await page.textContent("#view h2")).toBe("Not found");
+    expect(await page.getAttribute("#not-found a", "href")).toBe("/skills");
+  });
+
+  // Each new view at two widths (and the phone width dark), checked by axe: the bound is for a hang.
+  it("has no serious or critical axe-core violations on the console's views, at 375 px and 1280 px; screenshots kept", async () => {
+    const sessions = (await client.beta.sessions.list()).data;
+    const timeline = sessions.find((s) => s.title === "timeline");
+    const skill = (await client.beta.skills.list()).data.find((s) => s.display_name === "notes");
+    if (timeline === undefined || skill === undefined) throw new Error("the session and skill made above");
+    // `act`: what is done before the check (a thread and a call opened, the diff drawn, a dialog open).
+    const views: { name: string; path: string; ready: string; act?: (tab: Page) => Promise<void> }[] = [
+      {
+        name: "session-timeline",
+        path: `/sessions/${timeline.id}`,
+        ready: "#chat-log[data-stream=open] details.thread",
+        act: async (tab) => {
+          await tab.locator("#chat-log details.thread summary").first().click();
+          await tab.locator("#chat-log details.call summary").first().click();
+        },
+      },
+      {
+        name: "session-confirm-delete",
+        path: `/sessions/${timeline.id}`,
+        ready: "#chat-log[data-stream=open]",
+        act: async (tab) => {
+          await tab.click("#session-delete");
+          await tab.waitForSelector("dialog.confirm-dialog");
+        },
+      },
+      {
+        name: "skill-diff",
+        path: `/skills/${skill.id}`,
+        ready: "#diff-form",
+        act: async (tab) => {
+          await tab.click("#diff-form button[type=submit]");
+          await tab.waitForSelector("#version-diff .diff-file");
+        },
+      },
+      {
+        name: "skill-version-file",
+        path: `/skills/${skill.id}/versions/${skill.latest_version_id}`,
+        ready: "#skill-md",
+        act: async (tab) => {
+          await tab.click("[data-file='notes/references/kept.md']");
+          await tab.waitForSelector("#file-text");
+        },
+      },
+      { name: "not-found", path: "/skills/skill_nope", ready: "#not-found" },
+    ];
+    const dir = await artifactsDir("web");
+    const found: string[] = [];
+    for (const [width, scheme] of [
+      [375, "light"],
+      [1280, "light"],
+      [375, "dark"],
+    ] as const) {
+      const context = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: scheme });
+      try {
+        const tab = await context.newPage();
+        tab.setDefaultTimeout(20_000);
+        await tab.goto(`${served.url}/`);
+        await tab.fill("#api-key", "k");
+        await tab.click("#signin-form button[type=submit]");
+        await tab.waitForSelector("#nav:not([hidden])");
+        for (const view of views) {
+          await tab.goto(`${served.url}${view.path}`);
+          await tab.waitForSelector(view.ready);
+          await view.act?.(tab);
+          const name = `${view.name}-${width}-${scheme}`;
+          for (const v of await axeViolations(tab)) {
+            found.push(`${name}: ${v.impact} ${v.id} (${v.help}) at ${v.targets.join(", ")}`);
+          }
+          const overflow = await tab.evaluate<number>(
+            "document.documentElement.scrollWidth - document.documentElement.clientWidth",
+          );
+          if (overflow > 0) found.push(`${name}: ${overflow} px wider than the screen`);
+          await screenshot(tab, dir, name);
+        }
+      } finally {
+        await context.close();
+      }
+    }
+    expect(found).toEqual([]);
   }, 300_000);
 });

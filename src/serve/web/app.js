@@ -392,7 +392,7 @@ function skillTable(skills, empty) {
 
 async function showSkills(_params, draw) {
   const skills = await listAll("/v1/skills", SKILLS_SHOWN);
-  const listed = () => skillTable(skills, "No skills yet.");
+  const listed = () => skillTable(skills, "No skills yet. Upload a skill folder or a zip above to start.");
   const results = el("div", { id: "skill-list" }, listed());
   const query = el("input", {
     id: "skill-search",
@@ -488,9 +488,166 @@ async function showSkills(_params, draw) {
   );
 }
 
+// ---- a skill's versions: files, text, diff ----
+
+/** A version's files by path (its zip, unpacked). */
+async function versionFiles(skillId, versionId) {
+  const path = `/v1/skills/${encodeURIComponent(skillId)}/versions/${encodeURIComponent(versionId)}/content`;
+  return unzip(await (await api(path, { raw: true })).arrayBuffer());
+}
+
+/** A file's bytes as text, or null when they are not UTF-8 text (a NUL, or bytes that do not decode). */
+function textOfBytes(bytes) {
+  if (bytes.includes(0)) return null;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** The most lines of a file the diff compares (the table it fills grows with the product of both lengths). */
+const DIFF_MAX_LINES = 3000;
+
+/**
+ * The lines of `before` and `after` as `[mark, line]`: " " kept, "-" removed, "+" added, by a longest common
+ * subsequence of lines (the shortest edit for these sizes). Null when either side is over DIFF_MAX_LINES.
+ */
+function lineDiff(before, after) {
+  const a = before === "" ? [] : before.split("\n");
+  const b = after === "" ? [] : after.split("\n");
+  if (a.length > DIFF_MAX_LINES || b.length > DIFF_MAX_LINES) return null;
+  const width = b.length + 1;
+  const common = new Uint32Array((a.length + 1) * width);
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--)
+      common[i * width + j] =
+        a[i] === b[j]
+          ? common[(i + 1) * width + j + 1] + 1
+          : Math.max(common[(i + 1) * width + j], common[i * width + j + 1]);
+  const out = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      out.push([" ", a[i++]]);
+      j++;
+    } else if (j < b.length && (i === a.length || common[i * width + j + 1] >= common[(i + 1) * width + j])) {
+      out.push(["+", b[j++]]);
+    } else {
+      out.push(["-", a[i++]]);
+    }
+  }
+  return out;
+}
+
+/** Each file that differs between two versions' files: its path, what changed and its lines marked. */
+function versionDiff(before, after) {
+  const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
+  const changes = [];
+  for (const path of paths) {
+    const a = before.get(path);
+    const b = after.get(path);
+    if (a && b && a.length === b.length && a.every((byte, k) => byte === b[k])) continue;
+    const what = !a ? "added" : !b ? "removed" : "changed";
+    const textA = a ? textOfBytes(a) : "";
+    const textB = b ? textOfBytes(b) : "";
+    const lines = textA === null || textB === null ? null : lineDiff(textA, textB);
+    changes.push({ path, what, lines });
+  }
+  return changes;
+}
+
+/** The diff between two versions, drawn: a section per changed file, its lines marked (+ added, - removed). */
+function diffView(changes, from, to) {
+  if (changes.length === 0)
+    return el("p", { className: "empty" }, `Versions ${from} and ${to} hold the same files.`);
+  return el(
+    "div",
+    {},
+    changes.map(({ path, what, lines }) =>
+      el(
+        "section",
+        { className: "diff-file", "data-path": path, "aria-label": `${path} (${what})` },
+        el("h4", {}, `${path} — ${what}`),
+        lines === null
+          ? el("p", { className: "hint" }, "Not compared: not text, or too long.")
+          : el(
+              "pre",
+              { className: "diff", tabindex: "0", role: "region", "aria-label": `Changes to ${path}` },
+              lines.map(([mark, line]) =>
+                el(
+                  "span",
+                  { className: mark === "+" ? "add" : mark === "-" ? "del" : "same" },
+                  `${mark} ${line}\n`,
+                ),
+              ),
+            ),
+      ),
+    ),
+  );
+}
+
+/** A version's file as shown when opened: its path, then its text or why it is not shown. */
+function fileShown(name, bytes) {
+  const text = textOfBytes(bytes);
+  return [
+    el("h4", { tabindex: "-1" }, name),
+    text === null
+      ? el("p", { className: "hint" }, `Not text (${sizeText(bytes.length)}): use its download link.`)
+      : el("pre", { id: "file-text", tabindex: "0", role: "region", "aria-label": name }, text),
+  ];
+}
+
+/** Saves bytes the page holds under a file name. */
+function saveBytes(bytes, filename) {
+  const url = URL.createObjectURL(new Blob([bytes]));
+  try {
+    el("a", { href: url, download: filename }).click();
+  } finally {
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  }
+}
+
 async function showSkill([id], draw) {
   const skill = await api(`/v1/skills/${encodeURIComponent(id)}`);
-  const versions = await listAll(`/v1/skills/${encodeURIComponent(id)}/versions`);
+  const [versions, agents] = await Promise.all([
+    listAll(`/v1/skills/${encodeURIComponent(id)}/versions`),
+    listAll("/v1/agents", 1000),
+  ]);
+  const users = agents.filter((a) => a.skills.some((ref) => ref.skill_id === skill.id));
+  const option = (v) => el("option", { value: v.id }, `${v.id} · ${v.name}`);
+  const from = el("select", { id: "diff-from" }, versions.map(option));
+  const to = el("select", { id: "diff-to" }, versions.map(option));
+  // The list is newest first: by default the version before the newest against the newest.
+  if (versions.length > 1) {
+    from.value = versions[1].id;
+    to.value = versions[0].id;
+  }
+  const diffOut = el("div", { id: "version-diff", "aria-live": "polite" });
+  const compare = el(
+    "form",
+    {
+      id: "diff-form",
+      onsubmit: guarded(async () => {
+        diffOut.replaceChildren(el("p", { className: "loading", role: "status" }, "Comparing…"));
+        try {
+          const [a, b] = await Promise.all([
+            versionFiles(skill.id, from.value),
+            versionFiles(skill.id, to.value),
+          ]);
+          diffOut.replaceChildren(diffView(versionDiff(a, b), from.value, to.value));
+        } catch (error) {
+          diffOut.replaceChildren(
+            el("p", { className: "error", role: "alert" }, sayError(error, "Could not compare")),
+          );
+        }
+      }),
+    },
+    field("From version", from),
+    field("To version", to),
+    el("button", { type: "submit" }, "Compare"),
+  );
   draw(
     skill.display_name,
     trail(["Skills", "/skills"]),
@@ -508,9 +665,35 @@ async function showSkill([id], draw) {
     ),
     table(
       ["Version", "Name", "Description", "Created"],
-      versions.map((v) => [link(v.id, versionPath(skill.id, v.id)), v.name, v.description, v.created_at]),
+      versions.map((v) => [
+        link(v.id, versionPath(skill.id, v.id)),
+        v.name,
+        v.description,
+        timeText(v.created_at),
+      ]),
       "Versions",
     ),
+    el("h3", {}, "Agents using it"),
+    users.length === 0
+      ? el(
+          "p",
+          { id: "skill-users", className: "empty" },
+          "No agent uses this skill. Give it to one on the Agents page.",
+        )
+      : el(
+          "ul",
+          { id: "skill-users" },
+          users.map((a) => {
+            const ref = a.skills.find((r) => r.skill_id === skill.id);
+            const pinned =
+              ref?.version && ref.version !== "latest" ? ` (version ${ref.version})` : " (latest version)";
+            return el("li", {}, a.name, pinned);
+          }),
+        ),
+    el("h3", {}, "Compare two versions"),
+    versions.length < 2
+      ? el("p", { className: "empty" }, "Only one version so far: upload another to compare them.")
+      : el("div", {}, compare, diffOut),
   );
 }
 
@@ -522,11 +705,13 @@ async function showVersion([id, version], draw) {
   const files = await unzip(await response.arrayBuffer());
   const skillMd = [...files.entries()].find(([name]) => /(^|\/)SKILL\.md$/.test(name));
   const skillMdText = skillMd ? new TextDecoder().decode(skillMd[1]) : "";
+  // The file opened from the list: its text, or a word that it is not text (the download is beside its name).
+  const fileView = el("section", { id: "file-view", className: "card", "aria-label": "File", hidden: true });
   draw(
     `${v.name} ${v.id}`,
     trail(["Skills", "/skills"], [skill.display_name, skillPath(skill.id)]),
     heading(v.name),
-    el("p", { className: "meta" }, "Version ", idText(v.id), ` · ${v.created_at}`),
+    el("p", { className: "meta" }, "Version ", idText(v.id), " · ", timeText(v.created_at)),
     el(
       "div",
       { className: "actions" },
@@ -543,15 +728,47 @@ async function showVersion([id, version], draw) {
       ? ""
       : el(
           "ul",
-          { id: "skill-warnings", className: "warnings" },
+          { id: "skill-warnings", className: "warnings", "aria-label": "Lint findings" },
           v.warnings.map((w) => el("li", {}, `${w.code} (${w.file}): ${w.message}`)),
         ),
     el("h3", {}, "Files"),
     el(
       "ul",
       { className: "files" },
-      [...files.keys()].map((name) => el("li", {}, name)),
+      [...files.entries()].map(([name, bytes]) =>
+        el(
+          "li",
+          {},
+          el(
+            "button",
+            {
+              type: "button",
+              className: "link",
+              "data-file": name,
+              onclick: () => {
+                fileView.replaceChildren(...fileShown(name, bytes));
+                fileView.hidden = false;
+                fileView.querySelector("h4")?.focus();
+              },
+            },
+            name,
+          ),
+          ` (${sizeText(bytes.length)}) `,
+          el(
+            "button",
+            {
+              type: "button",
+              className: "link",
+              "data-download": name,
+              "aria-label": `Download ${name}`,
+              onclick: () => saveBytes(bytes, name.split("/").pop() ?? name),
+            },
+            "download",
+          ),
+        ),
+      ),
     ),
+    fileView,
     el("h3", {}, "SKILL.md"),
     skillMd ? markdown(bodyOf(skillMdText), { id: "skill-md-rendered" }) : "",
     el("h4", {}, "Source"),
@@ -560,6 +777,30 @@ async function showVersion([id, version], draw) {
       { id: "skill-md", tabindex: "0", role: "region", "aria-label": "SKILL.md source" },
       skillMd ? skillMdText : "(no SKILL.md)",
     ),
+  );
+}
+
+/**
+ * An agent's skills as links named as people know them (an Anthropic skill by its id, a removed one said so),
+ * each with its pinned version when it has one.
+ */
+function skillNames(refs, skills) {
+  if (refs.length === 0) return "none";
+  const byId = new Map(skills.map((s) => [s.id, s]));
+  return el(
+    "ul",
+    { className: "inline-list" },
+    refs.map((ref) => {
+      const known = byId.get(ref.skill_id);
+      const pinned = ref.version && ref.version !== "latest" ? ` (version ${ref.version})` : "";
+      if (ref.type !== "custom") return el("li", {}, `${ref.skill_id}${pinned}`);
+      return el(
+        "li",
+        {},
+        known ? link(known.display_name, skillPath(known.id)) : `${ref.skill_id} (deleted)`,
+        pinned,
+      );
+    }),
   );
 }
 
@@ -573,13 +814,17 @@ async function showAgents(_params, draw) {
     "Agents",
     heading("Agents"),
     agents.length === 0
-      ? el("p", { className: "empty" }, "No agents yet.")
+      ? el(
+          "p",
+          { className: "empty" },
+          "No agents yet. Make one below: name it and tick the skills it may use.",
+        )
       : table(
           ["Agent", "Model", "Skills", "Id", "Actions"],
           agents.map((a) => [
             a.name,
             typeof a.model === "string" ? a.model : a.model?.id,
-            a.skills.map((s) => s.skill_id).join(", "),
+            skillNames(a.skills, skills),
             idText(a.id),
             dangerButton("Archive", {
               attrs: {
@@ -657,14 +902,20 @@ async function showSessions(_params, draw) {
     "Sessions",
     heading("Sessions"),
     sessions.length === 0
-      ? el("p", { className: "empty" }, "No sessions yet.")
+      ? el(
+          "p",
+          { className: "empty" },
+          agents.length === 0
+            ? "No sessions yet. A session runs an agent: make one on the Agents page first."
+            : "No sessions yet. Open one below with one of your agents.",
+        )
       : table(
           ["Session", "Agent", "Status", "Created", "Id"],
           sessions.map((s) => [
             link(s.title || s.id, sessionPath(s.id)),
             s.agent?.name,
             s.status,
-            s.created_at,
+            timeText(s.created_at),
             idText(s.id),
           ]),
           "Sessions",
@@ -724,13 +975,17 @@ async function showMemory(_params, draw) {
     "Memory",
     heading("Memory stores"),
     stores.length === 0
-      ? el("p", { id: "stores-empty", className: "empty" }, "No memory stores yet.")
+      ? el(
+          "p",
+          { id: "stores-empty", className: "empty" },
+          "No memory stores yet. Make one below; a session's agent reads and writes the stores attached to it.",
+        )
       : table(
           ["Store", "Description", "Created", "Id"],
           stores.map((s) => [
             link(s.name, storePath(s.id)),
             s.archived_at ? `${s.description} (archived)` : s.description,
-            s.created_at,
+            timeText(s.created_at),
             idText(s.id),
           ]),
           "Memory stores",
@@ -783,13 +1038,17 @@ async function showStore([storeId], draw) {
       store.description ? ` · ${store.description}` : "",
     ),
     memories.length === 0
-      ? el("p", { id: "memories-empty", className: "empty" }, "No memories in this store yet.")
+      ? el(
+          "p",
+          { id: "memories-empty", className: "empty" },
+          "No memories in this store yet. Write one below, or let a session's agent write them.",
+        )
       : table(
           ["Path", "Size", "Updated", "Id"],
           memories.map((m) => [
             link(m.path, memoryPath(store.id, m.id)),
             sizeText(m.content_size_bytes),
-            m.updated_at,
+            timeText(m.updated_at),
             idText(m.id),
           ]),
           "Memories",
@@ -845,7 +1104,8 @@ async function showMemoryItem([storeId, memoryId], draw) {
       { className: "meta" },
       "Memory ",
       idText(memory.id),
-      ` · ${sizeText(memory.content_size_bytes)} · updated ${memory.updated_at}`,
+      ` · ${sizeText(memory.content_size_bytes)} · updated `,
+      timeText(memory.updated_at),
     ),
     /\.(md|markdown)$/i.test(memory.path) ? markdown(memory.content ?? "", { id: "memory-rendered" }) : "",
     el(
@@ -885,7 +1145,7 @@ async function showMemoryItem([storeId, memoryId], draw) {
         v.path ?? "",
         sizeText(v.content_size_bytes),
         actor(v.created_by),
-        v.created_at,
+        timeText(v.created_at),
       ]),
       "Versions",
     ),
@@ -936,7 +1196,11 @@ async function showFiles(_params, draw) {
       status,
     ),
     files.length === 0
-      ? el("p", { id: "files-empty", className: "empty" }, "No files yet.")
+      ? el(
+          "p",
+          { id: "files-empty", className: "empty" },
+          "No files yet. Upload one above; a session can mount it as a resource.",
+        )
       : table(
           ["File", "Type", "Size", "Created", "Id", "Actions"],
           files.map((f) => [
@@ -953,7 +1217,7 @@ async function showFiles(_params, draw) {
             ),
             f.mime_type,
             sizeText(f.size_bytes),
-            f.created_at,
+            timeText(f.created_at),
             idText(f.id),
             dangerButton("Delete", {
               attrs: {
@@ -973,22 +1237,39 @@ async function showFiles(_params, draw) {
   );
 }
 
-/** An address the page has no view for. */
-async function showNotFound(_params, draw) {
+/**
+ * An address the page has no view for, or whose view names something this workspace does not hold (`missing`,
+ * the API's 404): says which, and where to go instead (the section's list).
+ */
+async function showNotFound(_params, draw, missing) {
+  const section = location.pathname.split("/")[1];
+  const home = PAGE_SECTION_NAMES[section];
   draw(
     "Not found",
-    heading("Page not found"),
+    heading(missing ? "Not found" : "Page not found"),
     el(
       "p",
       { id: "not-found" },
-      "There is no view at ",
-      el("code", {}, location.pathname),
-      ". Go to ",
-      link("Sessions", "/sessions"),
+      missing
+        ? `${missing.reason.charAt(0).toUpperCase()}${missing.reason.slice(1)}. It may have been deleted, or belong to another workspace. `
+        : "There is no view at ",
+      missing ? "" : el("code", {}, location.pathname),
+      missing ? "" : ". ",
+      "Go to ",
+      home ? link(home, `/${section}`) : link("Sessions", "/sessions"),
       ".",
     ),
   );
 }
+
+/** Each section's name, as the main navigation says it. */
+const PAGE_SECTION_NAMES = {
+  sessions: "Sessions",
+  agents: "Agents",
+  skills: "Skills",
+  memory: "Memory",
+  files: "Files",
+};
 
 // ---- chat ----
 
@@ -1797,22 +2078,48 @@ async function drawRoute({ focus = false } = {}) {
     if (item.dataset.view === route.section) item.setAttribute("aria-current", "page");
     else item.removeAttribute("aria-current");
   }
+  // A view that takes a moment says so (not at once: a quick one would only flicker); drawn, it stays.
+  let loading;
   const draw = (title, ...children) => {
     if (token !== routeToken) return false;
+    clearTimeout(loading);
     render(title, ...children);
     if (focus) $("view").querySelector(".view-title")?.focus();
     return true;
   };
   clearError();
+  loading = setTimeout(() => {
+    if (token !== routeToken) return;
+    render("Loading", el("p", { id: "loading", className: "loading", role: "status" }, "Loading…"));
+  }, LOADING_DELAY_MS);
   try {
     await route.show(params, draw);
   } catch (error) {
-    // The view could not be drawn (an unknown id, a lost connection): the address names it, the page says why.
     if (token !== routeToken) return;
-    render("Error", heading("This view could not be shown"));
-    showError(error);
+    if (error instanceof ApiError && error.status === 404) {
+      // An id that is not (or no longer) in this workspace: the not-found view, with the server's words.
+      showNotFound(params, draw, error);
+      return;
+    }
+    // The view could not be drawn (a lost connection, a server error): the address names it, the page says why.
+    render(
+      "Error",
+      heading("This view could not be shown"),
+      el(
+        "p",
+        { className: "hint" },
+        "Try again: ",
+        el("button", { type: "button", onclick: () => refresh() }, "Reload this view"),
+      ),
+    );
+    showError(error, "Could not load this view");
+  } finally {
+    clearTimeout(loading);
   }
 }
+
+/** How long a view may take before the page shows "Loading…" in its place. */
+const LOADING_DELAY_MS = 250;
 
 /** Goes to one of the page's addresses: a new history entry, then its view. */
 async function navigate(path) {
