@@ -92,7 +92,7 @@ describe("the web page in chromium", () => {
     const packed = await execa("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT });
     const [manifest] = JSON.parse(packed.stdout) as { files: { path: string }[] }[];
     const paths = manifest?.files.map((f) => f.path) ?? [];
-    for (const file of ["index.html", "app.js", "style.css"])
+    for (const file of ["index.html", "app.js", "style.css", "vendor/marked.js", "vendor/purify.js"])
       expect(paths).toContain(`src/serve/web/${file}`);
   });
 
