@@ -1,7 +1,9 @@
-// Makes docs/web-page.png, the README's picture of the web page: starts the shipped bin's `serve` on a free port
-// with the scripted model (examples/turns.json) and an empty temp home, uploads a few of the example skills,
-// makes an agent and a session, chats in it with the headless browser the tests use (test/support/browser.ts:
-// Debian's chromium through playwright-core), and saves the page. Build first:
+// Makes the README's two pictures of the web page: docs/web-page.png (a session's timeline at 1280 px, a Skill
+// call opened to its input and result) and docs/web-page-phone.png (a skill version's page at 375 px, its
+// SKILL.md rendered). Starts the shipped bin's `serve` on a free port with the scripted model
+// (examples/turns.json) and an empty temp home, uploads a few of the example skills, makes an agent and a
+// session, chats in it with the headless browser the tests use (test/support/browser.ts: Debian's chromium
+// through playwright-core), and saves both views. Build first:
 //   npm run build && node scripts/web-screenshot.mjs
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -13,6 +15,7 @@ import { build } from "esbuild";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const OUT = join(ROOT, "docs/web-page.png");
+const OUT_PHONE = join(ROOT, "docs/web-page-phone.png");
 const KEY = "sk-local";
 const SKILLS = [
   "examples/skills/greet",
@@ -83,7 +86,7 @@ try {
   });
   await client.beta.sessions.create({ agent: agent.id, environment_id: environment.id, title: "first chat" });
 
-  const page = await browser.newPage({ viewport: { width: 1100, height: 640 }, deviceScaleFactor: 1 });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 760 }, deviceScaleFactor: 1 });
   await page.goto(`${url}/`);
   await page.fill("#api-key", KEY);
   await page.click("#signin-form button[type=submit]");
@@ -94,8 +97,20 @@ try {
   await page.click("#chat-form button[type=submit]");
   await page.waitForSelector("#chat-status:text-is('Status: idle')");
   await page.waitForSelector(".event.agent");
+  await page.locator("#chat-log details.call summary").first().click();
   await page.screenshot({ path: OUT });
   console.log(`wrote ${OUT} (${Math.round(statSync(OUT).size / 1024)} KB)`);
+
+  const phone = await browser.newPage({ viewport: { width: 375, height: 760 }, deviceScaleFactor: 2 });
+  await phone.goto(`${url}/`);
+  await phone.fill("#api-key", KEY);
+  await phone.click("#signin-form button[type=submit]");
+  const greet = (await client.beta.skills.list()).data.find((s) => s.display_name === "greet");
+  if (greet === undefined) throw new Error("the greet skill uploaded above");
+  await phone.goto(`${url}/skills/${greet.id}/versions/${greet.latest_version_id}`);
+  await phone.waitForSelector("#skill-md-rendered");
+  await phone.screenshot({ path: OUT_PHONE });
+  console.log(`wrote ${OUT_PHONE} (${Math.round(statSync(OUT_PHONE).size / 1024)} KB)`);
 } finally {
   await browser.close();
   child.kill("SIGTERM");

@@ -115,7 +115,7 @@ describe("the web page's chat with the events routes served", () => {
     await page.fill("#chat-input", "greet Ada");
     await page.click("#chat-form button[type=submit]");
     await page.waitForSelector("#chat-status:text-is('Status: idle')");
-    await page.waitForSelector(".event.agent:text-is('Hello <b>Ada</b>')");
+    await page.waitForSelector(".event.agent p:text-is('Hello <b>Ada</b>')");
     const log = await page.textContent("#chat-log");
     expect(log).toContain("You: greet Ada");
     expect(log).toMatch(/→ Skill \{[^}]*"skill":"greeter"/);
@@ -136,7 +136,7 @@ describe("the web page's chat with the events routes served", () => {
     await page.reload();
     await page.click("nav [data-view=sessions]");
     await page.click(`#view a:text-is('chatty')`);
-    await page.waitForSelector(".event.agent:text-is('Hello <b>Ada</b>')");
+    await page.waitForSelector(".event.agent p:text-is('Hello <b>Ada</b>')");
     expect(await page.textContent("#skills-loaded")).toBe("greeter (Ada)");
 
     // Ctrl+Enter in the message box sends it; Enter alone is a new line.

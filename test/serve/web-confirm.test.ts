@@ -108,7 +108,7 @@ describe("the web page's tool confirmations (always_ask on the host write tool)"
     expect(existsSync(work("asked.txt"))).toBe(false);
 
     await card.locator("button.allow").click();
-    await page.waitForSelector(".event.agent:text-is('Wrote it.')");
+    await page.waitForSelector(".event.agent p:text-is('Wrote it.')");
     await page.waitForSelector("#chat-status:text-is('Status: idle')");
     expect(readFileSync(work("asked.txt"), "utf8")).toBe("<b>ASKED</b>");
     expect(await page.textContent("#chat-log")).toContain("You allowed Write");
@@ -120,7 +120,7 @@ describe("the web page's tool confirmations (always_ask on the host write tool)"
     await card.waitFor();
     await card.locator("input.deny-message").fill("NOT-TODAY");
     await card.locator("button.deny").click();
-    await page.waitForSelector(".event.agent:text-is('Understood.')");
+    await page.waitForSelector(".event.agent p:text-is('Understood.')");
     expect(existsSync(work("denied.txt"))).toBe(false);
     expect(toolResultSent(model, "toolu_deny")).toMatchObject({
       is_error: true,

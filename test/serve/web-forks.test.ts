@@ -131,14 +131,14 @@ describe("the web page's Forks panel with a served session's forks", () => {
     const done = page.locator("#forks li.fork[data-status=done]");
     await done.waitFor();
     expect(await done.textContent()).toMatch(/^research: done, \d+ events \(last: .+\) → fork found 42$/);
-    await page.waitForSelector(".event.agent:text-is('All done.')");
+    await page.waitForSelector(".event.agent p:text-is('All done.')");
     expect(await page.textContent("#chat-log")).toContain("[research] fork found 42");
 
     await say("go broken");
     const failed = page.locator("#forks li.fork[data-status=failed]");
     await failed.waitFor();
     expect(await failed.textContent()).toMatch(/^broken: failed, /);
-    await page.waitForSelector(".event.agent:text-is('It failed.')");
+    await page.waitForSelector(".event.agent p:text-is('It failed.')");
 
     // A new page lists the session's forks from the server.
     await openChat("forking", false);

@@ -92,7 +92,7 @@ describe("the web page in chromium", () => {
     const packed = await execa("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT });
     const [manifest] = JSON.parse(packed.stdout) as { files: { path: string }[] }[];
     const paths = manifest?.files.map((f) => f.path) ?? [];
-    for (const file of ["index.html", "app.js", "style.css"])
+    for (const file of ["index.html", "app.js", "style.css", "vendor/marked.js", "vendor/purify.js"])
       expect(paths).toContain(`src/serve/web/${file}`);
   });
 
@@ -194,7 +194,9 @@ describe("the web page in chromium", () => {
     const agents = await sdkClient(server.url, KEY).beta.agents.list();
     const agent = agents.data.find((a) => a.name === "web-helper");
     expect(agent?.skills.map((s) => s.type)).toEqual(["custom"]);
-    expect(await page.textContent("#view tbody")).toContain(agent?.skills[0]?.skill_id);
+    // Its skills by name, each a link to the skill.
+    const skillLink = page.locator("td:text-is('web-helper') ~ td a", { hasText: "brand-guidelines" });
+    expect(await skillLink.getAttribute("href")).toBe(`/skills/${agent?.skills[0]?.skill_id}`);
   });
 
   it("opens a session and chats: the answer streams in from the engine the server runs", async () => {
@@ -469,12 +471,13 @@ describe("the web page in chromium", () => {
       await tab.click("#signin-form button[type=submit]");
       await tab.waitForSelector("#agent-form");
       expect(tab.url()).toBe(at("/agents"));
-      // An address whose session does not exist: the API's answer in place of the view (in this tab, whose
-      // console may show the 404).
+      // An address whose session does not exist: the not-found view, in the API's words, with the way back
+      // (in this tab, whose console may show the 404).
       await tab.goto(at("/sessions/sesn_nope"));
-      await tab.waitForSelector("#error:not([hidden])");
-      expect(await tab.textContent("#error")).toContain("404");
-      expect(await tab.textContent("#view h2")).toBe("This view could not be shown");
+      await tab.waitForSelector("#not-found");
+      expect(await tab.textContent("#view h2")).toBe("Not found");
+      expect(await tab.textContent("#not-found")).toContain('Session "sesn_nope" not found.');
+      expect(await tab.getAttribute("#not-found a", "href")).toBe("/sessions");
     } finally {
       await tab.close();
     }

@@ -4,7 +4,10 @@ import type { SessionRunner } from "../session-runner.js";
 import type { Store } from "../store/store.js";
 import type { ApiKeyCache } from "./api-key-cache.js";
 
-/** Reads one of the web page's files (`index.html`, `app.js`, `style.css`) by name. */
+/**
+ * Reads one of the web page's files by its path under src/serve/web/ (`index.html`, `app.js`, `style.css`,
+ * `vendor/marked.js`, …).
+ */
 export type ReadWebAsset = (name: string) => Promise<string>;
 
 /** The Hono environment of every route: the caller's workspace and key, set by the auth middleware. */

@@ -3,7 +3,7 @@ import type { ReadWebAsset, ServeEnv } from "./env.js";
 
 /**
  * The page's Content-Security-Policy: everything from this origin only, no inline script or style, no
- * framing. The page's own script and stylesheet are files under `/web/`.
+ * framing. The page's own script and stylesheet, and the libraries its script imports, are files under `/web/`.
  */
 export const WEB_CSP = "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
@@ -13,6 +13,10 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   "/": PAGE,
   "/web/app.js": { file: "app.js", type: "text/javascript; charset=utf-8" },
   "/web/style.css": { file: "style.css", type: "text/css; charset=utf-8" },
+  // The libraries the page imports (vendored by scripts/vendor-web.mjs): Markdown, and the sanitizer its HTML
+  // goes through before it is put in the page.
+  "/web/vendor/marked.js": { file: "vendor/marked.js", type: "text/javascript; charset=utf-8" },
+  "/web/vendor/purify.js": { file: "vendor/purify.js", type: "text/javascript; charset=utf-8" },
 };
 
 /**

@@ -1,6 +1,10 @@
 // The skillwright web page: a plain ES module, no build step. Every text from the server is put in the
-// page with textContent (never innerHTML), so a skill's `<script>` shows as text. No inline handlers: the
-// page is served with `Content-Security-Policy: default-src 'self'`.
+// page with textContent (never innerHTML), so a skill's `<script>` shows as text; Markdown (an answer, a
+// SKILL.md, a memory) is turned into HTML by marked and then into nodes by DOMPurify, never assigned as HTML
+// (see `markdown`). No inline handlers: the page is served with `Content-Security-Policy: default-src 'self'`,
+// and both libraries are files of this origin (src/serve/web/vendor/, written by scripts/vendor-web.mjs).
+import { Marked } from "/web/vendor/marked.js";
+import DOMPurify from "/web/vendor/purify.js";
 
 const KEY_STORAGE = "skillwright.apiKey";
 
@@ -23,6 +27,63 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+// ---- Markdown ----
+
+/** `&`, `<`, `>` and quotes as entities: text that goes into HTML source and must stay text. */
+function escapeHtml(text) {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * marked with GitHub's flavour, except raw HTML: an answer's or a skill's `<img onerror=…>` or `<p style=…>` is
+ * shown as the text it is, not parsed (the sanitizer below would drop its handler, but even parsing it makes the
+ * browser report the CSP refusing its inline style, and a console reader wants to see what the model wrote).
+ */
+const markdownParser = new Marked({
+  gfm: true,
+  breaks: false,
+  async: false,
+  renderer: { html: (token) => escapeHtml(token.text) },
+});
+
+/**
+ * What DOMPurify keeps of marked's HTML: text markup, lists, tables, links and code, nothing that loads or runs.
+ * Images, media, forms and embedded documents go (an answer must not fetch anything or ask for input); `style`
+ * (the CSP refuses it anyway), and `id`/`name` (they could clobber the page's own ids) are dropped; a link's
+ * address is http(s), mailto, a fragment or a path of this page, so `javascript:` and `data:` links lose it.
+ */
+const PURIFY = {
+  USE_PROFILES: { html: true },
+  FORBID_TAGS: ["img", "picture", "source", "video", "audio", "track", "iframe", "object", "embed", "form"],
+  FORBID_ATTR: ["style", "id", "name", "srcset", "src", "action", "formaction"],
+  ALLOWED_URI_REGEXP: /^(?:(?:https?|mailto):|[#/?])/i,
+  RETURN_DOM_FRAGMENT: true,
+};
+
+// A link to another site opens in a new tab, and tells it nothing of this page.
+DOMPurify.addHook("afterSanitizeAttributes", (node) => {
+  if (node.tagName === "A" && /^(?:https?:)?\/\//i.test(node.getAttribute("href") ?? "")) {
+    node.setAttribute("target", "_blank");
+    node.setAttribute("rel", "noopener noreferrer");
+  }
+});
+
+/** Markdown text as a `div.markdown` of sanitized nodes (the source is text until DOMPurify has built it). */
+function markdown(text, attrs = {}) {
+  const html = markdownParser.parse(String(text ?? ""));
+  return el(
+    "div",
+    { ...attrs, className: `markdown${attrs.className ? ` ${attrs.className}` : ""}` },
+    DOMPurify.sanitize(html, PURIFY),
+  );
+}
+
+/** A SKILL.md's body: the text after its YAML front matter. */
+function bodyOf(skillMd) {
+  const match = /^---\r?\n[\s\S]*?\r?\n---\r?\n?/.exec(skillMd);
+  return match ? skillMd.slice(match[0].length) : skillMd;
+}
+
 function apiKey() {
   return sessionStorage.getItem(KEY_STORAGE);
 }
@@ -33,7 +94,32 @@ class ApiError extends Error {
     super(`${status} ${type}: ${message}`);
     this.status = status;
     this.type = type;
+    this.reason = message;
   }
+}
+
+/** What each refusal means, in words, before the server's own reason. */
+const REFUSALS = {
+  400: "The request was not valid",
+  401: "The API key was refused",
+  403: "This key may not do that",
+  404: "It does not exist (or no longer does)",
+  409: "It cannot be done now",
+  413: "It is too large",
+  429: "Too many requests: wait and try again",
+  501: "This server does not do that",
+  503: "The server cannot do that now",
+};
+
+/**
+ * An error as a sentence: `<what failed>: <what the status means>: <the server's reason> (<status> <type>)`,
+ * so a 409's "skill … is used by 1 agent: …" reads as why the delete was refused, not as a code.
+ */
+function sayError(error, what) {
+  if (!(error instanceof ApiError))
+    return `${what ? `${what}: ` : ""}${error instanceof Error ? error.message : String(error)}`;
+  const meaning = REFUSALS[error.status] ?? (error.status >= 500 ? "The server failed" : "Refused");
+  return `${what ? `${what}: ` : ""}${meaning}: ${error.reason} (${error.status} ${error.type})`;
 }
 
 async function errorOf(response) {
@@ -64,22 +150,70 @@ async function api(path, init = {}, key = apiKey()) {
 }
 
 /** Every item of a list route, following `next_page` (at most `max` items). */
-async function listAll(path, max = 500) {
+async function listAll(path, max = 500, size = 100) {
   const items = [];
   let page = null;
   do {
     const sep = path.includes("?") ? "&" : "?";
-    const result = await api(`${path}${sep}limit=100${page ? `&page=${encodeURIComponent(page)}` : ""}`);
+    const result = await api(`${path}${sep}limit=${size}${page ? `&page=${encodeURIComponent(page)}` : ""}`);
     items.push(...result.data);
     page = result.has_more ? result.next_page : null;
   } while (page && items.length < max);
   return items;
 }
 
-function showError(error) {
+function showError(error, what) {
   const box = $("error");
-  box.textContent = error instanceof Error ? error.message : String(error);
+  box.textContent = sayError(error, what);
   box.hidden = false;
+}
+
+/**
+ * Asks before a change that cannot be undone (or hides something): a modal dialog with the question, Cancel
+ * (focused first, and what Escape does) and the action's own label. Answers whether the user confirmed.
+ */
+function confirmDialog(title, text, action) {
+  return new Promise((resolve) => {
+    const cancel = el("button", { type: "button", className: "cancel", autofocus: true }, "Cancel");
+    const confirm = el("button", { type: "button", className: "danger confirm-action" }, action);
+    const dialog = el(
+      "dialog",
+      { className: "confirm-dialog", "aria-labelledby": "confirm-title", "aria-describedby": "confirm-text" },
+      el("h2", { id: "confirm-title" }, title),
+      el("p", { id: "confirm-text" }, text),
+      el("div", { className: "dialog-actions" }, cancel, confirm),
+    );
+    cancel.addEventListener("click", () => dialog.close("cancel"));
+    confirm.addEventListener("click", () => dialog.close("confirm"));
+    dialog.addEventListener("close", () => {
+      dialog.remove();
+      resolve(dialog.returnValue === "confirm");
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+  });
+}
+
+/**
+ * A button for a change that asks first (`confirmDialog`), then runs `run` and `after` (go elsewhere, draw again);
+ * a refusal is said in words in the page's error line (`sayError`), with nothing changed.
+ */
+function dangerButton(label, { title, text, action = label, run, after, attrs = {} }) {
+  const button = el("button", { type: "button", className: "danger", ...attrs }, label);
+  button.addEventListener("click", async () => {
+    clearError();
+    if (!(await confirmDialog(title, text, action))) return;
+    button.disabled = true;
+    try {
+      await run();
+    } catch (error) {
+      button.disabled = false;
+      showError(error, `Could not ${action.toLowerCase()}`);
+      return;
+    }
+    await after?.();
+  });
+  return button;
 }
 
 function clearError() {
@@ -193,6 +327,28 @@ function idText(id) {
   return el("code", { className: "id" }, id);
 }
 
+const TIME_TODAY = new Intl.DateTimeFormat(undefined, {
+  hour: "2-digit",
+  minute: "2-digit",
+  second: "2-digit",
+});
+const TIME_DATE = new Intl.DateTimeFormat(undefined, {
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+});
+
+/** An ISO time as people read it (the time alone for today), the ISO itself on hover and for machines. */
+function timeText(iso) {
+  if (!iso) return "";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return String(iso);
+  const today = date.toDateString() === new Date().toDateString();
+  return el("time", { datetime: iso, title: iso }, (today ? TIME_TODAY : TIME_DATE).format(date));
+}
+
 /** A view's heading: focused when the view is reached by a link, so keyboard and reader users land on it. */
 function heading(text, level = "h2") {
   return el(level, { className: "view-title", tabindex: "-1" }, text);
@@ -236,7 +392,7 @@ function skillTable(skills, empty) {
 
 async function showSkills(_params, draw) {
   const skills = await listAll("/v1/skills", SKILLS_SHOWN);
-  const listed = () => skillTable(skills, "No skills yet.");
+  const listed = () => skillTable(skills, "No skills yet. Upload a skill folder or a zip above to start.");
   const results = el("div", { id: "skill-list" }, listed());
   const query = el("input", {
     id: "skill-search",
@@ -332,18 +488,212 @@ async function showSkills(_params, draw) {
   );
 }
 
+// ---- a skill's versions: files, text, diff ----
+
+/** A version's files by path (its zip, unpacked). */
+async function versionFiles(skillId, versionId) {
+  const path = `/v1/skills/${encodeURIComponent(skillId)}/versions/${encodeURIComponent(versionId)}/content`;
+  return unzip(await (await api(path, { raw: true })).arrayBuffer());
+}
+
+/** A file's bytes as text, or null when they are not UTF-8 text (a NUL, or bytes that do not decode). */
+function textOfBytes(bytes) {
+  if (bytes.includes(0)) return null;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** The most lines of a file the diff compares (the table it fills grows with the product of both lengths). */
+const DIFF_MAX_LINES = 3000;
+
+/**
+ * The lines of `before` and `after` as `[mark, line]`: " " kept, "-" removed, "+" added, by a longest common
+ * subsequence of lines (the shortest edit for these sizes). Null when either side is over DIFF_MAX_LINES.
+ */
+function lineDiff(before, after) {
+  const a = before === "" ? [] : before.split("\n");
+  const b = after === "" ? [] : after.split("\n");
+  if (a.length > DIFF_MAX_LINES || b.length > DIFF_MAX_LINES) return null;
+  const width = b.length + 1;
+  const common = new Uint32Array((a.length + 1) * width);
+  for (let i = a.length - 1; i >= 0; i--)
+    for (let j = b.length - 1; j >= 0; j--)
+      common[i * width + j] =
+        a[i] === b[j]
+          ? common[(i + 1) * width + j + 1] + 1
+          : Math.max(common[(i + 1) * width + j], common[i * width + j + 1]);
+  const out = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      out.push([" ", a[i++]]);
+      j++;
+    } else if (j < b.length && (i === a.length || common[i * width + j + 1] >= common[(i + 1) * width + j])) {
+      out.push(["+", b[j++]]);
+    } else {
+      out.push(["-", a[i++]]);
+    }
+  }
+  return out;
+}
+
+/** Each file that differs between two versions' files: its path, what changed and its lines marked. */
+function versionDiff(before, after) {
+  const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
+  const changes = [];
+  for (const path of paths) {
+    const a = before.get(path);
+    const b = after.get(path);
+    if (a && b && a.length === b.length && a.every((byte, k) => byte === b[k])) continue;
+    const what = !a ? "added" : !b ? "removed" : "changed";
+    const textA = a ? textOfBytes(a) : "";
+    const textB = b ? textOfBytes(b) : "";
+    const lines = textA === null || textB === null ? null : lineDiff(textA, textB);
+    changes.push({ path, what, lines });
+  }
+  return changes;
+}
+
+/** The diff between two versions, drawn: a section per changed file, its lines marked (+ added, - removed). */
+function diffView(changes, from, to) {
+  if (changes.length === 0)
+    return el("p", { className: "empty" }, `Versions ${from} and ${to} hold the same files.`);
+  return el(
+    "div",
+    {},
+    changes.map(({ path, what, lines }) =>
+      el(
+        "section",
+        { className: "diff-file", "data-path": path, "aria-label": `${path} (${what})` },
+        el("h4", {}, `${path} — ${what}`),
+        lines === null
+          ? el("p", { className: "hint" }, "Not compared: not text, or too long.")
+          : el(
+              "pre",
+              { className: "diff", tabindex: "0", role: "region", "aria-label": `Changes to ${path}` },
+              lines.map(([mark, line]) =>
+                el(
+                  "span",
+                  { className: mark === "+" ? "add" : mark === "-" ? "del" : "same" },
+                  `${mark} ${line}\n`,
+                ),
+              ),
+            ),
+      ),
+    ),
+  );
+}
+
+/** A version's file as shown when opened: its path, then its text or why it is not shown. */
+function fileShown(name, bytes) {
+  const text = textOfBytes(bytes);
+  return [
+    el("h4", { tabindex: "-1" }, name),
+    text === null
+      ? el("p", { className: "hint" }, `Not text (${sizeText(bytes.length)}): use its download link.`)
+      : el("pre", { id: "file-text", tabindex: "0", role: "region", "aria-label": name }, text),
+  ];
+}
+
+/** Saves bytes the page holds under a file name. */
+function saveBytes(bytes, filename) {
+  const url = URL.createObjectURL(new Blob([bytes]));
+  try {
+    el("a", { href: url, download: filename }).click();
+  } finally {
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  }
+}
+
 async function showSkill([id], draw) {
   const skill = await api(`/v1/skills/${encodeURIComponent(id)}`);
-  const versions = await listAll(`/v1/skills/${encodeURIComponent(id)}/versions`);
+  const [versions, agents] = await Promise.all([
+    listAll(`/v1/skills/${encodeURIComponent(id)}/versions`),
+    listAll("/v1/agents", 1000),
+  ]);
+  const users = agents.filter((a) => a.skills.some((ref) => ref.skill_id === skill.id));
+  const option = (v) => el("option", { value: v.id }, `${v.id} · ${v.name}`);
+  const from = el("select", { id: "diff-from" }, versions.map(option));
+  const to = el("select", { id: "diff-to" }, versions.map(option));
+  // The list is newest first: by default the version before the newest against the newest.
+  if (versions.length > 1) {
+    from.value = versions[1].id;
+    to.value = versions[0].id;
+  }
+  const diffOut = el("div", { id: "version-diff", "aria-live": "polite" });
+  const compare = el(
+    "form",
+    {
+      id: "diff-form",
+      onsubmit: guarded(async () => {
+        diffOut.replaceChildren(el("p", { className: "loading", role: "status" }, "Comparing…"));
+        try {
+          const [a, b] = await Promise.all([
+            versionFiles(skill.id, from.value),
+            versionFiles(skill.id, to.value),
+          ]);
+          diffOut.replaceChildren(diffView(versionDiff(a, b), from.value, to.value));
+        } catch (error) {
+          diffOut.replaceChildren(
+            el("p", { className: "error", role: "alert" }, sayError(error, "Could not compare")),
+          );
+        }
+      }),
+    },
+    field("From version", from),
+    field("To version", to),
+    el("button", { type: "submit" }, "Compare"),
+  );
   draw(
     skill.display_name,
     trail(["Skills", "/skills"]),
     heading(skill.display_name),
+    el(
+      "div",
+      { className: "actions" },
+      dangerButton("Delete skill", {
+        attrs: { id: "skill-delete" },
+        title: `Delete the skill ${skill.display_name}?`,
+        text: "The skill and every version of it are deleted for good. An agent that uses it must drop it first.",
+        run: () => api(`/v1/skills/${encodeURIComponent(skill.id)}`, { method: "DELETE" }),
+        after: () => navigate("/skills"),
+      }),
+    ),
     table(
       ["Version", "Name", "Description", "Created"],
-      versions.map((v) => [link(v.id, versionPath(skill.id, v.id)), v.name, v.description, v.created_at]),
+      versions.map((v) => [
+        link(v.id, versionPath(skill.id, v.id)),
+        v.name,
+        v.description,
+        timeText(v.created_at),
+      ]),
       "Versions",
     ),
+    el("h3", {}, "Agents using it"),
+    users.length === 0
+      ? el(
+          "p",
+          { id: "skill-users", className: "empty" },
+          "No agent uses this skill. Give it to one on the Agents page.",
+        )
+      : el(
+          "ul",
+          { id: "skill-users" },
+          users.map((a) => {
+            const ref = a.skills.find((r) => r.skill_id === skill.id);
+            const pinned =
+              ref?.version && ref.version !== "latest" ? ` (version ${ref.version})` : " (latest version)";
+            return el("li", {}, a.name, pinned);
+          }),
+        ),
+    el("h3", {}, "Compare two versions"),
+    versions.length < 2
+      ? el("p", { className: "empty" }, "Only one version so far: upload another to compare them.")
+      : el("div", {}, compare, diffOut),
   );
 }
 
@@ -354,31 +704,103 @@ async function showVersion([id, version], draw) {
   const response = await api(`${path}/content`, { raw: true });
   const files = await unzip(await response.arrayBuffer());
   const skillMd = [...files.entries()].find(([name]) => /(^|\/)SKILL\.md$/.test(name));
+  const skillMdText = skillMd ? new TextDecoder().decode(skillMd[1]) : "";
+  // The file opened from the list: its text, or a word that it is not text (the download is beside its name).
+  const fileView = el("section", { id: "file-view", className: "card", "aria-label": "File", hidden: true });
   draw(
     `${v.name} ${v.id}`,
     trail(["Skills", "/skills"], [skill.display_name, skillPath(skill.id)]),
     heading(v.name),
-    el("p", { className: "meta" }, "Version ", idText(v.id), ` · ${v.created_at}`),
+    el("p", { className: "meta" }, "Version ", idText(v.id), " · ", timeText(v.created_at)),
+    el(
+      "div",
+      { className: "actions" },
+      dangerButton("Delete version", {
+        attrs: { id: "version-delete" },
+        title: `Delete version ${v.id} of ${skill.display_name}?`,
+        text: "This version is deleted for good. An agent pinned to it must move to another version first.",
+        run: () => api(path, { method: "DELETE" }),
+        after: () => navigate(skillPath(skill.id)),
+      }),
+    ),
     el("p", { className: "description" }, v.description),
     (v.warnings ?? []).length === 0
       ? ""
       : el(
           "ul",
-          { id: "skill-warnings", className: "warnings" },
+          { id: "skill-warnings", className: "warnings", "aria-label": "Lint findings" },
           v.warnings.map((w) => el("li", {}, `${w.code} (${w.file}): ${w.message}`)),
         ),
     el("h3", {}, "Files"),
     el(
       "ul",
       { className: "files" },
-      [...files.keys()].map((name) => el("li", {}, name)),
+      [...files.entries()].map(([name, bytes]) =>
+        el(
+          "li",
+          {},
+          el(
+            "button",
+            {
+              type: "button",
+              className: "link",
+              "data-file": name,
+              onclick: () => {
+                fileView.replaceChildren(...fileShown(name, bytes));
+                fileView.hidden = false;
+                fileView.querySelector("h4")?.focus();
+              },
+            },
+            name,
+          ),
+          ` (${sizeText(bytes.length)}) `,
+          el(
+            "button",
+            {
+              type: "button",
+              className: "link",
+              "data-download": name,
+              "aria-label": `Download ${name}`,
+              onclick: () => saveBytes(bytes, name.split("/").pop() ?? name),
+            },
+            "download",
+          ),
+        ),
+      ),
     ),
+    fileView,
     el("h3", {}, "SKILL.md"),
+    skillMd ? markdown(bodyOf(skillMdText), { id: "skill-md-rendered" }) : "",
+    el("h4", {}, "Source"),
     el(
       "pre",
-      { id: "skill-md", tabindex: "0", role: "region", "aria-label": "SKILL.md" },
-      skillMd ? new TextDecoder().decode(skillMd[1]) : "(no SKILL.md)",
+      { id: "skill-md", tabindex: "0", role: "region", "aria-label": "SKILL.md source" },
+      skillMd ? skillMdText : "(no SKILL.md)",
     ),
+  );
+}
+
+/**
+ * An agent's skills as links named as people know them (an Anthropic skill by its id, a removed one said so),
+ * each with its pinned version when it has one.
+ */
+function skillNames(refs, skills) {
+  if (refs.length === 0) return "none";
+  const byId = new Map(skills.map((s) => [s.id, s]));
+  return el(
+    "ul",
+    { className: "inline-list" },
+    refs.map((ref) => {
+      const known = byId.get(ref.skill_id);
+      const pinned = ref.version && ref.version !== "latest" ? ` (version ${ref.version})` : "";
+      if (ref.type !== "custom") return el("li", {}, `${ref.skill_id}${pinned}`);
+      return el(
+        "li",
+        {},
+        known ? link(known.display_name, skillPath(known.id)) : `${ref.skill_id} (deleted)`,
+        pinned,
+      );
+    }),
   );
 }
 
@@ -392,14 +814,30 @@ async function showAgents(_params, draw) {
     "Agents",
     heading("Agents"),
     agents.length === 0
-      ? el("p", { className: "empty" }, "No agents yet.")
+      ? el(
+          "p",
+          { className: "empty" },
+          "No agents yet. Make one below: name it and tick the skills it may use.",
+        )
       : table(
-          ["Agent", "Model", "Skills", "Id"],
+          ["Agent", "Model", "Skills", "Id", "Actions"],
           agents.map((a) => [
             a.name,
             typeof a.model === "string" ? a.model : a.model?.id,
-            a.skills.map((s) => s.skill_id).join(", "),
+            skillNames(a.skills, skills),
             idText(a.id),
+            dangerButton("Archive", {
+              attrs: {
+                className: "danger small",
+                "data-archive-agent": a.id,
+                "aria-label": `Archive ${a.name}`,
+              },
+              title: `Archive the agent ${a.name}?`,
+              text: "An archived agent can start no new session and leaves this list; its sessions keep running.",
+              action: "Archive agent",
+              run: () => api(`/v1/agents/${encodeURIComponent(a.id)}/archive`, { method: "POST" }),
+              after: refresh,
+            }),
           ]),
           "Agents",
         ),
@@ -464,14 +902,20 @@ async function showSessions(_params, draw) {
     "Sessions",
     heading("Sessions"),
     sessions.length === 0
-      ? el("p", { className: "empty" }, "No sessions yet.")
+      ? el(
+          "p",
+          { className: "empty" },
+          agents.length === 0
+            ? "No sessions yet. A session runs an agent: make one on the Agents page first."
+            : "No sessions yet. Open one below with one of your agents.",
+        )
       : table(
           ["Session", "Agent", "Status", "Created", "Id"],
           sessions.map((s) => [
             link(s.title || s.id, sessionPath(s.id)),
             s.agent?.name,
             s.status,
-            s.created_at,
+            timeText(s.created_at),
             idText(s.id),
           ]),
           "Sessions",
@@ -531,13 +975,17 @@ async function showMemory(_params, draw) {
     "Memory",
     heading("Memory stores"),
     stores.length === 0
-      ? el("p", { id: "stores-empty", className: "empty" }, "No memory stores yet.")
+      ? el(
+          "p",
+          { id: "stores-empty", className: "empty" },
+          "No memory stores yet. Make one below; a session's agent reads and writes the stores attached to it.",
+        )
       : table(
           ["Store", "Description", "Created", "Id"],
           stores.map((s) => [
             link(s.name, storePath(s.id)),
             s.archived_at ? `${s.description} (archived)` : s.description,
-            s.created_at,
+            timeText(s.created_at),
             idText(s.id),
           ]),
           "Memory stores",
@@ -590,13 +1038,17 @@ async function showStore([storeId], draw) {
       store.description ? ` · ${store.description}` : "",
     ),
     memories.length === 0
-      ? el("p", { id: "memories-empty", className: "empty" }, "No memories in this store yet.")
+      ? el(
+          "p",
+          { id: "memories-empty", className: "empty" },
+          "No memories in this store yet. Write one below, or let a session's agent write them.",
+        )
       : table(
           ["Path", "Size", "Updated", "Id"],
           memories.map((m) => [
             link(m.path, memoryPath(store.id, m.id)),
             sizeText(m.content_size_bytes),
-            m.updated_at,
+            timeText(m.updated_at),
             idText(m.id),
           ]),
           "Memories",
@@ -652,8 +1104,10 @@ async function showMemoryItem([storeId, memoryId], draw) {
       { className: "meta" },
       "Memory ",
       idText(memory.id),
-      ` · ${sizeText(memory.content_size_bytes)} · updated ${memory.updated_at}`,
+      ` · ${sizeText(memory.content_size_bytes)} · updated `,
+      timeText(memory.updated_at),
     ),
+    /\.(md|markdown)$/i.test(memory.path) ? markdown(memory.content ?? "", { id: "memory-rendered" }) : "",
     el(
       "pre",
       { id: "memory-text", tabindex: "0", role: "region", "aria-label": "Memory content" },
@@ -691,7 +1145,7 @@ async function showMemoryItem([storeId, memoryId], draw) {
         v.path ?? "",
         sizeText(v.content_size_bytes),
         actor(v.created_by),
-        v.created_at,
+        timeText(v.created_at),
       ]),
       "Versions",
     ),
@@ -742,9 +1196,13 @@ async function showFiles(_params, draw) {
       status,
     ),
     files.length === 0
-      ? el("p", { id: "files-empty", className: "empty" }, "No files yet.")
+      ? el(
+          "p",
+          { id: "files-empty", className: "empty" },
+          "No files yet. Upload one above; a session can mount it as a resource.",
+        )
       : table(
-          ["File", "Type", "Size", "Created", "Id"],
+          ["File", "Type", "Size", "Created", "Id", "Actions"],
           files.map((f) => [
             el(
               "button",
@@ -759,30 +1217,59 @@ async function showFiles(_params, draw) {
             ),
             f.mime_type,
             sizeText(f.size_bytes),
-            f.created_at,
+            timeText(f.created_at),
             idText(f.id),
+            dangerButton("Delete", {
+              attrs: {
+                className: "danger small",
+                "data-delete-file": f.id,
+                "aria-label": `Delete ${f.filename}`,
+              },
+              title: `Delete the file ${f.filename}?`,
+              text: "The file is deleted for good. This cannot be undone.",
+              action: "Delete file",
+              run: () => api(`/v1/files/${encodeURIComponent(f.id)}`, { method: "DELETE" }),
+              after: refresh,
+            }),
           ]),
           "Files",
         ),
   );
 }
 
-/** An address the page has no view for. */
-async function showNotFound(_params, draw) {
+/**
+ * An address the page has no view for, or whose view names something this workspace does not hold (`missing`,
+ * the API's 404): says which, and where to go instead (the section's list).
+ */
+async function showNotFound(_params, draw, missing) {
+  const section = location.pathname.split("/")[1];
+  const home = PAGE_SECTION_NAMES[section];
   draw(
     "Not found",
-    heading("Page not found"),
+    heading(missing ? "Not found" : "Page not found"),
     el(
       "p",
       { id: "not-found" },
-      "There is no view at ",
-      el("code", {}, location.pathname),
-      ". Go to ",
-      link("Sessions", "/sessions"),
+      missing
+        ? `${missing.reason.charAt(0).toUpperCase()}${missing.reason.slice(1)}. It may have been deleted, or belong to another workspace. `
+        : "There is no view at ",
+      missing ? "" : el("code", {}, location.pathname),
+      missing ? "" : ". ",
+      "Go to ",
+      home ? link(home, `/${section}`) : link("Sessions", "/sessions"),
       ".",
     ),
   );
 }
+
+/** Each section's name, as the main navigation says it. */
+const PAGE_SECTION_NAMES = {
+  sessions: "Sessions",
+  agents: "Agents",
+  skills: "Skills",
+  memory: "Memory",
+  files: "Files",
+};
 
 // ---- chat ----
 
@@ -931,6 +1418,34 @@ function outcomeForm(sendEvents, say) {
   );
 }
 
+/** How many of a timeline's entries are drawn at first, and how many more each "Show earlier" adds. */
+const TIMELINE_PAGE = 300;
+
+/** The kinds of timeline entries, as the filters name them. */
+const TIMELINE_KINDS = [
+  ["message", "Messages"],
+  ["tool", "Tool calls"],
+  ["skill", "Skills"],
+  ["fork", "Forks"],
+  ["outcome", "Outcomes"],
+  ["error", "Errors"],
+  ["usage", "Tokens"],
+];
+
+/** The timeline's filters: a box per kind; unticked, that kind's entries are hidden (`hide-<kind>` on `log`). */
+function timelineFilters(log) {
+  return el(
+    "fieldset",
+    { id: "timeline-filters", className: "filters" },
+    el("legend", {}, "Show"),
+    TIMELINE_KINDS.map(([kind, label]) => {
+      const box = el("input", { type: "checkbox", id: `filter-${kind}`, checked: true, "data-kind": kind });
+      box.addEventListener("change", () => log.classList.toggle(`hide-${kind}`, !box.checked));
+      return el("span", { className: "check" }, box, el("label", { for: box.id }, label));
+    }),
+  );
+}
+
 async function showChat([id], draw) {
   const session = await api(`/v1/sessions/${encodeURIComponent(id)}`);
   // data-stream: connecting, open (events arrive live), closed or failed.
@@ -943,6 +1458,22 @@ async function showChat([id], draw) {
     "data-stream": "connecting",
   });
   const status = el("p", { id: "chat-status", role: "status" }, `Status: ${session.status}`);
+  // Stops the running turn (`user.interrupt`): enabled only while the session runs.
+  const stop = el(
+    "button",
+    { type: "button", id: "chat-stop", disabled: session.status !== "running" },
+    "Stop the turn",
+  );
+  stop.addEventListener("click", async () => {
+    stop.disabled = true;
+    chatError.textContent = "";
+    try {
+      await sendEvents([{ type: "user.interrupt" }]);
+    } catch (error) {
+      stop.disabled = false;
+      chatError.textContent = sayError(error, "Could not stop the turn");
+    }
+  });
   const chatError = el("p", { id: "chat-error", className: "error", role: "alert" });
   const skillsLoaded = el("ul", { id: "skills-loaded" });
   const referencesRead = el("ul", { id: "references-read" });
@@ -1016,6 +1547,7 @@ async function showChat([id], draw) {
         status: "created",
         events: 0,
         node: el("li", { className: "fork", "data-thread": threadId }),
+        thread: threadId,
       };
       forkItems.set(threadId, item);
       forks.append(item.node);
@@ -1027,6 +1559,8 @@ async function showChat([id], draw) {
     const last = item.last ? ` (last: ${item.last})` : "";
     const result = item.result ? ` → ${item.result}` : "";
     item.node.dataset.status = item.status;
+    const block = threadBlocks.get(item.thread);
+    if (block) block.summary.textContent = `Fork ${item.name}: ${item.status}, ${item.events} events`;
     item.node.textContent = `${item.name}: ${item.status}, ${item.events} events${last}${result}`;
   };
   const forkStatus = (item, event) => {
@@ -1054,13 +1588,101 @@ async function showChat([id], draw) {
     item.node.dataset.requests = String(item.requests);
     item.node.textContent = `Evaluation ${item.iteration + 1}: ${item.result ?? `${item.state}${requests}`}${item.explanation ? ` — ${item.explanation}` : ""}`;
   };
-  const line = (className, ...children) => {
-    log.append(el("div", { className: `event ${className}` }, ...children));
+  // ---- the timeline: one entry per event, a fork's events nested in its thread, the newest TIMELINE_PAGE shown ----
+  // The event being shown: its time, and its thread (a fork's entries go in the fork's block).
+  let current = null;
+  // Every top-level entry in order; while the stored history loads (`loading`), none is in the page yet, and
+  // then only the newest TIMELINE_PAGE are (`shownFrom` is the first one shown): "Show earlier" adds a page.
+  const entries = [];
+  let loading = true;
+  let shownFrom = 0;
+  const earlier = el(
+    "button",
+    { type: "button", id: "timeline-earlier", className: "quiet", hidden: true },
+    "Show earlier events",
+  );
+  const drawEarlier = () => {
+    earlier.hidden = shownFrom === 0;
+    earlier.textContent = `Show earlier events (${shownFrom} more)`;
+  };
+  earlier.addEventListener("click", () => {
+    const from = Math.max(0, shownFrom - TIMELINE_PAGE);
+    log.prepend(...entries.slice(from, shownFrom));
+    shownFrom = from;
+    drawEarlier();
+  });
+  const attachTail = () => {
+    loading = false;
+    shownFrom = Math.max(0, entries.length - TIMELINE_PAGE);
+    log.append(...entries.slice(shownFrom));
+    drawEarlier();
+  };
+  // Each fork's block in the timeline by thread id: `{node, summary, body}` (a `details` one opens to follow it).
+  const threadBlocks = new Map();
+  const addEntry = (node, thread) => {
+    if (thread) {
+      threadBlock(thread).body.append(node);
+      return;
+    }
+    entries.push(node);
+    if (!loading) log.append(node);
+  };
+  const threadBlock = (threadId) => {
+    let block = threadBlocks.get(threadId);
+    if (block) return block;
+    const summary = el("summary", {}, "");
+    const body = el("div", { className: "thread-events" });
+    const node = el(
+      "div",
+      { className: "entry", "data-kind": "fork" },
+      el("details", { className: "thread", "data-thread": threadId }, summary, body),
+    );
+    block = { node, summary, body };
+    threadBlocks.set(threadId, block);
+    summary.textContent = `Fork ${forkItem(threadId).name}: ${forkItem(threadId).status}`;
+    addEntry(node, null);
+    return block;
+  };
+  /** An entry of kind `kind` (the filters' names) whose `.event` has `className` and `children`. */
+  const line = (kind, className, ...children) => {
+    const event = el("div", { className: `event ${className}` }, ...children);
+    const node = el("div", { className: "entry", "data-kind": kind }, timeText(current?.processed_at), event);
+    addEntry(node, current?.session_thread_id);
+    return node;
+  };
+  // Tokens: the current turn's and the session's, from each model request's `span.model_request_end`.
+  const tokens = {
+    turn: { input: 0, output: 0, cacheRead: 0 },
+    total: { input: 0, output: 0, cacheRead: 0 },
+  };
+  const usageTotal = el("p", { id: "usage-total" }, "No model requests yet.");
+  const tokenText = (t) =>
+    `${t.input.toLocaleString()} in · ${t.output.toLocaleString()} out${t.cacheRead ? ` · ${t.cacheRead.toLocaleString()} cache read` : ""}`;
+  const countTokens = (usage) => {
+    for (const bucket of [tokens.turn, tokens.total]) {
+      bucket.input += (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0);
+      bucket.output += usage?.output_tokens ?? 0;
+      bucket.cacheRead += usage?.cache_read_input_tokens ?? 0;
+    }
+    usageTotal.textContent = `Total: ${tokenText(tokens.total)} tokens`;
+  };
+  const endTurnUsage = () => {
+    const turn = tokens.turn;
+    if (turn.input + turn.output + turn.cacheRead === 0) return;
+    line("usage", "usage", `Tokens this turn: ${tokenText(turn)}`);
+    tokens.turn = { input: 0, output: 0, cacheRead: 0 };
+  };
+  // Skill calls by their event id, for their mode: inline (no thread), fork (a thread of its name started before
+  // its result) or background (its result is the handle of a fork that runs on).
+  const skillCalls = new Map();
+  const drawSkillMode = (call) => {
+    if (call.modeNode) call.modeNode.textContent = call.mode ?? "";
   };
 
   const show = (event) => {
     if (event.id && seen.has(event.id)) return;
     if (event.id) seen.add(event.id);
+    current = event;
     const thread = event.session_thread_id;
     const forkClass = thread ? " fork" : "";
     if (thread && !event.type.startsWith("session.thread_")) {
@@ -1071,10 +1693,15 @@ async function showChat([id], draw) {
     }
     switch (event.type) {
       case "user.message":
-        line("user", "You: ", textOf(event.content));
+        line("message", "user", "You: ", textOf(event.content));
         break;
       case "agent.message":
-        line(`agent${forkClass}`, thread ? `[${forkItem(thread).name}] ` : "", textOf(event.content));
+        line(
+          "message",
+          `agent${forkClass}`,
+          thread ? `[${forkItem(thread).name}] ` : "",
+          markdown(textOf(event.content)),
+        );
         if (thread) {
           // A fork's last message is its answer (its result once it is done).
           const item = forkItem(thread);
@@ -1085,9 +1712,50 @@ async function showChat([id], draw) {
       case "agent.tool_use":
       case "agent.mcp_tool_use":
       case "agent.custom_tool_use": {
-        line(`tool${forkClass}`, `→ ${callName(event)} ${brief(event.input ?? {})}`);
+        const isSkill = event.name === "Skill" && event.input?.skill;
+        const modeNode = isSkill ? el("span", { className: "badge skill-mode" }, "") : null;
+        const result = el("pre", { className: "call-result" }, "(no result yet)");
+        const entry = line(
+          isSkill ? "skill" : "tool",
+          `tool${forkClass}${isSkill ? " skill" : ""}`,
+          `→ ${callName(event)} ${brief(event.input ?? {})}`,
+        );
+        if (modeNode) entry.querySelector(".event").append(" ", modeNode);
+        entry.append(
+          el(
+            "details",
+            { className: "call" },
+            el("summary", {}, "Input and result"),
+            el(
+              "div",
+              { className: "call-grid" },
+              el(
+                "div",
+                {},
+                el("h4", {}, "Input"),
+                el("pre", { className: "call-input" }, JSON.stringify(event.input ?? {}, null, 2)),
+              ),
+              el("div", {}, el("h4", {}, "Result"), result),
+            ),
+          ),
+        );
         trackCall(event);
-        if (event.name === "Skill" && event.input?.skill) {
+        const call = event.id ? calls.get(event.id) : undefined;
+        if (call) {
+          call.entry = entry;
+          call.result = result;
+        }
+        if (isSkill && event.id) {
+          const skillCall = {
+            name: event.input.skill,
+            thread: thread ?? null,
+            mode: null,
+            modeNode,
+            forkThread: null,
+          };
+          skillCalls.set(event.id, skillCall);
+        }
+        if (isSkill) {
           skillsLoaded.append(
             el("li", {}, `${event.input.skill}${event.input.args ? ` (${event.input.args})` : ""}`),
           );
@@ -1098,23 +1766,65 @@ async function showChat([id], draw) {
         break;
       }
       case "agent.tool_result":
-      case "agent.mcp_tool_result":
-        line(`tool${forkClass}`, `← ${event.is_error ? "error " : ""}${brief(textOf(event.content) || "")}`);
-        setCallState(event.tool_use_id ?? event.mcp_tool_use_id, event.is_error ? "error" : "done");
+      case "agent.mcp_tool_result": {
+        const useId = event.tool_use_id ?? event.mcp_tool_use_id;
+        const call = calls.get(useId);
+        const said = `← ${event.is_error ? "error " : ""}${brief(textOf(event.content) || "")}`;
+        if (call?.entry) {
+          call.entry
+            .querySelector(".event")
+            .after(el("div", { className: `event tool result${forkClass}` }, said));
+          call.result.textContent = textOf(event.content) || "(empty)";
+          call.entry.dataset.state = event.is_error ? "error" : "done";
+        } else {
+          line("tool", `tool${forkClass}`, said);
+        }
+        const skillCall = skillCalls.get(useId);
+        if (skillCall) {
+          // A background fork's caller is answered at once with its handle (src/fork/background.ts).
+          const text = textOf(event.content);
+          skillCall.mode = /started in the background/.test(text)
+            ? "background"
+            : skillCall.forkThread
+              ? "fork"
+              : event.is_error
+                ? "failed"
+                : "inline";
+          drawSkillMode(skillCall);
+        }
+        setCallState(useId, event.is_error ? "error" : "done");
         break;
+      }
       case "user.custom_tool_result":
         setCallState(event.custom_tool_use_id, event.is_error ? "error" : "done");
+        break;
+      case "user.interrupt":
+        line("message", "user", "You stopped the turn.");
         break;
       case "user.tool_confirmation": {
         const name = calls.get(event.tool_use_id)?.event;
         const verb = event.result === "allow" ? "allowed" : "denied";
         const why = event.deny_message ? `: ${event.deny_message}` : "";
-        line("user", `You ${verb} ${name ? callName(name) : event.tool_use_id}${why}`);
+        line("tool", "user", `You ${verb} ${name ? callName(name) : event.tool_use_id}${why}`);
         setCallState(event.tool_use_id, verb);
         break;
       }
-      case "session.thread_created":
+      case "session.thread_created": {
         drawFork(forkItem(event.session_thread_id, event.agent_name));
+        threadBlock(event.session_thread_id);
+        // The Skill call (not yet answered) that started it: the newest one naming this skill.
+        for (const skillCall of [...skillCalls.values()].reverse()) {
+          if (skillCall.name !== event.agent_name || skillCall.mode !== null || skillCall.forkThread)
+            continue;
+          skillCall.forkThread = event.session_thread_id;
+          skillCall.mode = "fork";
+          drawSkillMode(skillCall);
+          break;
+        }
+        break;
+      }
+      case "span.model_request_end":
+        countTokens(event.model_usage);
         break;
       case "session.thread_status_running":
       case "session.thread_status_idle":
@@ -1141,22 +1851,25 @@ async function showChat([id], draw) {
         }
         syncCards(waiting);
         const action = waiting.length > 0 ? " (requires action)" : "";
-        status.textContent = `Status: ${event.type.slice("session.status_".length)}${action}`;
+        const state = event.type.slice("session.status_".length);
+        if (state === "idle" || state === "terminated") endTurnUsage();
+        status.textContent = `Status: ${state}${action}`;
+        stop.disabled = state !== "running";
         break;
       }
       case "session.error":
-        line("error", `Error: ${event.error?.message ?? event.error?.type ?? "unknown"}`);
+        line("error", "error", `Error: ${event.error?.message ?? event.error?.type ?? "unknown"}`);
         break;
       case "user.define_outcome": {
         const most = event.max_iterations ? ` (at most ${event.max_iterations} evaluations)` : "";
-        line("user outcome", `Outcome: ${event.description}${most}`);
+        line("outcome", "user outcome", `Outcome: ${event.description}${most}`);
         break;
       }
       case "span.outcome_evaluation_start": {
         const item = evaluation(event);
         item.state = "grading";
         drawEvaluation(item);
-        line("outcome", `Evaluation ${event.iteration + 1} started`);
+        line("outcome", "outcome", `Evaluation ${event.iteration + 1} started`);
         break;
       }
       case "span.outcome_evaluation_ongoing": {
@@ -1172,15 +1885,16 @@ async function showChat([id], draw) {
         drawEvaluation(item);
         line(
           "outcome",
+          "outcome",
           `Evaluation ${event.iteration + 1}: ${event.result}${event.explanation ? ` — ${event.explanation}` : ""}`,
         );
         break;
       }
       case "agent.thread_context_compacted":
-        line("tool", "(context compacted)");
+        line("message", "tool", "(context compacted)");
         break;
       case "system.message":
-        line("tool", textOf(event.content) || brief(event));
+        line("message", "tool", textOf(event.content) || brief(event));
         break;
       default:
         break;
@@ -1218,10 +1932,34 @@ async function showChat([id], draw) {
     el("p", { className: "meta" }, `Agent: ${session.agent?.name ?? ""}`),
     el(
       "div",
+      { className: "actions" },
+      session.archived_at
+        ? el("span", { className: "badge" }, "Archived")
+        : dangerButton("Archive", {
+            attrs: { id: "session-archive" },
+            title: "Archive this session?",
+            text: "An archived session takes no more messages and leaves the Sessions list; its events are kept and the API still reads them.",
+            action: "Archive session",
+            run: () => api(`/v1/sessions/${encodeURIComponent(id)}/archive`, { method: "POST" }),
+            after: () => navigate("/sessions"),
+          }),
+      dangerButton("Delete", {
+        attrs: { id: "session-delete" },
+        title: "Delete this session?",
+        text: "The session and all its events are deleted for good. This cannot be undone.",
+        action: "Delete session",
+        run: () => api(`/v1/sessions/${encodeURIComponent(id)}`, { method: "DELETE" }),
+        after: () => navigate("/sessions"),
+      }),
+    ),
+    el(
+      "div",
       { className: "chat" },
       el(
         "section",
         { className: "conversation", "aria-label": "Conversation" },
+        timelineFilters(log),
+        earlier,
         log,
         confirmations,
         status,
@@ -1244,7 +1982,12 @@ async function showChat([id], draw) {
           },
           el("label", { for: "chat-input", className: "visually-hidden" }, "Message"),
           input,
-          el("button", { type: "submit", className: "primary" }, "Send"),
+          el(
+            "div",
+            { className: "chat-buttons" },
+            el("button", { type: "submit", className: "primary" }, "Send"),
+            stop,
+          ),
         ),
         outcomeForm(sendEvents, (message) => {
           chatError.textContent = message;
@@ -1253,6 +1996,8 @@ async function showChat([id], draw) {
       el(
         "aside",
         { className: "side", "aria-label": "Session details" },
+        el("h3", {}, "Tokens"),
+        usageTotal,
         el("h3", {}, "Skills loaded"),
         skillsLoaded,
         el("h3", {}, "References read"),
@@ -1277,9 +2022,13 @@ async function showChat([id], draw) {
       item.status = thread.status === "idle" ? "done" : thread.status;
       drawFork(item);
     }
-    for (const event of await listAll(`/v1/sessions/${encodeURIComponent(id)}/events`, 5000)) show(event);
+    for (const event of await listAll(`/v1/sessions/${encodeURIComponent(id)}/events`, 100_000, 1000))
+      show(event);
   } catch (error) {
-    chatError.textContent = `Events: ${error.message}`;
+    chatError.textContent = sayError(error, "Could not read the session's events");
+  } finally {
+    current = null;
+    attachTail();
   }
   stream();
 }
@@ -1329,22 +2078,48 @@ async function drawRoute({ focus = false } = {}) {
     if (item.dataset.view === route.section) item.setAttribute("aria-current", "page");
     else item.removeAttribute("aria-current");
   }
+  // A view that takes a moment says so (not at once: a quick one would only flicker); drawn, it stays.
+  let loading;
   const draw = (title, ...children) => {
     if (token !== routeToken) return false;
+    clearTimeout(loading);
     render(title, ...children);
     if (focus) $("view").querySelector(".view-title")?.focus();
     return true;
   };
   clearError();
+  loading = setTimeout(() => {
+    if (token !== routeToken) return;
+    render("Loading", el("p", { id: "loading", className: "loading", role: "status" }, "Loading…"));
+  }, LOADING_DELAY_MS);
   try {
     await route.show(params, draw);
   } catch (error) {
-    // The view could not be drawn (an unknown id, a lost connection): the address names it, the page says why.
     if (token !== routeToken) return;
-    render("Error", heading("This view could not be shown"));
-    showError(error);
+    if (error instanceof ApiError && error.status === 404) {
+      // An id that is not (or no longer) in this workspace: the not-found view, with the server's words.
+      showNotFound(params, draw, error);
+      return;
+    }
+    // The view could not be drawn (a lost connection, a server error): the address names it, the page says why.
+    render(
+      "Error",
+      heading("This view could not be shown"),
+      el(
+        "p",
+        { className: "hint" },
+        "Try again: ",
+        el("button", { type: "button", onclick: () => refresh() }, "Reload this view"),
+      ),
+    );
+    showError(error, "Could not load this view");
+  } finally {
+    clearTimeout(loading);
   }
 }
+
+/** How long a view may take before the page shows "Loading…" in its place. */
+const LOADING_DELAY_MS = 250;
 
 /** Goes to one of the page's addresses: a new history entry, then its view. */
 async function navigate(path) {
