@@ -15,6 +15,7 @@ import * as listing from "./listing.js";
 import * as sandbox from "./sandbox.js";
 import * as serve from "./serve.js";
 import * as serveSearch from "./serve-search.js";
+import * as serveStartup from "./serve-startup.js";
 import * as serveStore from "./serve-store.js";
 import * as serveTools from "./serve-tools.js";
 import * as serveTurn from "./serve-turn.js";
@@ -35,6 +36,7 @@ const SECTIONS = {
   import: importSection,
   serve,
   "serve-search": serveSearch,
+  "serve-startup": serveStartup,
   "serve-store": serveStore,
   "serve-turn": serveTurn,
   "serve-upload": serveUpload,

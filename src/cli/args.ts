@@ -9,12 +9,13 @@ import {
 } from "../serve/sessions/served-sandbox-tier.js";
 import { similarNames } from "../skill-tool/did-you-mean.js";
 import {
-  CLI_COMMANDS,
+  acceptedOptions,
   CLI_OPTIONS,
   COMMAND_NAMES,
   type CommandName,
   isCommandName,
   isOptionName,
+  type OptionName,
 } from "./cli-table.js";
 
 export const OUTPUT_FORMATS = ["text", "json", "stream-json"] as const;
@@ -267,6 +268,28 @@ export function mistypedCommand(positionals: readonly string[]): CommandName | u
   return close !== undefined && isCommandName(close) ? close : undefined;
 }
 
+/**
+ * The first option given that `command` does not take (see `acceptedOptions`), as a message, or undefined. Pure.
+ */
+function refusedOption(
+  command: CommandName | undefined,
+  values: Record<string, unknown>,
+): string | undefined {
+  const accepted = acceptedOptions(command);
+  const given = Object.keys(values).filter(
+    (name): name is OptionName => isOptionName(name) && values[name] !== undefined,
+  );
+  const name = given.find((n) => !accepted.has(n));
+  if (name === undefined) return undefined;
+  if (command === undefined) {
+    return name === "json"
+      ? "--json is not an option of a run: use --output-format json"
+      : `--${name} is not an option of a run (-p or interactive)`;
+  }
+  if (name === "json") return `${command} prints no JSON: --json is not one of its options`;
+  return `--${name} is not an option of ${command}`;
+}
+
 /** Parses the command line. Pure; errors are values with a message for the user. */
 export function parseCliArgs(argv: readonly string[]): ParsedArgs {
   const unknown = unknownOption(argv);
@@ -291,9 +314,8 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         };
       }
     }
-    if (values.json === true && command !== undefined && !CLI_COMMANDS[command].json) {
-      throw new Error(`${command} prints no JSON: --json is not one of its options`);
-    }
+    const refused = refusedOption(command, values);
+    if (refused !== undefined) throw new Error(refused);
     const format = values["output-format"] ?? "text";
     if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
       throw new Error(`--output-format must be one of ${OUTPUT_FORMATS.join(", ")}, got "${format}"`);

@@ -1,6 +1,6 @@
 /**
  * The CLI's grammar as one table: every option (its parse type and its help line) and every command (its usage,
- * its own options, its examples, whether it prints results as JSON with `--json`). src/cli/args.ts parses with
+ * its own options (`json` among them where it prints its results as JSON) and its examples). src/cli/args.ts parses with
  * it and src/cli/usage.ts prints help from it, so a command added here is parsed and documented at once.
  */
 
@@ -16,8 +16,8 @@ export interface OptionSpec {
 }
 
 /**
- * Every option the CLI knows; names follow Claude Code's headless mode where they overlap. A command accepts
- * any of them (scripts pass the run options everywhere); `--json` only where the command prints JSON.
+ * Every option the CLI knows; names follow Claude Code's headless mode where they overlap. A command takes only
+ * those {@link acceptedOptions} names for it; any other is refused before anything runs.
  */
 export const CLI_OPTIONS = {
   print: { type: "boolean", short: "p", help: "one headless turn: the prompt from the arguments or stdin" },
@@ -223,12 +223,13 @@ export interface CommandSpec {
   summary: string;
   /** A few more lines for the command's own help. */
   details?: readonly string[];
-  /** Its own options, in help order (the place options and, with `skills`, the source options follow). */
+  /**
+   * Its own options, in help order (the place options and, with `skills`, the source options follow); with
+   * those and `--help`/`--version`, the only ones it takes.
+   */
   options: readonly OptionName[];
   /** Whether it loads the project's skills (and so takes {@link SKILL_SOURCE_OPTIONS}). */
   skills: boolean;
-  /** Whether it prints its results as JSON with `--json` (else `--json` is refused). */
-  json: boolean;
   examples: readonly string[];
 }
 
@@ -239,7 +240,6 @@ export const CLI_COMMANDS = {
     summary: "every skill found, with source, path, description and flags",
     options: ["json", "start-mcp"],
     skills: true,
-    json: true,
     examples: ["skillwright list", "skillwright list --json --cwd examples/project"],
   },
   search: {
@@ -248,7 +248,6 @@ export const CLI_COMMANDS = {
     details: ["With what the model sees of each when the query opens the session."],
     options: ["json", "limit"],
     skills: true,
-    json: true,
     examples: ['skillwright search "review a pull request" --limit 3'],
   },
   stats: {
@@ -256,7 +255,6 @@ export const CLI_COMMANDS = {
     summary: "per skill: invocations, by whom (user, model, nested) and last use",
     options: ["json"],
     skills: true,
-    json: true,
     examples: ["skillwright stats --json"],
   },
   doctor: {
@@ -270,9 +268,19 @@ export const CLI_COMMANDS = {
       "size, and what the model sees of each skill (full, cut, name-only, absent and why). --prompt prints the",
       "assembled system prompt instead, each part headed by its origin.",
     ],
-    options: ["json", "model", "strict", "first-prompt", "prompt", "start-mcp"],
+    options: [
+      "json",
+      "model",
+      "strict",
+      "first-prompt",
+      "prompt",
+      "start-mcp",
+      "system-prompt",
+      "append-system-prompt",
+      "skill-listing",
+      "disallowedTools",
+    ],
     skills: true,
-    json: true,
     examples: ["skillwright doctor --strict", "skillwright doctor --prompt --cwd examples/project"],
   },
   show: {
@@ -280,7 +288,6 @@ export const CLI_COMMANDS = {
     summary: "a skill's frontmatter and its exact expansion for args",
     options: ["run-shell", "json"],
     skills: true,
-    json: true,
     examples: ["skillwright show greet Ada --skills-dir examples/skills"],
   },
   validate: {
@@ -291,7 +298,6 @@ export const CLI_COMMANDS = {
     ],
     options: ["spec", "json"],
     skills: false,
-    json: true,
     examples: ["skillwright validate examples/skills/greet", "skillwright validate .claude/skills --spec"],
   },
   lint: {
@@ -303,7 +309,6 @@ export const CLI_COMMANDS = {
     ],
     options: ["json", "min-score"],
     skills: false,
-    json: true,
     examples: ["skillwright lint", "skillwright lint examples/skills --min-score 80"],
   },
   "to-prompt": {
@@ -311,7 +316,6 @@ export const CLI_COMMANDS = {
     summary: "the <available_skills> XML block for the skills (as skills-ref)",
     options: [],
     skills: false,
-    json: false,
     examples: ["skillwright to-prompt examples/skills"],
   },
   test: {
@@ -320,7 +324,6 @@ export const CLI_COMMANDS = {
     details: ["Exit 1 on any failure."],
     options: ["json", "junit", "update", "model"],
     skills: true,
-    json: true,
     examples: ["skillwright test", "skillwright test .claude/skills/deploy --junit report.xml"],
   },
   plugin: {
@@ -328,7 +331,6 @@ export const CLI_COMMANDS = {
     summary: "check a plugin: manifest, skills, commands, agents, hooks, MCP config",
     options: ["json"],
     skills: false,
-    json: true,
     examples: ["skillwright plugin validate plugins/git-guard"],
   },
   dev: {
@@ -336,7 +338,6 @@ export const CLI_COMMANDS = {
     summary: "a scripted Messages API server for testing skills offline",
     options: ["script", "port"],
     skills: false,
-    json: false,
     examples: ["skillwright dev model-server --script examples/turns.json --port 0"],
   },
   serve: {
@@ -361,7 +362,6 @@ export const CLI_COMMANDS = {
       "script",
     ],
     skills: false,
-    json: false,
     examples: [
       "skillwright serve --port 0 --api-key sk-local --script examples/turns.json",
       "skillwright serve --db postgres://user@localhost/skillwright --host 0.0.0.0",
@@ -380,7 +380,6 @@ export const CLI_COMMANDS = {
     ],
     options: ["workspace", "db", "server", "api-key", "json"],
     skills: false,
-    json: true,
     examples: ["skillwright keys create --workspace team-a", "skillwright keys list --json"],
   },
   add: {
@@ -392,7 +391,6 @@ export const CLI_COMMANDS = {
     ],
     options: ["skill", "scope", "frozen"],
     skills: false,
-    json: false,
     examples: [
       "skillwright add anthropics/skills/skills/pdf",
       "skillwright add https://github.com/org/repo.git --skill deploy --scope user",
@@ -403,7 +401,6 @@ export const CLI_COMMANDS = {
     summary: "install the locked skills whose upstream changed; move the lock",
     options: ["scope", "frozen"],
     skills: false,
-    json: false,
     examples: ["skillwright update", "skillwright update pdf --scope user"],
   },
   check: {
@@ -412,7 +409,6 @@ export const CLI_COMMANDS = {
     details: ["--frozen: the installed copies only (no fetching)."],
     options: ["scope", "frozen"],
     skills: false,
-    json: false,
     examples: ["skillwright check --frozen"],
   },
   remove: {
@@ -420,7 +416,6 @@ export const CLI_COMMANDS = {
     summary: "delete a locked skill's folder and its lock entry",
     options: ["scope"],
     skills: false,
-    json: false,
     examples: ["skillwright remove pdf"],
   },
   approve: {
@@ -432,7 +427,6 @@ export const CLI_COMMANDS = {
     ],
     options: ["all", "start-mcp"],
     skills: true,
-    json: false,
     examples: ["skillwright approve commit-message", "skillwright approve --all"],
   },
   mcp: {
@@ -440,7 +434,6 @@ export const CLI_COMMANDS = {
     summary: "let a project or plugin MCP server start (writes .claude/settings.local.json)",
     options: [],
     skills: true,
-    json: false,
     examples: ["skillwright mcp approve github"],
   },
   hooks: {
@@ -448,7 +441,6 @@ export const CLI_COMMANDS = {
     summary: "let the hooks in the project's committed settings run",
     options: [],
     skills: true,
-    json: false,
     examples: ["skillwright hooks approve"],
   },
   permissions: {
@@ -456,7 +448,6 @@ export const CLI_COMMANDS = {
     summary: "let the allow rules and additionalDirectories of those settings apply",
     options: [],
     skills: true,
-    json: false,
     examples: ["skillwright permissions approve"],
   },
   help: {
@@ -464,7 +455,6 @@ export const CLI_COMMANDS = {
     summary: "this help, or a command's",
     options: [],
     skills: false,
-    json: false,
     examples: ["skillwright help add"],
   },
 } as const satisfies Record<string, CommandSpec>;
@@ -483,4 +473,29 @@ export function isCommandName(word: string): word is CommandName {
 /** Whether `name` is an option's long name. Pure. */
 export function isOptionName(name: string): name is OptionName {
   return Object.hasOwn(CLI_OPTIONS, name);
+}
+
+/** The other names help does not show (`--allowed-tools` for `--allowedTools`, …), by the name they stand for. */
+const ALIASES: readonly (readonly [OptionName, OptionName])[] = [
+  ["allowed-tools", "allowedTools"],
+  ["disallowed-tools", "disallowedTools"],
+  ["skill-catalog", "skill-listing"],
+];
+
+/**
+ * The options `command` takes (undefined: a run, `-p` or interactive): its own, where it works, with `skills` the
+ * options choosing which skills load, `--help`/`--version`, and the other names of any of those. Pure.
+ */
+export function acceptedOptions(command: CommandName | undefined): ReadonlySet<OptionName> {
+  const own: readonly OptionName[] = command === undefined ? RUN_OPTIONS : CLI_COMMANDS[command].options;
+  const skills = command === undefined || CLI_COMMANDS[command].skills;
+  const accepted = new Set<OptionName>([
+    ...own,
+    ...PLACE_OPTIONS,
+    ...(skills ? SKILL_SOURCE_OPTIONS : []),
+    "help",
+    "version",
+  ]);
+  for (const [alias, name] of ALIASES) if (accepted.has(name)) accepted.add(alias);
+  return accepted;
 }

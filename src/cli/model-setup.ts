@@ -4,6 +4,7 @@ import { createNodeFs } from "../io/fs.js";
 import { importOptional } from "../io/optional-package.js";
 import { MODEL_EFFORTS, type ModelEffort } from "../models.js";
 import type { OpenSessionOptions } from "../session/open-options.js";
+import { otlpSettings } from "../telemetry/otlp-settings.js";
 import type { Telemetry } from "../telemetry/telemetry.js";
 import type { CliArgs } from "./args.js";
 import { cliShell } from "./cli-sandbox.js";
@@ -29,10 +30,17 @@ export async function modelClientFromEnv(
 
 /**
  * The OpenTelemetry export when `SKILLWRIGHT_ENABLE_TELEMETRY=1` and an OTLP endpoint are set (a warning on
- * stderr when the settings are unusable); undefined otherwise, with no OpenTelemetry module loaded.
+ * stderr when the settings are unusable); undefined otherwise (also with `OTEL_SDK_DISABLED=true` or every
+ * exporter `none`), with no OpenTelemetry module loaded.
  */
 export async function telemetryFromEnv(io: CliIo): Promise<Telemetry | undefined> {
   if (io.env.SKILLWRIGHT_ENABLE_TELEMETRY !== "1") return undefined;
+  const settings = otlpSettings(io.env);
+  if ("off" in settings) return undefined;
+  if ("error" in settings) {
+    io.stderr(`skillwright: warning: ${settings.error}; telemetry is off\n`);
+    return undefined;
+  }
   let otel: typeof import("../telemetry/otel.js");
   try {
     otel = await importOptional("@opentelemetry/sdk-trace-base", () => import("../telemetry/otel.js"));
@@ -40,13 +48,7 @@ export async function telemetryFromEnv(io: CliIo): Promise<Telemetry | undefined
     io.stderr(`skillwright: warning: ${error instanceof Error ? error.message : error}; telemetry is off\n`);
     return undefined;
   }
-  const { createOtelTelemetry, otlpSettings } = otel;
-  const settings = otlpSettings(io.env);
-  if ("error" in settings) {
-    io.stderr(`skillwright: warning: ${settings.error}; telemetry is off\n`);
-    return undefined;
-  }
-  return createOtelTelemetry(settings, io.version ?? "unknown");
+  return otel.createOtelTelemetry(settings, io.version ?? "unknown");
 }
 
 /** Parses `--effort`; undefined when absent, an error message when invalid. Pure. */

@@ -39,6 +39,12 @@ export interface SkillSearcherOptions {
   usage?: () => Promise<UsageScores>;
   /** The clock, for usage decay and the cache's racy window (`isRacy`). Default `Date.now`. */
   now?: () => number;
+  /**
+   * Told when an index is built from the skills' bodies (no valid cache: the first search of a project, or its
+   * skills changed), with how many skills; what it returns is called once the index is built (or the build
+   * failed). The CLI shows progress with it.
+   */
+  onIndexBuild?: (skills: number) => () => void;
 }
 
 /** The one skill search every caller uses (the `SkillSearch` tool, `skillwright search`, the library). */
@@ -178,13 +184,18 @@ export function createSkillSearcher(options: SkillSearcherOptions = {}): SkillSe
       const loaded = await loadIndexCache(cache, stamp);
       if (loaded !== undefined) return built(skills, loaded);
     }
-    const limit = pLimit(BODY_READ_CONCURRENCY);
-    const read = await Promise.all(skills.map((skill) => limit(() => bodyOf(skill, signal))));
-    const index = buildLexicalIndex(skills.map((skill, i) => skillDocument(skill, read[i])));
-    if (cache !== undefined && stamp !== undefined && !racy && signal?.aborted !== true) {
-      await saveIndexCache(cache, index, stamp, now());
+    const done = options.onIndexBuild?.(skills.length);
+    try {
+      const limit = pLimit(BODY_READ_CONCURRENCY);
+      const read = await Promise.all(skills.map((skill) => limit(() => bodyOf(skill, signal))));
+      const index = buildLexicalIndex(skills.map((skill, i) => skillDocument(skill, read[i])));
+      if (cache !== undefined && stamp !== undefined && !racy && signal?.aborted !== true) {
+        await saveIndexCache(cache, index, stamp, now());
+      }
+      return built(skills, index);
+    } finally {
+      done?.();
     }
-    return built(skills, index);
   };
 
   const indexFor = async (skills: readonly Skill[], signal?: AbortSignal): Promise<Built> => {

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { mistypedCommand, parseCliArgs } from "../../src/cli/args.js";
-import { CLI_COMMANDS, COMMAND_NAMES } from "../../src/cli/cli-table.js";
+import {
+  acceptedOptions,
+  CLI_COMMANDS,
+  CLI_OPTIONS,
+  COMMAND_NAMES,
+  type CommandName,
+  type OptionName,
+} from "../../src/cli/cli-table.js";
 import { commandHelp, generalHelp, usageLines } from "../../src/cli/usage.js";
 
 describe("parseCliArgs: the table drives parsing", () => {
@@ -18,6 +25,22 @@ describe("parseCliArgs: the table drives parsing", () => {
       argv: ["add", "src", "--json"],
       message: "add prints no JSON: --json is not one of its options",
       command: "add",
+    },
+    { argv: ["list", "--port", "0"], message: "--port is not an option of list", command: "list" },
+    {
+      argv: ["add", "x", "--cwd", ".", "--add-dir", "d"],
+      message: "--add-dir is not an option of add",
+      command: "add",
+    },
+    {
+      argv: ["-p", "hi", "--json"],
+      message: "--json is not an option of a run: use --output-format json",
+      command: undefined,
+    },
+    {
+      argv: ["-p", "hi", "--db", "d"],
+      message: "--db is not an option of a run (-p or interactive)",
+      command: undefined,
     },
     {
       argv: ["serve", "--port", "http"],
@@ -74,9 +97,31 @@ describe("help from the table", () => {
     for (const line of generalHelp().split("\n")) expect(line.length, line).toBeLessThanOrEqual(110);
   });
 
-  it("a command's help lists --json exactly when the command prints JSON", () => {
-    for (const name of COMMAND_NAMES) {
-      expect(commandHelp(name).includes("--json "), name).toBe(CLI_COMMANDS[name].json);
+  it("each command refuses exactly the options it does not take, and its help lists those it takes", () => {
+    const refusal = /is not an option|prints no JSON/;
+    const commands: (CommandName | undefined)[] = [undefined, ...COMMAND_NAMES];
+    for (const command of commands) {
+      const accepted = acceptedOptions(command);
+      for (const [name, spec] of Object.entries(CLI_OPTIONS)) {
+        // With -p the command's word is the prompt: a run, tested as one.
+        if (name === "print") continue;
+        const option = [`--${name}`, ...(spec.type === "string" ? ["1"] : [])];
+        const parsed = parseCliArgs(command === undefined ? ["-p", "hi", ...option] : [command, ...option]);
+        const refused = !parsed.ok && refusal.test(parsed.message);
+        expect(refused, `${command ?? "a run"} ${name}`).toBe(!accepted.has(name as OptionName));
+      }
+      if (command === undefined) continue;
+      const help = commandHelp(command);
+      for (const name of accepted) {
+        const shown = CLI_OPTIONS[name].help !== "" && name !== "version";
+        if (shown) expect(help, `${command} --${name}`).toContain(`--${name}`);
+      }
+      expect(help.includes("--json "), command).toBe(accepted.has("json"));
     }
+    // Commands differ: serve's options are not list's, and a run takes neither serve's nor --json.
+    expect(acceptedOptions("serve").has("port")).toBe(true);
+    expect(acceptedOptions("list").has("port")).toBe(false);
+    expect(acceptedOptions(undefined).has("json")).toBe(false);
+    expect(acceptedOptions("doctor").has("skill-catalog")).toBe(true);
   });
 });

@@ -100,6 +100,40 @@ describe("typos", () => {
   });
 });
 
+describe("options a command does not take", () => {
+  it.each([
+    [["list", "--port", "0"], "--port is not an option of list", "list"],
+    [["serve", "--scope", "user"], "--scope is not an option of serve", "serve"],
+    [["-p", "hello", "--db", "somewhere"], "--db is not an option of a run (-p or interactive)", undefined],
+    [["-p", "hello", "--json"], "--json is not an option of a run: use --output-format json", undefined],
+  ])(
+    "%j: one line naming the option and where help is, exit 2, nothing run",
+    async (argv, message, command) => {
+      const result = await cli(tree, argv);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe("");
+      const hint =
+        command === undefined
+          ? "Run `skillwright --help` for the commands and options."
+          : `Run \`skillwright ${command} --help\` for its usage.`;
+      expect(result.stderr).toBe(`skillwright: ${message}\n${hint}\n`);
+    },
+  );
+
+  it("the options a command does take still work beside the common ones", async () => {
+    const result = await cli(tree, [
+      "list",
+      "--json",
+      "--cwd",
+      tree.path("home/repo"),
+      "--home",
+      tree.path("home"),
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('"greet"');
+  });
+});
+
 describe("path arguments", () => {
   it.each([
     [["list", "--cwd", "/nope/not-here"]],

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTestModel, TEST_API_KEY, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
-import { attr, spansOf, startReceiver } from "../support/otlp-receiver.js";
+import { attr, type JsonSpan, spansOf, startReceiver } from "../support/otlp-receiver.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { assertBuilt, BIN } from "./run-cli.js";
 
@@ -113,6 +113,92 @@ describe("telemetry over OpenTelemetry (issue #31 item 3)", () => {
     expect(bytes.includes("skillwright.skill_invocation")).toBe(true);
     expect(bytes.includes("greet")).toBe(true);
   });
+
+  it("honours the per-signal protocol and headers and OTEL_RESOURCE_ATTRIBUTES (issue #45 item 4)", async () => {
+    receiver = await startReceiver();
+    const { run } = await runWith({
+      SKILLWRIGHT_ENABLE_TELEMETRY: "1",
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: "http/json",
+      OTEL_EXPORTER_OTLP_HEADERS: "x-team=blue",
+      OTEL_EXPORTER_OTLP_METRICS_HEADERS: "x-signal=metrics",
+      OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=ci,service.name=from-attributes",
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const traces = receiver.exports.filter((e) => e.path === "/v1/traces");
+    const metrics = receiver.exports.filter((e) => e.path === "/v1/metrics");
+    expect(traces.length).toBeGreaterThan(0);
+    expect(metrics.length).toBeGreaterThan(0);
+    // Traces keep the common protocol (protobuf by default), metrics take their own.
+    for (const t of traces) {
+      expect(t.contentType).toBe("application/x-protobuf");
+      expect(t.headers["x-team"]).toBe("blue");
+      expect(t.headers["x-signal"]).toBeUndefined();
+    }
+    for (const m of metrics) {
+      expect(m.contentType).toBe("application/json");
+      expect(m.headers["x-team"]).toBe("blue");
+      expect(m.headers["x-signal"]).toBe("metrics");
+    }
+    const body = JSON.parse(metrics[0]?.body.toString("utf8") ?? "{}") as {
+      resourceMetrics: { resource: { attributes: JsonSpan["attributes"] } }[];
+    };
+    const resource = { name: "", spanId: "", attributes: body.resourceMetrics[0]?.resource.attributes ?? [] };
+    expect(attr(resource, "service.name")).toBe("from-attributes");
+    expect(attr(resource, "deployment.environment")).toBe("ci");
+    expect(Buffer.concat(traces.map((t) => t.body)).includes("from-attributes")).toBe(true);
+  }, 120_000);
+
+  it("exports no signal whose exporter is none (OTEL_TRACES_EXPORTER, OTEL_METRICS_EXPORTER)", async () => {
+    receiver = await startReceiver();
+    const noTraces = await runWith({
+      SKILLWRIGHT_ENABLE_TELEMETRY: "1",
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_TRACES_EXPORTER: "none",
+    });
+    expect(noTraces.run.exitCode, noTraces.run.stderr).toBe(0);
+    expect(receiver.exports.map((e) => e.path)).toContain("/v1/metrics");
+    expect(receiver.exports.map((e) => e.path)).not.toContain("/v1/traces");
+    await tree?.cleanup();
+    await model?.close();
+    receiver.exports.length = 0;
+    const noMetrics = await runWith({
+      SKILLWRIGHT_ENABLE_TELEMETRY: "1",
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_METRICS_EXPORTER: "none",
+    });
+    expect(noMetrics.run.exitCode, noMetrics.run.stderr).toBe(0);
+    expect(receiver.exports.map((e) => e.path)).toContain("/v1/traces");
+    expect(receiver.exports.map((e) => e.path)).not.toContain("/v1/metrics");
+  }, 120_000);
+
+  it("OTEL_SDK_DISABLED=true turns telemetry off quietly, loading none of its modules", async () => {
+    receiver = await startReceiver();
+    const { run, modules } = await runWith({
+      SKILLWRIGHT_ENABLE_TELEMETRY: "1",
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_SDK_DISABLED: "true",
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain("telemetry");
+    expect(run.stdout.trim()).toBe("Hello!");
+    expect(modules.length).toBeGreaterThan(10);
+    expect(telemetryModules(modules)).toEqual([]);
+    expect(receiver.exports).toEqual([]);
+  }, 120_000);
+
+  it("says which variable is wrong and runs without telemetry (an unsupported metrics protocol)", async () => {
+    receiver = await startReceiver();
+    const { run } = await runWith({
+      SKILLWRIGHT_ENABLE_TELEMETRY: "1",
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: "grpc",
+    });
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toContain("OTEL_EXPORTER_OTLP_METRICS_PROTOCOL=grpc is not supported");
+    expect(run.stdout.trim()).toBe("Hello!");
+    expect(receiver.exports).toEqual([]);
+  }, 120_000);
 
   it("loads no OpenTelemetry module of its own when telemetry is off (only the API the model SDK imports)", async () => {
     const { run, modules } = await runWith({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9" });

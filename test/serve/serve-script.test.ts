@@ -46,7 +46,7 @@ afterEach(async () => {
 });
 
 describe("serve --script", () => {
-  it("exports each served turn's spans over OTLP when telemetry is on (issue #31 item 3)", async () => {
+  it("exports each served turn's spans over OTLP when telemetry is on, and counters at the interval asked (issues #31, #45)", async () => {
     tree = await tmpTree({ "home/.keep": "", "turns.json": JSON.stringify(SCRIPT) });
     const receiver = await startReceiver();
     try {
@@ -57,6 +57,8 @@ describe("serve --script", () => {
           SKILLWRIGHT_ENABLE_TELEMETRY: "1",
           OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
           OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+          // Counters every second instead of every minute (issue #45 item 4).
+          OTEL_METRIC_EXPORT_INTERVAL: "1000",
         },
         tree.path(),
       );
@@ -71,6 +73,17 @@ describe("serve --script", () => {
           { timeout: 60_000 },
         )
         .toBe(true);
+      // While it runs, the counters go out at OTEL_METRIC_EXPORT_INTERVAL: two exports holding the invocation
+      // come within seconds (at the default interval the second would take two minutes, past this test's limit).
+      await expect
+        .poll(
+          () =>
+            receiver.exports.filter(
+              (e) => e.path === "/v1/metrics" && e.body.includes("skillwright.skill.invocations"),
+            ).length,
+          { timeout: 60_000 },
+        )
+        .toBeGreaterThanOrEqual(2);
       // Stopping the server flushes what its telemetry buffered.
       await served.stop();
       served = undefined;

@@ -105,6 +105,31 @@ describe("the index cache", () => {
     expect(reads.sort()).toEqual(["one", "two"]);
   });
 
+  it("tells onIndexBuild of a build from the bodies (ended once built), not of a load from a valid cache", async () => {
+    const { skills, reads, cacheFile } = await fileSkills({ one: "vault rotation", two: "table formats" });
+    const cache = { fs: createNodeFs(), file: cacheFile, key: "v1" };
+    const events: string[] = [];
+    const onIndexBuild = (count: number) => {
+      events.push(`build ${count}`);
+      return () => events.push(`built after ${reads.length} reads`);
+    };
+    const searcher = createSkillSearcher({ cache, now: later, onIndexBuild });
+    await searcher.search(skills, "vault");
+    await searcher.search(skills, "tables");
+    expect(events).toEqual(["build 2", "built after 2 reads"]);
+    events.length = 0;
+    reads.length = 0;
+    // The next run loads the cache: nothing to show.
+    await createSkillSearcher({ cache, now: later, onIndexBuild }).search(
+      skills.map((s) => ({ ...s })),
+      "vault",
+    );
+    expect(events).toEqual([]);
+    // Without a cache every first search builds.
+    await createSkillSearcher({ onIndexBuild }).search(skills.slice(0, 1), "vault");
+    expect(events).toEqual(["build 1", "built after 1 reads"]);
+  });
+
   it("is rebuilt, never trusted, when a body changes or the file is corrupt", async () => {
     const { root, skills, reads, cacheFile } = await fileSkills({
       one: "vault rotation",

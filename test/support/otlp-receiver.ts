@@ -1,4 +1,4 @@
-// A local OTLP/HTTP receiver for telemetry tests: it keeps every POST (path, content type, body) and answers 200.
+// A local OTLP/HTTP receiver for telemetry tests: it keeps every POST (path, headers, body) and answers 200.
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 export interface Export {
   path: string;
   contentType: string;
+  headers: Record<string, string | string[] | undefined>;
   body: Buffer;
 }
 
@@ -23,6 +24,7 @@ export async function startReceiver(): Promise<{
       exports.push({
         path: req.url ?? "",
         contentType: req.headers["content-type"] ?? "",
+        headers: req.headers,
         body: Buffer.concat(chunks),
       });
       res.writeHead(200, { "content-type": req.headers["content-type"] ?? "application/json" });

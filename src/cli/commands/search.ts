@@ -7,6 +7,7 @@ import { createSkillSearcher, SKILL_SEARCH_LIMIT } from "../../skill-search/sear
 import { createFileUsageStore, defaultUsagePath } from "../../usage.js";
 import type { CliIo } from "../io.js";
 import { listingReport, openingSkills } from "../listing-report.js";
+import { cliProgress, type ProgressDone } from "../progress.js";
 import { LIST_DESCRIPTION_WIDTH } from "./list.js";
 
 /**
@@ -14,11 +15,18 @@ import { LIST_DESCRIPTION_WIDTH } from "./list.js";
  * query at the start of a session (the main agent's skills, conditional ones once active, the same ranking),
  * best first, with their scores and what the model sees of each in the listing of a session the query opens
  * (the first prompt decides the listing's focus; `doctor --first-prompt` shows the same). Exit 0 (also when nothing matches); 2 without a query.
+ * The index's first build (no valid cache) shows progress on stderr once it takes over a second.
  */
 export async function searchCommand(
   engine: Engine,
   io: CliIo,
-  options: { query: string; json: boolean; limit: number | undefined },
+  options: {
+    query: string;
+    json: boolean;
+    limit: number | undefined;
+    /** Shows work in progress; default: on stderr after a second, as `add` and `serve` (nothing with `--json`). */
+    progress?: (label: string) => ProgressDone;
+  },
 ): Promise<number> {
   if (options.query.trim() === "") {
     io.stderr("search needs a query: skillwright search <words describing the skill>\n");
@@ -27,9 +35,11 @@ export async function searchCommand(
   const skills = skillsInScope(await openingSkills(engine), MAIN_SCOPE);
   const cache = await engine.searchIndexCache();
   const usage = createFileUsageStore({ fs: engine.fs, path: defaultUsagePath(engine.home) });
+  const progress = options.progress ?? cliProgress(io, options.json);
   const searcher = createSkillSearcher({
     ...(cache === undefined ? {} : { cache }),
     usage: () => usage.load(),
+    onIndexBuild: (count) => progress(`building the search index of ${count} skill${count === 1 ? "" : "s"}`),
   });
   const matches = await searcher.search(skills, options.query, {
     limit: options.limit ?? SKILL_SEARCH_LIMIT,
