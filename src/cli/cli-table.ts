@@ -344,9 +344,10 @@ export const CLI_COMMANDS = {
     ],
     summary: "check plugins; register marketplaces; install, update and configure plugins",
     details: [
-      "Plugins install into ~/.skillwright/plugins/installed, locked under `plugins` in ~/.skillwright/skills-lock.json.",
-      "A range picks the highest {name}--v{version} tag of the marketplace repository. An update that gains hooks,",
-      "MCP servers or powers asks in a terminal, else needs --yes. Sensitive settings go to a file only you can read.",
+      "Plugins install into ~/.skillwright/plugins/installed, locked under `plugins` in",
+      "~/.skillwright/skills-lock.json. A range picks the highest {name}--v{version} tag of the marketplace",
+      "repository. An update that gains hooks, MCP servers or powers asks in a terminal, else needs --yes.",
+      "Sensitive settings go to a file only you can read.",
     ],
     options: ["json", "plugin-version", "frozen", "yes"],
     skills: false,
