@@ -15,6 +15,8 @@ import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { cli, json } from "./run-cli.js";
 
 const SLOW = 300_000;
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder a plugin writes, as text
+const TOKEN_REF = "${user_config.token}";
 
 let tree: TmpTree | undefined;
 let model: TestModel | undefined;
@@ -200,7 +202,7 @@ describe("skillwright plugin marketplace / install / update (dist/bin, a local g
   );
 
   it(
-    "starts a plugin's MCP server with a sensitive ${user_config.token} kept in a 0600 file and nowhere the test reads",
+    "starts a plugin's MCP server with a sensitive user_config.token kept in a 0600 file and nowhere the test reads",
     async () => {
       tree = await tmpTree({ "home/repo/.keep": "" });
       const t = tree;
@@ -223,9 +225,9 @@ describe("skillwright plugin marketplace / install / update (dist/bin, a local g
                 "-c",
                 `printf '%s|%s' "$1" "$VAULT_TOKEN" > '${record}'; exec '${process.execPath}' '${SERVER_SCRIPT}'`,
                 "sh",
-                "${user_config.token}",
+                TOKEN_REF,
               ],
-              env: { VAULT_TOKEN: "${user_config.token}" },
+              env: { VAULT_TOKEN: TOKEN_REF },
             },
           },
         }),
