@@ -142,12 +142,22 @@ async function load(options: LoadPluginOptions): Promise<LoadPluginResult> {
 
   const name = manifest.name;
   const dataDir = pluginDataDir(options.dataRoot, name, options.marketplace ?? INLINE_MARKETPLACE);
-  const plugin: PluginRef = { name, root, dataDir };
-  const options_ = userConfigOptions(isRecord(json) ? json.userConfig : undefined);
+  const configOptions = userConfigOptions(isRecord(json) ? json.userConfig : undefined);
   const effective =
-    options.userConfigHome === undefined || options_.length === 0
+    options.userConfigHome === undefined || configOptions.length === 0
       ? undefined
-      : effectiveUserConfig(options_, await readUserConfigValues(fs, options.userConfigHome, name));
+      : effectiveUserConfig(configOptions, await readUserConfigValues(fs, options.userConfigHome, name));
+  // Skills and agents see the non-sensitive values only (as in Claude Code): their text reaches the model.
+  const shown =
+    effective === undefined
+      ? undefined
+      : Object.fromEntries(
+          configOptions.flatMap((o) => {
+            const value = effective[o.key];
+            return o.sensitive || value === undefined ? [] : [[o.key, value]];
+          }),
+        );
+  const plugin: PluginRef = { name, root, dataDir, ...(shown === undefined ? {} : { userConfig: shown }) };
   const vars = { root, dataDir, ...(effective === undefined ? {} : { userConfig: effective }) };
   const where = read.kind === "ok" ? manifestPath : root;
   const targets = (field: "skills" | "commands" | "agents"): ComponentTarget[] => [
@@ -176,7 +186,7 @@ async function load(options: LoadPluginOptions): Promise<LoadPluginResult> {
   diagnostics.push(...skills.diagnostics, ...agents.diagnostics, ...hooks.diagnostics, ...mcp.diagnostics);
   if (effective !== undefined) {
     const unresolved = referencedKeys(JSON.stringify([hooks.hooks, mcp.mcpServers]));
-    const missing = missingUserConfig(options_, effective, unresolved);
+    const missing = missingUserConfig(configOptions, effective, unresolved);
     if (missing.length > 0) {
       diagnostics.push(
         diagnostic(

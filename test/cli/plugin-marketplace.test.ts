@@ -17,6 +17,8 @@ import { cli, json } from "./run-cli.js";
 const SLOW = 300_000;
 // biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder a plugin writes, as text
 const TOKEN_REF = "${user_config.token}";
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the placeholder a plugin writes, as text
+const REGION_REF = "${user_config.region}";
 
 let tree: TmpTree | undefined;
 let model: TestModel | undefined;
@@ -212,8 +214,14 @@ describe("skillwright plugin marketplace / install / update (dist/bin, a local g
       await plugin(t, "vault", "1.0.0", {
         userConfig: {
           token: { type: "string", title: "Token", description: "The vault token", sensitive: true },
+          region: { type: "string", title: "Region", description: "Where the vault is" },
         },
       });
+      await put(
+        t,
+        "mp/plugins/vault/skills/hello/SKILL.md",
+        skill("hello", `Region ${REGION_REF}; token ${TOKEN_REF}.`),
+      );
       await put(
         t,
         "mp/plugins/vault/.mcp.json",
@@ -246,12 +254,16 @@ describe("skillwright plugin marketplace / install / update (dist/bin, a local g
       );
       expect(existsSync(record)).toBe(false);
 
-      const configured = await cli(t, ["plugin", "configure", "vault", `token=${secret}`]);
+      const configured = await cli(t, ["plugin", "configure", "vault", `token=${secret}`, "region=eu-west"]);
       expect(configured.code).toBe(0);
       expect(configured.stdout).not.toContain(secret);
       const secrets = t.path("home/.skillwright/plugins/secrets.json");
       expect(statSync(secrets).mode & 0o777).toBe(0o600);
       expect(await readFile(t.path("home/.skillwright/plugins/config.json"), "utf8")).not.toContain(secret);
+      // Skill text gets the non-sensitive value; a sensitive one never reaches what the model reads.
+      const shown = await cli(t, ["show", "vault:hello"]);
+      expect(shown.stdout).toContain(`Region eu-west; token ${TOKEN_REF}.`);
+      expect(shown.stdout).not.toContain(secret);
 
       const run = await cli(
         t,
