@@ -1,6 +1,6 @@
 import { dirname, join } from "node:path";
 import { isatty } from "node:tty";
-import type { InstallerDeps } from "../install/installer.js";
+import type { InstallerDeps } from "../install/installer-deps.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
 import { errorMessage, pathKind } from "../io/fs.js";
 import { writePrivateFile } from "../io/private-file.js";

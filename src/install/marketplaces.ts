@@ -4,7 +4,7 @@ import { errorCode, errorMessage, pathKind } from "../io/fs.js";
 import { type LoadedMarketplace, MARKETPLACE_FILE } from "../plugins/marketplace.js";
 import { readMarketplace } from "../plugins/read-marketplace.js";
 import { isBareRepository } from "./fetch-source.js";
-import type { InstallerDeps } from "./installer.js";
+import type { InstallerDeps } from "./installer-deps.js";
 import {
   type KnownMarketplace,
   type KnownMarketplaces,

@@ -6,7 +6,7 @@ import { pluginInstallRoot } from "../plugins/find-plugins.js";
 import { loadPlugin } from "../plugins/load-plugin.js";
 import { pluginDataRoot } from "../plugins/plugin-data.js";
 import { hashFolder } from "./folder-hash.js";
-import type { InstallerDeps } from "./installer.js";
+import type { InstallerDeps } from "./installer-deps.js";
 import type { KnownMarketplace, KnownMarketplaces } from "./known-marketplaces.js";
 import { describeProblem, installedDrift } from "./lock-check.js";
 import { fetchMarketplace, marketplaceCatalog, readKnownMarketplaces } from "./marketplaces.js";

@@ -180,6 +180,13 @@ describe("skillwright plugin marketplace / install / update (dist/bin, a local g
       expect(removed.stderr).toContain("beta is needed by alpha");
       expect((await cli(t, ["plugin", "uninstall", "alpha", "beta"])).code).toBe(0);
       expect(await readdir(t.path("home/.skillwright/plugins/installed"))).toEqual([]);
+
+      // `add name@marketplace` of a registered marketplace is the same install (no range: the listed copy).
+      const viaAdd = await cli(t, ["add", "beta@acme"]);
+      expect(viaAdd.code).toBe(0);
+      expect(await readdir(t.path("home/.skillwright/plugins/installed"))).toEqual(["beta"]);
+      expect((await lockOf(t)).plugins.beta).toMatchObject({ source: "beta@acme", version: "1.0.0" });
+      expect((await lockOf(t)).plugins.beta?.tag).toBeUndefined();
     },
     SLOW,
   );
