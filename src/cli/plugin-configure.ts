@@ -1,5 +1,4 @@
 import { dirname, join } from "node:path";
-import { isatty } from "node:tty";
 import type { InstallerDeps } from "../install/installer-deps.js";
 import { writeFileAtomic } from "../io/atomic-write.js";
 import { errorMessage, pathKind } from "../io/fs.js";
@@ -7,50 +6,28 @@ import { writePrivateFile } from "../io/private-file.js";
 import { isRecord } from "../is-record.js";
 import { pluginInstallRoot } from "../plugins/find-plugins.js";
 import {
+  configureHint,
   pluginConfigFile,
   pluginSecretsFile,
   readConfigFile,
   type UserConfigOption,
   userConfigOptions,
 } from "../plugins/user-config.js";
-import type { CliIo } from "./io.js";
-
-/** Reads one line from the terminal; a sensitive answer is not echoed. */
-async function askTerminal(io: CliIo, question: string, secret: boolean): Promise<string> {
-  const { createInterface } = await import("node:readline/promises");
-  const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-  const output = rl as unknown as { _writeToOutput?: (text: string) => void };
-  try {
-    io.stderr(question);
-    if (secret) output._writeToOutput = () => undefined;
-    return (await rl.question("")).trim();
-  } finally {
-    rl.close();
-    if (secret) io.stderr("\n");
-  }
-}
+import type { TerminalAsk } from "./terminal-ask.js";
 
 function optionPrompt(option: UserConfigOption): string {
   const about = option.description ?? option.title ?? "";
   return `${option.key}${about === "" ? "" : ` (${about})`}${option.sensitive ? " [sensitive, not shown]" : ""}: `;
 }
 
-/**
- * `skillwright plugin configure <name> [key=value...]`: sets an installed plugin's `userConfig` values. Sensitive
- * ones go to `~/.skillwright/plugins/secrets.json` (mode 0600, only the user can read it), the others to
- * `~/.skillwright/plugins/config.json`; no value is ever printed. Without pairs, asks for each setting in a
- * terminal, else lists which are set. Returns the exit code.
- */
-export async function configurePlugin(
-  io: CliIo,
+/** An installed plugin's `userConfig` options, or why there are none to set. */
+async function installedOptions(
   deps: InstallerDeps,
   name: string,
-  pairs: readonly string[],
-): Promise<number> {
+): Promise<{ options: UserConfigOption[] } | { error: string }> {
   const dir = join(pluginInstallRoot(deps.home), name);
   if ((await pathKind(deps.fs, dir)) !== "dir") {
-    deps.err(`no installed plugin named ${name} (${pluginInstallRoot(deps.home)})`);
-    return 1;
+    return { error: `no installed plugin named ${name} (${pluginInstallRoot(deps.home)})` };
   }
   let manifest: unknown;
   try {
@@ -58,42 +35,30 @@ export async function configurePlugin(
   } catch {
     manifest = {};
   }
-  const options = userConfigOptions(isRecord(manifest) ? manifest.userConfig : undefined);
-  if (options.length === 0) {
-    deps.err(`plugin ${name} declares no userConfig settings`);
-    return 1;
-  }
-  const updates = new Map<string, string>();
-  for (const pair of pairs) {
-    const eq = pair.indexOf("=");
-    const key = eq < 0 ? pair : pair.slice(0, eq);
-    if (eq <= 0 || !options.some((o) => o.key === key)) {
-      deps.err(
-        `${pair.includes("=") ? `"${key}"` : `"${pair}" (give key=value)`}: not a setting of ${name}; it has ${options.map((o) => o.key).join(", ")}`,
-      );
-      return 2;
-    }
-    updates.set(key, pair.slice(eq + 1));
-  }
+  return { options: userConfigOptions(isRecord(manifest) ? manifest.userConfig : undefined) };
+}
+
+async function readBoth(deps: InstallerDeps) {
   const [values, secrets] = await Promise.all([
     readConfigFile(deps.fs, pluginConfigFile(deps.home)),
     readConfigFile(deps.fs, pluginSecretsFile(deps.home)),
   ]);
-  if (pairs.length === 0) {
-    if (!isatty(0)) {
-      for (const o of options) {
-        const set = (o.sensitive ? secrets : values)[name]?.[o.key] !== undefined;
-        deps.out(
-          `${o.key}: ${set ? "set" : o.default === undefined ? "not set" : "default"}${o.sensitive ? " (sensitive)" : ""}`,
-        );
-      }
-      return 0;
-    }
-    for (const o of options) {
-      const answer = await askTerminal(io, optionPrompt(o), o.sensitive);
-      if (answer !== "") updates.set(o.key, answer);
-    }
-  }
+  return { values, secrets };
+}
+
+/**
+ * Saves settings of one plugin: sensitive ones into the secrets file (mode 0600, written so it is never wider),
+ * the others into the config file; a key moves out of the file it no longer belongs in. Prints each key set,
+ * never a value. Returns the exit code.
+ */
+async function saveSettings(
+  deps: InstallerDeps,
+  name: string,
+  options: readonly UserConfigOption[],
+  updates: ReadonlyMap<string, string>,
+): Promise<number> {
+  if (updates.size === 0) return 0;
+  const { values, secrets } = await readBoth(deps);
   const nextValues = { ...values, [name]: { ...(values[name] ?? {}) } };
   const nextSecrets = { ...secrets, [name]: { ...(secrets[name] ?? {}) } };
   for (const [key, value] of updates) {
@@ -119,4 +84,97 @@ export async function configurePlugin(
     );
   }
   return 0;
+}
+
+/**
+ * `skillwright plugin configure <name> [key=value...]`: sets an installed plugin's `userConfig` values. Sensitive
+ * ones go to `~/.skillwright/plugins/secrets.json` (mode 0600, only the user can read it), the others to
+ * `~/.skillwright/plugins/config.json`; no value is ever printed. Without pairs, asks for each setting on the
+ * terminal (`ask`; sensitive answers not echoed), else lists which are set. Returns the exit code.
+ */
+export async function configurePlugin(
+  deps: InstallerDeps,
+  name: string,
+  pairs: readonly string[],
+  ask: TerminalAsk | undefined,
+): Promise<number> {
+  const found = await installedOptions(deps, name);
+  if ("error" in found) {
+    deps.err(found.error);
+    return 1;
+  }
+  const { options } = found;
+  if (options.length === 0) {
+    deps.err(`plugin ${name} declares no userConfig settings`);
+    return 1;
+  }
+  const updates = new Map<string, string>();
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    const key = eq < 0 ? pair : pair.slice(0, eq);
+    if (eq <= 0 || !options.some((o) => o.key === key)) {
+      deps.err(
+        `${eq < 0 ? `"${pair}" (give key=value)` : `"${key}"`}: not a setting of ${name}; it has ${options.map((o) => o.key).join(", ")}`,
+      );
+      return 2;
+    }
+    updates.set(key, pair.slice(eq + 1));
+  }
+  if (pairs.length === 0) {
+    if (ask === undefined) {
+      const { values, secrets } = await readBoth(deps);
+      for (const o of options) {
+        const set = (o.sensitive ? secrets : values)[name]?.[o.key] !== undefined;
+        deps.out(
+          `${o.key}: ${set ? "set" : o.default === undefined ? "not set" : "default"}${o.sensitive ? " (sensitive)" : ""}`,
+        );
+      }
+      return 0;
+    }
+    for (const o of options) {
+      const answer = await ask.line(optionPrompt(o), { secret: o.sensitive });
+      if (answer !== "") updates.set(o.key, answer);
+    }
+  }
+  return saveSettings(deps, name, options, updates);
+}
+
+/**
+ * After an install or update: each installed plugin's settings that have neither a value nor a default are
+ * asked for once on the terminal; without one, a line names the command that sets them. Returns the exit code.
+ */
+export async function askMissingSettings(deps: InstallerDeps, ask: TerminalAsk | undefined): Promise<number> {
+  const root = pluginInstallRoot(deps.home);
+  const names = (await deps.fs.readdir(root).catch(() => []))
+    .filter((e) => e.kind === "dir" && !e.name.startsWith("."))
+    .map((e) => e.name)
+    .sort();
+  let code = 0;
+  for (const name of names) {
+    const found = await installedOptions(deps, name);
+    if ("error" in found || found.options.length === 0) continue;
+    const { values, secrets } = await readBoth(deps);
+    const missing = found.options.filter(
+      (o) => o.default === undefined && (o.sensitive ? secrets : values)[name]?.[o.key] === undefined,
+    );
+    if (missing.length === 0) continue;
+    if (ask === undefined) {
+      deps.out(
+        `${name} has settings to set: ${configureHint(
+          name,
+          missing.map((o) => o.key),
+        )}`,
+      );
+      continue;
+    }
+    deps.out(`${name} has settings to set:`);
+    const updates = new Map<string, string>();
+    for (const o of missing) {
+      const answer = await ask.line(optionPrompt(o), { secret: o.sensitive });
+      if (answer !== "") updates.set(o.key, answer);
+    }
+    const saved = await saveSettings(deps, name, found.options, updates);
+    if (saved !== 0) code = saved;
+  }
+  return code;
 }

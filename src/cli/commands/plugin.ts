@@ -1,4 +1,3 @@
-import { isatty } from "node:tty";
 import {
   addMarketplace,
   listMarketplaces,
@@ -14,32 +13,25 @@ import {
 import type { CliArgs } from "../args.js";
 import { installerDeps } from "../install-deps.js";
 import type { CliIo } from "../io.js";
+import { askMissingSettings, configurePlugin } from "../plugin-configure.js";
+import { askYesNo, nodeTerminalAsk, type TerminalAsk } from "../terminal-ask.js";
 import { usageLines } from "../usage.js";
-
-/** A yes/no question on the terminal; undefined when stdin is not one (install and update never prompt then). */
-function terminalConfirm(io: CliIo): PluginInstallerDeps["confirm"] {
-  if (!isatty(0)) return undefined;
-  return async (question) => {
-    const { createInterface } = await import("node:readline/promises");
-    const rl = createInterface({ input: process.stdin, output: process.stderr });
-    try {
-      const answer = await rl.question(`${question} [y/N] `);
-      return /^y(es)?$/i.test(answer.trim());
-    } finally {
-      rl.close();
-      io.stderr("");
-    }
-  };
-}
 
 /**
  * `skillwright plugin marketplace add|list|update|remove`, `plugin install|update|uninstall`, `plugin configure`
- * (Claude Code's command names). `plugin validate` is run by the engine's dispatch.
+ * (Claude Code's command names). `plugin validate` is run by the engine's dispatch. `ask` is the terminal
+ * (absent when stdin is not one: then nothing is asked).
  */
-export async function pluginCommand(io: CliIo, args: CliArgs): Promise<number> {
+export async function pluginCommand(
+  io: CliIo,
+  args: CliArgs,
+  ask: TerminalAsk | undefined = nodeTerminalAsk(io),
+): Promise<number> {
   const [sub, ...rest] = args.positionals;
-  const confirm = terminalConfirm(io);
-  const deps: PluginInstallerDeps = { ...installerDeps(io), ...(confirm === undefined ? {} : { confirm }) };
+  const deps: PluginInstallerDeps = {
+    ...installerDeps(io),
+    ...(ask === undefined ? {} : { confirm: (question: string) => askYesNo(ask, question) }),
+  };
   const options = {
     frozen: args.frozen,
     yes: args.yes,
@@ -58,18 +50,20 @@ export async function pluginCommand(io: CliIo, args: CliArgs): Promise<number> {
     }
     case "install": {
       const [id, ...more] = rest;
-      if (id !== undefined && more.length === 0) return installPlugin(deps, id, options);
-      break;
+      if (id === undefined || more.length > 0) break;
+      const code = await installPlugin(deps, id, options);
+      return code === 0 && !options.frozen ? askMissingSettings(deps, ask) : code;
     }
-    case "update":
-      return updatePlugins(deps, rest, options);
+    case "update": {
+      const code = await updatePlugins(deps, rest, options);
+      return code === 0 && !options.frozen ? askMissingSettings(deps, ask) : code;
+    }
     case "uninstall":
       return uninstallPlugins(deps, rest);
     case "configure": {
       const [name, ...pairs] = rest;
       if (name === undefined) break;
-      const { configurePlugin } = await import("../plugin-configure.js");
-      return configurePlugin(io, deps, name, pairs);
+      return configurePlugin(deps, name, pairs, ask);
     }
   }
   io.stderr(usageLines("plugin"));
