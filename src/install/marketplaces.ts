@@ -16,6 +16,7 @@ import {
   pluginsHome,
   serializeKnownMarketplaces,
 } from "./known-marketplaces.js";
+import { isPlainFolderName } from "./skill-tree.js";
 
 /** The registered marketplaces, or why the registry cannot be read (then nothing is written over it). */
 export async function readKnownMarketplaces(
@@ -111,6 +112,11 @@ export async function addMarketplace(deps: InstallerDeps, input: string): Promis
     return 1;
   }
   const name = catalog.catalog.name;
+  if (!isPlainFolderName(name)) {
+    if (staged !== undefined) await deps.fs.rm(staged).catch(() => undefined);
+    deps.err(`refused: the marketplace's name "${name}" is not a plain folder name`);
+    return 1;
+  }
   const existing = read.marketplaces[name];
   if (existing !== undefined) {
     if (staged !== undefined) await deps.fs.rm(staged).catch(() => undefined);

@@ -14,7 +14,7 @@ import { gainedPowers, pluginCapabilities } from "./plugin-capabilities.js";
 import { lockedPlugins, type PluginLockEntry, withPlugins } from "./plugin-lock.js";
 import { parseDependencies, type Release, ResolveError, resolvePlugins } from "./plugin-resolve.js";
 import { pickVersion, pluginTag, taggedVersions, type VersionConstraint } from "./plugin-versions.js";
-import { copySkillDir } from "./skill-tree.js";
+import { copySkillDir, isInside, isPlainFolderName, linkOutOf } from "./skill-tree.js";
 import { parseLock, type SkillsLock, scopePlaces } from "./skills-lock.js";
 
 /** The plugin commands' needs: the install commands' and, in a terminal, a way to ask the user. */
@@ -80,6 +80,9 @@ function releaseReader(
     marketplace: string,
     constraints: readonly VersionConstraint[],
   ): Promise<Release> => {
+    if (!isPlainFolderName(name)) {
+      throw new ResolveError(`"${name}" (from ${marketplace}) is not a plugin name a folder can be made for`);
+    }
     const known = marketplaces[marketplace];
     if (known === undefined) {
       throw new ResolveError(
@@ -104,6 +107,7 @@ function releaseReader(
     let version: string | undefined;
     let tag: string | undefined;
     let commit: string | undefined;
+    let top = known.installLocation;
     if (constraints.length > 0) {
       if (known.source.source !== "git") {
         throw new ResolveError(
@@ -132,6 +136,7 @@ function releaseReader(
       await deps.run("git", ["clone", "--quiet", "--branch", tag, "--", known.installLocation, checkout], {});
       commit = (await deps.run("git", ["-C", checkout, "rev-parse", "HEAD"], {})).stdout.trim();
       dir = join(checkout, inRepo);
+      top = checkout;
     } else if (known.source.source === "git") {
       commit = (await deps.run("git", ["-C", known.installLocation, "rev-parse", "HEAD"], {})).stdout.trim();
     }
@@ -139,6 +144,10 @@ function releaseReader(
       throw new ResolveError(
         `${name}@${marketplace}: ${inRepo} is not a folder${tag === undefined ? "" : ` at ${tag}`}`,
       );
+    }
+    const [realTop, realDir] = await Promise.all([deps.fs.realpath(top), deps.fs.realpath(dir)]);
+    if (!isInside(realTop, realDir)) {
+      throw new ResolveError(`${name}@${marketplace}: ${inRepo} is a link out of the marketplace repository`);
     }
     const manifest = await readManifestJson(deps, dir);
     if (version === undefined && typeof manifest.version === "string") version = manifest.version;
@@ -321,6 +330,11 @@ async function apply(
       (await driftOf(deps, release.name, locked)) === undefined
     ) {
       deps.out(`${release.name} ${label(locked)}: up to date`);
+      continue;
+    }
+    const link = await linkOutOf(deps.fs, await deps.fs.realpath(release.dir), release.dir);
+    if (link !== undefined) {
+      refusals.push(`${release.name}: refused: ${link}`);
       continue;
     }
     deps.out(

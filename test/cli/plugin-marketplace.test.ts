@@ -5,7 +5,7 @@
  * resolved, a cycle refused, and a sensitive `userConfig` value reaching an MCP server and nothing else.
  */
 import { existsSync, statSync } from "node:fs";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
@@ -192,20 +192,26 @@ describe("skillwright plugin marketplace / install / update (dist/bin, a local g
   );
 
   it(
-    "refuses a dependency cycle in one line naming the plugins, installing nothing",
+    "refuses a dependency cycle in one line naming the plugins, and a link out of the plugin, installing nothing",
     async () => {
-      tree = await tmpTree({ "home/repo/.keep": "" });
+      tree = await tmpTree({ "home/repo/.keep": "", "outside.txt": "not the plugin's" });
       const t = tree;
-      await marketplace(t, ["loop-a", "loop-b"]);
+      await marketplace(t, ["loop-a", "loop-b", "leaky"]);
       await plugin(t, "loop-a", "1.0.0", { dependencies: ["loop-b"] });
       await plugin(t, "loop-b", "1.0.0", { dependencies: [{ name: "loop-a", version: "^1.0.0" }] });
-      await release(t, "loops", "loop-a--v1.0.0", "loop-b--v1.0.0");
+      await plugin(t, "leaky", "1.0.0");
+      await symlink(t.path("outside.txt"), t.path("mp/plugins/leaky/skills/hello/notes.txt"));
+      await release(t, "loops", "loop-a--v1.0.0", "loop-b--v1.0.0", "leaky--v1.0.0");
       expect((await cli(t, ["plugin", "marketplace", "add", t.path("mp")])).code).toBe(0);
       const cycle = await cli(t, ["plugin", "install", "loop-a@acme"]);
       expect(cycle.code).toBe(1);
       expect(cycle.stderr.trim()).toBe("dependency cycle: loop-a → loop-b → loop-a");
       expect(existsSync(t.path("home/.skillwright/plugins/installed/loop-a"))).toBe(false);
       expect(existsSync(t.path("home/.skillwright/skills-lock.json"))).toBe(false);
+      const leak = await cli(t, ["plugin", "install", "leaky@acme", "--version", "1.0.0"]);
+      expect(leak.code).toBe(1);
+      expect(leak.stderr).toContain("leaky: refused: skills/hello/notes.txt is a link out of the source");
+      expect(existsSync(t.path("home/.skillwright/plugins/installed/leaky"))).toBe(false);
     },
     SLOW,
   );
