@@ -34,6 +34,7 @@ export const DIAGNOSTIC_CODES = [
   "sandbox-unapproved",
   "agent-invalid",
   "plugin-invalid",
+  "plugin-config-missing",
   "mcp-failed",
   "mcp-unapproved",
   "mcp-skill-refused",

@@ -119,6 +119,10 @@ export interface CliArgs {
   frozen: boolean;
   /** `approve --all`: every skill that waits for approval or is held. */
   all: boolean;
+  /** `plugin install --version RANGE` (read as `--plugin-version`): a semver range over release tags. */
+  pluginVersion: string | undefined;
+  /** `plugin install/update --yes`: accept an update that gains powers. */
+  yes: boolean;
   help: boolean;
   version: boolean;
 }
@@ -290,8 +294,22 @@ function refusedOption(
   return `--${name} is not an option of ${command}`;
 }
 
+/**
+ * `plugin … --version RANGE` (Claude Code's spelling) as `--plugin-version RANGE`: after the `plugin` command,
+ * a `--version` followed by a value that is not an option is the range, not "print the version". Pure.
+ */
+function pluginVersionArgs(argv: readonly string[]): readonly string[] {
+  if (argv.find((a) => !a.startsWith("-")) !== "plugin") return argv;
+  return argv.flatMap((arg, i) => {
+    if (arg.startsWith("--version=")) return [`--plugin-version=${arg.slice("--version=".length)}`];
+    const next = argv[i + 1];
+    return arg === "--version" && next !== undefined && !next.startsWith("-") ? ["--plugin-version"] : [arg];
+  });
+}
+
 /** Parses the command line. Pure; errors are values with a message for the user. */
-export function parseCliArgs(argv: readonly string[]): ParsedArgs {
+export function parseCliArgs(given: readonly string[]): ParsedArgs {
+  const argv = pluginVersionArgs(given);
   const unknown = unknownOption(argv);
   if (unknown !== undefined) return { ok: false, ...unknown };
   let command: CommandName | undefined;
@@ -393,6 +411,8 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         skill: values.skill ?? [],
         frozen: values.frozen ?? false,
         all: values.all ?? false,
+        pluginVersion: values["plugin-version"],
+        yes: values.yes ?? false,
         help: values.help ?? false,
         version: values.version ?? false,
       },

@@ -174,6 +174,16 @@ export const CLI_OPTIONS = {
   },
   frozen: { type: "boolean", help: "change nothing; fail when the lock and the installed files differ" },
   all: { type: "boolean", help: "every skill that waits for approval or is held" },
+  "plugin-version": {
+    type: "string",
+    value: "<range>",
+    help: "plugin install: a semver range over the plugin's release tags (also written --version)",
+  },
+  yes: {
+    type: "boolean",
+    short: "y",
+    help: "accept a plugin update that gains hooks, MCP servers or powers",
+  },
   help: { type: "boolean", short: "h", help: "this help" },
   version: { type: "boolean", short: "v", help: "the version" },
 } as const satisfies Record<string, OptionSpec>;
@@ -327,11 +337,29 @@ export const CLI_COMMANDS = {
     examples: ["skillwright test", "skillwright test .claude/skills/deploy --junit report.xml"],
   },
   plugin: {
-    usage: ["plugin validate <dir> [--json]"],
-    summary: "check a plugin: manifest, skills, commands, agents, hooks, MCP config",
-    options: ["json"],
+    usage: [
+      "plugin validate <dir> [--json]",
+      "plugin marketplace add <path | git URL | owner/repo>",
+      "plugin marketplace list [--json] | update [name...] | remove <name>",
+      "plugin install <name@marketplace> [--version RANGE] [--frozen] [--yes]",
+      "plugin update [name...] [--frozen] [--yes] | uninstall <name...>",
+      "plugin configure <name> [key=value...]",
+    ],
+    summary: "check plugins; register marketplaces; install, update and configure plugins",
+    details: [
+      "Plugins install into ~/.skillwright/plugins/installed, locked under `plugins` in",
+      "~/.skillwright/skills-lock.json. A range picks the highest {name}--v{version} tag of the marketplace",
+      "repository. An update that gains hooks, MCP servers or powers asks in a terminal, else needs --yes.",
+      "Sensitive settings go to a file only you can read.",
+    ],
+    options: ["json", "plugin-version", "frozen", "yes"],
     skills: false,
-    examples: ["skillwright plugin validate plugins/git-guard"],
+    examples: [
+      "skillwright plugin validate plugins/git-guard",
+      "skillwright plugin marketplace add acme/claude-plugins",
+      "skillwright plugin install deploy-kit@acme --version ^2.1",
+      "skillwright plugin configure deploy-kit api_token=…",
+    ],
   },
   dev: {
     usage: ["dev model-server --script <turns.json> [--port N]"],

@@ -2,7 +2,7 @@ import { mkdtemp, realpath } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadSettings } from "../config/settings.js";
-import type { InstallerDeps } from "../install/installer.js";
+import type { InstallerDeps } from "../install/installer-deps.js";
 import { createProcessRunner } from "../install/run-process.js";
 import { createNodeFileModes } from "../io/atomic-write.js";
 import { createNodeFs } from "../io/fs.js";

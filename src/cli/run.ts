@@ -47,6 +47,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (args.command === "update") return (await import("./commands/update.js")).updateCommand(scoped, args);
   if (args.command === "check") return (await import("./commands/check.js")).checkCommand(scoped, args);
   if (args.command === "remove") return (await import("./commands/remove.js")).removeCommand(scoped, args);
+  if (args.command === "plugin" && args.positionals[0] !== "validate") {
+    return (await import("./commands/plugin.js")).pluginCommand(scoped, args);
+  }
   // Each command loads only what it needs: start-up time is most of a short command's cost.
   if (args.command === undefined && args.print) preloadHeadless();
   const [{ createEngine }, { createNodeFs }] = await Promise.all([

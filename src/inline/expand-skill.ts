@@ -35,6 +35,7 @@ export function skillVars(
     projectDir: invocation.projectDir,
     pluginRoot: skill.plugin?.root,
     pluginData: skill.plugin?.dataDir,
+    userConfig: skill.plugin?.userConfig,
   };
 }
 

@@ -15,6 +15,8 @@ export interface SubstitutionVars {
   pluginRoot?: string;
   /** `${CLAUDE_PLUGIN_DATA}`: plugin skills only. */
   pluginData?: string;
+  /** `${user_config.KEY}`: a plugin skill's non-sensitive settings (a key without a value stays as written). */
+  userConfig?: Readonly<Record<string, string>>;
 }
 
 /** Every `${NAME}` variable the substitution knows, with the field that holds its value. */
@@ -84,7 +86,7 @@ function placeholderPattern(names: Iterable<string>): RegExp {
   const nameList = [...names];
   const named = nameList.length > 0 ? `(?<name>${nameList.join("|")})(?![\\[\\w])|` : "";
   const variables = Object.keys(SUBSTITUTION_VARIABLES).join("|");
-  const body = `ARGUMENTS\\[(?<index>\\d+)\\]|${named}ARGUMENTS|(?<num>\\d+)(?!\\w)|\\{(?<var>${variables})\\}`;
+  const body = `ARGUMENTS\\[(?<index>\\d+)\\]|${named}ARGUMENTS|(?<num>\\d+)(?!\\w)|\\{(?<var>${variables})\\}|\\{user_config\\.(?<cfg>[A-Za-z0-9_-]+)\\}`;
   return new RegExp(`(?<esc>\\\\)?\\$(?:${body})`, "g");
 }
 
@@ -93,8 +95,8 @@ function placeholderPattern(names: Iterable<string>): RegExp {
  * `$ARGUMENTS` → the raw args; `$ARGUMENTS[N]` and `$N` (not followed by a word char) → the N-th shell-split
  * arg, 0-based, left as written when missing; `$name` for a name in `arguments:` (not followed by `[` or a word
  * char) → its positional arg or the empty string; `${CLAUDE_SKILL_DIR}`, `${SKILL_DIR}`, `${CLAUDE_SESSION_ID}`,
- * `${CLAUDE_PROJECT_DIR}`, `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` → their value when provided.
- * A backslash before any of these forms (`\$ARGUMENTS`, `\$0`, `\${CLAUDE_SKILL_DIR}`) yields the form as an
+ * `${CLAUDE_PROJECT_DIR}`, `${CLAUDE_PLUGIN_ROOT}`, `${CLAUDE_PLUGIN_DATA}` and a plugin's
+ * `${user_config.KEY}` → their value when provided. A backslash before any of these forms (`\$ARGUMENTS`, `\$0`, `\${CLAUDE_SKILL_DIR}`) yields the form as an
  * `escaped` placeholder (literal text without the backslash by default). Anything else (`${ARGUMENTS}`,
  * `$CLAUDE_SKILL_DIR`, `${UNKNOWN}`, `$HOME`) is left as written. Variables are pasted raw, never encoded.
  * Pure; never throws.
@@ -115,6 +117,10 @@ export function substitute(text: string, options: SubstituteOptions): Substituti
     const written = groups.esc === undefined ? match[0] : match[0].slice(1);
     if (groups.esc !== undefined) {
       out += encode({ kind: "escaped", literal: written }, out);
+    } else if (groups.cfg !== undefined) {
+      const config = vars.userConfig;
+      out +=
+        config !== undefined && Object.hasOwn(config, groups.cfg) ? (config[groups.cfg] ?? written) : written;
     } else if (groups.var !== undefined) {
       out += variableValue(groups.var, vars) ?? written;
     } else if (groups.name !== undefined) {

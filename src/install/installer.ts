@@ -6,13 +6,13 @@ import {
   type SkillCapability,
 } from "../approvals/capabilities.js";
 import { capabilityBody, inspectSkill } from "../approvals/skill-approvals.js";
-import { type FileModeOps, writeFileAtomic } from "../io/atomic-write.js";
+import { writeFileAtomic } from "../io/atomic-write.js";
 import { errorCode, errorMessage, pathKind } from "../io/fs.js";
 import { collectSkill } from "../lint/collect.js";
 import { lintScore } from "../lint/score.js";
 import { lintModels, skillFindings } from "../lint/skill-findings.js";
 import type { Skill } from "../skill/skill.js";
-import { type FetchDeps, type FetchedSource, fetchSource, isBareRepository } from "./fetch-source.js";
+import { type FetchedSource, fetchSource, isBareRepository } from "./fetch-source.js";
 import { type FolderHash, hashFolder } from "./folder-hash.js";
 import type { InstallScope } from "./install-scope.js";
 import {
@@ -21,6 +21,7 @@ import {
   lockedSource,
   parseInstallSource,
 } from "./install-source.js";
+import type { InstallerDeps } from "./installer-deps.js";
 import {
   describeProblem,
   installedDrift,
@@ -37,18 +38,6 @@ import {
   scopePlaces,
   serializeLock,
 } from "./skills-lock.js";
-
-/** What the install commands need: fetching's needs, file modes, the environment and two output lines. */
-export interface InstallerDeps extends FetchDeps {
-  modes: FileModeOps;
-  env: Readonly<Record<string, string | undefined>>;
-  cwd: string;
-  /** Prints a line for the user (stdout). */
-  out: (line: string) => void;
-  /** Prints a problem (stderr). */
-  err: (line: string) => void;
-  signal?: AbortSignal;
-}
 
 /** Options every install command takes. */
 export interface ScopeOptions {
@@ -301,6 +290,15 @@ export async function addSkills(
   if ("error" in parsed) {
     deps.err(parsed.error);
     return 2;
+  }
+  if (parsed.source.kind === "marketplace") {
+    // A marketplace registered with `plugin marketplace add`: the plugin is installed whole, as `plugin install`.
+    const { readKnownMarketplaces } = await import("./marketplaces.js");
+    const known = await readKnownMarketplaces(deps);
+    if ("marketplaces" in known && known.marketplaces[parsed.source.marketplace] !== undefined) {
+      const { installPlugin } = await import("./plugin-installer.js");
+      return installPlugin(deps, input, { frozen: options.frozen, yes: false });
+    }
   }
   const places = scopePlaces(options.scope, { projectDir: deps.projectDir, home: deps.home });
   const read = await readLock(deps, places.lockFile);

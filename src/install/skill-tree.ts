@@ -59,26 +59,20 @@ export async function findSkills(fs: FsOps, root: string, searchDir: string): Pr
   return out;
 }
 
+/** Whether `name` can be a folder an install makes: a plain name, no `..`. Pure. */
+export function isPlainFolderName(name: string): boolean {
+  return /^[A-Za-z0-9][\w.-]*$/.test(name) && !name.includes("..");
+}
+
 /**
- * Why `found` must not be installed, or undefined: a link under its dir that resolves outside `realRoot` (or
- * is broken), its dir outside `realRoot`, an install name that is not a plain folder name, or a validation
- * error. Never throws.
+ * The first link under `dir` that is broken or resolves outside `realRoot`, as a line naming it (relative to
+ * `dir`), or undefined. Skipped folders (`.git`, …) are not walked. Never throws.
  */
-export async function refusalOf(fs: FsOps, realRoot: string, found: FoundSkill): Promise<string | undefined> {
-  if (!/^[A-Za-z0-9][\w.-]*$/.test(found.installName) || found.installName.includes("..")) {
-    return `"${found.installName}" is not a folder name a skill can be installed under`;
-  }
-  let realDir: string;
-  try {
-    realDir = await fs.realpath(found.dir);
-  } catch {
-    return `${found.skillPath}: its folder cannot be read`;
-  }
-  if (!isInside(realRoot, realDir)) return `${found.skillPath}: its folder is a link out of the source`;
-  const walk = async (dir: string, depth: number): Promise<string | undefined> => {
-    for (const entry of await fs.readdir(dir).catch(() => [])) {
-      const child = join(dir, entry.name);
-      const shown = relative(found.dir, child).split(sep).join("/");
+export async function linkOutOf(fs: FsOps, realRoot: string, dir: string): Promise<string | undefined> {
+  const walk = async (at: string, depth: number): Promise<string | undefined> => {
+    for (const entry of await fs.readdir(at).catch(() => [])) {
+      const child = join(at, entry.name);
+      const shown = relative(dir, child).split(sep).join("/");
       if (entry.kind === "symlink") {
         let target: string;
         try {
@@ -94,7 +88,26 @@ export async function refusalOf(fs: FsOps, realRoot: string, found: FoundSkill):
     }
     return undefined;
   };
-  const link = await walk(found.dir, 0);
+  return walk(dir, 0);
+}
+
+/**
+ * Why `found` must not be installed, or undefined: a link under its dir that resolves outside `realRoot` (or
+ * is broken), its dir outside `realRoot`, an install name that is not a plain folder name, or a validation
+ * error. Never throws.
+ */
+export async function refusalOf(fs: FsOps, realRoot: string, found: FoundSkill): Promise<string | undefined> {
+  if (!isPlainFolderName(found.installName)) {
+    return `"${found.installName}" is not a folder name a skill can be installed under`;
+  }
+  let realDir: string;
+  try {
+    realDir = await fs.realpath(found.dir);
+  } catch {
+    return `${found.skillPath}: its folder cannot be read`;
+  }
+  if (!isInside(realRoot, realDir)) return `${found.skillPath}: its folder is a link out of the source`;
+  const link = await linkOutOf(fs, realRoot, found.dir);
   if (link !== undefined) return link;
   if (found.skill === undefined || hasErrors(found.diagnostics)) {
     const first = found.diagnostics.find((d) => d.severity === "error");

@@ -70,8 +70,8 @@ export function parseLock(text: string | undefined): { lock: SkillsLock } | { er
 }
 
 /**
- * The lock as the `skills` installer writes it: `version`, then `skills` sorted by name, two-space JSON and a
- * final newline, so either tool rewriting the other's lock changes only the entries it touched. Pure.
+ * The lock as the `skills` installer writes it: `version`, then `skills` sorted by name, then any other key as
+ * it was (skillwright's `plugins`), two-space JSON and a final newline, so either tool rewriting the other's lock changes only the entries it touched. Pure.
  */
 export function serializeLock(lock: SkillsLock): string {
   const skills: Record<string, LockEntry> = {};
@@ -79,7 +79,9 @@ export function serializeLock(lock: SkillsLock): string {
     const entry = lock.skills[name];
     if (entry !== undefined) skills[name] = entry;
   }
-  return `${JSON.stringify({ version: lock.version, skills }, null, 2)}\n`;
+  // Other top-level keys (our installed `plugins`) follow, as they were.
+  const { version, skills: _skills, ...rest } = lock;
+  return `${JSON.stringify({ version, skills, ...rest }, null, 2)}\n`;
 }
 
 /** Where a scope's skills and lock live. */

@@ -19,6 +19,14 @@ import {
   resolvePluginPath,
 } from "./manifest.js";
 import { INLINE_MARKETPLACE, pluginDataDir } from "./plugin-data.js";
+import {
+  configureHint,
+  effectiveUserConfig,
+  missingUserConfig,
+  readUserConfigValues,
+  referencedKeys,
+  userConfigOptions,
+} from "./user-config.js";
 
 /** The manifest, relative to the plugin root. */
 export const MANIFEST_FILE = join(".claude-plugin", "plugin.json");
@@ -64,6 +72,11 @@ export interface LoadPluginOptions {
    * and their component paths are added to its own; without one they are the whole manifest.
    */
   overlay?: Record<string, unknown>;
+  /**
+   * The home whose `.skillwright/plugins` settings fill in `${user_config.KEY}` (see `user-config.ts`); absent:
+   * placeholders stay as written (as when installing: what a plugin can do is judged without its settings).
+   */
+  userConfigHome?: string;
   signal?: AbortSignal;
 }
 
@@ -129,8 +142,23 @@ async function load(options: LoadPluginOptions): Promise<LoadPluginResult> {
 
   const name = manifest.name;
   const dataDir = pluginDataDir(options.dataRoot, name, options.marketplace ?? INLINE_MARKETPLACE);
-  const plugin: PluginRef = { name, root, dataDir };
-  const vars = { root, dataDir };
+  const configOptions = userConfigOptions(isRecord(json) ? json.userConfig : undefined);
+  const effective =
+    options.userConfigHome === undefined || configOptions.length === 0
+      ? undefined
+      : effectiveUserConfig(configOptions, await readUserConfigValues(fs, options.userConfigHome, name));
+  // Skills and agents see the non-sensitive values only (as in Claude Code): their text reaches the model.
+  const shown =
+    effective === undefined
+      ? undefined
+      : Object.fromEntries(
+          configOptions.flatMap((o) => {
+            const value = effective[o.key];
+            return o.sensitive || value === undefined ? [] : [[o.key, value]];
+          }),
+        );
+  const plugin: PluginRef = { name, root, dataDir, ...(shown === undefined ? {} : { userConfig: shown }) };
+  const vars = { root, dataDir, ...(effective === undefined ? {} : { userConfig: effective }) };
   const where = read.kind === "ok" ? manifestPath : root;
   const targets = (field: "skills" | "commands" | "agents"): ComponentTarget[] => [
     { path: join(root, DEFAULT_COMPONENT_PATHS[field]), required: false },
@@ -156,6 +184,23 @@ async function load(options: LoadPluginOptions): Promise<LoadPluginResult> {
     loadPluginMcpServers(fs, mcpSources, vars, realRoot),
   ]);
   diagnostics.push(...skills.diagnostics, ...agents.diagnostics, ...hooks.diagnostics, ...mcp.diagnostics);
+  if (effective !== undefined) {
+    const unresolved = referencedKeys(JSON.stringify([hooks.hooks, mcp.mcpServers]));
+    const missing = missingUserConfig(configOptions, effective, unresolved);
+    if (missing.length > 0) {
+      diagnostics.push(
+        diagnostic(
+          "error",
+          "plugin-config-missing",
+          `plugin "${name}" needs ${missing.map((o) => o.key).join(", ")} set: run \`${configureHint(
+            name,
+            missing.map((o) => o.key),
+          )}\``,
+          root,
+        ),
+      );
+    }
+  }
   return {
     plugin: {
       name,

@@ -33,6 +33,8 @@ export async function loadPluginCandidates(options: {
   fs: FsOps;
   candidates: readonly PluginCandidate[];
   dataRoot: string;
+  /** The home whose plugin settings fill in `${user_config.KEY}`. */
+  userConfigHome?: string;
   signal?: AbortSignal;
 }): Promise<{ plugins: SourcedPlugin[]; diagnostics: Diagnostic[] }> {
   const { fs, dataRoot, signal } = options;
@@ -49,6 +51,7 @@ export async function loadPluginCandidates(options: {
           dataRoot,
           marketplace: c.marketplace,
           signal,
+          ...(options.userConfigHome === undefined ? {} : { userConfigHome: options.userConfigHome }),
           ...(c.overlay === undefined ? {} : { overlay: c.overlay }),
         }),
       ),
@@ -90,6 +93,7 @@ export async function loadPlugins(
     fs: options.fs,
     candidates: found.candidates,
     dataRoot: options.dataRoot ?? pluginDataRoot(options.home),
+    userConfigHome: options.home,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
   return { plugins: loaded.plugins, diagnostics: [...found.diagnostics, ...loaded.diagnostics] };

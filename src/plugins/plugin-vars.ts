@@ -1,6 +1,7 @@
 import { HOOK_EVENTS } from "../hooks/hook-events.js";
 import type { HooksConfig } from "../hooks/schema.js";
 import type { FsOps } from "../io/fs.js";
+import { USER_CONFIG_PLACEHOLDER } from "./user-config.js";
 
 /** The two values a plugin's config may reference (SPEC §11). */
 export interface PluginVars {
@@ -8,15 +9,25 @@ export interface PluginVars {
   root: string;
   /** `${CLAUDE_PLUGIN_DATA}`: the plugin's private data dir (not created until used). */
   dataDir: string;
+  /** `${user_config.KEY}`: the plugin's configured settings (absent keys stay as written). */
+  userConfig?: Readonly<Record<string, string>>;
 }
 
 /** `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` (braced form only), replaced in one pass. */
 export const PLUGIN_PLACEHOLDER = /\$\{CLAUDE_PLUGIN_(ROOT|DATA)\}/g;
 
-/** Replaces `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` in one string; other text is untouched. Pure. */
+/**
+ * Replaces `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` in one string, then each `${user_config.KEY}`
+ * the plugin has a value for; other text is untouched. Pure.
+ */
 export function substitutePluginString(text: string, vars: PluginVars): string {
-  return text.replace(PLUGIN_PLACEHOLDER, (_match, which: string) =>
+  const plugin = text.replace(PLUGIN_PLACEHOLDER, (_match, which: string) =>
     which === "ROOT" ? vars.root : vars.dataDir,
+  );
+  const config = vars.userConfig;
+  if (config === undefined) return plugin;
+  return plugin.replace(USER_CONFIG_PLACEHOLDER, (match, key: string) =>
+    Object.hasOwn(config, key) ? (config[key] ?? match) : match,
   );
 }
 

@@ -28,6 +28,8 @@ export interface PluginRef {
   name: string;
   root: string;
   dataDir: string;
+  /** `${user_config.KEY}` in the plugin's skill text: its non-sensitive configured values. */
+  userConfig?: Readonly<Record<string, string>>;
 }
 
 /** The frontmatter fields the engine acts on, normalised (SPEC §1). */

@@ -76,6 +76,12 @@ export async function headlessCommand(
   args: CliArgs,
   prompt: string | undefined,
 ): Promise<number> {
+  // A plugin setting its hooks or MCP servers need and nobody set: one line naming the command that sets it.
+  const unset = (await engine.extensions()).diagnostics.find((d) => d.code === "plugin-config-missing");
+  if (unset !== undefined) {
+    io.stderr(`skillwright: ${unset.message}\n`);
+    return 1;
+  }
   const prepared = await prepareRun(io, { args, engine });
   if (!prepared.ok) return prepared.code;
   const debug = args.debugFile;
