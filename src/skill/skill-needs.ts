@@ -151,3 +151,12 @@ export function unmetNeeds<
   }
   return unmet;
 }
+
+/** The MCP servers the given skills name among their needs, in first-named order, without repeats. Pure. */
+export function mcpServersNeeded(skills: Iterable<{ metadata?: unknown; needs?: SkillNeeds }>): string[] {
+  const servers = new Set<string>();
+  for (const skill of skills) {
+    for (const need of skillNeeds(skill)) if (need.kind === "mcp") servers.add(need.server);
+  }
+  return [...servers];
+}
