@@ -1,6 +1,6 @@
 import { diagnostic } from "../diagnostics.js";
 import { errorMessage } from "../io/fs.js";
-import { type NeedFacts, skillNeeds, unmetNeeds } from "../skill/skill-needs.js";
+import { commandsNeeded, type NeedFacts, skillNeeds, unmetNeeds } from "../skill/skill-needs.js";
 import { type DisabledSkill, partitionSkills, type SkillFilter } from "../skill-filter.js";
 import type { SkillSource, SourceListing } from "../sources/skill-source.js";
 import { type ResolvedSkills, resolveSkills } from "./resolve.js";
@@ -71,11 +71,7 @@ export function createCatalog(options: CatalogOptions): SkillCatalog {
     if (!needing || options.needFacts === undefined) {
       return filter === undefined ? resolved : { ...resolved, skills: enabled, disabled };
     }
-    const commands = [
-      ...new Set(
-        enabled.flatMap((s) => skillNeeds(s).flatMap((n) => (n.kind === "command" ? [n.name] : []))),
-      ),
-    ];
+    const commands = commandsNeeded(enabled.flatMap((s) => skillNeeds(s)));
     const unmet = unmetNeeds(enabled, await options.needFacts(commands));
     const unavailable: DisabledSkill[] = [...unmet].map(([skill, { need, why }]) => ({
       skill,

@@ -12,6 +12,7 @@ import { permissionChoices, readPermissionReply } from "./always-allow.js";
 import type { CliArgs } from "./args.js";
 import type { CliIo } from "./io.js";
 import { updateSettingsFile, withAllowRule } from "./local-settings.js";
+import { createMessagePrinter, hasMessageDisplayHook } from "./message-printer.js";
 import { prepareRun } from "./model-setup.js";
 import { createSessionCommands, storedName } from "./session-command-runner.js";
 import { parseSessionCommand, SESSION_COMMAND_NAMES } from "./session-commands.js";
@@ -207,11 +208,14 @@ export async function interactiveCommand(
     const turnSession = withTelemetry(current.session, prepared.telemetry, current.model, {
       shutdownOnClose: false,
     });
+    // MessageDisplay hooks (settings, plugins, skills) replace what is shown of a message: it is held until done.
+    const printer = createMessagePrinter(io.stdout, await messageDisplayHooked(engine));
     for await (const event of turnSession.send(line, { signal: running.signal })) {
-      if (event.type === "text_delta" && event.agentId === undefined) io.stdout(event.text);
+      printer.event(event);
       const text = eventLine(event, frame++);
       if (text !== undefined) io.stdout(`${text}\n`);
     }
+    printer.flush();
     running = undefined;
     io.stdout("\n");
   }
@@ -221,4 +225,14 @@ export async function interactiveCommand(
   await prepared.telemetry?.shutdown();
   await prepared.closeShell();
   return 0;
+}
+
+/** Whether a `MessageDisplay` hook may fire: in the settings' hooks, a plugin's, or a discovered skill's own. */
+async function messageDisplayHooked(engine: Engine): Promise<boolean> {
+  const [extensions, discovery] = await Promise.all([engine.extensions(), engine.catalog.get()]);
+  return hasMessageDisplayHook([
+    extensions.settingsHooks.hooks,
+    ...extensions.plugins.map((p) => p.hooks),
+    ...discovery.skills.map((s) => s.hooks),
+  ]);
 }

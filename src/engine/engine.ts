@@ -15,6 +15,7 @@ import { type SkillInfo, skillInfoOf, skillsInfoForToolDescription } from "../en
 import { createNodeFs, type FsOps } from "../io/fs.js";
 import { promptTemplateDirs } from "../prompt-templates/load-templates.js";
 import { answersTo } from "../skill/skill.js";
+import { mcpServersNeeded } from "../skill/skill-needs.js";
 import { type SkillFilter, type SkillSwitches, skillFilterFrom } from "../skill-filter.js";
 import { INDEX_CACHE_SUFFIX, type IndexCacheOptions } from "../skill-search/index-cache.js";
 import type { SkillSource } from "../sources/skill-source.js";
@@ -202,7 +203,9 @@ export function createEngine(options: EngineOptions): Engine {
    * Loads settings, plugins and MCP configs; `keep` carries a running MCP manager over a reload. Their modules
    * (and zod, which validates them) are imported here, on first discovery, not when the package is imported.
    */
-  const loadAll = (keep: Pick<Extensions, "mcp" | "mcpServers" | "mcpFor"> | undefined) =>
+  const loadAll = (
+    keep: Pick<Extensions, "mcp" | "mcpServers" | "mcpFor" | "mcpServerConfigs"> | undefined,
+  ) =>
     roots().then(async ({ projectDir, environment }) =>
       (await import("./extensions.js")).loadExtensions({
         fs,
@@ -219,6 +222,7 @@ export function createEngine(options: EngineOptions): Engine {
         startMcp: options.startMcp ?? true,
         // Sessions follow the catalog: skills a server publishes later reach the model as a listing delta.
         onMcpListChanged: mcp.changed,
+        heldMcpServers,
       }),
     );
   const appSources = options.sources ?? [];
@@ -231,6 +235,12 @@ export function createEngine(options: EngineOptions): Engine {
     categories: async () => (await extensions()).settings.settings.skills?.categories === true,
     ...(cacheOptions === undefined ? {} : { cache: { ...cacheOptions, now: options.now ?? Date.now } }),
   });
+  // The servers only skills need start when such a skill is invoked (issue #42): named by the needs of the file
+  // and plugin skills (the MCP source is not asked: it is what starts the others).
+  const heldMcpServers = async (): Promise<ReadonlySet<string>> => {
+    const [listing, loaded] = await Promise.all([files.list(), extensions()]);
+    return new Set(mcpServersNeeded([...listing.skills, ...loaded.plugins.flatMap((p) => p.skills)]));
+  };
   const catalog = createCatalog({
     sources: [files, createPluginSource(extensions), mcp.source, bundled.source, ...appSources],
     filter: skillFilter,

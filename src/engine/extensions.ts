@@ -40,7 +40,12 @@ export interface ExtensionInputs {
    * A reload: keep this MCP manager (its servers keep running) and the server list it was made from, instead of
    * making them from the configs.
    */
-  keepMcp?: Pick<Extensions, "mcp" | "mcpServers" | "mcpFor">;
+  keepMcp?: Pick<Extensions, "mcp" | "mcpServers" | "mcpFor" | "mcpServerConfigs">;
+  /**
+   * The MCP servers named by skills' needs (issue #42): the manager starts them only when such a skill is
+   * invoked. Asked when the servers first start. Absent: none.
+   */
+  heldMcpServers?: () => Promise<ReadonlySet<string>>;
   /** A server's prompts or skills changed (`list_changed`): the engine rediscovers. */
   onMcpListChanged?: () => void;
 }
@@ -59,6 +64,8 @@ export interface Extensions {
   mcp: McpManager | undefined;
   /** Every configured MCP server with its origin and approval, in config order (first name wins). */
   mcpServers: McpServerEntry[];
+  /** The approved servers' configurations, by name (what a kept tool list is keyed by). */
+  mcpServerConfigs: Readonly<Record<string, McpServerConfig>>;
   /** Whether discovery lists MCP prompts and skills (starting the approved servers). */
   startMcp: boolean;
   /**
@@ -122,7 +129,7 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
   }
   const env = inputs.env;
   if (inputs.keepMcp !== undefined) {
-    const { mcp, mcpServers, mcpFor } = inputs.keepMcp;
+    const { mcp, mcpServers, mcpFor, mcpServerConfigs } = inputs.keepMcp;
     return {
       settings,
       settingsHooks,
@@ -132,6 +139,7 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
       mcp,
       mcpServers,
       mcpFor,
+      mcpServerConfigs,
       startMcp: inputs.startMcp,
       diagnostics,
     };
@@ -181,7 +189,12 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
     );
   }
   const approved = entries.filter((e) => e.approval.state === "approved").map((e) => e.name);
-  const managerFor = async (names: readonly string[]) => {
+  const approvedConfigs: Record<string, McpServerConfig> = {};
+  for (const name of approved) {
+    const config = servers[name];
+    if (config !== undefined) approvedConfigs[name] = config;
+  }
+  const managerFor = async (names: readonly string[], held?: () => Promise<ReadonlySet<string>>) => {
     const chosen: Record<string, McpServerConfig> = {};
     for (const name of approved) {
       const config = servers[name];
@@ -195,9 +208,10 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
       cwd: inputs.cwd,
       clientInfo: { name: "skillwright", version: inputs.clientVersion },
       ...(inputs.onMcpListChanged === undefined ? {} : { onListChanged: inputs.onMcpListChanged }),
+      ...(held === undefined ? {} : { held }),
     });
   };
-  const mcp = await managerFor(approved);
+  const mcp = await managerFor(approved, inputs.heldMcpServers);
   return {
     settings,
     settingsHooks,
@@ -206,8 +220,9 @@ export async function loadExtensions(inputs: ExtensionInputs): Promise<Extension
     plugins: loaded.plugins,
     mcp,
     mcpServers: entries,
+    mcpServerConfigs: approvedConfigs,
     startMcp: inputs.startMcp,
-    mcpFor: managerFor,
+    mcpFor: (names) => managerFor(names),
     diagnostics,
   };
 }

@@ -1,4 +1,4 @@
-import type { Client } from "@modelcontextprotocol/client";
+import type { CallToolResult, Client, Tool as McpTool } from "@modelcontextprotocol/client";
 import pLimit from "p-limit";
 import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import { errorMessage } from "../io/fs.js";
@@ -79,6 +79,11 @@ export interface McpManagerOptions {
    * the tools a session sends never change under it.)
    */
   onListChanged?: (what: "prompts" | "skills", server: string) => void;
+  /**
+   * The servers only skills need (issue #42): `connectAll` and every listing leave them out; each starts on its
+   * own `start(name)`. Asked once, by the first `connectAll`. Absent: none.
+   */
+  held?: () => Promise<ReadonlySet<string>>;
 }
 
 /** The MCP servers of one engine: started lazily, listed once, closed together. */
@@ -99,6 +104,21 @@ export interface McpManager {
   tools(): Promise<Tool[]>;
   /** Each configured server's state, in config order. */
   status(): McpServerStatus[];
+  /** The servers `held` names that this manager has (only skills need them), in config order. */
+  heldServers(): Promise<string[]>;
+  /**
+   * Starts one held server (once; later calls wait for the same start) and lists its tools, as the server
+   * names them, with the `instructions` it sent. Rejects when the server is not one of this manager's, failed to
+   * start, or the listing failed.
+   */
+  startHeld(name: string): Promise<{ tools: McpTool[]; instructions?: string }>;
+  /** `tools/call` on a server started by `startHeld` (starting it if it is not yet). May reject. */
+  callHeld: (
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ) => Promise<CallToolResult>;
   /**
    * The `instructions` each connected server sent in `initialize`, in config order (for the system prompt).
    * Starts the servers.
@@ -135,6 +155,13 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
   let promptList: Promise<Skill[]> | undefined;
   let skillList: Promise<Skill[]> | undefined;
   let toolList: Promise<Tool[]> | undefined;
+  let heldMemo: Promise<ReadonlySet<string>> | undefined;
+  const heldSet = () => {
+    heldMemo ??= (options.held?.() ?? Promise.resolve(new Set<string>())).catch(() => new Set<string>());
+    return heldMemo;
+  };
+  let held: ReadonlySet<string> = new Set();
+  const heldStarts = new Map<string, Promise<{ tools: McpTool[]; instructions?: string }>>();
 
   const counts = new Map<string, Partial<McpServerSummary>>(names.map((name) => [name, {}]));
   const count = (name: string, values: Partial<McpServerSummary>) =>
@@ -229,8 +256,11 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
   function connectAll(): Promise<Diagnostic[]> {
     connecting ??= (async () => {
       const limit = pLimit(MCP_CONNECT_CONCURRENCY);
+      held = await heldSet();
       await Promise.all(
-        Object.entries(options.servers).map(([name, config]) => limit(() => connectOne(name, config))),
+        Object.entries(options.servers)
+          .filter(([name]) => !held.has(name))
+          .map(([name, config]) => limit(() => connectOne(name, config))),
       );
       return allDiagnostics();
     })();
@@ -263,6 +293,7 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
     const lists = await Promise.all(
       names.map(async (name) => {
         const server = connected.get(name);
+        if (held.has(name)) return [];
         if (server === undefined || server.lostReason() !== undefined || !has(server.client)) return [];
         try {
           return await list(name, server.client);
@@ -312,13 +343,35 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
     return lists.flat();
   }
 
+  function startHeld(name: string): Promise<{ tools: McpTool[]; instructions?: string }> {
+    let started = heldStarts.get(name);
+    if (started === undefined) {
+      started = (async () => {
+        const config = options.servers[name];
+        if (config === undefined || !(await heldSet()).has(name)) {
+          throw new Error(`MCP server "${name}" is not one that only skills need`);
+        }
+        await connectOne(name, config);
+        const client = use(name);
+        const text = client.getInstructions();
+        const instructions = text === undefined || text.trim() === "" ? {} : { instructions: text };
+        if (client.getServerCapabilities()?.tools === undefined) return { tools: [], ...instructions };
+        const tools = await listAllTools(client, requestTimeout);
+        count(name, { tools: tools.length });
+        return { tools, ...instructions };
+      })();
+      heldStarts.set(name, started);
+    }
+    return started;
+  }
+
   return {
     connectAll,
 
     async instructions() {
       await connectAll();
       return names.flatMap((name) => {
-        const text = connected.get(name)?.client.getInstructions();
+        const text = held.has(name) ? undefined : connected.get(name)?.client.getInstructions();
         return text === undefined || text.trim() === "" ? [] : [{ server: name, text }];
       });
     },
@@ -448,7 +501,8 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
           }),
         );
         const withResources = names.filter(
-          (name) => connected.get(name)?.client.getServerCapabilities()?.resources !== undefined,
+          (name) =>
+            !held.has(name) && connected.get(name)?.client.getServerCapabilities()?.resources !== undefined,
         );
         if (withResources.length > 0) {
           tools.push(
@@ -462,6 +516,17 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
     },
 
     status: () => names.map((name) => states.get(name) ?? { name, state: "idle" }),
+
+    async heldServers() {
+      const set = await heldSet();
+      return names.filter((name) => set.has(name));
+    },
+
+    startHeld,
+    async callHeld(server, tool, args, signal) {
+      await startHeld(server);
+      return callTool(use(server), { tool, args, signal, timeout: toolTimeout });
+    },
     diagnostics: allDiagnostics,
 
     close() {

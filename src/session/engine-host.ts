@@ -2,10 +2,13 @@ import { join, resolve } from "node:path";
 import { createNestedDiscovery } from "../activation/nested.js";
 import { hostSkillApprovals } from "../approvals/host-approvals.js";
 import type { SkillContextSettings } from "../config/settings-schema.js";
-import { diagnostic } from "../diagnostics.js";
+import { type Diagnostic, diagnostic } from "../diagnostics.js";
 import type { Engine } from "../engine/engine.js";
 import { engineAgentTypes } from "../engine/engine-agent-types.js";
 import { listingSettingsOf } from "../listing/budget.js";
+import type { McpServerConfig } from "../mcp/config-schema.js";
+import type { HeldServerTools } from "../mcp/held-server-tools.js";
+import type { McpManager } from "../mcp/manager.js";
 import { loadPromptFiles } from "../prompt/load-prompt-files.js";
 import { loadPromptTemplates } from "../prompt-templates/load-templates.js";
 import { createFileUsageStore, defaultUsagePath } from "../usage.js";
@@ -67,14 +70,21 @@ export async function engineSessionHost(engine: Engine, rules: HostRules): Promi
       engine.searchIndexCache(),
     ]);
     const { mcp } = extensions;
-    const [tools, instructions, promptFiles] = await Promise.all([
+    const [tools, instructions, promptFiles, held] = await Promise.all([
       mcp === undefined ? [] : mcp.tools(),
       mcp === undefined ? [] : mcp.instructions(),
       loadPromptFiles(fs, { home: engine.home, projectDir, cwd: engine.cwd, gitRoot }),
+      mcp === undefined ? undefined : heldToolsOf(engine, mcp, extensions.mcpServerConfigs, report),
     ]);
+    for (const d of held?.diagnostics ?? []) report(d);
+    // The held servers' instructions as they sent them when they last ran, in config order with the others'.
+    const order = extensions.mcpServers.map((entry) => entry.name);
     return {
-      tools,
-      instructions,
+      tools: [...tools, ...(held?.tools ?? [])],
+      instructions: [...instructions, ...(held?.instructions ?? [])].sort(
+        (a, b) => order.indexOf(a.server) - order.indexOf(b.server),
+      ),
+      ...(held === undefined || held.tools.length === 0 ? {} : { startSkillServer: held.start }),
       promptFiles,
       ...(gitRoot === undefined ? {} : { gitRoot }),
       nested: createNestedDiscovery({
@@ -112,6 +122,27 @@ export async function engineSessionHost(engine: Engine, rules: HostRules): Promi
     snapshot,
     setup,
   };
+}
+
+/**
+ * The tools of the servers only skills need, from the lists kept under `~/.skillwright` (in memory when the
+ * engine's file system is not the host's). Its modules load only when the engine has MCP servers.
+ */
+async function heldToolsOf(
+  engine: Engine,
+  mcp: McpManager,
+  configs: Readonly<Record<string, McpServerConfig>>,
+  report: (d: Diagnostic) => void,
+): Promise<HeldServerTools> {
+  const [{ heldServerTools }, stores] = await Promise.all([
+    import("../mcp/held-server-tools.js"),
+    import("../mcp/tool-list-store.js"),
+  ]);
+  const store =
+    engine.fs.host === true
+      ? stores.createFileToolListStore({ fs: engine.fs, path: stores.defaultToolListPath(engine.home) })
+      : stores.createMemoryToolListStore();
+  return heldServerTools({ manager: mcp, configs, store, report });
 }
 
 /** The settings' `skillContext` block as session options (its other keys left out). Pure. */

@@ -163,6 +163,7 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
     ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }),
     ...(resumed === undefined ? {} : { resumed }),
     ...(options.hookFetch === undefined ? {} : { hookFetch: options.hookFetch }),
+    ...(setup.startSkillServer === undefined ? {} : { startSkillServer: setup.startSkillServer }),
     instructionFiles: setup.promptFiles.contextFiles.map((file) => ({
       path: file.path,
       memoryType: userDirs.includes(dirname(file.path)) ? ("User" as const) : ("Project" as const),

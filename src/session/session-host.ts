@@ -42,6 +42,11 @@ export interface SessionHost {
 export interface HostSetup {
   /** The host's own tools (MCP servers'), offered beside the built-ins. */
   tools: readonly AgentTool[];
+  /**
+   * Starts an MCP server only skills need (its tools are among `tools`, deferred), when a skill that needs it is
+   * invoked. Never rejects. Absent: the host has no such server.
+   */
+  startSkillServer?: (server: string) => Promise<void>;
   /** The MCP servers' instructions, for the system prompt. */
   instructions: ReadonlyArray<{ server: string; text: string }>;
   /** The prompt files (`SYSTEM.md`, `APPEND_SYSTEM.md`, context files); none: the built-in prompt alone. */

@@ -71,6 +71,8 @@ export interface SessionDeps {
    * skill view: a listing built after it shows what changed before the request. Absent: nothing to wait for.
    */
   settled?: () => Promise<unknown>;
+  /** Starts an MCP server only skills need, before a skill that needs it runs (`HostSetup.startSkillServer`). */
+  startSkillServer?: (server: string) => Promise<void>;
   /** How `type: http` hooks reach their URL (see `OpenSessionOptions.hookFetch`); absent: they do not run. */
   hookFetch?: HookFetch;
   /** The instruction files (`CLAUDE.md`, …) the system prompt holds: InstructionsLoaded fires for each. */

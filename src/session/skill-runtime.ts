@@ -10,6 +10,7 @@ import type { ForkOutcome, ForkRequest } from "../fork/fork-request.js";
 import type { RunHooks } from "../hooks/runner.js";
 import type { PermissionPolicy } from "../permissions/policy.js";
 import { answersTo, type Skill } from "../skill/skill.js";
+import { mcpServersNeeded } from "../skill/skill-needs.js";
 import { type InvocationOutcome, type InvocationRequest, invokeSkill } from "../skill-tool/invoke.js";
 import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
 import type { LoadedSkills } from "../skill-tool/reinvocation.js";
@@ -116,6 +117,10 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
     return { ok: true, text, answer: text };
   };
   const invoke = async (caller: RunContext, request: InvocationRequest) => {
+    // The MCP servers only skills need start on the first invocation of a skill that needs them (issue #42).
+    const start = s.startSkillServer;
+    if (start !== undefined)
+      await Promise.all(mcpServersNeeded([request.skill]).map((server) => start(server)));
     const outcome = await pipeline(caller, request);
     if (outcome.kind === "inline" && request.agentId === undefined) deps.inlineSent?.(request.skill, outcome);
     return outcome;
@@ -144,11 +149,25 @@ export function createSkillRuntime(deps: SkillRuntimeDeps): SkillRuntime {
       disabled: (name) => session.skills.disabled(name),
       skipped: (name) => session.skills.skipped(name),
       invoke: (request) => invoke(caller, request),
-      ownedTools: (skill) =>
-        session.tools.filter((t) => t.owner === skill && t.deferLoading === true).map((t) => t.name),
+      ownedTools: (skill) => revealedTools(session.tools, skill),
       depth: caller.depth,
       ...(caller.agentId === undefined ? {} : { agentId: caller.agentId }),
     });
   };
   return { skillTool, invoke };
+}
+
+/**
+ * The deferred tools an inline invocation of `skill` reveals (`tool_reference`): its own (`owner`), and those of
+ * the MCP servers it needs that only skills need (`skillServer`), in the tools array's order. Pure.
+ */
+export function revealedTools(tools: readonly AgentTool[], skill: Skill): string[] {
+  const servers = new Set(mcpServersNeeded([skill]));
+  return tools
+    .filter(
+      (t) =>
+        t.deferLoading === true &&
+        (t.owner === skill.name || (t.skillServer !== undefined && servers.has(t.skillServer))),
+    )
+    .map((t) => t.name);
 }

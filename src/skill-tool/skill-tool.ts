@@ -22,10 +22,10 @@ export interface SkillToolOptions {
   outOfScope?: (name: string) => string | undefined;
   invoke: (request: InvocationRequest) => Promise<InvocationOutcome>;
   /**
-   * The deferred tools skill `name` owns in this session: an inline invocation's result references them
+   * The deferred tools a skill reveals in this session (its own, its MCP servers'): an inline invocation's result references them
    * (`tool_reference`), which reveals their definitions to the model. Absent: none.
    */
-  ownedTools?: (skill: string) => readonly string[];
+  ownedTools?: (skill: Skill) => readonly string[];
   /** The depth of the agent this tool belongs to. */
   depth: number;
   agentId?: string;
@@ -87,7 +87,7 @@ export function createSkillTool(options: SkillToolOptions): AgentTool {
           return {
             content: [
               { type: "text", text: `Launching skill: ${name}` },
-              ...(options.ownedTools?.(skill.name) ?? []).map((tool) => ({
+              ...(options.ownedTools?.(skill) ?? []).map((tool) => ({
                 type: "tool_reference" as const,
                 tool_name: tool,
               })),

@@ -22,13 +22,25 @@ export interface CodexMetadata {
   needs: SkillNeed[];
 }
 
+/** The longest `interface.display_name` Codex keeps (as a skill name). */
+export const MAX_DISPLAY_NAME_CHARS = 64;
+/** The longest `interface.short_description` or `default_prompt` Codex keeps (as a description). */
+export const MAX_INTERFACE_TEXT_CHARS = 1_024;
+
+/** A string on one line, as Codex keeps it: whitespace runs become one space, ends trimmed; empty is none. */
 function text(value: unknown): string | undefined {
-  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+  if (typeof value !== "string") return undefined;
+  const line = value
+    .split(/\s+/)
+    .filter((w) => w !== "")
+    .join(" ");
+  return line === "" ? undefined : line;
 }
 
 /**
  * Reads a skill's `agents/openai.yaml` (Codex's: `interface.display_name`, `short_description`,
- * `default_prompt`; `policy.allow_implicit_invocation`; `dependencies.tools` entries `{type, value}`). Keys we
+ * `default_prompt`, each on one line and dropped over Codex's limits; `policy.allow_implicit_invocation`;
+ * `dependencies.tools` entries `{type, value}`). Keys we
  * do not act on (icons, brand colour, a tool's transport and URL) are ignored. A file that is not YAML, or not a
  * mapping, or a value of the wrong type, is a `field-invalid` warning at `path` and the part is ignored. Pure.
  */
@@ -60,9 +72,16 @@ export function parseOpenaiYaml(
   const metadata: CodexMetadata = { interface: {}, needs: [] };
   const face = data.interface;
   if (isRecord(face)) {
-    const displayName = text(face.display_name);
-    const shortDescription = text(face.short_description);
-    const defaultPrompt = text(face.default_prompt);
+    // A value over Codex's limit is dropped alone, as Codex drops it, and said.
+    const limited = (key: string, max: number) => {
+      const value = text(face[key]);
+      if (value === undefined || [...value].length <= max) return value;
+      warn(`interface.${key}: longer than ${max} characters; ignored`);
+      return undefined;
+    };
+    const displayName = limited("display_name", MAX_DISPLAY_NAME_CHARS);
+    const shortDescription = limited("short_description", MAX_INTERFACE_TEXT_CHARS);
+    const defaultPrompt = limited("default_prompt", MAX_INTERFACE_TEXT_CHARS);
     if (displayName !== undefined) metadata.interface.displayName = displayName;
     if (shortDescription !== undefined) metadata.interface.shortDescription = shortDescription;
     if (defaultPrompt !== undefined) metadata.interface.defaultPrompt = defaultPrompt;

@@ -6,6 +6,8 @@ import { isRecord } from "../is-record.js";
  */
 export type SkillNeed =
   | { kind: "command"; name: string }
+  /** OpenClaw's `requires.anyBins`: at least one of these commands on `PATH`. */
+  | { kind: "any-command"; names: readonly string[] }
   | { kind: "env"; name: string }
   | { kind: "mcp"; server: string }
   | { kind: "skill"; name: string };
@@ -23,6 +25,8 @@ export function needText(need: SkillNeed): string {
   switch (need.kind) {
     case "command":
       return `command ${need.name}`;
+    case "any-command":
+      return `one of commands ${need.names.join(", ")}`;
     case "env":
       return `env ${need.name}`;
     case "mcp":
@@ -38,11 +42,16 @@ function names(value: unknown): string[] {
   return value.flatMap((v) => (typeof v === "string" && v.trim() !== "" ? [v.trim()] : []));
 }
 
-/** The needs of one `requires`-style block: `bins`/`commands`, `env`, `mcp`/`mcp-servers`/`mcpServers`, `skills`. */
+/**
+ * The needs of one `requires`-style block: `bins`/`commands`, `anyBins` (one of them), `env`,
+ * `mcp`/`mcp-servers`/`mcpServers`, `skills`.
+ */
 function requiresBlock(block: unknown): SkillNeed[] {
   if (!isRecord(block)) return [];
+  const any = names(block.anyBins);
   return [
     ...[...names(block.bins), ...names(block.commands)].map((name) => ({ kind: "command" as const, name })),
+    ...(any.length === 0 ? [] : [{ kind: "any-command" as const, names: any }]),
     ...names(block.env).map((name) => ({ kind: "env" as const, name })),
     ...[...names(block.mcp), ...names(block["mcp-servers"]), ...names(block.mcpServers)].map((server) => ({
       kind: "mcp" as const,
@@ -59,11 +68,24 @@ function requiresBlock(block: unknown): SkillNeed[] {
  */
 export function needsFromMetadata(metadata: unknown): SkillNeed[] {
   if (!isRecord(metadata)) return [];
-  const blocks = [
-    metadata.requires,
-    ...["openclaw", "clawdbot"].map((k) => (isRecord(metadata[k]) ? metadata[k].requires : undefined)),
-  ];
-  return uniqueNeeds(blocks.flatMap(requiresBlock));
+  const openclaw = OPENCLAW_KEYS.map((k) => metadata[k]).filter(isRecord);
+  return uniqueNeeds([
+    ...[metadata.requires, ...openclaw.map((block) => block.requires)].flatMap(requiresBlock),
+    ...openclaw.flatMap((block) => requiredEnvVars(block.envVars)),
+  ]);
+}
+
+/** OpenClaw's key under `metadata`, and its older names. */
+const OPENCLAW_KEYS = ["openclaw", "clawdbot", "clawdis"] as const;
+
+/** OpenClaw's `envVars` entries (`{name, required?}`) that are required (`required` not false) as env needs. */
+function requiredEnvVars(value: unknown): SkillNeed[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((entry) =>
+    isRecord(entry) && typeof entry.name === "string" && entry.name.trim() !== "" && entry.required !== false
+      ? [{ kind: "env" as const, name: entry.name.trim() }]
+      : [],
+  );
 }
 
 /** `needs` without repeats, first kept. Pure. */
@@ -98,6 +120,10 @@ export function unmetText(need: SkillNeed, facts: NeedFacts): string | undefined
   switch (need.kind) {
     case "command":
       return facts.onPath(need.name) ? undefined : `missing command ${need.name} on PATH`;
+    case "any-command":
+      return need.names.some((name) => facts.onPath(name))
+        ? undefined
+        : `missing commands on PATH: none of ${need.names.join(", ")}`;
     case "env":
       return (facts.env(need.name) ?? "") !== "" ? undefined : `missing env ${need.name}`;
     case "mcp": {
@@ -150,4 +176,22 @@ export function unmetNeeds<
     }
   }
   return unmet;
+}
+
+/** The commands the needs name (each looked up on `PATH`), in first-named order, without repeats. Pure. */
+export function commandsNeeded(needs: readonly SkillNeed[]): string[] {
+  return [
+    ...new Set(
+      needs.flatMap((n) => (n.kind === "command" ? [n.name] : n.kind === "any-command" ? [...n.names] : [])),
+    ),
+  ];
+}
+
+/** The MCP servers the given skills name among their needs, in first-named order, without repeats. Pure. */
+export function mcpServersNeeded(skills: Iterable<{ metadata?: unknown; needs?: SkillNeeds }>): string[] {
+  const servers = new Set<string>();
+  for (const skill of skills) {
+    for (const need of skillNeeds(skill)) if (need.kind === "mcp") servers.add(need.server);
+  }
+  return [...servers];
 }

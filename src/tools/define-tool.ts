@@ -89,6 +89,11 @@ export interface Tool {
    * `tool_reference` to it appears (the owner skill's result), while the tools array stays the same.
    */
   readonly deferLoading?: boolean;
+  /**
+   * The MCP server, one only skills need, this tool comes from: the result of a skill that needs that server
+   * references it (`tool_reference`), as an owner skill's does its own tools. Absent: not such a tool.
+   */
+  readonly skillServer?: string;
   /** One line for the system prompt's tool list (`- {name}: {snippet}`); absent: the tool is not listed. */
   readonly snippet?: string;
   /** Advice lines the system prompt adds to its guidelines when the tool is offered. */

@@ -92,6 +92,39 @@ describe("skill needs (pure)", () => {
     expect(needsFromMetadata({ openclaw: { requires: { bins: ["jq"] } } })).toEqual([
       { kind: "command", name: "jq" },
     ]);
+    // OpenClaw's documented forms: `anyBins` (one of them), `envVars` (required unless `required: false`), and
+    // its older key `clawdis`.
+    expect(
+      needsFromMetadata({
+        clawdis: {
+          requires: { anyBins: ["docker", "podman"] },
+          envVars: [{ name: "API_KEY" }, { name: "OPTIONAL", required: false }],
+        },
+      }),
+    ).toEqual([
+      { kind: "any-command", names: ["docker", "podman"] },
+      { kind: "env", name: "API_KEY" },
+    ]);
+    const either = { name: "either", metadata: { openclaw: { requires: { anyBins: ["x", "y"] } } } };
+    const facts = (onPath: (n: string) => boolean) => ({
+      onPath,
+      env: () => undefined,
+      mcpServer: () => "ready" as const,
+    });
+    expect(
+      [
+        ...unmetNeeds(
+          [either],
+          facts(() => false),
+        ).values(),
+      ].map((u) => u.why),
+    ).toEqual(["missing commands on PATH: none of x, y"]);
+    expect(
+      unmetNeeds(
+        [either],
+        facts((n) => n === "y"),
+      ).size,
+    ).toBe(0);
     const a = { name: "a", metadata: { requires: { bins: ["gone"] } } };
     const b = { name: "b", metadata: { requires: { skills: ["a"] } } };
     const c = { name: "c", metadata: { requires: { skills: ["b"] } } };

@@ -23,9 +23,10 @@
 //   --catalog                    publish no skills, only a `skills://catalog` resource (a JSON list) and the readme
 //   --grandchild-pid-file FILE   start `sleep 300` as a child and write its pid to FILE
 //   --pid-file FILE              write this server's pid to FILE
+//   --start-log FILE             append a line (this server's pid) to FILE when it starts
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { appendFileSync, writeFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
@@ -54,6 +55,8 @@ if (flag("--hang")) {
 } else {
   const pidFile = option("--pid-file");
   if (pidFile !== undefined) writeFileSync(pidFile, String(process.pid));
+  const startLog = option("--start-log");
+  if (startLog !== undefined) appendFileSync(startLog, `${process.pid}\n`);
   const grandchildFile = option("--grandchild-pid-file");
   if (grandchildFile !== undefined) {
     const child = spawn("sleep", ["300"], { stdio: "ignore" });

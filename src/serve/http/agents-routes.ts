@@ -6,7 +6,7 @@ import type {
 import { Hono } from "hono";
 import * as z from "zod";
 import { ApiError, invalid, notImplemented } from "../errors.js";
-import type { AgentBody } from "../store/agents.js";
+import { type AgentBody, AgentSkillOverrides } from "../store/agents.js";
 import { pageRequest } from "../store/page.js";
 import type { Store } from "../store/store.js";
 import type { ServeDeps, ServeEnv } from "./env.js";
@@ -78,6 +78,7 @@ const createSchema = z.strictObject({
   tools: z.array(tool).optional(),
   mcp_servers: z.array(mcpServer).optional(),
   metadata: z.record(z.string().max(64), z.string().max(512)).optional(),
+  skill_overrides: AgentSkillOverrides.optional(),
   execution_identity: identity.nullish(),
   multiagent: z.looseObject({}).nullish(),
 });
@@ -90,6 +91,7 @@ const updateSchema = z.strictObject({
   tools: z.array(tool).nullish(),
   mcp_servers: z.array(mcpServer).nullish(),
   metadata: z.record(z.string(), z.string().nullable()).nullish(),
+  skill_overrides: AgentSkillOverrides.nullish(),
   execution_identity: identity.nullish(),
   multiagent: z.looseObject({}).nullish(),
   version: z.number().int().positive().optional(),
@@ -264,6 +266,7 @@ export function agentsRoutes({ store }: ServeDeps): Hono<ServeEnv> {
       metadata: body.metadata ?? {},
       execution_identity: body.execution_identity ?? { type: "service_account" },
       multiagent: null,
+      ...(body.skill_overrides === undefined ? {} : { skill_overrides: body.skill_overrides }),
     };
     checkMcpReferences(agent.mcp_servers, agent.tools);
     return c.json(await store.agents.create(c.var.workspaceId, agent));
@@ -305,6 +308,9 @@ export function agentsRoutes({ store }: ServeDeps): Hono<ServeEnv> {
             : { execution_identity: body.execution_identity ?? { type: "service_account" } }),
           metadata: patchMetadata(current.metadata, body.metadata),
         };
+        // `skill_overrides` replaces the agent's whole map; null removes it.
+        if (body.skill_overrides === null) delete next.skill_overrides;
+        else if (body.skill_overrides !== undefined) next.skill_overrides = body.skill_overrides;
         checkMcpReferences(next.mcp_servers, next.tools);
         return next;
       },

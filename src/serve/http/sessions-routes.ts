@@ -7,6 +7,7 @@ import * as z from "zod";
 import { ApiError, apiErrorFor, errorBody, invalid, notImplemented } from "../errors.js";
 import { withRubricText } from "../sessions/outcome.js";
 import { checkUserEvents } from "../sessions/user-events.js";
+import { type AgentSkillOverrides, skillOverridesOf } from "../store/agents.js";
 import { onThreadStream } from "../store/event-effects.js";
 import { pageRequest } from "../store/page.js";
 import { primaryThreadId } from "../store/session-threads.js";
@@ -96,7 +97,14 @@ function sessionAgent(agent: BetaManagedAgentsAgent): BetaManagedAgentsSession["
     mcp_servers: agent.mcp_servers,
     execution_identity: agent.execution_identity,
     multiagent: null,
+    ...pinnedOverrides(agent),
   };
+}
+
+/** The agent's `skill_overrides` (skillwright's field), pinned with the session's agent when it has any. Pure. */
+function pinnedOverrides(agent: BetaManagedAgentsAgent): { skill_overrides?: AgentSkillOverrides } {
+  const overrides = skillOverridesOf(agent);
+  return overrides === undefined ? {} : { skill_overrides: overrides };
 }
 
 function optionalInt(raw: string | undefined, name: string): number | undefined {

@@ -11,9 +11,11 @@ import { openSessionOn } from "../../session/open-session.js";
 import type { SessionHost } from "../../session/session-host.js";
 import type { Session } from "../../session/session-types.js";
 import type { TranscriptStore } from "../../session/transcript-store.js";
+import { skillFilterFrom } from "../../skill-filter.js";
 import type { Telemetry } from "../../telemetry/telemetry.js";
 import { withTelemetry } from "../../telemetry/with-telemetry.js";
 import { BUILTIN_TOOL_NAMES } from "../../tools/builtin.js";
+import { skillOverridesOf } from "../store/agents.js";
 import type { Store } from "../store/store.js";
 import type { OutEvent } from "./agent-event-map.js";
 import { type AgentMcp, connectAgentMcp } from "./agent-mcp.js";
@@ -308,10 +310,28 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
         closeCatalog = () => engine.close();
         host = await engineSessionHost(engine, sessionOptions);
       } else {
-        const catalog = createCatalog({ sources: [source] });
+        // The agent's `skill_overrides`, as a settings file's `skillOverrides`: the catalog (listing, Skill tool,
+        // SkillSearch) and the session's view both apply them.
+        const overrides = skillOverridesOf(agent);
+        const filter =
+          overrides === undefined
+            ? undefined
+            : skillFilterFrom([
+                { path: `agent ${agent.id} v${agent.version}`, settings: { skillOverrides: overrides } },
+              ]);
+        const catalog = createCatalog({
+          sources: [source],
+          ...(filter === undefined ? {} : { filter: async () => filter }),
+        });
         skillsOf.catalog = catalog;
         closeCatalog = async () => catalog.close();
-        host = servedSessionHost({ catalog, can, rules: sessionOptions, store: engineTranscripts });
+        host = servedSessionHost({
+          catalog,
+          can,
+          rules: sessionOptions,
+          store: engineTranscripts,
+          ...(filter === undefined ? {} : { filter }),
+        });
       }
       const opened = await openSessionOn(host, sessionOptions);
       return {

@@ -3,7 +3,7 @@ import type { SkillCatalog } from "../../catalog/catalog.js";
 import type { SessionHost } from "../../session/session-host.js";
 import { buildSnapshot, type HostRules, type SessionSnapshot } from "../../session/session-snapshot.js";
 import type { TranscriptStore } from "../../session/transcript-store.js";
-import { NO_SKILL_FILTER } from "../../skill-filter.js";
+import { NO_SKILL_FILTER, type SkillFilter } from "../../skill-filter.js";
 import type { UsageStore } from "../../usage.js";
 import type { ServedCapabilities } from "./served-capabilities.js";
 
@@ -16,7 +16,7 @@ const NO_USAGE: UsageStore = {
 /**
  * A served session's host: its skills are the catalog over the store (nothing else), and it is configured from
  * one snapshot with no file behind it: no settings, hooks, plugins, prompt templates, prompt files or agent
- * files, only the built-in agent types and the served agent's own rules. Nothing here touches a file system;
+ * files, only the built-in agent types, the served agent's own rules and its `skill_overrides` (`filter`). Nothing here touches a file system;
  * the session's tools get `can.sandbox.fs` (the host's only when the operator passed `--host-tools`).
  */
 export function servedSessionHost(input: {
@@ -25,6 +25,8 @@ export function servedSessionHost(input: {
   rules: HostRules;
   /** The session's transcripts (in the database). */
   store: TranscriptStore;
+  /** The agent's `skill_overrides` as a filter; absent: none. */
+  filter?: SkillFilter;
 }): SessionHost {
   const { catalog, can } = input;
   let snapshot: SessionSnapshot | undefined;
@@ -45,7 +47,7 @@ export function servedSessionHost(input: {
         plugins: [],
         agents: BUILTIN_AGENTS,
         templates: [],
-        filter: NO_SKILL_FILTER,
+        filter: input.filter ?? NO_SKILL_FILTER,
         model: undefined,
         listing: {},
         diagnostics: [],

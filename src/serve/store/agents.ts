@@ -1,4 +1,6 @@
 import type { BetaManagedAgentsAgent } from "@anthropic-ai/sdk/resources/beta/agents/agents";
+import * as z from "zod";
+import { SKILL_OVERRIDE_STATES } from "../../skill/skill-override.js";
 import { ApiError, notFound } from "../errors.js";
 import type { SqlDriver, SqlQuery, SqlRow } from "./driver.js";
 import { newId } from "./ids.js";
@@ -6,11 +8,28 @@ import { type Page, type PageRequest, toPage } from "./page.js";
 import { iso, isoOrNull, num, record, text } from "./rows.js";
 import { lockSkillRefs } from "./skill-references.js";
 
+/**
+ * skillwright's own field of an agent, beside the SDK's (issue #42): Claude Code's `skillOverrides` for the
+ * agent's sessions, by skill name or glob (`on`, `name-only`, `user-invocable-only`, `off`).
+ */
+export const AgentSkillOverrides = z.record(z.string().trim().min(1), z.enum(SKILL_OVERRIDE_STATES));
+export type AgentSkillOverrides = z.infer<typeof AgentSkillOverrides>;
+
 /** An agent's configuration: everything a version fixes (checked and resolved by the route). */
 export type AgentBody = Omit<
   BetaManagedAgentsAgent,
   "id" | "type" | "version" | "archived_at" | "created_at" | "updated_at"
->;
+> & { skill_overrides?: AgentSkillOverrides };
+
+/**
+ * The `skill_overrides` an agent (or the agent a session pins) carries; undefined when it has none or they are
+ * not overrides (a row written before the field existed has none). Pure.
+ */
+export function skillOverridesOf(agent: object): AgentSkillOverrides | undefined {
+  if (!("skill_overrides" in agent)) return undefined;
+  const parsed = AgentSkillOverrides.safeParse(agent.skill_overrides);
+  return parsed.success && Object.keys(parsed.data).length > 0 ? parsed.data : undefined;
+}
 
 function agentOf(row: SqlRow): BetaManagedAgentsAgent {
   return {
