@@ -110,6 +110,12 @@ export interface CliArgs {
   junit: string | undefined;
   /** `test --update`: rewrite expected exact bodies that differ. */
   update: boolean;
+  /** `test --baseline`: each session and graded case with the skill and without it. */
+  baseline: boolean;
+  /** `test --runs N`: runs per side of a baseline. */
+  runs: number | undefined;
+  /** `--yes`: go on without asking before a run's model calls. */
+  yes: boolean;
   /** `add`/`update`/`check`/`remove --scope project|user` (default project). */
   scope: InstallScope;
   /** `add --skill NAME` (repeatable): only these skills of the source. */
@@ -186,6 +192,14 @@ function searchLimit(value: string | undefined): number | undefined {
   const n = Number(value);
   if (value.trim() === "" || !Number.isInteger(n) || n < 1 || n > 1_000)
     throw new Error(`--limit takes a whole number from 1 to 1000, got "${value}"`);
+  return n;
+}
+
+function baselineRuns(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isInteger(n) || n < 1 || n > 50)
+    throw new Error(`--runs takes a whole number from 1 to 50, got "${value}"`);
   return n;
 }
 
@@ -367,6 +381,9 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         limit: searchLimit(values.limit),
         junit: values.junit,
         update: values.update ?? false,
+        baseline: values.baseline ?? false,
+        runs: baselineRuns(values.runs),
+        yes: values.yes ?? false,
         scope: installScope(values.scope),
         skill: values.skill ?? [],
         frozen: values.frozen ?? false,

@@ -127,6 +127,12 @@ export const CLI_OPTIONS = {
   "min-score": { type: "string", value: "<n>", help: "exit 1 when a skill scores below n (0-100)" },
   limit: { type: "string", value: "<n>", help: "how many matches (default 10)" },
   junit: { type: "string", value: "<file>", help: "also write JUnit XML to <file>" },
+  baseline: {
+    type: "boolean",
+    help: "run session and graded cases with the skill and without it, against the model, and compare",
+  },
+  runs: { type: "string", value: "<n>", help: "runs per side of --baseline (default 3, at most 50)" },
+  yes: { type: "boolean", short: "y", help: "go on without asking before a run's model calls" },
   update: { type: "boolean", help: "rewrite expected exact bodies that differ" },
   script: { type: "string", value: "<turns.json>", help: "answer from this scripted model (offline)" },
   port: { type: "string", value: "<n>", help: "the port to listen on (0: a free one, printed)" },
@@ -315,13 +321,26 @@ export const CLI_COMMANDS = {
     examples: ["skillwright to-prompt examples/skills"],
   },
   test: {
-    usage: ["test [path...] [--json] [--junit F] [--update] [--model M]"],
+    usage: [
+      "test [path...] [--json] [--junit F] [--update] [--model M]",
+      "test [path...] --baseline [--runs N] [--yes] [--json] [--junit F]",
+    ],
     summary: "run the cases in <skill>/tests/*.yaml (default: every skill of the project)",
-    details: ["Exit 1 on any failure."],
-    options: ["json", "junit", "update", "model"],
+    details: [
+      "Exit 1 on any failure. --baseline runs each session and graded case N times with the skill and N times",
+      "without it (removed from the catalog) against the model of ANTHROPIC_API_KEY/ANTHROPIC_BASE_URL, and",
+      "reports pass rate (mean ± sd), model requests, tokens, cache reads and wall time on each side and their",
+      "difference. It says how many sessions that is first and asks (--yes when stdin is not a terminal). A",
+      "failing without-skill side is the point: it fails the run only where a case pins `baseline:` it must beat.",
+    ],
+    options: ["json", "junit", "update", "model", "baseline", "runs", "yes"],
     skills: true,
     json: true,
-    examples: ["skillwright test", "skillwright test .claude/skills/deploy --junit report.xml"],
+    examples: [
+      "skillwright test",
+      "skillwright test .claude/skills/deploy --junit report.xml",
+      "skillwright test .claude/skills/deploy --baseline --runs 5 --yes --json",
+    ],
   },
   plugin: {
     usage: ["plugin validate <dir> [--json]"],

@@ -235,6 +235,9 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
         model: args.model,
         junit: args.junit,
         update: args.update,
+        baseline: args.baseline,
+        runs: args.runs,
+        yes: args.yes,
       });
     default:
       io.stderr(`skillwright: ${args.command} cannot run here\n${helpHint(undefined)}\n`);
