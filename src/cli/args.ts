@@ -116,6 +116,8 @@ export interface CliArgs {
   runs: number | undefined;
   /** `--yes`: go on without asking before a run's model calls. */
   yes: boolean;
+  /** `stats --session ID`: that session's context, per skill. */
+  session: string | undefined;
   /** `add`/`update`/`check`/`remove --scope project|user` (default project). */
   scope: InstallScope;
   /** `add --skill NAME` (repeatable): only these skills of the source. */
@@ -384,6 +386,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         baseline: values.baseline ?? false,
         runs: baselineRuns(values.runs),
         yes: values.yes ?? false,
+        session: values.session,
         scope: installScope(values.scope),
         skill: values.skill ?? [],
         frozen: values.frozen ?? false,

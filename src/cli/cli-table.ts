@@ -132,6 +132,7 @@ export const CLI_OPTIONS = {
     help: "run session and graded cases with the skill and without it, against the model, and compare",
   },
   runs: { type: "string", value: "<n>", help: "runs per side of --baseline (default 3, at most 50)" },
+  session: { type: "string", value: "<id>", help: "the session whose context stats shows" },
   yes: { type: "boolean", short: "y", help: "go on without asking before a run's model calls" },
   update: { type: "boolean", help: "rewrite expected exact bodies that differ" },
   script: { type: "string", value: "<turns.json>", help: "answer from this scripted model (offline)" },
@@ -258,12 +259,16 @@ export const CLI_COMMANDS = {
     examples: ['skillwright search "review a pull request" --limit 3'],
   },
   stats: {
-    usage: ["stats [--json]"],
+    usage: ["stats [--json]", "stats --session ID [--json]"],
     summary: "per skill: invocations, by whom (user, model, nested) and last use",
-    options: ["json"],
+    details: [
+      "--session ID: what each skill costs that session's context now: listing lines, live expansions,",
+      "re-attachments after compaction, expired stubs and its forks (as /context shows), in estimated tokens.",
+    ],
+    options: ["json", "session"],
     skills: true,
     json: true,
-    examples: ["skillwright stats --json"],
+    examples: ["skillwright stats --json", "skillwright stats --session 0b6c… --json"],
   },
   doctor: {
     usage: [

@@ -153,7 +153,10 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
     case "list":
       return (await import("./commands/list.js")).listCommand(engine, scoped, args.json);
     case "stats":
-      return (await import("./commands/stats.js")).statsCommand(engine, scoped, { json: args.json });
+      return (await import("./commands/stats.js")).statsCommand(engine, scoped, {
+        json: args.json,
+        session: args.session,
+      });
     case "search":
       return (await import("./commands/search.js")).searchCommand(engine, scoped, {
         query: args.positionals.join(" "),
