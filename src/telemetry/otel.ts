@@ -7,7 +7,14 @@ import { resourceFromAttributes } from "@opentelemetry/resources";
 import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import type { Telemetry } from "./telemetry.js";
-import { type Attributes, createTurnTracker, type SpanHandle, type TelemetryPort } from "./turn-tracker.js";
+import {
+  type Attributes,
+  COUNTER_NAMES,
+  contextGauges,
+  createTurnTracker,
+  type SpanHandle,
+  type TelemetryPort,
+} from "./turn-tracker.js";
 
 /** The OTLP transports this engine exports over (grpc is not one). */
 export type OtlpProtocol = "http/json" | "http/protobuf";
@@ -120,6 +127,7 @@ export function createOtelTelemetry(settings: OtlpSettings, version: string): Te
   const tracer = tracerProvider.getTracer("skillwright", version);
   const meter = meterProvider.getMeter("skillwright", version);
   const counters = new Map<string, ReturnType<typeof meter.createCounter>>();
+  const gauges = new Map<string, ReturnType<typeof meter.createGauge>>();
   const spans = new WeakMap<SpanHandle, Span>();
   const port: TelemetryPort = {
     startSpan(name, attributes: Attributes, parent, startTime) {
@@ -139,9 +147,22 @@ export function createOtelTelemetry(settings: OtlpSettings, version: string): Te
       }
       counter.add(value, attributes);
     },
+    gauge(name, value, attributes) {
+      let gauge = gauges.get(name);
+      if (gauge === undefined) {
+        gauge = meter.createGauge(name, { unit: "{token}" });
+        gauges.set(name, gauge);
+      }
+      gauge.record(value, attributes);
+    },
   };
   return {
     turn: (info) => createTurnTracker(port, info, { logPrompts: settings.logPrompts }),
+    contextUsage(sessionId, usage) {
+      for (const { value, attributes } of contextGauges(sessionId, usage)) {
+        port.gauge(COUNTER_NAMES.contextTokens, value, attributes);
+      }
+    },
     async shutdown() {
       await Promise.allSettled([tracerProvider.shutdown(), meterProvider.shutdown()]);
     },
