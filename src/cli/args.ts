@@ -111,6 +111,14 @@ export interface CliArgs {
   junit: string | undefined;
   /** `test --update`: rewrite expected exact bodies that differ. */
   update: boolean;
+  /** `test --baseline`: each session and graded case with the skill and without it. */
+  baseline: boolean;
+  /** `test --runs N`: runs per side of a baseline. */
+  runs: number | undefined;
+  /** `--yes`: go on without asking (`test --baseline`'s model calls; `plugin install/update` gaining powers). */
+  yes: boolean;
+  /** `stats --session ID`: that session's context, per skill. */
+  session: string | undefined;
   /** `add`/`update`/`check`/`remove --scope project|user` (default project). */
   scope: InstallScope;
   /** `add --skill NAME` (repeatable): only these skills of the source. */
@@ -121,8 +129,6 @@ export interface CliArgs {
   all: boolean;
   /** `plugin install --version RANGE` (read as `--plugin-version`): a semver range over release tags. */
   pluginVersion: string | undefined;
-  /** `plugin install/update --yes`: accept an update that gains powers. */
-  yes: boolean;
   help: boolean;
   version: boolean;
 }
@@ -191,6 +197,14 @@ function searchLimit(value: string | undefined): number | undefined {
   const n = Number(value);
   if (value.trim() === "" || !Number.isInteger(n) || n < 1 || n > 1_000)
     throw new Error(`--limit takes a whole number from 1 to 1000, got "${value}"`);
+  return n;
+}
+
+function baselineRuns(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isInteger(n) || n < 1 || n > 50)
+    throw new Error(`--runs takes a whole number from 1 to 50, got "${value}"`);
   return n;
 }
 
@@ -407,12 +421,15 @@ export function parseCliArgs(given: readonly string[]): ParsedArgs {
         limit: searchLimit(values.limit),
         junit: values.junit,
         update: values.update ?? false,
+        baseline: values.baseline ?? false,
+        runs: baselineRuns(values.runs),
+        yes: values.yes ?? false,
+        session: values.session,
         scope: installScope(values.scope),
         skill: values.skill ?? [],
         frozen: values.frozen ?? false,
         all: values.all ?? false,
         pluginVersion: values["plugin-version"],
-        yes: values.yes ?? false,
         help: values.help ?? false,
         version: values.version ?? false,
       },

@@ -127,6 +127,17 @@ export const CLI_OPTIONS = {
   "min-score": { type: "string", value: "<n>", help: "exit 1 when a skill scores below n (0-100)" },
   limit: { type: "string", value: "<n>", help: "how many matches (default 10)" },
   junit: { type: "string", value: "<file>", help: "also write JUnit XML to <file>" },
+  baseline: {
+    type: "boolean",
+    help: "run session and graded cases with the skill and without it, against the model, and compare",
+  },
+  runs: { type: "string", value: "<n>", help: "runs per side of --baseline (default 3, at most 50)" },
+  session: { type: "string", value: "<id>", help: "the session whose context stats shows" },
+  yes: {
+    type: "boolean",
+    short: "y",
+    help: "go on without asking (test --baseline's model calls; a plugin update that gains powers)",
+  },
   update: { type: "boolean", help: "rewrite expected exact bodies that differ" },
   script: { type: "string", value: "<turns.json>", help: "answer from this scripted model (offline)" },
   port: { type: "string", value: "<n>", help: "the port to listen on (0: a free one, printed)" },
@@ -178,11 +189,6 @@ export const CLI_OPTIONS = {
     type: "string",
     value: "<range>",
     help: "plugin install: a semver range over the plugin's release tags (also written --version)",
-  },
-  yes: {
-    type: "boolean",
-    short: "y",
-    help: "accept a plugin update that gains hooks, MCP servers or powers",
   },
   help: { type: "boolean", short: "h", help: "this help" },
   version: { type: "boolean", short: "v", help: "the version" },
@@ -261,11 +267,15 @@ export const CLI_COMMANDS = {
     examples: ['skillwright search "review a pull request" --limit 3'],
   },
   stats: {
-    usage: ["stats [--json]"],
+    usage: ["stats [--json]", "stats --session ID [--json]"],
     summary: "per skill: invocations, by whom (user, model, nested) and last use",
-    options: ["json"],
+    details: [
+      "--session ID: what each skill costs that session's context now: listing lines, live expansions,",
+      "re-attachments after compaction, expired stubs and its forks (as /context shows), in estimated tokens.",
+    ],
+    options: ["json", "session"],
     skills: true,
-    examples: ["skillwright stats --json"],
+    examples: ["skillwright stats --json", "skillwright stats --session 0b6c… --json"],
   },
   doctor: {
     usage: [
@@ -329,12 +339,25 @@ export const CLI_COMMANDS = {
     examples: ["skillwright to-prompt examples/skills"],
   },
   test: {
-    usage: ["test [path...] [--json] [--junit F] [--update] [--model M]"],
+    usage: [
+      "test [path...] [--json] [--junit F] [--update] [--model M]",
+      "test [path...] --baseline [--runs N] [--yes] [--json] [--junit F]",
+    ],
     summary: "run the cases in <skill>/tests/*.yaml (default: every skill of the project)",
-    details: ["Exit 1 on any failure."],
-    options: ["json", "junit", "update", "model"],
+    details: [
+      "Exit 1 on any failure. --baseline runs each session and graded case N times with the skill and N times",
+      "without it (removed from the catalog) against the model of ANTHROPIC_API_KEY/ANTHROPIC_BASE_URL, and",
+      "reports pass rate (mean ± sd), model requests, tokens, cache reads and wall time on each side and their",
+      "difference. It says how many sessions that is first and asks (--yes when stdin is not a terminal). A",
+      "failing without-skill side is the point: it fails the run only where a case pins `baseline:` it must beat.",
+    ],
+    options: ["json", "junit", "update", "model", "baseline", "runs", "yes"],
     skills: true,
-    examples: ["skillwright test", "skillwright test .claude/skills/deploy --junit report.xml"],
+    examples: [
+      "skillwright test",
+      "skillwright test .claude/skills/deploy --junit report.xml",
+      "skillwright test .claude/skills/deploy --baseline --runs 5 --yes --json",
+    ],
   },
   plugin: {
     usage: [

@@ -5,6 +5,7 @@ import type { Engine } from "../engine/engine.js";
 import { loadPromptTemplates } from "../prompt-templates/load-templates.js";
 import { openSession } from "../session/open.js";
 import type { OpenedSession, OpenSessionOptions } from "../session/open-options.js";
+import { contextUsageLines } from "../session/skill-context/context-usage.js";
 import { UnknownSessionError } from "../session/unknown-session-error.js";
 import type { Skill } from "../skill/skill.js";
 import { withTelemetry } from "../telemetry/with-telemetry.js";
@@ -23,6 +24,9 @@ export const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", 
 
 /** What a user types to reload skills, plugins and settings. */
 export const RELOAD_COMMAND = "/reload";
+
+/** What a user types to see what each skill costs the context now. */
+export const CONTEXT_COMMAND = "/context";
 
 /** `/` completion: the skill and template names (and `/compact`, `/reload`) that start with what was typed. Pure. */
 export function completeSlash(line: string, names: readonly string[]): [string[], string] {
@@ -100,7 +104,7 @@ export async function interactiveCommand(
     input: streams.input,
     output: streams.output,
     completer: (line: string) =>
-      completeSlash(line, [...names, "compact", "reload", "skills", ...SESSION_COMMAND_NAMES]),
+      completeSlash(line, [...names, "compact", "context", "reload", "skills", ...SESSION_COMMAND_NAMES]),
   });
   // One queue of typed lines serves both prompts and permission questions; nothing typed early is lost.
   const lines = createChannel<string>();
@@ -151,7 +155,7 @@ export async function interactiveCommand(
   for (const d of opened.diagnostics)
     io.stderr(`${d.severity} ${d.code}: ${d.message}${d.path ? ` (${d.path})` : ""}\n`);
   io.stdout(
-    `skillwright · ${opened.model} · session ${opened.session.id}\nType a message, /skill to run a skill, /skills to list or switch skills, /reload after changing skills or settings, /model, /new, /resume, /export, /name, Ctrl-C to stop a turn, Ctrl-D to exit.\n`,
+    `skillwright · ${opened.model} · session ${opened.session.id}\nType a message, /skill to run a skill, /skills to list or switch skills, /reload after changing skills or settings, /context for what each skill costs the context, /model, /new, /resume, /export, /name, Ctrl-C to stop a turn, Ctrl-D to exit.\n`,
   );
   /** The session commands' state: the model chosen with /model (kept by /new and /resume) and the session's name. */
   const commands = createSessionCommands({
@@ -188,6 +192,11 @@ export async function interactiveCommand(
     const sessionCommand = parseSessionCommand(line);
     if (sessionCommand !== undefined) {
       await commands.run(sessionCommand);
+      continue;
+    }
+    if (line.trim() === CONTEXT_COMMAND) {
+      const usage = await commands.opened().session.contextUsage();
+      io.stdout(`${contextUsageLines(usage).join("\n")}\n`);
       continue;
     }
     if (line.trim() === RELOAD_COMMAND) {

@@ -30,6 +30,8 @@ export interface CliIo {
   readStdin?: () => Promise<string>;
   /** Reads stdin line by line as it arrives (`--input-format stream-json`). */
   stdinLines?: () => AsyncIterable<string>;
+  /** Asks a yes/no question on the terminal (default no); absent when stdin is not a terminal. */
+  confirm?: (question: string) => Promise<boolean>;
   /** Runs the interactive mode; absent when there is no terminal. */
   interactive?: (engine: Engine, io: CliIo, args: CliArgs) => Promise<number>;
   /** Resolves when the process is asked to stop (SIGINT/SIGTERM), for long-running commands. */

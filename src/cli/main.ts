@@ -46,6 +46,17 @@ async function* stdinLines(): AsyncIterable<string> {
   yield* createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
 }
 
+/** A yes/no question on the terminal (stdin, asked on stderr); anything but y or yes is no. */
+async function confirm(question: string): Promise<boolean> {
+  const { createInterface } = await import("node:readline/promises");
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
 /** Resolves at SIGINT/SIGTERM; installs its handlers only when a long-running command asks. */
 const waitForStop = () =>
   new Promise<void>((resolve) => {
@@ -80,6 +91,7 @@ runCli(process.argv.slice(2), {
   readStdin,
   stdinLines,
   waitForStop,
+  ...(isatty(0) ? { confirm } : {}),
   // process.stdin is built on first read (for a pipe, a socket): ask the file descriptors instead.
   ...(isatty(0) && isatty(1)
     ? {

@@ -156,7 +156,10 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
     case "list":
       return (await import("./commands/list.js")).listCommand(engine, scoped, args.json);
     case "stats":
-      return (await import("./commands/stats.js")).statsCommand(engine, scoped, { json: args.json });
+      return (await import("./commands/stats.js")).statsCommand(engine, scoped, {
+        json: args.json,
+        session: args.session,
+      });
     case "search":
       return (await import("./commands/search.js")).searchCommand(engine, scoped, {
         query: args.positionals.join(" "),
@@ -238,6 +241,9 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
         model: args.model,
         junit: args.junit,
         update: args.update,
+        baseline: args.baseline,
+        runs: args.runs,
+        yes: args.yes,
       });
     default:
       io.stderr(`skillwright: ${args.command} cannot run here\n${helpHint(undefined)}\n`);

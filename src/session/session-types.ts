@@ -10,6 +10,7 @@ import type { InvokedSkill } from "../skill-tool/invoked-skill.js";
 import type { UsageStore } from "../usage.js";
 import type { ResumedConversation } from "./resume.js";
 import type { SessionSnapshot } from "./session-snapshot.js";
+import type { SkillContextUsage } from "./skill-context/context-usage.js";
 import type { SkillContextOptions } from "./skill-context/expiry.js";
 import type { TranscriptStore } from "./transcript-store.js";
 
@@ -94,6 +95,11 @@ export interface Session {
   backgroundRunning(): number;
   messages(): readonly ModelMessage[];
   invoked(): readonly InvokedSkill[];
+  /**
+   * What each skill costs the context now (listing lines, live expansions, re-attachments, expired stubs, its
+   * forks), read from the session's transcript by `skillContextUsage`, as `/context` and `stats --session` do.
+   */
+  contextUsage(): Promise<SkillContextUsage>;
   /** Compacts now (as `/compact` does). */
   compact(signal?: AbortSignal): Promise<{ ok: true } | { ok: false; message: string }>;
   /**

@@ -22,6 +22,7 @@ import { restoreResumed } from "./restore.js";
 import type { SessionSnapshot } from "./session-snapshot.js";
 import { createSessionState } from "./session-state.js";
 import type { Session, SessionDeps } from "./session-types.js";
+import { skillContextUsage } from "./skill-context/context-usage.js";
 import { createSkillRuntime } from "./skill-runtime.js";
 import { applySnapshotHooks } from "./snapshot-hooks.js";
 import { createToolGate } from "./tool-gate.js";
@@ -188,6 +189,8 @@ export function createSession(deps: SessionDeps): Session {
     restore,
     touch,
     record,
+    expired: (names: readonly string[]) =>
+      append(names.map((name) => ({ type: "skill_expired" as const, name, at: stamp() }))),
     backgroundForks,
   };
   // One stream of events for `run` (a user turn, or the background answers): held events first, then the turn's.
@@ -221,6 +224,7 @@ export function createSession(deps: SessionDeps): Session {
     id: context.sessionId,
     messages: () => state.messages,
     invoked: () => state.invocations,
+    contextUsage: async () => skillContextUsage(await deps.store.read(context.sessionId).catch(() => [])),
     send(prompt, options = {}) {
       return stream(() => runUserTurn(prompt, options.signal, parts));
     },

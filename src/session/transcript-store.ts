@@ -12,6 +12,8 @@ export type TranscriptEntry =
   | { type: "skill"; name: string; args: string; text: string; agentId?: string; at: string }
   /** A `once` hook started (its registry key): a resumed session does not run it again. */
   | { type: "hook_fired"; key: string; at: string }
+  /** The main agent's expansion of skill `name` expired: requests carry its stub instead until it is invoked again. */
+  | { type: "skill_expired"; name: string; at: string }
   /** The name the user gave the session (interactive `/name`); the last one counts. */
   | { type: "name"; name: string; at: string };
 

@@ -42,6 +42,8 @@ export interface TurnParts {
   touch: (paths: readonly string[]) => Promise<void>;
   /** Appends messages to the conversation and the transcript. */
   record: (...messages: ModelMessage[]) => Promise<void>;
+  /** Notes in the transcript the skills whose expansions expired (context accounting reads it). */
+  expired: (names: readonly string[]) => Promise<void>;
   /** True once after a reload swapped in a new snapshot (settings, plugins, agent types): fire ConfigChange. */
   takeConfigChange: () => boolean;
   /** The session's background forks: their answers go into the main agent's next request. */
@@ -103,7 +105,8 @@ export async function runUserTurn(
   }
   opening.push(...submit.additionalContext.map((text) => ({ type: "text" as const, text })));
   // Expansions whose time is up leave the requests now, all at once: one change of the prefix per turn at most.
-  state.skillContext.beginTurn(state.messages);
+  const expired = state.skillContext.beginTurn(state.messages);
+  if (expired.length > 0) await parts.expired(expired);
   await parts.touch(mentionedPaths(prompt, context.cwd));
   const turn: TurnState = {
     model: parts.model,

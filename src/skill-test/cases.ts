@@ -140,6 +140,30 @@ const SessionExpect = z
   });
 
 /**
+ * What a `--baseline` run must show of a case: the side that must win (default `with`, the skill in the catalog)
+ * and by how much its mean pass rate must exceed the other side's, in absolute points (`"+0.2"` or `0.2`).
+ * Without `passRate` the winner's mean must be strictly higher. Ignored by runs without `--baseline`.
+ */
+export const BaselinePin = z
+  .object({
+    wins: z.enum(["with", "without"]).default("with"),
+    passRate: z
+      .union(
+        [
+          z.number().min(0).max(1),
+          z
+            .string()
+            .regex(/^\+?(0(\.\d+)?|1(\.0+)?)$/, { message: 'a margin from "+0" to "+1", e.g. "+0.2"' })
+            .transform(Number),
+        ],
+        { error: 'a margin from 0 to 1, as "+0.2" or 0.2' },
+      )
+      .optional(),
+  })
+  .strict();
+export type BaselinePin = z.infer<typeof BaselinePin>;
+
+/**
  * A scripted conversation: `prompt`(s) sent in order to the engine's real session in a temp copy of the project,
  * the model played by the scripted server with `turns` (the `skillwright dev model-server` script format).
  */
@@ -153,6 +177,7 @@ export const SessionCase = z
     allowed_tools: z.array(z.string().min(1)).default([]),
     model: z.string().min(1).optional(),
     expect: SessionExpect,
+    baseline: BaselinePin.optional(),
   })
   .strict();
 export type SessionCase = z.infer<typeof SessionCase>;
@@ -184,6 +209,7 @@ export const GradedCase = z
         evaluations: z.number().int().min(1).max(MAX_ITERATIONS).optional(),
       })
       .strict(),
+    baseline: BaselinePin.optional(),
   })
   .strict();
 export type GradedCase = z.infer<typeof GradedCase>;
@@ -198,8 +224,8 @@ export const TestCase = z.discriminatedUnion("kind", [
 ]);
 export type TestCase = z.infer<typeof TestCase>;
 
-/** A `tests/*.yaml` file. */
-export const CasesFile = z.object({ cases: z.array(TestCase) }).strict();
+/** A `tests/*.yaml` file; its `baseline` pins every session and graded case that gives none of its own. */
+export const CasesFile = z.object({ baseline: BaselinePin.optional(), cases: z.array(TestCase) }).strict();
 
 /** A mistake in a tests file, with the 1-based line (and column) of the value at fault. */
 export interface CaseFileError {
@@ -216,6 +242,8 @@ export interface LocatedCase {
   index: number;
   line: number;
   case: TestCase;
+  /** The baseline the case must beat under `--baseline`: its own, else its file's. */
+  baseline?: BaselinePin;
 }
 
 export type ParsedCases = { ok: true; cases: LocatedCase[] } | { ok: false; errors: CaseFileError[] };
@@ -265,11 +293,16 @@ export function parseCasesFile(file: string, text: string): ParsedCases {
   }
   return {
     ok: true,
-    cases: result.data.cases.map((c, i) => ({
-      file,
-      index: i,
-      line: at(nodeOffset(["cases", i])).line,
-      case: c,
-    })),
+    cases: result.data.cases.map((c, i) => {
+      const pin =
+        c.kind === "session" || c.kind === "graded" ? (c.baseline ?? result.data.baseline) : undefined;
+      return {
+        file,
+        index: i,
+        line: at(nodeOffset(["cases", i])).line,
+        case: c,
+        ...(pin === undefined ? {} : { baseline: pin }),
+      };
+    }),
   };
 }

@@ -1,4 +1,5 @@
 import type { TriggerAdvice } from "./advice.js";
+import type { BaselineResult } from "./baseline.js";
 
 /** The result of one test case. */
 export interface CaseOutcome {
@@ -22,4 +23,6 @@ export interface CaseOutcome {
   expected?: string;
   /** For a failed trigger case: the listing entry the model saw and the skills competing with it. */
   advice?: TriggerAdvice;
+  /** Under `--baseline`, for a session or graded case: both sides' runs, their stats and the difference. */
+  baseline?: BaselineResult;
 }

@@ -7,6 +7,7 @@ import type { TriggerAdvice } from "./advice.js";
 import { type CaseFileError, type LocatedCase, parseCasesFile } from "./cases.js";
 import { gradedFailures, gradedSummary } from "./graded-checks.js";
 import type { CaseOutcome } from "./outcome.js";
+import { type BaselineDeps, baselineSessionsOf, isBaselineCase, runBaselineCase } from "./run-baseline.js";
 import { runExpansionCase, type TempCopy } from "./run-expansion.js";
 import { runListingCase } from "./run-listing.js";
 import { runTriggerCase, type TriggerSession } from "./run-trigger.js";
@@ -26,7 +27,10 @@ export interface RunTestsDeps {
   openTrigger?: () => Promise<TriggerSession>;
   /** The listing entry and competing skills of a skill whose trigger case failed. */
   adviseTrigger?: (skill: Skill) => TriggerAdvice;
-  /** Told, before any case runs, how many model runs the trigger cases will make (only with `openTrigger`). */
+  /**
+   * Told, before any case runs, how many model runs the trigger cases and the baseline's sessions will make
+   * (only with `openTrigger` or `baseline`).
+   */
   onPlan?: (modelRuns: number) => void;
   /** Called after each model run of a trigger case (`skill › case`), for a progress bar. */
   onModelRun?: (label: string) => void;
@@ -36,6 +40,13 @@ export interface RunTestsDeps {
   runGraded?: RunGradedCase;
   /** Called after each case, for progress output. */
   onCase?: (outcome: CaseOutcome) => void;
+  /**
+   * `--baseline`: session and graded cases run on both sides against this model. `approve` is asked, once the
+   * tests files are read and before anything runs, whether to go on with that many sessions; no: nothing runs.
+   */
+  baseline?: Omit<BaselineDeps, "runSession" | "runGraded"> & {
+    approve: (sessions: number) => Promise<boolean>;
+  };
 }
 
 /** Everything a run found: the outcomes and the tests files that could not be read or parsed. */
@@ -44,6 +55,10 @@ export interface TestRun {
   fileErrors: CaseFileError[];
   /** Skills that had a `tests/` dir with at least one tests file. */
   skillsTested: number;
+  /** Under `--baseline`: the runs per side. */
+  baselineRuns?: number;
+  /** The baseline's sessions were not approved: nothing ran. */
+  declined?: boolean;
 }
 
 /** `<baseDir>/tests/*.yaml|yml`, sorted; none when the dir is missing. */
@@ -83,6 +98,14 @@ async function runCase(skill: Skill, located: LocatedCase, deps: RunTestsDeps): 
     line: located.line,
     index: located.index,
   };
+  if (deps.baseline !== undefined && isBaselineCase(c) && deps.runSession && deps.runGraded) {
+    const measured = await runBaselineCase(skill, located, c, {
+      ...deps.baseline,
+      runSession: deps.runSession,
+      runGraded: deps.runGraded,
+    });
+    return { ...base, ...measured };
+  }
   switch (c.kind) {
     case "expansion": {
       const result = await runExpansionCase(skill, c, deps);
@@ -178,13 +201,26 @@ export async function runSkillTests(skills: readonly Skill[], deps: RunTestsDeps
       planned.push(...cases.map((located) => ({ skill, located })));
     }
   }
-  if (deps.openTrigger !== undefined) {
-    deps.onPlan?.(planned.reduce((sum, p) => sum + modelRunsOf(p.located.case), 0));
+  const baselineRuns = deps.baseline === undefined ? {} : { baselineRuns: deps.baseline.runs };
+  const sessions =
+    deps.baseline === undefined
+      ? 0
+      : baselineSessionsOf(
+          planned.map((p) => p.located.case),
+          deps.baseline.runs,
+        );
+  if (deps.baseline !== undefined && !(await deps.baseline.approve(sessions))) {
+    return { outcomes, fileErrors, skillsTested, ...baselineRuns, declined: true };
+  }
+  if (deps.openTrigger !== undefined || deps.baseline !== undefined) {
+    const triggerRuns =
+      deps.openTrigger === undefined ? 0 : planned.reduce((sum, p) => sum + modelRunsOf(p.located.case), 0);
+    deps.onPlan?.(triggerRuns + sessions);
   }
   for (const { skill, located } of planned) {
     const outcome = await runCase(skill, located, deps);
     outcomes.push(outcome);
     deps.onCase?.(outcome);
   }
-  return { outcomes, fileErrors, skillsTested };
+  return { outcomes, fileErrors, skillsTested, ...baselineRuns };
 }

@@ -15,6 +15,7 @@ import type { OpenedSession, OpenSessionOptions } from "../session/open-options.
 import type { Skill } from "../skill/skill.js";
 import type { GradedCase, SessionCase } from "./cases.js";
 import { createHookRecordingShell } from "./hook-recorder.js";
+import { type ClientMeter, meteredClient } from "./metered-client.js";
 import { type HookRun, type SessionObservation, stringsIn } from "./session-checks.js";
 
 /** The key the in-process scripted server demands (it listens on 127.0.0.1 only, for the length of a case). */
@@ -32,8 +33,31 @@ export interface SessionHostDeps {
   openSession: (engine: Engine, options: OpenSessionOptions) => Promise<OpenedSession>;
 }
 
+/**
+ * How one run of a case goes under `--baseline`: the model that answers (the case's scripted turns are not
+ * played) and whether the skill is removed from the temp project first (the without-skill side).
+ */
+export interface CaseRunOptions {
+  client: ModelClient;
+  without: boolean;
+  /** The model when the case names none (default: the project's). */
+  model?: string;
+}
+
+/** What a run cost: its model requests and the tokens their answers reported. */
+export interface CaseUsage {
+  requests: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+}
+
 /** Runs one session case and reports what it observed. */
-export type RunSessionCase = (skill: Skill, testCase: SessionCase) => Promise<SessionObservation>;
+export type RunSessionCase = (
+  skill: Skill,
+  testCase: SessionCase,
+  options?: CaseRunOptions,
+) => Promise<SessionObservation & { usage: CaseUsage }>;
 
 function inside(dir: string, path: string): boolean {
   const rel = relative(dir, path);
@@ -48,6 +72,7 @@ function inside(dir: string, path: string): boolean {
 async function tempProject(
   skill: Skill,
   deps: SessionHostDeps,
+  without: boolean,
 ): Promise<{ root: string; project: string; cwd: string; home: string }> {
   const root = await realpath(await mkdtemp(join(tmpdir(), "skillwright-session-test-")));
   const project = join(root, "project");
@@ -61,7 +86,10 @@ async function tempProject(
       verbatimSymlinks: true,
       filter: (source) => basename(source) !== "node_modules" && source !== gitDir,
     });
-  } else {
+    // The without-skill side of a baseline: the skill leaves the catalog, everything else stays.
+    if (without)
+      await rm(join(project, relative(deps.projectDir, skill.baseDir)), { recursive: true, force: true });
+  } else if (!without) {
     await cp(skill.baseDir, join(project, ".claude", "skills", basename(skill.baseDir)), {
       recursive: true,
       verbatimSymlinks: true,
@@ -103,26 +131,31 @@ function observe(events: readonly AgentEvent[]) {
 
 /** Session cases through the engine's real session (see {@link withCaseSession}): the prompts sent in order. */
 export function createSessionHost(deps: SessionHostDeps): RunSessionCase {
-  return (skill, testCase) =>
-    withCaseSession(skill, testCase, deps, async ({ session, where, server, hooks }) => {
-      const events: AgentEvent[] = [];
-      const prompts = typeof testCase.prompt === "string" ? [testCase.prompt] : testCase.prompt;
-      for (const prompt of prompts) for await (const event of session.send(prompt)) events.push(event);
-      const files = new Map<string, string | undefined>();
-      for (const file of testCase.expect.files ?? []) {
-        const text = await readFile(resolve(where.project, file.path), "utf8").catch(() => undefined);
-        files.set(file.path, text);
-      }
-      return {
-        ...observe(events),
-        requests: server.requests
-          .filter((r) => r.path === "/v1/messages")
-          .map((r) => ({ agentId: r.agentId, text: stringsIn(r.body) })),
-        hooks,
-        files,
-        unusedTurns: server.remainingTurns().filter((t) => !t.repeat).length,
-      };
-    });
+  return (skill, testCase, options) =>
+    withCaseSession(
+      skill,
+      testCase,
+      deps,
+      options,
+      async ({ session, where, requests, unusedTurns, hooks, meter }) => {
+        const events: AgentEvent[] = [];
+        const prompts = typeof testCase.prompt === "string" ? [testCase.prompt] : testCase.prompt;
+        for (const prompt of prompts) for await (const event of session.send(prompt)) events.push(event);
+        const files = new Map<string, string | undefined>();
+        for (const file of testCase.expect.files ?? []) {
+          const text = await readFile(resolve(where.project, file.path), "utf8").catch(() => undefined);
+          files.set(file.path, text);
+        }
+        return {
+          ...observe(events),
+          requests: requests(),
+          hooks,
+          files,
+          unusedTurns: unusedTurns(),
+          usage: usageOf(meter),
+        };
+      },
+    );
 }
 
 /** What a graded case's run found: each evaluation's result and explanation, in order. */
@@ -135,7 +168,20 @@ export interface GradedObservation {
 }
 
 /** Runs one graded case and reports its evaluations. */
-export type RunGradedCase = (skill: Skill, testCase: GradedCase) => Promise<GradedObservation>;
+export type RunGradedCase = (
+  skill: Skill,
+  testCase: GradedCase,
+  options?: CaseRunOptions,
+) => Promise<GradedObservation & { usage: CaseUsage }>;
+
+function usageOf(meter: ClientMeter): CaseUsage {
+  return {
+    requests: meter.requests.length,
+    inputTokens: meter.inputTokens,
+    outputTokens: meter.outputTokens,
+    cacheReadTokens: meter.cacheReadTokens,
+  };
+}
 
 /**
  * Graded cases: the write–grade–revise loop ({@link runOutcomeLoop}, the one serve runs for
@@ -143,50 +189,61 @@ export type RunGradedCase = (skill: Skill, testCase: GradedCase) => Promise<Grad
  * read-only tools over the temp project.
  */
 export function createGradedHost(deps: SessionHostDeps): RunGradedCase {
-  return (skill, testCase) =>
-    withCaseSession(skill, testCase, deps, async ({ session, model, client, where, server }) => {
-      const outcome = {
-        outcomeId: testCase.name,
-        description: testCase.description,
-        rubric: testCase.rubric,
-        maxIterations: testCase.max_iterations,
-      };
-      const evaluations: GradedObservation["evaluations"] = [];
-      const events: AgentEvent[] = [];
-      const signal = new AbortController().signal;
-      await runOutcomeLoop(outcome, {
-        async attempt(prompt) {
-          let deliverable = "";
-          let clean = false;
-          for await (const event of session.send(prompt)) {
-            events.push(event);
-            if (event.type === "done" && event.agentId === undefined) {
-              deliverable = event.result.text;
-              clean = event.result.cause === "end_turn";
+  return (skill, testCase, options) =>
+    withCaseSession(
+      skill,
+      testCase,
+      deps,
+      options,
+      async ({ session, model, client, where, unusedTurns, meter }) => {
+        const outcome = {
+          outcomeId: testCase.name,
+          description: testCase.description,
+          rubric: testCase.rubric,
+          maxIterations: testCase.max_iterations,
+        };
+        const evaluations: GradedObservation["evaluations"] = [];
+        const events: AgentEvent[] = [];
+        const signal = new AbortController().signal;
+        await runOutcomeLoop(outcome, {
+          async attempt(prompt) {
+            let deliverable = "";
+            let clean = false;
+            for await (const event of session.send(prompt)) {
+              events.push(event);
+              if (event.type === "done" && event.agentId === undefined) {
+                deliverable = event.result.text;
+                clean = event.result.cause === "end_turn";
+              }
             }
-          }
-          return { deliverable, clean };
-        },
-        async evaluate(iteration, deliverable) {
-          const verdict = await gradeAttempt({
-            client,
-            model,
-            outcome,
-            deliverable,
-            files: { fs: createNodeFs(), cwd: where.cwd, home: where.home },
-            signal,
-          });
-          const result = evaluationResult(verdict.result, iteration, outcome.maxIterations);
-          evaluations.push({ result, explanation: verdict.explanation });
-          return { result, explanation: verdict.explanation };
-        },
-      });
-      return {
-        evaluations,
-        errors: observe(events).errors,
-        unusedTurns: server.remainingTurns().filter((t) => !t.repeat).length,
-      };
-    });
+            return { deliverable, clean };
+          },
+          async evaluate(iteration, deliverable) {
+            const verdict = await gradeAttempt({
+              client,
+              model,
+              outcome,
+              deliverable,
+              files: { fs: createNodeFs(), cwd: where.cwd, home: where.home },
+              signal,
+            });
+            const result = evaluationResult(verdict.result, iteration, outcome.maxIterations);
+            evaluations.push({ result, explanation: verdict.explanation });
+            return { result, explanation: verdict.explanation };
+          },
+        });
+        return {
+          evaluations,
+          errors: observe(events).errors,
+          unusedTurns: unusedTurns(),
+          usage: usageOf(meter),
+        };
+      },
+    );
+}
+
+function modelOption(model: string | undefined): { model?: string } {
+  return model === undefined ? {} : { model };
 }
 
 /** What a case's session gives the code that drives it. */
@@ -196,7 +253,12 @@ interface CaseSession {
   model: string;
   client: ModelClient;
   where: { project: string; cwd: string; home: string };
-  server: ModelServer;
+  /** The requests made so far: the scripted server's as it received them, else the client's. */
+  requests: () => SessionObservation["requests"];
+  /** Scripted turns never requested (repeat turns not counted); 0 when the model is not scripted. */
+  unusedTurns: () => number;
+  /** Every request of the session and its grader, with the usage answered. */
+  meter: ClientMeter;
   hooks: HookRun[];
 }
 
@@ -210,10 +272,17 @@ async function withCaseSession<T>(
   skill: Skill,
   testCase: Pick<SessionCase, "turns" | "allowed_tools" | "model">,
   deps: SessionHostDeps,
+  options: CaseRunOptions | undefined,
   drive: (opened: CaseSession) => Promise<T>,
 ): Promise<T> {
-  const where = await tempProject(skill, deps);
-  const server = await startModelServer({ apiKey: SESSION_TEST_KEY, script: { turns: testCase.turns } });
+  const where = await tempProject(skill, deps, options?.without === true);
+  // Under --baseline the run's model answers; otherwise the case's turns, played by a server of its own.
+  let server: ModelServer | undefined;
+  let answering: ModelClient;
+  if (options === undefined) {
+    server = await startModelServer({ apiKey: SESSION_TEST_KEY, script: { turns: testCase.turns } });
+    answering = createModelClient({ apiKey: SESSION_TEST_KEY, baseURL: server.url, maxRetries: 0 });
+  } else answering = options.client;
   const hooks: HookRun[] = [];
   const engine = deps.createEngine({
     cwd: where.cwd,
@@ -222,22 +291,30 @@ async function withCaseSession<T>(
     ...(deps.bundledDir === undefined ? {} : { bundledDir: deps.bundledDir }),
   });
   try {
-    const client = createModelClient({ apiKey: SESSION_TEST_KEY, baseURL: server.url, maxRetries: 0 });
+    const { client, meter } = meteredClient(answering);
+    const requests = () =>
+      server === undefined
+        ? [...meter.requests]
+        : server.requests
+            .filter((r) => r.path === "/v1/messages")
+            .map((r) => ({ agentId: r.agentId, text: stringsIn(r.body) }));
+    const unusedTurns = () =>
+      server === undefined ? 0 : server.remainingTurns().filter((t) => !t.repeat).length;
     const { session, model } = await deps.openSession(engine, {
       client,
-      ...(testCase.model === undefined ? {} : { model: testCase.model }),
+      ...modelOption(testCase.model ?? options?.model),
       allowedTools: testCase.allowed_tools,
       shell: createHookRecordingShell(deps.shell, hooks),
       store: createMemoryTranscriptStore(),
     });
     try {
-      return await drive({ session, model, client, where, server, hooks });
+      return await drive({ session, model, client, where, requests, unusedTurns, meter, hooks });
     } finally {
       await session.close();
     }
   } finally {
     await engine.close();
-    await server.close();
+    await server?.close();
     await rm(where.root, { recursive: true, force: true });
   }
 }

@@ -8,7 +8,14 @@ import { MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk
 import { BasicTracerProvider, BatchSpanProcessor, type SpanProcessor } from "@opentelemetry/sdk-trace-base";
 import type { OtlpSettings } from "./otlp-settings.js";
 import type { Telemetry } from "./telemetry.js";
-import { type Attributes, createTurnTracker, type SpanHandle, type TelemetryPort } from "./turn-tracker.js";
+import {
+  type Attributes,
+  COUNTER_NAMES,
+  contextGauges,
+  createTurnTracker,
+  type SpanHandle,
+  type TelemetryPort,
+} from "./turn-tracker.js";
 
 /** An OpenTelemetry span behind the tracker's handle; children are started in its context. */
 function handleOf(span: Span): SpanHandle & { span: Span } {
@@ -61,6 +68,7 @@ export function createOtelTelemetry(settings: OtlpSettings, version: string): Te
   const tracer = tracerProvider.getTracer("skillwright", version);
   const meter = meterProvider.getMeter("skillwright", version);
   const counters = new Map<string, ReturnType<typeof meter.createCounter>>();
+  const gauges = new Map<string, ReturnType<typeof meter.createGauge>>();
   const spans = new WeakMap<SpanHandle, Span>();
   const port: TelemetryPort = {
     startSpan(name, attributes: Attributes, parent, startTime) {
@@ -80,9 +88,22 @@ export function createOtelTelemetry(settings: OtlpSettings, version: string): Te
       }
       counter.add(value, attributes);
     },
+    gauge(name, value, attributes) {
+      let gauge = gauges.get(name);
+      if (gauge === undefined) {
+        gauge = meter.createGauge(name, { unit: "{token}" });
+        gauges.set(name, gauge);
+      }
+      gauge.record(value, attributes);
+    },
   };
   return {
     turn: (info) => createTurnTracker(port, info, { logPrompts: settings.logPrompts }),
+    contextUsage(sessionId, usage) {
+      for (const { value, attributes } of contextGauges(sessionId, usage)) {
+        port.gauge(COUNTER_NAMES.contextTokens, value, attributes);
+      }
+    },
     async shutdown() {
       await Promise.allSettled([tracerProvider.shutdown(), meterProvider.shutdown()]);
     },

@@ -1,4 +1,5 @@
 import type { AgentEvent } from "../agent/events.js";
+import type { SkillContextUsage } from "../session/skill-context/context-usage.js";
 
 /** What starts a user turn's telemetry. */
 export interface TurnInfo {
@@ -22,6 +23,11 @@ export interface TurnTelemetry {
  */
 export interface Telemetry {
   turn(info: TurnInfo): TurnTelemetry;
+  /**
+   * What each skill costs a session's context after a turn (`session.contextUsage()`, the numbers `/context`
+   * shows): recorded as gauges, one value per skill and part. Absent: not recorded.
+   */
+  contextUsage?(sessionId: string, usage: SkillContextUsage): void;
   /** Sends what is still buffered and stops. Never rejects. */
   shutdown(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import type { AgentEvent } from "../agent/events.js";
 import { ESTIMATE_CHARS_PER_TOKEN } from "../session/compaction/tokens.js";
+import type { SkillContextUsage } from "../session/skill-context/context-usage.js";
 import type { TurnInfo, TurnTelemetry } from "./telemetry.js";
 
 /** Attribute values a span or a counter takes. */
@@ -20,6 +21,8 @@ export interface TelemetryPort {
     startTime?: number,
   ): SpanHandle;
   count(name: string, value: number, attributes: Attributes): void;
+  /** Sets a gauge's current value for `attributes`. */
+  gauge(name: string, value: number, attributes: Attributes): void;
 }
 
 /** The span names, one per kind of work. */
@@ -37,7 +40,32 @@ export const COUNTER_NAMES = {
   searches: "skillwright.skill_search.calls",
   requests: "skillwright.model.requests",
   listing: "skillwright.listing.entries",
+  /** A gauge: each skill's estimated tokens in the context by part (`listing`, `expansions`, …). */
+  contextTokens: "skillwright.skill.context_tokens",
 } as const;
+
+/**
+ * A session's per-skill context usage as gauge values: one per skill and part with tokens (zeros left out, the
+ * fork part included), with the session and the skill as attributes. Pure.
+ */
+export function contextGauges(
+  sessionId: string,
+  usage: SkillContextUsage,
+): { value: number; attributes: Attributes }[] {
+  const parts = ["listing", "expansions", "reattached", "expiredStubs", "forks"] as const;
+  return usage.skills.flatMap((s) =>
+    parts.flatMap((part) =>
+      s[part] === 0
+        ? []
+        : [
+            {
+              value: s[part],
+              attributes: { "session.id": sessionId, "skill.name": s.name, "context.part": part },
+            },
+          ],
+    ),
+  );
+}
 
 const MAIN = "main";
 

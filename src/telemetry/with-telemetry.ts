@@ -7,7 +7,8 @@ import type { Telemetry } from "./telemetry.js";
  * ended when the turn's events end or its consumer stops; so is each `drainBackground` (the turn that brings
  * background forks' answers back, with an empty prompt: its model requests are counted too). With
  * `shutdownOnClose` (a host with one session), `close` closes the session, then shuts the telemetry down
- * (sending what it buffered); a host that opens several sessions shuts it down itself. Without telemetry,
+ * (sending what it buffered); a host that opens several sessions shuts it down itself. After each turn the
+ * telemetry is given the session's per-skill context usage (`contextUsage`). Without telemetry,
  * `session` itself.
  */
 export function withTelemetry(
@@ -30,6 +31,11 @@ export function withTelemetry(
       }
     } finally {
       turn.end(error);
+    }
+    // After the turn (not when its consumer stopped early): what each skill costs the context now.
+    if (sink.contextUsage !== undefined) {
+      const usage = await session.contextUsage().catch(() => undefined);
+      if (usage !== undefined) sink.contextUsage(session.id, usage);
     }
   }
   return {

@@ -97,6 +97,10 @@ describe("telemetry over OpenTelemetry (issue #31 item 3)", () => {
     const listing = metrics.join("");
     expect(listing).toContain("skillwright.listing.entries");
     expect(listing).toMatch(/"key":"visibility","value":\{"stringValue":"full"\}/);
+    // After the turn, what each skill costs the context (the numbers /context shows), as gauges.
+    expect(listing).toContain("skillwright.skill.context_tokens");
+    expect(listing).toMatch(/"key":"context\.part","value":\{"stringValue":"expansions"\}/);
+    expect(listing).toMatch(/"key":"skill\.name","value":\{"stringValue":"greet"\}/);
   });
 
   it("exports over http/protobuf by default", async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { type AgentEvent, emptyUsage } from "../../src/agent/events.js";
 import type { Session } from "../../src/session/session-types.js";
 import type { Telemetry, TurnInfo } from "../../src/telemetry/telemetry.js";
+import { contextGauges } from "../../src/telemetry/turn-tracker.js";
 import { withTelemetry } from "../../src/telemetry/with-telemetry.js";
 
 /** A turn's events: one model request, then its end (an error when `failed`). */
@@ -64,6 +65,44 @@ describe("withTelemetry", () => {
         events: ["request_start", "done"],
         ended: { error: "boom" },
       },
+    ]);
+  });
+
+  it("after each turn, gives the telemetry the session's per-skill context usage", async () => {
+    const usage = {
+      skills: [
+        {
+          name: "greet",
+          listing: 5,
+          expansions: 12,
+          reattached: 0,
+          expiredStubs: 0,
+          forks: 0,
+          mainTotal: 17,
+        },
+      ],
+      total: { listing: 5, expansions: 12, reattached: 0, expiredStubs: 0, forks: 0, mainTotal: 17 },
+    };
+    const session = {
+      id: "s1",
+      send: () => turnEvents(),
+      contextUsage: async () => usage,
+    } as unknown as Session;
+    const { telemetry } = recordingTelemetry();
+    const recorded: unknown[] = [];
+    const traced = withTelemetry(
+      session,
+      { ...telemetry, contextUsage: (sessionId, u) => recorded.push({ sessionId, u }) },
+      "claude-x",
+      { shutdownOnClose: false },
+    );
+    for await (const _ of traced.send("hello")) {
+      // every event
+    }
+    expect(recorded).toEqual([{ sessionId: "s1", u: usage }]);
+    expect(contextGauges("s1", usage)).toEqual([
+      { value: 5, attributes: { "session.id": "s1", "skill.name": "greet", "context.part": "listing" } },
+      { value: 12, attributes: { "session.id": "s1", "skill.name": "greet", "context.part": "expansions" } },
     ]);
   });
 });

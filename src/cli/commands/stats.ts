@@ -1,4 +1,8 @@
+import { join } from "node:path";
 import type { Engine } from "../../engine/engine.js";
+import { errorMessage } from "../../io/fs.js";
+import { contextUsageLines, skillContextUsage } from "../../session/skill-context/context-usage.js";
+import { parseTranscript } from "../../session/transcript-store.js";
 import type { SkillTrigger } from "../../skill/skill.js";
 import { createFileUsageStore, defaultUsagePath, type UsageEntry } from "../../usage.js";
 import type { CliIo } from "../io.js";
@@ -41,7 +45,12 @@ function triggerText(triggers: Partial<Record<SkillTrigger, number>>): string {
  * sub-agent's model) and when last, from the usage file (`~/.skillwright/usage.json`); then the skills found
  * now that were never invoked. Exit 0.
  */
-export async function statsCommand(engine: Engine, io: CliIo, options: { json: boolean }): Promise<number> {
+export async function statsCommand(
+  engine: Engine,
+  io: CliIo,
+  options: { json: boolean; session?: string | undefined },
+): Promise<number> {
+  if (options.session !== undefined) return sessionStats(engine, io, options.session, options.json);
   const usage = await createFileUsageStore({ fs: engine.fs, path: defaultUsagePath(engine.home) }).load();
   const stats = skillStats(usage);
   const { skills } = await engine.discover();
@@ -61,5 +70,32 @@ export async function statsCommand(engine: Engine, io: CliIo, options: { json: b
     }
   }
   if (never.length > 0) io.stdout(`Never invoked (${never.length}): ${never.join(", ")}\n`);
+  return 0;
+}
+
+/**
+ * `skillwright stats --session ID [--json]`: what each skill costs that session's context now, read from its
+ * transcript (`~/.skillwright/sessions/ID.jsonl`, read only) by the function `/context` and
+ * `session.contextUsage()` use. Exit 1 when there is no such session.
+ */
+async function sessionStats(engine: Engine, io: CliIo, id: string, json: boolean): Promise<number> {
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(id)) {
+    io.stderr(`Not a session id: ${id}\n`);
+    return 2;
+  }
+  const file = join(engine.home, ".skillwright", "sessions", `${id}.jsonl`);
+  let text: string;
+  try {
+    text = await engine.fs.readFile(file);
+  } catch (error) {
+    io.stderr(`No session ${id} (${errorMessage(error)})\n`);
+    return 1;
+  }
+  const usage = skillContextUsage(parseTranscript(text));
+  io.stdout(
+    json
+      ? `${JSON.stringify({ session: id, ...usage }, null, 2)}\n`
+      : `${contextUsageLines(usage).join("\n")}\n`,
+  );
   return 0;
 }

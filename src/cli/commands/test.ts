@@ -34,6 +34,44 @@ export interface TestOptions {
   junit: string | undefined;
   /** `--update`: rewrite failed `exact` bodies with the actual ones (after the report shows the diff). */
   update: boolean;
+  /** `--baseline`: session and graded cases run with the skill and without it, against the model. */
+  baseline?: boolean;
+  /** `--runs N`: runs per side under `--baseline` (default {@link DEFAULT_BASELINE_RUNS}). */
+  runs?: number | undefined;
+  /** `--yes`: go on without asking (needed when stdin is not a terminal and the run calls the model). */
+  yes?: boolean;
+}
+
+/** Runs per side of a baseline when `--runs` is not given. */
+export const DEFAULT_BASELINE_RUNS = 3;
+
+/**
+ * The `--baseline` part of a run: the model client, and the question asked before any session opens (its count
+ * said on stderr; answered by `--yes`, else the terminal; without either nothing runs). Undefined with a
+ * message when no model is configured.
+ */
+async function baselineDeps(io: CliIo, options: TestOptions, model: string) {
+  const client = await modelClientFromEnv(io.env);
+  if (client === undefined) return undefined;
+  const runs = options.runs ?? DEFAULT_BASELINE_RUNS;
+  const approve = async (sessions: number): Promise<boolean> => {
+    if (sessions === 0) return true;
+    const target = io.env.ANTHROPIC_BASE_URL ? ` at ${io.env.ANTHROPIC_BASE_URL}` : "";
+    io.stderr(
+      `baseline: ${sessions} sessions (${sessions / (2 * runs)} case(s) × ${runs} run(s) × with and without the skill), each one or more model requests to ${options.model === undefined ? "the cases' model" : model}${target}\n`,
+    );
+    if (options.yes === true) return true;
+    if (io.confirm !== undefined) return io.confirm("Run them? [y/N] ");
+    io.stderr("Not run: pass --yes to run them when stdin is not a terminal.\n");
+    return false;
+  };
+  return {
+    runs,
+    client,
+    now: Date.now,
+    approve,
+    ...(options.model === undefined ? {} : { model }),
+  };
 }
 
 /**
@@ -95,12 +133,14 @@ async function triggerAdviser(
  * played by the scripted server. The engine and session modules load on the first session case.
  */
 function sessionRunner(engine: Engine, io: CliIo, projectDir: string): RunSessionCase {
-  return async (skill, testCase) => (await sessionHostDeps(engine, io, projectDir)).session(skill, testCase);
+  return async (skill, testCase, options) =>
+    (await sessionHostDeps(engine, io, projectDir)).session(skill, testCase, options);
 }
 
 /** How graded cases run: as session cases do, with the write–grade–revise loop driving the session. */
 function gradedRunner(engine: Engine, io: CliIo, projectDir: string): RunGradedCase {
-  return async (skill, testCase) => (await sessionHostDeps(engine, io, projectDir)).graded(skill, testCase);
+  return async (skill, testCase, options) =>
+    (await sessionHostDeps(engine, io, projectDir)).graded(skill, testCase, options);
 }
 
 /** The session and graded case runners, their engine and session modules loaded on first use. */
@@ -144,6 +184,13 @@ export async function testCommand(engine: Engine, io: CliIo, paths: string[], op
   const model = resolveModel(options.model ?? settings.settings.model ?? DEFAULT_MODEL);
   const adviseTrigger =
     openTrigger === undefined ? undefined : await triggerAdviser(engine, model, listingSettings);
+  const baseline = options.baseline === true ? await baselineDeps(io, options, model) : undefined;
+  if (options.baseline === true && baseline === undefined) {
+    io.stderr(
+      "test --baseline runs the cases against the model: set ANTHROPIC_API_KEY (or ANTHROPIC_BASE_URL for a local or scripted one)\n",
+    );
+    return 2;
+  }
   // Never with --json: its readers want the report alone.
   const progress = options.json
     ? undefined
@@ -158,10 +205,22 @@ export async function testCommand(engine: Engine, io: CliIo, paths: string[], op
     runSession: sessionRunner(engine, io, projectDir),
     runGraded: gradedRunner(engine, io, projectDir),
     ...(openTrigger === undefined ? {} : { openTrigger }),
+    ...(baseline === undefined
+      ? {}
+      : {
+          baseline: {
+            ...baseline,
+            ...(progress === undefined ? {} : { onRun: (label: string) => progress.tick(label) }),
+          },
+        }),
     ...(progress === undefined
       ? {}
       : { onPlan: (n: number) => progress.start(n), onModelRun: (label: string) => progress.tick(label) }),
   });
+  if (run.declined === true) {
+    progress?.finish();
+    return 1;
+  }
   progress?.finish();
   io.stdout(options.json ? jsonReport(run) : textReport(run, io.cwd));
   if (options.junit !== undefined) {

@@ -8,6 +8,7 @@ import { UPLOAD_LIMITS } from "../upload/limits.js";
 import { accessLog } from "./access-log.js";
 import { agentsRoutes } from "./agents-routes.js";
 import { createApiKeyCache } from "./api-key-cache.js";
+import { contextRoutes, SESSION_CONTEXT_PATH } from "./context-routes.js";
 import type { ServeDeps, ServeEnv } from "./env.js";
 import { environmentsRoutes } from "./environments-routes.js";
 import { filesRoutes } from "./files-routes.js";
@@ -114,6 +115,7 @@ export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
   app.route("/v1/agents", agentsRoutes(deps));
   app.route("/v1/sessions/:session_id/resources", sessionResourcesRoutes(deps));
   app.route("/v1/sessions", sessionsRoutes(deps));
+  app.route(SESSION_CONTEXT_PATH, contextRoutes(deps));
   app.route("/v1/memory_stores/:memory_store_id/memories", memoriesRoutes(deps));
   app.route("/v1/memory_stores/:memory_store_id/memory_versions", memoryVersionsRoutes(deps));
   app.route("/v1/memory_stores", memoryStoresRoutes(deps));

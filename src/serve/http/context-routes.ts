@@ -1,0 +1,24 @@
+import { Hono } from "hono";
+import { skillContextUsage } from "../../session/skill-context/context-usage.js";
+import { createDbTranscripts } from "../sessions/db-transcripts.js";
+import type { ServeDeps, ServeEnv } from "./env.js";
+import { OWN_ROUTES_PREFIX } from "./sdk-routes.js";
+
+/** Where a served session's context accounting is read (skillwright's own route: no SDK call names it). */
+export const SESSION_CONTEXT_PATH = `${OWN_ROUTES_PREFIX}sessions`;
+
+/**
+ * `GET /v1/skillwright/sessions/:id/context`: what each skill costs the served session's context now, from its
+ * stored transcript: the numbers `/context`, `skillwright stats --session` and `session.contextUsage()` give,
+ * by the one function that computes them. Another workspace's or a missing session is a 404.
+ */
+export function contextRoutes({ store }: Pick<ServeDeps, "store">): Hono<ServeEnv> {
+  const app = new Hono<ServeEnv>();
+  app.get("/:id/context", async (c) => {
+    const id = c.req.param("id");
+    await store.sessions.get(c.var.workspaceId, id);
+    const entries = await createDbTranscripts(store.db, id).read(id);
+    return c.json({ session_id: id, ...skillContextUsage(entries) });
+  });
+  return app;
+}
