@@ -140,6 +140,7 @@ export async function run(ctx) {
   // Loaded here: the pure parts above are self-tested without a build.
   const { startModelServer } = await import("../dist/dev/model-server.js");
   const { startPostgres } = await import("../dist/dev/postgres.js");
+  const { createHttpFetch } = await import("../dist/agent/http-fetch.js");
   const model = await startModelServer({ apiKey: MODEL_KEY, script: SCRIPT });
   const scratch = await mkdtemp(join(tmpdir(), "skillwright-serve-turn-"));
   const env = { ANTHROPIC_API_KEY: MODEL_KEY, ANTHROPIC_BASE_URL: model.url };
@@ -174,7 +175,15 @@ export async function run(ctx) {
               : await postgres.createDatabase(`turn_${who}`);
           if (postgres !== undefined && postmaster === 0) postmaster = await postmasterPid(db);
           const server = await startServe({ bin, db, apiKey: API_KEY, env });
-          const client = new Anthropic({ apiKey: API_KEY, baseURL: server.url, maxRetries: 0 });
+          // node:http under the SDK (the CLI's fetch): the platform fetch ends a response body that sends nothing
+          // for 300 s, and in the concurrent row on a loaded machine a session's stream waits that long for its
+          // turn to come (turns run one statement at a time on PGlite).
+          const client = new Anthropic({
+            apiKey: API_KEY,
+            baseURL: server.url,
+            maxRetries: 0,
+            fetch: createHttpFetch(),
+          });
           const create = who === "floor" ? floorSessions(client) : await agentSessions(client);
           servers[/** @type {Who} */ (who)] = { stop: server.stop, pid: server.pid, client, create };
         }
