@@ -9,8 +9,7 @@ const nextTurn: NextTurn = () => new Promise((resolve) => setImmediate(resolve))
  * watch's), so a batch here is one stored batch (or several, when they came together) and the SSE route writes
  * it to the socket once instead of once per event. Never holds an item back waiting for more: the first item of
  * a batch is awaited, the rest only until `turn` resolves; a failure of `items` comes after the batch
- * collected before it. Ending the iteration early ends `items` (once
- * its pending item settles).
+ * collected before it. Ending the iteration early ends `items` (once its pending item settles).
  */
 export async function* batchesOf<T>(items: AsyncIterable<T>, turn: NextTurn = nextTurn): AsyncGenerator<T[]> {
   const iterator = items[Symbol.asyncIterator]();
