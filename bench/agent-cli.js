@@ -2,7 +2,7 @@
 // scripted Messages API server, in a project of 0 and of 1,000 skills, versus a bare `node -e 0` and the SDK
 // floor (agent-floor.js: the same two streamed requests from a bare script on the same SDK module). Every child
 // gets the same minimal env, so no row pays for a variable (NODE_EXTRA_CA_CERTS, NODE_OPTIONS) that another skips.
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
 import { startModelServer } from "../dist/dev/model-server.js";
@@ -17,6 +17,8 @@ import {
   fmtMs,
   fmtRatio,
   formatTable,
+  loadNote,
+  median,
   NODE_START_VARIABLES,
   runChild,
   withTempDir,
@@ -29,6 +31,13 @@ export const TARGET_CLI_FLOOR_RATIO = 1.3;
 export const TARGET_SKILLS_RATIO = 1.1;
 /** Target (issue 12.5): the 1,000-skill run with the discovery cache off (cold) over the 0-skill run. */
 export const TARGET_UNCACHED_RATIO = 1.3;
+/** Target (issue 47): the 1,000-skill run (warm) over the 0-skill run, wall and CPU. */
+export const TARGET_SKILL_COST_RATIO = 1.15;
+/** Target (issue 47): the 1,000-skill run over Claude Code's same run (`CLAUDE_BIN`), wall and CPU. */
+export const TARGET_CLAUDE_RATIO = 0.15;
+/** Runs per peak-RSS figure (GNU time), median kept. */
+const RSS_RUNS = 3;
+const TIME_BIN = "/usr/bin/time";
 /** Skills in the larger project. */
 export const CLI_SKILLS = 1_000;
 /** Timed runs at least (the brief asks for 10; a few more steady the medians on a busy machine). */
@@ -59,12 +68,25 @@ const SCRIPT = {
       response: { content: [{ type: "text", text: FINAL_TEXT }] },
       repeat: true,
     },
+    {
+      // Claude Code (the CLAUDE_BIN rows) words its Skill result its own way.
+      label: "answer (any Skill result)",
+      match: { hasToolResultFor: "Skill" },
+      response: { content: [{ type: "text", text: FINAL_TEXT }] },
+      repeat: true,
+    },
+    {
+      // Claude Code's side requests (a title, a quota check, …): answered, never the main turn's.
+      label: "anything else",
+      response: { content: [{ type: "text", text: "ok" }] },
+      repeat: true,
+    },
   ],
 };
 
 /**
  * @typedef {object} CliFigures
- * @property {Record<"node" | "floor" | "floorPlain" | "cli0" | "cli1000" | "cli1000Uncached", import("./lib.js").Stats>} stats
+ * @property {Record<"node" | "floor" | "floorPlain" | "cli0" | "cli1000" | "cli1000Uncached", import("./lib.js").Stats> & Partial<Record<"claude0" | "claude1000", import("./lib.js").Stats>>} stats
  * @property {number} failed runs (CLI or SDK floor) whose output was not the scripted answer after 2 turns
  * @property {number} nodeRatio 0-skill / node -e 0
  * @property {number} floorRatio SDK floor / node -e 0
@@ -74,6 +96,11 @@ const SCRIPT = {
  * @property {boolean} floorMet 0-skill / SDK floor within TARGET_CLI_FLOOR_RATIO
  * @property {boolean} skillsMet warm 1,000-skill / 0-skill within TARGET_SKILLS_RATIO
  * @property {boolean} uncachedMet cold 1,000-skill / 0-skill within TARGET_UNCACHED_RATIO
+ * @property {number} costWall 1,000-skill (warm) / 0-skill, wall
+ * @property {number} costCpu 1,000-skill (warm) / 0-skill, CPU of the child
+ * @property {boolean} costMet both within TARGET_SKILL_COST_RATIO
+ * @property {string} load the machine's load right after the timed runs (`loadNote`)
+ * @property {ClaudeFigures} [vsClaude] against Claude Code's same run, when CLAUDE_BIN is set
  * @property {boolean} met every target met and no run failed
  * @property {string[]} childEnv names of the env variables every child got
  * @property {Record<"cli0" | "cli1000", number[]>} timeline median ms per TIMELINE_PHASES entry
@@ -134,17 +161,61 @@ export function runCliPart(ctx) {
       /** @param {string} label @param {string} file */
       const floorRun = async (label, file) =>
         count(label, floorProblem(await runChild(process.execPath, [file], { env, capture: "pipe" })));
-      const stats = await compare(
-        {
-          node: () => runChild(process.execPath, ["-e", "0"], { env }),
-          floor: () => floorRun("SDK floor", floors.cached),
-          floorPlain: () => floorRun("SDK floor, plain ESM", floors.plain),
-          cli0: () => cliRun("0 skills", p0),
-          cli1000: () => cliRun(`${CLI_SKILLS} skills`, p1000),
-          cli1000Uncached: () => cliRun(`${CLI_SKILLS} skills, cache off`, p1000, uncachedEnv),
-        },
-        { runs: Math.max(ctx.runs, MIN_RUNS), warmup: Math.max(1, ctx.warmup) },
+      // Claude Code (CLAUDE_BIN) in the same projects, against the same server: its own HOME holds the called
+      // skill as a user skill (skillwright's is bundled) and nothing else of the user's.
+      const claude = claudeSetup(dir, env);
+      /** @param {string} label @param {string} cwd */
+      const claudeRun = async (label, cwd) =>
+        count(
+          label,
+          claudeProblem(
+            await runChild(claude?.bin ?? "", claude?.args ?? [], { env: claude?.env, cwd, capture: "pipe" }),
+          ),
+        );
+      /** @type {Record<string, () => Promise<unknown>>} */
+      const tasks = {
+        node: () => runChild(process.execPath, ["-e", "0"], { env }),
+        floor: () => floorRun("SDK floor", floors.cached),
+        floorPlain: () => floorRun("SDK floor, plain ESM", floors.plain),
+        cli0: () => cliRun("0 skills", p0),
+        cli1000: () => cliRun(`${CLI_SKILLS} skills`, p1000),
+        cli1000Uncached: () => cliRun(`${CLI_SKILLS} skills, cache off`, p1000, uncachedEnv),
+        ...(claude === undefined
+          ? {}
+          : {
+              claude0: () => claudeRun("Claude Code, 0 skills", p0),
+              claude1000: () => claudeRun(`Claude Code, ${CLI_SKILLS} skills`, p1000),
+            }),
+      };
+      const stats = /** @type {CliFigures["stats"]} */ (
+        await compare(tasks, { runs: Math.max(ctx.runs, MIN_RUNS), warmup: Math.max(1, ctx.warmup) })
       );
+      const load = loadNote();
+      const cpu = (/** @type {import("./lib.js").Stats | undefined} */ s) => s?.childCpuMedian ?? Number.NaN;
+      const costWall = stats.cli1000.median / stats.cli0.median;
+      const costCpu = cpu(stats.cli1000) / cpu(stats.cli0);
+      const costMet = costWall <= TARGET_SKILL_COST_RATIO && costCpu <= TARGET_SKILL_COST_RATIO;
+      const rss = {
+        cli1000: await peakRssMb(process.execPath, cliArgs(p1000), { env }),
+        claude1000:
+          claude === undefined
+            ? undefined
+            : await peakRssMb(claude.bin, claude.args, { env: claude.env, cwd: p1000 }),
+      };
+      /** @type {ClaudeFigures | undefined} */
+      const vsClaude =
+        stats.claude0 === undefined || stats.claude1000 === undefined
+          ? undefined
+          : {
+              wall: stats.cli1000.median / stats.claude1000.median,
+              cpu: cpu(stats.cli1000) / cpu(stats.claude1000),
+              rss: (rss.cli1000 ?? Number.NaN) / (rss.claude1000 ?? Number.NaN),
+              claudeCostWall: stats.claude1000.median / stats.claude0.median,
+              claudeCostCpu: cpu(stats.claude1000) / cpu(stats.claude0),
+              met: false,
+            };
+      if (vsClaude !== undefined)
+        vsClaude.met = vsClaude.wall <= TARGET_CLAUDE_RATIO && vsClaude.cpu <= TARGET_CLAUDE_RATIO;
       const nodeRatio = stats.cli0.median / stats.node.median;
       const floorRatio = stats.floor.median / stats.node.median;
       const floorCliRatio = stats.cli0.median / stats.floor.median;
@@ -153,13 +224,13 @@ export function runCliPart(ctx) {
       const floorMet = floorCliRatio <= TARGET_CLI_FLOOR_RATIO;
       const skillsMet = skillsRatio <= TARGET_SKILLS_RATIO;
       const uncachedMet = uncachedRatio <= TARGET_UNCACHED_RATIO;
-      const met = floorMet && skillsMet && uncachedMet && failed === 0;
+      const met = floorMet && skillsMet && uncachedMet && costMet && (vsClaude?.met ?? true) && failed === 0;
       const mark = (/** @type {boolean} */ ok) => (ok ? " met" : " MISSED");
       /** @param {import("./lib.js").Stats} s */
-      const times = (s) => [fmtMs(s.median), fmtMs(s.min), fmtMs(s.max)];
+      const times = (s) => [fmtMs(s.median), fmtMs(cpu(s)), fmtMs(s.min), fmtMs(s.max)];
       ctx.log(
         `\n${formatTable(
-          ["(a) headless 2-turn run (median ms)", "wall ms", "min", "max", "ratio", "target"],
+          ["(a) headless 2-turn run (median ms)", "wall ms", "CPU ms", "min", "max", "ratio", "target"],
           [
             ["node -e 0", ...times(stats.node), "", ""],
             [
@@ -192,10 +263,51 @@ export function runCliPart(ctx) {
               `${fmtRatio(uncachedRatio)} 0-skill`,
               `≤ ${TARGET_UNCACHED_RATIO}× 0-skill (cold)${mark(uncachedMet)}`,
             ],
+            [
+              `cost of 0 → ${fmtInt(CLI_SKILLS)} skills (warm), wall / CPU`,
+              "",
+              "",
+              "",
+              "",
+              `${fmtRatio(costWall)} / ${fmtRatio(costCpu)}` +
+                (vsClaude === undefined
+                  ? ""
+                  : ` (Claude Code ${fmtRatio(vsClaude.claudeCostWall)} / ${fmtRatio(vsClaude.claudeCostCpu)})`),
+              `≤ ${TARGET_SKILL_COST_RATIO}× both${mark(costMet)}`,
+            ],
+            ...(stats.claude0 === undefined || stats.claude1000 === undefined || vsClaude === undefined
+              ? [[`Claude Code (CLAUDE_BIN)`, "skipped: CLAUDE_BIN not set", "", "", "", "", ""]]
+              : [
+                  ["Claude Code -p, 0 project skills", ...times(stats.claude0), "", ""],
+                  [
+                    `Claude Code -p, ${fmtInt(CLI_SKILLS)} project skills`,
+                    ...times(stats.claude1000),
+                    `${fmtRatio(vsClaude.claudeCostWall)} its 0-skill`,
+                    "",
+                  ],
+                  [
+                    `skillwright / Claude Code, ${fmtInt(CLI_SKILLS)} skills: wall, CPU, peak RSS`,
+                    "",
+                    "",
+                    "",
+                    "",
+                    `${fmtRatio(vsClaude.wall)}, ${fmtRatio(vsClaude.cpu)}, ${fmtRatio(vsClaude.rss)}`,
+                    `≤ ${TARGET_CLAUDE_RATIO}× wall and CPU${mark(vsClaude.met)}`,
+                  ],
+                ]),
           ],
         )}`,
       );
       ctx.log(envNote(Object.keys(env)));
+      ctx.log(
+        "CPU = user + system of the child and what it waited for (/proc/self/stat cutime + cstime across the " +
+          "run, 10 ms ticks); the Claude Code rows run CLAUDE_BIN -p with the same prompt in the same projects " +
+          "against the same scripted server, HOME a temp dir holding the called skill as a user skill" +
+          (rss.cli1000 === undefined
+            ? ""
+            : `; peak RSS (GNU time, median of ${RSS_RUNS}): skillwright ${rss.cli1000.toFixed(1)} MB`) +
+          (rss.claude1000 === undefined ? "" : `, Claude Code ${rss.claude1000.toFixed(1)} MB`),
+      );
       ctx.log(
         "the SDK floor loads its bundle as every -p run loads the print bundle: one CommonJS file compiled " +
           "through the V8 code cache (src/cli/code-cache.ts, its own cache kept from the warm-up runs); the " +
@@ -251,6 +363,11 @@ export function runCliPart(ctx) {
         floorMet,
         skillsMet,
         uncachedMet,
+        costWall,
+        costCpu,
+        costMet,
+        load,
+        ...(vsClaude === undefined ? {} : { vsClaude }),
         met,
         childEnv: Object.keys(env),
         timeline,
@@ -266,6 +383,82 @@ export function runCliPart(ctx) {
       await server.close();
     }
   });
+}
+
+/**
+ * @typedef {object} ClaudeFigures
+ * @property {number} wall skillwright / Claude Code, 1,000 skills, wall
+ * @property {number} cpu the same, CPU
+ * @property {number} rss the same, peak RSS
+ * @property {number} claudeCostWall Claude Code's 1,000-skill / 0-skill, wall
+ * @property {number} claudeCostCpu the same, CPU
+ * @property {boolean} met wall and CPU within TARGET_CLAUDE_RATIO
+ */
+
+/**
+ * How to run Claude Code for the CLAUDE_BIN rows, or undefined when `CLAUDE_BIN` is not set. Its HOME is a dir
+ * under `dir` holding the called skill as a user skill (`~/.claude/skills/CALLED_SKILL/SKILL.md`): the same skill
+ * skillwright has bundled, so both runs make the same two requests.
+ * @param {string} dir
+ * @param {Record<string, string>} env
+ * @returns {{ bin: string, args: string[], env: Record<string, string> } | undefined}
+ */
+function claudeSetup(dir, env) {
+  const bin = process.env.CLAUDE_BIN ?? "";
+  if (bin === "") return undefined;
+  const home = join(dir, "claude-home");
+  const skill = join(home, ".claude", "skills", CALLED_SKILL);
+  mkdirSync(skill, { recursive: true });
+  writeFileSync(
+    join(skill, "SKILL.md"),
+    `---\nname: ${CALLED_SKILL}\ndescription: Helps write a skill.\n---\nWrite the skill step by step.\n`,
+  );
+  return {
+    bin,
+    args: ["-p", PROMPT, "--output-format", "json"],
+    env: {
+      ...env,
+      HOME: home,
+      DISABLE_AUTOUPDATER: "1",
+      DISABLE_TELEMETRY: "1",
+      DISABLE_ERROR_REPORTING: "1",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    },
+  };
+}
+
+/**
+ * Why a Claude Code run did not end with the scripted answer, or undefined when it did.
+ * @param {import("./lib.js").ChildResult} out
+ * @returns {string | undefined}
+ */
+function claudeProblem(out) {
+  if (out.code !== 0) return `exit ${out.code}: ${out.stderr.slice(0, 1_000)} ${out.stdout.slice(0, 1_000)}`;
+  try {
+    const r = /** @type {{ is_error?: unknown, result?: unknown }} */ (JSON.parse(out.stdout));
+    return r.is_error === false && r.result === FINAL_TEXT
+      ? undefined
+      : `unexpected result: ${out.stdout.slice(0, 1_000)}`;
+  } catch {
+    return `stdout is not JSON: ${out.stdout.slice(0, 500)}`;
+  }
+}
+
+/**
+ * Median peak RSS (MiB) of RSS_RUNS runs through GNU time, or undefined without it.
+ * @param {string} command @param {string[]} args @param {{ env?: Record<string, string>, cwd?: string }} options
+ * @returns {Promise<number | undefined>}
+ */
+async function peakRssMb(command, args, options) {
+  if (!existsSync(TIME_BIN)) return undefined;
+  /** @type {number[]} */
+  const peaks = [];
+  for (let i = 0; i < RSS_RUNS; i++) {
+    const out = await runChild(TIME_BIN, ["-f", "%M", command, ...args], options);
+    const kb = Number(out.stderr.trim().split("\n").pop());
+    if (Number.isFinite(kb)) peaks.push(kb / 1024);
+  }
+  return peaks.length === 0 ? undefined : median(peaks);
 }
 
 /**

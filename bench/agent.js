@@ -7,7 +7,9 @@ import { runBackgroundPart, TARGET_BACKGROUND_ABORT_RATIO } from "./agent-backgr
 import {
   CLI_SKILLS,
   runCliPart,
+  TARGET_CLAUDE_RATIO,
   TARGET_CLI_FLOOR_RATIO,
+  TARGET_SKILL_COST_RATIO,
   TARGET_SKILLS_RATIO,
   TARGET_UNCACHED_RATIO,
 } from "./agent-cli.js";
@@ -42,6 +44,13 @@ export function closing({ cli, fork, background }) {
     `headless 2-turn run, 0 skills ${fmtRatio(cli.floorCliRatio)} the SDK floor (target ≤ ${TARGET_CLI_FLOOR_RATIO}×): ${verdict(cli.floorMet)}`,
     `${skills} skills, discovery cache warm ${fmtRatio(cli.skillsRatio)} the 0-skill run (target ≤ ${TARGET_SKILLS_RATIO}×): ${verdict(cli.skillsMet)}`,
     `${skills} skills, discovery cache off ${fmtRatio(cli.uncachedRatio)} the 0-skill run (target ≤ ${TARGET_UNCACHED_RATIO}×): ${verdict(cli.uncachedMet)}`,
+    `cost of 0 → ${skills} skills (issue 47): ${fmtRatio(cli.costWall)} wall, ${fmtRatio(cli.costCpu)} CPU (target ≤ ${TARGET_SKILL_COST_RATIO}× both): ${verdict(cli.costMet)}`,
+    cli.vsClaude === undefined
+      ? `against Claude Code (issue 47): skipped (set CLAUDE_BIN to a Claude Code binary)`
+      : `${skills} skills against Claude Code's same run: ${fmtRatio(cli.vsClaude.wall)} wall, ${fmtRatio(cli.vsClaude.cpu)} CPU, ` +
+        `${fmtRatio(cli.vsClaude.rss)} peak RSS (target ≤ ${TARGET_CLAUDE_RATIO}× wall and CPU): ${verdict(cli.vsClaude.met)}; ` +
+        `Claude Code's own cost of 0 → ${skills} skills ${fmtRatio(cli.vsClaude.claudeCostWall)} wall, ${fmtRatio(cli.vsClaude.claudeCostCpu)} CPU`,
+    `(the rows above measured at ${cli.load})`,
     `8 forks in one message ${fmtRatio(fork.ratio)} the ideal wall time (target ≤ ${TARGET_FORK_RATIO}×): ${verdict(fork.met)}`,
     ...(background === undefined
       ? []

@@ -2,6 +2,8 @@
 // - fsFloorSync (THE floor): synchronous readdir + open/fstat/read of the same head discovery reads (the first
 //   HEAD_BYTES of each file, the whole file only when the frontmatter runs past it) + (dev, ino) dedup + a regex
 //   split of the frontmatter; no YAML, no diagnostics, no validation. Nothing is faster on one thread.
+// - fsStatFloorSync (the warm floor): the same listing and one stat per file, no reads: what a run over a warm
+//   head cache must still do (the cache trusts an entry only while its file's stat matches).
 // - fsFloor (the async floor, a second row): readdir + realpath + whole-file readFile, p-limit(64).
 import {
   closeSync,
@@ -119,6 +121,28 @@ export function fsFloorSync(roots) {
     frontmatterChars += chars;
   }
   return { found: files.length, unique, withFrontmatter, frontmatterChars };
+}
+
+/**
+ * The warm floor (issue 47): what a run over a warm head cache cannot skip. Lists the roots as
+ * {@link fsFloorSync} does and stats every listed file (a cache entry is trusted only while the file's stat
+ * matches), deduped by (dev, ino); reads no file. Missing files are skipped.
+ * @param {readonly { dir: string, layout: "skills" | "commands" }[]} roots
+ * @returns {FloorResult}
+ */
+export function fsStatFloorSync(roots) {
+  const files = roots.flatMap(listRootSync);
+  /** @type {Set<string>} */
+  const seen = new Set();
+  for (const file of files) {
+    try {
+      const stat = statSync(file);
+      if (stat.isFile()) seen.add(`${stat.dev}:${stat.ino}`);
+    } catch {
+      // A dir without SKILL.md.
+    }
+  }
+  return { found: files.length, unique: seen.size, withFrontmatter: 0, frontmatterChars: 0 };
 }
 
 /**

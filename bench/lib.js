@@ -1,11 +1,13 @@
 // Shared helpers for `npm run bench`: seeded randomness, timing (median of N), child processes, tables.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, open, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import * as v8 from "node:v8";
 import * as vm from "node:vm";
+import { parseProcStat, TICKS_PER_SECOND } from "./proc-stat.js";
 
 /** Default timed runs per measurement (the brief asks for at least 10). */
 export const DEFAULT_RUNS = 10;
@@ -72,6 +74,8 @@ export function median(values) {
  * @property {number} max
  * @property {number[]} samples every timed run, in order
  * @property {number} [cpuMedian] median CPU time per run (user + system, every thread of this process), ms
+ * @property {number} [childCpuMedian] median CPU time per run of the child processes the run waited for (user +
+ *   system, from /proc/self/stat's cutime + cstime: clock ticks, 10 ms on Linux; 0 for a run without children)
  */
 
 /**
@@ -116,11 +120,14 @@ export async function compare(tasks, options = {}) {
   const samples = names.map(() => []);
   /** @type {number[][]} */
   const cpu = names.map(() => []);
+  /** @type {number[][]} */
+  const childCpu = names.map(() => []);
   for (let round = 0; round < warmup + runs; round++) {
     for (let i = 0; i < names.length; i++) {
       const k = (round + i) % names.length;
       const task = tasks[/** @type {K} */ (names[k])];
       options.gc?.();
+      const childStart = reapedChildrenCpuMs();
       const cpuStart = process.cpuUsage();
       const start = performance.now();
       await task();
@@ -129,14 +136,46 @@ export async function compare(tasks, options = {}) {
       if (round >= warmup) {
         samples[k]?.push(elapsed);
         cpu[k]?.push((used.user + used.system) / 1000);
+        childCpu[k]?.push(reapedChildrenCpuMs() - childStart);
       }
     }
   }
   return /** @type {Record<K, Stats>} */ (
     Object.fromEntries(
-      names.map((n, k) => [n, { ...stats(samples[k] ?? []), cpuMedian: median(cpu[k] ?? []) }]),
+      names.map((n, k) => [
+        n,
+        {
+          ...stats(samples[k] ?? []),
+          cpuMedian: median(cpu[k] ?? []),
+          childCpuMedian: median(childCpu[k] ?? []),
+        },
+      ]),
     )
   );
+}
+
+/**
+ * CPU ms (user + system) of every child process this process has waited for so far, grandchildren they waited
+ * for included: /proc/self/stat's cutime + cstime (Linux; 0 elsewhere). Child processes run one at a time in
+ * `compare`, so the difference across a task is that task's children's CPU.
+ * @returns {number}
+ */
+export function reapedChildrenCpuMs() {
+  try {
+    return parseProcStat(readFileSync("/proc/self/stat", "utf8"), TICKS_PER_SECOND).childrenMs;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The machine's load as the closing note quotes it beside each figure: `load average 1.2 3.4 5.6 on 2 CPUs`.
+ * @returns {string}
+ */
+export function loadNote() {
+  return `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")} on ${availableParallelism()} CPUs`;
 }
 
 /** Variables of the bench's own env that change how every node process starts; never passed to a child. */

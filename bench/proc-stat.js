@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import pg from "pg";
 
 /** Clock ticks per second of /proc's times (`getconf CLK_TCK`, 100 on Linux). */
-const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
+export const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"]).toString().trim()) || 100;
 
 /**
  * @typedef {object} ProcStat

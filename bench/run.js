@@ -10,7 +10,7 @@ import * as cache from "./cache-reuse.js";
 import * as deps from "./deps.js";
 import * as discovery from "./discovery.js";
 import * as importSection from "./import.js";
-import { childEnvNote, DEFAULT_RUNS, DEFAULT_WARMUP } from "./lib.js";
+import { childEnvNote, DEFAULT_RUNS, DEFAULT_WARMUP, loadNote } from "./lib.js";
 import * as listing from "./listing.js";
 import * as sandbox from "./sandbox.js";
 import * as serve from "./serve.js";
@@ -107,5 +107,6 @@ const closing = names.flatMap((name) => {
     ? []
     : section.closing(results[name]).map((line) => `- ${name}: ${line}`);
 });
-if (closing.length > 0) ctx.log(`## closing note: targets and verdicts\n\n${closing.join("\n")}\n`);
+if (closing.length > 0)
+  ctx.log(`## closing note: targets and verdicts (now: ${loadNote()})\n\n${closing.join("\n")}\n`);
 if (values.json !== undefined) await writeFile(values.json, `${JSON.stringify(results, null, 2)}\n`);

@@ -6,11 +6,30 @@
 // session objects, the conversation kept in a plain array. Started like `serve`:
 //   node bench/serve-turn-floor.js serve --port 0 --db DIR|URL --api-key KEY   (ANTHROPIC_BASE_URL/_API_KEY)
 // and prints `listening on URL`.
+//
+// Why this is the floor (issue 47, item 3): it is the least durable work the same turn allows, no more, no less.
+// - Statements: one per point where the turn must know its events are stored before going on, and no other:
+//   (1) the user's message with `session.status_running` (the send's answer names the stored message);
+//   (2) `span.model_request_start` (a request's start is stored before the request is made);
+//   (3) the first response's `span.model_request_end` with `agent.tool_use` and the response's transcript
+//   rows: a tool call's use is stored before the tool runs (the served-tools rule: a crash after the tool ran
+//   must find its use, test/serve/crash.test.ts), so the use cannot wait for the result;
+//   (4) `agent.tool_result` with the next `span.model_request_start` and the tool result's transcript rows;
+//   (5) `agent.message`, the last `span.model_request_end`, `session.status_idle` and the last transcript rows.
+//   Merging (3) and (4) would store a use only after its tool ran; splitting any other would add a statement
+//   that durability does not ask for.
+// - The model: the same two streamed requests to the same server, parsed as a client must (content blocks,
+//   tool input JSON, usage).
+// - The stream: each stored batch is written to the client's socket in one write, with the SSE framing
+//   `serve` uses; nothing is read back from the database for the instance's own streams.
+// - What it leaves out is what the engine adds on top: skills, listing, prompt, tools, permissions, hooks,
+//   session objects, zod validation of requests, hono's routing. Those are skillwright's cost, measured against it.
+// On PostgreSQL the statements' own cost (the database's processes) is counted apart ("PG" in the table), and is
+// the same for both servers when they make the same statements.
 import { createServer, request } from "node:http";
 import { parseArgs } from "node:util";
 import { createDbTranscripts } from "../dist/serve/sessions/db-transcripts.js";
 import { openDriver } from "../dist/serve/store/open-driver.js";
-import { newEventId } from "../dist/serve/store/sessions.js";
 import { createStore } from "../dist/serve/store/store.js";
 import { DEFAULT_WORKSPACE, ensureWorkspace } from "../dist/serve/store/workspaces.js";
 
@@ -69,8 +88,8 @@ function reply(res, status, body) {
 /** Stored events to the session's stream, each as `serve` sends it. @param {string} id @param {{ id: string, type: string }[]} events */
 function push(id, events) {
   const res = streams.get(id);
-  if (res === undefined) return;
-  for (const e of events) res.write(`event: ${e.type}\ndata: ${JSON.stringify(e)}\nid: ${e.id}\n\n`);
+  if (res === undefined || events.length === 0) return;
+  res.write(events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\nid: ${e.id}\n\n`).join(""));
 }
 
 /**
@@ -196,10 +215,15 @@ async function runTurn(id, text) {
           end,
           { type: "session.status_idle", stop_reason: { type: "end_turn" }, stop_details: null },
         ],
-        { status: "idle", transcript: transcripts.rows(entries(messages.slice(-2))) },
+        { status: "idle", transcript: transcripts.rows(entries(messages.slice(-1))) },
       );
       return;
     }
+    // The tool call's use is stored (with the request's end and the response's transcript rows) before the
+    // tool runs; its result and the next request's start are the next statement.
+    const [, use] = await append(id, [end, { type: "agent.tool_use", name: call.name, input: call.input }], {
+      transcript: transcripts.rows(entries(messages.slice(-2))),
+    });
     const result = `Launching skill: ${call.input.skill ?? SKILL_NAME}`;
     messages.push({
       role: "user",
@@ -208,26 +232,20 @@ async function runTurn(id, text) {
         { type: "text", text: SKILL_BODY },
       ],
     });
-    // The tool's answer is at hand at once: its use, its result and the next request's start are one batch,
-    // the use named before it is stored so that the result can point at it.
-    const useId = newEventId();
-    const ids = [newEventId(), useId, newEventId(), newEventId()];
     const stored = await append(
       id,
       [
-        end,
-        { type: "agent.tool_use", name: call.name, input: call.input },
         {
           type: "agent.tool_result",
-          tool_use_id: useId,
+          tool_use_id: use?.id ?? "",
           content: [{ type: "text", text: result }],
           is_error: false,
         },
         { type: "span.model_request_start" },
       ],
-      { eventIds: ids, transcript: transcripts.rows(entries(messages.slice(-3))) },
+      { transcript: transcripts.rows(entries(messages.slice(-1))) },
     );
-    start = stored[3];
+    start = stored[1];
   }
 }
 

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
 import { createBenchAgent } from "./bench-agent.js";
-import { fmtRatio, formatTable, median } from "./lib.js";
+import { fmtRatio, formatTable, loadNote, median } from "./lib.js";
 import { postgresCpuMs, postmasterPid, procStat } from "./proc-stat.js";
 import { summarizeCpuProfile } from "./profile.js";
 import { startServe } from "./serve-process.js";
@@ -17,8 +17,16 @@ export const TURNS = Number(process.env.SERVE_TURN_TURNS ?? 40);
 export const ROUNDS = Number(process.env.SERVE_TURN_ROUNDS ?? 5);
 /** Databases (`SERVE_TURN_DBS`, comma-separated: `pglite`, `postgres`). */
 export const DBS = (process.env.SERVE_TURN_DBS ?? "pglite,postgres").split(",").filter((d) => d !== "");
-/** Targets of the issue (24.6): serve CPU per turn on the embedded database. */
-export const TARGETS = { freshMs: 12, keptMs: 8 };
+/**
+ * Target (issue 47, replacing issue 24.6's 12 / 8 ms): CPU per turn over the floor's (serve-turn-floor.js, whose
+ * header says why it is the least durable work of the same turn), for a fresh session, a kept one and the
+ * first turns of CONCURRENT sessions at once; on PostgreSQL the database's processes are counted in both.
+ */
+export const TARGET_RATIO = 1.2;
+/** Sessions whose first turns run at once in the concurrent row (`SERVE_TURN_CONCURRENT`). */
+export const CONCURRENT = Number(process.env.SERVE_TURN_CONCURRENT ?? 200);
+/** The kinds of row, in table order. */
+const KINDS = /** @type {const} */ (["fresh", "kept", "concurrent"]);
 const API_KEY = "sk-bench-serve-turn";
 const MODEL_KEY = "sk-bench-model";
 const MODEL = "claude-sonnet-4-6";
@@ -95,9 +103,11 @@ export function perTurn(before, after, turns) {
  */
 export function tableRows(figures) {
   return Object.entries(figures).flatMap(([dbName, f]) =>
-    /** @type {const} */ (["fresh", "kept"]).flatMap((kind) => {
+    KINDS.flatMap((kind) => {
       const pg = dbName === "postgres";
-      const { floor, ...servers } = f[kind];
+      const pairOf = f[kind];
+      if (pairOf === undefined) return [];
+      const { floor, ...servers } = pairOf;
       const total = (/** @type {Cpu} */ c) => c.serve + c.postgres;
       const ms = (/** @type {Cpu} */ c) =>
         `${c.serve.toFixed(1)}${pg ? ` + ${c.postgres.toFixed(1)} PG` : ""}`;
@@ -106,13 +116,11 @@ export function tableRows(figures) {
           ? []
           : [
               [
-                `${dbName}: ${kind} session, ${who}`,
+                `${dbName}: ${kind === "concurrent" ? `${CONCURRENT} concurrent sessions' first turns` : `${kind} session`}, ${who}`,
                 ms(cpu),
                 ms(floor),
                 fmtRatio(total(cpu) / Math.max(0.01, total(floor))),
-                dbName === "pglite" && who === "ours"
-                  ? `≤ ${kind === "fresh" ? TARGETS.freshMs : TARGETS.keptMs} ms`
-                  : "",
+                who === "ours" ? `≤ ${TARGET_RATIO}× floor` : "",
               ],
             ],
       );
@@ -123,7 +131,7 @@ export function tableRows(figures) {
 /**
  * @typedef {{ serve: number, postgres: number }} Cpu
  * @typedef {{ ours: Cpu, floor: Cpu, baseline?: Cpu }} Pair
- * @typedef {Record<string, { fresh: Pair, kept: Pair }>} Figures
+ * @typedef {Record<string, { fresh: Pair, kept: Pair, concurrent?: Pair, load?: string }>} Figures
  * @typedef {"ours" | "floor" | "baseline"} Who
  */
 
@@ -132,6 +140,7 @@ export async function run(ctx) {
   // Loaded here: the pure parts above are self-tested without a build.
   const { startModelServer } = await import("../dist/dev/model-server.js");
   const { startPostgres } = await import("../dist/dev/postgres.js");
+  const { createHttpFetch } = await import("../dist/agent/http-fetch.js");
   const model = await startModelServer({ apiKey: MODEL_KEY, script: SCRIPT });
   const scratch = await mkdtemp(join(tmpdir(), "skillwright-serve-turn-"));
   const env = { ANTHROPIC_API_KEY: MODEL_KEY, ANTHROPIC_BASE_URL: model.url };
@@ -166,11 +175,19 @@ export async function run(ctx) {
               : await postgres.createDatabase(`turn_${who}`);
           if (postgres !== undefined && postmaster === 0) postmaster = await postmasterPid(db);
           const server = await startServe({ bin, db, apiKey: API_KEY, env });
-          const client = new Anthropic({ apiKey: API_KEY, baseURL: server.url, maxRetries: 0 });
+          // node:http under the SDK (the CLI's fetch): the platform fetch ends a response body that sends nothing
+          // for 300 s, and in the concurrent row on a loaded machine a session's stream waits that long for its
+          // turn to come (turns run one statement at a time on PGlite).
+          const client = new Anthropic({
+            apiKey: API_KEY,
+            baseURL: server.url,
+            maxRetries: 0,
+            fetch: createHttpFetch(),
+          });
           const create = who === "floor" ? floorSessions(client) : await agentSessions(client);
           servers[/** @type {Who} */ (who)] = { stop: server.stop, pid: server.pid, client, create };
         }
-        /** @type {Record<string, { who: Who, turn: () => Promise<void> }>} */
+        /** @type {Record<string, { who: Who, turn: () => Promise<void>, turns?: number }>} */
         const rows = {};
         for (const [who, server] of Object.entries(servers)) {
           const kept = (await server.create()).id;
@@ -179,6 +196,15 @@ export async function run(ctx) {
             turn: async () => turn(server.client, (await server.create()).id),
           };
           rows[`${who} kept`] = { who: /** @type {Who} */ (who), turn: () => turn(server.client, kept) };
+          if (CONCURRENT > 0)
+            rows[`${who} concurrent`] = {
+              who: /** @type {Who} */ (who),
+              turns: CONCURRENT,
+              turn: async () => {
+                const ids = await Promise.all(Array.from({ length: CONCURRENT }, () => server.create()));
+                await Promise.all(ids.map((session) => turn(server.client, session.id)));
+              },
+            };
         }
         const cpu = (/** @type {Who} */ who) => ({
           serve: procStat(servers[who]?.pid ?? 0)?.cpuMs ?? 0,
@@ -194,8 +220,10 @@ export async function run(ctx) {
             const row = rows[name];
             if (row === undefined) continue;
             const before = cpu(row.who);
-            for (let n = 0; n < TURNS; n++) await row.turn();
-            if (round > 0) samples[name]?.push(perTurn(before, cpu(row.who), TURNS));
+            // The concurrent row's one call is CONCURRENT turns at once; the others are one turn per call.
+            if (row.turns === undefined) for (let n = 0; n < TURNS; n++) await row.turn();
+            else await row.turn();
+            if (round > 0) samples[name]?.push(perTurn(before, cpu(row.who), row.turns ?? TURNS));
           }
         }
         const mid = (/** @type {string} */ name) => ({
@@ -207,7 +235,12 @@ export async function run(ctx) {
           floor: mid(`floor ${kind}`),
           ...(servers.baseline === undefined ? {} : { baseline: mid(`baseline ${kind}`) }),
         });
-        figures[dbName] = { fresh: pair("fresh"), kept: pair("kept") };
+        figures[dbName] = {
+          fresh: pair("fresh"),
+          kept: pair("kept"),
+          ...(CONCURRENT > 0 ? { concurrent: pair("concurrent") } : {}),
+          load: loadNote(),
+        };
       } finally {
         await Promise.all(Object.values(servers).map((s) => s.stop()));
         await postgres?.stop();
@@ -215,11 +248,15 @@ export async function run(ctx) {
     }
     ctx.log(
       "serve-turn: CPU ms per served turn (a user message, one Skill call, an answer: 2 model requests), " +
-        `median of ${ROUNDS} rounds of ${TURNS} turns; serve = the serve process (PGlite runs in it), ` +
-        "PG = the PostgreSQL server's processes, counted apart; a fresh turn includes creating its session" +
+        `median of ${ROUNDS} rounds of ${TURNS} turns (the concurrent row: ${CONCURRENT} new sessions, then their first ` +
+        "turns at once); serve = the serve process (PGlite runs in it), " +
+        "PG = the PostgreSQL server's processes, counted apart; a fresh turn includes creating its session; " +
+        "the floor (bench/serve-turn-floor.js, its header says why) stores the same events in the fewest statements " +
+        "durability allows (a tool call's use before the tool runs) and writes each batch to the socket once" +
         (bins.baseline === undefined ? "" : `; baseline = ${bins.baseline}`),
     );
     ctx.log(formatTable(["turn", "ms", "floor ms", "× floor", "target"], tableRows(figures)));
+    for (const [dbName, f] of Object.entries(figures)) ctx.log(`serve-turn: ${dbName} measured at ${f.load}`);
     for (const line of skipped) ctx.log(`serve-turn: skipped ${line}`);
     if (ctx.profile || process.env.SERVE_TURN_PROFILE) await profileTurns(ctx, model.url, scratch);
     return figures;
@@ -277,14 +314,22 @@ async function profileTurns(ctx, modelUrl, scratch) {
   ctx.log(formatTable(["category", "ms / turn", "share"], rows(summary.categories)));
 }
 
-/** The closing note's lines. @param {Figures} f */
+/** The closing note's lines: every database's kinds against the floor, with the load they were measured at. @param {Figures} f */
 export function closing(f) {
-  const lite = f.pglite;
-  if (lite === undefined) return ["pglite not measured"];
-  const verdict = (/** @type {number} */ value, /** @type {number} */ target) =>
-    value <= target ? "met" : "MISSED";
-  const line = (/** @type {"fresh" | "kept"} */ kind, /** @type {number} */ target) =>
-    `${kind} session: ${lite[kind].ours.serve.toFixed(1)} ms serve CPU per turn on PGlite (target ≤ ${target} ms: ` +
-    `${verdict(lite[kind].ours.serve, target)}), ${fmtRatio(lite[kind].ours.serve / Math.max(0.01, lite[kind].floor.serve))} the floor's ${lite[kind].floor.serve.toFixed(1)} ms`;
-  return [line("fresh", TARGETS.freshMs), line("kept", TARGETS.keptMs)];
+  if (Object.keys(f).length === 0) return ["no database measured"];
+  const verdict = (/** @type {number} */ ratio) => (ratio <= TARGET_RATIO ? "met" : "MISSED");
+  const total = (/** @type {Cpu} */ c) => c.serve + c.postgres;
+  return Object.entries(f).flatMap(([dbName, figures]) =>
+    KINDS.flatMap((kind) => {
+      const p = figures[kind];
+      if (p === undefined) return [];
+      const ratio = total(p.ours) / Math.max(0.01, total(p.floor));
+      const what =
+        kind === "concurrent" ? `${CONCURRENT} concurrent sessions' first turns` : `${kind} session`;
+      return [
+        `${dbName}, ${what}: ${total(p.ours).toFixed(1)} ms CPU per turn, ${fmtRatio(ratio)} the floor's ` +
+          `${total(p.floor).toFixed(1)} ms (target ≤ ${TARGET_RATIO}×): ${verdict(ratio)} (${figures.load ?? "load not taken"})`,
+      ];
+    }),
+  );
 }

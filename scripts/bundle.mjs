@@ -117,13 +117,22 @@ const common = {
 
 /** run.js's commands; all but the headless one are left out of the print bundle (a -p run never reaches them). */
 const COMMAND = /^\.\/commands\/[a-z-]+\.js$/;
+/**
+ * The commands run from the print bundle besides -p (issue 47): the ones that read the skills and print, where
+ * start-up is most of the run (`list --json` over 1,000 skills spent ~800 ms of a loaded machine's time loading
+ * the split ESM chunks, against 39 ms of discovery over its floor). They add ~100 KB to the file; a -p run never
+ * compiles their functions (each is a lazily initialised module of the bundle), and each command keeps its own
+ * code cache (src/cli/print-bundle.ts). main.js routes these to it (`printFirst`): keep the two lists one.
+ */
+const BUNDLED_COMMANDS = ["headless", "list", "doctor", "search"];
 
 /** @type {import("esbuild").Plugin} */
 const printOnly = {
   name: "print-only",
   setup(b) {
     b.onResolve({ filter: COMMAND }, (args) =>
-      args.importer.endsWith("/dist/cli/run.js") && args.path !== "./commands/headless.js"
+      args.importer.endsWith("/dist/cli/run.js") &&
+      !BUNDLED_COMMANDS.some((name) => args.path === `./commands/${name}.js`)
         ? { path: args.path, external: true }
         : undefined,
     );
@@ -181,8 +190,9 @@ if (printEntry === undefined) throw new Error("bundle: the print bundle has no e
 const printFile = basename(printEntry);
 
 /**
- * main.js's `runCli`: a -p run (no command, `-p`/`--print`) goes to the print bundle's `runCli`, anything else
- * (or arguments that do not parse) to the full bundle's. Both parse the arguments the same way.
+ * main.js's `runCli`: a -p run (no command, `-p`/`--print`) and the commands of BUNDLED_COMMANDS go to the print
+ * bundle's `runCli`, anything else (or arguments that do not parse) to the full bundle's. Both parse the
+ * arguments the same way.
  * @type {import("esbuild").Plugin}
  */
 const printFirst = {
@@ -201,10 +211,13 @@ import { parseCliArgs } from "./args.js";
 import { createNodeCodeCacheFs } from "./code-cache.js";
 import { runPrintBundle } from "./print-bundle.js";
 import { fileURLToPath } from "node:url";
+const BUNDLED = ${JSON.stringify(BUNDLED_COMMANDS.filter((name) => name !== "headless"))};
 export async function runCli(argv, io) {
   const parsed = parseCliArgs(argv);
-  if (parsed.ok && parsed.args.command === undefined && parsed.args.print)
+  const command = parsed.ok ? parsed.args.command : undefined;
+  if (parsed.ok && ((command === undefined && parsed.args.print) || BUNDLED.includes(command)))
     return runPrintBundle({
+      ...(command === undefined ? {} : { tag: command }),
       file: fileURLToPath(new URL("./${printFile}", import.meta.url)),
       argv,
       io,

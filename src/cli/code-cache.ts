@@ -91,10 +91,13 @@ export function codeCacheFile(input: {
   env: Record<string, string | undefined>;
   script: string;
   runtime: { version: string; arch: string };
+  /** Which use of the script the cache is for (a command name), when it has several: one file each. */
+  tag?: string;
 }): string | undefined {
   const setting = input.env[CODE_CACHE_ENV]?.trim().toLowerCase();
   if (setting === "off" || setting === "0" || setting === "false") return undefined;
-  const name = `${basename(input.script)}-${input.runtime.version}-${input.runtime.arch}.bin`;
+  const use = input.tag === undefined ? "" : `${input.tag}-`;
+  const name = `${basename(input.script)}-${use}${input.runtime.version}-${input.runtime.arch}.bin`;
   return join(input.home, ".skillwright", "cache", "code", name);
 }
 

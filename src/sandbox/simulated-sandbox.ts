@@ -159,7 +159,8 @@ function stopped(why: "timedOut" | "aborted" | "died", text: string): ShellResul
  * by the limits). Commands of one sandbox run one at a time, in order. Each has a wall-clock deadline (the
  * run's `timeoutMs`, else `limits.commandTimeoutMs`): past it, or on `signal`'s abort, the worker is
  * terminated, the command answers `timedOut` (or `aborted`) with a line saying so, and a fresh worker is
- * started for the next command. One worker is kept warm between commands; `close` stops it. No process is
+ * started for the next command. The worker starts with the first command and is kept warm between commands;
+ * `close` stops it. No process is
  * started and no host file, variable or name is seen: the environment is {@link SIMULATED_ENV}.
  */
 export function createSimulatedSandbox(options: SimulatedSandboxOptions): SimulatedSandbox {
@@ -319,9 +320,9 @@ export function createSimulatedSandbox(options: SimulatedSandboxOptions): Simula
     }
   };
 
-  // Started now, so that the first command finds the shell loaded (it is unref'd: an idle sandbox keeps no
-  // process alive).
-  slot = start();
+  // Not started until the first command: a served session gets a sandbox whether or not its agent ever runs
+  // one, and a worker thread booting node and the shell costs tens of ms of CPU (issue 47: the first turns of
+  // many sessions at once each paid it, outside the main thread's profile). The first command waits for it.
   return {
     tier: "simulated",
     fs: options.fs,

@@ -59,6 +59,28 @@ async function printRun(env: Record<string, string> = {}) {
   return result.stderr.trim();
 }
 
+/** An offline command through the bin, as printRun runs -p; resolves to its stderr (the cache's line). */
+async function commandRun(args: string[]) {
+  const result = await execa(
+    process.execPath,
+    [BIN, ...args, "--cwd", tree.path("project"), "--home", home],
+    {
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        HOME: home,
+        SKILLWRIGHT_MANAGED_DIR: tree.path("managed"),
+        SKILLWRIGHT_CODE_CACHE_DEBUG: "1",
+      },
+      extendEnv: false,
+      reject: false,
+      stdin: "ignore",
+      timeout: 60_000,
+    },
+  );
+  expect([0, 1], result.stderr).toContain(result.exitCode);
+  return result.stderr.trim().split("\n").at(-1) ?? "";
+}
+
 /** The one cache file a run wrote (its name: the print bundle's, node's version and the architecture). */
 function cacheFile(): string {
   const files = readdirSync(codeDir());
@@ -124,6 +146,25 @@ describe("the code cache of a -p run", () => {
     expect(files).toHaveLength(3);
   });
 
+  it("list, doctor and search run from the print bundle too, each through a cache file of its own", async () => {
+    expect(await printRun()).toBe("skillwright: code cache missing, written");
+    for (const command of [
+      ["list", "--json"],
+      ["doctor", "--json"],
+      ["search", "anything"],
+    ]) {
+      const name = command[0] ?? "";
+      expect(await commandRun(command), name).toBe("skillwright: code cache missing, written");
+      expect(await commandRun(command), name).toBe("skillwright: code cache accepted, kept");
+    }
+    expect(await printRun()).toBe("skillwright: code cache accepted, kept");
+    const files = readdirSync(codeDir()).sort();
+    const runtime = `${process.version}-${process.arch}`;
+    expect(files.map((f) => f.replace(/^p-run-[A-Z0-9]+\.cjs-/, ""))).toEqual(
+      [`${runtime}.bin`, `doctor-${runtime}.bin`, `list-${runtime}.bin`, `search-${runtime}.bin`].sort(),
+    );
+  });
+
   it("without the debug variable a run says nothing about the cache", async () => {
     expect(await printRun({ SKILLWRIGHT_CODE_CACHE_DEBUG: "" })).toBe("");
     expect(await printRun({ SKILLWRIGHT_CODE_CACHE_DEBUG: "" })).toBe("");
@@ -139,8 +180,17 @@ describe("staleCodeCaches", () => {
     ["p-run-OLD.cjs-v20.1.0-arm64.bin", false],
     ["p-run-OLD.cjs-v20.1.0-x64.bin.123.tmp", false],
     ["sdk-floor-OLD.cjs-v20.1.0-x64.bin", false],
+    ["p-run-OLD.cjs-list-v20.1.0-x64.bin", false],
   ])("%s: stale %s", (file, stale) => {
     expect(staleCodeCaches([file, current], current)).toEqual(stale ? [file] : []);
+  });
+  it.each([
+    ["p-run-OLD.cjs-list-v20.1.0-x64.bin", true],
+    ["p-run-OLD.cjs-doctor-v20.1.0-x64.bin", false],
+    ["p-run-OLD.cjs-v20.1.0-x64.bin", false],
+  ])("a command's cache %s: stale %s", (file, stale) => {
+    const list = "p-run-NEW.cjs-list-v20.1.0-x64.bin";
+    expect(staleCodeCaches([file, list], list)).toEqual(stale ? [file] : []);
   });
 });
 

@@ -5,6 +5,7 @@ import { Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import * as z from "zod";
 import { ApiError, apiErrorFor, errorBody, invalid, notImplemented } from "../errors.js";
+import { batchesOf } from "../events/event-batches.js";
 import { withRubricText } from "../sessions/outcome.js";
 import { checkUserEvents } from "../sessions/user-events.js";
 import { type AgentSkillOverrides, skillOverridesOf } from "../store/agents.js";
@@ -15,6 +16,7 @@ import type { SessionEvent } from "../store/sessions.js";
 import { attachResources, resourceParam } from "./attach-resources.js";
 import type { ServeDeps, ServeEnv } from "./env.js";
 import { boolQuery, jsonBody, patchMetadata, refuseUnservedQuery } from "./parse.js";
+import { sseMessage } from "./sse-message.js";
 
 const STATUSES = ["rescheduling", "running", "idle", "terminated"] as const;
 /** The SDK's `created_at` filters, which serve does not implement (501). */
@@ -29,16 +31,15 @@ function statusesQuery(c: Context<ServeEnv>): (typeof STATUSES)[number][] {
 }
 
 /**
- * Streams `events` as SSE, each under `event: <type>` (the SDK skips SSE messages without an event line). A
- * failure while following (the database gone) ends the stream with an `error` message, which the SDK throws.
+ * Streams `events` as SSE, each under `event: <type>` (the SDK skips SSE messages without an event line), each
+ * batch that arrives together (a stored batch, `batchesOf`) in one write to the socket. A failure while
+ * following (the database gone) ends the stream with an `error` message, which the SDK throws.
  */
 function sseEvents(c: Context<ServeEnv>, events: AsyncIterable<SessionEvent>, abort: AbortController) {
   return streamSSE(c, async (stream) => {
     stream.onAbort(() => abort.abort());
     try {
-      for await (const event of events) {
-        await stream.writeSSE({ event: event.type, data: JSON.stringify(event), id: event.id });
-      }
+      for await (const batch of batchesOf(events)) await stream.write(batch.map(sseMessage).join(""));
     } catch (error) {
       if (abort.signal.aborted) return;
       const api = apiErrorFor(error);
