@@ -100,10 +100,23 @@ export async function loadSandboxRuntime(options: {
       return { errors: [...missingLinuxPrograms(options.path), ...other], warnings: own.warnings };
     },
     initialize: (config) => SandboxManager.initialize(config),
-    wrap: (command, shell, signal) => SandboxManager.wrapWithSandbox(command, shell, undefined, signal),
+    wrap: async (command, shell, signal) =>
+      withoutNewSession(await SandboxManager.wrapWithSandbox(command, shell, undefined, signal)),
     cleanupAfterCommand: () => SandboxManager.cleanupAfterCommand(),
     reset: () => SandboxManager.reset(),
   };
+}
+
+/**
+ * `line` (the runtime's bubblewrap command) without bubblewrap's `--new-session`, so the sandbox's processes stay
+ * in the process group the host shell gives each command, and an abort or a deadline (a signal to that group)
+ * reaches them. With it, a command stopped while bubblewrap set up could outlive it in a session of its own and
+ * hold the command's output open (the abort case hung 1 run in 6 with every core busy). What `--new-session`
+ * guards against, a terminal's input queue filled from inside (TIOCSTI), cannot happen here: the host shell starts
+ * every command in a new session with no controlling terminal and pipes for its input and output. Pure.
+ */
+export function withoutNewSession(line: string): string {
+  return line.replace(/^(\S*bwrap) --new-session /, "$1 ");
 }
 
 /** The packages each dependency the runtime reports missing comes in (Debian and Ubuntu names). */

@@ -12,6 +12,7 @@ import {
   loadSandboxRuntime,
   missingDependencyLine,
   type OsSandboxPolicy,
+  withoutNewSession,
 } from "../../src/sandbox/os-sandbox.js";
 import { sandboxContract } from "../support/sandbox-contract.js";
 
@@ -68,6 +69,19 @@ describe("the OS tier's pure parts", () => {
     ["ls", [""], false],
   ])("isExcludedCommand(%j, %j) is %s", (command, excluded, expected) => {
     expect(isExcludedCommand(command, excluded)).toBe(expected);
+  });
+
+  it.each([
+    [
+      "bwrap --new-session --die-with-parent --unshare-pid -- bash -c x",
+      "bwrap --die-with-parent --unshare-pid -- bash -c x",
+    ],
+    ["/usr/bin/bwrap --new-session --die-with-parent -- bash", "/usr/bin/bwrap --die-with-parent -- bash"],
+    // Only bubblewrap's own option: a command that says --new-session is the command's.
+    ["bwrap --die-with-parent -- echo --new-session ", "bwrap --die-with-parent -- echo --new-session "],
+    ["/bin/sh -c 'exec bwrap --args 3' 3<profile", "/bin/sh -c 'exec bwrap --args 3' 3<profile"],
+  ])("withoutNewSession(%j)", (line, expected) => {
+    expect(withoutNewSession(line)).toBe(expected);
   });
 
   it("capOutput keeps the head within the cap and says what it cut", () => {
