@@ -154,7 +154,7 @@ describe("a PostgreSQL restart under serve", () => {
     await admin.connect();
     try {
       let listening = 0;
-      for (let tries = 0; tries < 100 && listening === 0; tries++) {
+      for (let tries = 0; tries < 500 && listening === 0; tries++) {
         if (tries > 0) await sleep(100);
         const { rows } = await admin.query(
           // Its last statement: the LISTEN on the events channel, or the one on the interrupts channel after it.
@@ -168,5 +168,5 @@ describe("a PostgreSQL restart under serve", () => {
       await admin.end();
     }
     expect(alive()).toBe(true);
-  }, 60_000);
+  }, 120_000);
 });

@@ -31,6 +31,16 @@ export async function listenForEvents(
   let retry: ReturnType<typeof setTimeout> | undefined;
   const connect = async (): Promise<void> => {
     const next = new pg.Client({ connectionString: url });
+    // One retry per lost connection: a failed connect can both reject and emit `error`, and two retries would
+    // leave two LISTEN connections (then four after the next outage), each announcing every event.
+    let lost = false;
+    const retryOnce = () => {
+      if (lost) return;
+      lost = true;
+      void next.end().catch(() => {});
+      if (client === next) client = undefined;
+      if (!closed) retry = setTimeout(() => void connect().catch(() => {}), 1000);
+    };
     next.on("notification", (message) => {
       if (message.payload === undefined) return;
       if (message.channel === EVENTS_CHANNEL) {
@@ -40,18 +50,17 @@ export async function listenForEvents(
       }
       if (message.channel === INTERRUPTS_CHANNEL) onInterrupt?.(message.payload);
     });
-    next.on("error", () => {
-      void next.end().catch(() => {});
-      if (!closed) retry = setTimeout(() => void connect().catch(() => {}), 1000);
-    });
+    next.on("error", retryOnce);
     try {
       await next.connect();
       await next.query(`LISTEN ${EVENTS_CHANNEL}`);
       if (onInterrupt !== undefined) await next.query(`LISTEN ${INTERRUPTS_CHANNEL}`);
+      if (lost) return;
       client = next;
+      // Closed while it connected: this connection is not kept.
+      if (closed) await next.end().catch(() => {});
     } catch {
-      await next.end().catch(() => {});
-      if (!closed) retry = setTimeout(() => void connect().catch(() => {}), 1000);
+      retryOnce();
     }
   };
   await connect();
