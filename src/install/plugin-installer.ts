@@ -57,6 +57,28 @@ async function loadState(deps: InstallerDeps): Promise<Loaded | { error: string 
   return { lock: parsed.lock, plugins: plugins.plugins, marketplaces: known.marketplaces, lockFile };
 }
 
+/**
+ * The plugin state when it reads and holds every one of `names`; else undefined, once the reason is said on
+ * `deps.err` (`more` ends the "not installed" line).
+ */
+async function loadNamed(
+  deps: InstallerDeps,
+  names: readonly string[],
+  more: string,
+): Promise<Loaded | undefined> {
+  const state = await loadState(deps);
+  if ("error" in state) {
+    deps.err(`cannot read the plugin state: ${state.error}`);
+    return undefined;
+  }
+  const unknown = names.filter((n) => state.plugins[n] === undefined);
+  if (unknown.length > 0) {
+    deps.err(`not installed: ${unknown.join(", ")} (${state.lockFile})${more}`);
+    return undefined;
+  }
+  return state;
+}
+
 async function writeState(deps: InstallerDeps, state: Loaded, plugins: Record<string, PluginLockEntry>) {
   await deps.fs.mkdir(dirname(state.lockFile));
   const { serializeLock } = await import("./skills-lock.js");
@@ -500,16 +522,8 @@ export async function updatePlugins(
   names: readonly string[],
   options: PluginInstallOptions,
 ): Promise<number> {
-  const state = await loadState(deps);
-  if ("error" in state) {
-    deps.err(`cannot read the plugin state: ${state.error}`);
-    return 1;
-  }
-  const unknown = names.filter((n) => state.plugins[n] === undefined);
-  if (unknown.length > 0) {
-    deps.err(`not installed: ${unknown.join(", ")} (${state.lockFile})`);
-    return 1;
-  }
+  const state = await loadNamed(deps, names, "");
+  if (state === undefined) return 1;
   const chosen =
     names.length > 0
       ? [...names]
@@ -571,18 +585,8 @@ export async function uninstallPlugins(deps: InstallerDeps, names: readonly stri
     deps.err("uninstall needs the name of an installed plugin");
     return 2;
   }
-  const state = await loadState(deps);
-  if ("error" in state) {
-    deps.err(`cannot read the plugin state: ${state.error}`);
-    return 1;
-  }
-  const unknown = names.filter((n) => state.plugins[n] === undefined);
-  if (unknown.length > 0) {
-    deps.err(
-      `not installed: ${unknown.join(", ")} (${state.lockFile}); skillwright uninstalls only plugins it installed`,
-    );
-    return 1;
-  }
+  const state = await loadNamed(deps, names, "; skillwright uninstalls only plugins it installed");
+  if (state === undefined) return 1;
   for (const name of names) {
     const needing = Object.entries(state.plugins)
       .filter(([other, e]) => !names.includes(other) && e.dependencies.some((d) => d.name === name))
