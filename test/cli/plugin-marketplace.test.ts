@@ -79,6 +79,18 @@ const installed = (t: TmpTree, name: string, file: string) =>
   readFile(t.path(`home/.skillwright/plugins/installed/${name}/${file}`), "utf8");
 
 describe("skillwright plugin marketplace / install / update (dist/bin, a local git marketplace)", () => {
+  it("refuses to update or uninstall a plugin that is not installed, naming it", async () => {
+    tree = await tmpTree({ "home/repo/.keep": "" });
+    const update = await cli(tree, ["plugin", "update", "ghost"]);
+    expect(update.code).toBe(1);
+    expect(update.stderr).toMatch(/^not installed: ghost \(.*skills-lock\.json\)\n$/);
+    const uninstall = await cli(tree, ["plugin", "uninstall", "ghost"]);
+    expect(uninstall.code).toBe(1);
+    expect(uninstall.stderr).toMatch(
+      /^not installed: ghost \(.*skills-lock\.json\); skillwright uninstalls only plugins it installed\n$/,
+    );
+  });
+
   it(
     "adds the marketplace, installs at a range with a dependency, upgrades on a new tag, refuses drift under --frozen, asks again for a new hook",
     async () => {
