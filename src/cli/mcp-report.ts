@@ -75,9 +75,13 @@ export function mcpServerLines(reports: readonly McpServerReport[]): string[] {
         const offers =
           r.tools === undefined
             ? ""
-            : `: ${r.tools} tools, ${r.prompts ?? 0} prompts, ${r.resources ?? 0} resources, ${r.skills ?? 0} skills (via ${r.skillsVia ?? "none"})`;
+            : r.onDemand === true
+              ? `: ${r.tools} tools`
+              : `: ${r.tools} tools, ${r.prompts ?? 0} prompts, ${r.resources ?? 0} resources, ${r.skills ?? 0} skills (via ${r.skillsVia ?? "none"})`;
         const version = r.protocolVersion === undefined ? "" : `, protocol ${r.protocolVersion}`;
-        return `${head}\n    ${r.state}${version}${offers}`;
+        const when =
+          r.onDemand === true ? "\n    only skills need it: a session starts it when one is invoked" : "";
+        return `${head}\n    ${r.state}${version}${offers}${when}`;
       }
     }
   });

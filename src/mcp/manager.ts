@@ -49,6 +49,8 @@ export interface McpServerSummary {
   skillsExtension?: boolean;
   /** True when the server sent `instructions`. */
   instructions?: boolean;
+  /** True for a server only skills need: a session starts it when such a skill is first invoked. */
+  onDemand?: boolean;
   tools?: number;
   prompts?: number;
   resources?: number;
@@ -381,11 +383,18 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
 
     async summary() {
       await connectAll();
+      // The servers only skills need start too: `doctor --start-mcp` asked for every server to be tried. A
+      // failed start is in its state and diagnostics.
+      await Promise.all([...held].filter((n) => names.includes(n)).map((n) => startHeld(n).catch(() => [])));
       await Promise.all([this.prompts(), this.skills(), this.tools(), listResources().catch(() => [])]);
       return names.map((name): McpServerSummary => {
         const state = states.get(name) ?? { name, state: "idle" };
         const client = connected.get(name)?.client;
-        const base: McpServerSummary = { name, state: state.state };
+        const base: McpServerSummary = {
+          name,
+          state: state.state,
+          ...(held.has(name) ? { onDemand: true } : {}),
+        };
         if (state.state === "failed") base.reason = state.reason;
         if (client === undefined || state.state !== "connected") return base;
         const caps = client.getServerCapabilities();
@@ -396,10 +405,8 @@ export function createMcpManager(options: McpManagerOptions): McpManager {
           skillsExtension: caps?.extensions?.[SKILLS_EXTENSION] !== undefined,
           instructions: (client.getInstructions() ?? "").trim() !== "",
           tools: 0,
-          prompts: 0,
-          resources: 0,
-          skills: 0,
-          skillsVia: "none",
+          // A server only skills need is not listed for prompts, resources or skills (its skills' needs name it).
+          ...(held.has(name) ? {} : { prompts: 0, resources: 0, skills: 0, skillsVia: "none" as const }),
           ...counts.get(name),
         };
       });

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ScriptTurnInput } from "../../src/dev/model-script.js";
-import { cliWithModel } from "../cli/run-cli.js";
+import { cli, cliWithModel, json } from "../cli/run-cli.js";
 import { isAlive, SERVER_SCRIPT } from "../mcp/support.js";
 import { type RequestBody, resultText, skillMd, toolResults } from "../support/harness.js";
 import { startTestModel, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
@@ -134,5 +134,23 @@ describe("an MCP server only skills need (dist/bin)", () => {
     );
     expect(deferred.map((t) => t.name).every((n) => n.startsWith("mcp__docs__"))).toBe(true);
     expect(deferred.length).toBeGreaterThan(0);
+  }, 240_000);
+
+  it("doctor --start-mcp starts it too and says that sessions start it on demand (not 'not started')", async () => {
+    const before = starts("repo").length;
+    const human = await cli(tree, ["doctor", "--start-mcp"], "home/repo");
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(
+      /docs {2}\[project\][^\n]*\n {4}connected[^\n]*: \d+ tools\n {4}only skills need it/,
+    );
+    expect(human.stdout).not.toContain("not started");
+    const report = json<{
+      mcpServers: { name: string; state: string; onDemand?: boolean; tools?: number }[];
+    }>(await cli(tree, ["doctor", "--start-mcp", "--json"], "home/repo"));
+    const docs = report.mcpServers.find((s) => s.name === "docs");
+    expect(docs).toMatchObject({ state: "connected", onDemand: true });
+    expect(docs?.tools).toBeGreaterThan(0);
+    // Each doctor run started it once, and stopped it.
+    expect(starts("repo").length).toBe(before + 2);
   }, 240_000);
 });
