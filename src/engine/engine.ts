@@ -229,16 +229,26 @@ export function createEngine(options: EngineOptions): Engine {
   let switches: SkillSwitches = options.skills ?? {};
   const skillFilter = async () => skillFilterFrom((await extensions()).settings.layers, switches);
   const cacheOptions = options.discoveryCache;
-  const files = createFileSource({
+  const fileFolders = createFileSource({
     fs,
     roots,
     categories: async () => (await extensions()).settings.settings.skills?.categories === true,
     ...(cacheOptions === undefined ? {} : { cache: { ...cacheOptions, now: options.now ?? Date.now } }),
   });
+  // The catalog's latest listing of the skill folders, which the held servers below are read from: the catalog
+  // asks the folders before the MCP source, so a session scans them once.
+  let latestFiles: ReturnType<SkillSource["list"]> | undefined;
+  const files: SkillSource = {
+    ...fileFolders,
+    list: (signal) => {
+      latestFiles = fileFolders.list(signal);
+      return latestFiles;
+    },
+  };
   // The servers only skills need start when such a skill is invoked (issue #42): named by the needs of the file
   // and plugin skills (the MCP source is not asked: it is what starts the others).
   const heldMcpServers = async (): Promise<ReadonlySet<string>> => {
-    const [listing, loaded] = await Promise.all([files.list(), extensions()]);
+    const [listing, loaded] = await Promise.all([latestFiles ?? files.list(), extensions()]);
     return new Set(mcpServersNeeded([...listing.skills, ...loaded.plugins.flatMap((p) => p.skills)]));
   };
   const catalog = createCatalog({
