@@ -303,7 +303,7 @@ export function aggregateHookResults(
 export function hookLabel(hook: HookHandler): string {
   switch (hook.type) {
     case "command":
-      return `"${shortText(hook.command)}"`;
+      return `"${shortText(hook.shown ?? hook.command)}"`;
     case "http":
       return `http ${shortText(hook.url)}`;
     case "prompt":

@@ -117,7 +117,7 @@ export async function runCommandHook(
     return {
       outcome: "block",
       reason: capHookText(
-        stderr === "" ? `Blocked by hook "${hook.command}" (exit code 2, no stderr)` : stderr,
+        stderr === "" ? `Blocked by hook "${hook.shown ?? hook.command}" (exit code 2, no stderr)` : stderr,
       ),
     };
   }
@@ -125,7 +125,7 @@ export async function runCommandHook(
     const detail = stderr === "" ? "" : `: ${stderr}`;
     return { outcome: "warning", message: capHookText(`exited with code ${result.exitCode}${detail}`) };
   }
-  return outcomeOfOutput(result.stdout, `Blocked by hook "${hook.command}"`);
+  return outcomeOfOutput(result.stdout, `Blocked by hook "${hook.shown ?? hook.command}"`);
 }
 
 /**

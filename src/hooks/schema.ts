@@ -21,8 +21,12 @@ const hookCommandSchema = lazy(() =>
     async: z.boolean().optional(),
   }),
 );
-/** One command hook, as written in settings, plugin `hooks.json` or a skill's `hooks:` (seconds for `timeout`). */
-export type HookCommand = z.infer<ReturnType<typeof hookCommandSchema>>;
+/**
+ * One command hook, as written in settings, plugin `hooks.json` or a skill's `hooks:` (seconds for `timeout`).
+ * `shown` is never read from a file (the schema drops it): the plugin loader sets it to the command with its
+ * sensitive `${user_config.KEY}` values left out, and messages name the hook by it.
+ */
+export type HookCommand = z.infer<ReturnType<typeof hookCommandSchema>> & { shown?: string };
 
 const hookHttpSchema = lazy(() =>
   z.object({

@@ -158,7 +158,16 @@ async function load(options: LoadPluginOptions): Promise<LoadPluginResult> {
           }),
         );
   const plugin: PluginRef = { name, root, dataDir, ...(shown === undefined ? {} : { userConfig: shown }) };
-  const vars = { root, dataDir, ...(effective === undefined ? {} : { userConfig: effective }) };
+  const vars = {
+    root,
+    dataDir,
+    ...(effective === undefined
+      ? {}
+      : {
+          userConfig: effective,
+          sensitiveKeys: new Set(configOptions.filter((o) => o.sensitive).map((o) => o.key)),
+        }),
+  };
   const where = read.kind === "ok" ? manifestPath : root;
   const targets = (field: "skills" | "commands" | "agents"): ComponentTarget[] => [
     { path: join(root, DEFAULT_COMPONENT_PATHS[field]), required: false },

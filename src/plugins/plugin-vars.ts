@@ -11,6 +11,8 @@ export interface PluginVars {
   dataDir: string;
   /** `${user_config.KEY}`: the plugin's configured settings (absent keys stay as written). */
   userConfig?: Readonly<Record<string, string>>;
+  /** The keys of `userConfig` marked sensitive: left out of the text a hook is shown by. */
+  sensitiveKeys?: ReadonlySet<string>;
 }
 
 /** `${CLAUDE_PLUGIN_ROOT}` and `${CLAUDE_PLUGIN_DATA}` (braced form only), replaced in one pass. */
@@ -49,8 +51,23 @@ export function substitutePluginValue(value: unknown, vars: PluginVars): unknown
   return value;
 }
 
-/** A copy of a hooks config with both placeholders replaced in every command hook's command. Pure. */
+/**
+ * A copy of a hooks config with both placeholders replaced in every command hook's command. A command that got
+ * a sensitive value is also given `shown`, the same text with the sensitive placeholders as written: warnings and
+ * block reasons (which reach the model) name the hook by it. Pure.
+ */
 export function substitutePluginHooks(config: HooksConfig, vars: PluginVars): HooksConfig {
+  const secret = vars.sensitiveKeys;
+  const values = vars.userConfig;
+  const shownVars: PluginVars =
+    secret === undefined || values === undefined
+      ? vars
+      : { ...vars, userConfig: Object.fromEntries(Object.entries(values).filter(([k]) => !secret.has(k))) };
+  const command = (text: string) => {
+    const run = substitutePluginString(text, vars);
+    const shown = substitutePluginString(text, shownVars);
+    return shown === run ? { command: run } : { command: run, shown };
+  };
   const out: HooksConfig = {};
   for (const event of HOOK_EVENTS) {
     const groups = config[event];
@@ -58,7 +75,7 @@ export function substitutePluginHooks(config: HooksConfig, vars: PluginVars): Ho
     out[event] = groups.map((group) => ({
       ...group,
       hooks: group.hooks.map((hook) =>
-        hook.type === "command" ? { ...hook, command: substitutePluginString(hook.command, vars) } : hook,
+        hook.type === "command" ? { ...hook, ...command(hook.command) } : hook,
       ),
     }));
   }

@@ -10,7 +10,8 @@ import { dirname } from "node:path";
 import { execa } from "execa";
 import { afterEach, describe, expect, it } from "vitest";
 import { SERVER_SCRIPT } from "../mcp/support.js";
-import { startTestModel, TEST_API_KEY, type TestModel, textTurn } from "../support/model-server.js";
+import { type RequestBody, resultText, toolResults } from "../support/harness.js";
+import { startTestModel, TEST_API_KEY, type TestModel, textTurn, toolTurn } from "../support/model-server.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 import { cli, json } from "./run-cli.js";
 
@@ -265,12 +266,26 @@ describe("skillwright plugin marketplace / install / update (dist/bin, a local g
           },
         }),
       );
+      // A hook that uses the token and blocks with no stderr: its block reason (which the model reads) names
+      // the hook by its command, with the sensitive placeholder as written.
+      const hookCommand = `test -n "${TOKEN_REF}" && exit 2`;
+      await put(
+        t,
+        "mp/plugins/vault/hooks/hooks.json",
+        JSON.stringify({
+          hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: hookCommand }] }] },
+        }),
+      );
       await release(t, "vault", "vault--v1.0.0");
       expect((await cli(t, ["plugin", "marketplace", "add", t.path("mp")])).code).toBe(0);
-      expect((await cli(t, ["plugin", "install", "vault@acme"])).code).toBe(0);
+      expect((await cli(t, ["plugin", "install", "vault@acme", "--yes"])).code).toBe(0);
       expect((await cli(t, ["mcp", "approve", "vault-mcp"])).code).toBe(0);
 
-      model = await startTestModel([textTurn("done")]);
+      model = await startTestModel([
+        textTurn("done", { lastUserTextIncludes: "hello" }),
+        toolTurn("Bash", { command: "echo hi" }, { match: { lastUserTextIncludes: "run it" } }),
+        textTurn("blocked", { hasToolResultFor: "Bash" }),
+      ]);
       const env = { ANTHROPIC_API_KEY: TEST_API_KEY, ANTHROPIC_BASE_URL: model.server.url };
       const unset = await cli(t, ["-p", "hello"], "home/repo", env);
       expect(unset.code).toBe(1);
@@ -304,6 +319,20 @@ describe("skillwright plugin marketplace / install / update (dist/bin, a local g
       const written = await filesUnder(t.path("home"), [secrets]);
       for (const [file, text] of written) expect(text.includes(secret), file).toBe(false);
       expect(await readFile(t.path("debug.log"), "utf8")).not.toContain(secret);
+
+      // The hook ran with the value (it blocked), and the model was told which hook without it.
+      const blocked = await cli(t, ["-p", "run it", "--allowedTools", "Bash"], "home/repo", env);
+      expect(blocked.code, blocked.stderr).toBe(0);
+      const bodies = model.server.requests.map((r) => r.body as RequestBody);
+      const results = bodies.flatMap((b) => toolResults(b)).map((r) => resultText(r));
+      expect(results).toEqual([
+        `PreToolUse hook blocked Bash: Blocked by hook "${hookCommand}" (exit code 2, no stderr)`,
+      ]);
+      expect(JSON.stringify(bodies)).not.toContain(secret);
+      expect(blocked.stdout + blocked.stderr).not.toContain(secret);
+      for (const [file, text] of await filesUnder(t.path("home"), [secrets])) {
+        expect(text.includes(secret), file).toBe(false);
+      }
     },
     SLOW,
   );
