@@ -22,7 +22,9 @@ export async function readResumed(store: TranscriptStore, id: string): Promise<R
   return {
     history: replayMessages(entries),
     invocations: invocationsFromTranscript(entries),
-    loaded: invocationsFromTranscript(sinceCompaction).filter((i) => i.agentId === undefined && i.fork !== true),
+    loaded: invocationsFromTranscript(sinceCompaction).filter(
+      (i) => i.agentId === undefined && i.fork !== true,
+    ),
     firedOnce: entries.flatMap((e) => (e.type === "hook_fired" ? [e.key] : [])),
   };
 }
