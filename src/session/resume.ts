@@ -9,7 +9,7 @@ export interface ResumedConversation {
   history: ModelMessage[];
   /** The invoked-skill log (for compaction's re-attachment). */
   invocations: InvokedSkill[];
-  /** The main agent's invocations the conversation still holds (those since its last compaction). */
+  /** The main agent's inline invocations the conversation still holds (those since its last compaction). */
   loaded: InvokedSkill[];
   /** The `once` hooks that had fired (transcript `hook_fired` keys). */
   firedOnce: string[];
@@ -22,7 +22,9 @@ export async function readResumed(store: TranscriptStore, id: string): Promise<R
   return {
     history: replayMessages(entries),
     invocations: invocationsFromTranscript(entries),
-    loaded: invocationsFromTranscript(sinceCompaction).filter((i) => i.agentId === undefined),
+    loaded: invocationsFromTranscript(sinceCompaction).filter(
+      (i) => i.agentId === undefined && i.fork !== true,
+    ),
     firedOnce: entries.flatMap((e) => (e.type === "hook_fired" ? [e.key] : [])),
   };
 }

@@ -9,7 +9,7 @@ export type TranscriptEntry =
   | { type: "session"; id: string; cwd: string; createdAt: string; model: string }
   | { type: "message"; message: ModelMessage; agentId?: string; at: string }
   | { type: "compaction"; summary: string; at: string }
-  | { type: "skill"; name: string; args: string; text: string; agentId?: string; at: string }
+  | { type: "skill"; name: string; args: string; text: string; agentId?: string; fork?: true; at: string }
   /** A `once` hook started (its registry key): a resumed session does not run it again. */
   | { type: "hook_fired"; key: string; at: string }
   /** The main agent's expansion of skill `name` expired: requests carry its stub instead until it is invoked again. */

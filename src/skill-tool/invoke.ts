@@ -215,14 +215,15 @@ export async function invokeSkill(
   const trigger: SkillTrigger =
     request.origin === "user" ? "user" : request.agentId === undefined ? "model" : "nested";
   await deps.usage.record(skill.name, deps.context.now(), trigger).catch(() => undefined);
+  const mode = skill.context === "fork" ? "fork" : "inline";
   await deps.record({
     name: skill.name,
     args,
     text,
     at: deps.context.now(),
     ...(request.agentId ? { agentId: request.agentId } : {}),
+    ...(mode === "fork" ? { fork: true } : {}),
   });
-  const mode = skill.context === "fork" ? "fork" : "inline";
   deps.emit({
     type: "skill_invoked",
     ...(request.agentId ? { agentId: request.agentId } : {}),

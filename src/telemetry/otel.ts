@@ -13,6 +13,7 @@ import {
   COUNTER_NAMES,
   contextGauges,
   createTurnTracker,
+  type GaugePoint,
   type SpanHandle,
   type TelemetryPort,
 } from "./turn-tracker.js";
@@ -70,6 +71,8 @@ export function createOtelTelemetry(settings: OtlpSettings, version: string): Te
   const counters = new Map<string, ReturnType<typeof meter.createCounter>>();
   const gauges = new Map<string, ReturnType<typeof meter.createGauge>>();
   const spans = new WeakMap<SpanHandle, Span>();
+  // Each session's context gauges set after its last turn: a part it no longer has is set back to 0.
+  const lastGauges = new Map<string, GaugePoint[]>();
   const port: TelemetryPort = {
     startSpan(name, attributes: Attributes, parent, startTime) {
       const parentSpan = parent === undefined ? undefined : spans.get(parent);
@@ -100,9 +103,12 @@ export function createOtelTelemetry(settings: OtlpSettings, version: string): Te
   return {
     turn: (info) => createTurnTracker(port, info, { logPrompts: settings.logPrompts }),
     contextUsage(sessionId, usage) {
-      for (const { value, attributes } of contextGauges(sessionId, usage)) {
-        port.gauge(COUNTER_NAMES.contextTokens, value, attributes);
-      }
+      const points = contextGauges(sessionId, usage, lastGauges.get(sessionId));
+      for (const { value, attributes } of points) port.gauge(COUNTER_NAMES.contextTokens, value, attributes);
+      lastGauges.set(
+        sessionId,
+        points.filter((p) => p.value !== 0),
+      );
     },
     async shutdown() {
       await Promise.allSettled([tracerProvider.shutdown(), meterProvider.shutdown()]);

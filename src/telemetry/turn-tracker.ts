@@ -44,16 +44,25 @@ export const COUNTER_NAMES = {
   contextTokens: "skillwright.skill.context_tokens",
 } as const;
 
+/** One gauge value and the attributes it is set for. */
+export interface GaugePoint {
+  value: number;
+  attributes: Attributes;
+}
+
 /**
  * A session's per-skill context usage as gauge values: one per skill and part with tokens (zeros left out, the
- * fork part included), with the session and the skill as attributes. Pure.
+ * fork part included), with the session and the skill as attributes; then a 0 for each of `before` (the values
+ * set after the previous turn) that has none now, so no gauge keeps a value the session no longer has (an
+ * expansion that expired or was compacted away, say). Pure.
  */
 export function contextGauges(
   sessionId: string,
   usage: SkillContextUsage,
-): { value: number; attributes: Attributes }[] {
+  before: readonly GaugePoint[] = [],
+): GaugePoint[] {
   const parts = ["listing", "expansions", "reattached", "expiredStubs", "forks"] as const;
-  return usage.skills.flatMap((s) =>
+  const now: GaugePoint[] = usage.skills.flatMap((s) =>
     parts.flatMap((part) =>
       s[part] === 0
         ? []
@@ -65,6 +74,10 @@ export function contextGauges(
           ],
     ),
   );
+  const key = (p: GaugePoint) => `${p.attributes["skill.name"]}\u0000${p.attributes["context.part"]}`;
+  const set = new Set(now.map(key));
+  const gone = before.filter((p) => !set.has(key(p)) && p.value !== 0).map((p) => ({ ...p, value: 0 }));
+  return [...now, ...gone];
 }
 
 const MAIN = "main";

@@ -116,4 +116,22 @@ describe("the coalescing event writer", () => {
     calls[1]?.done();
     await expect(writer.flush()).resolves.toBeUndefined();
   });
+
+  it("settles once everything queued before is written or failed, leaving a failure for flush", async () => {
+    const { calls, io } = recordingIo();
+    const writer = createEventWriter(io);
+    writer.record({ entries: ["user"], stored: () => {} });
+    let settled = false;
+    const waiting = writer.settled().then(() => {
+      settled = true;
+    });
+    await tick();
+    expect(calls).toHaveLength(1);
+    expect(settled).toBe(false);
+    calls[0]?.fail(new Error("database gone"));
+    await waiting;
+    await expect(writer.flush()).rejects.toThrow("database gone");
+    // Nothing queued: settled at once.
+    await expect(writer.settled()).resolves.toBeUndefined();
+  });
 });

@@ -253,6 +253,8 @@ describe("reattachInvokedSkills", () => {
   it.each<{ case: string; invocations: InvokedSkill[] }>([
     { case: "no invocations", invocations: [] },
     { case: "only sub-agent invocations", invocations: [inv("a", "A", 1, { agentId: "x" })] },
+    // A forked skill's text was its sub-agent's task: the main conversation never held it.
+    { case: "only the main agent's forks", invocations: [inv("f", "F task", 1, { fork: true })] },
   ])("is undefined for $case", ({ invocations }) => {
     expect(reattachInvokedSkills(invocations)).toBeUndefined();
   });
@@ -343,6 +345,7 @@ describe("invocationsFromTranscript", () => {
     const invocations = [
       { name: "a", args: "x y", text: "A", at: Date.UTC(2025, 0, 1, 0, 0, 1) },
       { name: "b", args: "", text: "B", agentId: "fork-1", at: Date.UTC(2025, 0, 2) },
+      { name: "f", args: "", text: "F task", fork: true as const, at: Date.UTC(2025, 0, 3) },
     ];
     const entries = invocations.map(invocationEntry);
     expect(entries[0]).toEqual({

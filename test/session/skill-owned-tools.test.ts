@@ -5,6 +5,7 @@ import { createEngine } from "../../src/engine/engine.js";
 import { createMemoryFs } from "../../src/io/memory-fs.js";
 import { createNoShell } from "../../src/io/no-shell.js";
 import { SKILL_SEARCH_TOOL_NAME } from "../../src/listing/overflow.js";
+import { createMemoryTranscriptStore } from "../../src/session/memory-transcript-store.js";
 import { openSession } from "../../src/session/open.js";
 import type { Skill } from "../../src/skill/skill.js";
 import { defineSkillTool, RESERVED_TOOL_NAMES, readSkillTools } from "../../src/skill/skill-tools.js";
@@ -67,6 +68,51 @@ describe("a memory skill's own code tool (defineSkillTool)", () => {
     expect(resultText(results[2])).toMatch(/^Invalid input for quote: qty/);
     expect(resultText(results[3])).toBe("2 x A1 = 6 EUR");
     expect(seen).toEqual([{ sku: "A1", qty: 2 }]);
+  });
+});
+
+describe("a forked skill's own tool after a resume", () => {
+  it("is still not loaded in the main conversation, which only ran the skill as a fork", async () => {
+    const source = createMemorySource({
+      skills: [
+        {
+          name: "pricing",
+          description: "Quotes prices in a fork",
+          body: "PRICING-TASK: use quote.",
+          frontmatter: { context: "fork" },
+          tools: [
+            defineSkillTool({
+              name: "quote",
+              description: "Quotes a price for a SKU",
+              input: z.object({ sku: z.string() }),
+              execute: async (input) => `${input.sku} = 3 EUR`,
+            }),
+          ],
+        },
+      ],
+    });
+    model = await startTestModel([
+      textTurn("forked", { agentId: "*" }),
+      toolTurn("Skill", { skill: "pricing" }, { match: { agentId: null, lastUserTextIncludes: "go" } }),
+      textTurn("done", { agentId: null, hasToolResultFor: "Skill" }),
+      toolTurn("quote", { sku: "A1" }, { id: "after", match: { lastUserTextIncludes: "again" } }),
+      textTurn("ok", { hasToolResultFor: "after" }),
+    ]);
+    const engine = createEngine({ cwd: "/w", home: "/h", fs: createMemoryFs(), sources: [source] });
+    const store = createMemoryTranscriptStore();
+    const first = await openSession(engine, { client: model.client, store });
+    for await (const _ of first.session.send("go")) {
+      // drain
+    }
+    await first.session.close();
+    const resumed = await openSession(engine, { client: model.client, store, resume: first.session.id });
+    for await (const _ of resumed.session.send("again")) {
+      // drain
+    }
+    await resumed.session.close();
+    await engine.close();
+    const last = model.server.requests.at(-1);
+    expect(resultText(toolResultsOf(last)[0])).toBe(notLoadedText("quote", "pricing"));
   });
 });
 

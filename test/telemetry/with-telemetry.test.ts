@@ -105,4 +105,32 @@ describe("withTelemetry", () => {
       { value: 12, attributes: { "session.id": "s1", "skill.name": "greet", "context.part": "expansions" } },
     ]);
   });
+
+  it("sets back to 0 a context gauge whose part the session no longer has", () => {
+    const greet = { name: "greet", listing: 5, expansions: 12, reattached: 0, expiredStubs: 0, forks: 0 };
+    const before = contextGauges("s1", {
+      skills: [{ ...greet, mainTotal: 17 }],
+      total: { ...greet, mainTotal: 17 },
+    });
+    // The expansion was compacted away and re-attached: expansions 0, reattached 14.
+    const after = { ...greet, expansions: 0, reattached: 14 };
+    const attributes = (part: string) => ({
+      "session.id": "s1",
+      "skill.name": "greet",
+      "context.part": part,
+    });
+    expect(
+      contextGauges(
+        "s1",
+        { skills: [{ ...after, mainTotal: 19 }], total: { ...after, mainTotal: 19 } },
+        before,
+      ),
+    ).toEqual([
+      { value: 5, attributes: attributes("listing") },
+      { value: 14, attributes: attributes("reattached") },
+      { value: 0, attributes: attributes("expansions") },
+    ]);
+    // A part already at 0 is not set again.
+    expect(contextGauges("s1", { skills: [], total: { ...after, mainTotal: 0 } }, [])).toEqual([]);
+  });
 });

@@ -47,6 +47,11 @@ export interface EventWriter {
   record(rows: TranscriptRows): Promise<void>;
   /** Resolves when everything queued so far is stored; rejects with the first failure since the last flush. */
   flush(): Promise<void>;
+  /**
+   * Resolves when everything queued so far was written or failed; never rejects (a failure is left for
+   * `flush`). For a read of what the turn has recorded so far.
+   */
+  settled(): Promise<void>;
 }
 
 interface Pending {
@@ -125,6 +130,9 @@ export function createEventWriter(io: EventWriterIo): EventWriter {
     },
     async record(transcript) {
       await enqueue({ events: [], ids: [], status: undefined, threads: [], transcript });
+    },
+    async settled() {
+      while (draining !== undefined) await draining;
     },
     async flush() {
       while (draining !== undefined) await draining;

@@ -233,9 +233,14 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
     };
     const transcripts = createDbTranscripts(store.db, session.id);
     // During a turn the engine's transcript rows go with its events, in their statements, and the engine does
-    // not wait for them: the turn's end waits for everything it wrote (a failure ends the turn there).
+    // not wait for them: the turn's end waits for everything it wrote (a failure ends the turn there). A read
+    // during a turn (the context usage told to telemetry after it) waits for what was queued before it.
     const engineTranscripts: TranscriptStore = {
       ...transcripts,
+      async read(id) {
+        await io.writer?.settled();
+        return transcripts.read(id);
+      },
       async append(id, entries) {
         const writer = io.writer;
         if (writer === undefined) await transcripts.append(id, entries);

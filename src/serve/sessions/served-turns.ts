@@ -188,6 +188,7 @@ export function createServedTurns(options: ServedTurnsOptions): ServedTurns {
       },
       record: (rows) => (detached ? Promise.resolve() : inner.record(rows)),
       flush: () => inner.flush(),
+      settled: () => inner.settled(),
     };
     running.set(session.id, turn);
     if (turnOptions.announced !== true) writer.write([{ type: "session.status_running" }], "running");

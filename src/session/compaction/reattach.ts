@@ -84,7 +84,8 @@ function capText(text: string): { text: string; truncated: boolean } {
 }
 
 /**
- * Chooses what to re-attach after compaction (SPEC §8): only the main agent's invocations (no `agentId`);
+ * Chooses what to re-attach after compaction (SPEC §8): only the main agent's inline invocations (no `agentId`;
+ * a fork's task text was its sub-agent's, never in this conversation, so it is not brought in as a skill);
  * for each skill name its last invocation (greatest `at`, later in the array on a tie); newest first; each
  * text capped at {@link REATTACH_SKILL_TOKEN_CAP} tokens; then, newest first, each skill is kept when it
  * fits in what is left of {@link REATTACH_TOTAL_TOKEN_CAP}, else dropped (and the next one tried). Pure.
@@ -92,7 +93,7 @@ function capText(text: string): { text: string; truncated: boolean } {
 export function planReattachment(invocations: readonly InvokedSkill[]): ReattachmentPlan {
   const latest = new Map<string, { invocation: InvokedSkill; index: number }>();
   invocations.forEach((invocation, index) => {
-    if (invocation.agentId !== undefined) return;
+    if (invocation.agentId !== undefined || invocation.fork === true) return;
     const seen = latest.get(invocation.name);
     if (seen === undefined || invocation.at >= seen.invocation.at)
       latest.set(invocation.name, { invocation, index });
@@ -147,6 +148,7 @@ export function invocationsFromTranscript(entries: readonly TranscriptEntry[]): 
       args: entry.args,
       text: entry.text,
       ...(entry.agentId === undefined ? {} : { agentId: entry.agentId }),
+      ...(entry.fork === true ? { fork: true } : {}),
       at: Number.isNaN(at) ? 0 : at,
     });
   }
@@ -162,5 +164,6 @@ export function invocationEntry(invocation: InvokedSkill): TranscriptEntry {
     text: invocation.text,
     at: new Date(invocation.at).toISOString(),
     ...(invocation.agentId ? { agentId: invocation.agentId } : {}),
+    ...(invocation.fork === true ? { fork: true } : {}),
   };
 }

@@ -113,8 +113,12 @@ describe("per-skill context accounting", () => {
     // expiring: invoked in turn two with ttl-turns 1, stubbed from turn four.
     expect(row("expiring").expansions).toBe(0);
     expect(row("expiring").expiredStubs).toBe(estimateTokens(expiredSkillStub("expiring")));
-    // forker: its fork's own conversation.
+    // forker: its fork's own conversation. Its task text was the fork's, never the main agent's, so the
+    // compaction did not re-attach it (nor do the requests after it carry it).
     expect(row("forker").forks).toBeGreaterThan(0);
+    expect(row("forker").reattached).toBe(0);
+    expect(JSON.stringify(h.bodies().at(-1)?.messages)).toContain("KEEPER-BODY");
+    expect(JSON.stringify(h.bodies().at(-1)?.messages)).not.toContain("FORKER-TASK");
     expect(usage.total.mainTotal).toBe(usage.skills.reduce((sum, s) => sum + s.mainTotal, 0));
 
     assertBuilt();
