@@ -36,11 +36,16 @@ function row(
   ];
 }
 
-function rowsOf(label: string, d: DescriptionScores, neighbours: string[]): string[][] {
-  const rows: string[][] = [];
-  if (d.working !== undefined) rows.push(row(label, "working", d.working, d.offline?.working, neighbours));
-  if (d.heldOut !== undefined) rows.push(row(label, "held out", d.heldOut, d.offline?.heldOut, neighbours));
-  return rows;
+/** The row of a description on one part, or none when it did not run there. */
+function rowsOf(
+  label: string,
+  d: DescriptionScores,
+  neighbours: string[],
+  part: "working" | "heldOut",
+): string[][] {
+  const score = d[part];
+  if (score === undefined) return [];
+  return [row(label, part === "working" ? "working" : "held out", score, d.offline?.[part], neighbours)];
 }
 
 function table(rows: string[][]): string {
@@ -65,8 +70,12 @@ export function tuneTextReport(result: TuneResult, file: string, written: boolea
   const header = ["description", "part", "recall", "false", "score", "offline", ...neighbours];
   const rows = [
     header,
-    ...rowsOf("current", result.current, neighbours),
-    ...result.candidates.flatMap((c, i) => rowsOf(`candidate ${i + 1}`, c, neighbours)),
+    ...[result.current, ...result.candidates].flatMap((d, i) =>
+      rowsOf(i === 0 ? "current" : `candidate ${i}`, d, neighbours, "working"),
+    ),
+    ...[result.current, ...result.candidates].flatMap((d, i) =>
+      rowsOf(i === 0 ? "current" : `candidate ${i}`, d, neighbours, "heldOut"),
+    ),
   ];
   const lines = [
     `tune ${result.skill}`,
