@@ -115,6 +115,12 @@ export interface CliArgs {
   baseline: boolean;
   /** `test --runs N`: runs per side of a baseline. */
   runs: number | undefined;
+  /** `tune --candidates N`: how many descriptions to ask the model for. */
+  candidates: number | undefined;
+  /** `tune --seed N`: the seed of the working/held-out split. */
+  seed: number | undefined;
+  /** `tune --write`: write the proposed description into the skill's SKILL.md. */
+  write: boolean;
   /** `--yes`: go on without asking (`test --baseline`'s model calls; `plugin install/update` gaining powers). */
   yes: boolean;
   /** `stats --session ID`: that session's context, per skill. */
@@ -205,6 +211,22 @@ function baselineRuns(value: string | undefined): number | undefined {
   const n = Number(value);
   if (value.trim() === "" || !Number.isInteger(n) || n < 1 || n > 50)
     throw new Error(`--runs takes a whole number from 1 to 50, got "${value}"`);
+  return n;
+}
+
+function tuneCandidates(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isInteger(n) || n < 1 || n > 10)
+    throw new Error(`--candidates takes a whole number from 1 to 10, got "${value}"`);
+  return n;
+}
+
+function splitSeed(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isInteger(n) || n < 0 || n > 0xffffffff)
+    throw new Error(`--seed takes a whole number from 0 to 4294967295, got "${value}"`);
   return n;
 }
 
@@ -423,6 +445,9 @@ export function parseCliArgs(given: readonly string[]): ParsedArgs {
         update: values.update ?? false,
         baseline: values.baseline ?? false,
         runs: baselineRuns(values.runs),
+        candidates: tuneCandidates(values.candidates),
+        seed: splitSeed(values.seed),
+        write: values.write ?? false,
         yes: values.yes ?? false,
         session: values.session,
         scope: installScope(values.scope),

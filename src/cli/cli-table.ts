@@ -132,11 +132,22 @@ export const CLI_OPTIONS = {
     help: "run session and graded cases with the skill and without it, against the model, and compare",
   },
   runs: { type: "string", value: "<n>", help: "runs per side of --baseline (default 3, at most 50)" },
+  candidates: {
+    type: "string",
+    value: "<n>",
+    help: "descriptions tune asks the model for (default 3, at most 10)",
+  },
+  seed: {
+    type: "string",
+    value: "<n>",
+    help: "the seed of tune's working/held-out split (default: from the name)",
+  },
+  write: { type: "boolean", help: "write tune's proposed description into the skill's SKILL.md" },
   session: { type: "string", value: "<id>", help: "the session whose context stats shows" },
   yes: {
     type: "boolean",
     short: "y",
-    help: "go on without asking (test --baseline's model calls; a plugin update that gains powers)",
+    help: "go on without asking (test --baseline's and tune's model calls; a plugin update that gains powers)",
   },
   update: { type: "boolean", help: "rewrite expected exact bodies that differ" },
   script: { type: "string", value: "<turns.json>", help: "answer from this scripted model (offline)" },
@@ -357,6 +368,26 @@ export const CLI_COMMANDS = {
       "skillwright test",
       "skillwright test .claude/skills/deploy --junit report.xml",
       "skillwright test .claude/skills/deploy --baseline --runs 5 --yes --json",
+    ],
+  },
+  tune: {
+    usage: ["tune <skill> [--candidates N] [--seed N] [--model M] [--yes] [--json] [--write]"],
+    summary:
+      "ask the model for a better description; keep it only if it does better on held-out trigger cases",
+    details: [
+      "Splits the trigger cases of the skill and of its five closest neighbours (by the offline search) into a",
+      "working and a held-out part (seeded by the name, or --seed), asks the model of ANTHROPIC_API_KEY/",
+      "ANTHROPIC_BASE_URL for N descriptions, runs every prompt with each as `test` runs trigger cases, and",
+      "proposes the best on the working part only if the skill's held-out recall rises and no neighbour's",
+      "precision falls. It says how many model calls first and asks (--yes when stdin is not a terminal).",
+      "Writes nothing without --write, which changes only `description:` in the SKILL.md frontmatter.",
+    ],
+    options: ["candidates", "seed", "model", "yes", "json", "write"],
+    skills: true,
+    examples: [
+      "skillwright tune deploy",
+      "skillwright tune deploy --candidates 5 --seed 7 --yes --json",
+      "skillwright tune deploy --yes --write",
     ],
   },
   plugin: {

@@ -235,6 +235,21 @@ async function dispatch(engine: Engine, scoped: CliIo, args: CliArgs, io: CliIo)
       });
     case "to-prompt":
       return (await import("./commands/to-prompt.js")).toPromptCommand(engine.fs, scoped, args.positionals);
+    case "tune": {
+      const [name, ...rest] = args.positionals;
+      if (name === undefined || rest.length > 0) {
+        io.stderr(`skillwright: tune needs one skill name\n${helpHint("tune")}\n`);
+        return 2;
+      }
+      return (await import("./commands/tune.js")).tuneCommand(engine, scoped, name, {
+        json: args.json,
+        model: args.model,
+        candidates: args.candidates,
+        seed: args.seed,
+        yes: args.yes,
+        write: args.write,
+      });
+    }
     case "test":
       return (await import("./commands/test.js")).testCommand(engine, scoped, args.positionals, {
         json: args.json,

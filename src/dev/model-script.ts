@@ -49,7 +49,8 @@ export type ScriptResponse = z.infer<typeof ScriptResponse>;
 export const ScriptMatch = z
   .object({
     agentId: z.string().min(1).nullable().optional(),
-    lastUserTextIncludes: z.string().optional(),
+    /** A text, or several that must all be there. */
+    lastUserTextIncludes: z.union([z.string(), z.array(z.string())]).optional(),
     toolResultIncludes: z.string().optional(),
     hasToolResultFor: z.string().min(1).optional(),
     systemIncludes: z.string().optional(),
@@ -236,7 +237,11 @@ export function matchesTurn(match: ScriptMatch | undefined, view: RequestView): 
     if (view.agentId === undefined) return false;
     if (match.agentId !== "*" && match.agentId !== view.agentId) return false;
   }
-  if (match.lastUserTextIncludes !== undefined && !view.lastUserText.includes(match.lastUserTextIncludes)) {
+  const userTexts =
+    typeof match.lastUserTextIncludes === "string"
+      ? [match.lastUserTextIncludes]
+      : (match.lastUserTextIncludes ?? []);
+  if (userTexts.some((text) => !view.lastUserText.includes(text))) {
     return false;
   }
   if (match.toolResultIncludes !== undefined && !view.toolResultText.includes(match.toolResultIncludes)) {

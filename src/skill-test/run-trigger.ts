@@ -26,10 +26,14 @@ export interface TriggerResult {
 }
 
 /**
- * The first Skill call of one run of `prompt`, or undefined when the model answered without one. The turn is
- * stopped at that call (nothing of the skill needs to run to know the model chose it).
+ * The first Skill call of one run of `prompt` (the name as called, "" when the call named none), or undefined
+ * when the model answered without one. The turn is stopped at that call (nothing of the skill needs to run to
+ * know the model chose it).
  */
-async function skillCalled(open: () => Promise<TriggerSession>, prompt: string): Promise<string | undefined> {
+export async function skillCalled(
+  open: () => Promise<TriggerSession>,
+  prompt: string,
+): Promise<string | undefined> {
   const session = await open();
   const stop = new AbortController();
   try {

@@ -320,6 +320,8 @@ describe("matchers", () => {
     [{ agentId: "agent-8" }, false, false],
     [{ lastUserTextIncludes: "Base directory" }, true, true],
     [{ lastUserTextIncludes: "please deploy" }, false, false],
+    [{ lastUserTextIncludes: ["Base directory", "skill: /x"] }, true, true],
+    [{ lastUserTextIncludes: ["Base directory", "please deploy"] }, false, false],
     [{ toolResultIncludes: "Launching" }, true, true],
     [{ hasToolResultFor: "Skill" }, true, true],
     [{ hasToolResultFor: "toolu_1" }, true, true],
