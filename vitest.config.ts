@@ -2,53 +2,7 @@ import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig, type ViteUserConfig } from "vitest/config";
 import type { TestSpecification } from "vitest/node";
 import { BaseSequencer } from "vitest/node";
-
-/**
- * The system tests: the heavy integration files that drive whole outside systems (headless Chromium, two
- * `serve` instances and restarts on one real PostgreSQL, SIGKILL crash cycles, bubblewrap sandboxes, an npm
- * pack and install). `npm test` (`vitest run`) leaves them out; `npm run test:system` (vitest.system.config.ts)
- * runs only them, and `.ci/run` runs both. This list is the one place that says which files they are.
- */
-export const SYSTEM_TESTS = [
-  "test/serve/web*.test.ts",
-  "test/serve/crash.test.ts",
-  "test/serve/pg-restart.test.ts",
-  "test/serve/instances-sessions.test.ts",
-  "test/serve/messages-instances.test.ts",
-  "test/serve/keys-instances.test.ts",
-  "test/serve/served-sandbox.test.ts",
-  "test/serve/served-os-sandbox.test.ts",
-  "test/sandbox/os-sandbox.test.ts",
-  "test/sandbox/os-session-sandbox.test.ts",
-  "test/cli/os-sandbox-bin.test.ts",
-  "test/cli/pack.test.ts",
-];
-
-/**
- * The slowest files of each set, slowest first (measured on a 2-core machine): they start first, so that the
- * many short files fill the other worker while they run and the run does not end on a long tail. A path that is
- * gone, or is in the other set, only loses its place.
- */
-export const SLOW_FIRST = [
-  // npm test
-  "test/readme.test.ts",
-  "test/serve/sdk.test.ts",
-  "test/cli/bundle-paths.test.ts",
-  "test/serve/keys.test.ts",
-  "test/serve/confirmation-check.test.ts",
-  "test/serve/orphan-resume.test.ts",
-  "test/session-cli/cli.test.ts",
-  "test/serve/bad-input.test.ts",
-  "test/serve/store.test.ts",
-  "test/serve/serve-script.test.ts",
-  "test/readme-snippets.test.ts",
-  // npm run test:system
-  "test/cli/pack.test.ts",
-  "test/serve/served-sandbox.test.ts",
-  "test/serve/crash.test.ts",
-  "test/serve/web.test.ts",
-  "test/sandbox/os-sandbox.test.ts",
-];
+import { SLOW_FIRST, SYSTEM_TESTS } from "./test/support/suites.js";
 
 /** Vitest's order (failed, then slowest by its cache, when it has one), with {@link SLOW_FIRST} ahead of it. */
 class SlowFirstSequencer extends BaseSequencer {

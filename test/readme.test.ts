@@ -24,6 +24,7 @@ import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ModelScript } from "../src/dev/model-script.js";
 import { type ModelServer, startModelServer } from "../src/dev/model-server.js";
+import { freshPgliteDir } from "./support/pglite-template.js";
 import { type TmpTree, tmpTree } from "./support/tmp-tree.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -101,6 +102,9 @@ beforeAll(async () => {
     ].join("\n"),
   });
   await chmod(tree.path("bin/npx"), 0o755);
+  // The serve blocks keep their data in the default ~/.skillwright/data: a migrated copy, so that neither pays
+  // PGlite's initdb (tens of seconds on a busy machine); test/serve/first-run.test.ts covers a first start.
+  await freshPgliteDir(tree.path("home/.skillwright/data"));
   // No key check: the README's `export ANTHROPIC_API_KEY=sk-ant-...` line runs as printed.
   server = await startModelServer({
     script: ModelScript.parse(JSON.parse(readFileSync(`${ROOT}${TURNS_FILE}`, "utf8"))),
