@@ -11,14 +11,20 @@
 //   <!-- not runnable: reason -->  a reason is required
 // Runnable blocks get a temp HOME, no real API key, and ANTHROPIC_BASE_URL pointing at the scripted model
 // server playing examples/turns.json (the script the README shows), so `-p` runs offline. No block may name a
-// fixed port: servers are started with --port 0 and print where they listen.
-import { existsSync, readFileSync } from "node:fs";
+// fixed port: servers are started with --port 0 and print where they listen. Their `npx skillwright …` runs the
+// checkout's built bin, dist/bin/main.js, as the reader's npx does in a clone after `npm install`: straight,
+// through an `npx` first on their PATH, never installing or rebuilding (npm's npx takes seconds a call, and the
+// first one on a machine runs the package's `prepare`, a rebuild of dist/ under the other test files). One test
+// checks that npm's own npx runs this checkout's bin.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { chmod } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import Anthropic from "@anthropic-ai/sdk";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ModelScript } from "../src/dev/model-script.js";
 import { type ModelServer, startModelServer } from "../src/dev/model-server.js";
+import { freshPgliteDir } from "./support/pglite-template.js";
 import { type TmpTree, tmpTree } from "./support/tmp-tree.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -78,11 +84,27 @@ const runnable = blocks.flatMap((b, i) => {
   return [{ block: b, background }];
 });
 
+const BIN = `${ROOT}dist/bin/main.js`;
+
 let tree: TmpTree;
 let server: ModelServer;
 beforeAll(async () => {
-  expect(existsSync(`${ROOT}dist/bin/main.js`), "run `npm run build` before the tests").toBe(true);
-  tree = await tmpTree({ "home/.keep": "" });
+  expect(existsSync(BIN), "run `npm run build` before the tests").toBe(true);
+  const npx = await execa("sh", ["-c", "command -v npx"]);
+  tree = await tmpTree({
+    "home/.keep": "",
+    // `npx skillwright …` runs the built bin; any other package goes to npm's npx.
+    "bin/npx": [
+      "#!/bin/sh",
+      `if [ "\${1-}" = skillwright ]; then shift; exec node '${BIN}' "$@"; fi`,
+      `exec '${npx.stdout.trim()}' "$@"`,
+      "",
+    ].join("\n"),
+  });
+  await chmod(tree.path("bin/npx"), 0o755);
+  // The serve blocks keep their data in the default ~/.skillwright/data: a migrated copy, so that neither pays
+  // PGlite's initdb (tens of seconds on a busy machine); test/serve/first-run.test.ts covers a first start.
+  await freshPgliteDir(tree.path("home/.skillwright/data"));
   // No key check: the README's `export ANTHROPIC_API_KEY=sk-ant-...` line runs as printed.
   server = await startModelServer({
     script: ModelScript.parse(JSON.parse(readFileSync(`${ROOT}${TURNS_FILE}`, "utf8"))),
@@ -95,10 +117,12 @@ afterAll(async () => {
 
 function env(): Record<string, string> {
   return {
-    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    PATH: `${tree.path("bin")}:${process.env.PATH ?? "/usr/bin:/bin"}`,
     HOME: tree.path("home"),
-    // npm's cache stays where it is (with the temp HOME, npx would set up its cache afresh).
+    // npm's cache stays where it is (with the temp HOME, npx would set up its cache afresh), and `npm run` asks
+    // no registry whether npm is out of date.
     npm_config_cache: process.env.npm_config_cache ?? `${process.env.HOME ?? ""}/.npm`,
+    npm_config_update_notifier: "false",
     SKILLWRIGHT_MANAGED_DIR: tree.path("managed"),
     ANTHROPIC_BASE_URL: server.url,
     ANTHROPIC_API_KEY: "dummy",
@@ -151,6 +175,8 @@ describe("the READMEs' commands", () => {
       .split("\n")
       .filter((line) => line.startsWith("npm "));
     expect(ci).toEqual(quick.flatMap((b) => commandsOf(b.code)));
+    // The system tests (vitest.system.config.ts) are CI's too, after the checks (which build what they run).
+    expect(ci.slice(-2)).toEqual(["npm run check", "npm run test:system"]);
   });
 
   it("every background block is followed by the runnable block that uses it, and no block names a port", () => {
@@ -166,6 +192,23 @@ describe("the READMEs' commands", () => {
       );
     });
   });
+
+  it("npm's own npx runs this checkout's built bin in the checkout, without rebuilding it", async () => {
+    const built = statSync(BIN).mtimeMs;
+    // --ignore-scripts: the first call on a machine installs the checkout into npx's cache, which would run its
+    // `prepare` (a build) while other test files run dist/bin.
+    const result = await execa("npx", ["--yes", "--ignore-scripts", "skillwright", "--version"], {
+      cwd: ROOT,
+      env: { ...env(), PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      extendEnv: false,
+      reject: false,
+      all: true,
+    });
+    expect(result.exitCode, result.all).toBe(0);
+    const version = (JSON.parse(readFileSync(`${ROOT}package.json`, "utf8")) as { version: string }).version;
+    expect(result.stdout.trim()).toBe(version);
+    expect(statSync(BIN).mtimeMs).toBe(built);
+  }, 120_000);
 
   it("the first skill the README shows is examples/skills/greet/SKILL.md", () => {
     const readme = readFileSync(`${ROOT}README.md`, "utf8");

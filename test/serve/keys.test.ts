@@ -1,8 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPostgres, type TestPostgres } from "../../src/dev/postgres.js";
-import { API_KEY_TTL_MS } from "../../src/serve/http/api-key-cache.js";
 import { hashApiKey } from "../../src/serve/store/ids.js";
 import { KEY_INBOX_FILE } from "../../src/serve/store/key-inbox.js";
 import { openDriver } from "../../src/serve/store/open-driver.js";
@@ -11,15 +9,11 @@ import { apiKeyId, ensureWorkspace } from "../../src/serve/store/workspaces.js";
 import { cli, json } from "../cli/run-cli.js";
 import { freshPgliteDir } from "../support/pglite-template.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
+import { keysCli, type ListedKey } from "./keys-cli.js";
 import { type ServeProcess, sdkClient, startServe } from "./serve-process.js";
 
-// `skillwright keys create|list|revoke` through the shipped bin, and `serve` refusing a revoked key.
-
-interface ListedKey {
-  id: string;
-  workspace: string;
-  created_at: string;
-}
+// `skillwright keys create|list|revoke` through the shipped bin, and `serve` refusing a revoked key. The same
+// with two serve instances on one PostgreSQL is a system test: keys-instances.test.ts (shares ./keys-cli.ts).
 
 let tree: TmpTree;
 beforeAll(async () => {
@@ -28,60 +22,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await tree?.cleanup();
 });
-
-/** Makes a key for `workspace` and returns it with the id `keys create` reports. */
-async function createKey(db: string, workspace: string): Promise<{ key: string; id: string }> {
-  const made = await cli(tree, ["keys", "create", "--workspace", workspace, "--db", db]);
-  expect(made.code, made.stderr).toBe(0);
-  const id = /\(id ([0-9a-f]+)\)/.exec(made.stderr)?.[1];
-  if (id === undefined) throw new Error(`no id in: ${made.stderr}`);
-  return { key: made.stdout.trim(), id };
-}
-
-/** Runs `serve` with `key` as its --api-key (or as SKILLWRIGHT_API_KEY), expecting it to refuse to start. */
-async function serveRefusing(db: string, key: string, from: "flag" | "env") {
-  const argv = ["serve", "--port", "0", "--db", db, ...(from === "flag" ? ["--api-key", key] : [])];
-  return cli(tree, argv, "home/repo", from === "env" ? { SKILLWRIGHT_API_KEY: key } : {});
-}
-
-/** Checks that `serve` refused the revoked key `key`: exit 1, the reason on stderr, never listening. */
-function expectRefused(result: { code: number; stdout: string; stderr: string }, key: string, from: string) {
-  expect(result.stdout).not.toContain("listening on");
-  expect(result.stderr).toContain(
-    `skillwright: the key given by ${from} (id ${apiKeyId(hashApiKey(key))}) was revoked with \`skillwright keys revoke\` and stays revoked`,
-  );
-  expect(result.code).toBe(1);
-}
-
-/** The status of an authenticated request to the served API. */
-async function statusWith(server: ServeProcess, key: string): Promise<number> {
-  const response = await fetch(`${server.url}/v1/skills`, { headers: { "x-api-key": key } });
-  await response.body?.cancel();
-  return response.status;
-}
-
-/**
- * Waits until `server` refuses `key`, for at most the key cache's TTL (plus a second for the requests
- * themselves): every running instance must refuse a revoked key within it.
- */
-async function refusedWithinTtl(server: ServeProcess, key: string): Promise<void> {
-  await expect
-    .poll(() => statusWith(server, key), { timeout: API_KEY_TTL_MS + 1_000, interval: 100 })
-    .toBe(401);
-}
-
-/** `keys …` through the running `server`, with `key` as the operator key. */
-function keysVia(server: ServeProcess, argv: string[], key: string) {
-  return cli(tree, ["keys", ...argv, "--server", server.url, "--api-key", key]);
-}
-
-/** The key `keys create` printed, and its id. */
-function madeKey(made: { code: number; stdout: string; stderr: string }): { key: string; id: string } {
-  expect(made.code, made.stderr).toBe(0);
-  const key = made.stdout.trim();
-  expect(made.stderr).toContain(`(id ${apiKeyId(hashApiKey(key))})`);
-  return { key, id: apiKeyId(hashApiKey(key)) };
-}
+const { createKey, serveRefusing, expectRefused, statusWith, keysVia, madeKey } = keysCli(() => tree);
 
 describe("keys on a PGlite dir", () => {
   let db: string;
@@ -308,62 +249,4 @@ describe("keys while serve holds a PGlite dir", () => {
     );
     expect(listed.map((key) => key.id)).toEqual([kept.id]);
   }, 180_000);
-});
-
-describe("keys while serve runs, on PostgreSQL with two instances", () => {
-  const operator = "sk-keys-default";
-  let postgres: TestPostgres;
-  let db: string;
-  let a: ServeProcess;
-  let b: ServeProcess;
-
-  beforeAll(async () => {
-    postgres = await startPostgres();
-    db = await postgres.createDatabase("keys");
-    [a, b] = await Promise.all([
-      startServe(["--db", db, "--api-key", operator]),
-      startServe(["--db", db, "--api-key", operator]),
-    ]);
-  }, 120_000);
-  afterAll(async () => {
-    await a?.stop();
-    await b?.stop();
-    await postgres?.stop();
-  });
-
-  it("a new key works at once on both; a revoked key is refused by both within the key cache TTL", async () => {
-    const first = await createKey(db, "alpha");
-    const second = await createKey(db, "beta");
-    // Both are admitted at once, and now sit in both instances' key caches.
-    for (const server of [a, b]) {
-      expect(await statusWith(server, first.key)).toBe(200);
-      expect(await statusWith(server, second.key)).toBe(200);
-    }
-    const revoked = await cli(tree, ["keys", "revoke", first.id, "--db", db]);
-    expect(revoked.code, revoked.stderr).toBe(0);
-    expect(revoked.stdout).toContain("running serve instances stop accepting it within 5 s");
-    await Promise.all([refusedWithinTtl(a, first.key), refusedWithinTtl(b, first.key)]);
-    for (const server of [a, b]) expect(await statusWith(server, second.key)).toBe(200);
-  }, 60_000);
-
-  it("a key revoked through one instance is refused there at once and by the other within the TTL", async () => {
-    const made = madeKey(await keysVia(a, ["create", "--workspace", "gamma"], operator));
-    for (const server of [a, b]) expect(await statusWith(server, made.key)).toBe(200);
-    const revoked = await keysVia(a, ["revoke", made.id], operator);
-    expect(revoked.code, revoked.stderr).toBe(0);
-    expect(await statusWith(a, made.key)).toBe(401);
-    await refusedWithinTtl(b, made.key);
-  }, 60_000);
-
-  it("revoking the running serve's own key holds across its restart: the restarted serve refuses to start", async () => {
-    const revoked = await cli(tree, ["keys", "revoke", apiKeyId(hashApiKey(operator)), "--db", db]);
-    expect(revoked.code, revoked.stderr).toBe(0);
-    await Promise.all([refusedWithinTtl(a, operator), refusedWithinTtl(b, operator)]);
-    await a.stop();
-    expectRefused(await serveRefusing(db, operator, "flag"), operator, "--api-key");
-    // Another key starts it; the revoked one still gets 401 there.
-    a = await startServe(["--db", db, "--api-key", "sk-keys-other"]);
-    expect(await statusWith(a, operator)).toBe(401);
-    expect(await statusWith(a, "sk-keys-other")).toBe(200);
-  }, 60_000);
 });
