@@ -44,18 +44,15 @@ export interface SimulatedSandboxOptions {
 /** How a package's name becomes the file URL of its entry: `import.meta.resolve`, or a test's stand-in. */
 export type ResolvePackage = (name: string) => string;
 
-const resolveFromHere: ResolvePackage = (name) => import.meta.resolve(name);
-
 /**
  * Where just-bash's entry is (`url`), or, when it is not installed (it is an optional dependency: `npm install
  * --omit=optional` leaves it out), the line saying what to install (`missing`). Only resolves the name: nothing of
  * just-bash is loaded until a worker starts. Any other failure throws.
  */
-export function findJustBash(
-  resolve: ResolvePackage = resolveFromHere,
-): { url: string } | { missing: string } {
+export function findJustBash(resolve?: ResolvePackage): { url: string } | { missing: string } {
   try {
-    return { url: resolve("just-bash") };
+    // The name spelled out: the bundle keeps it, and test/docs/dependencies-doc.test.ts finds it there.
+    return { url: resolve === undefined ? import.meta.resolve("just-bash") : resolve("just-bash") };
   } catch (error) {
     if (isMissingPackage(error, "just-bash")) return { missing: missingPackageLine("just-bash") };
     throw error;
