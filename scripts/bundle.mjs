@@ -96,7 +96,9 @@ const common = {
   // imported from node_modules (lazily, by serve and keys, and by Read for an image it scales). OpenTelemetry's
   // SDK and exporters stay there too: loaded only when telemetry is on, they would only grow the package. The
   // sandbox runtime finds its seccomp helper and Java agent beside its own modules, so it stays there as well.
-  external: ["@electric-sql/pglite", "pg", "sharp", "@opentelemetry/*", "@anthropic-ai/sandbox-runtime"],
+  // just-bash (optional, the simulated sandbox's shell) is loaded by its worker thread from the URL the main
+  // thread resolves: only its types are imported here, and it stays external should a value import ever be added.
+  external: ["@electric-sql/pglite", "pg", "sharp", "@opentelemetry/*", "@anthropic-ai/sandbox-runtime", "just-bash"],
   // CommonJS dependencies bundled into ESM still call require().
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
 };

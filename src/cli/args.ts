@@ -94,6 +94,8 @@ export interface CliArgs {
   mcpAllowHosts: string[];
   /** `serve --sandbox TIER`: where sessions without `--host-tools` run code (default `simulated`). */
   sandbox: ServeSandboxTier;
+  /** Whether `--sandbox` was given (a tier asked for by name that cannot run is refused, not replaced). */
+  sandboxGiven: boolean;
   /**
    * `serve --sandbox-allow-host HOST` (repeatable): sessions' sandboxed commands may reach these hosts even on
    * a loopback or private address (their environment's networking still decides the rest).
@@ -436,6 +438,7 @@ export function parseCliArgs(given: readonly string[]): ParsedArgs {
         hostTools: values["host-tools"] ?? false,
         mcpAllowHosts: values["mcp-allow-host"] ?? [],
         sandbox: sandboxTier(values.sandbox),
+        sandboxGiven: values.sandbox !== undefined,
         sandboxAllowHosts: values["sandbox-allow-host"] ?? [],
         workspace: values.workspace,
         startMcp: values["start-mcp"] ?? false,

@@ -9,6 +9,7 @@ import type { Telemetry } from "../telemetry/telemetry.js";
 import type { CliArgs } from "./args.js";
 import { cliShell } from "./cli-sandbox.js";
 import type { CliIo } from "./io.js";
+import { runShowsSearchProgress, searchIndexProgress } from "./search-progress.js";
 
 /** The message for commands that need a model when no credentials are set. */
 export const NO_KEY_MESSAGE =
@@ -118,6 +119,10 @@ export async function prepareRun(
       ...(args.appendSystemPrompt === undefined ? {} : { appendSystemPrompt: args.appendSystemPrompt }),
       ...(args.systemPrompt === undefined ? {} : { systemPrompt: args.systemPrompt }),
       skillListing: args.skillListing,
+      // The index SkillSearch builds on its first search: a spinner on a terminal's stderr, text output only.
+      ...(runShowsSearchProgress({ stderrIsTTY: io.stderrIsTTY === true, outputFormat: args.outputFormat })
+        ? { onSearchIndexBuild: searchIndexProgress(io, false) }
+        : {}),
     },
   };
 }

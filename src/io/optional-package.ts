@@ -21,6 +21,11 @@ export const OPTIONAL_PACKAGES = {
     feature: "the CLI's OS sandbox (settings sandbox.enabled)",
     install: ["@anthropic-ai/sandbox-runtime"],
   },
+  // bash, python3, sqlite3 and jq in WebAssembly: about 60 MB with its sql.js, most of a lean install.
+  "just-bash": {
+    feature: "the simulated sandbox of served sessions (serve --sandbox simulated, the default)",
+    install: ["just-bash"],
+  },
 } as const;
 export type OptionalPackage = keyof typeof OPTIONAL_PACKAGES;
 

@@ -3,6 +3,7 @@ import { Worker } from "node:worker_threads";
 import type { IFileSystem } from "just-bash";
 import type * as z from "zod";
 import { errorCode, errorMessage, type FsOps } from "../io/fs.js";
+import { isMissingPackage, missingPackageLine } from "../io/optional-package.js";
 import type { ShellResult, ShellRunOptions } from "../io/shell.js";
 import { type ResolveHost, resolveWithDns } from "../io/url-guard.js";
 import { lazy } from "../lazy.js";
@@ -36,6 +37,26 @@ export interface SimulatedSandboxOptions {
   limits?: Partial<SandboxLimits>;
   /** What the model is told its commands run in (default: {@link SIMULATED_DESCRIPTION}). */
   description?: string;
+  /** How just-bash is found (default: `import.meta.resolve`, from this package's `node_modules`). */
+  resolvePackage?: ResolvePackage;
+}
+
+/** How a package's name becomes the file URL of its entry: `import.meta.resolve`, or a test's stand-in. */
+export type ResolvePackage = (name: string) => string;
+
+/**
+ * Where just-bash's entry is (`url`), or, when it is not installed (it is an optional dependency: `npm install
+ * --omit=optional` leaves it out), the line saying what to install (`missing`). Only resolves the name: nothing of
+ * just-bash is loaded until a worker starts. Any other failure throws.
+ */
+export function findJustBash(resolve?: ResolvePackage): { url: string } | { missing: string } {
+  try {
+    // The name spelled out: the bundle keeps it, and test/docs/dependencies-doc.test.ts finds it there.
+    return { url: resolve === undefined ? import.meta.resolve("just-bash") : resolve("just-bash") };
+  } catch (error) {
+    if (isMissingPackage(error, "just-bash")) return { missing: missingPackageLine("just-bash") };
+    throw error;
+  }
 }
 
 /** A simulated sandbox: its worker is stopped by `close`. */
@@ -161,12 +182,15 @@ function stopped(why: "timedOut" | "aborted" | "died", text: string): ShellResul
  * terminated, the command answers `timedOut` (or `aborted`) with a line saying so, and a fresh worker is
  * started for the next command. The worker starts with the first command and is kept warm between commands;
  * `close` stops it. No process is
- * started and no host file, variable or name is seen: the environment is {@link SIMULATED_ENV}.
+ * started and no host file, variable or name is seen: the environment is {@link SIMULATED_ENV}. Throws, saying
+ * what to install, when just-bash (an optional dependency) is not installed: nothing falls back to the host.
  */
 export function createSimulatedSandbox(options: SimulatedSandboxOptions): SimulatedSandbox {
+  const justBash = findJustBash(options.resolvePackage);
+  if ("missing" in justBash) throw new Error(justBash.missing);
   const limits = sandboxLimitsOf(options.limits);
   const data: SimulatedWorkerData = {
-    justBashUrl: import.meta.resolve("just-bash"),
+    justBashUrl: justBash.url,
     executionLimits: {
       maxOutputSize: limits.maxOutputBytes,
       // Counts that end a loop are set far past what the deadline lets run: the deadline bounds time, and a

@@ -109,6 +109,11 @@ export interface OpenSessionOptions
    * with the offline lexical ranking (see `createSkillSearcher`). Absent: the lexical ranking alone.
    */
   skillRetriever?: SkillRetriever;
+  /**
+   * Told when `SkillSearch` builds its index from the skills' bodies (its first search with no valid index
+   * cache), with how many skills; what it returns is called once the index is built. The CLI shows progress.
+   */
+  onSearchIndexBuild?: (skills: number) => () => void;
   now?: () => number;
 }
 

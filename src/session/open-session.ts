@@ -92,6 +92,7 @@ export async function openSessionOn(host: SessionHost, options: OpenSessionOptio
     searcher: createSkillSearcher({
       ...(setup.searchIndexCache === undefined ? {} : { cache: setup.searchIndexCache }),
       ...(options.skillRetriever === undefined ? {} : { retriever: options.skillRetriever }),
+      ...(options.onSearchIndexBuild === undefined ? {} : { onIndexBuild: options.onSearchIndexBuild }),
       usage: () => usage.load(),
       now,
     }),

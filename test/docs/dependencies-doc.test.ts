@@ -23,10 +23,15 @@ function tablePackages(doc: string, heading: string): string[] {
     .flatMap((line) => [...(line.split("|")[1] ?? "").matchAll(/`([^`]+)`/g)].map((m) => m[1] ?? ""));
 }
 
-/** Whether `code` imports `name` (or a subpath of it) by its bare name. */
+/**
+ * Whether `code` imports `name` (or a subpath of it) by its bare name, or resolves it to load it elsewhere
+ * (`import.meta.resolve`: the simulated sandbox's worker imports just-bash from the URL).
+ */
 function importsByName(code: string, name: string): boolean {
   const escaped = name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-  return new RegExp(`(?:from|import\\(|require\\()\\s*["']${escaped}(?:/[^"']*)?["']`).test(code);
+  return new RegExp(
+    `(?:from|import\\(|require\\(|import\\.meta\\.resolve\\()\\s*["']${escaped}(?:/[^"']*)?["']`,
+  ).test(code);
 }
 
 describe("docs/dependencies.md", () => {

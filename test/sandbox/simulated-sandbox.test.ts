@@ -4,7 +4,12 @@ import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createMemoryFs } from "../../src/io/memory-fs.js";
-import { createSimulatedSandbox, type SimulatedSandbox } from "../../src/sandbox/simulated-sandbox.js";
+import { missingPackageLine } from "../../src/io/optional-package.js";
+import {
+  createSimulatedSandbox,
+  findJustBash,
+  type SimulatedSandbox,
+} from "../../src/sandbox/simulated-sandbox.js";
 import { readOnlyAt } from "../support/read-only-fs.js";
 import { sandboxContract } from "../support/sandbox-contract.js";
 
@@ -29,6 +34,38 @@ sandboxContract("simulated, with a read-only mount", async () => ({
   cwd: "/workspace",
   maxOutputBytes,
 }));
+
+describe("just-bash, an optional dependency", () => {
+  // Node's own error for a package that is not installed, as `npm install --omit=optional` leaves just-bash out.
+  const notInstalled = (name: string): string => {
+    const error = Object.assign(new Error(`Cannot find package '${name}' imported from ${import.meta.url}`), {
+      code: "ERR_MODULE_NOT_FOUND",
+    });
+    throw error;
+  };
+
+  test("is found where it is installed", () => {
+    const found = findJustBash();
+    expect("url" in found && found.url).toMatch(/^file:.*just-bash/);
+  });
+
+  test("not installed: the line saying what to install, and no sandbox (nothing falls back to the host)", () => {
+    expect(findJustBash(notInstalled)).toEqual({ missing: missingPackageLine("just-bash") });
+    expect(missingPackageLine("just-bash")).toContain("npm install just-bash");
+    expect(() => createSimulatedSandbox({ fs: createMemoryFs(), resolvePackage: notInstalled })).toThrow(
+      missingPackageLine("just-bash"),
+    );
+  });
+
+  test("any other failure to resolve it passes through", () => {
+    const broken = new Error("the resolver failed");
+    expect(() =>
+      findJustBash(() => {
+        throw broken;
+      }),
+    ).toThrow(broken);
+  });
+});
 
 const CALC = "import sys\nprint(sum(int(a) for a in sys.argv[1:]))\n";
 

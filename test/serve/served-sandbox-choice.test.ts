@@ -22,6 +22,12 @@ describe("the served sandbox tier", () => {
     );
     expect(servedSandboxLine(false, "os", undefined)).not.toContain("unavailable");
     expect(servedSandboxLine(false, "simulated", undefined)).not.toContain("unavailable");
+    // The default tier not installed (npm install --omit=optional): the line says so and what to install.
+    const notInstalled = "the simulated sandbox … needs just-bash: install it with npm install just-bash";
+    const standIn = servedSandboxLine(false, "none", missing, notInstalled);
+    expect(standIn).toMatch(/^the simulated sandbox is unavailable: .*npm install just-bash\. Until then/);
+    expect(standIn).toContain("sessions run no code");
+    expect(standIn).not.toContain("--sandbox os");
   });
 
   it("warns of inline shell, hooks and scripts only where the tier runs no code", () => {

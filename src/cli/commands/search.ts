@@ -8,6 +8,7 @@ import { createFileUsageStore, defaultUsagePath } from "../../usage.js";
 import type { CliIo } from "../io.js";
 import { listingReport, openingSkills } from "../listing-report.js";
 import { cliProgress, type ProgressDone } from "../progress.js";
+import { searchIndexLabel } from "../search-progress.js";
 import { LIST_DESCRIPTION_WIDTH } from "./list.js";
 
 /**
@@ -39,7 +40,7 @@ export async function searchCommand(
   const searcher = createSkillSearcher({
     ...(cache === undefined ? {} : { cache }),
     usage: () => usage.load(),
-    onIndexBuild: (count) => progress(`building the search index of ${count} skill${count === 1 ? "" : "s"}`),
+    onIndexBuild: (count) => progress(searchIndexLabel(count)),
   });
   const matches = await searcher.search(skills, options.query, {
     limit: options.limit ?? SKILL_SEARCH_LIMIT,

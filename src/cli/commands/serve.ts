@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
 import { mcpAllowHostsFrom } from "../../io/url-guard.js";
 import { missingDependencyLine, missingLinuxPrograms } from "../../sandbox/os-sandbox.js";
+import { findJustBash } from "../../sandbox/simulated-sandbox.js";
 import { createEventSignals } from "../../serve/events/event-signals.js";
 import { EVENTS_CHANNEL, INTERRUPTS_CHANNEL, listenForEvents } from "../../serve/events/pg-listen.js";
 import { createServeApp } from "../../serve/http/app.js";
@@ -104,6 +105,15 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
     io.stderr(`skillwright: serve --sandbox os: ${osUnavailable}\n`);
     return 1;
   }
+  const justBash = args.sandbox === "simulated" && !args.hostTools ? findJustBash() : undefined;
+  const simulatedMissing = justBash !== undefined && "missing" in justBash ? justBash.missing : undefined;
+  if (simulatedMissing !== undefined && args.sandboxGiven) {
+    // Asked for by name: refused, as --sandbox os is, rather than served with another tier.
+    io.stderr(`skillwright: serve --sandbox simulated: ${simulatedMissing}\n`);
+    return 1;
+  }
+  // The default tier not installed (npm install --omit=optional): sessions run no code, and say what to install.
+  const tier = simulatedMissing === undefined ? args.sandbox : "none";
   const location = dbLocation(args.db, io);
   // Opening a fresh database (migrations) takes seconds: say so until serve listens.
   const starting = cliProgress(
@@ -167,8 +177,9 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
     ...(hostTools === undefined ? {} : { hostTools }),
     mcpAllowHosts: mcpAllowHostsFrom(args.mcpAllowHosts, io.env.SKILLWRIGHT_MCP_ALLOW_HOSTS),
     toolDeadlineMs: toolDeadlineMs(io.env.SKILLWRIGHT_TOOL_DEADLINE_MS),
-    sandbox: args.sandbox,
+    sandbox: tier,
     ...(sandboxOs === undefined ? {} : { sandboxOs }),
+    ...(simulatedMissing === undefined ? {} : { sandboxNoShellReason: simulatedMissing }),
     sandboxAllowHosts: mcpAllowHostsFrom(args.sandboxAllowHosts, io.env.SKILLWRIGHT_SANDBOX_ALLOW_HOSTS),
   });
   const listener = shared
@@ -187,10 +198,15 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
     messages: {
       store,
       client,
-      sandbox: { hostTools, tier: args.sandbox, os: sandboxOs },
+      sandbox: {
+        hostTools,
+        tier,
+        os: sandboxOs,
+        ...(simulatedMissing === undefined ? {} : { noShellReason: simulatedMissing }),
+      },
       limits: containerLimitsFrom(io.env),
     },
-    sandboxTier: args.hostTools ? "host" : args.sandbox,
+    sandboxTier: args.hostTools ? "host" : tier,
     operatorKey: key,
     accessLog: (line) => io.stderr(`${line}\n`),
     ...(webDir === undefined ? {} : { readWebAsset: (name: string) => readFile(join(webDir, name), "utf8") }),
@@ -223,7 +239,7 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
     webPage: webDir !== undefined,
     database: { kind: store.db.kind, shown: shownDbLocation(location) },
     model: servedModelSource(io.env, args.script),
-    sandbox: servedSandboxLine(args.hostTools, args.sandbox, osUnavailable),
+    sandbox: servedSandboxLine(args.hostTools, tier, osUnavailable, simulatedMissing),
     ...(given === undefined || given === "" ? { madeKey: key } : {}),
   });
   io.stdout(`${startup.join("\n")}\n`);

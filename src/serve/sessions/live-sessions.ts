@@ -43,10 +43,10 @@ import type { TurnLocks } from "./turn-locks.js";
 
 /**
  * The built-in tools a served session without `--host-tools` has, all on its own files: the file tools, and
- * Bash when its sandbox's shell runs commands. Pure.
+ * Bash when it is offered (`ServedCapabilities.bashTool`). Pure.
  */
-function ownTools(runsCommands: boolean): readonly string[] {
-  return BUILTIN_TOOL_NAMES.filter((name) => runsCommands || name !== "Bash");
+function ownTools(bashTool: boolean): readonly string[] {
+  return BUILTIN_TOOL_NAMES.filter((name) => bashTool || name !== "Bash");
 }
 
 /** What a live session's callbacks reach of the turn running now. */
@@ -210,7 +210,7 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
       network: environmentNetwork(environment?.config, options.sandboxAllowHosts),
     });
     const { sandbox } = can;
-    const sessionTools = ownTools(sandbox.shell.refusal === undefined);
+    const sessionTools = ownTools(can.bashTool);
     const mountsPrompt = resourcePrompt(resources.flatMap((r) => (r.atCreate ? [r.resource] : [])));
     let unannounced = resources.flatMap((r) => (r.announced === false ? [r.resource] : []));
     const takeAnnouncement = async (): Promise<string> => {
@@ -286,6 +286,8 @@ export function createLiveSessions(options: LiveSessionsOptions): LiveSessions {
         // sandbox's shell runs commands (the tools' builder decides from the shell). Closed with the host.
         builtinTools: true,
         sandbox,
+        // Tier none standing in for a sandbox not installed keeps Bash: a call answers with what to install.
+        bashTool: can.bashTool,
         toolDeadlineMs: options.toolDeadlineMs,
         // http hooks are the server's own requests: the agents' MCP rule for private addresses applies.
         hookFetch: createGuardedFetch({ allowHosts: options.mcpAllowHosts, resolve: resolveWithDns }),

@@ -40,6 +40,8 @@ export interface SessionRunnerOptions {
   sandbox?: ServeSandboxTier;
   /** What `sandbox: "os"` uses of the host (required with it). */
   sandboxOs?: OsTierHost;
+  /** Why `sandbox: "none"` runs nothing when it stands in for a tier not installed (`ServedSandboxChoice`). */
+  sandboxNoShellReason?: string;
   /** The simulated tier's limits in place of its defaults (tests set its per-command deadline). */
   sandboxLimits?: Partial<SandboxLimits>;
   /**
@@ -183,6 +185,7 @@ export function createSessionRunner(options: SessionRunnerOptions): SessionRunne
       tier: options.sandbox,
       limits: options.sandboxLimits,
       os: options.sandboxOs,
+      ...(options.sandboxNoShellReason === undefined ? {} : { noShellReason: options.sandboxNoShellReason }),
     },
     sandboxAllowHosts: options.sandboxAllowHosts ?? [],
     ...(options.fs === undefined ? {} : { fs: options.fs }),

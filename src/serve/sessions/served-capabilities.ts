@@ -42,6 +42,12 @@ export interface ServedSandboxChoice {
   limits?: Partial<SandboxLimits>;
   /** What the `os` tier uses of the host (required with `tier: "os"`). */
   os?: OsTierHost;
+  /**
+   * Why tier `none` runs nothing when it stands in for a tier that cannot run here (serve's default, the simulated
+   * sandbox, without its optional package just-bash: the line saying what to install). Its sessions keep Bash, and
+   * every call of it answers with this line. Absent (`--sandbox none` chosen): {@link SERVED_NO_SHELL}, and no Bash.
+   */
+  noShellReason?: string;
 }
 
 /** What a served session's `os`-tier commands use of the host: serve checked bubblewrap is on `path`. */
@@ -58,6 +64,11 @@ export interface ServedCapabilities {
   home: string;
   /** Where its code runs and the files its tools work on: `sandbox.fs`. */
   sandbox: Sandbox;
+  /**
+   * Whether the session is offered Bash: where its shell runs commands, and where tier `none` stands in for a
+   * tier that cannot run here (each call then answers with `choice.noShellReason`).
+   */
+  bashTool: boolean;
 }
 
 /** The sandbox of `tier` over the session's `fs`. */
@@ -69,7 +80,7 @@ function tierSandbox(
   const { fs } = session;
   switch (tier) {
     case "none":
-      return createNoSandbox({ fs, reason: SERVED_NO_SHELL });
+      return createNoSandbox({ fs, reason: choice.noShellReason ?? SERVED_NO_SHELL });
     case "simulated":
       return createSimulatedSandbox({ fs, network: session.network, limits: choice.limits });
     case "os": {
@@ -95,7 +106,7 @@ function tierSandbox(
  * over it: `simulated` (default) runs bash and python3 in WebAssembly over `fs` alone, with `network` (its
  * environment's); `os` runs the host's binaries under bubblewrap over a private copy of `mounts`, with `network` through a
  * proxy of the session's own; `none` starts nothing, and its
- * refusal ({@link SERVED_NO_SHELL}) reaches the model.
+ * refusal ({@link SERVED_NO_SHELL}, or `choice.noShellReason`) reaches the model.
  * With it: the host's file system and a shell in `hostTools.cwd` with a small environment of its own.
  */
 export function servedCapabilities(
@@ -106,7 +117,9 @@ export function servedCapabilities(
   if (hostTools === undefined) {
     const fs = session.fs ?? createMemoryFs();
     const tier = choice.tier ?? DEFAULT_SERVE_SANDBOX;
-    return { cwd: SERVED_CWD, home: "/home", sandbox: tierSandbox(tier, choice, { ...session, fs }) };
+    const sandbox = tierSandbox(tier, choice, { ...session, fs });
+    const bashTool = sandbox.shell.refusal === undefined || choice.noShellReason !== undefined;
+    return { cwd: SERVED_CWD, home: "/home", sandbox, bashTool };
   }
   const env = {
     PATH: hostTools.path ?? "/usr/local/bin:/usr/bin:/bin",
@@ -117,5 +130,6 @@ export function servedCapabilities(
     cwd: hostTools.cwd,
     home: hostTools.home,
     sandbox: createHostSandbox({ fs: createNodeFs(), shell: createNodeShell({ env }) }),
+    bashTool: true,
   };
 }

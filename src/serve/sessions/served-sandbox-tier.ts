@@ -26,16 +26,24 @@ const TIER_LINES: Readonly<Record<ServeSandboxTier, string>> = {
 };
 
 /**
- * The line `serve` prints at start-up saying where sessions run code: on the host with `--host-tools`, else in
- * `tier`, and, when that is not `os`, why `os` is unavailable here (`osUnavailable`, when it is). Pure.
+ * The line `serve` prints at start-up saying where sessions run code: on the host with `--host-tools`; else, when
+ * the default simulated sandbox is not installed (`simulatedMissing`, the line saying what to install), that it is
+ * unavailable and sessions run no code; else in `tier`, and, when that is not `os`, why `os` is unavailable here
+ * (`osUnavailable`, when it is). Pure.
  */
 export function servedSandboxLine(
   hostTools: boolean,
   tier: ServeSandboxTier,
   osUnavailable?: string,
+  simulatedMissing?: string,
 ): string {
   if (hostTools)
     return "sessions run code on this host (--host-tools): its files, binaries and network, unconfined";
+  if (simulatedMissing !== undefined)
+    return (
+      `the simulated sandbox is unavailable: ${simulatedMissing}. Until then sessions run no code: Bash ` +
+      "answers with this line, skills' inline shell and command hooks are refused"
+    );
   const why =
     tier === "os" || osUnavailable === undefined
       ? ""
