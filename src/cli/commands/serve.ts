@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
 import { mcpAllowHostsFrom } from "../../io/url-guard.js";
 import { missingDependencyLine, missingLinuxPrograms } from "../../sandbox/os-sandbox.js";
@@ -8,6 +8,7 @@ import { createEventSignals } from "../../serve/events/event-signals.js";
 import { EVENTS_CHANNEL, INTERRUPTS_CHANNEL, listenForEvents } from "../../serve/events/pg-listen.js";
 import { createServeApp } from "../../serve/http/app.js";
 import { containerLimitsFrom } from "../../serve/messages/open-container.js";
+import { type PriceTable, PriceTableError, parsePriceTable } from "../../serve/price-table.js";
 import { CRASH_AFTER_EVENT_ENV, crashAfterEvent } from "../../serve/sessions/crash-fault.js";
 import { createSessionRunner, SHUTDOWN_GRACE_MS } from "../../serve/sessions/runner.js";
 import { servedSandboxLine } from "../../serve/sessions/served-sandbox-tier.js";
@@ -68,6 +69,9 @@ export function toolDeadlineMs(raw: string | undefined): number | undefined {
  * system chose) and logs each request on stderr (`accessLog`).
  */
 export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
+  // The price table first: a bad one stops serve before anything starts, saying what is wrong.
+  const prices = args.prices === undefined ? undefined : await readPrices(io, args.prices);
+  if (prices === null) return 2;
   // Loaded only when asked for: the scripted server and its schema stay out of a plain serve's start-up.
   const scripted =
     args.script === undefined
@@ -75,10 +79,26 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
       : await (await import("../scripted-model.js")).startScriptedModel(io, args.script);
   if (args.script !== undefined && scripted === undefined) return 2;
   try {
-    return await serveWith(io, args, scripted?.url);
+    return await serveWith(io, args, scripted?.url, prices);
   } finally {
     await scripted?.close();
   }
+}
+
+/** `serve --prices FILE` read and checked (`parsePriceTable`), or null when it cannot be, after saying why. */
+async function readPrices(io: CliIo, file: string): Promise<PriceTable | null> {
+  try {
+    return parsePriceTable(await readFile(resolve(io.cwd, file), "utf8"), `--prices ${file}`);
+  } catch (error) {
+    const reason = error instanceof PriceTableError ? error.message : `--prices ${file}: ${errorText(error)}`;
+    io.stderr(`skillwright serve: ${reason}\n`);
+    return null;
+  }
+}
+
+/** An error's message. Pure. */
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -96,7 +116,12 @@ function osTierUnavailable(hostPath: string, platform: NodeJS.Platform): string 
 }
 
 /** {@link serveCommand} once the model is known: `scriptedUrl` (a scripted model server) or the environment. */
-async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefined): Promise<number> {
+async function serveWith(
+  io: CliIo,
+  args: CliArgs,
+  scriptedUrl: string | undefined,
+  prices: PriceTable | undefined,
+): Promise<number> {
   const hostPath = io.env.PATH ?? "";
   const osUnavailable = osTierUnavailable(hostPath, process.platform);
   if (args.sandbox === "os" && !args.hostTools && osUnavailable !== undefined) {
@@ -192,6 +217,7 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
     },
     sandboxTier: args.hostTools ? "host" : args.sandbox,
     operatorKey: key,
+    ...(prices === undefined ? {} : { prices }),
     accessLog: (line) => io.stderr(`${line}\n`),
     ...(webDir === undefined ? {} : { readWebAsset: (name: string) => readFile(join(webDir, name), "utf8") }),
   });
