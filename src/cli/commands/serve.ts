@@ -55,7 +55,7 @@ export function toolDeadlineMs(raw: string | undefined): number | undefined {
 
 /**
  * `skillwright serve [--port N] [--host H] [--db DIR|URL] [--api-key KEY] [--host-tools] [--mcp-allow-host H]…
- * [--sandbox none|simulated|os] [--sandbox-allow-host H]… [--script turns.json]`: the HTTP API of the SDK's
+ * [--sandbox none|simulated|os] [--sandbox-allow-host H]… [--script turns.json] [--prices FILE]`: the HTTP API of the SDK's
  * `client.beta.skills/environments/agents/sessions` over the store, until SIGINT/SIGTERM. `--api-key` (or
  * SKILLWRIGHT_API_KEY) is admitted to the default workspace (a revoked key is refused: exit 1 before listening);
  * without one, a key is made and printed.
@@ -66,7 +66,8 @@ export function toolDeadlineMs(raw: string | undefined): number | undefined {
  * and loopback or private hosts need `--sandbox-allow-host` or SKILLWRIGHT_SANDBOX_ALLOW_HOSTS); agents' MCP servers on loopback, private or link-local addresses are refused unless
  * their host is named by `--mcp-allow-host` (or SKILLWRIGHT_MCP_ALLOW_HOSTS, comma-separated). Shows progress on stderr until it listens,
  * then prints the start-up block (`serveStartupLines`: `listening on URL` first, with `--port 0` the port the
- * system chose) and logs each request on stderr (`accessLog`).
+ * system chose) and logs each request on stderr (`accessLog`). A `--prices` table that cannot be read or is not
+ * valid (`parsePriceTable`) exits 2 before anything starts; a valid one is served for the web page's costs.
  */
 export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
   // The price table first: a bad one stops serve before anything starts, saying what is wrong.
