@@ -101,6 +101,8 @@ export interface CliArgs {
    * a loopback or private address (their environment's networking still decides the rest).
    */
   sandboxAllowHosts: string[];
+  /** `serve --prices FILE`: the operator's price table (JSON), checked when serve starts. */
+  prices: string | undefined;
   /** `keys create --workspace W`; `keys list`/`revoke --workspace W` keep to that workspace. */
   workspace: string | undefined;
   /** `list`/`doctor --start-mcp`: start the approved MCP servers (the offline commands never do otherwise). */
@@ -440,6 +442,7 @@ export function parseCliArgs(given: readonly string[]): ParsedArgs {
         sandbox: sandboxTier(values.sandbox),
         sandboxGiven: values.sandbox !== undefined,
         sandboxAllowHosts: values["sandbox-allow-host"] ?? [],
+        prices: values.prices,
         workspace: values.workspace,
         startMcp: values["start-mcp"] ?? false,
         minScore: minScore(values["min-score"]),

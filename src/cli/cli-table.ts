@@ -181,6 +181,11 @@ export const CLI_OPTIONS = {
     value: "<host>",
     help: "sandboxed commands may reach this private or loopback host",
   },
+  prices: {
+    type: "string",
+    value: "<file>",
+    help: "a JSON price table (USD per million tokens by model): the web page shows costs",
+  },
   workspace: { type: "string", value: "<name>", help: "the workspace" },
   server: { type: "string", value: "<url>", help: "through this running serve instead of the database" },
   scope: {
@@ -442,6 +447,7 @@ export const CLI_COMMANDS = {
       "host-tools",
       "mcp-allow-host",
       "script",
+      "prices",
     ],
     skills: false,
     examples: [

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { estimateTokens } from "../../src/session/compaction/tokens.js";
 import type { SkillContextUsage } from "../../src/session/skill-context/context-usage.js";
 import { expiredSkillStub } from "../../src/session/skill-context/expiry.js";
+import type { ModelInput } from "../../src/session/skill-context/model-input.js";
 import { textTurn, toolTurn } from "../support/model-server.js";
 import { type ServedApp, startServedApp } from "../support/served-app.js";
 import { readUntil, type StreamEvent, userMessage } from "../support/session-stream.js";
@@ -36,8 +37,8 @@ const skill = async (name: string, meta: string, body: string) =>
     `${name}/SKILL.md`,
   );
 
-describe("GET /v1/skillwright/sessions/:id/context", () => {
-  it("gives each skill's cost of a served session's context: expansions, forks, expired stubs", async () => {
+describe("GET /v1/skillwright/sessions/:id/context and /model-input", () => {
+  it("gives each skill's cost of a served session's context (expansions, forks, expired stubs) and what the model was given", async () => {
     const client = served.client();
     const ids = [];
     for (const [name, meta, body] of [
@@ -85,5 +86,34 @@ describe("GET /v1/skillwright/sessions/:id/context", () => {
       headers: { "x-api-key": "k" },
     });
     expect(missing.status).toBe(404);
+
+    // What the model was given, from the same transcript: the listing as sent, each skill's fate, the calls.
+    const given = await fetch(`${served.url}/v1/skillwright/sessions/${session.id}/model-input`, {
+      headers: { "x-api-key": "k" },
+    });
+    expect(given.status).toBe(200);
+    const input = (await given.json()) as ModelInput & { session_id: string };
+    expect(input.session_id).toBe(session.id);
+    const mainListing = input.reminders.find((r) => r.kind === "listing" && r.agentId === undefined);
+    for (const name of ["keeper", "forker", "expiring"]) expect(mainListing?.text).toContain(`- ${name}: `);
+    expect(input.skillEvents.map((e) => [e.kind, e.name])).toEqual([
+      ["inline", "keeper"],
+      ["fork", "forker"],
+      ["inline", "expiring"],
+      ["expired", "expiring"],
+    ]);
+    expect(input.skills.find((s) => s.name === "expiring")?.now).toBe("expired");
+    expect(input.skills.find((s) => s.name === "keeper")?.now).toBe("expanded");
+    const skillCalls = input.calls.filter((c) => c.name === "Skill");
+    expect(skillCalls.map((c) => c.input)).toEqual([
+      { skill: "keeper" },
+      { skill: "forker" },
+      { skill: "expiring" },
+    ]);
+    expect(skillCalls[1]?.result).toContain("FORK-REPORT: all fine.");
+    const other = await fetch(`${served.url}/v1/skillwright/sessions/sesn_nope/model-input`, {
+      headers: { "x-api-key": "k" },
+    });
+    expect(other.status).toBe(404);
   }, 180_000);
 });

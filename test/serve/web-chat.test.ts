@@ -125,6 +125,9 @@ describe("the web page's chat with the events routes served", () => {
     // The user's message came back from the send and from the stream: shown once.
     expect(log?.split("You: greet Ada").length).toBe(2);
 
+    // No price table was given to this server: no cost is shown (web-console.test.ts has one).
+    expect(await page.locator("#usage-cost").count()).toBe(0);
+    expect(await page.textContent("#chat-log")).not.toContain("$");
     expect(await page.textContent("#skills-loaded")).toBe("greeter (Ada)");
     expect(await page.textContent("#references-read")).toBe("greeter: tone.md");
     expect(await page.textContent("#forks")).toBe(
@@ -137,6 +140,9 @@ describe("the web page's chat with the events routes served", () => {
     await page.click("nav [data-view=sessions]");
     await page.click(`#view a:text-is('chatty')`);
     await page.waitForSelector(".event.agent p:text-is('Hello <b>Ada</b>')");
+    // No price table was given to this server: no cost is shown (web-console.test.ts has one).
+    expect(await page.locator("#usage-cost").count()).toBe(0);
+    expect(await page.textContent("#chat-log")).not.toContain("$");
     expect(await page.textContent("#skills-loaded")).toBe("greeter (Ada)");
 
     // Ctrl+Enter in the message box sends it; Enter alone is a new line.

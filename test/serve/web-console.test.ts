@@ -11,6 +11,7 @@ import { artifactsDir, axeViolations, screenshot } from "../support/axe.js";
 import { launchChromium } from "../support/browser.js";
 import { TEST_API_KEY, textTurn, toolTurn } from "../support/model-server.js";
 import { type ServedApp, startServedApp } from "../support/served-app.js";
+import { readUntil, type StreamEvent, userMessage } from "../support/session-stream.js";
 import { type TmpTree, tmpTree } from "../support/tmp-tree.js";
 
 // The web page as a console (issue #46), in Chromium against a served app in this process and the scripted
@@ -42,6 +43,9 @@ const HOSTILE_MD = [
   "- two",
 ].join("\n");
 
+/** The operator's price table of this served app: US dollars per million tokens. */
+const SONNET_PRICE = { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 };
+
 let tree: TmpTree;
 let model: ModelServer;
 let served: ServedApp;
@@ -70,6 +74,11 @@ beforeAll(async () => {
         textTurn("Thanks: got it.", { agentId: null, lastUserTextIncludes: "BG-ANSWER" }),
         textTurn("Started.", { agentId: null, hasToolResultFor: "Skill", toolResultIncludes: '"survey"' }),
         textTurn("Still here.", { lastUserTextIncludes: "after ten thousand" }),
+        // An inline skill that expires: invoked in one turn, stubbed two turns later (`ttl-turns: 1`).
+        toolTurn("Skill", { skill: "jotter" }, { match: { agentId: null, lastUserTextIncludes: "go jot" } }),
+        textTurn("Jotted.", { agentId: null, lastUserTextIncludes: "JOTTER-BODY" }),
+        textTurn("Noted one.", { agentId: null, lastUserTextIncludes: "note one" }),
+        textTurn("Noted two.", { agentId: null, lastUserTextIncludes: "note two" }),
         // A turn that runs until it is stopped: its Bash call waits for a file no one writes.
         toolTurn(
           "Bash",
@@ -85,6 +94,7 @@ beforeAll(async () => {
       hostTools: { cwd: tree.path("work"), home: tree.path("home") },
     },
     readWebAsset: (name) => readFile(WEB_DIR + name, "utf8"),
+    prices: { "claude-sonnet-4-6": SONNET_PRICE },
   });
   client = served.client();
   browser = await launchChromium();
@@ -362,15 +372,27 @@ describe("the web page as a console (issue #46)", () => {
     const events = await client.beta.sessions.events.list(session.id, { limit: 1000 });
     let input = 0;
     let output = 0;
+    let usd = 0;
     for (const e of events.data) {
       if (e.type !== "span.model_request_end") continue;
-      input += e.model_usage.input_tokens + (e.model_usage.cache_creation_input_tokens ?? 0);
-      output += e.model_usage.output_tokens;
+      const u = e.model_usage;
+      input += u.input_tokens + (u.cache_creation_input_tokens ?? 0);
+      output += u.output_tokens;
+      usd +=
+        (u.input_tokens * SONNET_PRICE.input +
+          u.output_tokens * SONNET_PRICE.output +
+          (u.cache_read_input_tokens ?? 0) * SONNET_PRICE.cache_read +
+          (u.cache_creation_input_tokens ?? 0) * SONNET_PRICE.cache_write) /
+        1_000_000;
     }
     expect(input).toBeGreaterThan(0);
     await expect
       .poll(() => page.textContent("#usage-total"))
       .toBe(`Total: ${input.toLocaleString("en-US")} in · ${output.toLocaleString("en-US")} out tokens`);
+    // The operator gave a price table: the cost next to the tokens, the session's and each turn's.
+    expect(usd).toBeGreaterThan(0);
+    expect(await page.textContent("#usage-cost")).toBe(`Cost: $${usd.toFixed(4)} (claude-sonnet-4-6)`);
+    expect(await page.locator("#chat-log .event.usage").first().textContent()).toMatch(/ · \$\d+\.\d{4}$/);
 
     // Filters: unticking a kind hides its entries, ticking shows them again.
     const userLine = page.locator("#chat-log > .entry[data-kind=message]").first();
@@ -481,12 +503,112 @@ describe("the web page as a console (issue #46)", () => {
     expect(await page.getAttribute("#not-found a", "href")).toBe("/skills");
   });
 
+  it("shows what the model was given: the listing as sent, a skill expanded then expired, each call beside its result; loading said while the answer is held", async () => {
+    const jotter = await client.beta.skills.create({
+      files: [
+        await toFile(
+          Buffer.from(
+            "---\nname: jotter\ndescription: Jots <b>notes</b> <img src=x onerror=window.__pwned=9>\nttl-turns: 1\n---\nJOTTER-BODY write it down.\n",
+          ),
+          "jotter/SKILL.md",
+        ),
+      ],
+    });
+    const environment = await client.beta.environments.create({ name: "given" });
+    const agent = await client.beta.agents.create({
+      name: "jotting",
+      model: "claude-sonnet-4-6",
+      skills: [{ type: "custom", skill_id: jotter.id }],
+    });
+    const session = await client.beta.sessions.create({
+      agent: agent.id,
+      environment_id: environment.id,
+      title: "given",
+    });
+    for (const prompt of ["go jot", "note one", "note two"]) {
+      const stream = await client.beta.sessions.events.stream(session.id);
+      try {
+        await client.beta.sessions.events.send(session.id, userMessage(prompt));
+        await readUntil(stream[Symbol.asyncIterator](), (e: StreamEvent) => e.type === "session.status_idle");
+      } finally {
+        stream.controller.abort();
+      }
+    }
+
+    // The view's answer is held by the test: the page says it is loading until it is let through.
+    const address = `**/v1/skillwright/sessions/${session.id}/model-input`;
+    let asked = () => {};
+    const requested = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(address, async (route) => {
+      asked();
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.goto(`${served.url}/sessions/${session.id}`);
+      await page.waitForSelector("#chat-log[data-stream=open]");
+      await page.click("#session-model-input");
+      await requested;
+      await page.waitForSelector("#loading");
+      expect(await page.textContent("#loading")).toBe("Loading…");
+      expect(await page.locator("#model-skills").count()).toBe(0);
+      release();
+      await page.waitForSelector("#model-skills");
+      expect(await page.locator("#loading").count()).toBe(0);
+    } finally {
+      release();
+      await page.unroute(address);
+    }
+    expect(page.url()).toBe(`${served.url}/sessions/${session.id}/model-input`);
+    expect(await page.textContent("#view h2")).toBe("What the model was given");
+
+    // The skill: listed, expanded once, expired once, expired now.
+    const row = page.locator("#model-skills tbody tr", { hasText: "jotter" });
+    expect(await row.locator("td").allTextContents()).toEqual(["jotter", "yes", "1", "0", "1", "expired"]);
+    // The listing as sent (open), its text shown as text: the description's markup is not in the page.
+    const listing = page.locator("#model-reminders > li[data-kind=listing]").first();
+    expect(await listing.locator("details").getAttribute("open")).toBe("");
+    const sent = (await listing.locator(".reminder-text").textContent()) ?? "";
+    expect(sent).toMatch(
+      /^<system-reminder>\nThe following skills are available for use with the Skill tool:/,
+    );
+    expect(sent).toContain("- jotter: ");
+    expect(await page.locator("#view img, #view b").count()).toBe(0);
+    expect(await page.evaluate("window.__pwned")).toBeUndefined();
+    // Expanded inline in the first turn, then expired.
+    expect(
+      await page
+        .locator("#skill-events > li")
+        .evaluateAll((items) => items.map((i) => i.getAttribute("data-kind"))),
+    ).toEqual(["inline", "expired"]);
+    const expansion = page.locator("#skill-events > li[data-kind=inline]");
+    await expansion.locator("summary").click();
+    expect(await expansion.locator(".skill-text").textContent()).toContain("JOTTER-BODY write it down.");
+    // The Skill call with the result the model got, side by side.
+    const call = page.locator("#model-calls > li", { hasText: "Skill" }).first();
+    await call.locator("summary").click();
+    expect(JSON.parse((await call.locator(".call-input").textContent()) ?? "")).toEqual({ skill: "jotter" });
+    expect(await call.locator(".call-result").textContent()).not.toBe("(no result)");
+    // Back to the timeline.
+    await page.click("#model-input-timeline");
+    await page.waitForURL(`${served.url}/sessions/${session.id}`);
+    await page.waitForSelector("#chat-log[data-stream=open]");
+  }, 180_000);
+
   // Each new view at two widths (and the phone width dark), checked by axe: the bound is for a hang.
   it("has no serious or critical axe-core violations on the console's views, at 375 px and 1280 px; screenshots kept", async () => {
     const sessions = (await client.beta.sessions.list()).data;
     const timeline = sessions.find((s) => s.title === "timeline");
+    const given = sessions.find((s) => s.title === "given");
     const skill = (await client.beta.skills.list()).data.find((s) => s.display_name === "notes");
-    if (timeline === undefined || skill === undefined) throw new Error("the session and skill made above");
+    if (timeline === undefined || given === undefined || skill === undefined)
+      throw new Error("the sessions and skill made above");
     // `act`: what is done before the check (a thread and a call opened, the diff drawn, a dialog open).
     const views: { name: string; path: string; ready: string; act?: (tab: Page) => Promise<void> }[] = [
       {
@@ -523,6 +645,15 @@ describe("the web page as a console (issue #46)", () => {
         act: async (tab) => {
           await tab.click("[data-file='notes/references/kept.md']");
           await tab.waitForSelector("#file-text");
+        },
+      },
+      {
+        name: "session-model-input",
+        path: `/sessions/${given.id}/model-input`,
+        ready: "#model-skills",
+        act: async (tab) => {
+          await tab.locator("#skill-events details summary").first().click();
+          await tab.locator("#model-calls details summary").first().click();
         },
       },
       { name: "not-found", path: "/skills/skill_nope", ready: "#not-found" },

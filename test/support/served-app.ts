@@ -4,6 +4,7 @@ import type { ScriptTurnInput } from "../../src/dev/model-script.js";
 import { type ModelServer, startModelServer } from "../../src/dev/model-server.js";
 import { createServeApp } from "../../src/serve/http/app.js";
 import type { ReadWebAsset } from "../../src/serve/http/env.js";
+import type { PriceTable } from "../../src/serve/price-table.js";
 import { createSessionRunner, type SessionRunnerOptions } from "../../src/serve/sessions/runner.js";
 import { createStore, type Store } from "../../src/serve/store/store.js";
 import { addApiKey, ensureWorkspace } from "../../src/serve/store/workspaces.js";
@@ -32,6 +33,8 @@ export interface ServedAppOptions {
   keys?: Record<string, string>;
   /** The runner's options besides the store (the model client, host tools, turn locks, ...). */
   runner?: Omit<SessionRunnerOptions, "store">;
+  /** The operator's price table (`serve --prices`). */
+  prices?: PriceTable;
   /** Serves the web page from these files. */
   readWebAsset?: ReadWebAsset;
   /**
@@ -66,6 +69,7 @@ export async function startServedApp(options: ServedAppOptions = {}): Promise<Se
     store,
     runner,
     ...(options.readWebAsset === undefined ? {} : { readWebAsset: options.readWebAsset }),
+    ...(options.prices === undefined ? {} : { prices: options.prices }),
   });
   const { url, close } = await listenInProcess(app);
   const firstKey = Object.values(keys)[0] ?? "k";

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { createAdaptorServer } from "@hono/node-server";
 import { mcpAllowHostsFrom } from "../../io/url-guard.js";
 import { missingDependencyLine, missingLinuxPrograms } from "../../sandbox/os-sandbox.js";
@@ -9,6 +9,7 @@ import { createEventSignals } from "../../serve/events/event-signals.js";
 import { EVENTS_CHANNEL, INTERRUPTS_CHANNEL, listenForEvents } from "../../serve/events/pg-listen.js";
 import { createServeApp } from "../../serve/http/app.js";
 import { containerLimitsFrom } from "../../serve/messages/open-container.js";
+import { type PriceTable, PriceTableError, parsePriceTable } from "../../serve/price-table.js";
 import { CRASH_AFTER_EVENT_ENV, crashAfterEvent } from "../../serve/sessions/crash-fault.js";
 import { createSessionRunner, SHUTDOWN_GRACE_MS } from "../../serve/sessions/runner.js";
 import { servedSandboxLine } from "../../serve/sessions/served-sandbox-tier.js";
@@ -55,7 +56,7 @@ export function toolDeadlineMs(raw: string | undefined): number | undefined {
 
 /**
  * `skillwright serve [--port N] [--host H] [--db DIR|URL] [--api-key KEY] [--host-tools] [--mcp-allow-host H]…
- * [--sandbox none|simulated|os] [--sandbox-allow-host H]… [--script turns.json]`: the HTTP API of the SDK's
+ * [--sandbox none|simulated|os] [--sandbox-allow-host H]… [--script turns.json] [--prices FILE]`: the HTTP API of the SDK's
  * `client.beta.skills/environments/agents/sessions` over the store, until SIGINT/SIGTERM. `--api-key` (or
  * SKILLWRIGHT_API_KEY) is admitted to the default workspace (a revoked key is refused: exit 1 before listening);
  * without one, a key is made and printed.
@@ -66,9 +67,13 @@ export function toolDeadlineMs(raw: string | undefined): number | undefined {
  * and loopback or private hosts need `--sandbox-allow-host` or SKILLWRIGHT_SANDBOX_ALLOW_HOSTS); agents' MCP servers on loopback, private or link-local addresses are refused unless
  * their host is named by `--mcp-allow-host` (or SKILLWRIGHT_MCP_ALLOW_HOSTS, comma-separated). Shows progress on stderr until it listens,
  * then prints the start-up block (`serveStartupLines`: `listening on URL` first, with `--port 0` the port the
- * system chose) and logs each request on stderr (`accessLog`).
+ * system chose) and logs each request on stderr (`accessLog`). A `--prices` table that cannot be read or is not
+ * valid (`parsePriceTable`) exits 2 before anything starts; a valid one is served for the web page's costs.
  */
 export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
+  // The price table first: a bad one stops serve before anything starts, saying what is wrong.
+  const prices = args.prices === undefined ? undefined : await readPrices(io, args.prices);
+  if (prices === null) return 2;
   // Loaded only when asked for: the scripted server and its schema stay out of a plain serve's start-up.
   const scripted =
     args.script === undefined
@@ -76,10 +81,26 @@ export async function serveCommand(io: CliIo, args: CliArgs): Promise<number> {
       : await (await import("../scripted-model.js")).startScriptedModel(io, args.script);
   if (args.script !== undefined && scripted === undefined) return 2;
   try {
-    return await serveWith(io, args, scripted?.url);
+    return await serveWith(io, args, scripted?.url, prices);
   } finally {
     await scripted?.close();
   }
+}
+
+/** `serve --prices FILE` read and checked (`parsePriceTable`), or null when it cannot be, after saying why. */
+async function readPrices(io: CliIo, file: string): Promise<PriceTable | null> {
+  try {
+    return parsePriceTable(await readFile(resolve(io.cwd, file), "utf8"), `--prices ${file}`);
+  } catch (error) {
+    const reason = error instanceof PriceTableError ? error.message : `--prices ${file}: ${errorText(error)}`;
+    io.stderr(`skillwright serve: ${reason}\n`);
+    return null;
+  }
+}
+
+/** An error's message. Pure. */
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -97,7 +118,12 @@ function osTierUnavailable(hostPath: string, platform: NodeJS.Platform): string 
 }
 
 /** {@link serveCommand} once the model is known: `scriptedUrl` (a scripted model server) or the environment. */
-async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefined): Promise<number> {
+async function serveWith(
+  io: CliIo,
+  args: CliArgs,
+  scriptedUrl: string | undefined,
+  prices: PriceTable | undefined,
+): Promise<number> {
   const hostPath = io.env.PATH ?? "";
   const osUnavailable = osTierUnavailable(hostPath, process.platform);
   if (args.sandbox === "os" && !args.hostTools && osUnavailable !== undefined) {
@@ -208,6 +234,7 @@ async function serveWith(io: CliIo, args: CliArgs, scriptedUrl: string | undefin
     },
     sandboxTier: args.hostTools ? "host" : tier,
     operatorKey: key,
+    ...(prices === undefined ? {} : { prices }),
     accessLog: (line) => io.stderr(`${line}\n`),
     ...(webDir === undefined ? {} : { readWebAsset: (name: string) => readFile(join(webDir, name), "utf8") }),
   });

@@ -19,6 +19,7 @@ import { memoryStoresRoutes } from "./memory-stores-routes.js";
 import { memoryVersionsRoutes } from "./memory-versions-routes.js";
 import { messagesRoutes } from "./messages-routes.js";
 import { checkStorableUrl } from "./parse.js";
+import { PRICES_PATH, pricesRoutes } from "./prices-routes.js";
 import { sdkRouteOf, unservedCall } from "./sdk-routes.js";
 import { sessionResourcesRoutes } from "./session-resources-routes.js";
 import { sessionsRoutes } from "./sessions-routes.js";
@@ -116,6 +117,7 @@ export function createServeApp(deps: ServeDeps): Hono<ServeEnv> {
   app.route("/v1/sessions/:session_id/resources", sessionResourcesRoutes(deps));
   app.route("/v1/sessions", sessionsRoutes(deps));
   app.route(SESSION_CONTEXT_PATH, contextRoutes(deps));
+  app.route(PRICES_PATH, pricesRoutes(deps.prices));
   app.route("/v1/memory_stores/:memory_store_id/memories", memoriesRoutes(deps));
   app.route("/v1/memory_stores/:memory_store_id/memory_versions", memoryVersionsRoutes(deps));
   app.route("/v1/memory_stores", memoryStoresRoutes(deps));

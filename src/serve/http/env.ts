@@ -1,5 +1,6 @@
 import type { SandboxTier } from "../../sandbox/sandbox.js";
 import type { MessagesDeps } from "../messages/create-message.js";
+import type { PriceTable } from "../price-table.js";
 import type { SessionRunner } from "../session-runner.js";
 import type { Store } from "../store/store.js";
 import type { ApiKeyCache } from "./api-key-cache.js";
@@ -38,6 +39,8 @@ export interface ServeDeps {
   operatorKey?: string;
   /** Reads the web page's files; absent: no page at `/`. */
   readWebAsset?: ReadWebAsset;
+  /** The operator's prices (`serve --prices FILE`); absent: the page shows tokens and no cost. */
+  prices?: PriceTable;
   /** Where each request's access log line goes (`serve`: stderr); absent: nowhere (the id is still sent). */
   accessLog?: (line: string) => void;
 }

@@ -1447,7 +1447,13 @@ function timelineFilters(log) {
 }
 
 async function showChat([id], draw) {
-  const session = await api(`/v1/sessions/${encodeURIComponent(id)}`);
+  // The operator's price table, when serve was given one (`serve --prices`): costs are shown only then.
+  const [session, priced] = await Promise.all([
+    api(`/v1/sessions/${encodeURIComponent(id)}`),
+    api("/v1/skillwright/prices").catch(() => ({ prices: null })),
+  ]);
+  const model = typeof session.agent?.model === "string" ? session.agent.model : session.agent?.model?.id;
+  const price = priced?.prices ? (priced.prices[model] ?? null) : undefined;
   // data-stream: connecting, open (events arrive live), closed or failed.
   const log = el("div", {
     id: "chat-log",
@@ -1651,26 +1657,48 @@ async function showChat([id], draw) {
     return node;
   };
   // Tokens: the current turn's and the session's, from each model request's `span.model_request_end`.
-  const tokens = {
-    turn: { input: 0, output: 0, cacheRead: 0 },
-    total: { input: 0, output: 0, cacheRead: 0 },
-  };
+  // `input` counts cache writes too (as the total shows it); `cacheWrite` alone is kept for the cost.
+  const noTokens = () => ({ input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+  const tokens = { turn: noTokens(), total: noTokens() };
   const usageTotal = el("p", { id: "usage-total" }, "No model requests yet.");
+  // The cost, only with a price table: for the agent's model, or a line saying the table has no price for it.
+  const usageCost =
+    price === undefined
+      ? ""
+      : el(
+          "p",
+          { id: "usage-cost" },
+          price === null
+            ? `No price for ${model} in the operator's price table.`
+            : `Cost: $0.0000 (${model})`,
+        );
   const tokenText = (t) =>
     `${t.input.toLocaleString()} in · ${t.output.toLocaleString()} out${t.cacheRead ? ` · ${t.cacheRead.toLocaleString()} cache read` : ""}`;
+  const costText = (t) => {
+    if (!price) return "";
+    const usd =
+      ((t.input - t.cacheWrite) * price.input +
+        t.output * price.output +
+        t.cacheRead * price.cache_read +
+        t.cacheWrite * price.cache_write) /
+      1_000_000;
+    return `$${usd.toFixed(4)}`;
+  };
   const countTokens = (usage) => {
     for (const bucket of [tokens.turn, tokens.total]) {
       bucket.input += (usage?.input_tokens ?? 0) + (usage?.cache_creation_input_tokens ?? 0);
       bucket.output += usage?.output_tokens ?? 0;
       bucket.cacheRead += usage?.cache_read_input_tokens ?? 0;
+      bucket.cacheWrite += usage?.cache_creation_input_tokens ?? 0;
     }
     usageTotal.textContent = `Total: ${tokenText(tokens.total)} tokens`;
+    if (usageCost && price) usageCost.textContent = `Cost: ${costText(tokens.total)} (${model})`;
   };
   const endTurnUsage = () => {
     const turn = tokens.turn;
     if (turn.input + turn.output + turn.cacheRead === 0) return;
-    line("usage", "usage", `Tokens this turn: ${tokenText(turn)}`);
-    tokens.turn = { input: 0, output: 0, cacheRead: 0 };
+    line("usage", "usage", `Tokens this turn: ${tokenText(turn)}`, price ? ` · ${costText(turn)}` : "");
+    tokens.turn = noTokens();
   };
   // Skill calls by their event id, for their mode: inline (no thread), fork (a thread of its name started before
   // its result) or background (its result is the handle of a fork that runs on).
@@ -1929,7 +1957,12 @@ async function showChat([id], draw) {
     session.title || session.id,
     trail(["Sessions", "/sessions"]),
     heading(session.title || session.id),
-    el("p", { className: "meta" }, `Agent: ${session.agent?.name ?? ""}`),
+    el(
+      "p",
+      { className: "meta" },
+      `Agent: ${session.agent?.name ?? ""} · `,
+      link("What the model was given", modelInputPath(id), { id: "session-model-input" }),
+    ),
     el(
       "div",
       { className: "actions" },
@@ -1998,6 +2031,7 @@ async function showChat([id], draw) {
         { className: "side", "aria-label": "Session details" },
         el("h3", {}, "Tokens"),
         usageTotal,
+        usageCost,
         el("h3", {}, "Skills loaded"),
         skillsLoaded,
         el("h3", {}, "References read"),
@@ -2033,6 +2067,201 @@ async function showChat([id], draw) {
   stream();
 }
 
+// ---- what the model was given ----
+
+const modelInputPath = (id) => `${sessionPath(id)}/model-input`;
+
+/** What each `<system-reminder>` kind is, as the view names it. */
+const REMINDER_KINDS = {
+  listing: "Skill listing",
+  delta: "Listing delta",
+  reattached: "Skills re-attached after compaction",
+  other: "Note",
+};
+
+/** What happened to a skill, in words. */
+const SKILL_EVENT_WORDS = {
+  inline: "expanded inline",
+  fork: "run as a fork",
+  expired: "expired (its expansion replaced by a stub)",
+};
+
+/** What a skill is now, in words. */
+const SKILL_NOW_WORDS = { listed: "listed only", expanded: "expanded", forked: "forked", expired: "expired" };
+
+/** Whose conversation carried something: the main agent's, or a fork's. */
+function agentText(agentId) {
+  return agentId ? `fork ${agentId}` : "main agent";
+}
+
+/**
+ * A session's model input (`GET /v1/skillwright/sessions/<id>/model-input`, read from its stored transcript):
+ * its skills and what became of them, each `<system-reminder>` block as sent (the listing, its deltas), the
+ * skills' invocations and expiries, and each tool call beside the result the model was given. Every text is
+ * put in the page as text.
+ */
+async function showModelInput([id], draw) {
+  const [session, input] = await Promise.all([
+    api(`/v1/sessions/${encodeURIComponent(id)}`),
+    api(`/v1/skillwright/sessions/${encodeURIComponent(id)}/model-input`),
+  ]);
+  const title = session.title || session.id;
+  const firstListing = input.reminders.findIndex((r) => r.kind === "listing");
+  const reminders =
+    input.reminders.length === 0
+      ? el(
+          "p",
+          { className: "empty" },
+          "No skill listing in the conversation yet (none was sent, or no turn has run).",
+        )
+      : el(
+          "ol",
+          { id: "model-reminders", className: "plain-list" },
+          input.reminders.map((r, i) =>
+            el(
+              "li",
+              { "data-kind": r.kind },
+              el(
+                "details",
+                { className: "reminder", open: i === firstListing },
+                el(
+                  "summary",
+                  {},
+                  `${REMINDER_KINDS[r.kind] ?? r.kind} — ${agentText(r.agentId)}, `,
+                  timeText(r.at),
+                ),
+                el("pre", { className: "reminder-text", tabindex: "0" }, r.text),
+              ),
+            ),
+          ),
+        );
+  const skills =
+    input.skills.length === 0
+      ? el("p", { className: "empty" }, "No skill was listed or invoked.")
+      : el(
+          "div",
+          { id: "model-skills" },
+          table(
+            ["Skill", "Listed", "Expanded inline", "Forked", "Expired", "Now"],
+            input.skills.map((s) => [
+              s.name,
+              s.listed ? "yes" : "no",
+              String(s.inline),
+              String(s.forks),
+              String(s.expired),
+              SKILL_NOW_WORDS[s.now] ?? s.now,
+            ]),
+            "The session's skills",
+          ),
+        );
+  const events =
+    input.skillEvents.length === 0
+      ? el("p", { className: "empty" }, "No skill was invoked.")
+      : el(
+          "ol",
+          { id: "skill-events", className: "plain-list" },
+          input.skillEvents.map((e) =>
+            el(
+              "li",
+              { "data-kind": e.kind, "data-skill": e.name },
+              timeText(e.at),
+              " ",
+              el("strong", {}, e.name),
+              ` ${SKILL_EVENT_WORDS[e.kind] ?? e.kind}`,
+              e.args ? ` (arguments: ${e.args})` : "",
+              e.agentId ? ` by ${agentText(e.agentId)}` : "",
+              e.forkId ? ` as ${agentText(e.forkId)}` : "",
+              e.text
+                ? el(
+                    "details",
+                    { className: "call" },
+                    el("summary", {}, e.kind === "fork" ? "The fork's task" : "The text the model was given"),
+                    el("pre", { className: "skill-text", tabindex: "0" }, e.text),
+                  )
+                : "",
+            ),
+          ),
+        );
+  const calls =
+    input.calls.length === 0
+      ? el("p", { className: "empty" }, "No tool call.")
+      : el(
+          "ol",
+          { id: "model-calls", className: "plain-list" },
+          input.calls.map((c) =>
+            el(
+              "li",
+              {
+                "data-call": c.id,
+                "data-state": c.result === undefined ? "unanswered" : c.isError ? "error" : "done",
+              },
+              timeText(c.at),
+              " ",
+              el("strong", {}, c.name),
+              ` — ${agentText(c.agentId)}${c.result === undefined ? ", no result" : c.isError ? ", error" : ""}`,
+              el(
+                "details",
+                { className: "call" },
+                el("summary", {}, "Input and result"),
+                el(
+                  "div",
+                  { className: "call-grid" },
+                  el(
+                    "div",
+                    {},
+                    el("h4", {}, "Input"),
+                    el(
+                      "pre",
+                      { className: "call-input", tabindex: "0" },
+                      JSON.stringify(c.input ?? {}, null, 2),
+                    ),
+                  ),
+                  el(
+                    "div",
+                    {},
+                    el("h4", {}, "Result"),
+                    el("pre", { className: "call-result", tabindex: "0" }, c.result ?? "(no result)"),
+                  ),
+                ),
+              ),
+            ),
+          ),
+        );
+  const compacted = input.compactions.length;
+  draw(
+    `What the model was given — ${title}`,
+    trail(["Sessions", "/sessions"], [title, sessionPath(id)]),
+    heading("What the model was given"),
+    el(
+      "p",
+      { className: "meta" },
+      "From the session's stored conversation. The session's events as they happened are in ",
+      link("its timeline", sessionPath(id), { id: "model-input-timeline" }),
+      ".",
+      compacted > 0 ? ` The conversation was compacted ${compacted} time${compacted === 1 ? "" : "s"}.` : "",
+    ),
+    el("section", { "aria-labelledby": "mi-skills" }, el("h3", { id: "mi-skills" }, "Skills"), skills),
+    el(
+      "section",
+      { "aria-labelledby": "mi-listing" },
+      el("h3", { id: "mi-listing" }, "Skill listing and deltas, as sent"),
+      reminders,
+    ),
+    el(
+      "section",
+      { "aria-labelledby": "mi-events" },
+      el("h3", { id: "mi-events" }, "Skills invoked and expired"),
+      events,
+    ),
+    el(
+      "section",
+      { "aria-labelledby": "mi-calls" },
+      el("h3", { id: "mi-calls" }, "Tool calls and their results"),
+      calls,
+    ),
+  );
+}
+
 // ---- addresses ----
 
 /**
@@ -2044,6 +2273,7 @@ async function showChat([id], draw) {
 const ROUTES = [
   { pattern: /^\/sessions$/, section: "sessions", show: showSessions },
   { pattern: /^\/sessions\/([^/]+)$/, section: "sessions", show: showChat },
+  { pattern: /^\/sessions\/([^/]+)\/model-input$/, section: "sessions", show: showModelInput },
   { pattern: /^\/agents$/, section: "agents", show: showAgents },
   { pattern: /^\/skills$/, section: "skills", show: showSkills },
   { pattern: /^\/skills\/([^/]+)$/, section: "skills", show: showSkill },
