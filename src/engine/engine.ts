@@ -17,6 +17,7 @@ import { promptTemplateDirs } from "../prompt-templates/load-templates.js";
 import { answersTo } from "../skill/skill.js";
 import { mcpServersNeeded } from "../skill/skill-needs.js";
 import { type SkillFilter, type SkillSwitches, skillFilterFrom } from "../skill-filter.js";
+import { analyzedText } from "../skill-search/analyze.js";
 import { INDEX_CACHE_SUFFIX, type IndexCacheOptions } from "../skill-search/index-cache.js";
 import type { SkillSource } from "../sources/skill-source.js";
 import { type SkillWatcher, startSkillWatcher, type WatchOptions } from "../watch/skill-watcher.js";
@@ -233,7 +234,10 @@ export function createEngine(options: EngineOptions): Engine {
     fs,
     roots,
     categories: async () => (await extensions()).settings.settings.skills?.categories === true,
-    ...(cacheOptions === undefined ? {} : { cache: { ...cacheOptions, now: options.now ?? Date.now } }),
+    // The heads are kept with their search terms, so that no run analyses an unchanged description again.
+    ...(cacheOptions === undefined
+      ? {}
+      : { cache: { ...cacheOptions, now: options.now ?? Date.now, analyze: analyzedText } }),
   });
   // The servers only skills need start when such a skill is invoked (issue #42): named by the needs of the file
   // and plugin skills (the MCP source is not asked: it is what starts the others).

@@ -66,6 +66,14 @@ export function analyze(text: string, memo?: Map<string, string>): string[] {
 }
 
 /**
+ * The terms of a text (see {@link analyze}) joined by single spaces: what the discovery cache keeps of a head
+ * field (`skill/skill-terms.ts`) and `scoreDocuments` reads back without analysing again. Pure.
+ */
+export function analyzedText(text: string): string {
+  return text === "" ? "" : analyze(text).join(" ");
+}
+
+/**
  * The terms of a skill name: its parts (split on `-`, `_`, `:`, `.` and camelCase, see {@link analyze}) and,
  * when it has several, the whole name run together, so `pydicom`, `k8s` and `torch-geometric` match
  * `torchgeometric` too. Pure.

@@ -237,10 +237,52 @@ export function scoreFloor(matches: LexicalMatches, count: number): number {
 }
 
 /**
+ * Hands each term of `analyzed` (terms joined by single spaces, see `analyzedText`) that a query term matches
+ * (the same term, or a longer one it begins when it has {@link PREFIX_MIN_CHARS}+ characters) to `onMatch`, in
+ * order, and returns how many terms `analyzed` has. It looks only where a query term occurs in the text: a term
+ * is cut out only when it matches, so a head kept analysed is scored without a string per word. Pure.
+ */
+export function eachMatchingTerm(
+  analyzed: string,
+  terms: readonly string[],
+  onMatch: (term: string) => void,
+): number {
+  if (analyzed === "") return 0;
+  const space = 32;
+  // Where matching terms start; made only when a term matches (most fields of most skills match none).
+  let starts: number[] | undefined;
+  for (const term of terms) {
+    const prefix = term.length >= PREFIX_MIN_CHARS;
+    for (let at = analyzed.indexOf(term); at !== -1; at = analyzed.indexOf(term, at + 1)) {
+      if (at > 0 && analyzed.charCodeAt(at - 1) !== space) continue;
+      const end = at + term.length;
+      if (!prefix && end < analyzed.length && analyzed.charCodeAt(end) !== space) continue;
+      if (starts === undefined) starts = [];
+      starts.push(at);
+    }
+  }
+  if (starts !== undefined) {
+    // Two query terms may match one term (`postgres` and `postgresql` both match `postgresql`): once.
+    starts.sort((a, b) => a - b);
+    let last = -1;
+    for (const at of starts) {
+      if (at === last) continue;
+      last = at;
+      const end = analyzed.indexOf(" ", at);
+      onMatch(analyzed.slice(at, end === -1 ? analyzed.length : end));
+    }
+  }
+  let count = 1;
+  for (let at = analyzed.indexOf(" "); at !== -1; at = analyzed.indexOf(" ", at + 1)) count += 1;
+  return count;
+}
+
+/**
  * The same scores as {@link queryLexicalIndex} over an index of `documents` (but for its cap of 16 longer words
  * per prefix), computed without building one:
  * each document's words are looked at once and only the query's terms are counted, so a one-off search (the
- * listing focus, on heads) costs one pass over the text. Pure.
+ * listing focus, on heads) costs one pass over the text; a field the document gives `analyzed` is not analysed
+ * again, only searched for the query's terms ({@link eachMatchingTerm}). Pure.
  */
 export function scoreDocuments(
   documents: readonly SkillDocument[],
@@ -298,7 +340,9 @@ export function scoreDocuments(
         }
         freq[f] = (freq[f] ?? 0) + 1;
       };
-      if (field === "name") for (const term of analyzeName(text)) count(term);
+      const analyzed = document.analyzed?.[field];
+      if (analyzed !== undefined) length = eachMatchingTerm(analyzed, terms, count);
+      else if (field === "name") for (const term of analyzeName(text)) count(term);
       else
         eachWord(text, (raw) => {
           const found = factorOfRaw(raw);
