@@ -6,7 +6,7 @@ import { isRecord } from "../is-record.js";
 import type { HeadResult, SkillFileRef } from "../skill/load-skill.js";
 import { normalizeMeta } from "../skill/schema.js";
 import type { SkillKind, SkillMeta } from "../skill/skill.js";
-import type { SkillTerms, TermAnalyzer } from "../skill/skill-terms.js";
+import { nameFieldText, type SkillTermAnalyzers, type SkillTerms } from "../skill/skill-terms.js";
 import { pruneCacheDir } from "./cache-prune.js";
 
 /*
@@ -48,7 +48,7 @@ export interface HeadCacheOptions {
    * The skill search's analysis: when given, each head put is kept with its fields' search terms
    * (`skill-terms.ts`), and each hit comes back with them. The key must cover the analysis (it is the build's).
    */
-  analyze?: TermAnalyzer;
+  analyze?: SkillTermAnalyzers;
 }
 
 /** The cache for one discovery: read once, looked up once, then the misses put, written back once at the end. */
@@ -78,7 +78,7 @@ export interface HeadCache {
  * `[path, fileId, size, mtimeMs, ctimeMs, name, kind, meta, terms, diagnostics?]`, one line each: an array, and
  * `meta` holds only the fields that differ from a skill with empty frontmatter (0 when the head has no meta): a
  * cold `JSON.parse` of 1,000 full entries took 6.6 ms, of these 1.5 ms. `terms`: the search terms of the
- * description, `when_to_use` and argument hint (0: not analysed, or no meta).
+ * name field, description, `when_to_use` and argument hint (0: not analysed, or no meta).
  */
 type Entry = [
   string,
@@ -92,8 +92,11 @@ type Entry = [
   StoredTerms | 0,
   Diagnostic[]?,
 ];
-/** The `…Terms` strings of a {@link SkillTerms}, in its order; the texts are the meta's own. */
-type StoredTerms = [string, string, string];
+/**
+ * The `…Terms` strings of a {@link SkillTerms}, in its order; the texts are the meta's own, and the name field's
+ * that of the entry's name (a plugin's skill answers to another name: its terms are analysed afresh).
+ */
+type StoredTerms = [string, string, string, string];
 
 /** Reads the cache file (a missing, unreadable, corrupt or foreign one reads as empty). Never throws. */
 export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCache> {
@@ -183,7 +186,7 @@ export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCach
         ref.name,
         ref.kind,
         meta,
-        analyze === undefined || head.meta === undefined ? 0 : storedTerms(analyze, head.meta),
+        analyze === undefined || head.meta === undefined ? 0 : storedTerms(analyze, ref.name, head.meta),
       ];
       if (head.diagnostics.length > 0) entry.push(head.diagnostics);
       puts.set(ref.path, entry);
@@ -351,23 +354,30 @@ function headOf(template: SkillMeta, entry: Entry): HeadResult {
   const full = expand(template, meta);
   return stored === 0
     ? { meta: full, diagnostics, fileId }
-    : { meta: full, diagnostics, fileId, terms: termsOf(full, stored) };
+    : { meta: full, diagnostics, fileId, terms: termsOf(entry[5], full, stored) };
 }
 
 /** The search terms a put keeps for a head's meta. */
-function storedTerms(analyze: TermAnalyzer, meta: SkillMeta): StoredTerms {
-  return [analyze(meta.description), analyze(meta.whenToUse ?? ""), analyze(meta.argumentHint ?? "")];
+function storedTerms(analyze: SkillTermAnalyzers, name: string, meta: SkillMeta): StoredTerms {
+  return [
+    analyze.name(nameFieldText(name, meta.alias)),
+    analyze.text(meta.description),
+    analyze.text(meta.whenToUse ?? ""),
+    analyze.text(meta.argumentHint ?? ""),
+  ];
 }
 
 /** The terms an entry kept, beside the texts they were analysed from (the meta it kept with them). */
-function termsOf(meta: SkillMeta, stored: StoredTerms): SkillTerms {
+function termsOf(name: string, meta: SkillMeta, stored: StoredTerms): SkillTerms {
   return {
+    name: nameFieldText(name, meta.alias),
+    nameTerms: stored[0],
     description: meta.description,
-    descriptionTerms: stored[0],
+    descriptionTerms: stored[1],
     whenToUse: meta.whenToUse ?? "",
-    whenToUseTerms: stored[1],
+    whenToUseTerms: stored[2],
     argumentHint: meta.argumentHint ?? "",
-    argumentHintTerms: stored[2],
+    argumentHintTerms: stored[3],
   };
 }
 
@@ -507,13 +517,14 @@ function isEntry(value: unknown): value is Entry {
   );
 }
 
-/** Three strings. */
+/** Four strings. */
 function isStoredTerms(value: unknown): value is StoredTerms {
   return (
     Array.isArray(value) &&
-    value.length === 3 &&
+    value.length === 4 &&
     typeof value[0] === "string" &&
     typeof value[1] === "string" &&
-    typeof value[2] === "string"
+    typeof value[2] === "string" &&
+    typeof value[3] === "string"
   );
 }

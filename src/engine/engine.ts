@@ -17,7 +17,7 @@ import { promptTemplateDirs } from "../prompt-templates/load-templates.js";
 import { answersTo } from "../skill/skill.js";
 import { mcpServersNeeded } from "../skill/skill-needs.js";
 import { type SkillFilter, type SkillSwitches, skillFilterFrom } from "../skill-filter.js";
-import { analyzedText } from "../skill-search/analyze.js";
+import { analyzedName, analyzedText } from "../skill-search/analyze.js";
 import { INDEX_CACHE_SUFFIX, type IndexCacheOptions } from "../skill-search/index-cache.js";
 import type { SkillSource } from "../sources/skill-source.js";
 import { type SkillWatcher, startSkillWatcher, type WatchOptions } from "../watch/skill-watcher.js";
@@ -25,6 +25,8 @@ import { createMcpSource, createPluginSource } from "./extension-sources.js";
 import type { Extensions } from "./extensions.js";
 import { hostNeedFacts } from "./need-facts.js";
 
+/** The skill search's analysis, which the discovery cache keeps each head's terms by. */
+const HEAD_TERMS = { name: analyzedName, text: analyzedText };
 /** Where the engine looks and what it uses: the directories, the environment, and the injected file system. */
 export interface EngineOptions {
   cwd: string;
@@ -237,7 +239,7 @@ export function createEngine(options: EngineOptions): Engine {
     // The heads are kept with their search terms, so that no run analyses an unchanged description again.
     ...(cacheOptions === undefined
       ? {}
-      : { cache: { ...cacheOptions, now: options.now ?? Date.now, analyze: analyzedText } }),
+      : { cache: { ...cacheOptions, now: options.now ?? Date.now, analyze: HEAD_TERMS } }),
   });
   // The servers only skills need start when such a skill is invoked (issue #42): named by the needs of the file
   // and plugin skills (the MCP source is not asked: it is what starts the others).

@@ -84,6 +84,11 @@ export function analyzeName(name: string): string[] {
   return parts.length > 1 && whole !== "" ? [...parts, whole] : parts;
 }
 
+/** The terms of a name field ({@link analyzeName}) joined by single spaces, as `analyzedText` joins a text's. Pure. */
+export function analyzedName(name: string): string {
+  return name === "" ? "" : analyzeName(name).join(" ");
+}
+
 /** The distinct terms of a query, first occurrences only, at most {@link MAX_QUERY_TERMS}. Pure. */
 export function queryTerms(query: string): string[] {
   return [...new Set(analyze(query))].slice(0, MAX_QUERY_TERMS);

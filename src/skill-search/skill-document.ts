@@ -1,4 +1,5 @@
 import type { Skill } from "../skill/skill.js";
+import { nameFieldText } from "../skill/skill-terms.js";
 
 /** The fields of a skill the search reads, in index order. */
 export const SEARCH_FIELDS = [
@@ -59,7 +60,7 @@ export function skillDocument(
   return {
     name: skill.name,
     fields: {
-      name: skill.alias === undefined ? skill.name : `${skill.name} ${skill.alias}`,
+      name: nameFieldText(skill.name, skill.alias),
       description: skill.description,
       whenToUse: skill.whenToUse ?? "",
       argumentHint: skill.argumentHint ?? "",
@@ -80,6 +81,7 @@ export function headDocument(
   const terms = skill.terms;
   if (terms === undefined) return document;
   const analyzed: Partial<Record<SearchField, string>> = {};
+  if (terms.name === document.fields.name) analyzed.name = terms.nameTerms;
   if (terms.description === document.fields.description) analyzed.description = terms.descriptionTerms;
   if (terms.whenToUse === document.fields.whenToUse) analyzed.whenToUse = terms.whenToUseTerms;
   if (terms.argumentHint === document.fields.argumentHint) analyzed.argumentHint = terms.argumentHintTerms;

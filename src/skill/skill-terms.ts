@@ -8,6 +8,10 @@
  * the skill with another description falls back to analysing the text).
  */
 export interface SkillTerms {
+  /** The name field's text: the name, then the alias after a space when there is one. */
+  name: string;
+  /** Its terms as the search analyses a name (its parts, and the whole name run together). */
+  nameTerms: string;
   description: string;
   descriptionTerms: string;
   /** `when_to_use`, "" when absent. */
@@ -20,3 +24,14 @@ export interface SkillTerms {
 
 /** Analyses a field's text into its terms joined by single spaces (the skill search's analysis). Pure. */
 export type TermAnalyzer = (text: string) => string;
+
+/** The skill search's analysis of a name field and of the other head fields, each as a {@link TermAnalyzer}. */
+export interface SkillTermAnalyzers {
+  name: TermAnalyzer;
+  text: TermAnalyzer;
+}
+
+/** The name field's text of a skill called `name` with `alias` (what the search reads as its name). Pure. */
+export function nameFieldText(name: string, alias: string | undefined): string {
+  return alias === undefined ? name : `${name} ${alias}`;
+}

@@ -8,7 +8,7 @@ import { createEngine } from "../../src/engine/engine.js";
 import { createNodeFs, type FsOps } from "../../src/io/fs.js";
 import { listingFocus } from "../../src/session/listing-focus.js";
 import { splitFrontmatter } from "../../src/skill/frontmatter-core.js";
-import { analyzedText } from "../../src/skill-search/analyze.js";
+import { analyzedName, analyzedText } from "../../src/skill-search/analyze.js";
 import { type TmpTree, type TreeEntry, tmpTree } from "../support/tmp-tree.js";
 import { skillMd, treeSkills } from "./engine-for.js";
 import { spyFs } from "./spy-fs.js";
@@ -224,6 +224,8 @@ describe("discovery through the head cache", () => {
     expect(skill(t, await run(t), "plain")?.terms).toBeUndefined();
     const warm = await run(t);
     expect(skill(t, warm, "plain")?.terms).toEqual({
+      name: "plain",
+      nameTerms: analyzedName("plain"),
       description: "plain one",
       descriptionTerms: analyzedText("plain one"),
       whenToUse: "",
@@ -232,7 +234,7 @@ describe("discovery through the head cache", () => {
       argumentHintTerms: "",
     });
     expect(await readFile(cacheFileFor(t.path("cache"), t.path("home/repo")), "utf8")).toContain(
-      JSON.stringify([analyzedText("plain one"), "", ""]),
+      JSON.stringify([analyzedName("plain"), analyzedText("plain one"), "", ""]),
     );
     expect(focus(warm, "tabulate spreadsheets")).not.toContain("plain");
 

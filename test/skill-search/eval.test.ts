@@ -4,8 +4,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Skill } from "../../src/skill/skill.js";
-import type { SkillTerms } from "../../src/skill/skill-terms.js";
-import { analyzedText, queryTerms } from "../../src/skill-search/analyze.js";
+import { nameFieldText, type SkillTerms } from "../../src/skill/skill-terms.js";
+import { analyzedName, analyzedText, queryTerms } from "../../src/skill-search/analyze.js";
 import {
   buildLexicalIndex,
   queryLexicalIndex,
@@ -70,6 +70,8 @@ describe("scoreDocuments", () => {
 
 describe("scoreDocuments on heads kept analysed (the discovery cache's terms)", () => {
   const termsOf = (s: Skill): SkillTerms => ({
+    name: nameFieldText(s.name, s.alias),
+    nameTerms: analyzedName(nameFieldText(s.name, s.alias)),
     description: s.description,
     descriptionTerms: analyzedText(s.description),
     whenToUse: s.whenToUse ?? "",
@@ -83,7 +85,9 @@ describe("scoreDocuments on heads kept analysed (the discovery cache's terms)", 
   it("gives exactly the scores, in the same order, as analysing the text, for every request and its words", () => {
     const plain = skills.map((s) => skillDocument(s, undefined));
     const kept = skills.map((s) => headDocument({ ...s, terms: termsOf(s) }));
-    expect(kept.filter((d) => d.analyzed?.description === undefined)).toEqual([]);
+    expect(
+      kept.filter((d) => d.analyzed?.description === undefined || d.analyzed.name === undefined),
+    ).toEqual([]);
     // Prefixes (`postgres` → `postgresql`), repeats and two query terms matching one word included.
     const queries = [
       ...requests.map((r) => r.request),
@@ -103,6 +107,9 @@ describe("scoreDocuments on heads kept analysed (the discovery cache's terms)", 
     const changed = { ...first, description: "reconcile ledger invoices", terms: termsOf(first) };
     const document = headDocument(changed);
     expect(document.analyzed?.description).toBeUndefined();
+    expect(document.analyzed?.name).toBe(termsOf(first).nameTerms);
+    // A renamed copy (a plugin's namespace, a nested skill) has its name analysed afresh.
+    expect(headDocument({ ...changed, name: "other-name" }).analyzed?.name).toBeUndefined();
     expect(scoreDocuments([document], queryTerms("reconcile invoices")).docs.length).toBe(1);
   });
 });
