@@ -15,7 +15,7 @@ import { pruneCacheDir } from "./cache-prune.js";
  * of open/fstat/read/close plus parsing; a CLI run in a project of 1,000 skills starts ~20 ms sooner. Dirs
  * are still listed every run, so added and removed skills are always seen; only file contents are cached.
  *
- * The file is line-delimited: a header line `{"format":3,"key":…}`, then one JSON array per file. A discovery
+ * The file is line-delimited: a header line `{"format":4,"key":…}`, then one JSON array per file. A discovery
  * looks its files up in one synchronous pass over the lines, parsing one line at a time and handing each hit on
  * at once: no map of every entry, and the text is dropped when the pass ends (at 50k skills the whole parsed
  * file beside the text was ~50 MB of the CLI's peak memory).
