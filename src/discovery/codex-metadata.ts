@@ -23,14 +23,21 @@ export function applyCodexMetadata(skill: Skill, metadata: CodexMetadata): Skill
   };
 }
 
-/** True when `path` is a regular file; a synchronous stat when the fs has one (most folders have no such file). */
-async function isFile(fs: FsOps, path: string): Promise<boolean> {
+/**
+ * True when `path` is a regular file. Most skill folders have no such file: with the fs's `statSyncIfAny` a miss
+ * costs neither a thrown error (1,000 of them were ~10 ms of a warm 1,000-skill run) nor a promise.
+ */
+function isFile(fs: FsOps, path: string): boolean | Promise<boolean> {
   try {
-    const stat = fs.statSync === undefined ? await fs.stat(path) : fs.statSync(path);
-    return stat.kind === "file";
+    if (fs.statSyncIfAny !== undefined) return fs.statSyncIfAny(path)?.kind === "file";
+    if (fs.statSync !== undefined) return fs.statSync(path).kind === "file";
   } catch {
     return false;
   }
+  return fs.stat(path).then(
+    (stat) => stat.kind === "file",
+    () => false,
+  );
 }
 
 /**
@@ -47,7 +54,13 @@ export async function withCodexMetadata(
   const out: Skill[] = [];
   for (const skill of skills) {
     const path = join(skill.baseDir, OPENAI_YAML_PATH);
-    if (skill.kind !== "skill" || skill.filePath === "" || !(await isFile(fs, path))) {
+    if (skill.kind !== "skill" || skill.filePath === "") {
+      out.push(skill);
+      continue;
+    }
+    // Awaited only when the answer is a promise: no microtask per skill on the synchronous path.
+    const found = isFile(fs, path);
+    if (found === false || (found !== true && !(await found))) {
       out.push(skill);
       continue;
     }

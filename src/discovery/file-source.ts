@@ -1,4 +1,5 @@
 import type { FsOps } from "../io/fs.js";
+import type { SkillTermAnalyzers } from "../skill/skill-terms.js";
 import type { RootReport, SkillSource, SourceListing } from "../sources/skill-source.js";
 import { cacheFileFor } from "./cache-file.js";
 import { withCodexMetadata } from "./codex-metadata.js";
@@ -12,7 +13,7 @@ export interface FileSourceOptions {
   /** The roots in precedence order and the project dir the head cache is kept for; asked at each listing. */
   roots: () => Promise<{ roots: SkillRoot[]; projectDir: string }>;
   /** Keep parsed heads between runs in `dir` (one file per project); entries of another `key` are ignored. */
-  cache?: { dir: string; key: string; now: () => number };
+  cache?: { dir: string; key: string; now: () => number; analyze?: SkillTermAnalyzers };
   /** The settings' `skills.categories` (asked at each listing): `.claude/skills` category folders are read too. */
   categories?: () => Promise<boolean>;
 }
@@ -38,6 +39,7 @@ export function createFileSource(options: FileSourceOptions): SkillSource {
               file: cacheFileFor(settings.dir, projectDir),
               key: settings.key,
               now: settings.now(),
+              ...(settings.analyze === undefined ? {} : { analyze: settings.analyze }),
             });
       const scanned = await scanSkillRoots({
         fs,

@@ -6,6 +6,7 @@ import { isRecord } from "../is-record.js";
 import type { HeadResult, SkillFileRef } from "../skill/load-skill.js";
 import { normalizeMeta } from "../skill/schema.js";
 import type { SkillKind, SkillMeta } from "../skill/skill.js";
+import { nameFieldText, type SkillTermAnalyzers, type SkillTerms } from "../skill/skill-terms.js";
 import { pruneCacheDir } from "./cache-prune.js";
 
 /*
@@ -14,14 +15,14 @@ import { pruneCacheDir } from "./cache-prune.js";
  * of open/fstat/read/close plus parsing; a CLI run in a project of 1,000 skills starts ~20 ms sooner. Dirs
  * are still listed every run, so added and removed skills are always seen; only file contents are cached.
  *
- * The file is line-delimited: a header line `{"format":3,"key":…}`, then one JSON array per file. A discovery
+ * The file is line-delimited: a header line `{"format":4,"key":…}`, then one JSON array per file. A discovery
  * looks its files up in one synchronous pass over the lines, parsing one line at a time and handing each hit on
  * at once: no map of every entry, and the text is dropped when the pass ends (at 50k skills the whole parsed
  * file beside the text was ~50 MB of the CLI's peak memory).
  */
 
 /** Bump when the shape of a cached entry changes. The caller's key covers code changes (version, build). */
-export const HEAD_CACHE_FORMAT = 3;
+export const HEAD_CACHE_FORMAT = 4;
 /**
  * Files whose stamp is this recent are not kept: on a file system with coarse timestamps (1-2 s), a second
  * edit within the same tick that keeps the size would keep the stamp too (git's "racily clean" problem).
@@ -43,6 +44,11 @@ export interface HeadCacheOptions {
   key: string;
   /** The current time (ms since the epoch), for the racy window. */
   now: number;
+  /**
+   * The skill search's analysis: when given, each head put is kept with its fields' search terms
+   * (`skill-terms.ts`), and each hit comes back with them. The key must cover the analysis (it is the build's).
+   */
+  analyze?: SkillTermAnalyzers;
 }
 
 /** The cache for one discovery: read once, looked up once, then the misses put, written back once at the end. */
@@ -69,9 +75,10 @@ export interface HeadCache {
 }
 
 /**
- * `[path, fileId, size, mtimeMs, ctimeMs, name, kind, meta, diagnostics?]`, one line each: an array, and `meta`
- * holds only the fields that differ from a skill with empty frontmatter (0 when the head has no meta): a cold
- * `JSON.parse` of 1,000 full entries took 6.6 ms, of these 1.5 ms.
+ * `[path, fileId, size, mtimeMs, ctimeMs, name, kind, meta, terms, diagnostics?]`, one line each: an array, and
+ * `meta` holds only the fields that differ from a skill with empty frontmatter (0 when the head has no meta): a
+ * cold `JSON.parse` of 1,000 full entries took 6.6 ms, of these 1.5 ms. `terms`: the search terms of the
+ * name field, description, `when_to_use` and argument hint (0: not analysed, or no meta).
  */
 type Entry = [
   string,
@@ -82,12 +89,18 @@ type Entry = [
   string,
   SkillKind,
   Partial<SkillMeta> | 0,
+  StoredTerms | 0,
   Diagnostic[]?,
 ];
+/**
+ * The `…Terms` strings of a {@link SkillTerms}, in its order; the texts are the meta's own, and the name field's
+ * that of the entry's name (a plugin's skill answers to another name: its terms are analysed afresh).
+ */
+type StoredTerms = [string, string, string, string];
 
 /** Reads the cache file (a missing, unreadable, corrupt or foreign one reads as empty). Never throws. */
 export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCache> {
-  const { fs, file, key, now } = options;
+  const { fs, file, key, now, analyze } = options;
   // Every line of the file, the header first, read when called; dropped after `lookup` unless a rewrite will
   // copy the lines it used (read again then: holding every hit line would hold the whole text).
   let lines = await cacheLines(fs, file);
@@ -173,6 +186,7 @@ export async function openHeadCache(options: HeadCacheOptions): Promise<HeadCach
         ref.name,
         ref.kind,
         meta,
+        analyze === undefined || head.meta === undefined ? 0 : storedTerms(analyze, ref.name, head.meta),
       ];
       if (head.diagnostics.length > 0) entry.push(head.diagnostics);
       puts.set(ref.path, entry);
@@ -334,8 +348,37 @@ function headOf(template: SkillMeta, entry: Entry): HeadResult {
   // Indexes, not a destructuring pattern: that steps an array iterator per element.
   const fileId = entry[1];
   const meta = entry[7];
-  const diagnostics = entry[8] ?? [];
-  return meta === 0 ? { diagnostics, fileId } : { meta: expand(template, meta), diagnostics, fileId };
+  const stored = entry[8];
+  const diagnostics = entry[9] ?? [];
+  if (meta === 0) return { diagnostics, fileId };
+  const full = expand(template, meta);
+  return stored === 0
+    ? { meta: full, diagnostics, fileId }
+    : { meta: full, diagnostics, fileId, terms: termsOf(entry[5], full, stored) };
+}
+
+/** The search terms a put keeps for a head's meta. */
+function storedTerms(analyze: SkillTermAnalyzers, name: string, meta: SkillMeta): StoredTerms {
+  return [
+    analyze.name(nameFieldText(name, meta.alias)),
+    analyze.text(meta.description),
+    analyze.text(meta.whenToUse ?? ""),
+    analyze.text(meta.argumentHint ?? ""),
+  ];
+}
+
+/** The terms an entry kept, beside the texts they were analysed from (the meta it kept with them). */
+function termsOf(name: string, meta: SkillMeta, stored: StoredTerms): SkillTerms {
+  return {
+    name: nameFieldText(name, meta.alias),
+    nameTerms: stored[0],
+    description: meta.description,
+    descriptionTerms: stored[1],
+    whenToUse: meta.whenToUse ?? "",
+    whenToUseTerms: stored[2],
+    argumentHint: meta.argumentHint ?? "",
+    argumentHintTerms: stored[3],
+  };
 }
 
 /** One line's entry, or undefined when it is not valid JSON or not an entry. */
@@ -446,7 +489,7 @@ function plainValues(value: object, ancestors: Set<object>): boolean {
 
 /** The tuple's shape and the meta fields code downstream relies on (checked at lookup, one entry at a time). */
 function isEntry(value: unknown): value is Entry {
-  if (!Array.isArray(value) || value.length < 8 || value.length > 9) return false;
+  if (!Array.isArray(value) || value.length < 9 || value.length > 10) return false;
   const path: unknown = value[0];
   const fileId: unknown = value[1];
   const size: unknown = value[2];
@@ -455,12 +498,14 @@ function isEntry(value: unknown): value is Entry {
   const name: unknown = value[5];
   const kind: unknown = value[6];
   const meta: unknown = value[7];
-  const diagnostics: unknown = value[8];
+  const terms: unknown = value[8];
+  const diagnostics: unknown = value[9];
   if (typeof path !== "string" || typeof fileId !== "string" || typeof name !== "string") return false;
   if (kind !== "skill" && kind !== "command") return false;
   if (typeof size !== "number" || typeof mtimeMs !== "number" || typeof ctimeMs !== "number") return false;
   if (diagnostics !== undefined && !Array.isArray(diagnostics)) return false;
-  if (meta === 0) return true;
+  if (terms !== 0 && !isStoredTerms(terms)) return false;
+  if (meta === 0) return terms === 0;
   if (!isRecord(meta)) return false;
   const listOk = (field: string) => meta[field] === undefined || Array.isArray(meta[field]);
   return (
@@ -469,5 +514,17 @@ function isEntry(value: unknown): value is Entry {
     listOk("allowedTools") &&
     listOk("disallowedTools") &&
     (meta.extra === undefined || isRecord(meta.extra))
+  );
+}
+
+/** Four strings. */
+function isStoredTerms(value: unknown): value is StoredTerms {
+  return (
+    Array.isArray(value) &&
+    value.length === 4 &&
+    typeof value[0] === "string" &&
+    typeof value[1] === "string" &&
+    typeof value[2] === "string" &&
+    typeof value[3] === "string"
   );
 }

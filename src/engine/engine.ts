@@ -17,6 +17,7 @@ import { promptTemplateDirs } from "../prompt-templates/load-templates.js";
 import { answersTo } from "../skill/skill.js";
 import { mcpServersNeeded } from "../skill/skill-needs.js";
 import { type SkillFilter, type SkillSwitches, skillFilterFrom } from "../skill-filter.js";
+import { analyzedName, analyzedText } from "../skill-search/analyze.js";
 import { INDEX_CACHE_SUFFIX, type IndexCacheOptions } from "../skill-search/index-cache.js";
 import type { SkillSource } from "../sources/skill-source.js";
 import { type SkillWatcher, startSkillWatcher, type WatchOptions } from "../watch/skill-watcher.js";
@@ -24,6 +25,8 @@ import { createMcpSource, createPluginSource } from "./extension-sources.js";
 import type { Extensions } from "./extensions.js";
 import { hostNeedFacts } from "./need-facts.js";
 
+/** The skill search's analysis, which the discovery cache keeps each head's terms by. */
+const HEAD_TERMS = { name: analyzedName, text: analyzedText };
 /** Where the engine looks and what it uses: the directories, the environment, and the injected file system. */
 export interface EngineOptions {
   cwd: string;
@@ -233,7 +236,10 @@ export function createEngine(options: EngineOptions): Engine {
     fs,
     roots,
     categories: async () => (await extensions()).settings.settings.skills?.categories === true,
-    ...(cacheOptions === undefined ? {} : { cache: { ...cacheOptions, now: options.now ?? Date.now } }),
+    // The heads are kept with their search terms, so that no run analyses an unchanged description again.
+    ...(cacheOptions === undefined
+      ? {}
+      : { cache: { ...cacheOptions, now: options.now ?? Date.now, analyze: HEAD_TERMS } }),
   });
   // The catalog's latest listing of the skill folders, which the held servers below are read from: the catalog
   // asks the folders before the MCP source, so a session scans them once.

@@ -81,6 +81,11 @@ export interface FsOps {
    */
   statSync?(path: string): FileStat;
   /**
+   * {@link FsOps.statSync}, but undefined where nothing is at `path` (other failures still throw). Optional:
+   * asking after a file that is usually absent (a skill's `agents/openai.yaml`) then builds no error per miss.
+   */
+  statSyncIfAny?(path: string): FileStat | undefined;
+  /**
    * Reads a whole regular file synchronously through one open file, in chunks of at most `chunkBytes`: a reader
    * that parses as it goes never holds the whole text. Each chunk is valid only until the next is asked for.
    * Optional: the discovery cache reads its file this way when it is there, and whole otherwise.
@@ -160,6 +165,7 @@ function syncReads(): Pick<
   | "readdir"
   | "stat"
   | "statSync"
+  | "statSyncIfAny"
   | "realpath"
   | "readFile"
   | "readBytes"
@@ -206,6 +212,11 @@ function syncReads(): Pick<
       callbackFs.readdirSync(path, { withFileTypes: true }).map((e) => ({ name: e.name, kind: kindOf(e) })),
     stat: async (path) => statOf(callbackFs.statSync(path)),
     statSync: (path) => statOf(callbackFs.statSync(path)),
+    statSyncIfAny: (path) => {
+      // An absent file comes back as undefined, not as a thrown error: Node then captures no stack for it.
+      const stat = callbackFs.statSync(path, { throwIfNoEntry: false });
+      return stat === undefined ? undefined : statOf(stat);
+    },
     realpath: async (path) => callbackFs.realpathSync(path),
     readFile: async (path) => callbackFs.readFileSync(path, "utf8"),
     readBytes: async (path) => new Uint8Array(callbackFs.readFileSync(path)),

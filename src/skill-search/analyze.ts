@@ -66,6 +66,14 @@ export function analyze(text: string, memo?: Map<string, string>): string[] {
 }
 
 /**
+ * The terms of a text (see {@link analyze}) joined by single spaces: what the discovery cache keeps of a head
+ * field (`skill/skill-terms.ts`) and `scoreDocuments` reads back without analysing again. Pure.
+ */
+export function analyzedText(text: string): string {
+  return text === "" ? "" : analyze(text).join(" ");
+}
+
+/**
  * The terms of a skill name: its parts (split on `-`, `_`, `:`, `.` and camelCase, see {@link analyze}) and,
  * when it has several, the whole name run together, so `pydicom`, `k8s` and `torch-geometric` match
  * `torchgeometric` too. Pure.
@@ -74,6 +82,11 @@ export function analyzeName(name: string): string[] {
   const parts = analyze(name);
   const whole = name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
   return parts.length > 1 && whole !== "" ? [...parts, whole] : parts;
+}
+
+/** The terms of a name field ({@link analyzeName}) joined by single spaces, as `analyzedText` joins a text's. Pure. */
+export function analyzedName(name: string): string {
+  return name === "" ? "" : analyzeName(name).join(" ");
 }
 
 /** The distinct terms of a query, first occurrences only, at most {@link MAX_QUERY_TERMS}. Pure. */

@@ -237,10 +237,52 @@ export function scoreFloor(matches: LexicalMatches, count: number): number {
 }
 
 /**
+ * Hands each term of `analyzed` (terms joined by single spaces, see `analyzedText`) that a query term matches
+ * (the same term, or a longer one it begins when it has {@link PREFIX_MIN_CHARS}+ characters) to `onMatch`, in
+ * order, and returns how many terms `analyzed` has. It looks only where a query term occurs in the text: a term
+ * is cut out only when it matches, so a head kept analysed is scored without a string per word. Pure.
+ */
+export function eachMatchingTerm(
+  analyzed: string,
+  terms: readonly string[],
+  onMatch: (term: string) => void,
+): number {
+  if (analyzed === "") return 0;
+  const space = 32;
+  // Where matching terms start; made only when a term matches (most fields of most skills match none).
+  let starts: number[] | undefined;
+  for (const term of terms) {
+    const prefix = term.length >= PREFIX_MIN_CHARS;
+    for (let at = analyzed.indexOf(term); at !== -1; at = analyzed.indexOf(term, at + 1)) {
+      if (at > 0 && analyzed.charCodeAt(at - 1) !== space) continue;
+      const end = at + term.length;
+      if (!prefix && end < analyzed.length && analyzed.charCodeAt(end) !== space) continue;
+      if (starts === undefined) starts = [];
+      starts.push(at);
+    }
+  }
+  if (starts !== undefined) {
+    // Two query terms may match one term (`postgres` and `postgresql` both match `postgresql`): once.
+    starts.sort((a, b) => a - b);
+    let last = -1;
+    for (const at of starts) {
+      if (at === last) continue;
+      last = at;
+      const end = analyzed.indexOf(" ", at);
+      onMatch(analyzed.slice(at, end === -1 ? analyzed.length : end));
+    }
+  }
+  let count = 1;
+  for (let at = analyzed.indexOf(" "); at !== -1; at = analyzed.indexOf(" ", at + 1)) count += 1;
+  return count;
+}
+
+/**
  * The same scores as {@link queryLexicalIndex} over an index of `documents` (but for its cap of 16 longer words
  * per prefix), computed without building one:
  * each document's words are looked at once and only the query's terms are counted, so a one-off search (the
- * listing focus, on heads) costs one pass over the text. Pure.
+ * listing focus, on heads) costs one pass over the text; a field the document gives `analyzed` is not analysed
+ * again, only searched for the query's terms ({@link eachMatchingTerm}). Pure.
  */
 export function scoreDocuments(
   documents: readonly SkillDocument[],
@@ -281,34 +323,45 @@ export function scoreDocuments(
     }
     return found;
   };
-  documents.forEach((document, doc) => {
-    const local = new Map<string, Float64Array>();
-    SEARCH_FIELDS.forEach((field, f) => {
+  // The document and field being counted, and the field's length so far. One `count` and one word callback for
+  // the whole pass, and one map of the document's matched words cleared per document: a closure per field of
+  // every document and a map per document were most of what a pass over 1,000 heads allocated.
+  const local = new Map<string, Float64Array>();
+  let doc = 0;
+  let f = 0;
+  let length = 0;
+  const count = (word: string) => {
+    length += 1;
+    if (factor(word) === 0) return;
+    let freq = local.get(word);
+    if (freq === undefined) {
+      freq = new Float64Array(fieldCount);
+      local.set(word, freq);
+      hits.push({ doc, word, freq });
+    }
+    freq[f] = (freq[f] ?? 0) + 1;
+  };
+  const countRaw = (raw: string) => {
+    const found = factorOfRaw(raw);
+    if (found < 0) return;
+    if (found === 0) length += 1;
+    else count(rawTerm.get(raw) as string);
+  };
+  for (doc = 0; doc < documents.length; doc += 1) {
+    const document = documents[doc] as SkillDocument;
+    if (local.size > 0) local.clear();
+    for (f = 0; f < fieldCount; f += 1) {
+      const field = SEARCH_FIELDS[f] as SearchField;
       const text = document.fields[field];
-      if (text === "") return;
-      let length = 0;
-      const count = (word: string) => {
-        length += 1;
-        if (factor(word) === 0) return;
-        let freq = local.get(word);
-        if (freq === undefined) {
-          freq = new Float64Array(fieldCount);
-          local.set(word, freq);
-          hits.push({ doc, word, freq });
-        }
-        freq[f] = (freq[f] ?? 0) + 1;
-      };
-      if (field === "name") for (const term of analyzeName(text)) count(term);
-      else
-        eachWord(text, (raw) => {
-          const found = factorOfRaw(raw);
-          if (found < 0) return;
-          if (found === 0) length += 1;
-          else count(rawTerm.get(raw) as string);
-        });
+      if (text === "") continue;
+      length = 0;
+      const analyzed = document.analyzed?.[field];
+      if (analyzed !== undefined) length = eachMatchingTerm(analyzed, terms, count);
+      else if (field === "name") for (const term of analyzeName(text)) count(term);
+      else eachWord(text, countRaw);
       (lengths[f] as Float64Array)[doc] = length;
-    });
-  });
+    }
+  }
   const averages = lengths.map((l) => (l.length === 0 ? 0 : l.reduce((a, b) => a + b, 0) / l.length));
   const df = new Map<string, number>();
   for (const hit of hits) df.set(hit.word, (df.get(hit.word) ?? 0) + 1);

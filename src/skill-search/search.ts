@@ -14,7 +14,7 @@ import {
   scoreFloor,
 } from "./lexical-index.js";
 import type { RetrievalDocument, SkillRetriever } from "./retriever.js";
-import { skillDocument } from "./skill-document.js";
+import { headDocument, skillDocument } from "./skill-document.js";
 
 /** How many matches the skill search returns (SPEC §14.15). */
 export const SKILL_SEARCH_LIMIT = 10;
@@ -305,10 +305,7 @@ export function searchCallable<S extends Skill>(
   const whole = query.trim().toLowerCase();
   const terms = queryTerms(query);
   if (limit <= 0 || whole === "" || terms.length === 0) return [];
-  const matches = scoreDocuments(
-    callable.map((skill) => skillDocument(skill, undefined)),
-    terms,
-  );
+  const matches = scoreDocuments(callable.map(headDocument), terms);
   const ranked: Array<{ skill: S; score: number; exact: boolean; order: number }> = [];
   matches.docs.forEach((doc, i) => {
     const skill = callable[doc];

@@ -1,4 +1,5 @@
 import type { Skill } from "../skill/skill.js";
+import { nameFieldText } from "../skill/skill-terms.js";
 
 /** The fields of a skill the search reads, in index order. */
 export const SEARCH_FIELDS = [
@@ -22,6 +23,11 @@ export const MAX_INDEXED_BODY_CHARS = 2_000;
 export interface SkillDocument {
   name: string;
   fields: Record<SearchField, string>;
+  /**
+   * Fields whose terms are known already (`analyzedText` of the field's text: terms joined by single spaces);
+   * `scoreDocuments` reads these instead of analysing the text again.
+   */
+  analyzed?: Partial<Record<SearchField, string>>;
 }
 
 const HEADING = /^#{1,6}[ \t]+(.+)$/;
@@ -39,7 +45,9 @@ export function skillDocument(
   const headings: string[] = [];
   const text: string[] = [];
   let inFence = false;
-  for (const line of (body ?? "").slice(0, MAX_INDEXED_BODY_CHARS).split("\n")) {
+  // No body: no lines to sort (the listing focus documents every head of a session's skills).
+  const lines = body === undefined ? [] : body.slice(0, MAX_INDEXED_BODY_CHARS).split("\n");
+  for (const line of lines) {
     if (FENCE.test(line)) {
       inFence = !inFence;
       continue;
@@ -52,7 +60,7 @@ export function skillDocument(
   return {
     name: skill.name,
     fields: {
-      name: skill.alias === undefined ? skill.name : `${skill.name} ${skill.alias}`,
+      name: nameFieldText(skill.name, skill.alias),
       description: skill.description,
       whenToUse: skill.whenToUse ?? "",
       argumentHint: skill.argumentHint ?? "",
@@ -60,4 +68,23 @@ export function skillDocument(
       body: text.join("\n"),
     },
   };
+}
+
+/**
+ * A skill's searchable head (no body, see {@link skillDocument}), with the head fields' terms the discovery
+ * cache kept (`skill.terms`) where they were analysed from the very text the skill holds now. Pure.
+ */
+export function headDocument(
+  skill: Pick<Skill, "name" | "alias" | "description" | "whenToUse" | "argumentHint" | "terms">,
+): SkillDocument {
+  const document = skillDocument(skill, undefined);
+  const terms = skill.terms;
+  if (terms === undefined) return document;
+  const analyzed: Partial<Record<SearchField, string>> = {};
+  if (terms.name === document.fields.name) analyzed.name = terms.nameTerms;
+  if (terms.description === document.fields.description) analyzed.description = terms.descriptionTerms;
+  if (terms.whenToUse === document.fields.whenToUse) analyzed.whenToUse = terms.whenToUseTerms;
+  if (terms.argumentHint === document.fields.argumentHint) analyzed.argumentHint = terms.argumentHintTerms;
+  document.analyzed = analyzed;
+  return document;
 }

@@ -16,6 +16,7 @@ import { hasControlChar, neutralizeMarkup, stripControlChars } from "./neutraliz
 import { isInside } from "./path-inside.js";
 import { DEFAULT_DESCRIPTION, firstBodyLine, normalizeMeta } from "./schema.js";
 import type { PluginRef, Skill, SkillKind, SkillMeta, SkillTier } from "./skill.js";
+import type { SkillTerms } from "./skill-terms.js";
 
 /** Files larger than this are skipped with a diagnostic (SPEC §1). */
 export const MAX_SKILL_FILE_BYTES = 1_000_000;
@@ -63,6 +64,8 @@ export interface HeadResult {
   diagnostics: Diagnostic[];
   missing?: boolean;
   fileId?: string;
+  /** The head fields' search terms, kept by the discovery cache with the head (absent when read now). */
+  terms?: SkillTerms;
 }
 
 /**
@@ -83,7 +86,12 @@ export function skillFromHead(fs: FsOps, ref: SkillFileRef, head: HeadResult): L
   const result: LoadResult = { diagnostics: head.diagnostics };
   if (head.missing === true) result.missing = true;
   if (head.fileId !== undefined) result.fileId = head.fileId;
-  if (head.meta !== undefined) result.skill = skillFromMeta(fs, ref, head.meta);
+  if (head.meta !== undefined) {
+    result.skill = skillFromMeta(fs, ref, head.meta);
+    // Not enumerable: a cache's by-product, not the skill's data (JSON, copies and comparisons leave it out).
+    if (head.terms !== undefined)
+      Object.defineProperty(result.skill, "terms", { value: head.terms, writable: true, configurable: true });
+  }
   return result;
 }
 

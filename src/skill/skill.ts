@@ -2,6 +2,7 @@ import type { CodexInterface } from "./openai-yaml.js";
 import type { SkillReferences } from "./reference.js";
 import type { SkillNeeds } from "./skill-needs.js";
 import type { SkillOverride } from "./skill-override.js";
+import type { SkillTerms } from "./skill-terms.js";
 import type { SkillToolSpec } from "./skill-tools.js";
 
 /**
@@ -127,6 +128,11 @@ export interface Skill extends SkillMeta {
    * `user-invocable-only` (a `user-invocable-only` skill also has `disableModelInvocation`). Absent: as written.
    */
   override?: SkillOverride;
+  /**
+   * Its head fields' search terms, when the discovery cache kept them (see `skill-terms.ts`). Not enumerable:
+   * JSON output, spreads and comparisons leave it out (a copy analyses its text again).
+   */
+  terms?: SkillTerms;
 }
 
 /** The name as listed: `{dir} ({alias})` when there is an alias. */

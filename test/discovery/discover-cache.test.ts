@@ -6,7 +6,9 @@ import type { Discovery } from "../../src/catalog/catalog.js";
 import { cacheFileFor } from "../../src/discovery/cache-file.js";
 import { createEngine } from "../../src/engine/engine.js";
 import { createNodeFs, type FsOps } from "../../src/io/fs.js";
+import { listingFocus } from "../../src/session/listing-focus.js";
 import { splitFrontmatter } from "../../src/skill/frontmatter-core.js";
+import { analyzedName, analyzedText } from "../../src/skill-search/analyze.js";
 import { type TmpTree, type TreeEntry, tmpTree } from "../support/tmp-tree.js";
 import { skillMd, treeSkills } from "./engine-for.js";
 import { spyFs } from "./spy-fs.js";
@@ -213,6 +215,37 @@ describe("discovery through the head cache", () => {
       await t.cleanup();
       tree = undefined;
     }
+  });
+
+  it("keeps each head's search terms with it: a warm run's skills carry them, and a changed description changes them", async () => {
+    const t = await build();
+    const focus = (d: Discovery, prompt: string) => listingFocus(treeSkills(t, d), prompt).relevant;
+    // A cold run reads the heads (nothing kept yet); the next one has the terms the cold run kept.
+    expect(skill(t, await run(t), "plain")?.terms).toBeUndefined();
+    const warm = await run(t);
+    expect(skill(t, warm, "plain")?.terms).toEqual({
+      name: "plain",
+      nameTerms: analyzedName("plain"),
+      description: "plain one",
+      descriptionTerms: analyzedText("plain one"),
+      whenToUse: "",
+      whenToUseTerms: "",
+      argumentHint: "",
+      argumentHintTerms: "",
+    });
+    expect(await readFile(cacheFileFor(t.path("cache"), t.path("home/repo")), "utf8")).toContain(
+      JSON.stringify([analyzedName("plain"), analyzedText("plain one"), "", ""]),
+    );
+    expect(focus(warm, "tabulate spreadsheets")).not.toContain("plain");
+
+    await writeFile(t.path(`${SKILLS}/plain/SKILL.md`), skillMd("tabulate spreadsheets for a ledger"));
+    await run(t);
+    const changed = await run(t);
+    const terms = skill(t, changed, "plain")?.terms;
+    expect(terms?.description).toBe("tabulate spreadsheets for a ledger");
+    expect(terms?.descriptionTerms).toBe(analyzedText("tabulate spreadsheets for a ledger"));
+    expect(terms?.descriptionTerms).not.toBe(analyzedText("plain one"));
+    expect(focus(changed, "tabulate spreadsheets")[0]).toBe("plain");
   });
 
   it("a warm run with synchronous reads stats each skill file once and reads none, with no promise per file", async () => {

@@ -306,7 +306,17 @@ describe("openHeadCache", () => {
         baseDir: "/",
       }));
       const lines = refs.map((ref, i) =>
-        JSON.stringify([ref.path, stat.fileId, 5, 1, 1, ref.name, "skill", { description: description(i) }]),
+        JSON.stringify([
+          ref.path,
+          stat.fileId,
+          5,
+          1,
+          1,
+          ref.name,
+          "skill",
+          { description: description(i) },
+          0,
+        ]),
       );
       await writeFile(
         file,

@@ -1,9 +1,9 @@
 import { createNodeFs, type FsOps } from "../../src/io/fs.js";
 
-/** The FsOps methods a spy counts and can make fail (not the optional `readHeadSync` and `statSync`: a spy reads through `readHead` and `stat`). */
+/** The FsOps methods a spy counts and can make fail (not the optional `readHeadSync`, `statSync` and `statSyncIfAny`: a spy reads through `readHead` and `stat`). */
 export type FsMethod = Exclude<
   keyof FsOps,
-  "host" | "atomicWrites" | "readHeadSync" | "statSync" | "readChunksSync"
+  "host" | "atomicWrites" | "readHeadSync" | "statSync" | "statSyncIfAny" | "readChunksSync"
 >;
 
 export interface SpyFs {

@@ -89,6 +89,17 @@ it("discovery gives the same skills and diagnostics with sync and async reads", 
   expect(asyncView).toContain("symlink-loop");
 });
 
+describe("createNodeFs's statSyncIfAny", () => {
+  it("is undefined where nothing is, the stat of what is there, and throws on other failures", () => {
+    const fs = createNodeFs();
+    expect(fs.statSyncIfAny?.(tree.path("missing.md"))).toBeUndefined();
+    expect(fs.statSyncIfAny?.(tree.path("missing-dir/agents/openai.yaml"))).toBeUndefined();
+    expect(fs.statSyncIfAny?.(tree.path("small.md"))).toEqual(fs.statSync?.(tree.path("small.md")));
+    expect(fs.statSyncIfAny?.(tree.path("dir"))?.kind).toBe("dir");
+    expect(() => fs.statSyncIfAny?.(tree.path("proj/.claude/skills/loop/x"))).toThrow();
+  });
+});
+
 describe("createNodeFs's default read strategy", () => {
   /** Keeps every libuv thread-pool thread busy for a while, so an asynchronous fs call waits behind it. */
   const busyThreadPool = () =>

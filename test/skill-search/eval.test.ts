@@ -4,14 +4,15 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Skill } from "../../src/skill/skill.js";
-import { queryTerms } from "../../src/skill-search/analyze.js";
+import { nameFieldText, type SkillTerms } from "../../src/skill/skill-terms.js";
+import { analyzedName, analyzedText, queryTerms } from "../../src/skill-search/analyze.js";
 import {
   buildLexicalIndex,
   queryLexicalIndex,
   scoreDocuments,
 } from "../../src/skill-search/lexical-index.js";
 import { createSkillSearcher } from "../../src/skill-search/search.js";
-import { skillDocument } from "../../src/skill-search/skill-document.js";
+import { headDocument, skillDocument } from "../../src/skill-search/skill-document.js";
 import { type EvalRequest, loadEvalSet, measure, sharesNameWord } from "../support/skill-search-eval.js";
 
 let skills: Skill[];
@@ -64,5 +65,51 @@ describe("scoreDocuments", () => {
       const terms = queryTerms(r.request);
       expect(top(scoreDocuments(documents, terms)), r.request).toEqual(top(queryLexicalIndex(index, terms)));
     }
+  });
+});
+
+describe("scoreDocuments on heads kept analysed (the discovery cache's terms)", () => {
+  const termsOf = (s: Skill): SkillTerms => ({
+    name: nameFieldText(s.name, s.alias),
+    nameTerms: analyzedName(nameFieldText(s.name, s.alias)),
+    description: s.description,
+    descriptionTerms: analyzedText(s.description),
+    whenToUse: s.whenToUse ?? "",
+    whenToUseTerms: analyzedText(s.whenToUse ?? ""),
+    argumentHint: s.argumentHint ?? "",
+    argumentHintTerms: analyzedText(s.argumentHint ?? ""),
+  });
+  const all = (m: { docs: Int32Array; scores: Float64Array }) =>
+    [...m.docs].map((doc, i) => [doc, m.scores[i]]);
+
+  it("gives exactly the scores, in the same order, as analysing the text, for every request and its words", () => {
+    const plain = skills.map((s) => skillDocument(s, undefined));
+    const kept = skills.map((s) => headDocument({ ...s, terms: termsOf(s) }));
+    expect(
+      kept.filter((d) => d.analyzed?.description === undefined || d.analyzed.name === undefined),
+    ).toEqual([]);
+    // Prefixes (`postgres` → `postgresql`), repeats and two query terms matching one word included.
+    const queries = [
+      ...requests.map((r) => r.request),
+      "pdf pdfs pdf",
+      "format formatting formatted",
+      "postgres postgresql",
+    ];
+    for (const q of queries) {
+      const terms = queryTerms(q);
+      expect(all(scoreDocuments(kept, terms)), q).toEqual(all(scoreDocuments(plain, terms)));
+    }
+  });
+
+  it("trusts kept terms only for the text they were analysed from", () => {
+    const [first] = skills;
+    if (first === undefined) throw new Error("no skills");
+    const changed = { ...first, description: "reconcile ledger invoices", terms: termsOf(first) };
+    const document = headDocument(changed);
+    expect(document.analyzed?.description).toBeUndefined();
+    expect(document.analyzed?.name).toBe(termsOf(first).nameTerms);
+    // A renamed copy (a plugin's namespace, a nested skill) has its name analysed afresh.
+    expect(headDocument({ ...changed, name: "other-name" }).analyzed?.name).toBeUndefined();
+    expect(scoreDocuments([document], queryTerms("reconcile invoices")).docs.length).toBe(1);
   });
 });
