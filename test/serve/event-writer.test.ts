@@ -120,7 +120,7 @@ describe("the coalescing event writer", () => {
   it("settles once everything queued before is written or failed, leaving a failure for flush", async () => {
     const { calls, io } = recordingIo();
     const writer = createEventWriter(io);
-    writer.record({ entries: ["user"], stored: () => {} });
+    const recorded = writer.record({ entries: ["user"], stored: () => {} });
     let settled = false;
     const waiting = writer.settled().then(() => {
       settled = true;
@@ -130,6 +130,7 @@ describe("the coalescing event writer", () => {
     expect(settled).toBe(false);
     calls[0]?.fail(new Error("database gone"));
     await waiting;
+    await expect(recorded).rejects.toThrow("database gone");
     await expect(writer.flush()).rejects.toThrow("database gone");
     // Nothing queued: settled at once.
     await expect(writer.settled()).resolves.toBeUndefined();
